@@ -1,0 +1,106 @@
+import type { LoadedConfig } from '../config/types.js';
+import type { GiteaClient } from '../gitea/client.js';
+import { ApiError } from '../gitea/errors.js';
+import { parseScopeId } from '../plan/planner.js';
+import { equal } from '../plan/diff.js';
+import type { Kind } from '../kinds/types.js';
+import type { Action, Change, Op } from '../plan/types.js';
+
+export type Outcome = 'done' | 'failed' | 'skipped';
+
+export interface ChangeResult {
+  change: Change;
+  outcome: Outcome;
+  error?: string;
+  /** Fields the server answered with a different value than sent (it dropped or rewrote them). */
+  notTaken?: string[];
+}
+
+export interface ExecuteOptions {
+  client: GiteaClient;
+  kinds: Kind[];
+  /** Changes refused before any request (stale plan), with the reason. */
+  refused?: Map<string, string>;
+  onResult?: (r: ChangeResult) => void;
+  onStart?: (c: Change) => void;
+}
+
+// Renames and creates come before what may reference them; deletes come last.
+const phases: Action[][] = [['rename'], ['create'], ['update'], ['delete']];
+
+/**
+ * Runs a plan's changes phase by phase. Inside a phase every change starts at once and the client's
+ * one concurrency bound paces the requests. A failure never stops independent changes; the changes
+ * that depend on a failed one are skipped.
+ */
+export async function execute(changes: Change[], opts: ExecuteOptions): Promise<ChangeResult[]> {
+  const results = new Map<string, ChangeResult>();
+  const record = (r: ChangeResult) => {
+    results.set(r.change.id, r);
+    opts.onResult?.(r);
+  };
+  for (const phase of phases) {
+    const batch = changes.filter((c) => phase.includes(c.action));
+    await Promise.allSettled(
+      batch.map(async (change) => {
+        const refusal = opts.refused?.get(change.id);
+        if (refusal) return record({ change, outcome: 'failed', error: refusal });
+        const blocker = change.depends_on.map((d) => results.get(d)).find((r) => r && r.outcome !== 'done');
+        if (blocker) return record({ change, outcome: 'skipped', error: `depends on ${blocker.change.id}, which ${blocker.outcome === 'failed' ? 'failed' : 'was skipped'}` });
+        opts.onStart?.(change);
+        try {
+          const last = await runOps(opts.client, change.ops);
+          const kind = opts.kinds.find((k) => k.name === change.kind);
+          const notTaken = kind && last !== undefined ? compareReadBack(kind, change, last) : [];
+          record({ change, outcome: 'done', ...(notTaken.length ? { notTaken } : {}) });
+        } catch (e) {
+          if (change.action === 'create' && (await createdAnyway(change, e, opts))) return record({ change, outcome: 'done' });
+          record({ change, outcome: 'failed', error: (e as Error).message });
+        }
+      }),
+    );
+  }
+  return changes.map((c) => results.get(c.id)!);
+}
+
+/**
+ * A create that got no clear answer (network error, 5xx) may still have happened. POST is never
+ * retried blindly: the scope is read again, and the create counts as done when the object is there.
+ */
+async function createdAnyway(change: Change, error: unknown, opts: ExecuteOptions): Promise<boolean> {
+  if (!(error instanceof ApiError) || (error.status !== undefined && error.status < 500)) return false;
+  const kind = opts.kinds.find((k) => k.name === change.kind);
+  if (!kind || change.ops.length !== 1) return false;
+  try {
+    const objects = await kind.read(parseScopeId(change.scope), { client: opts.client, loaded: {} as LoadedConfig, cachedGet: (p) => opts.client.get(p) });
+    return objects.some((o) => o.key === change.key);
+  } catch {
+    return false;
+  }
+}
+
+/** Runs one change's ops in order; `{id}` in a later path is the id the first answer carried. */
+async function runOps(client: GiteaClient, ops: Op[]): Promise<unknown> {
+  let firstId: unknown;
+  let last: unknown;
+  for (const op of ops) {
+    const path = firstId !== undefined ? op.path.replace('{id}', encodeURIComponent(String(firstId))) : op.path;
+    const res = await client.request(op.method, path, { ...(op.body !== undefined ? { body: op.body } : {}), ...(op.query ? { query: op.query } : {}) });
+    last = res.data;
+    if (firstId === undefined && res.data && typeof res.data === 'object' && 'id' in res.data) firstId = (res.data).id;
+  }
+  return last;
+}
+
+/** The server may answer 2xx and still drop a value (users without access, gated flags): say so. */
+function compareReadBack(kind: Kind, change: Change, answer: unknown): string[] {
+  if (!answer || typeof answer !== 'object' || Array.isArray(answer)) return [];
+  const current = kind.fromServer(answer);
+  const out: string[] = [];
+  for (const f of change.fields) {
+    const spec = kind.fields.find((s) => s.name === f.path);
+    if (!spec || spec.writeOnly || spec.sensitive || !(f.path in current.fields)) continue;
+    if (!equal(spec, current.fields[f.path], f.after)) out.push(`${f.path}: sent ${JSON.stringify(f.after)}, server kept ${JSON.stringify(current.fields[f.path])}`);
+  }
+  return out;
+}

@@ -1,0 +1,77 @@
+import type { ConfigProblem } from './errors.js';
+import { forEachStringValue, position, type YamlSource } from './source.js';
+import type { ConfigPath } from './types.js';
+
+const TOKEN = /\$\$\{|\$\{([^}]*)\}|\$\{/g;
+const REFERENCE = /^(?:env:)?([A-Za-z_][A-Za-z0-9_]*)$/;
+
+export interface InterpolationResult {
+  /** The JS copy with every reference replaced. */
+  data: unknown;
+  problems: ConfigProblem[];
+  /** Paths (JSON-encoded) of values that hold a substituted variable: masked in messages. */
+  sensitive: Set<string>;
+  /** Paths (JSON-encoded) of values with a reference that could not be substituted (already reported). */
+  failed: Set<string>;
+}
+
+/**
+ * Replaces `${NAME}` and `${env:NAME}` in the string values of `data` (the JS copy of `source`), reading `env`.
+ * `$${` stands for a literal `${`. Keys are not interpolated. An unset variable is a problem at the scalar, never an
+ * empty string. Every substituted value is added to `secrets` (empty values excepted: they cannot be masked).
+ */
+export function interpolate(source: YamlSource, data: unknown, env: NodeJS.ProcessEnv, secrets: Map<string, string>): InterpolationResult {
+  const problems: ConfigProblem[] = [];
+  const sensitive = new Set<string>();
+  const failed = new Set<string>();
+  const holder = { root: data };
+  forEachStringValue(source, (value, path, offset) => {
+    if (!value.includes('${')) return;
+    let substituted = false;
+    const out = value.replace(TOKEN, (token: string, inner: string | undefined) => {
+      if (token === '$${') return '${';
+      const problem = (message: string) => {
+        problems.push({ ...position(source, offset), message });
+        failed.add(JSON.stringify(path));
+      };
+      if (inner === undefined) {
+        problem(`unterminated "\${" in a string: write \${NAME} to read an environment variable, or $\${ for a literal "\${"`);
+        return token;
+      }
+      const m = REFERENCE.exec(inner);
+      if (!m) {
+        problem(`invalid reference ${JSON.stringify(token)}: expected \${NAME} or \${env:NAME} (write $\${ for a literal "\${")`);
+        return token;
+      }
+      const name = m[1]!;
+      const v = env[name];
+      if (v === undefined) {
+        problem(`environment variable ${name} is not set`);
+        return token;
+      }
+      substituted = true;
+      if (v !== '') secrets.set(name, v);
+      return v;
+    });
+    if (substituted) sensitive.add(JSON.stringify(path));
+    if (out !== value) setAt(holder, path, out);
+  });
+  return { data: holder.root, problems, sensitive, failed };
+}
+
+function setAt(holder: { root: unknown }, path: ConfigPath, value: string): void {
+  if (path.length === 0) {
+    holder.root = value;
+    return;
+  }
+  // Own properties only: a key named __proto__ must never reach a prototype.
+  const isOwner = (n: unknown, seg: string | number): n is Record<string | number, unknown> =>
+    n !== null && typeof n === 'object' && Object.hasOwn(n, seg);
+  let node: unknown = holder.root;
+  for (const seg of path.slice(0, -1)) {
+    if (!isOwner(node, seg)) return;
+    node = node[seg];
+  }
+  const last = path[path.length - 1]!;
+  if (isOwner(node, last)) node[last] = value;
+}

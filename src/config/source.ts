@@ -1,0 +1,130 @@
+import { LineCounter, isAlias, isMap, isScalar, isSeq, parseDocument, type Document, type YAMLError } from 'yaml';
+import type { ConfigProblem } from './errors.js';
+import { formatPath } from './path.js';
+import type { ConfigPath, SourceLocation } from './types.js';
+
+/** A parsed config file: its text, its YAML document (never modified) and the line index for positions. */
+export interface YamlSource {
+  file: string;
+  text: string;
+  doc: Document.Parsed;
+  lineCounter: LineCounter;
+}
+
+/** The `key:` node and the value node at a path; `complete` is false when the walk stopped at an ancestor. */
+interface Resolved {
+  node: unknown;
+  key: unknown;
+  complete: boolean;
+}
+
+export function parseYaml(file: string, text: string): { source: YamlSource; problems: ConfigProblem[] } {
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter, prettyErrors: true, uniqueKeys: true });
+  const source: YamlSource = { file, text, doc, lineCounter };
+  const problems = [...doc.errors, ...doc.warnings].map((e) => yamlProblem(source, e));
+  return { source, problems };
+}
+
+function yamlProblem(source: YamlSource, e: YAMLError): ConfigProblem {
+  const at = position(source, e.pos[0]);
+  // With prettyErrors the message carries " at line L, column C:" and a code frame: keep the first line only.
+  let message = (e.message.split('\n')[0] ?? '').replace(/ at line \d+, column \d+:?$/, '');
+  if (e.code === 'DUPLICATE_KEY') message = duplicateKeyMessage(source, e.pos[0]) ?? 'duplicate key';
+  else if (e.code === 'MULTIPLE_DOCS') message = 'a config file holds one YAML document: remove the "---" separator or split the file';
+  else if (e.code === 'TAG_RESOLVE_FAILED' && /^Unresolved tag/.test(message))
+    message = `${message.replace(/^Unresolved tag: /, 'unknown tag ')}: a config is plain YAML (use \${NAME} to read an environment variable)`;
+  else message = `YAML syntax error: ${message}`;
+  return { ...at, message };
+}
+
+function duplicateKeyMessage(source: YamlSource, offset: number): string | undefined {
+  let found: string | undefined;
+  const visit = (node: unknown, path: ConfigPath) => {
+    if (found !== undefined) return;
+    if (isMap(node)) {
+      const seen = new Map<string, unknown>();
+      for (const pair of node.items) {
+        const name = keyName(pair.key);
+        const first = seen.get(name);
+        if (first === undefined) seen.set(name, pair.key);
+        else if (rangeStart(pair.key) === offset) {
+          const f = position(source, rangeStart(first) ?? 0);
+          found = `duplicate key ${JSON.stringify(name)} in ${formatPath(path)} (first at line ${f.line}, column ${f.col})`;
+          return;
+        }
+        visit(pair.value, [...path, name]);
+      }
+    } else if (isSeq(node)) node.items.forEach((item, i) => visit(item, [...path, i]));
+  };
+  visit(source.doc.contents, []);
+  return found;
+}
+
+/** The name a map key has in the JS copy of the document. */
+export function keyName(key: unknown): string {
+  if (isScalar(key)) return String(key.value);
+  return String(key);
+}
+
+function rangeStart(node: unknown): number | undefined {
+  const r = (node as { range?: [number, number, number] } | null)?.range;
+  return r?.[0];
+}
+
+export function position(source: YamlSource, offset: number): SourceLocation {
+  const { line, col } = source.lineCounter.linePos(offset);
+  return { file: source.file, line, col };
+}
+
+function deref(source: YamlSource, node: unknown): unknown {
+  return isAlias(node) ? node.resolve(source.doc) : node;
+}
+
+function resolve(source: YamlSource, path: ConfigPath): Resolved {
+  let node: unknown = deref(source, source.doc.contents);
+  let key: unknown = null;
+  for (const seg of path) {
+    if (isMap(node)) {
+      const pair = node.items.find((p) => keyName(p.key) === String(seg));
+      if (!pair) return { node, key, complete: false };
+      key = pair.key;
+      node = deref(source, pair.value);
+    } else if (isSeq(node) && typeof seg === 'number' && seg < node.items.length) {
+      key = null;
+      node = deref(source, node.items[seg]);
+    } else return { node, key, complete: false };
+  }
+  return { node, key, complete: true };
+}
+
+/**
+ * Where the value at `path` (or with `atKey`, its `key:`) is written. `nearest` falls back to the deepest ancestor
+ * that exists (for errors); otherwise a path that is not in the file gives undefined.
+ */
+export function locateIn(source: YamlSource, path: ConfigPath, atKey = false, nearest = false): SourceLocation | undefined {
+  const r = resolve(source, path);
+  if (!r.complete && !nearest) return undefined;
+  const target = atKey && r.complete && r.key ? r.key : r.node;
+  const start = rangeStart(target);
+  if (start === undefined) return nearest ? position(source, 0) : undefined;
+  return position(source, start);
+}
+
+/** Calls `fn` for every string scalar that is a value (not a key), with its path; follows aliases. */
+export function forEachStringValue(source: YamlSource, fn: (value: string, path: ConfigPath, offset: number) => void): void {
+  const stack = new Set<unknown>();
+  const visit = (raw: unknown, path: ConfigPath) => {
+    const node = deref(source, raw);
+    if (stack.has(node)) return; // an alias inside its own anchor
+    if (isScalar(node)) {
+      if (typeof node.value === 'string') fn(node.value, path, rangeStart(node) ?? 0);
+      return;
+    }
+    stack.add(node);
+    if (isMap(node)) for (const pair of node.items) visit(pair.value, [...path, keyName(pair.key)]);
+    else if (isSeq(node)) node.items.forEach((item, i) => visit(item, [...path, i]));
+    stack.delete(node);
+  };
+  visit(source.doc.contents, []);
+}

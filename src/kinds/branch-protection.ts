@@ -1,0 +1,153 @@
+import type { BranchProtectionConfig, RepoConfig } from '../config/types.js';
+import { apiPath } from '../gitea/path.js';
+import type { Op } from '../plan/types.js';
+import { bool, int, normalizeFields, set, str } from './fields.js';
+import type { CurrentObject, DesiredObject, FieldSpec, Kind, Problem } from './types.js';
+
+// Every field of Gitea's EditBranchProtectionOption. rule_name is the identity and cannot be edited.
+const fields: FieldSpec[] = [
+  bool('enable_push'), set('push_whitelist_usernames'), set('push_whitelist_teams'), bool('enable_push_whitelist'), bool('push_whitelist_deploy_keys'),
+  bool('enable_force_push'), bool('enable_force_push_allowlist'), set('force_push_allowlist_usernames'), set('force_push_allowlist_teams'), bool('force_push_allowlist_deploy_keys'),
+  bool('enable_merge_whitelist'), set('merge_whitelist_usernames'), set('merge_whitelist_teams'),
+  bool('enable_status_check'), set('status_check_contexts'),
+  int('required_approvals'), bool('enable_approvals_whitelist'), set('approvals_whitelist_username'), set('approvals_whitelist_teams'),
+  bool('block_on_rejected_reviews'), bool('block_on_official_review_requests'), bool('block_on_outdated_branch'), bool('block_on_codeowner_reviews'),
+  bool('block_admin_merge_override'), bool('dismiss_stale_approvals'), bool('ignore_stale_approvals'), bool('require_signed_commits'),
+  str('protected_file_patterns'), str('unprotected_file_patterns'),
+  bool('enable_bypass_allowlist'), set('bypass_allowlist_usernames'), set('bypass_allowlist_teams'),
+  bool('enable_deletion'), bool('enable_deletion_allowlist'), set('deletion_allowlist_usernames'), set('deletion_allowlist_teams'),
+  int('priority'),
+];
+
+/**
+ * The server keeps a flag only when its parents are true in the same request body, so any PATCH body
+ * that carries a flag of a chain also carries its parents.
+ */
+const patchGates: Record<string, string[]> = {
+  enable_push_whitelist: ['enable_push'],
+  push_whitelist_deploy_keys: ['enable_push', 'enable_push_whitelist'],
+  enable_force_push_allowlist: ['enable_force_push'],
+  force_push_allowlist_deploy_keys: ['enable_force_push', 'enable_force_push_allowlist'],
+};
+
+/** On create the force-push chain also hangs on enable_push (whose default is false). */
+const createGates: Record<string, string[]> = {
+  ...patchGates,
+  enable_force_push: ['enable_push'],
+  enable_force_push_allowlist: ['enable_push', 'enable_force_push'],
+  force_push_allowlist_deploy_keys: ['enable_push', 'enable_force_push', 'enable_force_push_allowlist'],
+};
+
+/**
+ * Gitea ≤ 1.25 re-reads force_push_allowlist_usernames only when force_push_allowlist_deploy_keys is in
+ * the body, and clears the list when the flag comes alone: the two always travel together.
+ */
+const companions: Record<string, string[]> = {
+  force_push_allowlist_usernames: ['force_push_allowlist_deploy_keys'],
+  force_push_allowlist_deploy_keys: ['force_push_allowlist_usernames'],
+};
+
+const teamFields = fields.filter((f) => f.name.endsWith('_teams')).map((f) => f.name);
+
+function isGlob(name: string): boolean {
+  return /[*?[\]{}\\,]/.test(name);
+}
+
+export const branchProtectionKind: Kind = {
+  name: 'branch_protection',
+  title: 'branch protection',
+  pruneKey: 'branch_protections',
+  configKey: 'branch_protections',
+  scopeType: 'repo',
+  fields,
+
+  async desired(scopeConfig, scope) {
+    const rules = (scopeConfig as RepoConfig | undefined)?.branch_protections;
+    if (!rules) return undefined;
+    const objects: DesiredObject[] = Object.entries(rules).map(([rule, cfg]: [string, BranchProtectionConfig]) => ({
+      key: rule,
+      fields: normalizeFields(fields, cfg, true),
+      path: ['repos', scope.name, 'branch_protections', rule],
+    }));
+    return { objects, problems: [] };
+  },
+
+  async read(scope, { client }) {
+    const [owner, repo] = splitRepo(scope.name);
+    // One unpaged call returns every rule of the repository.
+    const raw = await client.get<unknown[]>(apiPath('repos', owner, repo, 'branch_protections'), {
+      object: `branch protections of ${scope.name}`,
+    });
+    return (raw ?? []).map((r) => this.fromServer(r));
+  },
+
+  check(desired, current, scope) {
+    const problems: Problem[] = [];
+    const f = desired.fields;
+    for (const [flag, parents] of Object.entries(current ? patchGates : createGates)) {
+      if (f[flag] !== true) continue;
+      for (const parent of parents) {
+        const value = parent in f ? f[parent] : current?.fields[parent];
+        if (value !== true)
+          problems.push({ path: [...desired.path, flag], message: `${flag}: true has no effect unless ${parent} is true (Gitea drops it${value === undefined ? '; its default is false' : ''}): set ${parent}: true` });
+      }
+    }
+    if (scope.repo && !scope.repo.ownerIsOrg) {
+      for (const t of teamFields) {
+        if (Array.isArray(f[t]) && (f[t] as unknown[]).length > 0)
+          problems.push({ path: [...desired.path, t], message: `${t}: ${scope.name} is owned by a user, and Gitea ignores team lists there` });
+      }
+    }
+    return problems;
+  },
+
+  readOnlyReason(scope) {
+    return scope.repo?.archived ? `${scope.name} is archived: Gitea refuses branch-protection writes (423)` : undefined;
+  },
+
+  ops({ scope, action, desired, current, changed }) {
+    const [owner, repo] = splitRepo(scope.name);
+    const base = apiPath('repos', owner, repo, 'branch_protections');
+    if (action === 'delete') return [{ method: 'DELETE', path: `${base}/${encodeURIComponent(current!.key)}` }];
+    const want = desired!.fields;
+    if (action === 'create') {
+      return [{ method: 'POST', path: base, body: { rule_name: desired!.key, ...want } }];
+    }
+    const body: Record<string, unknown> = {};
+    const add = (name: string) => {
+      if (name in body) return;
+      body[name] = name in want ? want[name] : current!.fields[name];
+    };
+    for (const name of changed) add(name);
+    for (const name of Object.keys(body)) for (const c of companions[name] ?? []) add(c);
+    for (const name of Object.keys(body)) for (const g of patchGates[name] ?? []) add(g);
+    const op: Op = { method: 'PATCH', path: `${base}/${encodeURIComponent(desired!.key)}`, body };
+    return [op];
+  },
+
+  fromServer(raw) {
+    const r = raw as Record<string, unknown>;
+    return { key: String(r.rule_name ?? r.branch_name), fields: normalizeFields(fields, r, false) };
+  },
+
+  toConfig(current: CurrentObject) {
+    const out: Record<string, unknown> = {};
+    for (const spec of fields) {
+      const v = current.fields[spec.name];
+      if (spec.name === 'priority') continue; // auto-assigned by the server; exporting it would pin the order
+      if (Array.isArray(v) ? v.length > 0 : v !== false && v !== 0 && v !== '') out[spec.name] = v;
+    }
+    // enable_push false is the server default but the most important fact of a rule: always state it.
+    out.enable_push = current.fields.enable_push;
+    return out;
+  },
+};
+
+export function splitRepo(name: string): [string, string] {
+  const i = name.indexOf('/');
+  return [name.slice(0, i), name.slice(i + 1)];
+}
+
+export function isGlobRule(name: string): boolean {
+  return isGlob(name);
+}

@@ -1,0 +1,126 @@
+import type { LabelConfig, OrgConfig, RepoConfig } from '../config/types.js';
+import { apiPath } from '../gitea/path.js';
+import type { Op } from '../plan/types.js';
+import { bool, normalizeFields, text } from './fields.js';
+import { splitRepo } from './branch-protection.js';
+import type { CurrentObject, DesiredObject, FieldSpec, Kind, KindContext, Problem, Scope } from './types.js';
+
+/** Gitea stores #rrggbb and answers rrggbb: compare lower-case, without '#', 3 digits expanded. */
+export function normalizeColor(value: unknown): string {
+  let c = String(value ?? '').trim().toLowerCase().replace(/^#/, '');
+  if (/^[0-9a-f]{3}$/.test(c)) c = c.replace(/./g, (d) => d + d);
+  return c;
+}
+
+const fields: FieldSpec[] = [
+  { name: 'color', type: 'scalar', normalize: normalizeColor },
+  text('description'),
+  bool('exclusive'),
+  bool('is_archived'),
+];
+
+interface LabelTemplateEntry {
+  name: string;
+  color: string;
+  description?: string;
+  exclusive?: boolean;
+}
+
+function makeLabelKind(scopeType: 'repo' | 'org'): Kind {
+  const section = scopeType === 'repo' ? 'repos' : 'orgs';
+  const listPath = (scope: Scope) =>
+    scopeType === 'repo' ? apiPath('repos', ...splitRepo(scope.name), 'labels') : apiPath('orgs', scope.name, 'labels');
+
+  return {
+    name: `${scopeType}_label`,
+    title: scopeType === 'repo' ? 'label' : 'organisation label',
+    pruneKey: 'labels',
+    configKey: 'labels',
+    scopeType,
+    fields,
+
+    async desired(scopeConfig, scope, ctx) {
+      const cfg = scopeConfig as RepoConfig | OrgConfig | undefined;
+      if (!cfg || (!cfg.labels && !cfg.label_template)) return undefined;
+      const problems: Problem[] = [];
+      const byName = new Map<string, DesiredObject>();
+      if (cfg.label_template) {
+        const path = [section, scope.name, 'label_template'];
+        try {
+          const entries = await ctx.cachedGet<LabelTemplateEntry[]>(apiPath('label', 'templates', cfg.label_template));
+          for (const e of entries)
+            byName.set(e.name, {
+              key: e.name,
+              fields: normalizeFields(fields, { color: e.color, description: e.description ?? '', exclusive: e.exclusive ?? false }, true),
+              path,
+            });
+        } catch (e) {
+          problems.push({ path, message: `label template "${cfg.label_template}" cannot be read: ${(e as Error).message}` });
+        }
+      }
+      for (const [name, label] of Object.entries<LabelConfig>(cfg.labels ?? {})) {
+        const fromTemplate = byName.get(name);
+        const { previously, ...rest } = label;
+        byName.set(name, {
+          key: name,
+          // Explicit labels override the template's fields one by one.
+          fields: { ...fromTemplate?.fields, ...normalizeFields(fields, rest, true) },
+          ...(previously ? { previously } : {}),
+          path: [section, scope.name, 'labels', name],
+        });
+      }
+      return { objects: [...byName.values()], problems };
+    },
+
+    async read(scope, ctx: KindContext) {
+      const raw = await ctx.client.list<unknown>(listPath(scope), { object: `labels of ${scope.name}` });
+      return raw.map((r) => this.fromServer(r));
+    },
+
+    check(desired, current) {
+      if (!current && desired.fields.color === undefined)
+        return [{ path: desired.path, message: `label "${desired.key}" does not exist yet and needs a color to be created` }];
+      return [];
+    },
+
+    ops({ scope, action, desired, current, changed }) {
+      const base = listPath(scope);
+      if (action === 'delete') return [{ method: 'DELETE', path: `${base}/${current!.id}` }];
+      const want = desired!.fields;
+      if (action === 'create') {
+        const ops: Op[] = [{ method: 'POST', path: base, body: { name: desired!.key, ...want } }];
+        if (scopeType === 'org' && want.is_archived === true)
+          ops.push({
+            method: 'PATCH',
+            path: `${base}/{id}`,
+            body: { is_archived: true },
+            reason: 'Gitea ignores is_archived when creating an organisation label',
+          });
+        return ops;
+      }
+      const body: Record<string, unknown> = {};
+      if (action === 'rename') body.name = desired!.key;
+      for (const name of changed) body[name] = want[name];
+      // A PATCH without is_archived un-archives the label: always say what it should be.
+      body.is_archived = 'is_archived' in want ? want.is_archived : current!.fields.is_archived;
+      return [{ method: 'PATCH', path: `${base}/${current!.id}`, body }];
+    },
+
+    fromServer(raw) {
+      const r = raw as Record<string, unknown>;
+      return { key: String(r.name), id: Number(r.id), fields: normalizeFields(fields, r, false) };
+    },
+
+    toConfig(current: CurrentObject) {
+      const f = current.fields;
+      const out: Record<string, unknown> = { color: f.color };
+      if (f.description) out.description = f.description;
+      if (f.exclusive) out.exclusive = true;
+      if (f.is_archived) out.is_archived = true;
+      return out;
+    },
+  };
+}
+
+export const repoLabelKind = makeLabelKind('repo');
+export const orgLabelKind = makeLabelKind('org');

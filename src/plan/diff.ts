@@ -1,0 +1,30 @@
+import { isDeepStrictEqual } from 'node:util';
+import type { FieldSpec } from '../kinds/types.js';
+import type { FieldChange } from './types.js';
+
+/** The managed fields whose desired value differs from the current one. */
+export function diffFields(specs: FieldSpec[], desired: Record<string, unknown>, current: Record<string, unknown> | undefined): FieldChange[] {
+  const changes: FieldChange[] = [];
+  for (const spec of specs) {
+    if (!(spec.name in desired) || spec.writeOnly) continue;
+    const after = desired[spec.name];
+    const before = current?.[spec.name];
+    if (current && equal(spec, before, after)) continue;
+    changes.push({
+      path: spec.name,
+      ...(current ? { before: spec.sensitive ? null : before } : {}),
+      after: spec.sensitive ? null : after,
+      ...(spec.sensitive ? { sensitive: true } : {}),
+    });
+  }
+  return changes;
+}
+
+export function equal(spec: FieldSpec, a: unknown, b: unknown): boolean {
+  const na = spec.normalize ? spec.normalize(a) : a;
+  const nb = spec.normalize ? spec.normalize(b) : b;
+  if (spec.type === 'set' && Array.isArray(na) && Array.isArray(nb)) {
+    return isDeepStrictEqual([...na].map(String).sort(), [...nb].map(String).sort());
+  }
+  return isDeepStrictEqual(na, nb);
+}

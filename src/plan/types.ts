@@ -1,0 +1,46 @@
+export type Action = 'create' | 'update' | 'delete' | 'rename';
+
+export interface FieldChange {
+  path: string;
+  before?: unknown;
+  after?: unknown;
+  sensitive?: boolean;
+}
+
+export interface Op {
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** Relative to /api/v1, segments already percent-encoded. */
+  path: string;
+  body?: unknown;
+  query?: Record<string, string | number | boolean>;
+  /** Why this op exists when a change needs more than one request (the server forces it). */
+  reason?: string;
+}
+
+export interface Change {
+  id: string;
+  kind: string;
+  /** Scope type and name, e.g. repo:acme/widgets. */
+  scope: string;
+  key: string;
+  action: Action;
+  /** Old identity of a rename. */
+  from?: string;
+  fields: FieldChange[];
+  precondition: { digest: string | null };
+  depends_on: string[];
+  ops: Op[];
+  notes?: string[];
+}
+
+export interface Plan {
+  format_version: 1;
+  forgeform_version: string;
+  created_at: string;
+  server: string;
+  config_digest: string;
+  summary: { create: number; update: number; delete: number; rename: number };
+  unsafe: string[];
+  warnings: string[];
+  changes: Change[];
+}

@@ -1,0 +1,24 @@
+import type { Plan } from '../plan/types.js';
+import { colors } from './color.js';
+import { renderPlanText, summaryLine } from './text.js';
+
+/** For pull-request comments: no ANSI, the plan in a diff block that forges colour. */
+export function renderPlanMarkdown(plan: Plan): string {
+  const out: string[] = ['### forgeform plan', ''];
+  if (plan.changes.length === 0) {
+    out.push('No changes. The server matches the configuration.');
+    for (const w of plan.warnings) out.push('', `> **Warning:** ${w}`);
+    return out.join('\n') + '\n';
+  }
+  out.push(`**${summaryLine(plan)}**`, '');
+  for (const u of plan.unsafe) out.push(`> **Unsafe:** ${u}`, '');
+  const body = renderPlanText({ ...plan, warnings: [], unsafe: [] }, colors(false))
+    .split('\n')
+    .filter((l) => !l.startsWith('Plan:') && l !== 'forgeform will perform the following actions:')
+    .map((l) => l.replace(/^ {2}([+~\->])/, '$1').replace(/^ {6}([+~])/, '$1     '))
+    .join('\n')
+    .trim();
+  out.push('<details open><summary>Changes</summary>', '', '```diff', body, '```', '', '</details>');
+  for (const w of plan.warnings) out.push('', `> **Warning:** ${w}`);
+  return out.join('\n') + '\n';
+}

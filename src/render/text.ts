@@ -1,0 +1,93 @@
+import { createPatch } from 'diff';
+import { kindByName } from '../kinds/index.js';
+import type { ChangeResult } from '../apply/executor.js';
+import type { Change, Plan } from '../plan/types.js';
+import type { Colors } from './color.js';
+import { isMultiline, show } from './values.js';
+
+const symbols = { create: '+', update: '~', delete: '-', rename: '>' } as const;
+
+export function summaryLine(plan: Plan): string {
+  const s = plan.summary;
+  return `Plan: ${s.create} to create, ${s.update} to update, ${s.delete} to delete, ${s.rename} to rename.`;
+}
+
+function title(change: Change): string {
+  let kindTitle = change.kind;
+  try {
+    kindTitle = kindByName(change.kind).title;
+  } catch {
+    /* a plan file from another version: show the raw kind */
+  }
+  if (change.action === 'rename') return `${kindTitle} "${change.from}" → "${change.key}"`;
+  return `${kindTitle} "${change.key}"`;
+}
+
+export function changeHeadline(change: Change): string {
+  return `${symbols[change.action]} ${title(change)}`;
+}
+
+/** A plan as Terraform prints one: changes grouped by scope, one line per changed field. */
+export function renderPlanText(plan: Plan, c: Colors): string {
+  const lines: string[] = [];
+  const paint = { create: c.green, update: c.yellow, delete: c.red, rename: c.cyan } as const;
+  for (const w of plan.warnings) lines.push(c.yellow(`Warning: ${w}`));
+  if (plan.warnings.length) lines.push('');
+  if (plan.changes.length === 0) {
+    lines.push(c.green('No changes. The server matches the configuration.'));
+    return lines.join('\n') + '\n';
+  }
+  lines.push('forgeform will perform the following actions:', '');
+  let scope = '';
+  for (const ch of plan.changes) {
+    if (ch.scope !== scope) {
+      if (scope) lines.push('');
+      scope = ch.scope;
+      lines.push(c.bold(`  # ${scope}`));
+    }
+    const p = paint[ch.action];
+    lines.push(p(`  ${changeHeadline(ch)}`));
+    const width = Math.max(0, ...ch.fields.map((f) => f.path.length));
+    for (const f of ch.fields) {
+      if (ch.action === 'rename' && f.path === 'name') continue;
+      if (isMultiline(f)) {
+        lines.push(`      ${symbols[ch.action === 'create' ? 'create' : 'update']} ${f.path}:`);
+        const patch = createPatch(f.path, String(f.before ?? ''), String(f.after ?? ''), '', '', { context: 3 });
+        for (const l of patch.split('\n').slice(4)) {
+          if (!l) continue;
+          const painted = l.startsWith('+') ? c.green(l) : l.startsWith('-') ? c.red(l) : l.startsWith('@@') ? c.cyan(l) : l;
+          lines.push(`          ${painted}`);
+        }
+      } else if (ch.action === 'create') {
+        lines.push(`      ${c.green('+')} ${f.path.padEnd(width)} = ${show(f.after, f.sensitive)}`);
+      } else {
+        lines.push(`      ${c.yellow('~')} ${f.path.padEnd(width)}: ${show(f.before, f.sensitive)} → ${show(f.after, f.sensitive)}`);
+      }
+    }
+    for (const n of ch.notes ?? []) lines.push(c.dim(`      # ${n}`));
+  }
+  lines.push('');
+  for (const u of plan.unsafe) lines.push(c.red(`Unsafe: ${u}`));
+  lines.push(c.bold(summaryLine(plan)));
+  return lines.join('\n') + '\n';
+}
+
+export function renderResultLine(r: ChangeResult, c: Colors): string {
+  const head = `${changeHeadline(r.change)} in ${r.change.scope}`;
+  if (r.outcome === 'done') {
+    const extra = r.notTaken?.length ? c.yellow(` (the server did not take: ${r.notTaken.join('; ')})`) : '';
+    return `${c.green('✓')} ${head}${extra}`;
+  }
+  if (r.outcome === 'skipped') return `${c.yellow('○')} ${head}: skipped, ${r.error}`;
+  return `${c.red('✗')} ${head}: ${r.error}`;
+}
+
+export function renderApplySummary(results: ChangeResult[], c: Colors): string {
+  const done = results.filter((r) => r.outcome === 'done');
+  const count = (a: string) => done.filter((r) => r.change.action === a).length;
+  const failed = results.filter((r) => r.outcome === 'failed').length;
+  const skipped = results.filter((r) => r.outcome === 'skipped').length;
+  const line = `Apply ${failed || skipped ? 'incomplete' : 'complete'}! ${count('create')} created, ${count('update')} updated, ${count('delete')} deleted, ${count('rename')} renamed` +
+    (failed || skipped ? `, ${failed} failed, ${skipped} skipped.` : '.');
+  return failed || skipped ? c.red(c.bold(line)) : c.green(c.bold(line));
+}

@@ -1,0 +1,15 @@
+import type { FieldChange } from '../plan/types.js';
+
+export const SENSITIVE = '(sensitive)';
+
+/** One value as shown in a plan: strings quoted, lists bracketed, secrets hidden. */
+export function show(value: unknown, sensitive = false): string {
+  if (sensitive) return SENSITIVE;
+  if (value === undefined) return '(unset)';
+  if (Array.isArray(value)) return `[${value.map((v) => show(v)).join(', ')}]`;
+  return JSON.stringify(value);
+}
+
+export function isMultiline(f: FieldChange): boolean {
+  return !f.sensitive && [f.before, f.after].some((v) => typeof v === 'string' && v.includes('\n'));
+}

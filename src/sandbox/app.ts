@@ -1,0 +1,204 @@
+/**
+ * The sandbox as a hono app: `/api/v1` (every route module), the request log under
+ * `/_sandbox/requests`, and around every `/api/v1` request the cross-cutting machinery — request
+ * logging with `unknownFields`, latency, fault injection, `Cache-Control`, the state file, and the
+ * answers for unknown paths (plain-text 404) and known paths with another method (405).
+ */
+import { renameSync, writeFileSync } from 'node:fs';
+import type { IncomingMessage } from 'node:http';
+import { Hono, type Context } from 'hono';
+import { OPTIONS } from './fields.js';
+import { bindBody, jsonKeys } from './http/binding.js';
+import { apiError, empty, json, pageNotFound, plainText } from './http/respond.js';
+import { ApiRouter, API_PREFIX, rawPathOf, type SandboxEnv } from './http/router.js';
+import { registerAdminUserRoutes } from './routes/admin-users.js';
+import { registerBranchProtectionRoutes } from './routes/branch-protections.js';
+import { registerIssueRoutes } from './routes/issues.js';
+import { registerLabelRoutes } from './routes/labels.js';
+import { registerMiscRoutes } from './routes/misc.js';
+import { registerRepoRoutes } from './routes/repos.js';
+import { registerUserRoutes } from './routes/user.js';
+import type { SandboxState } from './state.js';
+
+export interface RequestLogEntry {
+  method: string;
+  /** As received, without the query: `/api/v1/repos/acme/widgets/labels`. */
+  path: string;
+  query: Record<string, string>;
+  /** 0 when the connection was dropped by fault injection. */
+  status: number;
+  /** The parsed JSON body (or the raw text of another body). */
+  body?: unknown;
+  /** JSON body keys the real server's option struct does not have (dotted paths for nested keys). */
+  unknownFields: string[];
+}
+
+export interface AppOptions {
+  /** ROOT_URL (with or without the trailing slash); default: the origin of each request. */
+  rootUrl?: string | (() => string);
+  /** Delay before every `/api/v1` answer. */
+  latencyMs?: number;
+  /** Share (0..1) of `/api/v1` requests answered with 500, 502, 503, 429 or a dropped connection. */
+  faultRate?: number;
+  /** Written (JSON) after every successful write request. */
+  statePath?: string;
+  /** Where requests are logged; default a new array (read it with `GET /_sandbox/requests`). */
+  requestLog?: RequestLogEntry[];
+  /** One line per request on stderr. */
+  verbose?: boolean;
+  /** Random source for fault injection (tests make it deterministic). */
+  random?: () => number;
+}
+
+const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+const CACHE_CONTROL = 'max-age=0, private, must-revalidate';
+
+export type FaultKind = '500' | '502' | '503' | '429' | 'drop';
+const FAULTS: FaultKind[] = ['500', '502', '503', '429', 'drop'];
+
+function logBody(raw: string, contentType: string): unknown {
+  if (raw === '') return undefined;
+  if (contentType.toLowerCase().includes('json')) {
+    try {
+      return JSON.parse(raw) as unknown;
+    } catch {
+      return raw;
+    }
+  }
+  return raw;
+}
+
+/** The answer of an injected fault (a proxy's plain text, except Gitea's own 500). */
+function faultResponse(kind: Exclude<FaultKind, 'drop'>, root: string): Response {
+  const headers = { 'X-Forgeform-Sandbox-Fault': kind };
+  switch (kind) {
+    case '500': {
+      const res = apiError(root, 500, 'sandbox: injected fault');
+      res.headers.set('X-Forgeform-Sandbox-Fault', kind);
+      return res;
+    }
+    case '502':
+      return plainText(502, 'Bad Gateway\n', headers);
+    case '503':
+      return plainText(503, 'Service Unavailable\n', headers);
+    case '429':
+      return plainText(429, 'Too Many Requests\n', { ...headers, 'Retry-After': '1' });
+  }
+}
+
+/** Destroys the client connection (a dropped connection, as a crashing proxy would). */
+function dropConnection(c: Context<SandboxEnv>): Response {
+  const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+  if (!incoming) throw new Error('sandbox: injected connection drop');
+  incoming.socket.destroy();
+  return new Response(null, { status: 500 });
+}
+
+export function persistState(state: SandboxState, path: string): void {
+  const tmp = `${path}.tmp-${process.pid}`;
+  writeFileSync(tmp, state.toJSON());
+  renameSync(tmp, path);
+}
+
+export function createApp(state: SandboxState, opts: AppOptions = {}): Hono<SandboxEnv> {
+  const app = new Hono<SandboxEnv>();
+  const log = opts.requestLog ?? [];
+  const random = opts.random ?? Math.random;
+  const rootOf = (c: Context): string => {
+    const configured = typeof opts.rootUrl === 'function' ? opts.rootUrl() : opts.rootUrl;
+    const base = configured || new URL(c.req.url).origin;
+    return base.endsWith('/') ? base : `${base}/`;
+  };
+
+  // ---- the request log (outside the API, no auth) ----
+  app.get('/_sandbox/requests', () => json(200, log));
+  app.delete('/_sandbox/requests', () => {
+    log.length = 0;
+    return empty(204);
+  });
+
+  // ---- around every /api/v1 request ----
+  app.use(`${API_PREFIX}/*`, async (c, next) => {
+    const started = Date.now();
+    const method = c.req.method;
+    const contentType = c.req.header('content-type') ?? '';
+    let raw = '';
+    if (method !== 'GET' && method !== 'HEAD') {
+      try {
+        raw = await c.req.text();
+      } catch {
+        raw = '';
+      }
+    }
+    c.set('rawBody', raw);
+    const url = new URL(c.req.url);
+    const entry: RequestLogEntry = {
+      method,
+      path: rawPathOf(c.req.url),
+      query: Object.fromEntries(url.searchParams),
+      status: 0,
+      body: logBody(raw, contentType),
+      unknownFields: [],
+    };
+    let status = 0;
+    try {
+      if (opts.latencyMs && opts.latencyMs > 0) await new Promise((r) => setTimeout(r, opts.latencyMs));
+      const fault = opts.faultRate && opts.faultRate > 0 && random() < opts.faultRate ? FAULTS[Math.floor(random() * FAULTS.length) % FAULTS.length] : undefined;
+      // 500, 503 and 429 refuse the request; 502 and a dropped connection may come after it was processed.
+      if (fault === '500' || fault === '503' || fault === '429') {
+        const res = faultResponse(fault, rootOf(c));
+        status = res.status;
+        return res;
+      }
+      const processFirst = fault === '502' || (fault === 'drop' && random() < 0.5);
+      if (fault === 'drop' && !processFirst) return dropConnection(c);
+
+      await next();
+      const bodyOption = c.get('bodyOption');
+      if (bodyOption) {
+        const opt = OPTIONS[bodyOption];
+        if (opt) entry.unknownFields = bindBody(opt, { method, contentType, rawBody: raw, query: new URLSearchParams() }).unknownFields;
+      } else if (bodyOption === null && raw) {
+        entry.unknownFields = jsonKeys(raw);
+      }
+      const ok = c.res.status >= 200 && c.res.status < 300;
+      if (opts.statePath && ok && WRITE_METHODS.has(method)) persistState(state, opts.statePath);
+
+      if (fault === 'drop') return dropConnection(c);
+      if (fault === '502') {
+        // Replace, not merge: hono's c.res setter would copy the old headers.
+        c.res = undefined;
+        c.res = faultResponse('502', rootOf(c));
+      } else {
+        c.res.headers.set('Cache-Control', CACHE_CONTROL);
+      }
+      status = c.res.status;
+    } finally {
+      entry.status = status;
+      log.push(entry);
+      if (opts.verbose) process.stderr.write(`${method} ${entry.path} ${entry.status} ${Date.now() - started}ms\n`);
+    }
+  });
+
+  const router = new ApiRouter(app, state, rootOf);
+  registerMiscRoutes(router);
+  registerUserRoutes(router);
+  registerAdminUserRoutes(router);
+  registerRepoRoutes(router);
+  registerBranchProtectionRoutes(router);
+  registerLabelRoutes(router);
+  registerIssueRoutes(router);
+
+  app.notFound((c) => {
+    const path = c.req.path;
+    if (path.startsWith(`${API_PREFIX}/`)) {
+      const methods = router.methodsFor(path);
+      if (methods.length > 0) return empty(405, { Allow: [...new Set(methods)].join(', ') });
+    }
+    return pageNotFound();
+  });
+
+  app.onError((err, c) => apiError(rootOf(c), 500, err instanceof Error ? err.message : String(err)));
+
+  return app;
+}

@@ -1,0 +1,109 @@
+/**
+ * Route steps mirroring Gitea's API middleware (`routers/api/v1/api.go`): context assignment
+ * (repository, organisation, user — each answers 404 before any token check), the permission
+ * checks with their exact messages, the archived check, and body binding.
+ */
+import { OPTIONS } from '../fields.js';
+import { isOrgOwner, orgVisibleTo, repoAccessMode } from '../permissions.js';
+import { AccessMode, type RepoRecord } from '../state.js';
+import { bindBody } from './binding.js';
+import type { ApiContext, Step } from './context.js';
+import { apiError } from './respond.js';
+
+export type RepoUnit = 'code' | 'issues' | 'pulls';
+
+function unitEnabled(repo: RepoRecord, unit: RepoUnit): boolean {
+  if (unit === 'issues') return repo.units.hasIssues;
+  if (unit === 'pulls') return repo.units.hasPullRequests;
+  return true;
+}
+
+export function canRead(ctx: ApiContext, unit: RepoUnit): boolean {
+  return !!ctx.repo && unitEnabled(ctx.repo, unit) && ctx.repoMode >= AccessMode.Read;
+}
+
+export function canWrite(ctx: ApiContext, unit: RepoUnit): boolean {
+  return !!ctx.repo && unitEnabled(ctx.repo, unit) && ctx.repoMode >= AccessMode.Write;
+}
+
+export const notFound = (ctx: ApiContext, message = 'not found'): Response => apiError(ctx.root, 404, message);
+
+/** `repoAssignment()`: `{owner}/{repo}` → 404 when missing or invisible, even for anonymous callers. */
+export const repoAssignment: Step = (ctx) => {
+  const owner = ctx.state.ownerByName(ctx.params.owner ?? '');
+  if (!owner) return notFound(ctx);
+  const repo = ctx.state.repoByName(owner.id, ctx.params.repo ?? '');
+  if (!repo) return notFound(ctx);
+  const mode = repoAccessMode(ctx.state, repo, ctx.doer);
+  if (mode < AccessMode.Read) return notFound(ctx);
+  ctx.repo = repo;
+  ctx.repoOwner = owner;
+  ctx.repoMode = mode;
+  return undefined;
+};
+
+/** `reqAdmin()`: repository admin or site admin. */
+export const reqRepoAdmin: Step = (ctx) =>
+  ctx.repoMode >= AccessMode.Admin || ctx.doer?.isAdmin ? undefined : apiError(ctx.root, 403, 'user should be an owner or a collaborator with admin write of a repository');
+
+/** `reqRepoWriter(units…)`: write access to one of the units, repository admin or site admin. */
+export function reqRepoWriter(...units: RepoUnit[]): Step {
+  return (ctx) =>
+    units.some((u) => canWrite(ctx, u)) || ctx.repoMode >= AccessMode.Admin || ctx.doer?.isAdmin
+      ? undefined
+      : apiError(ctx.root, 403, 'user should have a permission to write to a repo');
+}
+
+/** `reqRepoReader(unit)`. */
+export function reqRepoReader(unit: RepoUnit): Step {
+  return (ctx) =>
+    canRead(ctx, unit) || ctx.repoMode >= AccessMode.Admin || ctx.doer?.isAdmin
+      ? undefined
+      : apiError(ctx.root, 403, 'user should have specific read permission or be a repo admin or a site admin');
+}
+
+/** `mustNotBeArchived`: 423 on the routes that have it (behavior.md §1.6). */
+export const mustNotBeArchived: Step = (ctx) => (ctx.repo?.archived ? apiError(ctx.root, 423, 'repo is archived') : undefined);
+
+export const mustEnableIssuesOrPulls: Step = (ctx) => (canRead(ctx, 'issues') || canRead(ctx, 'pulls') ? undefined : notFound(ctx));
+
+/** `orgAssignment(true)`: `{org}` → 404 when no organisation has that name. */
+export const orgAssignment: Step = (ctx) => {
+  const org = ctx.state.orgByName(ctx.params.org ?? '');
+  if (!org) return notFound(ctx);
+  ctx.org = org;
+  ctx.contextUser = { kind: 'org', org, id: org.id, name: org.name };
+  return undefined;
+};
+
+export const reqOrgVisible: Step = (ctx) => (ctx.org && orgVisibleTo(ctx.state, ctx.org, ctx.doer) ? undefined : notFound(ctx));
+
+/** `reqOrgOwnership()`: members who are not owners get 403 too. */
+export const reqOrgOwnership: Step = (ctx) => {
+  if (ctx.doer?.isAdmin) return undefined;
+  if (ctx.org && ctx.doer && isOrgOwner(ctx.state, ctx.org, ctx.doer.id)) return undefined;
+  return apiError(ctx.root, 403, 'Must be an organization owner');
+};
+
+/** `context.UserAssignmentAPI()`: `{username}` (a user or an organisation). */
+export const userAssignment: Step = (ctx) => {
+  const name = ctx.params.username ?? '';
+  const owner = ctx.state.ownerByName(name);
+  if (!owner) return notFound(ctx, `user redirect does not exist [name: ${name}]`);
+  ctx.contextUser = owner;
+  return undefined;
+};
+
+/** `bind(api.X{})`: decode and validate the body into `ctx.form`, or 422. */
+export function bind(optionName: string): Step {
+  const opt = OPTIONS[optionName];
+  if (!opt) throw new Error(`unknown option struct ${optionName}`);
+  const step: Step = (ctx) => {
+    const res = bindBody(opt, { method: ctx.method, contentType: ctx.contentType, rawBody: ctx.rawBody, query: ctx.query });
+    if (res.error) return apiError(ctx.root, 422, res.error);
+    ctx.form = res.form;
+    return undefined;
+  };
+  step.bodyOption = optionName;
+  return step;
+}

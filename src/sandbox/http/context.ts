@@ -1,0 +1,60 @@
+/**
+ * The per-request context that route steps share, and the step runner. A route is a list of
+ * steps run in order, like the chi middleware chain of a Gitea route: the first step that returns
+ * a Response answers the request. The order of the steps is the order of Gitea's checks
+ * (behavior.md §1.1), which decides which error a bad request gets.
+ */
+import type { Context } from 'hono';
+import type { Form } from './binding.js';
+import type { OrgRecord, Owner, RepoRecord, SandboxState, UserRecord } from '../state.js';
+
+export interface ApiContext {
+  c: Context;
+  state: SandboxState;
+  /** ROOT_URL, with its trailing slash: `http://127.0.0.1:PORT/`. */
+  root: string;
+  method: string;
+  /** Path as received, without the query. */
+  rawPath: string;
+  query: URLSearchParams;
+  /** Route parameters, URL-unescaped. */
+  params: Record<string, string>;
+  rawBody: string;
+  contentType: string;
+  /** Headers every answer carries (warnings, paging headers …). */
+  headers: Record<string, string>;
+
+  doer: UserRecord | null;
+  isSigned: boolean;
+  /** Scopes of the token that authenticated the request; null for password logins and anonymous calls. */
+  tokenScopes: string[] | null;
+
+  /** Set by `bind()`. */
+  form: Form;
+  /** Set by `repoAssignment`. */
+  repo?: RepoRecord;
+  repoOwner?: Owner;
+  /** The caller's access mode on `repo`. */
+  repoMode: number;
+  /** Set by `orgAssignment`. */
+  org?: OrgRecord;
+  /** Set by `userAssignment` (a user or an organisation). */
+  contextUser?: Owner;
+}
+
+export type StepResult = Response | undefined | void;
+export type Step = ((ctx: ApiContext) => StepResult | Promise<StepResult>) & { bodyOption?: string };
+
+export async function runSteps(ctx: ApiContext, steps: Step[]): Promise<Response> {
+  for (const step of steps) {
+    const res = await step(ctx);
+    if (res) return res;
+  }
+  throw new Error('route ended without a response');
+}
+
+/** Adds the context's pending headers to a response. */
+export function withHeaders(res: Response, headers: Record<string, string>): Response {
+  for (const [k, v] of Object.entries(headers)) res.headers.set(k, v);
+  return res;
+}

@@ -1,0 +1,93 @@
+/**
+ * `forgeform sandbox`: a built-in, Gitea-compatible HTTP server on loopback. See README.md beside
+ * this file for the seed format and what is served; NOTES.md for server facts found in the Gitea
+ * source beyond `gitea/behavior.md`.
+ */
+import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createAdaptorServer } from '@hono/node-server';
+import { createApp, persistState, type RequestLogEntry } from './app.js';
+import { adminUser, buildState, type SeedFile } from './seed.js';
+import { SandboxState } from './state.js';
+
+export { createApp, type AppOptions, type RequestLogEntry } from './app.js';
+export { buildState, loadSeedFile, SeedError, type SeedFile } from './seed.js';
+export { SandboxState } from './state.js';
+export { SANDBOX_VERSION } from './routes/misc.js';
+
+export interface SandboxOptions {
+  /** 0 = any free port (the default). */
+  port?: number;
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** A parsed seed file (see `loadSeedFile`). */
+  seed?: SeedFile;
+  /** The admin token (owned by the first site admin); default a random hex string. */
+  token?: string;
+  /** Delay added to every `/api/v1` response. */
+  latencyMs?: number;
+  /** Share (0..1) of `/api/v1` requests answered with 500, 502, 503, 429 + Retry-After, or a dropped connection. */
+  faultRate?: number;
+  /** Load the state from this file when it exists (instead of the seed); write it after every successful write. */
+  statePath?: string;
+}
+
+export interface Sandbox {
+  /** `http://127.0.0.1:PORT` (no trailing slash). */
+  url: string;
+  token: string;
+  /** The `/api/v1` requests received so far, oldest first. */
+  requests(): RequestLogEntry[];
+  clearRequests(): void;
+  close(): Promise<void>;
+  state: SandboxState;
+}
+
+export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> {
+  const host = opts.host ?? '127.0.0.1';
+  const token = opts.token ?? randomBytes(20).toString('hex');
+  const state = opts.statePath && existsSync(opts.statePath) ? SandboxState.fromJSON(readFileSync(opts.statePath, 'utf8')) : buildState(opts.seed);
+  state.addToken(adminUser(state).id, token, ['all'], 'sandbox-admin');
+
+  const log: RequestLogEntry[] = [];
+  let url = '';
+  const app = createApp(state, {
+    rootUrl: () => `${url}/`,
+    latencyMs: opts.latencyMs,
+    faultRate: opts.faultRate,
+    statePath: opts.statePath,
+    requestLog: log,
+    verbose: Boolean(process.env.FORGEFORM_SANDBOX_VERBOSE),
+  });
+  const server = createAdaptorServer({ fetch: app.fetch }) as Server;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? 0, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const addr = server.address() as AddressInfo;
+  url = `http://${addr.family === 'IPv6' ? `[${host}]` : host}:${addr.port}`;
+  if (opts.statePath) persistState(state, opts.statePath);
+
+  let closed: Promise<void> | undefined;
+  return {
+    url,
+    token,
+    state,
+    requests: () => log.map((e) => ({ ...e, query: { ...e.query }, unknownFields: [...e.unknownFields] })),
+    clearRequests: () => {
+      log.length = 0;
+    },
+    close: () => {
+      closed ??= new Promise<void>((resolve, reject) => {
+        server.close((err) => (err ? reject(err) : resolve()));
+        server.closeAllConnections();
+      });
+      return closed;
+    },
+  };
+}

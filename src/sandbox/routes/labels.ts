@@ -1,0 +1,194 @@
+/**
+ * Repository and organisation labels (behavior.md §3): colour normalisation with `#`-less output,
+ * duplicate names allowed, GET by id or exact name, PATCH by id only (archived = present-and-true),
+ * DELETE always 204, `X-Total-Count` without `Link`, name order and the `sort` values. Repository
+ * label writes need write access to issues or pull requests; organisation label writes need
+ * ownership, and reading one organisation label needs a token.
+ */
+import { reqToken, scope } from '../http/auth.js';
+import { bind, notFound, orgAssignment, repoAssignment, reqOrgOwnership, reqOrgVisible, reqRepoWriter } from '../http/checks.js';
+import type { ApiContext } from '../http/context.js';
+import { listOptions, paginate, setTotalCountHeader } from '../http/paging.js';
+import { empty, json } from '../http/respond.js';
+import type { ApiRouter } from '../http/router.js';
+import { toLabel } from '../convert.js';
+import { nowIso, type LabelRecord, type SandboxState } from '../state.js';
+import { fail, failure, isFailure, type Failure } from './shared.js';
+
+/** `label.NormalizeColor`: lower-case, trim, `#` added to 3 or 6 digits, 3 digits expanded. */
+export function normalizeColor(input: string): string | Failure {
+  let color = input.toLowerCase().trim();
+  const len = Buffer.byteLength(color);
+  if (len === 6 || len === 3) color = `#${color}`;
+  if (!/^#?(?:[0-9a-f]{6}|[0-9a-f]{3})$/.test(color)) return failure(422, `bad color code: ${color}`);
+  if (color.length === 4) color = `#${color[1]}${color[1]}${color[2]}${color[2]}${color[3]}${color[3]}`;
+  return color;
+}
+
+/** Go's `strconv.ParseInt(s, 10, 64)`: null when `s` is not a decimal int64. */
+export function parseGoInt(s: string): number | null {
+  if (!/^[+-]?\d+$/.test(s)) return null;
+  const n = Number(s);
+  return Number.isSafeInteger(n) ? n : null;
+}
+
+export interface NewLabel {
+  name: string;
+  color: string;
+  description?: string;
+  exclusive?: boolean;
+  isArchived?: boolean;
+}
+
+/** Creates a repository label (`repoId`) or an organisation label (`orgId`). */
+export function createLabel(state: SandboxState, owner: { repoId: number } | { orgId: number }, input: NewLabel): LabelRecord | Failure {
+  const color = normalizeColor(input.color);
+  if (isFailure(color)) return color;
+  const now = nowIso();
+  const label: LabelRecord = {
+    id: state.nextId('label'),
+    repoId: 'repoId' in owner ? owner.repoId : 0,
+    orgId: 'orgId' in owner ? owner.orgId : 0,
+    name: input.name,
+    color,
+    description: input.description ?? '',
+    exclusive: input.exclusive ?? false,
+    archivedAt: input.isArchived ? now : null,
+    createdAt: now,
+    updatedAt: now,
+  };
+  state.data.labels.push(label);
+  return label;
+}
+
+/** `GetLabelsByRepoID` / `GetLabelsByOrgID` ordering. */
+function sortLabels(state: SandboxState, labels: LabelRecord[], sort: string): LabelRecord[] {
+  const byName = (a: LabelRecord, b: LabelRecord): number => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+  const count = (l: LabelRecord): number => state.labelIssueCount(l.id);
+  const cmp: (a: LabelRecord, b: LabelRecord) => number =
+    sort === 'reversealphabetically'
+      ? (a, b) => byName(b, a)
+      : sort === 'leastissues'
+        ? (a, b) => count(a) - count(b)
+        : sort === 'mostissues'
+          ? (a, b) => count(b) - count(a)
+          : byName;
+  return [...labels].sort((a, b) => cmp(a, b) || a.id - b.id);
+}
+
+function listLabels(ctx: ApiContext, labels: LabelRecord[]): Response {
+  const opts = listOptions(ctx);
+  const sorted = sortLabels(ctx.state, labels, ctx.query.get('sort') ?? '');
+  setTotalCountHeader(ctx, labels.length);
+  return json(
+    200,
+    paginate(sorted, opts).map((l) => toLabel(ctx, l)),
+  );
+}
+
+/** GET by id, or — when `{id}` is not a number — by exact name (the first match). */
+function findForGet(labels: LabelRecord[], rawId: string): LabelRecord | undefined {
+  const id = parseGoInt(rawId);
+  if (id === null) return rawId === '' ? undefined : [...labels].sort((a, b) => a.id - b.id).find((l) => l.name === rawId);
+  return id > 0 ? labels.find((l) => l.id === id) : undefined;
+}
+
+/** PATCH and DELETE take `{id}` as a number only (a name parses as 0). */
+function idParam(ctx: ApiContext): number {
+  return parseGoInt(ctx.params.id ?? '') ?? 0;
+}
+
+interface CreateLabelForm {
+  name: string;
+  exclusive?: boolean;
+  color: string;
+  description?: string;
+  is_archived?: boolean;
+}
+
+interface EditLabelForm {
+  name?: string;
+  exclusive?: boolean;
+  color?: string;
+  description?: string;
+  is_archived?: boolean;
+}
+
+/** `EditLabel`: omitted fields unchanged, `name: ""` applied, archived = present-and-true. */
+function editLabel(ctx: ApiContext, label: LabelRecord | undefined): Response {
+  if (!label) return notFound(ctx);
+  const form = ctx.form as EditLabelForm;
+  let color = label.color;
+  if (form.color !== undefined) {
+    const c = normalizeColor(form.color);
+    if (isFailure(c)) return fail(ctx, c);
+    color = c;
+  }
+  if (form.name !== undefined) label.name = form.name;
+  if (form.exclusive !== undefined) label.exclusive = form.exclusive;
+  label.color = color;
+  if (form.description !== undefined) label.description = form.description;
+  const archive = form.is_archived === true;
+  if (!archive) label.archivedAt = null;
+  else if (label.archivedAt === null) label.archivedAt = nowIso();
+  label.updatedAt = nowIso();
+  return json(200, toLabel(ctx, label));
+}
+
+/** `DeleteLabel`: 204 whatever happens; only a label of this owner is deleted. */
+function deleteLabel(ctx: ApiContext, belongs: (l: LabelRecord) => boolean): Response {
+  const label = ctx.state.labelById(idParam(ctx));
+  if (label && belongs(label)) ctx.state.deleteLabel(label.id);
+  return empty(204);
+}
+
+export function registerLabelRoutes(r: ApiRouter): void {
+  // ---- repository labels (issue scope) ----
+  const repo = [scope('issue'), repoAssignment];
+  const writer = [reqToken, reqRepoWriter('issues', 'pulls')];
+
+  r.on('GET', '/repos/:owner/:repo/labels', ...repo, (ctx) => listLabels(ctx, ctx.state.labelsOfRepo(ctx.repo!.id)));
+
+  r.on('POST', '/repos/:owner/:repo/labels', ...repo, ...writer, bind('CreateLabelOption'), (ctx) => {
+    const form = ctx.form as unknown as CreateLabelForm;
+    const res = createLabel(ctx.state, { repoId: ctx.repo!.id }, { name: form.name, color: form.color, description: form.description, exclusive: form.exclusive, isArchived: form.is_archived });
+    return isFailure(res) ? fail(ctx, res) : json(201, toLabel(ctx, res));
+  });
+
+  r.on('GET', '/repos/:owner/:repo/labels/:id', ...repo, (ctx) => {
+    const label = findForGet(ctx.state.labelsOfRepo(ctx.repo!.id), ctx.params.id ?? '');
+    return label ? json(200, toLabel(ctx, label)) : notFound(ctx);
+  });
+
+  r.on('PATCH', '/repos/:owner/:repo/labels/:id', ...repo, ...writer, bind('EditLabelOption'), (ctx) => {
+    const id = idParam(ctx);
+    return editLabel(ctx, id > 0 ? ctx.state.labelsOfRepo(ctx.repo!.id).find((l) => l.id === id) : undefined);
+  });
+
+  r.on('DELETE', '/repos/:owner/:repo/labels/:id', ...repo, ...writer, (ctx) => deleteLabel(ctx, (l) => l.repoId === ctx.repo!.id));
+
+  // ---- organisation labels (organization scope) ----
+  const org = [scope('organization'), orgAssignment, reqOrgVisible];
+  const owner = [reqToken, reqOrgOwnership];
+
+  r.on('GET', '/orgs/:org/labels', ...org, (ctx) => listLabels(ctx, ctx.state.labelsOfOrg(ctx.org!.id)));
+
+  r.on('POST', '/orgs/:org/labels', ...org, ...owner, bind('CreateLabelOption'), (ctx) => {
+    const form = ctx.form as unknown as CreateLabelForm;
+    // The organisation handler ignores is_archived: a new organisation label is never archived.
+    const res = createLabel(ctx.state, { orgId: ctx.org!.id }, { name: form.name, color: form.color.trim(), description: form.description, exclusive: form.exclusive });
+    return isFailure(res) ? fail(ctx, res) : json(201, toLabel(ctx, res));
+  });
+
+  r.on('GET', '/orgs/:org/labels/:id', ...org, reqToken, (ctx) => {
+    const label = findForGet(ctx.state.labelsOfOrg(ctx.org!.id), ctx.params.id ?? '');
+    return label ? json(200, toLabel(ctx, label)) : notFound(ctx);
+  });
+
+  r.on('PATCH', '/orgs/:org/labels/:id', ...org, ...owner, bind('EditLabelOption'), (ctx) => {
+    const id = idParam(ctx);
+    return editLabel(ctx, id > 0 ? ctx.state.labelsOfOrg(ctx.org!.id).find((l) => l.id === id) : undefined);
+  });
+
+  r.on('DELETE', '/orgs/:org/labels/:id', ...org, ...owner, (ctx) => deleteLabel(ctx, (l) => l.orgId === ctx.org!.id && l.repoId === 0));
+}

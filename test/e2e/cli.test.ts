@@ -1,0 +1,135 @@
+import { readFileSync } from 'node:fs';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ADMIN_TOKEN, calls, runCli, world, type World } from './helpers.js';
+
+const seed = {
+  users: [{ username: 'root', admin: true, email: 'root@example.com' }],
+  orgs: [{ name: 'acme', owners: ['root'], labels: [{ name: 'kind/bug', color: 'ee0701', exclusive: true }] }],
+  repos: [
+    { name: 'acme/widgets', labels: [{ name: 'a', color: '111111' }, { name: 'b', color: '222222' }, { name: 'c', color: '333333' }], branch_protections: [{ rule_name: 'main', enable_push: false, required_approvals: 1 }] },
+    { name: 'acme/gadgets', labels: [{ name: 'x', color: '444444', description: 'line one\nline two\nline three' }] },
+  ],
+};
+
+let w: World;
+afterEach(async () => w?.sandbox.close());
+
+const changeOne = `version: 1
+repos:
+  acme/widgets:
+    labels:
+      a: { color: "121212" }
+`;
+
+describe('the CLI', () => {
+  it('exit codes: 0 without changes, 2 with --detailed-exitcode and changes, 3 for an unsafe plan', async () => {
+    w = await world(seed);
+    expect((await w.cli(['plan', '-c', w.config('version: 1\nrepos:\n  acme/widgets:\n    labels:\n      a: { color: "111111" }\n'), '--detailed-exitcode'])).code).toBe(0);
+    const changes = await w.cli(['plan', '-c', w.config(changeOne), '--detailed-exitcode']);
+    expect(changes.code).toBe(2);
+    expect((await w.cli(['plan', '-c', w.config(changeOne)])).code).toBe(0);
+    const unsafe = w.config(`version: 1
+policy: { prune: [labels], max_deletes: 1 }
+repos:
+  acme/widgets:
+    labels:
+      a: { color: "111111" }
+`);
+    const plan = await w.cli(['plan', '-c', unsafe]);
+    expect(plan.code).toBe(3);
+    expect(plan.stdout).toContain('Unsafe: 2 deletions planned, more than policy.max_deletes (1)');
+    w.sandbox.clearRequests();
+    const apply = await w.cli(['apply', '-c', unsafe, '--yes']);
+    expect(apply.code).toBe(3);
+    expect(apply.stderr).toContain('Pass --force');
+    expect(calls(w.sandbox).filter((c) => !c.startsWith('GET'))).toEqual([]);
+    const forced = await w.cli(['apply', '-c', unsafe, '--yes', '--force']);
+    expect(forced.code).toBe(0);
+    expect(forced.stdout).toContain('2 deleted');
+  });
+
+  it('apply asks for --yes when not on a terminal, and changes nothing', async () => {
+    w = await world(seed);
+    const r = await w.cli(['apply', '-c', w.config(changeOne)]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('pass --yes');
+    expect(calls(w.sandbox).filter((c) => !c.startsWith('GET'))).toEqual([]);
+  });
+
+  it('saves a plan file and applies exactly it; a stale change is refused', async () => {
+    w = await world(seed);
+    const file = w.config(`version: 1
+repos:
+  acme/widgets:
+    labels:
+      a: { color: "121212" }
+      b: { color: "232323" }
+`);
+    const planFile = `${w.dir}/plan.json`;
+    const plan = await w.cli(['plan', '-c', file, '--out', planFile]);
+    expect(plan.code).toBe(0);
+    const saved = JSON.parse(readFileSync(planFile, 'utf8'));
+    expect(saved).toMatchObject({ format_version: 1, server: w.sandbox.url, summary: { create: 0, update: 2, delete: 0, rename: 0 } });
+    expect(saved.changes[0]).toMatchObject({ kind: 'repo_label', key: 'a', action: 'update', ops: [{ method: 'PATCH' }] });
+    expect(saved.changes[0].precondition.digest).toMatch(/^[0-9a-f]{16}$/);
+    // someone edits label b between plan and apply
+    const b = (await w.api<{ id: number; name: string }[]>('GET', 'repos/acme/widgets/labels')).body.find((l) => l.name === 'b')!;
+    await w.api('PATCH', `repos/acme/widgets/labels/${b.id}`, { description: 'edited by hand' });
+    w.sandbox.clearRequests();
+    const apply = await runCli(['apply', planFile], { env: { FORGEFORM_TOKEN: ADMIN_TOKEN, NO_COLOR: '1' } });
+    expect(apply.code).toBe(1);
+    expect(apply.stdout).toContain('✓ ~ label "a" in repo:acme/widgets');
+    expect(apply.stdout).toMatch(/✗ ~ label "b" in repo:acme\/widgets: changed on the server since the plan was made \(stale plan\)/);
+    const writes = calls(w.sandbox).filter((c) => !c.startsWith('GET'));
+    expect(writes).toHaveLength(1);
+  });
+
+  it('prints json and markdown, and never colour without a terminal', async () => {
+    w = await world(seed);
+    const file = w.config(`version: 1
+repos:
+  acme/gadgets:
+    labels:
+      x: { color: "444444", description: "line one\\nline 2\\nline three" }
+`);
+    const json = await w.cli(['plan', '-c', file, '--format', 'json']);
+    expect(JSON.parse(json.stdout).changes[0].fields).toEqual([{ path: 'description', before: 'line one\nline two\nline three', after: 'line one\nline 2\nline three' }]);
+    const md = await w.cli(['plan', '-c', file, '--format', 'markdown']);
+    expect(md.stdout).toContain('### forgeform plan');
+    expect(md.stdout).toContain('```diff');
+    const text = await w.cli(['plan', '-c', file], { FORCE_COLOR: undefined });
+    expect(text.stdout).not.toContain('\u001b[');
+    // multi-line text as a unified diff
+    expect(text.stdout).toMatch(/@@ -1,3 \+1,3 @@\n\s+ line one\n\s+-line two\n\s+\+line 2\n\s+ line three/);
+  });
+
+  it('export writes a config that plans no changes against the same server', async () => {
+    w = await world(seed);
+    const exported = `${w.dir}/exported.yaml`;
+    const r = await w.cli(['export', '--include', 'acme/*', '--include', 'acme', '-o', exported]);
+    expect(r.code).toBe(0);
+    const text = readFileSync(exported, 'utf8');
+    expect(text).toContain('acme/widgets:');
+    expect(text).toContain('kind/bug:');
+    expect(text).toContain('main:');
+    const plan = await w.cli(['plan', '-c', exported, '--detailed-exitcode']);
+    expect(plan.stderr).toBe(plan.stderr.replace(/error/gi, ''));
+    expect(plan.code).toBe(0);
+    expect(plan.stdout).toContain('No changes.');
+  });
+
+  it('names the status and message of a refused credential, without printing the token', async () => {
+    w = await world(seed);
+    const r = await w.cli(['plan', '-c', w.config(changeOne)], { FORGEFORM_TOKEN: 'wrong-token-value' });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/401 Unauthorized: invalid username, password or token/);
+    expect(r.stdout + r.stderr).not.toContain('wrong-token-value');
+  });
+
+  it('never prints a value read from the environment', async () => {
+    w = await world(seed);
+    const file = w.config('version: 1\nrepos:\n  acme/widgets:\n    labels:\n      a: { color: "111111", description: "${SECRET_TEXT}" }\n');
+    const r = await w.cli(['plan', '-c', file, '--format', 'json'], { SECRET_TEXT: 'hunter2-very-secret' });
+    expect(r.stdout + r.stderr).not.toContain('hunter2-very-secret');
+  });
+});

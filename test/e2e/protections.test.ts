@@ -1,0 +1,142 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { calls, world, type World } from './helpers.js';
+
+type Rule = Record<string, unknown> & { rule_name: string };
+
+const seed = {
+  users: [
+    { username: 'root', admin: true, email: 'root@example.com' },
+    { username: 'alice', email: 'alice@example.com' },
+    { username: 'bob', email: 'bob@example.com' },
+  ],
+  orgs: [{ name: 'acme', owners: ['root'], members: ['alice', 'bob'], teams: [{ name: 'devs', permission: 'write', members: ['alice', 'bob'] }] }],
+  repos: [
+    { name: 'acme/widgets', branch_protections: [{ rule_name: 'main', enable_push: true, enable_push_whitelist: true, push_whitelist_usernames: ['alice'], required_approvals: 1 }, { rule_name: 'legacy' }] },
+    { name: 'acme/gadgets' },
+    { name: 'acme/tools', branch_protections: [{ rule_name: 'main', enable_push: true, enable_push_whitelist: true, push_whitelist_usernames: ['alice'], required_approvals: 3 }] },
+    { name: 'acme/attic', archived: true },
+  ],
+};
+
+let w: World;
+afterEach(async () => w?.sandbox.close());
+
+async function rules(w: World, repo: string): Promise<Rule[]> {
+  return (await w.api<Rule[]>('GET', `repos/${repo}/branch_protections`)).body;
+}
+
+describe('branch protections end to end', () => {
+  it('applies a glob to every repository, merges exact entries over it, handles release/* and prunes', async () => {
+    w = await world(seed);
+    const file = w.config(`version: 1
+policy:
+  prune: [branch_protections]
+repos:
+  "acme/*":
+    branch_protections:
+      main:
+        enable_push: true
+        enable_push_whitelist: true
+        push_whitelist_usernames: [bob, alice]
+        required_approvals: 1
+        enable_status_check: true
+        status_check_contexts: [ci/build]
+  acme/widgets:
+    branch_protections:
+      main: { required_approvals: 2 }
+      "release/*": { enable_push: false, required_approvals: 2, protected_file_patterns: "*.lock" }
+`);
+    const plan = await w.cli(['plan', '-c', file, '--detailed-exitcode']);
+    expect(plan.code).toBe(2);
+    const out = plan.stdout;
+    expect(out).toMatch(/# repo:acme\/gadgets\n\s+\+ branch protection "main"/);
+    expect(out).toMatch(/# repo:acme\/tools\n\s+~ branch protection "main"/);
+    expect(out).toMatch(/~ push_whitelist_usernames\s*: \["alice"\] → \["alice", "bob"\]/);
+    expect(out).toMatch(/~ required_approvals\s*: 3 → 1/);
+    expect(out).toMatch(/# repo:acme\/widgets[\s\S]*~ required_approvals\s*: 1 → 2/);
+    expect(out).toContain('+ branch protection "release/*"');
+    expect(out).toContain('- branch protection "legacy"');
+    // the archived repository's rule cannot be written: withheld, with a warning
+    expect(out).toContain('Warning: 1 branch protection change(s) withheld: acme/attic is archived');
+    expect(out).toContain('Plan: 2 to create, 2 to update, 1 to delete, 0 to rename.');
+    // one list call per repository, one repo listing for the glob, no per-rule GET
+    const reads = calls(w.sandbox);
+    for (const r of ['widgets', 'gadgets', 'tools', 'attic']) expect(reads.filter((c) => c === `GET repos/acme/${r}/branch_protections`)).toHaveLength(1);
+    expect(reads.filter((c) => /branch_protections\/./.test(c))).toEqual([]);
+    expect(reads).toContain('GET orgs/acme/repos');
+
+    w.sandbox.clearRequests();
+    const apply = await w.cli(['apply', '-c', file, '--yes']);
+    expect(apply.code).toBe(0);
+    const writes = calls(w.sandbox).filter((c) => !c.startsWith('GET '));
+    expect(writes.sort()).toEqual([
+      'DELETE repos/acme/widgets/branch_protections/legacy',
+      'PATCH repos/acme/tools/branch_protections/main',
+      'PATCH repos/acme/widgets/branch_protections/main',
+      'POST repos/acme/gadgets/branch_protections',
+      'POST repos/acme/widgets/branch_protections',
+    ]);
+    expect(w.sandbox.requests().flatMap((r) => r.unknownFields)).toEqual([]);
+    const widgets = await rules(w, 'acme/widgets');
+    expect(widgets.map((r) => r.rule_name).sort()).toEqual(['main', 'release/*']);
+    const release = widgets.find((r) => r.rule_name === 'release/*')!;
+    expect(release).toMatchObject({ enable_push: false, required_approvals: 2, protected_file_patterns: '*.lock', branch_name: '' });
+    expect((await rules(w, 'acme/gadgets'))[0]).toMatchObject({ enable_push: true, enable_push_whitelist: true, status_check_contexts: ['ci/build'] });
+
+    const again = await w.cli(['plan', '-c', file, '--detailed-exitcode']);
+    expect(again.stdout).toContain('No changes.');
+    expect(again.code).toBe(0);
+  });
+
+  it('keeps applying when the server rejects one change, reports it and exits 1', async () => {
+    w = await world(seed);
+    const file = w.config(`version: 1
+repos:
+  acme/gadgets:
+    branch_protections:
+      main: { enable_push: true, enable_push_whitelist: true, push_whitelist_usernames: [nosuchuser] }
+  acme/widgets:
+    branch_protections:
+      develop: { enable_push: false }
+  acme/tools:
+    branch_protections:
+      main: { required_approvals: 0 }
+`);
+    const apply = await w.cli(['apply', '-c', file, '--yes']);
+    expect(apply.code).toBe(1);
+    expect(apply.stdout).toMatch(/✗ \+ branch protection "main" in repo:acme\/gadgets: POST \/api\/v1\/repos\/acme\/gadgets\/branch_protections → 422 Unprocessable Entity: .*nosuchuser/);
+    expect(apply.stdout).toContain('✓ + branch protection "develop" in repo:acme/widgets');
+    expect(apply.stdout).toContain('✓ ~ branch protection "main" in repo:acme/tools');
+    expect(apply.stdout).toContain('Apply incomplete! 1 created, 1 updated, 0 deleted, 0 renamed, 1 failed, 0 skipped.');
+    expect((await rules(w, 'acme/widgets')).map((r) => r.rule_name)).toContain('develop');
+    expect(await rules(w, 'acme/gadgets')).toEqual([]);
+  });
+
+  it('refuses flags that Gitea would drop, naming the config place, before any request', async () => {
+    w = await world(seed);
+    const file = w.config(`version: 1
+repos:
+  acme/widgets:
+    branch_protections:
+      hotfix:
+        enable_push_whitelist: true
+`);
+    const plan = await w.cli(['plan', '-c', file]);
+    expect(plan.code).toBe(1);
+    expect(plan.stderr).toMatch(/forgeform\.yaml:6:9: branch protection "hotfix" in acme\/widgets: enable_push_whitelist: true has no effect unless enable_push is true/);
+    expect(plan.stderr).toContain('nothing was changed');
+  });
+
+  it('does not touch rules outside policy.prune', async () => {
+    w = await world(seed);
+    const file = w.config(`version: 1
+repos:
+  acme/widgets:
+    branch_protections:
+      main: { required_approvals: 1 }
+`);
+    const plan = await w.cli(['plan', '-c', file]);
+    expect(plan.stdout).toContain('No changes.');
+    expect(plan.stdout).not.toContain('legacy');
+  });
+});
