@@ -66,12 +66,15 @@ export function makeClient(opts: ServerOptions, out: Output, configUrl?: string)
   if (!Number.isInteger(concurrency) || concurrency < 1) throw new UserError(`--concurrency must be a positive integer, got ${opts.concurrency}`);
   const timeout = opts.timeout === undefined ? 30 : Number(opts.timeout);
   if (!(timeout > 0)) throw new UserError(`--timeout must be a positive number of seconds, got ${opts.timeout}`);
+  // Tuning knobs for tests and unusual proxies; the defaults suit a real server.
   const retryDelay = process.env.FORGEFORM_RETRY_DELAY_MS ? Number(process.env.FORGEFORM_RETRY_DELAY_MS) : undefined;
+  const retryLimit = process.env.FORGEFORM_RETRY_LIMIT ? Number(process.env.FORGEFORM_RETRY_LIMIT) : undefined;
   return new GiteaClient({
     url: parsed.toString(),
     credentials,
     concurrency,
     timeoutMs: timeout * 1000,
     ...(retryDelay !== undefined ? { retryDelayMs: retryDelay } : {}),
+    ...(retryLimit !== undefined ? { retryLimit } : {}),
   });
 }

@@ -59,13 +59,21 @@ export async function world(seed: SandboxOptions['seed'], extra: Partial<Sandbox
       return runCli(args, { env: { ...env, ...more }, cwd: dir });
     },
     async api<T>(method: string, path: string, body?: unknown) {
-      const res = await fetch(`${sandbox.url}/api/v1/${path}`, {
-        method,
-        headers: { authorization: `token ${ADMIN_TOKEN}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
-        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-      });
-      const text = await res.text();
-      return { status: res.status, body: (text ? JSON.parse(text) : undefined) as T };
+      // Worlds with fault injection answer the test's own reads with faults too: GETs try again.
+      for (let attempt = 0; ; attempt++) {
+        try {
+          const res = await fetch(`${sandbox.url}/api/v1/${path}`, {
+            method,
+            headers: { authorization: `token ${ADMIN_TOKEN}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+            ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+          });
+          const text = await res.text();
+          if (method === 'GET' && (res.status >= 500 || res.status === 429) && attempt < 20) continue;
+          return { status: res.status, body: (text ? JSON.parse(text) : undefined) as T };
+        } catch (e) {
+          if (method !== 'GET' || attempt >= 20) throw e;
+        }
+      }
     },
   };
 }
