@@ -49,10 +49,6 @@ const companions: Record<string, string[]> = {
 
 const teamFields = fields.filter((f) => f.name.endsWith('_teams')).map((f) => f.name);
 
-function isGlob(name: string): boolean {
-  return /[*?[\]{}\\,]/.test(name);
-}
-
 export const branchProtectionKind: Kind = {
   name: 'branch_protection',
   title: 'branch protection',
@@ -146,8 +142,4 @@ export const branchProtectionKind: Kind = {
 export function splitRepo(name: string): [string, string] {
   const i = name.indexOf('/');
   return [name.slice(0, i), name.slice(i + 1)];
-}
-
-export function isGlobRule(name: string): boolean {
-  return isGlob(name);
 }

@@ -28,10 +28,13 @@ export function avatarUrl(root: string, key: string): string {
   return `${root}avatars/${md5(key.toLowerCase())}`;
 }
 
-/** `convert.ToUser(ctx, user, doer)`. */
+/** `convert.ToUser(ctx, user, doer)`: e-mail for signed-in callers, admin fields for admins and the user. */
 export function toUser(cx: ConvertContext, user: UserRecord, doer: UserRecord | null): Record<string, unknown> {
-  const signed = doer !== null;
-  const authed = doer !== null && (doer.isAdmin || doer.id === user.id);
+  return renderUser(cx, user, doer !== null, doer !== null && (doer.isAdmin || doer.id === user.id));
+}
+
+/** `convert.toUser(ctx, user, signed, authed)`. */
+export function renderUser(cx: ConvertContext, user: UserRecord, signed: boolean, authed: boolean): Record<string, unknown> {
   return {
     id: user.id,
     login: user.name,
@@ -60,19 +63,19 @@ export function toUser(cx: ConvertContext, user: UserRecord, doer: UserRecord | 
 }
 
 /** An organisation rendered as a `User` (e.g. the owner of an organisation repository). */
-export function orgAsUser(cx: ConvertContext, org: OrgRecord, doer: UserRecord | null): Record<string, unknown> {
+export function orgAsUser(cx: ConvertContext, org: OrgRecord, signed: boolean): Record<string, unknown> {
   return {
     id: org.id,
     login: org.name,
     login_name: '',
     source_id: 0,
     full_name: org.fullName,
-    email: doer ? org.email : '',
+    email: signed ? org.email : '',
     avatar_url: avatarUrl(cx.root, `org:${org.id}`),
     html_url: `${cx.root}${goPathEscape(org.name)}`,
     language: '',
     is_admin: false,
-    last_login: doer?.isAdmin ? EPOCH : ZERO_TIME,
+    last_login: ZERO_TIME,
     created: org.createdAt,
     restricted: false,
     active: false,
@@ -88,8 +91,10 @@ export function orgAsUser(cx: ConvertContext, org: OrgRecord, doer: UserRecord |
   };
 }
 
-export function ownerAsUser(cx: ConvertContext, owner: Owner, doer: UserRecord | null): Record<string, unknown> {
-  return owner.kind === 'user' ? toUser(cx, owner.user, doer) : orgAsUser(cx, owner.org, doer);
+/** `convert.ToUserWithAccessMode`: the owner of a repository, e-mail only for callers with access, never admin fields. */
+export function ownerAsUser(cx: ConvertContext, owner: Owner, mode: number): Record<string, unknown> {
+  const signed = mode > AccessMode.None;
+  return owner.kind === 'user' ? renderUser(cx, owner.user, signed, false) : orgAsUser(cx, owner.org, signed);
 }
 
 /** `convert.ToOrganization`. */
@@ -120,14 +125,14 @@ export function repoHtmlUrl(cx: ConvertContext, repo: RepoRecord): string {
 }
 
 /** `convert.ToRepo(ctx, repo, permission)`. */
-export function toRepo(cx: ConvertContext, repo: RepoRecord, mode: number, doer: UserRecord | null): Record<string, unknown> {
+export function toRepo(cx: ConvertContext, repo: RepoRecord, mode: number): Record<string, unknown> {
   const owner = cx.state.repoOwner(repo);
   const html = repoHtmlUrl(cx, repo);
   const openIssues = cx.state.issuesOfRepo(repo.id).filter((i) => i.state === 'open' && !i.isPull).length;
   const u = repo.units;
   return {
     id: repo.id,
-    owner: ownerAsUser(cx, owner, doer),
+    owner: ownerAsUser(cx, owner, mode),
     name: repo.name,
     full_name: `${owner.name}/${repo.name}`,
     description: repo.description,

@@ -213,7 +213,7 @@ export function registerAdminUserRoutes(r: ApiRouter): void {
   r.on('POST', '/admin/users/:username/repos', ...admin, userAssignment, bind('CreateRepoOption'), (ctx) => {
     const res = createRepoForOwner(ctx.state, ctx.contextUser!.id, ctx.form as unknown as CreateRepoInput);
     if (isFailure(res)) return fail(ctx, res);
-    return json(201, toRepo(ctx, res, AccessMode.Owner, ctx.doer));
+    return json(201, toRepo(ctx, res, AccessMode.Owner));
   });
 }
 

@@ -130,7 +130,7 @@ function editRepo(ctx: ApiContext): Response {
     repo.archivedAt = form.archived ? nowIso() : null;
   }
   repo.updatedAt = nowIso();
-  return json(200, toRepo(ctx, repo, ctx.repoMode, ctx.doer));
+  return json(200, toRepo(ctx, repo, ctx.repoMode));
 }
 
 /** `listUserRepos` (current upstream): the owner's repositories the caller may see, by id. */
@@ -159,14 +159,14 @@ function listOwnerRepos(ctx: ApiContext, owner: Owner): Response {
   setTotalCountHeader(ctx, repos.length);
   return json(
     200,
-    paginate(repos, opts).map((r) => toRepo(ctx, r, repoAccessMode(ctx.state, r, doer), doer)),
+    paginate(repos, opts).map((r) => toRepo(ctx, r, repoAccessMode(ctx.state, r, doer))),
   );
 }
 
 export function registerRepoRoutes(r: ApiRouter): void {
   const repoRoute = [scope('repository'), repoAssignment];
 
-  r.on('GET', '/repos/:owner/:repo', ...repoRoute, (ctx) => json(200, toRepo(ctx, ctx.repo!, ctx.repoMode, ctx.doer)));
+  r.on('GET', '/repos/:owner/:repo', ...repoRoute, (ctx) => json(200, toRepo(ctx, ctx.repo!, ctx.repoMode)));
   r.on('PATCH', '/repos/:owner/:repo', ...repoRoute, reqToken, reqRepoAdmin, bind('EditRepoOption'), editRepo);
 
   r.on('GET', '/orgs/:org/repos', scope('organization'), orgAssignment, (ctx) => listOwnerRepos(ctx, ctx.contextUser!));

@@ -1,0 +1,116 @@
+import { startSandbox, type Sandbox, type SandboxOptions, type SeedFile } from '../../src/sandbox/index.js';
+
+export const ADMIN_TOKEN = 'admin-token';
+
+/**
+ * The seed most tests share:
+ * - root: site admin (password rootpass1); olga: second owner of acme;
+ * - acme/widgets: devs (write: bob) and readers (read: rita) have access; mia is an acme member in no team;
+ * - alice/personal: alice's own repository, bob collaborates with write, rita with read;
+ * - acme/attic is archived; acme/secret is private; carol has no rights anywhere.
+ */
+export const SEED: SeedFile = {
+  users: [
+    { username: 'root', admin: true, email: 'root@example.com', password: 'rootpass1' },
+    { username: 'alice', email: 'alice@example.com', password: 'alicepass1', token: 'alice-token' },
+    { username: 'bob', token: 'bob-token' },
+    { username: 'carol', token: 'carol-token' },
+    { username: 'olga', token: 'olga-token' },
+    { username: 'rita', token: 'rita-token' },
+    { username: 'mia', token: 'mia-token', tokens: [{ token: 'mia-read-token', scopes: ['read:repository', 'read:organization'] }] },
+  ],
+  orgs: [
+    {
+      name: 'acme',
+      owners: ['root', 'olga'],
+      members: ['mia'],
+      teams: [
+        { name: 'devs', permission: 'write', members: ['bob'] },
+        { name: 'readers', permission: 'read', members: ['rita'], repos: ['widgets'] },
+        { name: 'nobody', permission: 'write', members: [], repos: ['gadgets'] },
+      ],
+      labels: [{ name: 'org-bug', color: 'ee0701', description: 'org wide' }],
+    },
+  ],
+  repos: [
+    {
+      name: 'acme/widgets',
+      labels: [
+        { name: 'bug', color: 'ee0701', description: 'Something is not working' },
+        { name: 'feature', color: '#00AAbb' },
+      ],
+      milestones: [{ title: 'v1' }],
+      issues: [
+        { title: 'First', body: 'one', labels: ['bug'], author: 'bob' },
+        { title: 'Second', labels: ['bug', 'org-bug'], state: 'closed', milestone: 'v1', assignees: ['bob'] },
+      ],
+    },
+    { name: 'acme/gadgets' },
+    { name: 'acme/attic', archived: true, branch_protections: [{ rule_name: 'main' }], labels: [{ name: 'old', color: '123456' }] },
+    { name: 'acme/secret', private: true },
+    { name: 'alice/personal', collaborators: { bob: 'write', rita: 'read' } },
+  ],
+};
+
+export interface ApiResult<T = unknown> {
+  status: number;
+  headers: Headers;
+  text: string;
+  json: T;
+}
+
+export interface CallOptions {
+  /** Token to send as `Authorization: token …`; null = anonymous. Default: the admin token. */
+  token?: string | null;
+  body?: unknown;
+  /** A raw body (sent as is, with `contentType`). */
+  rawBody?: string;
+  contentType?: string;
+  headers?: Record<string, string>;
+}
+
+export interface Harness {
+  sb: Sandbox;
+  url: string;
+  call<T = unknown>(method: string, path: string, opts?: CallOptions): Promise<ApiResult<T>>;
+}
+
+export async function boot(seed: SeedFile | undefined = SEED, extra: Partial<SandboxOptions> = {}): Promise<Harness> {
+  const sb = await startSandbox({ port: 0, token: ADMIN_TOKEN, seed, ...extra });
+  return {
+    sb,
+    url: sb.url,
+    async call<T>(method: string, path: string, opts: CallOptions = {}): Promise<ApiResult<T>> {
+      const headers: Record<string, string> = { ...opts.headers };
+      const token = opts.token === undefined ? ADMIN_TOKEN : opts.token;
+      if (token !== null && headers.authorization === undefined) headers.authorization = `token ${token}`;
+      let body: string | Uint8Array | undefined;
+      if (opts.rawBody !== undefined) {
+        // Bytes: fetch adds no Content-Type of its own (a string body would get text/plain).
+        body = new TextEncoder().encode(opts.rawBody);
+        if (opts.contentType !== undefined) headers['content-type'] = opts.contentType;
+      } else if (opts.body !== undefined) {
+        body = JSON.stringify(opts.body);
+        headers['content-type'] = opts.contentType ?? 'application/json';
+      }
+      const res = await fetch(`${sb.url}/api/v1/${path.replace(/^\//, '')}`, { method, headers, body });
+      const text = await res.text();
+      let json: unknown;
+      try {
+        json = text ? JSON.parse(text) : undefined;
+      } catch {
+        json = undefined;
+      }
+      return { status: res.status, headers: res.headers, text, json: json as T };
+    },
+  };
+}
+
+export function basic(user: string, password: string): string {
+  return `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
+}
+
+/** The `{message,url}` error body of this sandbox. */
+export function apiError(h: Harness, message: string): { message: string; url: string } {
+  return { message, url: `${h.url}/api/swagger` };
+}
