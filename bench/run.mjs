@@ -73,7 +73,7 @@ for (const [step, args] of [
   const log = sandbox.requests();
   const byMethod = {};
   for (const e of log) byMethod[e.method] = (byMethod[e.method] ?? 0) + 1;
-  const summary = /Plan: .*|No changes\.|Apply \w+!.*/.exec(r.stdout)?.[0] ?? `exit ${r.code}: ${r.stderr.slice(0, 200)}`;
+  const summary = (/Apply \w+!.*/.exec(r.stdout) ?? /Plan: .*|No changes\./.exec(r.stdout))?.[0] ?? `exit ${r.code}: ${r.stderr.slice(0, 200)}`;
   rows.push({ step, exit: r.code, seconds: (r.ms / 1000).toFixed(2), requests: log.length, ...byMethod, result: summary });
 }
 console.table(rows);

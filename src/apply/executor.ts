@@ -1,8 +1,8 @@
 import type { LoadedConfig } from '../config/types.js';
 import type { GiteaClient } from '../gitea/client.js';
 import { ApiError } from '../gitea/errors.js';
-import { parseScopeId } from '../plan/planner.js';
 import { equal } from '../plan/diff.js';
+import { makeKindContext, parseScopeId } from '../plan/planner.js';
 import type { Kind } from '../kinds/types.js';
 import type { Action, Change, Op } from '../plan/types.js';
 
@@ -22,11 +22,10 @@ export interface ExecuteOptions {
   /** Changes refused before any request (stale plan), with the reason. */
   refused?: Map<string, string>;
   onResult?: (r: ChangeResult) => void;
-  onStart?: (c: Change) => void;
 }
 
 // Renames and creates come before what may reference them; deletes come last.
-const phases: Action[][] = [['rename'], ['create'], ['update'], ['delete']];
+const phases: Action[][] = [['rename'], ['create', 'replace'], ['update'], ['delete']];
 
 /**
  * Runs a plan's changes phase by phase. Inside a phase every change starts at once and the client's
@@ -35,30 +34,42 @@ const phases: Action[][] = [['rename'], ['create'], ['update'], ['delete']];
  */
 export async function execute(changes: Change[], opts: ExecuteOptions): Promise<ChangeResult[]> {
   const results = new Map<string, ChangeResult>();
+  /** What each change's first request answered: the id a later {"$ref"} stands for. */
+  const created = new Map<string, unknown>();
   const record = (r: ChangeResult) => {
     results.set(r.change.id, r);
     opts.onResult?.(r);
   };
+  const runChange = async (change: Change) => {
+    const refusal = opts.refused?.get(change.id);
+    if (refusal) return record({ change, outcome: 'failed', error: refusal });
+    const blocker = change.depends_on.map((d) => results.get(d)).find((r) => r && r.outcome !== 'done');
+    if (blocker) return record({ change, outcome: 'skipped', error: `depends on ${blocker.change.id}, which ${blocker.outcome === 'failed' ? 'failed' : 'was skipped'}` });
+    try {
+      const { firstId, last } = await runOps(opts.client, change.ops, created);
+      if (firstId !== undefined) created.set(change.id, firstId);
+      const kind = opts.kinds.find((k) => k.name === change.kind);
+      const notTaken = kind && last !== undefined ? compareReadBack(kind, change, last) : [];
+      record({ change, outcome: 'done', ...(notTaken.length ? { notTaken } : {}) });
+    } catch (e) {
+      if ((change.action === 'create' || change.action === 'replace') && (await createdAnyway(change, e, opts))) return record({ change, outcome: 'done' });
+      record({ change, outcome: 'failed', error: (e as Error).message });
+    }
+  };
   for (const phase of phases) {
     const batch = changes.filter((c) => phase.includes(c.action));
-    await Promise.allSettled(
-      batch.map(async (change) => {
-        const refusal = opts.refused?.get(change.id);
-        if (refusal) return record({ change, outcome: 'failed', error: refusal });
-        const blocker = change.depends_on.map((d) => results.get(d)).find((r) => r && r.outcome !== 'done');
-        if (blocker) return record({ change, outcome: 'skipped', error: `depends on ${blocker.change.id}, which ${blocker.outcome === 'failed' ? 'failed' : 'was skipped'}` });
-        opts.onStart?.(change);
-        try {
-          const last = await runOps(opts.client, change.ops);
-          const kind = opts.kinds.find((k) => k.name === change.kind);
-          const notTaken = kind && last !== undefined ? compareReadBack(kind, change, last) : [];
-          record({ change, outcome: 'done', ...(notTaken.length ? { notTaken } : {}) });
-        } catch (e) {
-          if (change.action === 'create' && (await createdAnyway(change, e, opts))) return record({ change, outcome: 'done' });
-          record({ change, outcome: 'failed', error: (e as Error).message });
-        }
-      }),
-    );
+    // Inside a phase, a change that depends on another of the same phase waits for it.
+    const running = new Map<string, Promise<void>>();
+    for (const change of batch) {
+      running.set(
+        change.id,
+        (async () => {
+          await Promise.all(change.depends_on.map((d) => running.get(d)).filter(Boolean));
+          await runChange(change);
+        })(),
+      );
+    }
+    await Promise.allSettled(running.values());
   }
   return changes.map((c) => results.get(c.id)!);
 }
@@ -72,24 +83,45 @@ async function createdAnyway(change: Change, error: unknown, opts: ExecuteOption
   const kind = opts.kinds.find((k) => k.name === change.kind);
   if (!kind || change.ops.length !== 1) return false;
   try {
-    const objects = await kind.read(parseScopeId(change.scope), { client: opts.client, loaded: {} as LoadedConfig, cachedGet: (p) => opts.client.get(p) });
+    const objects = await kind.read(parseScopeId(change.scope), makeKindContext(opts.client, {} as LoadedConfig));
     return objects.some((o) => o.key === change.key);
   } catch {
     return false;
   }
 }
 
+/** Replaces {"$ref": change id} by the id that change's create answered with. */
+function resolveRefs(value: unknown, created: Map<string, unknown>): unknown {
+  if (Array.isArray(value)) return value.map((v) => resolveRefs(v, created));
+  if (value && typeof value === 'object') {
+    const ref = (value as { $ref?: unknown }).$ref;
+    if (typeof ref === 'string') {
+      if (!created.has(ref)) throw new Error(`internal: ${ref} has not created its object yet`);
+      return created.get(ref);
+    }
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, resolveRefs(v, created)]));
+  }
+  return value;
+}
+
 /** Runs one change's ops in order; `{id}` in a later path is the id the first answer carried. */
-async function runOps(client: GiteaClient, ops: Op[]): Promise<unknown> {
+async function runOps(client: GiteaClient, ops: Op[], created: Map<string, unknown>): Promise<{ firstId: unknown; last: unknown }> {
   let firstId: unknown;
   let last: unknown;
   for (const op of ops) {
     const path = firstId !== undefined ? op.path.replace('{id}', encodeURIComponent(String(firstId))) : op.path;
-    const res = await client.request(op.method, path, { ...(op.body !== undefined ? { body: op.body } : {}), ...(op.query ? { query: op.query } : {}) });
-    last = res.data;
-    if (firstId === undefined && res.data && typeof res.data === 'object' && 'id' in res.data) firstId = (res.data).id;
+    const body = op.body === undefined ? undefined : resolveRefs(op.body, created);
+    try {
+      const res = await client.request(op.method, path, { ...(body !== undefined ? { body } : {}), ...(op.query ? { query: op.query } : {}) });
+      last = res.data;
+      if (firstId === undefined && op.method === 'POST' && res.data && typeof res.data === 'object' && 'id' in res.data) firstId = (res.data as { id: unknown }).id;
+    } catch (e) {
+      const meaning = e instanceof ApiError && e.status !== undefined ? op.onStatus?.[String(e.status)] : undefined;
+      if (meaning) throw new Error(`${meaning} (${e instanceof Error ? e.message : String(e)})`);
+      throw e;
+    }
   }
-  return last;
+  return { firstId, last };
 }
 
 /** The server may answer 2xx and still drop a value (users without access, gated flags): say so. */
@@ -99,7 +131,7 @@ function compareReadBack(kind: Kind, change: Change, answer: unknown): string[] 
   const out: string[] = [];
   for (const f of change.fields) {
     const spec = kind.fields.find((s) => s.name === f.path);
-    if (!spec || spec.writeOnly || spec.sensitive || !(f.path in current.fields)) continue;
+    if (!spec || spec.writeOnly || spec.sensitive || f.writeOnly || !(f.path in current.fields)) continue;
     if (!equal(spec, current.fields[f.path], f.after)) out.push(`${f.path}: sent ${JSON.stringify(f.after)}, server kept ${JSON.stringify(current.fields[f.path])}`);
   }
   return out;

@@ -62,6 +62,8 @@ serverOptions(
     .option('--out <file>', 'save the plan, to apply exactly it later')
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'markdown', 'json']).default('text'))
     .option('--detailed-exitcode', 'exit 2 when there are changes, 0 when none')
+    .option('--sync-write-only', 'send write-only fields (never returned by the server) to every declared object')
+    .option('--rotate-secrets', 'send secrets again; replace objects whose secret cannot be edited')
     .option('--target <selector>', 'only these scopes: repo:OWNER/NAME or org:NAME, globs allowed (repeatable)', collect),
 ).action(run(async (opts) => planCommand(opts, out)));
 
@@ -72,7 +74,9 @@ serverOptions(
     .argument('[planfile]', 'a plan saved with plan --out')
     .option('-c, --config <path>', 'config file or directory (repeatable; default forgeform.yaml)', collect)
     .option('-y, --yes', 'do not ask for confirmation')
-    .option('--force', 'apply a plan that exceeds policy.max_deletes')
+    .option('--force', 'apply a plan that policy or a safety check marked unsafe')
+    .option('--sync-write-only', 'send write-only fields (never returned by the server) to every declared object')
+    .option('--rotate-secrets', 'send secrets again; replace objects whose secret cannot be edited')
     .addOption(new Option('--format <format>', 'format of the plan shown first').choices(['text', 'markdown', 'json']).default('text'))
     .option('--target <selector>', 'only these scopes: repo:OWNER/NAME or org:NAME, globs allowed (repeatable)', collect),
 ).action(run(async (planFile: string | undefined, opts) => applyCommand(planFile, opts, out)));

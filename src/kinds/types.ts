@@ -1,6 +1,6 @@
 import type { GiteaClient } from '../gitea/client.js';
 import type { ConfigPath, LoadedConfig } from '../config/types.js';
-import type { Op } from '../plan/types.js';
+import type { Action, Change, Op } from '../plan/types.js';
 
 /** How a field is compared: scalars by value, sets ignoring order and duplicates, text as multi-line. */
 export type FieldType = 'scalar' | 'set' | 'text';
@@ -47,11 +47,25 @@ export interface CurrentObject {
   fields: Record<string, unknown>;
 }
 
+/** Plan-wide switches that change what kinds send. */
+export interface KindOptions {
+  /** Send write-only fields to every declared object, not only with other edits. */
+  syncWriteOnly?: boolean;
+  /** Send secrets again (or replace objects whose secrets cannot be edited). */
+  rotateSecrets?: boolean;
+}
+
 export interface KindContext {
   client: GiteaClient;
   loaded: LoadedConfig;
+  options: KindOptions;
   /** Memoised GET of a path (label templates and the like), shared by all scopes of one plan. */
   cachedGet<T>(path: string): Promise<T>;
+  /** Memoised read of a kind in a scope: the planner and other kinds share one read. */
+  currentOf(kind: Kind, scope: Scope, desired?: DesiredObject[]): Promise<CurrentObject[]>;
+  /** The changes already planned for a kind in a scope (kinds are planned in registry order). */
+  plannedChanges(kindName: string, scope: Scope): Change[];
+  recordPlanned(kindName: string, scope: Scope, changes: Change[]): void;
 }
 
 /** A problem found while planning; the planner turns it into an error naming the config place. */
@@ -62,11 +76,12 @@ export interface Problem {
 
 export interface OpsInput {
   scope: Scope;
-  action: 'create' | 'update' | 'delete' | 'rename';
+  action: Action;
   desired?: DesiredObject;
   current?: CurrentObject;
-  /** Names of the fields whose values differ (update and rename). */
+  /** Names of the fields whose values differ (update and rename), write-only fields being sent included. */
   changed: string[];
+  ctx: KindContext;
 }
 
 /**
@@ -86,13 +101,21 @@ export interface Kind {
   fields: FieldSpec[];
   /** Desired objects of a scope, or undefined when the config does not manage this kind there. */
   desired(scopeConfig: unknown, scope: Scope, ctx: KindContext): Promise<{ objects: DesiredObject[]; problems: Problem[] } | undefined>;
-  /** Current objects of a scope, with the fewest list calls. */
-  read(scope: Scope, ctx: KindContext): Promise<CurrentObject[]>;
-  /** Kind-specific checks of the desired state against the scope (e.g. teams on user repos). */
-  check?(desired: DesiredObject, current: CurrentObject | undefined, scope: Scope): Problem[];
+  /** Current objects of a scope, with the fewest list calls (desired: for kinds that read only what is named). */
+  read(scope: Scope, ctx: KindContext, desired?: DesiredObject[]): Promise<CurrentObject[]>;
+  /** Kind-specific checks of the desired state against the scope (e.g. teams on user repos); a problem withholds the object. */
+  check?(desired: DesiredObject, current: CurrentObject | undefined, scope: Scope, ctx: KindContext): Problem[];
+  /** A field whose equality is not plain (e.g. labels_mode: add compares as a subset). */
+  compare?(field: string, desired: DesiredObject, current: CurrentObject | undefined): ((a: unknown, b: unknown) => boolean) | undefined;
+  /** Why an undeclared object must survive a prune (protected users, the token's own user): kept with a warning. */
+  keep?(current: CurrentObject, scope: Scope, ctx: KindContext): string | undefined;
+  /** Extra facts about a planned change (how many issues carry a label) and whether it makes the plan unsafe. */
+  annotate?(change: Change, scope: Scope, ctx: KindContext): Promise<{ notes?: string[]; unsafe?: string } | undefined>;
+  /** Secrets cannot be edited in place: --rotate-secrets replaces the object (delete + create). */
+  replaceToRotate?: boolean;
   /** A reason why this scope cannot be written (e.g. archived repositories); its changes are withheld. */
   readOnlyReason?(scope: Scope): string | undefined;
-  /** The HTTP operations that realise one change, in order. */
+  /** The HTTP operations that realise one change, in order. Bodies may hold {"$ref": change id} for an object created earlier in the plan. */
   ops(input: OpsInput): Op[];
   /** Turns a server object (from a list or a write response) into a CurrentObject. */
   fromServer(raw: unknown): CurrentObject;

@@ -3,13 +3,19 @@ import type { FieldSpec } from '../kinds/types.js';
 import type { FieldChange } from './types.js';
 
 /** The managed fields whose desired value differs from the current one. */
-export function diffFields(specs: FieldSpec[], desired: Record<string, unknown>, current: Record<string, unknown> | undefined): FieldChange[] {
+export function diffFields(
+  specs: FieldSpec[],
+  desired: Record<string, unknown>,
+  current: Record<string, unknown> | undefined,
+  comparer?: (field: string) => ((a: unknown, b: unknown) => boolean) | undefined,
+): FieldChange[] {
   const changes: FieldChange[] = [];
   for (const spec of specs) {
     if (!(spec.name in desired) || spec.writeOnly) continue;
     const after = desired[spec.name];
     const before = current?.[spec.name];
-    if (current && equal(spec, before, after)) continue;
+    const custom = comparer?.(spec.name);
+    if (current && (custom ? custom(after, before) : equal(spec, before, after))) continue;
     changes.push({
       path: spec.name,
       ...(current ? { before: spec.sensitive ? null : before } : {}),

@@ -1,10 +1,10 @@
 import type { ConfigPath, LoadedConfig, SourceLocation } from '../config/types.js';
 import type { GiteaClient } from '../gitea/client.js';
-import type { CurrentObject, DesiredObject, Kind, KindContext, Scope } from '../kinds/types.js';
+import type { CurrentObject, DesiredObject, Kind, KindContext, KindOptions, Scope } from '../kinds/types.js';
 import { diffFields } from './diff.js';
 import { objectDigest } from './digest.js';
 import { resolveScopes, type ResolvedScope } from './scopes.js';
-import type { Action, Change, Plan } from './types.js';
+import type { Action, Change, FieldChange, Plan } from './types.js';
 import { VERSION } from '../version.js';
 
 export interface PlanError {
@@ -16,6 +16,7 @@ export interface PlanOptions {
   client: GiteaClient;
   loaded: LoadedConfig;
   kinds: Kind[];
+  options?: KindOptions;
   targets?: (scope: Scope) => boolean;
   onProgress?: (done: number, total: number) => void;
 }
@@ -38,13 +39,16 @@ export function changeId(kind: Kind, scope: Scope, key: string): string {
   return `${kind.name}/${scopeId(scope)}/${key}`;
 }
 
-const actionOrder: Record<Action, number> = { rename: 0, create: 1, update: 2, delete: 3 };
+const actionOrder: Record<Action, number> = { rename: 0, create: 1, replace: 1, update: 2, delete: 3 };
 
-export function makeKindContext(client: GiteaClient, loaded: LoadedConfig): KindContext {
+export function makeKindContext(client: GiteaClient, loaded: LoadedConfig, options: KindOptions = {}): KindContext {
   const cache = new Map<string, Promise<unknown>>();
-  return {
+  const reads = new Map<string, Promise<CurrentObject[]>>();
+  const planned = new Map<string, Change[]>();
+  const ctx: KindContext = {
     client,
     loaded,
+    options,
     cachedGet<T>(path: string) {
       let p = cache.get(path);
       if (!p) {
@@ -53,7 +57,34 @@ export function makeKindContext(client: GiteaClient, loaded: LoadedConfig): Kind
       }
       return p as Promise<T>;
     },
+    currentOf(kind, scope, desired) {
+      const id = `${kind.name} ${scopeId(scope)}`;
+      let p = reads.get(id);
+      if (!p) {
+        p = kind.read(scope, ctx, desired);
+        reads.set(id, p);
+      }
+      return p;
+    },
+    plannedChanges(kindName, scope) {
+      return planned.get(`${kindName} ${scopeId(scope)}`) ?? [];
+    },
+    recordPlanned(kindName, scope, changes) {
+      planned.set(`${kindName} ${scopeId(scope)}`, changes);
+    },
   };
+  return ctx;
+}
+
+/** Ops may point at the object another change creates ({"$ref": change id}): that is a dependency. */
+export function refsIn(value: unknown, out: Set<string> = new Set()): Set<string> {
+  if (Array.isArray(value)) value.forEach((v) => refsIn(v, out));
+  else if (value && typeof value === 'object') {
+    const ref = (value as { $ref?: unknown }).$ref;
+    if (typeof ref === 'string') out.add(ref);
+    else Object.values(value).forEach((v) => refsIn(v, out));
+  }
+  return out;
 }
 
 /**
@@ -63,9 +94,10 @@ export function makeKindContext(client: GiteaClient, loaded: LoadedConfig): Kind
 export async function buildPlan(opts: PlanOptions): Promise<PlanResult> {
   const { client, loaded, kinds } = opts;
   const config = loaded.config;
-  const ctx = makeKindContext(client, loaded);
+  const ctx = makeKindContext(client, loaded, opts.options);
   const errors: PlanError[] = [];
   const warnings: string[] = [];
+  const unsafe: string[] = [];
   const prune = new Set(config.policy?.prune ?? []);
 
   const { scopes, problems } = await resolveScopes(config, client, opts.targets);
@@ -105,7 +137,7 @@ export async function buildPlan(opts: PlanOptions): Promise<PlanResult> {
   const currents = await Promise.all(
     work.map(async (w) => {
       try {
-        return await w.kind.read(w.rs.scope, ctx);
+        return await ctx.currentOf(w.kind, w.rs.scope, w.desired);
       } catch (e) {
         errors.push({ message: (e as Error).message });
         return undefined;
@@ -116,9 +148,9 @@ export async function buildPlan(opts: PlanOptions): Promise<PlanResult> {
   );
 
   const changes: Change[] = [];
-  work.forEach((w, i) => {
+  for (const [i, w] of work.entries()) {
     const current = currents[i];
-    if (!current) return;
+    if (!current) continue;
     const { kind, rs } = w;
     const scope = rs.scope;
     const byKey = new Map<string, CurrentObject[]>();
@@ -127,6 +159,7 @@ export async function buildPlan(opts: PlanOptions): Promise<PlanResult> {
     const scopeChanges: Change[] = [];
     const make = (action: Action, key: string, fields: Change['fields'], desired?: DesiredObject, cur?: CurrentObject, from?: string): Change => {
       const changed = fields.map((f) => f.path).filter((p) => p !== 'name');
+      const ops = kind.ops({ scope, action, desired, current: cur, changed, ctx });
       return {
         id: action === 'delete' && (byKey.get(key)?.length ?? 0) > 1 ? `${changeId(kind, scope, key)}#${cur?.id}` : changeId(kind, scope, key),
         kind: kind.name,
@@ -136,8 +169,8 @@ export async function buildPlan(opts: PlanOptions): Promise<PlanResult> {
         ...(from !== undefined ? { from } : {}),
         fields,
         precondition: { digest: cur ? objectDigest(cur) : null },
-        depends_on: [],
-        ops: kind.ops({ scope, action: action, desired, current: cur, changed }),
+        depends_on: [...refsIn(ops)],
+        ops,
       };
     };
 
@@ -165,16 +198,25 @@ export async function buildPlan(opts: PlanOptions): Promise<PlanResult> {
           }
         }
       }
-      for (const p of kind.check?.(d, cur, scope) ?? []) errors.push({ message: `${kind.title} "${d.key}" in ${scope.name}: ${p.message}`, location: p.path ? locate(rs, p.path) : undefined });
+      const problems = kind.check?.(d, cur, scope, ctx) ?? [];
+      for (const p of problems) errors.push({ message: `${kind.title} "${d.key}" in ${scope.name}: ${p.message}`, location: p.path ? locate(rs, p.path) : undefined });
       if (cur) consumed.add(cur);
-      const fields = diffFields(kind.fields, d.fields, cur?.fields);
+      if (problems.length) continue;
+      const fields = diffFields(kind.fields, d.fields, cur?.fields, kind.compare ? (name) => kind.compare!(name, d, cur) : undefined);
+      const writeOnly = writeOnlyFields(kind, d, cur, fields, ctx.options);
       if (!cur) scopeChanges.push(make('create', d.key, fields, d));
-      else if (from !== undefined) scopeChanges.push(make('rename', d.key, [{ path: 'name', before: from, after: d.key }, ...fields], d, cur, from));
-      else if (fields.length) scopeChanges.push(make('update', d.key, fields, d, cur));
+      else if (writeOnly.replace) scopeChanges.push(make('replace', d.key, [...fields, ...writeOnly.fields], d, cur));
+      else if (from !== undefined) scopeChanges.push(make('rename', d.key, [{ path: 'name', before: from, after: d.key }, ...fields, ...writeOnly.fields], d, cur, from));
+      else if (fields.length || writeOnly.fields.length) scopeChanges.push(make('update', d.key, [...fields, ...writeOnly.fields], d, cur));
     }
 
     if (prune.has(kind.pruneKey)) {
-      for (const c of current) if (!consumed.has(c)) scopeChanges.push(make('delete', c.key, [], undefined, c));
+      for (const c of current) {
+        if (consumed.has(c)) continue;
+        const keep = kind.keep?.(c, scope, ctx);
+        if (keep) warnings.push(`${kind.title} "${c.key}"${scope.name ? ` in ${scope.name}` : ''} is not deleted: ${keep}`);
+        else scopeChanges.push(make('delete', c.key, [], undefined, c));
+      }
     }
 
     // A create may reuse the name a rename frees.
@@ -187,16 +229,23 @@ export async function buildPlan(opts: PlanOptions): Promise<PlanResult> {
     const reason = kind.readOnlyReason?.(scope);
     if (reason && scopeChanges.length) {
       warnings.push(`${scopeChanges.length} ${kind.title} change(s) withheld: ${reason}`);
-      return;
+      continue;
     }
+    if (kind.annotate) {
+      for (const [j, note] of (await Promise.all(scopeChanges.map((c) => kind.annotate!(c, scope, ctx)))).entries()) {
+        if (!note) continue;
+        if (note.notes?.length) scopeChanges[j]!.notes = [...(scopeChanges[j]!.notes ?? []), ...note.notes];
+        if (note.unsafe) unsafe.push(note.unsafe);
+      }
+    }
+    ctx.recordPlanned(kind.name, scope, scopeChanges);
     changes.push(...scopeChanges);
-  });
+  }
 
   changes.sort((a, b) => a.scope.localeCompare(b.scope) || kindIndex(kinds, a.kind) - kindIndex(kinds, b.kind) || actionOrder[a.action] - actionOrder[b.action] || a.key.localeCompare(b.key));
 
-  const summary = { create: 0, update: 0, delete: 0, rename: 0 };
+  const summary = { create: 0, update: 0, delete: 0, rename: 0, replace: 0 };
   for (const c of changes) summary[c.action]++;
-  const unsafe: string[] = [];
   const maxDeletes = config.policy?.max_deletes;
   if (maxDeletes !== undefined && summary.delete > maxDeletes)
     unsafe.push(`${summary.delete} deletions planned, more than policy.max_deletes (${maxDeletes})`);
@@ -213,6 +262,25 @@ export async function buildPlan(opts: PlanOptions): Promise<PlanResult> {
     changes,
   };
   return { plan, errors };
+}
+
+/**
+ * Write-only fields cannot be compared. They ride along with any other edit of the object; with
+ * --sync-write-only they are sent to every declared object; with --rotate-secrets the sensitive ones
+ * are sent too, or the object is replaced when the kind cannot change them in place.
+ */
+function writeOnlyFields(kind: Kind, d: DesiredObject, cur: CurrentObject | undefined, changed: FieldChange[], options: KindOptions): { fields: FieldChange[]; replace: boolean } {
+  if (!cur) return { fields: [], replace: false };
+  const specs = kind.fields.filter((f) => f.writeOnly && f.name in d.fields);
+  const plain = specs.filter((f) => !f.sensitive);
+  const secret = specs.filter((f) => f.sensitive);
+  const rotate = Boolean(options.rotateSecrets) && secret.length > 0;
+  if (rotate && kind.replaceToRotate) return { fields: [], replace: true };
+  const send = [...(changed.length || options.syncWriteOnly || rotate ? plain : []), ...(rotate ? secret : [])];
+  return {
+    fields: send.map((f) => ({ path: f.name, after: f.sensitive ? null : d.fields[f.name], writeOnly: true, ...(f.sensitive ? { sensitive: true } : {}) })),
+    replace: false,
+  };
 }
 
 function kindIndex(kinds: Kind[], name: string): number {

@@ -1,10 +1,13 @@
-export type Action = 'create' | 'update' | 'delete' | 'rename';
+/** replace = delete and create in one change, for what the server cannot edit in place. */
+export type Action = 'create' | 'update' | 'delete' | 'rename' | 'replace';
 
 export interface FieldChange {
   path: string;
   before?: unknown;
   after?: unknown;
   sensitive?: boolean;
+  /** Cannot be read back: sent, never compared. */
+  writeOnly?: boolean;
 }
 
 export interface Op {
@@ -15,6 +18,8 @@ export interface Op {
   query?: Record<string, string | number | boolean>;
   /** Why this op exists when a change needs more than one request (the server forces it). */
   reason?: string;
+  /** What an error status means for this op, in the user's words (e.g. 409 → "changed since plan"). */
+  onStatus?: Record<string, string>;
 }
 
 export interface Change {
@@ -39,7 +44,7 @@ export interface Plan {
   created_at: string;
   server: string;
   config_digest: string;
-  summary: { create: number; update: number; delete: number; rename: number };
+  summary: { create: number; update: number; delete: number; rename: number; replace: number };
   unsafe: string[];
   warnings: string[];
   changes: Change[];

@@ -5,11 +5,12 @@ import type { Change, Plan } from '../plan/types.js';
 import type { Colors } from './color.js';
 import { isMultiline, show } from './values.js';
 
-const symbols = { create: '+', update: '~', delete: '-', rename: '>' } as const;
+const symbols = { create: '+', update: '~', delete: '-', rename: '>', replace: '-/+' } as const;
 
 export function summaryLine(plan: Plan): string {
   const s = plan.summary;
-  return `Plan: ${s.create} to create, ${s.update} to update, ${s.delete} to delete, ${s.rename} to rename.`;
+  const replace = s.replace ? `, ${s.replace} to replace` : '';
+  return `Plan: ${s.create} to create, ${s.update} to update, ${s.delete} to delete, ${s.rename} to rename${replace}.`;
 }
 
 function title(change: Change): string {
@@ -20,6 +21,7 @@ function title(change: Change): string {
     /* a plan file from another version: show the raw kind */
   }
   if (change.action === 'rename') return `${kindTitle} "${change.from}" → "${change.key}"`;
+  if (change.action === 'replace') return `${kindTitle} "${change.key}" (replaced: deleted and created again)`;
   return `${kindTitle} "${change.key}"`;
 }
 
@@ -30,7 +32,7 @@ export function changeHeadline(change: Change): string {
 /** A plan as Terraform prints one: changes grouped by scope, one line per changed field. */
 export function renderPlanText(plan: Plan, c: Colors): string {
   const lines: string[] = [];
-  const paint = { create: c.green, update: c.yellow, delete: c.red, rename: c.cyan } as const;
+  const paint = { create: c.green, update: c.yellow, delete: c.red, rename: c.cyan, replace: c.magenta } as const;
   for (const w of plan.warnings) lines.push(c.yellow(`Warning: ${w}`));
   if (plan.warnings.length) lines.push('');
   if (plan.changes.length === 0) {
@@ -58,8 +60,9 @@ export function renderPlanText(plan: Plan, c: Colors): string {
           const painted = l.startsWith('+') ? c.green(l) : l.startsWith('-') ? c.red(l) : l.startsWith('@@') ? c.cyan(l) : l;
           lines.push(`          ${painted}`);
         }
-      } else if (ch.action === 'create') {
-        lines.push(`      ${c.green('+')} ${f.path.padEnd(width)} = ${show(f.after, f.sensitive)}`);
+      } else if (ch.action === 'create' || f.before === undefined) {
+        const note = f.writeOnly ? c.dim('  (write-only: sent, never read back)') : '';
+        lines.push(`      ${c.green('+')} ${f.path.padEnd(width)} = ${show(f.after, f.sensitive)}${note}`);
       } else {
         lines.push(`      ${c.yellow('~')} ${f.path.padEnd(width)}: ${show(f.before, f.sensitive)} → ${show(f.after, f.sensitive)}`);
       }
@@ -87,7 +90,8 @@ export function renderApplySummary(results: ChangeResult[], c: Colors): string {
   const count = (a: string) => done.filter((r) => r.change.action === a).length;
   const failed = results.filter((r) => r.outcome === 'failed').length;
   const skipped = results.filter((r) => r.outcome === 'skipped').length;
-  const line = `Apply ${failed || skipped ? 'incomplete' : 'complete'}! ${count('create')} created, ${count('update')} updated, ${count('delete')} deleted, ${count('rename')} renamed` +
+  const replaced = count('replace') ? `, ${count('replace')} replaced` : '';
+  const line = `Apply ${failed || skipped ? 'incomplete' : 'complete'}! ${count('create')} created, ${count('update')} updated, ${count('delete')} deleted, ${count('rename')} renamed${replaced}` +
     (failed || skipped ? `, ${failed} failed, ${skipped} skipped.` : '.');
   return failed || skipped ? c.red(c.bold(line)) : c.green(c.bold(line));
 }

@@ -3,6 +3,11 @@ import { branchProtectionKind } from '../../src/kinds/branch-protection.js';
 import { normalizeColor, orgLabelKind, repoLabelKind } from '../../src/kinds/label.js';
 import { diffFields } from '../../src/plan/diff.js';
 import type { Scope } from '../../src/kinds/types.js';
+import { makeKindContext } from '../../src/plan/planner.js';
+import type { LoadedConfig } from '../../src/config/types.js';
+import type { GiteaClient } from '../../src/gitea/client.js';
+
+const ctx = makeKindContext({} as GiteaClient, {} as LoadedConfig);
 
 const repo: Scope = { type: 'repo', name: 'acme/widgets', repo: { owner: 'acme', name: 'widgets', ownerIsOrg: true, archived: false } };
 const userRepo: Scope = { type: 'repo', name: 'alice/dots', repo: { owner: 'alice', name: 'dots', ownerIsOrg: false, archived: false } };
@@ -21,15 +26,15 @@ describe('label colours', () => {
 describe('label operations', () => {
   const current = repoLabelKind.fromServer({ id: 7, name: 'defect', color: 'ee0701', description: 'x', exclusive: false, is_archived: true });
   it('rename is one PATCH by id that keeps is_archived', () => {
-    const ops = repoLabelKind.ops({ scope: repo, action: 'rename', desired: { key: 'bug', fields: { color: 'ee0701' }, path: [] }, current, changed: [] });
+    const ops = repoLabelKind.ops({ scope: repo, action: 'rename', desired: { key: 'bug', fields: { color: 'ee0701' }, path: [] }, current, changed: [], ctx });
     expect(ops).toEqual([{ method: 'PATCH', path: 'repos/acme/widgets/labels/7', body: { name: 'bug', is_archived: true } }]);
   });
   it('an org label created archived needs a second request', () => {
-    const ops = orgLabelKind.ops({ scope: { type: 'org', name: 'acme' }, action: 'create', desired: { key: 'old', fields: { color: 'aaaaaa', is_archived: true }, path: [] }, changed: [] });
+    const ops = orgLabelKind.ops({ scope: { type: 'org', name: 'acme' }, action: 'create', desired: { key: 'old', fields: { color: 'aaaaaa', is_archived: true }, path: [] }, changed: [], ctx });
     expect(ops.map((o) => o.method)).toEqual(['POST', 'PATCH']);
   });
   it('delete addresses the label by id', () => {
-    expect(repoLabelKind.ops({ scope: repo, action: 'delete', current, changed: [] })).toEqual([{ method: 'DELETE', path: 'repos/acme/widgets/labels/7' }]);
+    expect(repoLabelKind.ops({ scope: repo, action: 'delete', current, changed: [], ctx })).toEqual([{ method: 'DELETE', path: 'repos/acme/widgets/labels/7' }]);
   });
 });
 
@@ -45,21 +50,21 @@ describe('branch protections', () => {
   });
   it('a PATCH of a gated flag carries its parents, and encodes the rule name as one segment', () => {
     const ops = branchProtectionKind.ops({
-      scope: repo, action: 'update', current, changed: ['push_whitelist_deploy_keys'],
+      scope: repo, action: 'update', current, changed: ['push_whitelist_deploy_keys'], ctx,
       desired: { key: 'release/*', fields: { push_whitelist_deploy_keys: true }, path: [] },
     });
     expect(ops).toEqual([{ method: 'PATCH', path: 'repos/acme/widgets/branch_protections/release%2F*', body: { push_whitelist_deploy_keys: true, enable_push: true, enable_push_whitelist: true } }]);
   });
   it('force-push user lists travel with the deploy-keys flag', () => {
     const ops = branchProtectionKind.ops({
-      scope: repo, action: 'update', current, changed: ['force_push_allowlist_usernames'],
+      scope: repo, action: 'update', current, changed: ['force_push_allowlist_usernames'], ctx,
       desired: { key: 'release/*', fields: { force_push_allowlist_usernames: ['bob'] }, path: [] },
     });
     expect(ops[0]!.body).toEqual({ force_push_allowlist_usernames: ['bob'], force_push_allowlist_deploy_keys: false, enable_force_push: false, enable_force_push_allowlist: false });
   });
   it('reports flags Gitea would drop and teams on user repositories', () => {
     const d = { key: 'main', fields: { enable_push_whitelist: true, push_whitelist_teams: ['devs'] }, path: ['repos', 'alice/dots', 'branch_protections', 'main'] };
-    const problems = branchProtectionKind.check!(d, undefined, userRepo).map((p) => p.message);
+    const problems = branchProtectionKind.check!(d, undefined, userRepo, ctx).map((p) => p.message);
     expect(problems).toHaveLength(2);
     expect(problems[0]).toMatch(/enable_push_whitelist: true has no effect unless enable_push is true/);
     expect(problems[1]).toMatch(/owned by a user/);

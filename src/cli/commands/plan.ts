@@ -17,6 +17,8 @@ export interface PlanCommandOptions extends ServerOptions {
   format?: 'text' | 'markdown' | 'json';
   detailedExitcode?: boolean;
   target?: string[];
+  syncWriteOnly?: boolean;
+  rotateSecrets?: boolean;
 }
 
 export function formatPlanErrors(errors: PlanError[]): string {
@@ -34,6 +36,7 @@ export async function computePlan(opts: PlanCommandOptions, out: Output): Promis
     client,
     loaded,
     kinds,
+    options: { syncWriteOnly: Boolean(opts.syncWriteOnly), rotateSecrets: Boolean(opts.rotateSecrets) },
     ...(targets ? { targets } : {}),
     onProgress: out.progress('Reading the server'),
   });
