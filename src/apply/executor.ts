@@ -64,7 +64,7 @@ export async function execute(changes: Change[], opts: ExecuteOptions): Promise<
       running.set(
         change.id,
         (async () => {
-          await Promise.all(change.depends_on.map((d) => running.get(d)).filter(Boolean));
+          await Promise.all(change.depends_on.flatMap((d) => running.get(d) ?? []));
           await runChange(change);
         })(),
       );
@@ -114,10 +114,10 @@ async function runOps(client: GiteaClient, ops: Op[], created: Map<string, unkno
     try {
       const res = await client.request(op.method, path, { ...(body !== undefined ? { body } : {}), ...(op.query ? { query: op.query } : {}) });
       last = res.data;
-      if (firstId === undefined && op.method === 'POST' && res.data && typeof res.data === 'object' && 'id' in res.data) firstId = (res.data as { id: unknown }).id;
+      if (firstId === undefined && op.method === 'POST' && res.data && typeof res.data === 'object' && 'id' in res.data) firstId = (res.data).id;
     } catch (e) {
       const meaning = e instanceof ApiError && e.status !== undefined ? op.onStatus?.[String(e.status)] : undefined;
-      if (meaning) throw new Error(`${meaning} (${e instanceof Error ? e.message : String(e)})`);
+      if (meaning) throw new Error(`${meaning} (${(e as ApiError).message})`, { cause: e });
       throw e;
     }
   }
