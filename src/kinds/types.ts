@@ -22,6 +22,8 @@ export interface Scope {
   name: string;
   /** Repository facts the planner learnt while resolving the scope. */
   repo?: RepoFacts;
+  /** The scope does not exist yet: this change (a repo or org create) makes it. Nothing is read there. */
+  pendingCreate?: string;
 }
 
 export interface RepoFacts {

@@ -137,6 +137,7 @@ export async function buildPlan(opts: PlanOptions): Promise<PlanResult> {
   const currents = await Promise.all(
     work.map(async (w) => {
       try {
+        if (w.rs.scope.pendingCreate) return [];
         return await ctx.currentOf(w.kind, w.rs.scope, w.desired);
       } catch (e) {
         errors.push({ message: (e as Error).message });
@@ -169,7 +170,7 @@ export async function buildPlan(opts: PlanOptions): Promise<PlanResult> {
         ...(from !== undefined ? { from } : {}),
         fields,
         precondition: { digest: cur ? objectDigest(cur) : null },
-        depends_on: [...refsIn(ops)],
+        depends_on: [...refsIn(ops), ...(scope.pendingCreate ? [scope.pendingCreate] : [])],
         ops,
       };
     };

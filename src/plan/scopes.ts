@@ -43,10 +43,26 @@ export async function resolveScopes(
   const problems: ScopeProblem[] = [];
   const scopes: ResolvedScope[] = [];
 
-  for (const [name, cfg] of Object.entries(config.orgs ?? {})) {
-    const scope: Scope = { type: 'org', name };
-    if (targets(scope)) scopes.push({ scope, config: cfg, configKeys: [name] });
-  }
+  const exists = (path: string) =>
+    client.get(path).then(
+      () => true,
+      (e) => {
+        if (isApiError(e, 404)) return false;
+        throw e;
+      },
+    );
+  const serverScope: Scope = { type: 'server', name: '' };
+  scopes.push({ scope: serverScope, config, configKeys: [] });
+
+  await Promise.all(
+    Object.entries(config.orgs ?? {}).map(async ([name, cfg]) => {
+      const scope: Scope = { type: 'org', name };
+      if (!targets(scope)) return;
+      // An org the config can create (owner:) may be missing: its other kinds wait for the create.
+      if ((cfg as { owner?: string }).owner && !(await exists(apiPath('orgs', name)))) scope.pendingCreate = `org/server:/${name}`;
+      scopes.push({ scope, config: cfg, configKeys: [name] });
+    }),
+  );
 
   const repoEntries = Object.entries(config.repos ?? {});
   const globs = repoEntries.filter(([k]) => isGlobKey(k));
@@ -55,19 +71,14 @@ export async function resolveScopes(
   const ownerIsOrg = (owner: string) => {
     let p = orgCache.get(owner);
     if (!p) {
-      p = client.get(apiPath('orgs', owner), { object: `owner ${owner}` }).then(
-        () => true,
-        (e) => {
-          if (isApiError(e, 404)) return false;
-          throw e;
-        },
-      );
+      p = exists(apiPath('orgs', owner));
       orgCache.set(owner, p);
     }
     return p;
   };
 
   const facts = new Map<string, RepoFacts>();
+  const pending = new Map<string, string>();
   const globOwners = [...new Set(globs.map(([k]) => k.slice(0, k.indexOf('/'))))];
   await Promise.all(
     globOwners.map(async (owner) => {
@@ -104,7 +115,12 @@ export async function resolveScopes(
         facts.set(key, { owner, name, ownerIsOrg: await ownerIsOrg(owner), archived: Boolean(r.archived) });
       } catch (e) {
         if (!isApiError(e, 404)) throw e;
-        problems.push({ section: 'repos', key, message: `repository ${key} does not exist on the server (or the token cannot see it)` });
+        const cfg = config.repos?.[key] as { create?: unknown } | undefined;
+        if (cfg?.create) {
+          const orgCfg = config.orgs?.[owner] as { owner?: string } | undefined;
+          facts.set(key, { owner, name, ownerIsOrg: Boolean(orgCfg) || (await ownerIsOrg(owner)), archived: false });
+          pending.set(key, `repo/server:/${key}`);
+        } else problems.push({ section: 'repos', key, message: `repository ${key} does not exist on the server (or the token cannot see it); add create: {} to create it` });
       }
     }),
   );
@@ -115,7 +131,7 @@ export async function resolveScopes(
 
   for (const full of [...names].sort()) {
     const repo = facts.get(full)!;
-    const scope: Scope = { type: 'repo', name: full, repo };
+    const scope: Scope = { type: 'repo', name: full, repo, ...(pending.has(full) ? { pendingCreate: pending.get(full)! } : {}) };
     if (!targets(scope)) continue;
     const applying = matchers.filter((m) => m.match(full));
     const configKeys = applying.map((m) => m.key);
