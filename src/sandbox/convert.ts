@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { goPathEscape } from './http/respond.js';
-import { AccessMode, type IssueRecord, type LabelRecord, type MilestoneRecord, type OrgRecord, type Owner, type RepoRecord, type SandboxState, type UserRecord } from './state.js';
+import { AccessMode, type IssueRecord, type LabelRecord, type MilestoneRecord, type OrgRecord, type Owner, type ProjectRecord, type RepoRecord, type SandboxState, type UserRecord } from './state.js';
 
 /** What every converter needs: the state and ROOT_URL (with its trailing slash). */
 export interface ConvertContext {
@@ -279,5 +279,35 @@ export function toIssue(cx: ConvertContext, issue: IssueRecord, doer: UserRecord
     repository: { id: repo.id, name: repo.name, owner: owner.name, full_name: `${owner.name}/${repo.name}` },
     pin_order: issue.pinOrder,
     content_version: issue.contentVersion,
+    projects: (issue.projectIds ?? [])
+      .map((id) => cx.state.projectById(id))
+      .filter((p): p is ProjectRecord => p !== undefined)
+      .map((p) => toProject(cx, p)),
+  };
+}
+
+/** `structs.Project` (newest swagger; `creator`, `updated_at`, `closed_at`, `html_url` are omitempty). */
+export function toProject(cx: ConvertContext, p: ProjectRecord): Record<string, unknown> {
+  const issues = cx.state.data.issues.filter((i) => (i.projectIds ?? []).includes(p.id));
+  const repo = p.repoId ? cx.state.repoById(p.repoId) : undefined;
+  const owner = p.ownerId ? cx.state.ownerById(p.ownerId) : undefined;
+  const html = repo ? `${repoHtmlUrl(cx, repo)}/projects/${p.id}` : owner ? `${cx.root}${owner.kind === 'org' ? 'org/' : ''}${goPathEscape(owner.name)}/-/projects/${p.id}` : '';
+  return {
+    id: p.id,
+    title: p.title,
+    description: p.description,
+    owner_id: p.ownerId,
+    repo_id: p.repoId,
+    state: p.state,
+    template_type: 'none',
+    card_type: 'text_only',
+    type: p.repoId ? 'repository' : owner?.kind === 'org' ? 'organization' : 'individual',
+    num_open_issues: issues.filter((i) => i.state === 'open').length,
+    num_closed_issues: issues.filter((i) => i.state === 'closed').length,
+    num_issues: issues.length,
+    created_at: p.createdAt,
+    updated_at: p.updatedAt,
+    ...(p.closedAt ? { closed_at: p.closedAt } : {}),
+    ...(html ? { html_url: html } : {}),
   };
 }

@@ -240,19 +240,135 @@ export const CreateIssueOption = option('CreateIssueOption', [
   f('closed', 'bool'),
 ]);
 
+export const EditIssueOption = option('EditIssueOption', [
+  f('title', 'string'),
+  p('body', 'string'),
+  p('ref', 'string'),
+  p('assignee', 'string'),
+  f('assignees', 'string[]'),
+  p('milestone', 'int'),
+  p('state', 'string'),
+  p('due_date', 'datetime', { go: 'Deadline' }),
+  p('unset_due_date', 'bool', { go: 'RemoveDeadline' }),
+  p('content_version', 'int'),
+  f('projects', 'int[]'),
+]);
+
+/** `labels` is `[]interface{}`: numbers are ids, strings are names (checked by the handler). */
+export const IssueLabelsOption = option('IssueLabelsOption', [f('labels', 'any[]')]);
+
+export const CreateMilestoneOption = option('CreateMilestoneOption', [
+  f('title', 'string'),
+  f('description', 'string'),
+  p('due_on', 'datetime', { go: 'Deadline' }),
+  f('state', 'string'),
+]);
+
+// ---- Actions runners, markdown / markup ---------------------------------------------------------
+
+/** `disabled` is `*bool`; the handler (not a binding rule) answers `[Disabled]: Required` when it is nil. */
+export const EditActionRunnerOption = option('EditActionRunnerOption', [p('disabled', 'bool')]);
+
+/** No json tags: the keys are the Go field names (matched case-insensitively). */
+export const MarkdownOption = option('MarkdownOption', [f('Text', 'string'), f('Mode', 'string'), f('Context', 'string'), f('Wiki', 'bool')]);
+
+export const MarkupOption = option('MarkupOption', [f('Text', 'string'), f('Mode', 'string'), f('Context', 'string'), f('Wiki', 'bool'), f('FilePath', 'string')]);
+
+// ---- admin users, keys, badges, organisations, hooks (routes/admin-*.ts) ------------------------
+
+/**
+ * A Go `*string` whose binding rules the newest binder runs on the pointed-to value (behavior.md
+ * §7.3: a non-URL `website` is a 422 on user PATCH). Declared plain: the decoder only sets keys
+ * that are present, so the handlers still see "omitted" as undefined.
+ */
+const ps = (json: string, rules: string[], opts: FieldOpts = {}): FieldDef => f(json, 'string', { ...opts, rules });
+
+/** `login_name` is `binding:"Required"` at `9d3f04eb` (`[LoginName]: Required`); `source_id` 0 = unchanged. */
+export const EditUserOption = option('EditUserOption', [
+  f('source_id', 'int'),
+  f('login_name', 'string', { rules: ['Required'] }),
+  ps('email', ['MaxSize(254)']),
+  ps('full_name', ['MaxSize(100)']),
+  f('password', 'string', { rules: ['MaxSize(255)'] }),
+  p('must_change_password', 'bool'),
+  ps('website', ['OmitEmpty', 'ValidUrl', 'MaxSize(255)']),
+  ps('location', ['MaxSize(50)']),
+  ps('description', ['MaxSize(255)']),
+  p('active', 'bool'),
+  p('admin', 'bool'),
+  p('allow_git_hook', 'bool'),
+  p('allow_import_local', 'bool'),
+  p('max_repo_creation', 'int', { goType: 'int' }),
+  p('prohibit_login', 'bool'),
+  p('allow_create_organization', 'bool'),
+  p('restricted', 'bool'),
+  f('visibility', 'string', { rules: [VISIBILITY_RULE] }),
+]);
+
+/** JSON `new_username`, form key `new_name`. */
+export const RenameUserOption = option('RenameUserOption', [f('new_username', 'string', { go: 'NewName', rules: ['Required'] })]);
+
+export const UserBadgeOption = option('UserBadgeOption', [f('badge_slugs', 'string[]', { rules: ['Required'] })]);
+
+export const CreateKeyOption = option('CreateKeyOption', [
+  f('title', 'string', { rules: ['Required'] }),
+  f('key', 'string', { rules: ['Required'] }),
+  f('read_only', 'bool'),
+]);
+
+/** Newest generation: every field a pointer (only given fields change). */
+export const EditOrgOption = option('EditOrgOption', [
+  ps('full_name', ['MaxSize(100)']),
+  ps('email', ['MaxSize(255)']),
+  ps('description', ['MaxSize(255)']),
+  ps('website', ['ValidUrl', 'MaxSize(255)']),
+  ps('location', ['MaxSize(50)']),
+  ps('visibility', [VISIBILITY_RULE]),
+  p('repo_admin_change_team_access', 'bool'),
+]);
+
+/** `config` is a free-form string map (`CreateHookOptionConfig`): its keys are never unknown fields. */
+export const CreateHookOption = option('CreateHookOption', [
+  f('type', 'string', { rules: ['Required'] }),
+  f('config', 'map', { rules: ['Required'], goType: 'structs.CreateHookOptionConfig' }),
+  f('events', 'string[]'),
+  f('branch_filter', 'string', { rules: ['GlobPattern'] }),
+  f('authorization_header', 'string'),
+  f('active', 'bool'),
+  f('name', 'string', { rules: ['MaxSize(255)'] }),
+]);
+
+export const EditHookOption = option('EditHookOption', [
+  f('config', 'map'),
+  f('events', 'string[]'),
+  f('branch_filter', 'string', { rules: ['GlobPattern'] }),
+  f('authorization_header', 'string'),
+  p('active', 'bool'),
+  p('name', 'string'),
+]);
+
+const ACCOUNT_OPTIONS = [EditUserOption, RenameUserOption, UserBadgeOption, CreateKeyOption, EditOrgOption, CreateHookOption, EditHookOption];
+
 /** All option structs by Go name. */
 export const OPTIONS: Record<string, OptionDef> = Object.fromEntries(
   [
     CreateUserOption,
+    ...ACCOUNT_OPTIONS,
     CreateOrgOption,
     CreateRepoOption,
     EditRepoOption,
     CreateBranchProtectionOption,
     EditBranchProtectionOption,
+    EditActionRunnerOption,
+    MarkdownOption,
+    MarkupOption,
     UpdateBranchProtectionPriories,
     CreateLabelOption,
     EditLabelOption,
     CreateIssueOption,
+    EditIssueOption,
+    IssueLabelsOption,
+    CreateMilestoneOption,
   ].map((o) => [o.name, o]),
 );
 

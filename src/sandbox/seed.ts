@@ -10,10 +10,13 @@ import { CreateBranchProtectionOption } from './fields.js';
 import { bindBody } from './http/binding.js';
 import { createOrg, createUser } from './routes/admin-users.js';
 import { createProtection } from './routes/branch-protections.js';
-import { createIssue } from './routes/issues.js';
+import { createIssue, createProject } from './routes/issues.js';
 import { createLabel } from './routes/labels.js';
+import { createMilestone } from './routes/milestones.js';
 import { createRepo } from './routes/repos.js';
 import { isFailure } from './routes/shared.js';
+import { SEED_ADMIN_KEYS, seedAdminKeys, type SeedAdminKeys } from './seed-admin.js';
+import { seedAuthSources, seedBadges, seedHooks, seedUserAccount, TOP_ACCOUNT_KEYS, USER_ACCOUNT_KEYS, type SeedAccountFile, type SeedUserAccount } from './seed-accounts.js';
 import { nowIso, SandboxState, type OrgRecord, type RepoRecord, type UserRecord } from './state.js';
 
 export interface SeedToken {
@@ -23,7 +26,8 @@ export interface SeedToken {
   name?: string;
 }
 
-export interface SeedUser {
+/** `source_id`, `emails`, `keys`, `badges` and the never-returned flags: see seed-accounts.ts. */
+export interface SeedUser extends SeedUserAccount {
   username: string;
   /** Default `<username>@example.com`. */
   email?: string;
@@ -104,6 +108,15 @@ export interface SeedIssue {
   milestone?: string;
   due_date?: string;
   ref?: string;
+  /** Project titles (of this repository). */
+  projects?: string[];
+}
+
+export interface SeedProject {
+  title: string;
+  description?: string;
+  /** `open` (default) | `closed`. */
+  state?: string;
 }
 
 export interface SeedRepo {
@@ -131,11 +144,14 @@ export interface SeedRepo {
   /** Bodies of `POST …/branch_protections`, stored as the server would after that create. */
   branch_protections?: Record<string, unknown>[];
   milestones?: SeedMilestone[];
+  /** Repository projects (boards); issues refer to them by title. */
+  projects?: SeedProject[];
   /** Numbered 1, 2, 3 … in this order. */
   issues?: SeedIssue[];
 }
 
-export interface SeedFile {
+/** `actions`, `cron`, `packages`, `unadopted`, `notifications`: see seed-admin.ts. */
+export interface SeedFile extends SeedAdminKeys, SeedAccountFile {
   users?: SeedUser[];
   orgs?: SeedOrg[];
   repos?: SeedRepo[];
@@ -220,7 +236,7 @@ function seedUsers(state: SandboxState, raw: unknown): void {
     const p = `users[${i}]`;
     const o = obj(u, p, [
       'username', 'email', 'password', 'token', 'tokens', 'admin', 'full_name', 'must_change_password', 'active', 'prohibit_login', 'restricted',
-      'visibility', 'login_name', 'website', 'location', 'description',
+      'visibility', 'login_name', 'website', 'location', 'description', ...USER_ACCOUNT_KEYS,
     ]);
     const username = str(o.username, `${p}.username`, true)!;
     const res = createUser(state, {
@@ -250,6 +266,7 @@ function seedUsers(state: SandboxState, raw: unknown): void {
       const scopes = to.scopes === undefined ? ['all'] : strings(to.scopes, `${tp}.scopes`);
       state.addToken(res.id, str(to.token, `${tp}.token`, true)!, scopes, str(to.name, `${tp}.name`) ?? 'sandbox');
     });
+    seedUserAccount(state, res, o, p);
   });
 }
 
@@ -317,7 +334,7 @@ function seedOrgs(state: SandboxState, raw: unknown, admin: UserRecord): Pending
 function seedRepos(state: SandboxState, raw: unknown, admin: UserRecord, pendingTeams: PendingTeamRepos[]): void {
   const REPO_KEYS = [
     'name', 'description', 'website', 'private', 'archived', 'template', 'default_branch', 'branches', 'empty', 'has_issues', 'has_pull_requests',
-    'has_wiki', 'collaborators', 'label_template', 'labels', 'branch_protections', 'milestones', 'issues',
+    'has_wiki', 'collaborators', 'label_template', 'labels', 'branch_protections', 'milestones', 'projects', 'issues',
   ];
   const later: { repo: RepoRecord; o: Obj; p: string }[] = [];
   list(raw, 'repos').forEach((r, i) => {
@@ -358,18 +375,23 @@ function seedRepos(state: SandboxState, raw: unknown, admin: UserRecord, pending
     list(o.milestones, `${p}.milestones`).forEach((ms, j) => {
       const mp = `${p}.milestones[${j}]`;
       const mo = obj(ms, mp, ['title', 'description', 'state', 'due_on']);
-      const st = oneOf(mo.state, `${mp}.state`, ['open', 'closed'] as const) ?? 'open';
-      const now = nowIso();
-      state.data.milestones.push({
-        id: state.nextId('milestone'),
-        repoId: repo.id,
+      const dueOn = str(mo.due_on, `${mp}.due_on`);
+      if (dueOn !== undefined && Number.isNaN(Date.parse(dueOn))) throw new SeedError(`${mp}.due_on: not a date: ${JSON.stringify(dueOn)}`);
+      createMilestone(state, repo, {
         title: str(mo.title, `${mp}.title`, true)!,
-        description: str(mo.description, `${mp}.description`) ?? '',
-        state: st,
-        dueOn: str(mo.due_on, `${mp}.due_on`) ?? null,
-        createdAt: now,
-        updatedAt: now,
-        closedAt: st === 'closed' ? now : null,
+        description: str(mo.description, `${mp}.description`),
+        state: oneOf(mo.state, `${mp}.state`, ['open', 'closed'] as const),
+        dueOn,
+      });
+    });
+    list(o.projects, `${p}.projects`).forEach((pj, j) => {
+      const pp = `${p}.projects[${j}]`;
+      const po = obj(pj, pp, ['title', 'description', 'state']);
+      createProject(state, repo, {
+        title: str(po.title, `${pp}.title`, true)!,
+        description: str(po.description, `${pp}.description`),
+        state: oneOf(po.state, `${pp}.state`, ['open', 'closed'] as const),
+        creatorId: owner.kind === 'user' ? owner.id : admin.id,
       });
     });
     later.push({ repo, o, p });
@@ -402,7 +424,7 @@ function seedRepos(state: SandboxState, raw: unknown, admin: UserRecord, pending
 }
 
 function seedIssue(state: SandboxState, repo: RepoRecord, raw: unknown, p: string, admin: UserRecord): void {
-  const o = obj(raw, p, ['title', 'body', 'labels', 'state', 'author', 'assignees', 'milestone', 'due_date', 'ref']);
+  const o = obj(raw, p, ['title', 'body', 'labels', 'state', 'author', 'assignees', 'milestone', 'due_date', 'ref', 'projects']);
   const owner = state.repoOwner(repo);
   const authorName = str(o.author, `${p}.author`);
   const author = authorName ? requireUser(state, authorName, `${p}.author`) : owner.kind === 'user' ? owner.user : admin;
@@ -418,6 +440,11 @@ function seedIssue(state: SandboxState, repo: RepoRecord, raw: unknown, p: strin
   if (msTitle && !milestone) throw new SeedError(`${p}.milestone: no milestone ${JSON.stringify(msTitle)} in ${state.repoFullName(repo)}`);
   const due = str(o.due_date, `${p}.due_date`);
   if (due !== undefined && Number.isNaN(Date.parse(due))) throw new SeedError(`${p}.due_date: not a date: ${JSON.stringify(due)}`);
+  const projectIds = strings(o.projects, `${p}.projects`).map((title, k) => {
+    const project = state.data.projects.find((x) => x.repoId === repo.id && x.title === title);
+    if (!project) throw new SeedError(`${p}.projects[${k}]: no project ${JSON.stringify(title)} in ${state.repoFullName(repo)}`);
+    return project.id;
+  });
   createIssue(state, repo, {
     title: str(o.title, `${p}.title`, true)!,
     body: str(o.body, `${p}.body`),
@@ -427,6 +454,7 @@ function seedIssue(state: SandboxState, repo: RepoRecord, raw: unknown, p: strin
     milestoneId: milestone?.id,
     assigneeIds: strings(o.assignees, `${p}.assignees`).map((n, k) => requireUser(state, n, `${p}.assignees[${k}]`).id),
     dueDate: due ?? null,
+    projectIds,
     closed: (oneOf(o.state, `${p}.state`, ['open', 'closed'] as const) ?? 'open') === 'closed',
   });
 }
@@ -437,7 +465,9 @@ function seedIssue(state: SandboxState, repo: RepoRecord, raw: unknown, p: strin
  */
 export function buildState(seed: SeedFile = {}): SandboxState {
   const state = new SandboxState();
-  const top = obj(seed, 'seed', ['users', 'orgs', 'repos']);
+  const top = obj(seed, 'seed', ['users', 'orgs', 'repos', ...SEED_ADMIN_KEYS, ...TOP_ACCOUNT_KEYS]);
+  seedAuthSources(state, top.auth_sources);
+  seedBadges(state, top.badges);
   seedUsers(state, top.users);
   let admin = state.data.users.find((u) => u.isAdmin);
   if (!admin) {
@@ -448,6 +478,8 @@ export function buildState(seed: SeedFile = {}): SandboxState {
   }
   const pendingTeams = seedOrgs(state, top.orgs, admin);
   seedRepos(state, top.repos, admin, pendingTeams);
+  seedAdminKeys(state, top, admin);
+  seedHooks(state, top.hooks);
   return state;
 }
 

@@ -7,6 +7,8 @@
  * record interface here, and its routes under `routes/`.
  */
 import { createHash, randomBytes } from 'node:crypto';
+import { emptyAdminStateData, type AdminStateData } from './state-admin.js';
+import { emptyAccountStateData, type AccountStateData } from './state-accounts.js';
 
 export type Visibility = 'public' | 'limited' | 'private';
 
@@ -144,6 +146,20 @@ export interface MilestoneRecord {
   closedAt: string | null;
 }
 
+/** A project (board). Repository projects have `repoId`; `ownerId` is 0 for them. */
+export interface ProjectRecord {
+  id: number;
+  repoId: number;
+  ownerId: number;
+  creatorId: number;
+  title: string;
+  description: string;
+  state: 'open' | 'closed';
+  createdAt: string;
+  updatedAt: string;
+  closedAt: string | null;
+}
+
 export interface IssueRecord {
   id: number;
   repoId: number;
@@ -160,6 +176,8 @@ export interface IssueRecord {
   milestoneId: number;
   assigneeIds: number[];
   dueDate: string | null;
+  /** Project ids (may be missing in state files written before projects existed). */
+  projectIds: number[];
   contentVersion: number;
   isLocked: boolean;
   isPull: boolean;
@@ -191,7 +209,9 @@ export interface BranchProtectionRecord {
   updatedAt: string;
 }
 
-export interface StateData {
+/** Runners, runs, jobs, cron tasks, packages, unadopted directories and notifications: see state-admin.ts. */
+/** E-mails, SSH keys, badges, user redirects, login sources and admin hooks: see state-accounts.ts. */
+export interface StateData extends AdminStateData, AccountStateData {
   version: 1;
   nextId: Record<string, number>;
   users: UserRecord[];
@@ -201,12 +221,15 @@ export interface StateData {
   repos: RepoRecord[];
   labels: LabelRecord[];
   milestones: MilestoneRecord[];
+  projects: ProjectRecord[];
   issues: IssueRecord[];
   branchProtections: BranchProtectionRecord[];
 }
 
 export function emptyStateData(): StateData {
   return {
+    ...emptyAdminStateData(),
+    ...emptyAccountStateData(),
     version: 1,
     nextId: {},
     users: [],
@@ -216,6 +239,7 @@ export function emptyStateData(): StateData {
     repos: [],
     labels: [],
     milestones: [],
+    projects: [],
     issues: [],
     branchProtections: [],
   };
@@ -393,6 +417,10 @@ export class SandboxState {
 
   milestonesOfRepo(repoId: number): MilestoneRecord[] {
     return this.data.milestones.filter((m) => m.repoId === repoId);
+  }
+
+  projectById(id: number): ProjectRecord | undefined {
+    return this.data.projects.find((p) => p.id === id);
   }
 
   issuesOfRepo(repoId: number): IssueRecord[] {

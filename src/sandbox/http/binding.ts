@@ -12,6 +12,7 @@
  *   422 `[GoFieldName]: Rule`.
  */
 import type { FieldDef, OptionDef } from '../fields.js';
+import { compileGlob, GlobError } from '../glob.js';
 
 export type Form = Record<string, unknown>;
 
@@ -238,6 +239,15 @@ function checkRules(d: FieldDef, value: unknown): string | undefined {
       if (s && !isValidUrl(s)) return fail('Url');
     } else if (rule === 'GitRefName') {
       if (s !== undefined && !isValidRefName(s)) return fail('GitRefName');
+    } else if (rule === 'GlobPattern') {
+      // Gitea's glob compiler; the message is its compile error.
+      if (s) {
+        try {
+          compileGlob(s);
+        } catch (err) {
+          return fail(err instanceof GlobError ? err.message : String(err));
+        }
+      }
     }
   }
   return undefined;

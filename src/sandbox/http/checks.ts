@@ -3,12 +3,14 @@
  * (repository, organisation, user — each answers 404 before any token check), the permission
  * checks with their exact messages, the archived check, and body binding.
  */
+import { lookupUserRedirect } from '../accounts.js';
 import { OPTIONS } from '../fields.js';
 import { isOrgOwner, orgVisibleTo, repoAccessMode } from '../permissions.js';
 import { AccessMode, type RepoRecord } from '../state.js';
 import { bindBody } from './binding.js';
 import type { ApiContext, Step } from './context.js';
 import { apiError } from './respond.js';
+import { redirectToUser } from './user-redirect.js';
 
 export type RepoUnit = 'code' | 'issues' | 'pulls';
 
@@ -89,7 +91,12 @@ export const reqOrgOwnership: Step = (ctx) => {
 export const userAssignment: Step = (ctx) => {
   const name = ctx.params.username ?? '';
   const owner = ctx.state.ownerByName(name);
-  if (!owner) return notFound(ctx, `user redirect does not exist [name: ${name}]`);
+  if (!owner) {
+    // A name left by a rename answers 307 to the new name (`RedirectToUser`).
+    const renamed = lookupUserRedirect(ctx.state, name);
+    if (renamed) return redirectToUser(ctx, name, renamed);
+    return notFound(ctx, `user redirect does not exist [name: ${name.toLowerCase()}]`);
+  }
   ctx.contextUser = owner;
   return undefined;
 };

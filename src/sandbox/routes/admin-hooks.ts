@@ -1,0 +1,253 @@
+/**
+ * Admin (system and default) webhooks, behavior.md §8 in full (`routers/api/v1/admin/hooks.go`,
+ * `routers/api/v1/utils/hook.go`, `models/webhook`, `services/webhook`):
+ *
+ * - `POST` creates a *default* hook unless `config.is_system_webhook` parses as true; `active`
+ *   defaults to false; the secret is stored and never returned; the authorization header is stored
+ *   and read back as `""`;
+ * - `PATCH` is not a partial update: omitted `events` become `["push"]`, omitted `branch_filter`
+ *   and `authorization_header` are cleared, `config.secret` is ignored; an unknown id is 500;
+ * - `events` come back in random order (a Go map), `issues` and `pull_request` expanded.
+ *
+ * `createAdminHook` is shared with the seed loader.
+ */
+import type { ApiContext } from '../http/context.js';
+import { bind } from '../http/checks.js';
+import { listOptions, paginate, setLinkHeader, setTotalCountHeader } from '../http/paging.js';
+import { apiError, empty, json } from '../http/respond.js';
+import type { ApiRouter } from '../http/router.js';
+import type { AdminHookRecord, HookEventMap } from '../state-accounts.js';
+import { nowIso, type SandboxState } from '../state.js';
+import { pathInt64 } from './admin-user-extras.js';
+import { ADMIN_STEPS } from './admin-users.js';
+import { fail, failure, isFailure, type Failure } from './shared.js';
+
+/** `IsValidHookTaskType`: gitea, gogs and the registered handlers (matrix included, although the swagger enum lacks it). */
+export const HOOK_TYPES = ['gitea', 'gogs', 'slack', 'discord', 'dingtalk', 'telegram', 'msteams', 'feishu', 'matrix', 'wechatwork', 'packagist'];
+
+/** `webhook_module.AllEvents()`: what a "send everything" hook lists. */
+export const ALL_HOOK_EVENTS = [
+  'create', 'delete', 'fork', 'push', 'issues', 'issue_assign', 'issue_label', 'issue_milestone', 'issue_comment', 'pull_request', 'pull_request_assign',
+  'pull_request_label', 'pull_request_milestone', 'pull_request_comment', 'pull_request_review_approved', 'pull_request_review_rejected',
+  'pull_request_review_comment', 'pull_request_sync', 'pull_request_review_request', 'wiki', 'repository', 'release', 'package', 'status', 'workflow_run',
+  'workflow_job',
+];
+
+const PLAIN_EVENTS = ['create', 'push', 'delete', 'fork', 'repository', 'wiki', 'release', 'package', 'status', 'workflow_run', 'workflow_job'];
+const ISSUE_EVENTS = ['issue_assign', 'issue_label', 'issue_milestone', 'issue_comment'];
+const PULL_EVENTS = ['pull_request_assign', 'pull_request_label', 'pull_request_milestone', 'pull_request_comment', 'pull_request_review', 'pull_request_review_request', 'pull_request_sync'];
+
+/**
+ * `updateHookEvents`: names compared case-insensitively, unknown ones ignored, none → `push`;
+ * `issues` / `pull_request` select their whole group, `issues_only` / `pull_request_only` just
+ * the main event.
+ */
+export function updateHookEvents(input: string[] | undefined): HookEventMap {
+  const events = (input && input.length > 0 ? input : ['push']).map((e) => e.toLowerCase());
+  const has = (e: string): boolean => events.includes(e);
+  const map: HookEventMap = {};
+  for (const e of PLAIN_EVENTS) map[e] = has(e);
+  map.issues = has('issues_only') || has('issues');
+  for (const e of ISSUE_EVENTS) map[e] = has(e) || has('issues');
+  map.pull_request = has('pull_request_only') || has('pull_request');
+  for (const e of PULL_EVENTS) map[e] = has(e) || has('pull_request');
+  return map;
+}
+
+/** `Webhook.EventsArray()`: iterating a Go map — a new random order on every call. */
+export function eventsArray(h: AdminHookRecord): string[] {
+  if (h.sendEverything) return [...ALL_HOOK_EVENTS];
+  if (h.pushOnly) return ['push'];
+  const out = Object.keys(h.events).filter((e) => h.events[e]);
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(Math.random() * (i + 1));
+    [out[i], out[j]] = [out[j]!, out[i]!];
+  }
+  return out;
+}
+
+/** `webhook_service.ToHook`: `config` holds url and content type (and the Slack settings) only. */
+export function toHook(h: AdminHookRecord): Record<string, unknown> {
+  const config: Record<string, string> = { url: h.url, content_type: h.contentType };
+  if (h.type === 'slack') {
+    config.channel = h.slack?.channel ?? '';
+    config.username = h.slack?.username ?? '';
+    config.icon_url = h.slack?.iconUrl ?? '';
+    config.color = h.slack?.color ?? '';
+  }
+  return {
+    id: h.id,
+    name: h.name,
+    type: h.type,
+    branch_filter: h.branchFilter,
+    config,
+    events: eventsArray(h),
+    // Hidden since PR #38406 (upstream main after v1.27.0-rc0).
+    authorization_header: '',
+    active: h.active,
+    updated_at: h.updatedAt,
+    created_at: h.createdAt,
+  };
+}
+
+/** `validation.IsValidURL`: an absolute http(s) URL whose port, if any, is digits. */
+export function isValidHookUrl(url: string): boolean {
+  const m = /^([a-zA-Z][a-zA-Z0-9+.-]*):\/\/([^/?#]*)/.exec(url);
+  if (!m || !['http', 'https'].includes(m[1]!.toLowerCase())) return false;
+  try {
+    new URL(url);
+  } catch {
+    return false;
+  }
+  const hostport = m[2]!.replace(/^[^@]*@/, '');
+  const bracket = hostport.lastIndexOf(']:');
+  const port = bracket >= 0 ? hostport.slice(bracket + 2) : hostport.includes(']') ? '' : hostport.includes(':') ? hostport.slice(hostport.indexOf(':') + 1) : '';
+  return /^\d*$/.test(port);
+}
+
+/** Go's `strconv.ParseBool`. */
+function parseGoBool(s: string): boolean | undefined {
+  if (/^(1|t|T|TRUE|true|True)$/.test(s)) return true;
+  if (/^(0|f|F|FALSE|false|False)$/.test(s)) return false;
+  return undefined;
+}
+
+const SLACK_CHANNEL = /^#?[a-z0-9_-]{1,80}$/;
+
+export interface CreateHookForm {
+  type: string;
+  config: Record<string, string>;
+  events?: string[];
+  branch_filter?: string;
+  authorization_header?: string;
+  active?: boolean;
+  name?: string;
+}
+
+/** `utils.addHook` for an admin hook (no owner, no repository), after binding. */
+export function createAdminHook(state: SandboxState, form: CreateHookForm): AdminHookRecord | Failure {
+  const config = form.config ?? {};
+  // checkCreateHookOption
+  if (!HOOK_TYPES.includes(form.type)) return failure(422, `Invalid hook type: ${form.type}`);
+  for (const name of ['url', 'content_type']) if (!Object.hasOwn(config, name)) return failure(422, `Missing config option: ${name}`);
+  if (config.content_type !== 'json' && config.content_type !== 'form') return failure(422, 'Invalid content type');
+  if (!isValidHookUrl(config.url!)) return failure(422, 'Invalid url');
+  let isSystem = false;
+  if (config.is_system_webhook) {
+    const v = parseGoBool(config.is_system_webhook);
+    if (v === undefined) return failure(422, 'Invalid is_system_webhook value');
+    isSystem = v;
+  }
+  let slack: AdminHookRecord['slack'] = null;
+  if (form.type === 'slack') {
+    if (!Object.hasOwn(config, 'channel')) return failure(422, 'Missing config option: channel');
+    const channel = config.channel!.trim();
+    if (!SLACK_CHANNEL.test(channel)) return failure(400, 'Invalid slack channel name');
+    slack = { channel, username: config.username ?? '', iconUrl: config.icon_url ?? '', color: config.color ?? '' };
+  }
+  const now = nowIso();
+  const hook: AdminHookRecord = {
+    id: state.nextId('webhook'),
+    type: form.type.trim(),
+    name: (form.name ?? '').trim(),
+    url: config.url!,
+    contentType: config.content_type,
+    secret: config.secret ?? '',
+    authorizationHeader: form.authorization_header ?? '',
+    isSystem,
+    active: form.active ?? false,
+    branchFilter: form.branch_filter ?? '',
+    pushOnly: false,
+    sendEverything: false,
+    events: updateHookEvents(form.events),
+    slack,
+    createdAt: now,
+    updatedAt: now,
+  };
+  state.data.adminHooks.push(hook);
+  return hook;
+}
+
+interface EditHookForm {
+  config?: Record<string, string>;
+  events?: string[];
+  branch_filter?: string;
+  authorization_header?: string;
+  active?: boolean;
+  name?: string;
+}
+
+/** `utils.editHook`: validation first (nothing is saved on a 422), then the resets. */
+function editHook(ctx: ApiContext, hook: AdminHookRecord): Response {
+  const form = ctx.form as EditHookForm;
+  const next = { ...hook };
+  if (form.config) {
+    if (Object.hasOwn(form.config, 'url')) {
+      if (!isValidHookUrl(form.config.url!)) return apiError(ctx.root, 422, 'Invalid url');
+      next.url = form.config.url!;
+    }
+    if (Object.hasOwn(form.config, 'content_type')) {
+      const ct = form.config.content_type;
+      if (ct !== 'json' && ct !== 'form') return apiError(ctx.root, 422, 'Invalid content type');
+      next.contentType = ct;
+    }
+    // Slack: rewritten only with a channel, the other settings taken from the same request; not validated here.
+    if (hook.type === 'slack' && Object.hasOwn(form.config, 'channel')) {
+      next.slack = { channel: form.config.channel!, username: form.config.username ?? '', iconUrl: form.config.icon_url ?? '', color: form.config.color ?? '' };
+    }
+  }
+  next.events = updateHookEvents(form.events);
+  next.pushOnly = false;
+  next.sendEverything = false;
+  next.branchFilter = form.branch_filter ?? '';
+  next.authorizationHeader = form.authorization_header ?? '';
+  if (form.active !== undefined) next.active = form.active;
+  if (form.name !== undefined) next.name = form.name.trim();
+  next.updatedAt = nowIso();
+  Object.assign(hook, next);
+  return json(200, toHook(hook));
+}
+
+function hookById(ctx: ApiContext): AdminHookRecord | undefined {
+  const id = pathInt64(ctx.params.id);
+  return ctx.state.data.adminHooks.find((h) => h.id === id);
+}
+
+export function registerAdminHookRoutes(r: ApiRouter): void {
+  const admin = ADMIN_STEPS;
+
+  // `type`: system (default, also for any other value), default, all. Paged since v1.26.
+  r.on('GET', '/admin/hooks', ...admin, (ctx) => {
+    const type = ctx.query.get('type') ?? '';
+    const hooks = ctx.state.data.adminHooks.filter((h) => (type === 'all' ? true : type === 'default' ? !h.isSystem : h.isSystem)).sort((a, b) => a.id - b.id);
+    const opts = listOptions(ctx);
+    setLinkHeader(ctx, hooks.length, opts.pageSize);
+    setTotalCountHeader(ctx, hooks.length);
+    return json(200, paginate(hooks, opts).map(toHook));
+  });
+
+  r.on('POST', '/admin/hooks', ...admin, bind('CreateHookOption'), (ctx) => {
+    const res = createAdminHook(ctx.state, ctx.form as unknown as CreateHookForm);
+    if (isFailure(res)) return fail(ctx, res);
+    return json(201, toHook(res));
+  });
+
+  r.on('GET', '/admin/hooks/:id', ...admin, (ctx) => {
+    const hook = hookById(ctx);
+    return hook ? json(200, toHook(hook)) : apiError(ctx.root, 404, 'not found');
+  });
+
+  r.on('PATCH', '/admin/hooks/:id', ...admin, bind('EditHookOption'), (ctx) => {
+    const hook = hookById(ctx);
+    // `GetSystemOrDefaultWebhook` fails → APIErrorInternal: the admin sees the error text.
+    if (!hook) return apiError(ctx.root, 500, `webhook does not exist [id: ${pathInt64(ctx.params.id)}]`);
+    return editHook(ctx, hook);
+  });
+
+  r.on('DELETE', '/admin/hooks/:id', ...admin, (ctx) => {
+    const hook = hookById(ctx);
+    if (!hook) return apiError(ctx.root, 404, 'not found');
+    ctx.state.data.adminHooks = ctx.state.data.adminHooks.filter((h) => h.id !== hook.id);
+    return empty(204);
+  });
+}
