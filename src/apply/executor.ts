@@ -60,15 +60,21 @@ export async function execute(changes: Change[], opts: ExecuteOptions): Promise<
     const batch = changes.filter((c) => phase.includes(c.action));
     // Inside a phase, a change that depends on another of the same phase waits for it.
     const running = new Map<string, Promise<void>>();
+    // Every change of the phase is registered before any looks up what it waits for: a change may
+    // depend on one listed after it (a label of a repository that a server-wide change creates).
+    let start!: () => void;
+    const registered = new Promise<void>((resolve) => (start = resolve));
     for (const change of batch) {
       running.set(
         change.id,
         (async () => {
+          await registered;
           await Promise.all(change.depends_on.flatMap((d) => running.get(d) ?? []));
           await runChange(change);
         })(),
       );
     }
+    start();
     await Promise.allSettled(running.values());
   }
   return changes.map((c) => results.get(c.id)!);
@@ -131,7 +137,7 @@ function compareReadBack(kind: Kind, change: Change, answer: unknown): string[] 
   const out: string[] = [];
   for (const f of change.fields) {
     const spec = kind.fields.find((s) => s.name === f.path);
-    if (!spec || spec.writeOnly || spec.sensitive || f.writeOnly || !(f.path in current.fields)) continue;
+    if (!spec || spec.writeOnly || spec.sensitive || spec.readBack === false || f.writeOnly || !(f.path in current.fields)) continue;
     if (!equal(spec, current.fields[f.path], f.after)) out.push(`${f.path}: sent ${JSON.stringify(f.after)}, server kept ${JSON.stringify(current.fields[f.path])}`);
   }
   return out;

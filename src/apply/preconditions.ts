@@ -1,4 +1,4 @@
-import type { GiteaClient } from '../gitea/client.js';
+import { isApiError, type GiteaClient } from '../gitea/client.js';
 import type { CurrentObject, Kind } from '../kinds/types.js';
 import { objectDigest } from '../plan/digest.js';
 import { makeKindContext, parseScopeId } from '../plan/planner.js';
@@ -24,7 +24,15 @@ export async function checkPreconditions(plan: Plan, client: GiteaClient, kinds:
   const current = new Map<string, CurrentObject[]>();
   await Promise.all(
     [...groups.entries()].map(async ([id, g]) => {
-      current.set(id, await g.kind.read(parseScopeId(g.scope), ctx));
+      // Kinds that read only what is named (issues) are told which objects the plan touches.
+      const named = plan.changes.filter((c) => `${c.kind} ${c.scope}` === id).map((c) => ({ key: c.from ?? c.key, fields: {}, path: [] }));
+      try {
+        current.set(id, await g.kind.read(parseScopeId(g.scope), ctx, named));
+      } catch (e) {
+        // A repository or organisation the plan creates first does not exist yet: nothing is in it.
+        if (!isApiError(e, 404)) throw e;
+        current.set(id, []);
+      }
     }),
   );
   for (const c of plan.changes) {
@@ -33,7 +41,7 @@ export async function checkPreconditions(plan: Plan, client: GiteaClient, kinds:
     const key = c.action === 'rename' ? c.from! : c.key;
     const matches = objects.filter((o) => o.key === key);
     const now = c.action === 'delete' && matches.length > 1 ? matches.find((o) => c.id.endsWith(`#${o.id}`)) : matches[0];
-    const digest = now ? objectDigest(now) : null;
+    const digest = now ? objectDigest(now, groups.get(`${c.kind} ${c.scope}`)!.kind.guardedByServer) : null;
     if (digest !== c.precondition.digest) {
       refused.set(c.id, now ? (c.precondition.digest ? `changed on the server since the plan was made (stale plan): plan again` : `exists on the server since the plan was made (stale plan): plan again`) : `no longer exists on the server (stale plan): plan again`);
     }

@@ -64,7 +64,7 @@ serverOptions(
     .option('--detailed-exitcode', 'exit 2 when there are changes, 0 when none')
     .option('--sync-write-only', 'send write-only fields (never returned by the server) to every declared object')
     .option('--rotate-secrets', 'send secrets again; replace objects whose secret cannot be edited')
-    .option('--target <selector>', 'only these scopes: repo:OWNER/NAME or org:NAME, globs allowed (repeatable)', collect),
+    .option('--target <selector>', 'only these: repo:OWNER/NAME, org:NAME, user:NAME, hook:URL or runner:NAME, globs allowed (repeatable)', collect),
 ).action(run(async (opts) => planCommand(opts, out)));
 
 serverOptions(
@@ -78,14 +78,14 @@ serverOptions(
     .option('--sync-write-only', 'send write-only fields (never returned by the server) to every declared object')
     .option('--rotate-secrets', 'send secrets again; replace objects whose secret cannot be edited')
     .addOption(new Option('--format <format>', 'format of the plan shown first').choices(['text', 'markdown', 'json']).default('text'))
-    .option('--target <selector>', 'only these scopes: repo:OWNER/NAME or org:NAME, globs allowed (repeatable)', collect),
+    .option('--target <selector>', 'only these: repo:OWNER/NAME, org:NAME, user:NAME, hook:URL or runner:NAME, globs allowed (repeatable)', collect),
 ).action(run(async (planFile: string | undefined, opts) => applyCommand(planFile, opts, out)));
 
 serverOptions(
   program
     .command('export')
-    .description('write the live state of repositories and organisations as a forgeform config')
-    .option('--include <selector>', 'a kind (labels, branch_protections), OWNER/REPO (globs allowed) or ORG (repeatable)', collect)
+    .description('write the live state of repositories, organisations, users, admin webhooks and runners as a forgeform config')
+    .option('--include <selector>', 'a kind (labels, branch_protections; users, orgs, hooks, runners), OWNER/REPO (globs allowed) or ORG (repeatable)', collect)
     .option('-o, --output <file>', 'write to a file instead of stdout'),
 ).action(run(async (opts) => exportCommand(opts, out)));
 

@@ -2,16 +2,29 @@ import picomatch from 'picomatch';
 import type { Scope } from '../kinds/types.js';
 import { UserError } from './output.js';
 
-const types: Record<string, Scope['type']> = { repo: 'repo', org: 'org' };
+/** Selector types: repo and org pick scopes (and the repository or organisation itself); the others pick server-wide objects. */
+const TYPES = ['repo', 'org', 'user', 'hook', 'runner'] as const;
+const EXPECTED = 'repo:OWNER/NAME, org:NAME, user:NAME, hook:URL or runner:NAME (globs allowed)';
 
-/** --target repo:acme/widgets, org:acme (globs allowed): restricts plan and apply to those scopes. */
-export function parseTargets(selectors: string[] | undefined): ((scope: Scope) => boolean) | undefined {
+export interface Targets {
+  /** Which repositories and organisations are planned. */
+  scope: (scope: Scope) => boolean;
+  /** Which objects of server-wide kinds are planned, by the kind's selector type (user, hook, …) and name. */
+  object: (type: string, name: string) => boolean;
+}
+
+/** --target repo:acme/widgets, org:acme, user:alice, hook:https://ci.example.com/hook, runner:ci-1: restricts plan and apply. */
+export function parseTargets(selectors: string[] | undefined): Targets | undefined {
   if (!selectors?.length) return undefined;
   const matchers = selectors.map((s) => {
     const i = s.indexOf(':');
-    const type = types[s.slice(0, i)];
-    if (i < 0 || !type || !s.slice(i + 1)) throw new UserError(`--target "${s}": expected repo:OWNER/NAME or org:NAME (globs allowed)`);
-    return { type, match: picomatch(s.slice(i + 1), { dot: true }) };
+    const type = s.slice(0, i);
+    const name = s.slice(i + 1);
+    if (i < 0 || !(TYPES as readonly string[]).includes(type) || !name) throw new UserError(`--target "${s}": expected ${EXPECTED}`);
+    // A URL's slashes are not path separators: there a * matches across them.
+    const glob = picomatch(name, { dot: true, ...(type === 'hook' ? { bash: true } : {}) });
+    return { type, match: (value: string) => value === name || glob(value) };
   });
-  return (scope) => matchers.some((m) => m.type === scope.type && m.match(scope.name));
+  const object = (type: string, name: string) => matchers.some((m) => m.type === type && m.match(name));
+  return { scope: (scope) => object(scope.type, scope.name), object };
 }

@@ -75,6 +75,8 @@ function describeError(e: ErrorObject, root: unknown, isSensitive: (path: Config
 
   // An error inside propertyNames concerns a map key; the propertyNames error that wraps it is a duplicate.
   if (e.keyword === 'propertyNames') return undefined;
+  // if/then/else: the error of the branch says what is wrong; "must match the then schema" adds nothing.
+  if (e.keyword === 'if') return undefined;
   if (e.propertyName !== undefined) {
     const text =
       (e.keyword === 'pattern' ? str(parent.patternErrorMessage) : undefined) ??
@@ -126,6 +128,8 @@ function describeError(e: ErrorObject, root: unknown, isSensitive: (path: Config
       const shown = secret || isSensitive([...path, dup]) ? '(sensitive)' : JSON.stringify(item);
       return at(`${subject([...path, dup])} repeats ${shown}, already at ${formatPath([...path, first])}`, false, [...path, dup]);
     }
+    case 'not':
+      return at(`${subject(path)}: ${str(parent.errorMessage) ?? e.message ?? 'is invalid'}`);
     default:
       return at(`${subject(path)} ${e.message ?? 'is invalid'}`);
   }

@@ -1,13 +1,16 @@
 import { Document } from 'yaml';
 import type { Config } from '../config/types.js';
 import type { GiteaClient } from '../gitea/client.js';
-import type { Kind } from '../kinds/types.js';
+import type { CurrentObject, Kind } from '../kinds/types.js';
 import { makeKindContext } from '../plan/planner.js';
 import { resolveScopes } from '../plan/scopes.js';
 import type { LoadedConfig } from '../config/types.js';
 
 export interface ExportSelection {
-  /** Kinds by their config key (labels, branch_protections); empty = all. */
+  /**
+   * Kinds by their config key. Kinds of repositories and organisations (labels, branch_protections):
+   * none named = all of them. Server-wide kinds (users, orgs, hooks, runners): only those named.
+   */
   kinds: string[];
   /** Repository names or globs (owner/name) and organisation names. */
   repos: string[];
@@ -19,7 +22,13 @@ export interface ExportSelection {
  * in full, so planning the file against the same server shows no changes.
  */
 export async function exportConfig(client: GiteaClient, kinds: Kind[], sel: ExportSelection, onProgress?: (d: number, t: number) => void): Promise<Config> {
-  const chosen = kinds.filter((k) => sel.kinds.length === 0 || sel.kinds.includes(k.configKey));
+  const exportable = kinds.filter((k) => k.exportable !== false);
+  const scoped = exportable.filter((k) => k.scopeType !== 'server');
+  const anyScoped = scoped.some((k) => sel.kinds.includes(k.configKey));
+  const chosen = [
+    ...scoped.filter((k) => !anyScoped || sel.kinds.includes(k.configKey)),
+    ...exportable.filter((k) => k.scopeType === 'server' && sel.kinds.includes(k.configKey)),
+  ];
   const skeleton = (type: 'repo' | 'org') => Object.fromEntries(chosen.filter((k) => k.scopeType === type).map((k) => [k.configKey, {}]));
   const probe: Config = {
     version: 1,
@@ -40,6 +49,7 @@ export async function exportConfig(client: GiteaClient, kinds: Kind[], sel: Expo
   );
   const out: Config = { version: 1 };
   jobs.forEach((j, i) => {
+    if (j.rs.scope.type === 'server') return exportServerKind(out, j.kind, read[i]!);
     const section = j.rs.scope.type === 'repo' ? (out.repos ??= {}) : (out.orgs ??= {});
     const entry = ((section as Record<string, Record<string, unknown>>)[j.rs.scope.name] ??= {});
     const objects = read[i]!;
@@ -54,6 +64,24 @@ export async function exportConfig(client: GiteaClient, kinds: Kind[], sel: Expo
     entry[j.kind.configKey] = map;
   });
   return out;
+}
+
+/** Server-wide objects go to their own sections: users, hooks (a list), actions.runners, and the orgs' own settings. */
+function exportServerKind(out: Config, kind: Kind, objects: CurrentObject[]): void {
+  const sorted = [...objects].sort((a, b) => a.key.localeCompare(b.key));
+  const map: Record<string, Record<string, unknown>> = {};
+  for (const o of sorted) {
+    // Names are not unique for runners; a config cannot hold two of one name.
+    if (!Object.hasOwn(map, o.key)) map[o.key] = kind.toConfig(o);
+  }
+  if (kind.configKey === 'users') out.users = map;
+  else if (kind.configKey === 'runners') out.actions = { ...out.actions, runners: map };
+  else if (kind.configKey === 'hooks') out.hooks = Object.values(map) as unknown as Config['hooks'];
+  else if (kind.configKey === 'orgs') {
+    const orgs = (out.orgs ??= {}) as Record<string, Record<string, unknown>>;
+    // The organisation's settings first, then whatever its scope kinds (labels) add.
+    for (const [name, settings] of Object.entries(map)) orgs[name] = { ...settings, ...orgs[name] };
+  }
 }
 
 export function toYaml(config: Config): string {

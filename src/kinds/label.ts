@@ -106,6 +106,21 @@ function makeLabelKind(scopeType: 'repo' | 'org'): Kind {
       return [{ method: 'PATCH', path: `${base}/${current!.id}`, body }];
     },
 
+    /** Deleting a label takes it off every issue: count them (one call, limit=1 and X-Total-Count). */
+    async annotate(change, scope, ctx) {
+      if (change.action !== 'delete') return undefined;
+      const query = { labels: change.key, state: 'all', limit: 1, page: 1 };
+      const res = await ctx.client.request<unknown[]>(
+        'GET',
+        scopeType === 'repo' ? apiPath('repos', ...splitRepo(scope.name), 'issues') : apiPath('repos', 'issues', 'search'),
+        { query: scopeType === 'repo' ? query : { ...query, owner: scope.name }, object: `issues carrying label "${change.key}" in ${scope.name}` },
+      );
+      const count = Number(res.headers.get('x-total-count') ?? (Array.isArray(res.data) ? res.data.length : 0));
+      if (!count) return { notes: ['carried by no issue'] };
+      const what = `${count} issue${count === 1 ? '' : 's'}`;
+      return { notes: [`carried by ${what}: deleting it removes it from them`], unsafe: `${this.title} "${change.key}" in ${scope.name} is carried by ${what}` };
+    },
+
     fromServer(raw) {
       const r = raw as Record<string, unknown>;
       return { key: String(r.name), id: Number(r.id), fields: normalizeFields(fields, r, false) };

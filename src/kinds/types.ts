@@ -1,4 +1,4 @@
-import type { GiteaClient } from '../gitea/client.js';
+import type { GiteaClient, RequestOptions } from '../gitea/client.js';
 import type { ConfigPath, LoadedConfig } from '../config/types.js';
 import type { Action, Change, Op } from '../plan/types.js';
 
@@ -14,6 +14,8 @@ export interface FieldSpec {
   writeOnly?: boolean;
   /** Never printed: rendered as (sensitive). */
   sensitive?: boolean;
+  /** false: a write answer's value is not comparable with what was sent (e.g. labels in add mode). */
+  readBack?: boolean;
 }
 
 /** What a kind lives in: a repository ("owner/name"), an organisation, or the whole server. */
@@ -55,6 +57,8 @@ export interface KindOptions {
   syncWriteOnly?: boolean;
   /** Send secrets again (or replace objects whose secrets cannot be edited). */
   rotateSecrets?: boolean;
+  /** --target: whether a server-wide object is selected, by its kind's selector type and name (user, alice). Absent: all are. */
+  target?: (type: string, name: string) => boolean;
 }
 
 export interface KindContext {
@@ -62,7 +66,7 @@ export interface KindContext {
   loaded: LoadedConfig;
   options: KindOptions;
   /** Memoised GET of a path (label templates and the like), shared by all scopes of one plan. */
-  cachedGet<T>(path: string): Promise<T>;
+  cachedGet<T>(path: string, opts?: RequestOptions): Promise<T>;
   /** Memoised read of a kind in a scope: the planner and other kinds share one read. */
   currentOf(kind: Kind, scope: Scope, desired?: DesiredObject[]): Promise<CurrentObject[]>;
   /** The changes already planned for a kind in a scope (kinds are planned in registry order). */
@@ -84,6 +88,8 @@ export interface OpsInput {
   /** Names of the fields whose values differ (update and rename), write-only fields being sent included. */
   changed: string[];
   ctx: KindContext;
+  /** What the kind's prepare returned for this scope. */
+  prepared?: unknown;
 }
 
 /**
@@ -105,14 +111,31 @@ export interface Kind {
   desired(scopeConfig: unknown, scope: Scope, ctx: KindContext): Promise<{ objects: DesiredObject[]; problems: Problem[] } | undefined>;
   /** Current objects of a scope, with the fewest list calls (desired: for kinds that read only what is named). */
   read(scope: Scope, ctx: KindContext, desired?: DesiredObject[]): Promise<CurrentObject[]>;
+  /**
+   * Asynchronous lookups a kind needs before diffing a scope (issue labels resolved against the
+   * labels as this plan leaves them, milestones by title). Its result reaches check, compare and ops.
+   */
+  prepare?(scope: Scope, desired: DesiredObject[], current: CurrentObject[], ctx: KindContext): Promise<unknown>;
   /** Kind-specific checks of the desired state against the scope (e.g. teams on user repos); a problem withholds the object. */
-  check?(desired: DesiredObject, current: CurrentObject | undefined, scope: Scope, ctx: KindContext): Problem[];
+  check?(desired: DesiredObject, current: CurrentObject | undefined, scope: Scope, ctx: KindContext, prepared?: unknown): Problem[];
   /** A field whose equality is not plain (e.g. labels_mode: add compares as a subset). */
-  compare?(field: string, desired: DesiredObject, current: CurrentObject | undefined): ((a: unknown, b: unknown) => boolean) | undefined;
+  compare?(field: string, desired: DesiredObject, current: CurrentObject | undefined, prepared?: unknown): ((want: unknown, have: unknown) => boolean) | undefined;
   /** Why an undeclared object must survive a prune (protected users, the token's own user): kept with a warning. */
   keep?(current: CurrentObject, scope: Scope, ctx: KindContext): string | undefined;
   /** Extra facts about a planned change (how many issues carry a label) and whether it makes the plan unsafe. */
   annotate?(change: Change, scope: Scope, ctx: KindContext): Promise<{ notes?: string[]; unsafe?: string } | undefined>;
+  /**
+   * Fields left out of a saved plan's staleness digest: those the server itself refuses stale writes to,
+   * and those that are not part of the object's state as apply re-reads it (a user's badges and keys,
+   * read only when the config names them; a runner's online status).
+   */
+  guardedByServer?: string[];
+  /** Change ids (of kinds planned earlier, see ctx.plannedChanges) that must be done before this change: a repository's owner being created. */
+  dependsOn?(input: OpsInput): string[];
+  /** Facts about the declared objects worth a warning even when nothing changes (offline runners). */
+  notices?(desired: DesiredObject[], current: CurrentObject[], scope: Scope, ctx: KindContext): string[];
+  /** Server-wide kinds: the --target selector type that picks their objects (user:NAME) and the part of the key it matches. */
+  target?: { type: string; name?: (key: string) => string };
   /** Secrets cannot be edited in place: --rotate-secrets replaces the object (delete + create). */
   replaceToRotate?: boolean;
   /** A reason why this scope cannot be written (e.g. archived repositories); its changes are withheld. */
@@ -121,6 +144,8 @@ export interface Kind {
   ops(input: OpsInput): Op[];
   /** Turns a server object (from a list or a write response) into a CurrentObject. */
   fromServer(raw: unknown): CurrentObject;
+  /** false: export leaves this kind out (issues are chosen one by one, not exported wholesale). */
+  exportable?: boolean;
   /** The config fragment that reproduces a current object (export). */
   toConfig(current: CurrentObject): Record<string, unknown>;
 }

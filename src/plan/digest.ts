@@ -15,7 +15,11 @@ function stableJson(v: unknown): string {
   return JSON.stringify(v ?? null);
 }
 
-/** The digest a change's precondition carries: the object's id (ops address it) and its fields. */
-export function objectDigest(o: { id?: number | string; fields: Record<string, unknown> }): string {
-  return digestOf({ id: o.id ?? null, fields: o.fields });
+/**
+ * The digest a change's precondition carries: the object's id (ops address it) and its fields,
+ * less those the kind guards otherwise (an issue body is guarded by its content version).
+ */
+export function objectDigest(o: { id?: number | string; fields: Record<string, unknown> }, unguarded: string[] = []): string {
+  const fields = Object.fromEntries(Object.entries(o.fields).filter(([k]) => !unguarded.includes(k)));
+  return digestOf({ id: o.id ?? null, fields });
 }

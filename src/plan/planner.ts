@@ -1,6 +1,6 @@
 import type { ConfigPath, LoadedConfig, SourceLocation } from '../config/types.js';
-import type { GiteaClient } from '../gitea/client.js';
-import type { CurrentObject, DesiredObject, Kind, KindContext, KindOptions, Scope } from '../kinds/types.js';
+import type { GiteaClient, RequestOptions } from '../gitea/client.js';
+import type { CurrentObject, DesiredObject, FieldSpec, Kind, KindContext, KindOptions, Scope } from '../kinds/types.js';
 import { diffFields } from './diff.js';
 import { objectDigest } from './digest.js';
 import { resolveScopes, type ResolvedScope } from './scopes.js';
@@ -49,10 +49,10 @@ export function makeKindContext(client: GiteaClient, loaded: LoadedConfig, optio
     client,
     loaded,
     options,
-    cachedGet<T>(path: string) {
+    cachedGet<T>(path: string, opts?: RequestOptions) {
       let p = cache.get(path);
       if (!p) {
-        p = client.get(path);
+        p = client.get(path, opts);
         cache.set(path, p);
       }
       return p as Promise<T>;
@@ -99,15 +99,22 @@ export async function buildPlan(opts: PlanOptions): Promise<PlanResult> {
   const warnings: string[] = [];
   const unsafe: string[] = [];
   const prune = new Set(config.policy?.prune ?? []);
+  /** --target selects objects of server-wide kinds by the kind's selector type (user:NAME, hook:URL). */
+  const targeted = (kind: Kind, key: string): boolean => {
+    const select = ctx.options.target;
+    if (!select) return true;
+    return kind.target ? select(kind.target.type, kind.target.name?.(key) ?? key) : false;
+  };
 
-  const { scopes, problems } = await resolveScopes(config, client, opts.targets);
+  const { scopes, problems } = await resolveScopes(config, client, opts.targets, (path, o) => ctx.cachedGet(path, o));
   for (const p of problems) errors.push({ message: p.message, location: loaded.locate([p.section, p.key], true) });
 
   const locate = (rs: ResolvedScope, path: ConfigPath): SourceLocation | undefined => {
     // A repo's config may come from globs and its exact entry: try the most specific first.
-    for (const key of [...rs.configKeys].reverse()) {
+    // The server scope has no config key of its own: its paths are already complete (users.alice, hooks[2]).
+    for (const key of rs.configKeys.length ? [...rs.configKeys].reverse() : [undefined]) {
       const candidate = [...path];
-      if (candidate.length > 1) candidate[1] = key;
+      if (key !== undefined && candidate.length > 1) candidate[1] = key;
       for (let n = candidate.length; n > 0; n--) {
         const loc = loaded.locate(candidate.slice(0, n), n === candidate.length);
         if (loc) return loc;
@@ -128,7 +135,7 @@ export async function buildPlan(opts: PlanOptions): Promise<PlanResult> {
       const d = await kind.desired(rs.config, rs.scope, ctx);
       if (!d) continue;
       for (const p of d.problems) errors.push({ message: p.message, location: p.path ? locate(rs, p.path) : undefined });
-      work.push({ kind, rs, desired: d.objects });
+      work.push({ kind, rs, desired: rs.scope.type === 'server' ? d.objects.filter((o) => targeted(kind, o.key)) : d.objects });
     }
   }
 
@@ -150,17 +157,26 @@ export async function buildPlan(opts: PlanOptions): Promise<PlanResult> {
 
   const changes: Change[] = [];
   for (const [i, w] of work.entries()) {
-    const current = currents[i];
-    if (!current) continue;
     const { kind, rs } = w;
+    // --target on a server-wide kind: only the selected objects, and those they rename, are looked at (and pruned).
+    const renamed = new Set(w.desired.flatMap((d) => d.previously ?? []));
+    const current = rs.scope.type === 'server' ? currents[i]?.filter((c) => targeted(kind, c.key) || renamed.has(c.key)) : currents[i];
+    if (!current) continue;
     const scope = rs.scope;
     const byKey = new Map<string, CurrentObject[]>();
     for (const c of current) byKey.set(c.key, [...(byKey.get(c.key) ?? []), c]);
     const consumed = new Set<CurrentObject>();
     const scopeChanges: Change[] = [];
+    let prepared: unknown;
+    try {
+      prepared = await kind.prepare?.(scope, w.desired, current, ctx);
+    } catch (e) {
+      errors.push({ message: (e as Error).message });
+      continue;
+    }
     const make = (action: Action, key: string, fields: Change['fields'], desired?: DesiredObject, cur?: CurrentObject, from?: string): Change => {
       const changed = fields.map((f) => f.path).filter((p) => p !== 'name');
-      const ops = kind.ops({ scope, action, desired, current: cur, changed, ctx });
+      const ops = kind.ops({ scope, action, desired, current: cur, changed, ctx, prepared });
       return {
         id: action === 'delete' && (byKey.get(key)?.length ?? 0) > 1 ? `${changeId(kind, scope, key)}#${cur?.id}` : changeId(kind, scope, key),
         kind: kind.name,
@@ -169,8 +185,8 @@ export async function buildPlan(opts: PlanOptions): Promise<PlanResult> {
         action,
         ...(from !== undefined ? { from } : {}),
         fields,
-        precondition: { digest: cur ? objectDigest(cur) : null },
-        depends_on: [...refsIn(ops), ...(scope.pendingCreate ? [scope.pendingCreate] : [])],
+        precondition: { digest: cur ? objectDigest(cur, kind.guardedByServer) : null },
+        depends_on: [...new Set([...refsIn(ops), ...(kind.dependsOn?.({ scope, action, desired, current: cur, changed, ctx, prepared }) ?? []), ...(scope.pendingCreate ? [scope.pendingCreate] : [])])],
         ops,
       };
     };
@@ -179,7 +195,7 @@ export async function buildPlan(opts: PlanOptions): Promise<PlanResult> {
       const matches = byKey.get(d.key) ?? [];
       if (matches.length > 1) {
         matches.forEach((m) => consumed.add(m));
-        warnings.push(`${kind.title} "${d.key}" in ${scope.name}: ${matches.length} objects with this name exist on the server; forgeform changes none of them`);
+        warnings.push(`${kind.title} "${d.key}"${where(scope)}: ${matches.length} objects with this name exist on the server; forgeform changes none of them`);
         continue;
       }
       let cur = matches[0];
@@ -188,7 +204,7 @@ export async function buildPlan(opts: PlanOptions): Promise<PlanResult> {
         for (const old of d.previously ?? []) {
           const olds = (byKey.get(old) ?? []).filter((o) => !consumed.has(o));
           if (olds.length > 1) {
-            warnings.push(`${kind.title} "${old}" in ${scope.name}: ${olds.length} objects with this name exist; forgeform does not rename any of them to "${d.key}"`);
+            warnings.push(`${kind.title} "${old}"${where(scope)}: ${olds.length} objects with this name exist; forgeform does not rename any of them to "${d.key}"`);
             olds.forEach((o) => consumed.add(o));
             break;
           }
@@ -199,13 +215,13 @@ export async function buildPlan(opts: PlanOptions): Promise<PlanResult> {
           }
         }
       }
-      const problems = kind.check?.(d, cur, scope, ctx) ?? [];
-      for (const p of problems) errors.push({ message: `${kind.title} "${d.key}" in ${scope.name}: ${p.message}`, location: p.path ? locate(rs, p.path) : undefined });
+      const problems = kind.check?.(d, cur, scope, ctx, prepared) ?? [];
+      for (const p of problems) errors.push({ message: `${kind.title} "${d.key}"${where(scope)}: ${p.message}`, location: p.path ? locate(rs, p.path) : undefined });
       if (cur) consumed.add(cur);
       if (problems.length) continue;
-      const fields = diffFields(kind.fields, d.fields, cur?.fields, kind.compare ? (name) => kind.compare!(name, d, cur) : undefined);
+      const fields = diffFields(kind.fields, d.fields, cur?.fields, kind.compare ? (name) => kind.compare!(name, d, cur, prepared) : undefined);
       const writeOnly = writeOnlyFields(kind, d, cur, fields, ctx.options);
-      if (!cur) scopeChanges.push(make('create', d.key, fields, d));
+      if (!cur) scopeChanges.push(make('create', d.key, [...fields, ...writeOnly.fields], d));
       else if (writeOnly.replace) scopeChanges.push(make('replace', d.key, [...fields, ...writeOnly.fields], d, cur));
       else if (from !== undefined) scopeChanges.push(make('rename', d.key, [{ path: 'name', before: from, after: d.key }, ...fields, ...writeOnly.fields], d, cur, from));
       else if (fields.length || writeOnly.fields.length) scopeChanges.push(make('update', d.key, [...fields, ...writeOnly.fields], d, cur));
@@ -215,7 +231,7 @@ export async function buildPlan(opts: PlanOptions): Promise<PlanResult> {
       for (const c of current) {
         if (consumed.has(c)) continue;
         const keep = kind.keep?.(c, scope, ctx);
-        if (keep) warnings.push(`${kind.title} "${c.key}"${scope.name ? ` in ${scope.name}` : ''} is not deleted: ${keep}`);
+        if (keep) warnings.push(`${kind.title} "${c.key}"${where(scope)} is not deleted: ${keep}`);
         else scopeChanges.push(make('delete', c.key, [], undefined, c));
       }
     }
@@ -227,13 +243,23 @@ export async function buildPlan(opts: PlanOptions): Promise<PlanResult> {
       if (freeing) ch.depends_on.push(freeing.id);
     }
 
+    warnings.push(...(kind.notices?.(w.desired, current, scope, ctx) ?? []));
+
     const reason = kind.readOnlyReason?.(scope);
     if (reason && scopeChanges.length) {
       warnings.push(`${scopeChanges.length} ${kind.title} change(s) withheld: ${reason}`);
       continue;
     }
     if (kind.annotate) {
-      for (const [j, note] of (await Promise.all(scopeChanges.map((c) => kind.annotate!(c, scope, ctx)))).entries()) {
+      const notes = await Promise.all(
+        scopeChanges.map((c) =>
+          kind.annotate!(c, scope, ctx).catch((e: unknown) => {
+            errors.push({ message: `${kind.title} "${c.key}"${where(scope)}: cannot tell what this ${c.action} affects: ${(e as Error).message}` });
+            return undefined;
+          }),
+        ),
+      );
+      for (const [j, note] of notes.entries()) {
         if (!note) continue;
         if (note.notes?.length) scopeChanges[j]!.notes = [...(scopeChanges[j]!.notes ?? []), ...note.notes];
         if (note.unsafe) unsafe.push(note.unsafe);
@@ -271,17 +297,21 @@ export async function buildPlan(opts: PlanOptions): Promise<PlanResult> {
  * are sent too, or the object is replaced when the kind cannot change them in place.
  */
 function writeOnlyFields(kind: Kind, d: DesiredObject, cur: CurrentObject | undefined, changed: FieldChange[], options: KindOptions): { fields: FieldChange[]; replace: boolean } {
-  if (!cur) return { fields: [], replace: false };
   const specs = kind.fields.filter((f) => f.writeOnly && f.name in d.fields);
+  const shown = (send: FieldSpec[]) => send.map((f) => ({ path: f.name, after: f.sensitive ? null : d.fields[f.name], writeOnly: true, ...(f.sensitive ? { sensitive: true } : {}) }));
+  // A create (and the create half of a replacement) sends them all: the plan shows them.
+  if (!cur) return { fields: shown(specs), replace: false };
   const plain = specs.filter((f) => !f.sensitive);
   const secret = specs.filter((f) => f.sensitive);
   const rotate = Boolean(options.rotateSecrets) && secret.length > 0;
-  if (rotate && kind.replaceToRotate) return { fields: [], replace: true };
+  if (rotate && kind.replaceToRotate) return { fields: shown(specs), replace: true };
   const send = [...(changed.length || options.syncWriteOnly || rotate ? plain : []), ...(rotate ? secret : [])];
-  return {
-    fields: send.map((f) => ({ path: f.name, after: f.sensitive ? null : d.fields[f.name], writeOnly: true, ...(f.sensitive ? { sensitive: true } : {}) })),
-    replace: false,
-  };
+  return { fields: shown(send), replace: false };
+}
+
+/** " in acme/widgets" for a repo or org; nothing for the server scope. */
+function where(scope: Scope): string {
+  return scope.name ? ` in ${scope.name}` : '';
 }
 
 function kindIndex(kinds: Kind[], name: string): number {

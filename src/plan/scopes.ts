@@ -1,6 +1,6 @@
 import picomatch from 'picomatch';
 import type { Config } from '../config/types.js';
-import { isApiError, type GiteaClient } from '../gitea/client.js';
+import { isApiError, type GiteaClient, type RequestOptions } from '../gitea/client.js';
 import { apiPath } from '../gitea/path.js';
 import type { RepoFacts, Scope } from '../kinds/types.js';
 
@@ -39,12 +39,14 @@ export async function resolveScopes(
   config: Config,
   client: GiteaClient,
   targets: (scope: Scope) => boolean = () => true,
+  /** The GET to use for single objects: the planner passes its memoised one, so kinds can reuse the answers. */
+  get: <T>(path: string, opts?: RequestOptions) => Promise<T> = (path, opts) => client.get(path, opts),
 ): Promise<{ scopes: ResolvedScope[]; problems: ScopeProblem[] }> {
   const problems: ScopeProblem[] = [];
   const scopes: ResolvedScope[] = [];
 
   const exists = (path: string) =>
-    client.get(path).then(
+    get(path).then(
       () => true,
       (e) => {
         if (isApiError(e, 404)) return false;
@@ -111,13 +113,13 @@ export async function resolveScopes(
       if (facts.has(key)) return;
       const [owner, name] = [key.slice(0, key.indexOf('/')), key.slice(key.indexOf('/') + 1)];
       try {
-        const r = await client.get<ServerRepo>(apiPath('repos', owner, name), { object: `repository ${key}` });
+        const r = await get<ServerRepo>(apiPath('repos', owner, name), { object: `repository ${key}` });
         facts.set(key, { owner, name, ownerIsOrg: await ownerIsOrg(owner), archived: Boolean(r.archived) });
       } catch (e) {
         if (!isApiError(e, 404)) throw e;
         const cfg = config.repos?.[key] as { create?: unknown } | undefined;
         if (cfg?.create) {
-          const orgCfg = config.orgs?.[owner] as { owner?: string } | undefined;
+          const orgCfg = config.orgs?.[owner];
           facts.set(key, { owner, name, ownerIsOrg: Boolean(orgCfg) || (await ownerIsOrg(owner)), archived: false });
           pending.set(key, `repo/server:/${key}`);
         } else problems.push({ section: 'repos', key, message: `repository ${key} does not exist on the server (or the token cannot see it); add create: {} to create it` });

@@ -25,6 +25,11 @@ function title(change: Change): string {
   return `${kindTitle} "${change.key}"`;
 }
 
+/** "repo:acme/widgets", "org:acme", and "server" for server-wide objects (users, hooks, runners). */
+export function scopeLabel(scope: string): string {
+  return scope === 'server:' ? 'server' : scope;
+}
+
 export function changeHeadline(change: Change): string {
   return `${symbols[change.action]} ${title(change)}`;
 }
@@ -45,7 +50,7 @@ export function renderPlanText(plan: Plan, c: Colors): string {
     if (ch.scope !== scope) {
       if (scope) lines.push('');
       scope = ch.scope;
-      lines.push(c.bold(`  # ${scope}`));
+      lines.push(c.bold(`  # ${scopeLabel(scope)}`));
     }
     const p = paint[ch.action];
     lines.push(p(`  ${changeHeadline(ch)}`));
@@ -76,7 +81,7 @@ export function renderPlanText(plan: Plan, c: Colors): string {
 }
 
 export function renderResultLine(r: ChangeResult, c: Colors): string {
-  const head = `${changeHeadline(r.change)} in ${r.change.scope}`;
+  const head = `${changeHeadline(r.change)} in ${scopeLabel(r.change.scope)}`;
   if (r.outcome === 'done') {
     const extra = r.notTaken?.length ? c.yellow(` (the server did not take: ${r.notTaken.join('; ')})`) : '';
     return `${c.green('✓')} ${head}${extra}`;

@@ -9,7 +9,7 @@ export interface ExportCommandOptions extends ServerOptions {
   output?: string;
 }
 
-/** --include takes kinds (labels, branch_protections), repositories or globs (owner/name) and org names. */
+/** --include takes kinds (labels, branch_protections; users, orgs, hooks, runners), repositories or globs (owner/name) and org names. */
 export async function exportCommand(opts: ExportCommandOptions, out: Output): Promise<number> {
   const kindKeys = new Set(kinds.map((k) => k.configKey));
   const sel = { kinds: [] as string[], repos: [] as string[], orgs: [] as string[] };
@@ -19,7 +19,9 @@ export async function exportCommand(opts: ExportCommandOptions, out: Output): Pr
     else if (/^[\w.-]+$/.test(inc)) sel.orgs.push(inc);
     else throw new UserError(`--include "${inc}": expected a kind (${[...kindKeys].join(', ')}), owner/repo (globs allowed) or an organisation`);
   }
-  if (!sel.repos.length && !sel.orgs.length) throw new UserError('export needs at least one --include owner/repo (globs allowed) or --include ORG');
+  const serverWide = new Set(kinds.filter((k) => k.scopeType === 'server' && k.exportable !== false).map((k) => k.configKey));
+  if (!sel.repos.length && !sel.orgs.length && !sel.kinds.some((k) => serverWide.has(k)))
+    throw new UserError(`export needs at least one --include owner/repo (globs allowed), --include ORG, or --include ${[...serverWide].join('|')}`);
   const client = makeClient(opts, out);
   let config;
   try {

@@ -36,8 +36,8 @@ export async function computePlan(opts: PlanCommandOptions, out: Output): Promis
     client,
     loaded,
     kinds,
-    options: { syncWriteOnly: Boolean(opts.syncWriteOnly), rotateSecrets: Boolean(opts.rotateSecrets) },
-    ...(targets ? { targets } : {}),
+    options: { syncWriteOnly: Boolean(opts.syncWriteOnly), rotateSecrets: Boolean(opts.rotateSecrets), ...(targets ? { target: targets.object } : {}) },
+    ...(targets ? { targets: targets.scope } : {}),
     onProgress: out.progress('Reading the server'),
   });
   if (errors.length) throw new UserError(`${formatPlanErrors(errors)}\nPlanning failed: nothing was changed.`);

@@ -1,0 +1,244 @@
+import type { Config, HookConfig } from '../config/types.js';
+import { apiPath } from '../gitea/path.js';
+import type { Op } from '../plan/types.js';
+import { asSet, bool, normalizeFields, str } from './fields.js';
+import { requireFromEnvironment } from './secrets.js';
+import type { CurrentObject, DesiredObject, FieldSpec, Kind, Problem } from './types.js';
+
+const ISSUE_EVENTS = ['issue_assign', 'issue_label', 'issue_milestone', 'issue_comment'];
+const PULL_EVENTS = ['pull_request_assign', 'pull_request_label', 'pull_request_milestone', 'pull_request_comment', 'pull_request_review', 'pull_request_review_request', 'pull_request_sync'];
+/** Gitea stores one "reviewed" flag and reports it as three events. */
+const REVIEW_EVENTS = ['pull_request_review_approved', 'pull_request_review_rejected', 'pull_request_review_comment'];
+const SLACK_KEYS = ['channel', 'username', 'icon_url', 'color'];
+
+/** Event names as Gitea reports them: lower case, the review event as its three parts, as a set. */
+export function normalizeEvents(value: unknown): string[] {
+  return asSet(asSet(value).flatMap((e) => (e.toLowerCase() === 'pull_request_review' ? REVIEW_EVENTS : [e.toLowerCase()])));
+}
+
+/** The events Gitea stores for the events a create or edit names (behavior.md §8.2). */
+export function expandEvents(events: string[]): string[] {
+  const out: string[] = [];
+  for (const raw of events) {
+    const e = raw.toLowerCase();
+    if (e === 'issues') out.push('issues', ...ISSUE_EVENTS);
+    else if (e === 'pull_request') out.push('pull_request', ...PULL_EVENTS);
+    else if (e === 'issues_only') out.push('issues');
+    else if (e === 'pull_request_only') out.push('pull_request');
+    else out.push(e);
+  }
+  return normalizeEvents(out.length ? out : ['push']);
+}
+
+/** The shortest config names that select exactly the events a server reports (export, and edits that keep them). */
+export function eventsToConfig(server: unknown): string[] {
+  const have = new Set(normalizeEvents(server));
+  const out = new Set<string>();
+  const all = (list: string[]) => list.every((e) => have.has(e));
+  const pullSubs = [...PULL_EVENTS.filter((e) => e !== 'pull_request_review'), ...REVIEW_EVENTS];
+  const issuesAll = have.has('issues') && all(ISSUE_EVENTS);
+  const pullAll = have.has('pull_request') && all(pullSubs);
+  if (issuesAll) out.add('issues');
+  if (pullAll) out.add('pull_request');
+  for (const e of have) {
+    if ((issuesAll && (e === 'issues' || ISSUE_EVENTS.includes(e))) || (pullAll && (e === 'pull_request' || pullSubs.includes(e)))) continue;
+    if (e === 'issues') out.add('issues_only');
+    else if (e === 'pull_request') out.add('pull_request_only');
+    else if (REVIEW_EVENTS.includes(e)) out.add('pull_request_review');
+    else out.add(e);
+  }
+  return [...out].sort();
+}
+
+const fields: FieldSpec[] = [
+  str('content_type'),
+  { name: 'events', type: 'set', normalize: normalizeEvents },
+  str('branch_filter'),
+  bool('active'),
+  str('name'),
+  ...SLACK_KEYS.map(str),
+  // Never returned; Gitea cannot change the secret in place, and clears the header on an edit without it.
+  { name: 'secret', type: 'scalar', writeOnly: true, sensitive: true },
+  { name: 'authorization_header', type: 'scalar', writeOnly: true, sensitive: true },
+];
+
+/** The identity and the events as written travel with a desired hook (not compared fields). */
+const IDENTITY = '_identity';
+const EVENTS_AS_WRITTEN = '_events';
+/** read() tags each server hook with the list it came from: the hook itself does not say. */
+const SCOPE_TAG = '_scope';
+
+interface Identity {
+  scope: 'system' | 'default';
+  type: string;
+  url: string;
+}
+
+export function hookKey(id: Identity): string {
+  return `${id.scope} ${id.type} ${id.url}`;
+}
+
+function identityOf(key: string): Identity {
+  const [scope, type, ...url] = key.split(' ');
+  return { scope: scope as Identity['scope'], type: type ?? '', url: url.join(' ') };
+}
+
+/** The body of POST /admin/hooks: identity, secret and every declared field; active unless said otherwise. */
+function createBody(d: DesiredObject): Record<string, unknown> {
+  const want = d.fields;
+  const id = want[IDENTITY] as Identity;
+  const config: Record<string, string> = {
+    url: id.url,
+    content_type: (want.content_type as string | undefined) ?? 'json',
+    // Without it, POST /admin/hooks creates a default hook.
+    is_system_webhook: id.scope === 'system' ? 'true' : 'false',
+  };
+  if (want.secret !== undefined) config.secret = String(want.secret);
+  for (const k of SLACK_KEYS) if (k in want) config[k] = String(want[k]);
+  return {
+    type: id.type,
+    config,
+    events: (want[EVENTS_AS_WRITTEN]) ?? ['push'],
+    // Gitea's default is an inactive hook.
+    active: want.active ?? true,
+    ...('branch_filter' in want ? { branch_filter: want.branch_filter } : {}),
+    ...('authorization_header' in want ? { authorization_header: want.authorization_header } : {}),
+    ...('name' in want ? { name: want.name } : {}),
+  };
+}
+
+/**
+ * The body of PATCH /admin/hooks/{id}: Gitea resets what an edit omits (events to [push], branch filter
+ * and authorization header cleared, Slack settings cleared when channel is sent), so it carries the
+ * hook's whole state — desired where the config manages it, current elsewhere.
+ */
+function editBody(d: DesiredObject, cur: CurrentObject): Record<string, unknown> {
+  const want = d.fields;
+  const have = cur.fields;
+  const pick = (k: string) => (k in want ? want[k] : have[k]);
+  const id = want[IDENTITY] as Identity;
+  const config: Record<string, string> = { url: id.url, content_type: String(pick('content_type') || 'json') };
+  if (id.type === 'slack') for (const k of SLACK_KEYS) config[k] = String(pick(k) ?? '');
+  return {
+    config,
+    events: (want[EVENTS_AS_WRITTEN]) ?? eventsToConfig(have.events),
+    branch_filter: pick('branch_filter') ?? '',
+    active: pick('active'),
+    ...('authorization_header' in want ? { authorization_header: want.authorization_header } : {}),
+    ...('name' in want ? { name: want.name } : {}),
+  };
+}
+
+/**
+ * Admin webhooks (system and default). The server gives them no name: identity is scope + type +
+ * url, and the change key reads e.g. "system gitea https://ci.example.com/hook".
+ */
+export const hookKind: Kind = {
+  name: 'hook',
+  title: 'admin webhook',
+  pruneKey: 'hooks',
+  configKey: 'hooks',
+  scopeType: 'server',
+  fields,
+  target: { type: 'hook', name: (key) => identityOf(key).url },
+  replaceToRotate: true,
+
+  async desired(scopeConfig, _scope, ctx) {
+    const hooks = (scopeConfig as Config).hooks;
+    if (!hooks) return undefined;
+    const problems: Problem[] = [];
+    const objects: DesiredObject[] = [];
+    const seen = new Map<string, number>();
+    hooks.forEach((h: HookConfig, i) => {
+      const path = ['hooks', i];
+      const id: Identity = { scope: h.scope ?? 'system', type: h.type ?? 'gitea', url: h.url };
+      const key = hookKey(id);
+      const first = seen.get(key);
+      if (first !== undefined) {
+        const at = ctx.loaded.locate?.(['hooks', first]);
+        const where = at ? `${at.file}:${at.line}:${at.col}` : `hooks[${first}]`;
+        problems.push({ path, message: `this hook (scope ${id.scope}, type ${id.type}, url ${id.url}) is declared twice: here and at ${where}` });
+        return;
+      }
+      seen.set(key, i);
+      const { url: _url, scope: _scope, type: _type, events, ...rest } = h;
+      const f = normalizeFields(fields, rest, true);
+      if (events) {
+        f.events = expandEvents(events);
+        f[EVENTS_AS_WRITTEN] = events;
+      }
+      f[IDENTITY] = id;
+      for (const secret of ['secret', 'authorization_header'] as const)
+        if (h[secret] !== undefined) problems.push(...requireFromEnvironment(h[secret], [...path, secret], secret, ctx));
+      objects.push({ key, fields: f, path });
+    });
+    return { objects, problems };
+  },
+
+  // The list does not say whether a hook is a system or a default one: list each type on its own.
+  async read(_scope, { client }) {
+    const list = (type: 'system' | 'default') =>
+      client.list<Record<string, unknown>>('admin/hooks', { query: { type }, object: `${type} webhooks` }).then((hooks) => hooks.map((h) => this.fromServer({ ...h, [SCOPE_TAG]: type })));
+    const [system, dflt] = await Promise.all([list('system'), list('default')]);
+    return [...system, ...dflt];
+  },
+
+  check(desired, current) {
+    const id = desired.fields[IDENTITY] as Identity;
+    if (!current && (id.type === 'matrix' || id.type === 'packagist'))
+      return [{ path: [...desired.path, 'type'], message: `Gitea's API cannot set the ${id.type === 'matrix' ? 'room' : 'package'} settings of a ${id.type} hook: create it in Gitea's web UI; forgeform then manages its other fields` }];
+    return [];
+  },
+
+  ops({ action, desired, current }) {
+    const remove: Op = { method: 'DELETE', path: apiPath('admin', 'hooks', current?.id ?? 0) };
+    if (action === 'delete') return [remove];
+    const create: Op = { method: 'POST', path: 'admin/hooks', body: createBody(desired!) };
+    if (action === 'create') return [create];
+    if (action === 'replace') return [{ ...remove, reason: 'Gitea cannot change a hook secret in place: the hook is deleted and created again (it gets a new id)' }, create];
+    return [
+      {
+        method: 'PATCH',
+        path: apiPath('admin', 'hooks', current!.id!),
+        body: editBody(desired!, current!),
+        onStatus: { '500': 'the hook no longer exists on the server (Gitea answers 500 for an unknown hook id): plan again' },
+      },
+    ];
+  },
+
+  async annotate(change) {
+    const notes: string[] = [];
+    const edit = change.ops.find((o) => o.method === 'PATCH');
+    if (edit) {
+      notes.push(
+        'authorization_header' in (edit.body as Record<string, unknown>)
+          ? 'authorization_header is sent again: Gitea clears it on any edit that omits it'
+          : 'Gitea clears the authorization header of a hook on every edit that does not send it: declare authorization_header if this hook has one',
+      );
+    }
+    for (const op of change.ops) if (op.reason) notes.push(op.reason);
+    return notes.length ? { notes } : undefined;
+  },
+
+  fromServer(raw) {
+    const r = raw as Record<string, unknown> & { config?: Record<string, unknown> };
+    const config = r.config ?? {};
+    const type = String(r.type ?? '');
+    const values: Record<string, unknown> = { content_type: config.content_type, events: r.events, branch_filter: r.branch_filter, active: r.active, name: r.name };
+    if (type === 'slack') for (const k of SLACK_KEYS) values[k] = config[k];
+    const readable = fields.filter((f) => !f.writeOnly && (type === 'slack' || !SLACK_KEYS.includes(f.name)));
+    const scope = r[SCOPE_TAG] === 'default' ? 'default' : 'system';
+    return { key: hookKey({ scope, type, url: String(config.url ?? '') }), id: Number(r.id), fields: normalizeFields(readable, values, false) };
+  },
+
+  toConfig(current: CurrentObject) {
+    const id = identityOf(current.key);
+    const f = current.fields;
+    const out: Record<string, unknown> = { url: id.url, scope: id.scope, type: id.type, content_type: f.content_type, events: eventsToConfig(f.events) };
+    if (f.branch_filter) out.branch_filter = f.branch_filter;
+    out.active = f.active;
+    if (f.name) out.name = f.name;
+    if (id.type === 'slack') for (const k of SLACK_KEYS) if (f[k]) out[k] = f[k];
+    return out;
+  },
+};

@@ -1,0 +1,260 @@
+import type { IssueConfig, RepoConfig } from '../config/types.js';
+import { isApiError } from '../gitea/client.js';
+import { apiPath } from '../gitea/path.js';
+import type { Op } from '../plan/types.js';
+import { splitRepo } from './branch-protection.js';
+import { asSet, normalizeFields, set, str, text } from './fields.js';
+import { orgLabelKind, repoLabelKind } from './label.js';
+import type { CurrentObject, DesiredObject, FieldSpec, Kind, KindContext, Problem, Scope } from './types.js';
+
+const dateOnly = (v: unknown) => (v === null || v === undefined || v === '' ? null : String(v).slice(0, 10));
+
+const fields: FieldSpec[] = [
+  // Label names, compared by the labels_mode rule (see compare); a write answer is not comparable.
+  { name: 'labels', type: 'set', normalize: asSet, readBack: false },
+  str('state'),
+  str('title'),
+  text('body'),
+  { name: 'milestone', type: 'scalar', normalize: (v) => (v === undefined || v === null ? null : String(v)) },
+  set('assignees'),
+  { name: 'due_date', type: 'scalar', normalize: dateOnly },
+  { name: 'projects', type: 'set', normalize: (v) => asSet(v).map(Number).sort((a, b) => a - b) },
+  str('ref'),
+];
+
+interface ServerIssue {
+  number: number;
+  title: string;
+  body: string;
+  state: string;
+  ref: string;
+  labels: { id: number; name: string }[] | null;
+  milestone: { id: number; title: string } | null;
+  assignees: { login: string }[] | null;
+  due_date: string | null;
+  projects?: { id: number }[] | null;
+  content_version?: number;
+}
+
+interface Milestone {
+  id: number;
+  title: string;
+}
+
+/** A label an issue can carry, as it will be once the plan's label changes are applied. */
+interface LabelTarget {
+  name: string;
+  /** The label's id, or a reference to the change that creates it. */
+  id: number | { $ref: string };
+  exclusive: boolean;
+}
+
+interface PreparedIssue {
+  problems: Problem[];
+  targets: LabelTarget[];
+  /** The labels on the issue now, named as they will be after this plan's renames. */
+  currentNames: string[];
+  milestoneId?: number;
+}
+
+type Prepared = Map<string, PreparedIssue>;
+
+function orgScopeOf(scope: Scope): Scope | undefined {
+  return scope.repo?.ownerIsOrg ? { type: 'org', name: scope.repo.owner } : undefined;
+}
+
+function labelSources(scope: Scope): [Kind, Scope][] {
+  const org = orgScopeOf(scope);
+  return org ? [[repoLabelKind, scope], [orgLabelKind, org]] : [[repoLabelKind, scope]];
+}
+
+/** Labels as they will be after the plan: current ones renamed or deleted, planned ones added. */
+async function labelCatalogue(scope: Scope, ctx: KindContext): Promise<LabelTarget[]> {
+  const out: LabelTarget[] = [];
+  for (const [kind, s] of labelSources(scope)) {
+    const current = s.pendingCreate ? [] : await ctx.currentOf(kind, s);
+    const planned = ctx.plannedChanges(kind.name, s);
+    for (const c of current) {
+      const change = planned.find((p) => p.precondition.digest !== null && (p.action === 'rename' ? p.from === c.key : p.key === c.key) && p.ops.some((o) => o.path.endsWith(`/${c.id}`)));
+      if (change?.action === 'delete') continue;
+      const exclusive = change?.fields.find((f) => f.path === 'exclusive')?.after ?? c.fields.exclusive;
+      out.push({ name: change?.action === 'rename' ? change.key : c.key, id: c.id as number, exclusive: Boolean(exclusive) });
+    }
+    for (const p of planned) if (p.action === 'create') out.push({ name: p.key, id: { $ref: p.id }, exclusive: Boolean(p.fields.find((f) => f.path === 'exclusive')?.after) });
+  }
+  return out;
+}
+
+/** The scope of an exclusive label is its name up to the last '/', when that '/' is inside the name. */
+export function exclusiveScope(name: string): string | undefined {
+  const i = name.lastIndexOf('/');
+  return i > 0 && i < name.length - 1 ? name.slice(0, i) : undefined;
+}
+
+function mode(d: DesiredObject): 'add' | 'exact' {
+  return d.fields._labels_mode === 'exact' ? 'exact' : 'add';
+}
+
+function prepareOne(d: DesiredObject, cur: CurrentObject | undefined, catalogue: LabelTarget[], milestones: Milestone[], scope: Scope): PreparedIssue {
+  const problems: Problem[] = [];
+  const targets: LabelTarget[] = [];
+  if ('labels' in d.fields) {
+    for (const name of asSet(d.fields.labels)) {
+      const found = catalogue.filter((l) => l.name === name);
+      if (found.length === 1) targets.push(found[0]!);
+      else
+        problems.push({
+          path: [...d.path, 'labels'],
+          message: found.length
+            ? `label "${name}" is ambiguous: ${found.length} labels of that name exist in ${scope.name} or its organisation`
+            : `label "${name}" does not exist in ${scope.name} or its organisation, and the config does not create it`,
+        });
+    }
+    const byScope = new Map<string, string[]>();
+    for (const t of targets) {
+      const s = t.exclusive ? exclusiveScope(t.name) : undefined;
+      if (s) byScope.set(s, [...(byScope.get(s) ?? []), t.name]);
+    }
+    for (const [s, names] of byScope)
+      if (names.length > 1)
+        problems.push({ path: [...d.path, 'labels'], message: `labels ${names.map((n) => `"${n}"`).join(' and ')} share the exclusive scope "${s}": Gitea would silently keep only one` });
+  }
+  let milestoneId: number | undefined;
+  if (typeof d.fields.milestone === 'string') {
+    const found = milestones.filter((m) => m.title === d.fields.milestone);
+    if (found.length === 1) milestoneId = found[0]!.id;
+    else
+      problems.push({
+        path: [...d.path, 'milestone'],
+        message: found.length ? `milestone "${d.fields.milestone}" is ambiguous: ${found.length} milestones have that title` : `milestone "${d.fields.milestone}" does not exist in ${scope.name}`,
+      });
+  }
+  const ids = (cur?.fields._label_ids as number[] | undefined) ?? [];
+  const currentNames = ids.map((id) => catalogue.find((l) => l.id === id)?.name).filter((n): n is string => n !== undefined);
+  return { problems, targets, currentNames, ...(milestoneId !== undefined ? { milestoneId } : {}) };
+}
+
+export const issueKind: Kind = {
+  name: 'issue',
+  title: 'issue',
+  // Issues are never created or deleted by forgeform.
+  pruneKey: '',
+  configKey: 'issues',
+  scopeType: 'repo',
+  fields,
+  // A body edit carries the content version it was planned from; Gitea answers 409 when it moved on.
+  guardedByServer: ['body', '_content_version'],
+
+  async desired(scopeConfig, scope) {
+    const issues = (scopeConfig as RepoConfig | undefined)?.issues;
+    if (!issues) return undefined;
+    const objects = Object.entries<IssueConfig>(issues).map(([index, cfg]) => {
+      const { labels_mode, ...managed } = cfg;
+      return {
+        key: `#${index}`,
+        fields: { ...normalizeFields(fields, managed, true), ...(labels_mode ? { _labels_mode: labels_mode } : {}) },
+        path: ['repos', scope.name, 'issues', index],
+      };
+    });
+    return { objects, problems: [] };
+  },
+
+  /** One GET per named issue: no list call returns exactly them. The label lists are read alongside. */
+  async read(scope, ctx, desired = []) {
+    const [owner, repo] = splitRepo(scope.name);
+    const [issues] = await Promise.all([
+      Promise.all(
+        desired.map(async (d) => {
+          try {
+            return await ctx.client.get<ServerIssue>(apiPath('repos', owner, repo, 'issues', d.key.slice(1)), { object: `issue ${d.key} of ${scope.name}` });
+          } catch (e) {
+            if (isApiError(e, 404)) return undefined;
+            throw e;
+          }
+        }),
+      ),
+      ...(desired.some((d) => 'labels' in d.fields) ? labelSources(scope).filter(([, s]) => !s.pendingCreate).map(([k, s]) => ctx.currentOf(k, s)) : []),
+    ]);
+    return issues.filter((i): i is ServerIssue => i !== undefined).map((i) => this.fromServer(i));
+  },
+
+  async prepare(scope, desired, current, ctx): Promise<Prepared> {
+    const catalogue = desired.some((d) => 'labels' in d.fields) ? await labelCatalogue(scope, ctx) : [];
+    const milestones = desired.some((d) => typeof d.fields.milestone === 'string')
+      ? await ctx.client.list<Milestone>(apiPath('repos', ...splitRepo(scope.name), 'milestones'), { query: { state: 'all' }, object: `milestones of ${scope.name}` })
+      : [];
+    return new Map(desired.map((d) => [d.key, prepareOne(d, current.find((c) => c.key === d.key), catalogue, milestones, scope)]));
+  },
+
+  check(d, current, scope, _ctx, prepared) {
+    if (!current) return [{ path: d.path, message: `issue ${d.key} does not exist in ${scope.name} (forgeform never creates issues)` }];
+    return (prepared as Prepared).get(d.key)?.problems ?? [];
+  },
+
+  compare(field, d, _current, prepared) {
+    if (field !== 'labels') return undefined;
+    const have = new Set((prepared as Prepared).get(d.key)?.currentNames ?? []);
+    return (want) => {
+      const w = asSet(want);
+      return w.every((n) => have.has(n)) && (mode(d) === 'add' || w.length === have.size);
+    };
+  },
+
+  ops({ scope, desired, current, changed, prepared }) {
+    const d = desired!;
+    const base = apiPath('repos', ...splitRepo(scope.name), 'issues', d.key.slice(1));
+    const p = (prepared as Prepared).get(d.key)!;
+    const ops: Op[] = [];
+    if (changed.includes('labels')) {
+      // Ids only (never ids and names mixed): names may be duplicated, ids are exact.
+      const additions = p.targets.filter((t) => !p.currentNames.includes(t.name));
+      const removes = mode(d) === 'exact' && p.currentNames.some((n) => !p.targets.some((t) => t.name === n));
+      if (mode(d) === 'exact' && p.targets.length === 0) ops.push({ method: 'DELETE', path: `${base}/labels` });
+      else if (removes) ops.push({ method: 'PUT', path: `${base}/labels`, body: { labels: p.targets.map((t) => t.id) } });
+      else ops.push({ method: 'POST', path: `${base}/labels`, body: { labels: additions.map((t) => t.id) } });
+    }
+    const body: Record<string, unknown> = {};
+    for (const name of changed) {
+      const value = d.fields[name];
+      if (name === 'labels') continue;
+      else if (name === 'milestone') body.milestone = value === null ? 0 : p.milestoneId;
+      else if (name === 'due_date') Object.assign(body, value === null ? { unset_due_date: true } : { due_date: `${String(value)}T00:00:00Z` });
+      else body[name] = value;
+    }
+    if ('body' in body) body.content_version = current!.fields._content_version;
+    if (Object.keys(body).length)
+      ops.push({
+        method: 'PATCH',
+        path: base,
+        body,
+        onStatus: { '409': `issue ${d.key} of ${scope.name} changed since the plan was made: plan again` },
+        ...(ops.length ? { reason: 'Gitea changes the labels and the fields of an issue with separate calls' } : {}),
+      });
+    return ops;
+  },
+
+  fromServer(raw) {
+    const i = raw as ServerIssue;
+    const f = normalizeFields(
+      fields,
+      {
+        labels: (i.labels ?? []).map((l) => l.name),
+        state: i.state,
+        title: i.title,
+        body: i.body,
+        milestone: i.milestone?.title ?? null,
+        assignees: (i.assignees ?? []).map((a) => a.login),
+        due_date: i.due_date,
+        projects: (i.projects ?? []).map((p) => p.id),
+        ref: i.ref,
+      },
+      false,
+    );
+    return { key: `#${i.number}`, id: i.number, fields: { ...f, _label_ids: (i.labels ?? []).map((l) => l.id).sort((a, b) => a - b), _content_version: i.content_version ?? 0 } };
+  },
+
+  exportable: false,
+  toConfig() {
+    return {};
+  },
+};

@@ -1,0 +1,117 @@
+import type { Config, RepoCreateConfig } from '../config/types.js';
+import { isApiError } from '../gitea/client.js';
+import { apiPath } from '../gitea/path.js';
+import { isGlobKey } from '../plan/scopes.js';
+import { splitRepo } from './branch-protection.js';
+import { bool, normalizeFields, set, str, text } from './fields.js';
+import { userChangeIds } from './org.js';
+import type { CurrentObject, DesiredObject, FieldSpec, Kind, OpsInput, Problem } from './types.js';
+
+const fields: FieldSpec[] = [bool('private'), text('description'), bool('auto_init'), str('default_branch'), set('gitignores'), str('license'), str('readme')];
+
+/** The template names of the server, read only when a repository with templates is to be created. */
+interface Templates {
+  gitignores?: Set<string>;
+  licenses?: Set<string>;
+}
+
+/**
+ * Repositories as objects of the server, for creation only: `repos."owner/name".create` creates a
+ * missing repository on behalf of its owner (admin API). Nothing of an existing repository is compared
+ * and repositories are never deleted. The change is `repo/server:/owner/name`, which the repository's
+ * own kinds (labels, protections) wait for.
+ */
+export const repoKind: Kind = {
+  name: 'repo',
+  title: 'repository',
+  // Repositories are never deleted: no policy.prune entry names them.
+  pruneKey: 'repos',
+  configKey: 'repos',
+  scopeType: 'server',
+  fields,
+  target: { type: 'repo' },
+  exportable: false,
+
+  async desired(scopeConfig) {
+    const objects: DesiredObject[] = [];
+    const problems: Problem[] = [];
+    for (const [key, repo] of Object.entries((scopeConfig as Config).repos ?? {})) {
+      const create: RepoCreateConfig | undefined = repo.create;
+      if (!create) continue;
+      const path = ['repos', key, 'create'];
+      if (isGlobKey(key)) problems.push({ path, message: `create: is not allowed on a glob ("${key}" matches existing repositories only): write the repository's full name` });
+      else objects.push({ key, fields: normalizeFields(fields, create as Record<string, unknown>, true), path });
+    }
+    return objects.length || problems.length ? { objects, problems } : undefined;
+  },
+
+  // One GET per repository to create; the scope resolution made the same GETs, and they are shared.
+  async read(_scope, ctx, desired) {
+    const found = await Promise.all(
+      (desired ?? []).map(async (d): Promise<CurrentObject | undefined> => {
+        const [owner, name] = splitRepo(d.key);
+        try {
+          const r = await ctx.cachedGet<{ id: number }>(apiPath('repos', owner, name), { object: `repository ${d.key}` });
+          return { key: d.key, id: r.id, fields: {} };
+        } catch (e) {
+          if (isApiError(e, 404)) return undefined;
+          throw e;
+        }
+      }),
+    );
+    return found.filter((r): r is CurrentObject => r !== undefined);
+  },
+
+  async prepare(_scope, desired, current, ctx): Promise<Templates> {
+    const missing = desired.filter((d) => !current.some((c) => c.key === d.key));
+    const names = async (path: string, pick: (x: unknown) => string[]) => new Set(pick(await ctx.cachedGet<unknown>(path, { object: path })));
+    const [gitignores, licenses] = await Promise.all([
+      missing.some((d) => 'gitignores' in d.fields) ? names('gitignore/templates', (x) => (Array.isArray(x) ? x.map(String) : [])) : undefined,
+      missing.some((d) => 'license' in d.fields)
+        ? names('licenses', (x) => (Array.isArray(x) ? x.flatMap((l: { key?: string; name?: string }) => [l.key, l.name].filter((v): v is string => typeof v === 'string')) : []))
+        : undefined,
+    ]);
+    return { ...(gitignores ? { gitignores } : {}), ...(licenses ? { licenses } : {}) };
+  },
+
+  check(desired, current, _scope, _ctx, prepared) {
+    if (current) return [];
+    const t = (prepared ?? {}) as Templates;
+    const problems: Problem[] = [];
+    for (const g of (desired.fields.gitignores as string[] | undefined) ?? [])
+      if (t.gitignores && !t.gitignores.has(g))
+        problems.push({ path: [...desired.path, 'gitignores'], message: `"${g}" is not a .gitignore template of the server (GET /gitignore/templates)` });
+    const license = desired.fields.license as string | undefined;
+    if (license !== undefined && t.licenses && !t.licenses.has(license))
+      problems.push({ path: [...desired.path, 'license'], message: `"${license}" is not a license template of the server (GET /licenses)` });
+    return problems;
+  },
+
+  // Create-only settings: never compared with an existing repository.
+  compare() {
+    return () => true;
+  },
+
+  dependsOn({ action, desired, scope, ctx }: OpsInput) {
+    if (action !== 'create') return [];
+    const [owner] = splitRepo(desired!.key);
+    const org = ctx.plannedChanges('org', scope).filter((c) => c.key === owner && c.action === 'create');
+    return [...org.map((c) => c.id), ...userChangeIds(ctx, scope, owner)];
+  },
+
+  ops({ desired }) {
+    const [owner, name] = splitRepo(desired!.key);
+    const body: Record<string, unknown> = { name };
+    for (const [k, v] of Object.entries(desired!.fields)) body[k] = k === 'gitignores' ? (v as string[]).join(',') : v;
+    return [{ method: 'POST', path: apiPath('admin', 'users', owner, 'repos'), body }];
+  },
+
+  fromServer(raw) {
+    const r = raw as Record<string, unknown>;
+    return { key: String(r.full_name), id: Number(r.id), fields: {} };
+  },
+
+  toConfig() {
+    return {};
+  },
+};

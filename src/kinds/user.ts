@@ -1,0 +1,249 @@
+import type { Config, UserConfig } from '../config/types.js';
+import { apiPath } from '../gitea/path.js';
+import type { Op } from '../plan/types.js';
+import { asSet, bool, int, normalizeFields, set, str, text } from './fields.js';
+import { requireFromEnvironment } from './secrets.js';
+import type { CurrentObject, DesiredObject, FieldSpec, Kind, KindContext, Problem } from './types.js';
+import { badgeOps, keyOps, readExtras, SERVER_KEYS, WANTED_KEYS, wantedKeys, type KnownKey } from './user-extras.js';
+
+const writeOnly = (spec: FieldSpec): FieldSpec => ({ ...spec, writeOnly: true });
+
+const fields: FieldSpec[] = [
+  str('email'),
+  str('full_name'),
+  str('login_name'),
+  int('source_id'),
+  str('visibility'),
+  bool('restricted'),
+  bool('admin'),
+  bool('active'),
+  bool('prohibit_login'),
+  str('website'),
+  str('location'),
+  text('description'),
+  // Never returned by the server (behavior.md §7.3): sent, never compared.
+  writeOnly(int('max_repo_creation')),
+  writeOnly(bool('allow_create_organization')),
+  writeOnly(bool('allow_git_hook')),
+  writeOnly(bool('allow_import_local')),
+  writeOnly(bool('must_change_password')),
+  { name: 'password', type: 'scalar', writeOnly: true, sensitive: true },
+  // Read per user, only when the config names them.
+  set('badges'),
+  set('ssh_keys'),
+];
+
+/** What POST /admin/users takes (CreateUserOption); the rest needs a PATCH after the create. */
+const CREATE_FIELDS = ['email', 'full_name', 'login_name', 'source_id', 'visibility', 'restricted', 'must_change_password', 'password'];
+/** What PATCH /admin/users/{username} takes (EditUserOption). */
+const EDIT_FIELDS = new Set([
+  'email', 'full_name', 'login_name', 'source_id', 'visibility', 'restricted', 'admin', 'active', 'prohibit_login', 'website', 'location', 'description',
+  'max_repo_creation', 'allow_create_organization', 'allow_git_hook', 'allow_import_local', 'must_change_password', 'password',
+]);
+/** Values a new user already has: a create does not PATCH them. */
+const CREATED_WITH: Record<string, unknown> = { admin: false, active: true, prohibit_login: false, website: '', location: '', description: '' };
+
+/** What the user read learnt for the guards: the token's own user and every user. */
+interface UserFacts {
+  self: string;
+  users: CurrentObject[];
+}
+const factsOf = new WeakMap<KindContext, UserFacts>();
+
+const lc = (s: string) => s.toLowerCase();
+
+/** Why a user must never be deleted, demoted or deactivated (protected_users, the token's own user). */
+function protectedBecause(name: string, ctx: KindContext): string | undefined {
+  if ((ctx.loaded.config?.policy?.protected_users ?? []).some((p) => lc(p) === lc(name))) return 'it is listed in policy.protected_users';
+  const self = factsOf.get(ctx)?.self;
+  if (self && lc(self) === lc(name)) return "it is the token's own user";
+  return undefined;
+}
+
+/** Whether no other active site administrator would be left once this plan is applied. */
+function isLastAdmin(name: string, ctx: KindContext): boolean {
+  const facts = factsOf.get(ctx);
+  const config: Config | undefined = ctx.loaded.config;
+  if (!facts || !config) return false;
+  const declared = config.users ?? {};
+  const renamedTo = new Map<string, UserConfig>();
+  for (const u of Object.values(declared)) for (const old of u.previously ?? []) renamedTo.set(old, u);
+  const pruning = (config.policy?.prune ?? []).includes('users');
+  const survivesAsAdmin = (u: CurrentObject): boolean => {
+    const decl = Object.hasOwn(declared, u.key) ? declared[u.key] : renamedTo.get(u.key);
+    if (decl) return decl.admin !== false && decl.active !== false;
+    return !pruning || protectedBecause(u.key, ctx) !== undefined;
+  };
+  return !facts.users.some((u) => u.key !== name && u.fields.admin === true && u.fields.active !== false && survivesAsAdmin(u));
+}
+
+function guard(name: string, ctx: KindContext, admin: boolean): string | undefined {
+  return protectedBecause(name, ctx) ?? (admin && isLastAdmin(name, ctx) ? 'it is the last site administrator' : undefined);
+}
+
+/** The body of PATCH /admin/users/{name}: what Gitea requires in every edit, then the fields to send. */
+function editBody(name: string, want: Record<string, unknown>, current: CurrentObject | undefined, send: string[]): Record<string, unknown> {
+  const body: Record<string, unknown> = {
+    // Required (binding) and always written by Gitea: keep the current value unless the config manages it.
+    login_name: 'login_name' in want ? want.login_name : (current?.fields.login_name) || name,
+    // Required by the newest API description; 0 means "unchanged".
+    source_id: 'source_id' in want ? want.source_id : ((current?.fields.source_id) ?? 0),
+  };
+  for (const f of send) body[f] = want[f];
+  return body;
+}
+
+export const userKind: Kind = {
+  name: 'user',
+  title: 'user',
+  pruneKey: 'users',
+  configKey: 'users',
+  scopeType: 'server',
+  fields,
+  target: { type: 'user' },
+  // Read only when the config names them; apply's stale-plan check reads without the config.
+  guardedByServer: ['badges', 'ssh_keys', SERVER_KEYS],
+
+  async desired(scopeConfig, _scope, ctx) {
+    const users = (scopeConfig as Config).users;
+    if (!users) return undefined;
+    const problems: Problem[] = [];
+    const objects: DesiredObject[] = [];
+    for (const [name, u] of Object.entries(users)) {
+      const path = ['users', name];
+      const { previously, ssh_keys, ...rest } = u;
+      const f = normalizeFields(fields, rest, true);
+      if (ssh_keys) {
+        const keys = wantedKeys(ssh_keys);
+        keys.forEach((k, i) => {
+          const first = keys.findIndex((o) => o.identity === k.identity);
+          if (first < i) problems.push({ path: [...path, 'ssh_keys', i], message: `ssh_keys[${i}] is the same key as ssh_keys[${first}] (${k.identity})` });
+        });
+        f.ssh_keys = asSet(keys.map((k) => k.identity));
+        f[WANTED_KEYS] = keys;
+      }
+      if (u.password !== undefined) problems.push(...requireFromEnvironment(u.password, [...path, 'password'], 'password', ctx));
+      objects.push({ key: name, fields: f, ...(previously ? { previously } : {}), path });
+    }
+    return { objects, problems };
+  },
+
+  async read(_scope, ctx, desired) {
+    const { client } = ctx;
+    const [raw, me] = await Promise.all([
+      client.list<unknown>('admin/users', { object: 'users' }),
+      ctx.cachedGet<{ login?: string } | undefined>('user', { object: "the token's own user" }),
+    ]);
+    const users = raw.map((r) => this.fromServer(r));
+    factsOf.set(ctx, { self: String(me?.login ?? ''), users });
+    const byKey = new Map(users.map((u) => [u.key, u]));
+    const extras: Promise<void>[] = [];
+    for (const d of desired ?? []) {
+      const user = byKey.get(d.key) ?? (d.previously ?? []).map((p) => byKey.get(p)).find((u) => u !== undefined);
+      const wants = { badges: 'badges' in d.fields, keys: 'ssh_keys' in d.fields };
+      if (user && (wants.badges || wants.keys)) extras.push(readExtras(client, user, wants));
+    }
+    await Promise.all(extras);
+    return users;
+  },
+
+  compare(field) {
+    // Gitea compares e-mails case-insensitively: a change of case only is a no-op there.
+    if (field === 'email') return (want, have) => String(want ?? '').toLowerCase() === String(have ?? '').toLowerCase();
+    return undefined;
+  },
+
+  check(desired, current, _scope, ctx) {
+    const problems: Problem[] = [];
+    const f = desired.fields;
+    if (!current) {
+      const clash = factsOf.get(ctx)?.users.find((u) => lc(u.key) === lc(desired.key));
+      if (clash) return [{ path: desired.path, message: `the server has a user "${clash.key}" and user names are case-insensitive: write "${clash.key}"` }];
+      if (!f.email) problems.push({ path: desired.path, message: 'a new user needs email' });
+      if (!('password' in f) && !f.source_id)
+        problems.push({ path: desired.path, message: 'a new local user needs a password of at least 8 characters (password: "${NAME}", from an environment variable)' });
+      return problems;
+    }
+    const was = current.fields;
+    const refuse = (field: string, what: string, admin: boolean) => {
+      const why = guard(current.key, ctx, admin);
+      if (why) problems.push({ path: [...desired.path, field], message: `forgeform never ${what} this user: ${why}` });
+    };
+    if (f.admin === false && was.admin === true) refuse('admin', 'demotes', true);
+    if (f.active === false && was.active !== false) refuse('active', 'deactivates', was.admin === true);
+    if (f.prohibit_login === true && was.prohibit_login !== true) refuse('prohibit_login', 'prohibits sign-in for', was.admin === true);
+    return problems;
+  },
+
+  keep(current, _scope, ctx) {
+    return guard(current.key, ctx, current.fields.admin === true);
+  },
+
+  ops({ action, desired, current, changed, ctx }) {
+    if (action === 'delete') {
+      const purge = ctx.loaded.config?.policy?.purge_users === true;
+      return [
+        {
+          method: 'DELETE',
+          path: apiPath('admin', 'users', current!.key),
+          ...(purge ? { query: { purge: true } } : {}),
+          onStatus: {
+            '422': purge
+              ? `Gitea refused to delete user "${current!.key}"`
+              : `Gitea refused to delete user "${current!.key}": move or delete what it owns first, or set policy.purge_users: true to delete it with its repositories and the organisations it alone owns`,
+          },
+        },
+      ];
+    }
+    const name = desired!.key;
+    const want = desired!.fields;
+    const userPath = apiPath('admin', 'users', name);
+    const wantedKeys = (want[WANTED_KEYS] as KnownKey[] | undefined) ?? [];
+    const ops: Op[] = [];
+    if (action === 'create') {
+      const body: Record<string, unknown> = { username: name };
+      for (const f of CREATE_FIELDS) if (f in want) body[f] = want[f];
+      ops.push({ method: 'POST', path: 'admin/users', body });
+      if ('badges' in want) ops.push(...badgeOps(name, want.badges, []));
+      ops.push(...keyOps(name, wantedKeys, []));
+      const later = Object.keys(want).filter((f) => EDIT_FIELDS.has(f) && !CREATE_FIELDS.includes(f) && !(f in CREATED_WITH && CREATED_WITH[f] === want[f]));
+      // Last, so that apply compares the server's answer (the user) with what the plan wanted.
+      if (later.length) ops.push({ method: 'PATCH', path: userPath, body: editBody(name, want, undefined, later), reason: 'Gitea cannot set these when it creates a user' });
+      return ops;
+    }
+    const cur = current!;
+    if (action === 'rename') ops.push({ method: 'POST', path: apiPath('admin', 'users', cur.key, 'rename'), body: { new_username: name } });
+    if (changed.includes('badges')) ops.push(...badgeOps(name, want.badges, cur.fields.badges));
+    if (changed.includes('ssh_keys')) ops.push(...keyOps(name, wantedKeys, (cur.fields[SERVER_KEYS] as KnownKey[] | undefined) ?? []));
+    const send = changed.filter((f) => EDIT_FIELDS.has(f));
+    if (send.length) ops.push({ method: 'PATCH', path: userPath, body: editBody(name, want, cur, send) });
+    return ops;
+  },
+
+  async annotate(change, _scope, ctx) {
+    const notes: string[] = [];
+    if (change.action === 'create' && !change.fields.some((f) => f.path === 'must_change_password'))
+      notes.push('must_change_password is not written: Gitea creates the user with must_change_password: true, so it cannot use the API until it changes its password');
+    if (change.action === 'delete' && ctx.loaded.config?.policy?.purge_users)
+      notes.push('purged (policy.purge_users): its repositories, packages and the organisations it alone owns are deleted too');
+    for (const op of change.ops) if (op.reason && /SSH key|badges/.test(op.reason)) notes.push(op.reason);
+    return notes.length ? { notes } : undefined;
+  },
+
+  fromServer(raw) {
+    const r = raw as Record<string, unknown>;
+    const values: Record<string, unknown> = { ...r };
+    if ('is_admin' in r) values.admin = r.is_admin;
+    const readable = fields.filter((f) => !f.writeOnly && f.name !== 'badges' && f.name !== 'ssh_keys');
+    return { key: String(r.login ?? r.username), id: Number(r.id), fields: normalizeFields(readable, values, true) };
+  },
+
+  toConfig(current: CurrentObject) {
+    const f = current.fields;
+    const out: Record<string, unknown> = { email: f.email, full_name: f.full_name };
+    if (f.source_id) Object.assign(out, { source_id: f.source_id, login_name: f.login_name });
+    Object.assign(out, { visibility: f.visibility, admin: f.admin, restricted: f.restricted, active: f.active, prohibit_login: f.prohibit_login });
+    for (const k of ['website', 'location', 'description']) if (f[k]) out[k] = f[k];
+    return out;
+  },
+};

@@ -1,0 +1,100 @@
+import { describe, expect, it } from 'vitest';
+import type { LoadedConfig } from '../../src/config/types.js';
+import type { GiteaClient } from '../../src/gitea/client.js';
+import { eventsToConfig, expandEvents, hookKind, normalizeEvents } from '../../src/kinds/hook.js';
+import { runnerKind } from '../../src/kinds/runner.js';
+import type { Scope } from '../../src/kinds/types.js';
+import { sshKeyIdentity } from '../../src/kinds/user-extras.js';
+import { userKind } from '../../src/kinds/user.js';
+import { diffFields } from '../../src/plan/diff.js';
+import { makeKindContext } from '../../src/plan/planner.js';
+
+const loaded = { config: { version: 1 }, secrets: new Map([['PW', 'pw-from-env']]) } as unknown as LoadedConfig;
+const ctx = makeKindContext({} as GiteaClient, loaded);
+const server: Scope = { type: 'server', name: '' };
+
+describe('hook events', () => {
+  it('expand issues and pull_request as Gitea stores them, and default to push', () => {
+    expect(expandEvents(['push', 'issues'])).toEqual(['issue_assign', 'issue_comment', 'issue_label', 'issue_milestone', 'issues', 'push']);
+    expect(expandEvents(['pull_request_only', 'issues_only'])).toEqual(['issues', 'pull_request']);
+    expect(expandEvents(['Pull_Request'])).toContain('pull_request_review_approved');
+    expect(expandEvents([])).toEqual(['push']);
+  });
+
+  it('compare as sets after the expansion, in any order', () => {
+    const current = hookKind.fromServer({ id: 1, type: 'gitea', config: { url: 'https://x', content_type: 'json' }, events: ['issue_label', 'push', 'issues', 'issue_comment', 'issue_milestone', 'issue_assign'] });
+    expect(diffFields(hookKind.fields, { events: expandEvents(['issues', 'push']) }, current.fields)).toEqual([]);
+    expect(diffFields(hookKind.fields, { events: expandEvents(['issues_only', 'push']) }, current.fields)).toHaveLength(1);
+  });
+
+  it('turn back into the config names that select exactly the same events', () => {
+    for (const written of [['push'], ['issues', 'create'], ['issues_only', 'pull_request_review'], ['pull_request', 'issue_comment'], ['pull_request_only', 'pull_request_sync']]) {
+      const stored = expandEvents(written);
+      expect(expandEvents(eventsToConfig(stored))).toEqual(stored);
+    }
+    expect(eventsToConfig(expandEvents(['issues', 'pull_request']))).toEqual(['issues', 'pull_request']);
+    expect(normalizeEvents(['pull_request_review'])).toEqual(['pull_request_review_approved', 'pull_request_review_comment', 'pull_request_review_rejected']);
+  });
+});
+
+describe('hook identity and edits', () => {
+  const current = { ...hookKind.fromServer({ id: 9, type: 'slack', config: { url: 'https://s', content_type: 'json', channel: '#a', username: 'bot', icon_url: '', color: 'good' }, events: ['push'], branch_filter: 'main', active: true }) };
+  it('is scope + type + url', () => {
+    expect(current.key).toBe('system slack https://s');
+  });
+  it('an edit carries the whole state: the desired fields and the current ones Gitea would reset', async () => {
+    const d = await hookKind.desired({ version: 1, hooks: [{ url: 'https://s', type: 'slack', channel: '#b' }] }, server, ctx);
+    const ops = hookKind.ops({ scope: server, action: 'update', desired: d!.objects[0]!, current, changed: ['channel'], ctx });
+    expect(ops).toEqual([
+      {
+        method: 'PATCH',
+        path: 'admin/hooks/9',
+        body: { config: { url: 'https://s', content_type: 'json', channel: '#b', username: 'bot', icon_url: '', color: 'good' }, events: ['push'], branch_filter: 'main', active: true },
+        onStatus: { '500': expect.any(String) as unknown },
+      },
+    ]);
+  });
+  it('a secret written in the config itself is refused', async () => {
+    const d = await hookKind.desired({ version: 1, hooks: [{ url: 'https://s', secret: 'literal' }, { url: 'https://t', secret: 'pw-from-env' }] }, server, ctx);
+    expect(d!.problems.map((p) => p.path)).toEqual([['hooks', 0, 'secret']]);
+  });
+});
+
+describe('users', () => {
+  it('identify SSH keys by type and key material, not by comment', () => {
+    const a = sshKeyIdentity('ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAINqTQkNGARZ35lWV7p0/JmhtEM5fyqkOTOKq7lBVaSLl alice@laptop');
+    expect(a).toBe(sshKeyIdentity('  ssh-ed25519   AAAAC3NzaC1lZDI1NTE5AAAAINqTQkNGARZ35lWV7p0/JmhtEM5fyqkOTOKq7lBVaSLl other comment'));
+    expect(a).toMatch(/^ssh-ed25519 SHA256:[A-Za-z0-9+/]{43}$/);
+  });
+
+  it('compare e-mails case-insensitively and read is_admin as admin', () => {
+    const current = userKind.fromServer({ id: 3, login: 'alice', login_name: '', source_id: 0, email: 'Alice@Example.com', is_admin: true });
+    expect(current.fields).toMatchObject({ admin: true, email: 'Alice@Example.com' });
+    const d = { key: 'alice', fields: { email: 'alice@example.com' }, path: [] };
+    expect(diffFields(userKind.fields, d.fields, current.fields, (f) => userKind.compare!(f, d, current))).toEqual([]);
+  });
+
+  it('an edit sends login_name and source_id, then only the changed fields', () => {
+    const current = userKind.fromServer({ id: 3, login: 'alice', login_name: 'alice.ldap', source_id: 2, email: 'a@x', full_name: 'A' });
+    const ops = userKind.ops({ scope: server, action: 'update', desired: { key: 'alice', fields: { full_name: 'B', email: 'a@x', max_repo_creation: 4 }, path: [] }, current, changed: ['full_name', 'max_repo_creation'], ctx });
+    expect(ops).toEqual([{ method: 'PATCH', path: 'admin/users/alice', body: { login_name: 'alice.ldap', source_id: 2, full_name: 'B', max_repo_creation: 4 } }]);
+  });
+
+  it('a create sends what POST takes, then one PATCH for what Gitea cannot set on create', () => {
+    const ops = userKind.ops({ scope: server, action: 'create', desired: { key: 'bot', fields: { email: 'b@x', password: 'pw', admin: true, active: true, allow_git_hook: false }, path: [] }, changed: [], ctx });
+    expect(ops.map((o) => [o.method, o.path, o.body])).toEqual([
+      ['POST', 'admin/users', { username: 'bot', email: 'b@x', password: 'pw' }],
+      ['PATCH', 'admin/users/bot', { login_name: 'bot', source_id: 0, admin: true, allow_git_hook: false }],
+    ]);
+  });
+});
+
+describe('runners', () => {
+  it('always send disabled, and keep the online status out of the stale-plan digest', () => {
+    const current = runnerKind.fromServer({ id: 5, name: 'r', status: 'offline', busy: false, disabled: false });
+    expect(runnerKind.ops({ scope: server, action: 'update', desired: { key: 'r', fields: { disabled: true }, path: [] }, current, changed: ['disabled'], ctx })).toEqual([
+      { method: 'PATCH', path: 'admin/actions/runners/5', body: { disabled: true } },
+    ]);
+    expect(runnerKind.guardedByServer).toContain('status');
+  });
+});
