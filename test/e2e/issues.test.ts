@@ -262,3 +262,39 @@ repos:
     expect((await issue(w, 1)).title).toBe('Mine, edited');
   });
 });
+
+describe('issue projects and ref', () => {
+  it('replaces the projects and sets the ref, then plans nothing', async () => {
+    w = await world({
+      users: seed.users,
+      orgs: [{ name: 'acme', owners: ['root'] }],
+      repos: [
+        {
+          name: 'acme/widgets',
+          projects: [{ title: 'Roadmap' }, { title: 'Bugs' }],
+          issues: [
+            { title: 'One', projects: ['Roadmap'], author: 'alice' },
+            { title: 'Two', projects: ['Bugs'], author: 'alice' },
+          ],
+        },
+      ],
+    });
+    const idOf = async (n: number) => ((await w.api<{ projects: { id: number }[] }>('GET', `repos/acme/widgets/issues/${n}`)).body.projects)[0]!.id;
+    const [roadmap, bugs] = [await idOf(1), await idOf(2)];
+    const file = w.config(`version: 1
+repos:
+  acme/widgets:
+    issues:
+      1: { projects: [${bugs}], ref: refs/heads/fix-1 }
+`);
+    const plan = await w.cli(['plan', '-c', file]);
+    expect(plan.stdout).toMatch(new RegExp(`~ projects: \\[${roadmap}\\] → \\[${bugs}\\]`));
+    w.sandbox.clearRequests();
+    expect((await w.cli(['apply', '-c', file, '--yes'])).code).toBe(0);
+    expect(w.sandbox.requests().find((r) => r.method === 'PATCH')!.body).toEqual({ projects: [bugs], ref: 'refs/heads/fix-1' });
+    const after = (await w.api<{ projects: { id: number }[]; ref: string }>('GET', 'repos/acme/widgets/issues/1')).body;
+    expect(after.projects.map((p) => p.id)).toEqual([bugs]);
+    expect(after.ref).toBe('refs/heads/fix-1');
+    expect((await w.cli(['plan', '-c', file])).stdout).toContain('No changes.');
+  });
+});
