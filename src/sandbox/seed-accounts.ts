@@ -10,7 +10,7 @@ import { createAdminHook, type CreateHookForm } from './routes/admin-hooks.js';
 import { addUserBadges, createPublicKey } from './routes/admin-user-extras.js';
 import { checkEmail } from './routes/admin-users.js';
 import { isFailure } from './routes/shared.js';
-import { SeedError } from './seed.js';
+import { bool as flag, integer, list as items, obj as record, SeedError, str as text, type Obj } from './seed-shape.js';
 import type { AuthSourceType } from './state-accounts.js';
 import type { SandboxState, UserRecord } from './state.js';
 
@@ -59,41 +59,6 @@ export const USER_ACCOUNT_KEYS = [
 ];
 
 export const TOP_ACCOUNT_KEYS = ['auth_sources', 'badges', 'hooks'];
-
-type Obj = Record<string, unknown>;
-
-function record(v: unknown, path: string, keys: string[]): Obj {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new SeedError(`${path}: expected a mapping`);
-  for (const k of Object.keys(v)) if (!keys.includes(k)) throw new SeedError(`${path}.${k}: unknown key (expected one of: ${keys.join(', ')})`);
-  return v as Obj;
-}
-
-function items(v: unknown, path: string): unknown[] {
-  if (v === undefined || v === null) return [];
-  if (!Array.isArray(v)) throw new SeedError(`${path}: expected a list`);
-  return v;
-}
-
-function text(v: unknown, path: string, required = false): string | undefined {
-  if (v === undefined || v === null) {
-    if (required) throw new SeedError(`${path}: required`);
-    return undefined;
-  }
-  if (typeof v !== 'string') throw new SeedError(`${path}: expected a string`);
-  return v;
-}
-
-function flag(v: unknown, path: string): boolean | undefined {
-  if (v === undefined || v === null) return undefined;
-  if (typeof v !== 'boolean') throw new SeedError(`${path}: expected true or false`);
-  return v;
-}
-
-function integer(v: unknown, path: string): number | undefined {
-  if (v === undefined || v === null) return undefined;
-  if (typeof v !== 'number' || !Number.isInteger(v)) throw new SeedError(`${path}: expected an integer`);
-  return v;
-}
 
 const SOURCE_TYPES: readonly AuthSourceType[] = ['ldap', 'dldap', 'smtp', 'pam', 'oauth2', 'sspi'];
 

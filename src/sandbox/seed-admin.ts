@@ -7,7 +7,7 @@
 import { cronTasks, isSupportedSchedule } from './cron.js';
 import { createRunner, newRunnerToken } from './routes/admin-actions.js';
 import { PACKAGE_TYPES } from './routes/admin-misc.js';
-import { SeedError } from './seed.js';
+import { bool, integer, list, obj, oneOf, requireUser, SeedError, str, strings } from './seed-shape.js';
 import { nowIso, type RepoRecord, type SandboxState, type UserRecord } from './state.js';
 import { ACTION_STATUSES, isDone, type NotificationSource } from './state-admin.js';
 
@@ -120,56 +120,9 @@ export interface SeedAdminKeys {
 
 export const SEED_ADMIN_KEYS = ['actions', 'cron', 'packages', 'unadopted', 'notifications'] as const;
 
-// ---- shape checks (as seed.ts does them) --------------------------------------------------------
+const nonNegative = (v: unknown, path: string) => integer(v, path, 0);
 
-type Obj = Record<string, unknown>;
-
-function obj(v: unknown, path: string, keys: string[]): Obj {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new SeedError(`${path}: expected a mapping`);
-  for (const k of Object.keys(v)) {
-    if (!keys.includes(k)) throw new SeedError(`${path}.${k}: unknown key (expected one of: ${keys.join(', ')})`);
-  }
-  return v as Obj;
-}
-
-function list(v: unknown, path: string): unknown[] {
-  if (v === undefined || v === null) return [];
-  if (!Array.isArray(v)) throw new SeedError(`${path}: expected a list`);
-  return v;
-}
-
-function str(v: unknown, path: string, required = false): string | undefined {
-  if (v === undefined || v === null) {
-    if (required) throw new SeedError(`${path}: required`);
-    return undefined;
-  }
-  if (typeof v === 'number') return String(v);
-  if (typeof v !== 'string') throw new SeedError(`${path}: expected a string`);
-  return v;
-}
-
-function bool(v: unknown, path: string): boolean | undefined {
-  if (v === undefined || v === null) return undefined;
-  if (typeof v !== 'boolean') throw new SeedError(`${path}: expected true or false`);
-  return v;
-}
-
-function int(v: unknown, path: string): number | undefined {
-  if (v === undefined || v === null) return undefined;
-  if (typeof v !== 'number' || !Number.isInteger(v) || v < 0) throw new SeedError(`${path}: expected a whole number`);
-  return v;
-}
-
-function strings(v: unknown, path: string): string[] {
-  return list(v, path).map((x, i) => str(x, `${path}[${i}]`, true)!);
-}
-
-function oneOf<T extends string>(v: unknown, path: string, allowed: readonly T[]): T | undefined {
-  const s = str(v, path);
-  if (s === undefined) return undefined;
-  if (!allowed.includes(s as T)) throw new SeedError(`${path}: expected one of ${allowed.join(', ')}, got ${JSON.stringify(s)}`);
-  return s as T;
-}
+// ---- shape checks beyond seed-shape.ts ---------------------------------------------------------
 
 function time(v: unknown, path: string): string | undefined {
   const s = str(v, path);
@@ -185,12 +138,6 @@ function requireRepo(state: SandboxState, full: string, path: string): RepoRecor
   const repo = owner && m ? state.repoByName(owner.id, m[2]!) : undefined;
   if (!repo) throw new SeedError(`${path}: no repository ${JSON.stringify(full)} in the seed`);
   return repo;
-}
-
-function requireUser(state: SandboxState, name: string, path: string): UserRecord {
-  const u = state.userByName(name);
-  if (!u) throw new SeedError(`${path}: no user ${JSON.stringify(name)} in the seed`);
-  return u;
 }
 
 // ---- building -------------------------------------------------------------------------------------
@@ -315,7 +262,7 @@ function seedCron(state: SandboxState, raw: unknown): void {
     }
     task.enabled = bool(to.enabled, `${p}.enabled`) ?? task.enabled;
     task.runAtStart = bool(to.run_at_start, `${p}.run_at_start`) ?? task.runAtStart;
-    task.execTimes = int(to.exec_times, `${p}.exec_times`) ?? (task.enabled && task.runAtStart ? 1 : 0);
+    task.execTimes = nonNegative(to.exec_times, `${p}.exec_times`) ?? (task.enabled && task.runAtStart ? 1 : 0);
   }
 }
 
@@ -368,7 +315,7 @@ function seedNotifications(state: SandboxState, raw: unknown): void {
     const source: NotificationSource = oneOf(o.type, `${p}.type`, ['issue', 'pull', 'commit', 'repository'] as const) ?? 'issue';
     let issueId = 0;
     if (source === 'issue' || source === 'pull') {
-      const index = int(o.issue, `${p}.issue`);
+      const index = nonNegative(o.issue, `${p}.issue`);
       if (index === undefined) throw new SeedError(`${p}.issue: required for ${source} notifications`);
       const issue = state.issueByIndex(repo.id, index);
       if (!issue) throw new SeedError(`${p}.issue: no issue #${index} in ${state.repoFullName(repo)}`);

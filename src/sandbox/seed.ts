@@ -4,6 +4,7 @@
  * or issue is stored exactly as the server would store it after a create. The format is documented
  * in README.md; unknown keys are errors (with the path of the key), like the config schema.
  */
+import { bool, list, obj, oneOf, requireUser, SeedError, str, strings, type Obj } from './seed-shape.js';
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import { CreateBranchProtectionOption } from './fields.js';
@@ -157,64 +158,9 @@ export interface SeedFile extends SeedAdminKeys, SeedAccountFile {
   repos?: SeedRepo[];
 }
 
-export class SeedError extends Error {
-  override name = 'SeedError';
-}
-
-// ---- shape checks -------------------------------------------------------------------------------
-
-type Obj = Record<string, unknown>;
-
-function obj(v: unknown, path: string, keys: string[]): Obj {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new SeedError(`${path}: expected a mapping`);
-  for (const k of Object.keys(v)) {
-    if (!keys.includes(k)) throw new SeedError(`${path}.${k}: unknown key (expected one of: ${keys.join(', ')})`);
-  }
-  return v as Obj;
-}
-
-function list(v: unknown, path: string): unknown[] {
-  if (v === undefined || v === null) return [];
-  if (!Array.isArray(v)) throw new SeedError(`${path}: expected a list`);
-  return v;
-}
-
-function str(v: unknown, path: string, required = false): string | undefined {
-  if (v === undefined || v === null) {
-    if (required) throw new SeedError(`${path}: required`);
-    return undefined;
-  }
-  if (typeof v === 'number') return String(v);
-  if (typeof v !== 'string') throw new SeedError(`${path}: expected a string`);
-  return v;
-}
-
-function bool(v: unknown, path: string): boolean | undefined {
-  if (v === undefined || v === null) return undefined;
-  if (typeof v !== 'boolean') throw new SeedError(`${path}: expected true or false`);
-  return v;
-}
-
-function oneOf<T extends string>(v: unknown, path: string, allowed: readonly T[]): T | undefined {
-  const s = str(v, path);
-  if (s === undefined) return undefined;
-  if (!allowed.includes(s as T)) throw new SeedError(`${path}: expected one of ${allowed.join(', ')}, got ${JSON.stringify(s)}`);
-  return s as T;
-}
-
-function strings(v: unknown, path: string): string[] {
-  return list(v, path).map((x, i) => str(x, `${path}[${i}]`, true)!);
-}
-
 const VISIBILITIES = ['public', 'limited', 'private'] as const;
 
 // ---- building -----------------------------------------------------------------------------------
-
-function requireUser(state: SandboxState, name: string, path: string): UserRecord {
-  const u = state.userByName(name);
-  if (!u) throw new SeedError(`${path}: no user ${JSON.stringify(name)} in the seed`);
-  return u;
-}
 
 function seedLabels(state: SandboxState, owner: { repoId: number } | { orgId: number }, raw: unknown, path: string): void {
   list(raw, path).forEach((l, i) => {
@@ -463,6 +409,8 @@ function seedIssue(state: SandboxState, repo: RepoRecord, raw: unknown, p: strin
  * Builds a state from a seed. Without users (or without a site admin), a site admin `root` is
  * added: the admin token always belongs to the first site admin.
  */
+export { SeedError };
+
 export function buildState(seed: SeedFile = {}): SandboxState {
   const state = new SandboxState();
   const top = obj(seed, 'seed', ['users', 'orgs', 'repos', ...SEED_ADMIN_KEYS, ...TOP_ACCOUNT_KEYS]);
