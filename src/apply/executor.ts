@@ -89,7 +89,8 @@ async function createdAnyway(change: Change, error: unknown, opts: ExecuteOption
   const kind = opts.kinds.find((k) => k.name === change.kind);
   if (!kind || change.ops.length !== 1) return false;
   try {
-    const objects = await kind.read(parseScopeId(change.scope), makeKindContext(opts.client, {} as LoadedConfig));
+    // Kinds that read only what is named (repositories, issues) are told which object to look for.
+    const objects = await kind.read(parseScopeId(change.scope), makeKindContext(opts.client, {} as LoadedConfig), [{ key: change.key, fields: {}, path: [] }]);
     return objects.some((o) => o.key === change.key);
   } catch {
     return false;
