@@ -19,8 +19,8 @@ import { staleReasons } from './stale.js';
 /** `file:line:col: message`, as the CLI reports every configuration error. */
 const LOCATED = /^(.+?):(\d+):(\d+): (.+)$/;
 
-/** A failure already reported (annotations, summary): the action only has to exit 1. */
-class Reported extends Error {}
+/** An expected failure, told in the user's words (details already in annotations or the summary). */
+class ActionFailure extends Error {}
 
 interface PlanRun {
   code: number;
@@ -84,7 +84,7 @@ class ActionRun {
     const errors = this.relayStderr(run.stderr, true);
     await this.summary(`### forgeform ${what} failed\n\n\`\`\`text\n${errors.join('\n') || 'see the log of this step'}\n\`\`\`\n`);
     this.outputs({ 'exit-code': String(run.code), 'has-changes': 'false', unsafe: 'false', summary: errors.at(-1) ?? `forgeform ${what} failed` });
-    throw new Reported(`forgeform ${what} failed (exit ${run.code}): ${errors.length} error(s), listed in the annotations and the step summary`);
+    throw new ActionFailure(`forgeform ${what} failed (exit ${run.code}): ${errors.length} error(s), listed in the annotations and the step summary`);
   }
 
   /** `forgeform plan --format json --out FILE --detailed-exitcode`: exit 0, 2 or 3 gives a plan. */
@@ -202,7 +202,7 @@ async function planCommand(a: ActionRun): Promise<void> {
       core.info(`${res.created ? 'Created' : 'Updated'} the plan comment ${res.id} on pull request #${a.ctx.pullRequest}.`);
     }
   }
-  if (p.code === CLI_EXIT.unsafe) throw new Error(`The plan is unsafe: ${p.plan.unsafe.join('; ')}. apply will refuse it without force: true.`);
+  if (p.code === CLI_EXIT.unsafe) throw new ActionFailure(`The plan is unsafe: ${p.plan.unsafe.join('; ')}. apply will refuse it without force: true.`);
 }
 
 /** The reviewed plan file, or why there is none to apply. */
@@ -231,7 +231,7 @@ async function applyCommand(a: ActionRun): Promise<void> {
         `Planned again now — review this plan (re-run the pull request's plan, or open a new pull request), then merge again:\n\n${a.planMarkdown(now.plan)}`,
     );
     a.outputs({ 'has-changes': String(now.plan.changes.length > 0), unsafe: String(now.plan.unsafe.length > 0), summary: `Refused a stale plan: ${reasons[0]}`, 'plan-file': now.file, 'exit-code': String(CLI_EXIT.error) });
-    throw new Error(`The reviewed plan is stale, nothing was applied: ${reasons.join('; ')}. Planned again: see the step summary.`);
+    throw new ActionFailure(`The reviewed plan is stale, nothing was applied: ${reasons.join('; ')}. Planned again: see the step summary.`);
   }
 
   const file = reviewedPath ?? now.file;
@@ -244,8 +244,8 @@ async function applyCommand(a: ActionRun): Promise<void> {
   const last = run.stdout.trimEnd().split('\n').at(-1) ?? '';
   await a.summary(`### forgeform apply\n\n${a.planMarkdown(now.plan)}\n<details open><summary>${last || `exit ${run.code}`}</summary>\n\n\`\`\`text\n${run.stdout.trimEnd()}\n\`\`\`\n\n</details>\n`);
   a.outputs({ 'has-changes': String(now.plan.changes.length > 0), unsafe: String(now.plan.unsafe.length > 0), summary: now.plan.changes.length ? last : 'No changes.', 'plan-file': file, 'exit-code': String(run.code) });
-  if (run.code === CLI_EXIT.unsafe) throw new Error(`Refused an unsafe plan: ${now.plan.unsafe.join('; ')}. Set force: true to apply it anyway.`);
-  if (run.code !== CLI_EXIT.ok) throw new Error(`forgeform apply failed (exit ${run.code}): ${last}`);
+  if (run.code === CLI_EXIT.unsafe) throw new ActionFailure(`Refused an unsafe plan: ${now.plan.unsafe.join('; ')}. Set force: true to apply it anyway.`);
+  if (run.code !== CLI_EXIT.ok) throw new ActionFailure(`forgeform apply failed (exit ${run.code}): ${last}`);
 }
 
 async function driftCommand(a: ActionRun): Promise<void> {
@@ -279,7 +279,7 @@ export async function runAction(): Promise<void> {
     await COMMANDS[inputs.command](new ActionRun(inputs, ctx, cwd, secrets));
   } catch (e) {
     // Every error the action expects says what went wrong in the user's words; a stack trace would help no one.
-    if (!(e instanceof Reported || e instanceof ForgeError || e instanceof InputError) && e instanceof Error && e.stack) core.debug(secrets.redact(e.stack));
+    if (!(e instanceof ActionFailure || e instanceof ForgeError || e instanceof InputError) && e instanceof Error && e.stack) core.debug(secrets.redact(e.stack));
     core.setFailed(secrets.redact(e instanceof Error ? e.message : String(e)));
   }
 }

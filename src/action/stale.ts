@@ -22,7 +22,8 @@ export function staleReasons(reviewed: Plan, now: Plan): string[] {
   for (const [id, c] of before) {
     const n = after.get(id);
     if (!n) reasons.push(`${label(c)} is no longer needed`);
-    else if (!isDeepStrictEqual(essence(c), essence(n))) reasons.push(`${label(c)} is not the same any more: the server changed since the plan was made`);
+    else if (n.action !== c.action) reasons.push(`${label(c)} would now be ${n.action === 'update' ? 'an' : 'a'} ${n.action}: the server changed since the plan was made`);
+    else if (!isDeepStrictEqual(essence(c), essence(n))) reasons.push(`${label(c)} is not the same any more: the server or the configuration changed since the plan was made`);
   }
   for (const [id, c] of after) if (!before.has(id)) reasons.push(`${label(c)} is needed now but was not reviewed`);
   return reasons;
