@@ -18,6 +18,7 @@ import { registerAdminOrgEmailRoutes } from './routes/admin-orgs-emails.js';
 import { registerAdminUserExtraRoutes } from './routes/admin-user-extras.js';
 import { registerAdminUserRoutes } from './routes/admin-users.js';
 import { registerBranchProtectionRoutes } from './routes/branch-protections.js';
+import { registerIssueCommentRoutes } from './routes/issue-comments.js';
 import { registerIssueRoutes, registerIssueSearchRoute } from './routes/issues.js';
 import { registerLabelRoutes } from './routes/labels.js';
 import { registerMarkupRoutes } from './routes/markup.js';
@@ -203,6 +204,7 @@ export function createApp(state: SandboxState, opts: AppOptions = {}): Hono<Sand
   registerBranchProtectionRoutes(router);
   registerLabelRoutes(router);
   registerIssueRoutes(router);
+  registerIssueCommentRoutes(router);
 
   app.notFound((c) => {
     const path = c.req.path;
