@@ -52,7 +52,8 @@ export function isSecret(value: unknown): value is Secret {
 
 /** A literal written in the config, as a template: "${" is escaped so that nothing is read from the environment. */
 export function literalTemplate(text: string): string {
-  return text.replace(/\$\{/g, '$${');
+  // A function, not the string '$${': in a replacement string "$$" stands for one "$".
+  return text.replace(/\$\{/g, () => '$${');
 }
 
 /**

@@ -8,14 +8,15 @@ const MIN_NET_LENGTH = 3;
  * A saved plan never holds a secret. A Secret (a sensitive field) is stored as {"$env": template}, the
  * ${NAME} text it was read from, and apply reads the environment again. As a second net, a plain
  * string that contains a value read from an environment variable (a non-sensitive field interpolated
- * from it) is stored the same way, with ${NAME} in place of the value and "${" escaped as "$${".
+ * from it, a hook URL in a change's key) is stored as {"$env": template, "secret": false}, with ${NAME}
+ * in place of the value and "${" escaped as "$${": apply gives it back as the plain text it was.
  */
 export function serializePlan(plan: Plan, secrets: Map<string, string>): string {
   const entries = [...secrets.entries()].filter(([, v]) => v.length >= MIN_NET_LENGTH).sort((a, b) => b[1].length - a[1].length);
   const walk = (v: unknown): unknown => {
     if (isSecret(v)) return { $env: v.template };
     if (typeof v === 'string') {
-      let t = v.replace(/\$\{/g, '$${');
+      let t = v.replace(/\$\{/g, () => '$${');
       let hit = false;
       for (const [name, value] of entries) {
         if (t.includes(value)) {
@@ -23,7 +24,7 @@ export function serializePlan(plan: Plan, secrets: Map<string, string>): string 
           hit = true;
         }
       }
-      return hit ? { $env: t } : v;
+      return hit ? { $env: t, secret: false } : v;
     }
     if (Array.isArray(v)) return v.map(walk);
     if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]));
@@ -33,9 +34,8 @@ export function serializePlan(plan: Plan, secrets: Map<string, string>): string 
 }
 
 /**
- * Where a resolved reference becomes a Secret again: what is sent (op bodies) and what is shown as a
- * field's value. Elsewhere (the server URL, a change's key) it is needed as plain text, and only the
- * output's mask hides it.
+ * Where a reference may stand for a Secret: what is sent (op bodies) and what is shown as a field's
+ * value. Elsewhere (the server URL, a change's key) a value is plain text, hidden by the output's mask.
  */
 function holdsSecrets(path: (string | number)[]): boolean {
   const [changes, , part, , leaf] = path;
@@ -50,9 +50,10 @@ export function resolvePlanSecrets(plan: Plan, env: NodeJS.ProcessEnv): { plan: 
   const walk = (v: unknown, path: (string | number)[]): unknown => {
     if (Array.isArray(v)) return v.map((x, i) => walk(x, [...path, i]));
     if (v && typeof v === 'object') {
-      const keys = Object.keys(v);
-      if (keys.length === 1 && keys[0] === '$env' && typeof (v as { $env: unknown }).$env === 'string') {
-        const template = (v as { $env: string }).$env;
+      const ref = v as { $env?: unknown; secret?: unknown };
+      const keys = Object.keys(v).sort().join(',');
+      if (typeof ref.$env === 'string' && (keys === '$env' || (keys === '$env,secret' && ref.secret === false))) {
+        const template = ref.$env;
         const value = template.replace(/\$\$\{|\$\{([^}]+)\}/g, (_m, name: string | undefined) => {
           if (!name) return '${';
           const value = env[name];
@@ -60,7 +61,7 @@ export function resolvePlanSecrets(plan: Plan, env: NodeJS.ProcessEnv): { plan: 
           else if (value !== '') values.add(value);
           return value ?? '';
         });
-        return holdsSecrets(path) ? new Secret(value, template) : value;
+        return ref.secret !== false && holdsSecrets(path) ? new Secret(value, template) : value;
       }
       return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x, [...path, k])]));
     }

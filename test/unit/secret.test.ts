@@ -100,6 +100,20 @@ describe('secrets from the config to a plan file and back', () => {
     expect(isSecret(resolved.plan.changes[0]!.fields[0]!.after)).toBe(true);
   });
 
+  it('saves other strings holding an env value as references too, and gives them back as plain text', () => {
+    const plan = {
+      format_version: 1,
+      server: 'https://git.example.com',
+      changes: [{ id: 'x', key: 'system gitea https://hooks.example.com/a', fields: [{ path: 'description', after: 'made by ${who} for alice' }], ops: [{ method: 'POST', path: 'p', body: { description: 'made by ${who} for alice' } }] }],
+    } as unknown as Plan;
+    const text = serializePlan(plan, new Map([['HOST', 'hooks.example.com'], ['OWNER', 'alice']]));
+    expect(text).not.toMatch(/hooks\.example\.com|alice/);
+    expect(JSON.parse(text)).toMatchObject({ changes: [{ key: { $env: 'system gitea https://${HOST}/a', secret: false }, fields: [{ after: { $env: 'made by $${who} for ${OWNER}', secret: false } }] }] });
+    const back = resolvePlanSecrets(JSON.parse(text) as Plan, { HOST: 'hooks.example.com', OWNER: 'alice' });
+    expect(back.plan).toEqual(plan);
+    expect(back.values.sort()).toEqual(['alice', 'hooks.example.com']);
+  });
+
   it('refuses a secret written in the config, without taking it for one read elsewhere', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'forgeform-secret-'));
     const file = join(dir, 'forgeform.yaml');
