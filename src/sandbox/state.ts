@@ -454,7 +454,7 @@ export class SandboxState {
   /**
    * The state file holds no credential in clear: tokens and passwords are hashed when they are set,
    * hook secrets and authorization headers (kept as sent while the sandbox runs) are hashed here —
-   * the sandbox never gives them back, as Gitea since 1.27 does not.
+   * the sandbox never gives them back (its hooks answer authorization_header "", as the newest Gitea does).
    */
   toJSON(): string {
     const adminHooks = this.data.adminHooks.map((h) => ({ ...h, secret: hashedForFile(h.secret), authorizationHeader: hashedForFile(h.authorizationHeader) }));
