@@ -2,7 +2,7 @@ import type { Config, HookConfig } from '../config/types.js';
 import { apiPath } from '../gitea/path.js';
 import type { Op } from '../plan/types.js';
 import { asSet, bool, normalizeFields, str } from './fields.js';
-import { requireFromEnvironment } from './secrets.js';
+import { secretFromEnvironment } from './secrets.js';
 import type { CurrentObject, DesiredObject, FieldSpec, Kind, Problem } from './types.js';
 
 const ISSUE_EVENTS = ['issue_assign', 'issue_label', 'issue_milestone', 'issue_comment'];
@@ -87,13 +87,14 @@ function identityOf(key: string): Identity {
 function createBody(d: DesiredObject): Record<string, unknown> {
   const want = d.fields;
   const id = want[IDENTITY] as Identity;
-  const config: Record<string, string> = {
+  // Values are strings, or the Secret of config.secret (revealed only when the body is sent).
+  const config: Record<string, unknown> = {
     url: id.url,
-    content_type: (want.content_type as string | undefined) ?? 'json',
+    content_type: want.content_type ?? 'json',
     // Without it, POST /admin/hooks creates a default hook.
     is_system_webhook: id.scope === 'system' ? 'true' : 'false',
   };
-  if (want.secret !== undefined) config.secret = String(want.secret);
+  if (want.secret !== undefined) config.secret = want.secret;
   for (const k of SLACK_KEYS) if (k in want) config[k] = String(want[k]);
   return {
     type: id.type,
@@ -168,8 +169,12 @@ export const hookKind: Kind = {
         f[EVENTS_AS_WRITTEN] = events;
       }
       f[IDENTITY] = id;
-      for (const secret of ['secret', 'authorization_header'] as const)
-        if (h[secret] !== undefined) problems.push(...requireFromEnvironment(h[secret], [...path, secret], secret, ctx));
+      for (const field of ['secret', 'authorization_header'] as const) {
+        if (h[field] === undefined) continue;
+        const { secret, problems: p } = secretFromEnvironment(h[field], [...path, field], field, ctx);
+        problems.push(...p);
+        if (secret) f[field] = secret;
+      }
       objects.push({ key, fields: f, path });
     });
     return { objects, problems };
