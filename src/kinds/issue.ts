@@ -214,7 +214,7 @@ export const issueKind: Kind = {
     };
   },
 
-  ops({ scope, desired, current, changed, prepared, shown }) {
+  ops({ scope, desired, changed, prepared, shown }) {
     const d = desired!;
     const base = apiPath('repos', ...splitRepo(scope.name), 'issues', d.key.slice(1));
     const p = (prepared as Prepared).get(d.key)!;
