@@ -38,7 +38,7 @@ export function planShapeProblems(raw: unknown, kinds: Kind[]): string[] {
     if (!kind) return say(`unknown kind ${JSON.stringify(c.kind)} (this forgeform knows ${kinds.map((k) => k.name).join(', ')})`);
     if (typeof c.key !== 'string' || c.key === '') say('key must be a non-empty string');
     if (!ACTIONS.includes(c.action as Action) || !kind.actions.includes(c.action as Action))
-      say(`action ${JSON.stringify(c.action)} is not one a ${kind.title} change can have (${kind.actions.join(', ')})`);
+      say(`action ${JSON.stringify(c.action)} is not one that ${kind.title} changes can have (${kind.actions.join(', ')})`);
     if (typeof c.scope !== 'string' || !validScope(c.scope, kind)) say(`scope ${JSON.stringify(c.scope)} is not a ${kind.scopeType} scope`);
     else if (typeof c.key === 'string') {
       const expected = changeId(kind, parseScopeId(c.scope), c.key);
