@@ -104,7 +104,7 @@ export async function verifySavedPlan(plan: Plan, client: GiteaClient, kinds: Ki
         out.push(c);
         continue;
       }
-      if (!isDeepStrictEqual(plain(ops), plain(c.ops))) mismatches.push(`${c.id}: the requests in the plan file differ from what the change shows`);
+      if (!isDeepStrictEqual(plain(ops), plain(c.ops))) mismatches.push(`${c.id}: the requests in the plan file differ from what the change shows, built against the server as it is now (the file was edited, or what the change refers to moved on)`);
       const deps = dependenciesOf(g.kind, c, ops, base);
       const freeing = g.changes.find((r) => c.action === 'create' && r.action === 'rename' && r.from === c.key);
       if (freeing) deps.push(freeing.id);
