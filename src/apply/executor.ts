@@ -1,5 +1,6 @@
 import type { GiteaClient } from '../gitea/client.js';
 import { ApiError } from '../gitea/errors.js';
+import { isSecret } from '../secret.js';
 import { equal } from '../plan/diff.js';
 import { makeScopeContext, parseScopeId } from '../plan/planner.js';
 import type { Kind } from '../kinds/types.js';
@@ -101,6 +102,8 @@ async function createdAnyway(change: Change, error: unknown, opts: ExecuteOption
 /** Replaces {"$ref": change id} by the id that change's create answered with. */
 function resolveRefs(value: unknown, created: Map<string, unknown>): unknown {
   if (Array.isArray(value)) return value.map((v) => resolveRefs(v, created));
+  // A Secret is a leaf: copying its (public) properties would lose the value the client reveals.
+  if (isSecret(value)) return value;
   if (value && typeof value === 'object') {
     const ref = (value as { $ref?: unknown }).$ref;
     if (typeof ref === 'string') {

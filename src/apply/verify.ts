@@ -10,6 +10,7 @@ import { objectDigest } from '../plan/digest.js';
 import { makeScopeContext, parseScopeId } from '../plan/planner.js';
 import { assessSavedPlan, type SafetyVerdict } from '../plan/safety.js';
 import type { Change, Plan } from '../plan/types.js';
+import { isSecret } from '../secret.js';
 import { summaryOf } from './plan-shape.js';
 
 export interface VerifiedPlan {
@@ -156,9 +157,15 @@ function desiredOf(c: Change, key: string): DesiredObject {
   return { key, fields, path: [] };
 }
 
-/** Values as JSON carries them (no undefined members), to compare the file's requests with rebuilt ones. */
+/**
+ * Values as a plan file carries them (no undefined members), to compare the file's requests with
+ * rebuilt ones. Secrets stay Secrets: two compare equal when they come from the same ${NAME} template.
+ */
 function plain(v: unknown): unknown {
-  return JSON.parse(JSON.stringify(v ?? null)) as unknown;
+  if (isSecret(v)) return v;
+  if (Array.isArray(v)) return v.map((x) => plain(x ?? null));
+  if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).filter(([, x]) => x !== undefined).map(([k, x]) => [k, plain(x)]));
+  return v ?? null;
 }
 
 /**

@@ -1,3 +1,5 @@
+import type { SecretTemplates } from '../secret.js';
+
 // The shape of a validated config. schemas/forgeform.schema.json is the source of truth; these types
 // mirror it so the rest of the code is checked against it (test/unit/schema-types.test.ts keeps them in step).
 
@@ -151,6 +153,8 @@ export interface LoadedConfig {
   files: string[];
   /** Values that came from environment variables, by variable name: masked in every output. */
   secrets: Map<string, string>;
+  /** The ${NAME} templates of those values: what a Secret carries into a saved plan instead of the value. */
+  secretTemplates: SecretTemplates;
   /** sha256 of the files' contents, for the plan file. */
   digest: string;
 }

@@ -1,5 +1,6 @@
 import ky, { HTTPError, TimeoutError, type KyInstance } from 'ky';
 import pLimit, { type LimitFunction } from 'p-limit';
+import { revealSecrets } from '../secret.js';
 import { ApiError } from './errors.js';
 
 export type Credentials = { token: string } | { username: string; password: string };
@@ -77,7 +78,7 @@ export class GiteaClient {
       try {
         res = await this.http(path, {
           method,
-          ...(opts.body !== undefined ? { json: opts.body } : {}),
+          ...(opts.body !== undefined ? { json: requestBody(opts.body) } : {}),
           ...(opts.query ? { searchParams: definedOnly(opts.query) } : {}),
           // ky only retries on status when throwHttpErrors is on; do it for retriable methods.
           throwHttpErrors: (status) => status >= 500 || status === 429 || status === 408,
@@ -137,6 +138,11 @@ export class GiteaClient {
 function authorization(c: Credentials): string {
   if ('token' in c) return `token ${c.token}`;
   return `Basic ${Buffer.from(`${c.username}:${c.password}`).toString('base64')}`;
+}
+
+/** The JSON body as sent: the one place where a Secret gives its value (ky serialises what this returns). */
+function requestBody(body: unknown): unknown {
+  return revealSecrets(body);
 }
 
 function definedOnly(q: Record<string, string | number | boolean | undefined>): Record<string, string | number | boolean> {

@@ -3,7 +3,7 @@ import { apiPath } from '../gitea/path.js';
 import type { Op } from '../plan/types.js';
 import { isDeepStrictEqual } from 'node:util';
 import { asSet, bool, normalizeFields, str } from './fields.js';
-import { requireFromEnvironment } from './secrets.js';
+import { secretFromEnvironment } from './secrets.js';
 import type { CurrentObject, DesiredObject, FieldSpec, Kind, Problem } from './types.js';
 
 const ISSUE_EVENTS = ['issue_assign', 'issue_label', 'issue_milestone', 'issue_comment'];
@@ -90,13 +90,14 @@ function createBody(d: DesiredObject, replaced?: CurrentObject): Record<string, 
   const kept = replaced ? Object.fromEntries(['content_type', 'branch_filter', 'active', ...SLACK_KEYS].filter((k) => k in replaced.fields).map((k) => [k, replaced.fields[k]])) : {};
   const want = { ...kept, ...d.fields };
   const id = identityOf(d.key);
-  const config: Record<string, string> = {
+  // Values are strings, or the Secret of config.secret (revealed only when the body is sent).
+  const config: Record<string, unknown> = {
     url: id.url,
-    content_type: (want.content_type as string | undefined) || 'json',
+    content_type: want.content_type || 'json',
     // Without it, POST /admin/hooks creates a default hook.
     is_system_webhook: id.scope === 'system' ? 'true' : 'false',
   };
-  if (want.secret !== undefined) config.secret = String(want.secret);
+  if (want.secret !== undefined) config.secret = want.secret;
   for (const k of SLACK_KEYS) if (k in want) config[k] = String(want[k]);
   return {
     type: id.type,
@@ -168,8 +169,12 @@ export const hookKind: Kind = {
       const { url: _url, scope: _scope, type: _type, events, ...rest } = h;
       const f = normalizeFields(fields, rest, true);
       if (events) f.events = events;
-      for (const secret of ['secret', 'authorization_header'] as const)
-        if (h[secret] !== undefined) problems.push(...requireFromEnvironment(h[secret], [...path, secret], secret, ctx));
+      for (const field of ['secret', 'authorization_header'] as const) {
+        if (h[field] === undefined) continue;
+        const { secret, problems: p } = secretFromEnvironment(h[field], [...path, field], field, ctx);
+        problems.push(...p);
+        if (secret) f[field] = secret;
+      }
       objects.push({ key, fields: f, path });
     });
     return { objects, problems };

@@ -2,7 +2,7 @@ import type { Config, UserConfig } from '../config/types.js';
 import { apiPath } from '../gitea/path.js';
 import type { Change, Op } from '../plan/types.js';
 import { asSet, bool, int, normalizeFields, set, str, text } from './fields.js';
-import { requireFromEnvironment } from './secrets.js';
+import { secretFromEnvironment } from './secrets.js';
 import type { CurrentObject, DesiredObject, FieldSpec, Kind, KindContext, Problem, ScopeContext } from './types.js';
 import { badgeOps, keyOps, readExtras, SERVER_KEYS, sshKeyIdentity, WANTED_KEYS, wantedKeys, type KnownKey } from './user-extras.js';
 
@@ -169,7 +169,11 @@ export const userKind: Kind = {
         f.ssh_keys = asSet(keys.map((k) => k.identity));
         f[WANTED_KEYS] = keys;
       }
-      if (u.password !== undefined) problems.push(...requireFromEnvironment(u.password, [...path, 'password'], 'password', ctx));
+      if (u.password !== undefined) {
+        const { secret, problems: p } = secretFromEnvironment(u.password, [...path, 'password'], 'password', ctx);
+        problems.push(...p);
+        if (secret) f.password = secret;
+      }
       objects.push({ key: name, fields: f, ...(previously ? { previously } : {}), path });
     }
     return { objects, problems };

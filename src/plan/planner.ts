@@ -2,7 +2,7 @@ import type { ConfigPath, LoadedConfig, SourceLocation } from '../config/types.j
 import type { GiteaClient, RequestOptions } from '../gitea/client.js';
 import type { CurrentObject, DesiredObject, FieldSpec, Kind, KindContext, KindOptions, Scope, ScopeContext } from '../kinds/types.js';
 import { dependenciesOf, opsOf, type OpsBase } from './change-ops.js';
-import { diffFields } from './diff.js';
+import { diffFields, shownSecret } from './diff.js';
 import { objectDigest } from './digest.js';
 import { assessSafety, policyOf } from './safety.js';
 import { resolveScopes, type ResolvedScope } from './scopes.js';
@@ -343,7 +343,7 @@ export async function buildPlan(opts: PlanOptions): Promise<PlanResult> {
  */
 function writeOnlyFields(kind: Kind, d: DesiredObject, cur: CurrentObject | undefined, changed: FieldChange[], options: KindOptions): { fields: FieldChange[]; replace: boolean; notSent: string[] } {
   const specs = kind.fields.filter((f) => f.writeOnly && f.name in d.fields);
-  const shown = (send: FieldSpec[]) => send.map((f) => ({ path: f.name, after: d.fields[f.name], writeOnly: true, ...(f.sensitive ? { sensitive: true } : {}) }));
+  const shown = (send: FieldSpec[]) => send.map((f) => ({ path: f.name, after: f.sensitive ? shownSecret(d.fields[f.name]) : d.fields[f.name], writeOnly: true, ...(f.sensitive ? { sensitive: true } : {}) }));
   // A create (and the create half of a replacement) sends them all: the plan shows them.
   if (!cur) return { fields: shown(specs), replace: false, notSent: [] };
   const plain = specs.filter((f) => !f.sensitive);
