@@ -18,6 +18,8 @@ export interface Policy {
   /** Kinds whose undeclared objects are deleted, inside declared scopes only. */
   prune?: string[];
   max_deletes?: number;
+  /** A plan deleting more than this share of a kind's objects in a scope (of at least 10) is unsafe. */
+  max_delete_fraction?: number;
   protected_users?: string[];
   /** Users are deleted with ?purge=true: their repositories, packages and the organisations they alone own go too. */
   purge_users?: boolean;
