@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
 import { readFile, readdir, realpath, stat } from 'node:fs/promises';
 import { basename, join, normalize } from 'node:path';
+import { isMap, isSeq } from 'yaml';
 import { ConfigError, type ConfigProblem } from './errors.js';
+import { excerpt } from './excerpt.js';
 import { interpolate } from './interpolate.js';
 import { formatPath } from './path.js';
 import { locateIn, parseYaml, position, type YamlSource } from './source.js';
@@ -10,6 +12,12 @@ import { validateConfig } from './validate.js';
 
 /** Top-level keys that may be written in one file only. Other map-valued sections are merged by key. */
 const SINGLE_FILE_SECTIONS = new Set(['server', 'policy']);
+
+/**
+ * The most config text read, all files together. Loading is linear, but the parsed YAML costs about 60 times the
+ * text in memory: 10 MB (about 50,000 labels) is far beyond a hand-written config and still loads in seconds.
+ */
+export const MAX_CONFIG_BYTES = 10 * 1024 * 1024;
 
 interface LoadedFile {
   name: string;
@@ -39,9 +47,22 @@ export async function loadConfig(paths: string[], env: NodeJS.ProcessEnv = proce
   const names = await listFiles(paths, order, fileLevel);
 
   const files: LoadedFile[] = [];
+  let total = 0;
   for (const name of names) {
     try {
-      files.push({ name, content: await readFile(name) });
+      // The size is checked before reading, so that a wrong -c (a disk image, a log) is not read into memory.
+      const size = (await stat(name)).size;
+      if (total + size > MAX_CONFIG_BYTES) {
+        fileLevel(name, tooBig(size, total));
+        continue;
+      }
+      const content = await readFile(name);
+      if (total + content.length > MAX_CONFIG_BYTES) {
+        fileLevel(name, tooBig(content.length, total));
+        continue;
+      }
+      total += content.length;
+      files.push({ name, content });
     } catch (e) {
       fileLevel(name, `cannot read: ${(e as Error).message}`);
     }
@@ -67,6 +88,30 @@ export async function loadConfig(paths: string[], env: NodeJS.ProcessEnv = proce
     secrets,
     digest: digest.digest('hex'),
   };
+}
+
+function megabytes(bytes: number): string {
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+}
+
+function tooBig(size: number, before: number): string {
+  const limit = `a config may hold at most ${megabytes(MAX_CONFIG_BYTES)} in all`;
+  return before === 0 || size > MAX_CONFIG_BYTES
+    ? `the file is ${megabytes(size)}: ${limit} (is this the right file?)`
+    : `this file brings the config to ${megabytes(before + size)}: ${limit}`;
+}
+
+/**
+ * The text of a file, or why it cannot be a config: NUL bytes or bytes that are not UTF-8 mean a binary file, and a
+ * message that quoted it would be noise (and could be megabytes).
+ */
+function decodeText(content: Buffer): { text: string } | { problem: string } {
+  if (content.includes(0)) return { problem: 'not a text file (it holds binary data): a config is a YAML text file' };
+  try {
+    return { text: new TextDecoder('utf-8', { fatal: true }).decode(content) };
+  } catch {
+    return { problem: 'not a text file (it is not UTF-8): a config is a YAML text file in UTF-8' };
+  }
 }
 
 async function listFiles(paths: string[], order: string[], report: (file: string, message: string) => void): Promise<string[]> {
@@ -122,17 +167,24 @@ async function listFiles(paths: string[], order: string[], report: (file: string
 
 /** Parses, interpolates and validates one file; sets f.source and (when it is a map) f.data. */
 function loadFile(f: LoadedFile, env: NodeJS.ProcessEnv, secrets: Map<string, string>): ConfigProblem[] {
-  const { source, problems } = parseYaml(f.name, f.content.toString('utf8'));
+  const decoded = decodeText(f.content);
+  if ('problem' in decoded) return [{ file: f.name, line: 0, col: 0, message: decoded.problem }];
+  const { source, problems } = parseYaml(f.name, decoded.text);
   f.source = source;
   // A document with syntax errors is only partly read: checking its content would report invented problems.
   if (problems.length > 0) return problems;
   if (source.doc.contents === null) return [{ ...position(source, 0), message: 'the file is empty (expected at least "version: 1")' }];
+  // A file that is not a map is not a config at all (a .env file reads as one long string): say so without quoting it.
+  if (!isMap(source.doc.contents)) {
+    const got = isSeq(source.doc.contents) ? 'a list' : 'a single value';
+    return [{ ...position(source, source.doc.contents.range[0]), message: `not a forgeform config: expected a YAML map that starts with "version: 1", got ${got}` }];
+  }
 
   let raw: unknown;
   try {
     raw = source.doc.toJS({ maxAliasCount: 100 });
   } catch (e) {
-    return [{ ...position(source, 0), message: (e as Error).message }];
+    return [{ ...position(source, 0), message: excerpt((e as Error).message, 160, false) }];
   }
   const result = interpolate(source, raw, env, secrets);
   problems.push(...result.problems);

@@ -1,5 +1,6 @@
 import { LineCounter, isAlias, isMap, isScalar, isSeq, parseDocument, type Document, type Pair, type YAMLError, type YAMLMap } from 'yaml';
 import type { ConfigProblem } from './errors.js';
+import { excerpt, quoted } from './excerpt.js';
 import { formatPath } from './path.js';
 import type { ConfigPath, SourceLocation } from './types.js';
 
@@ -33,7 +34,8 @@ export function parseYaml(file: string, text: string): { source: YamlSource; pro
 function yamlProblem(source: YamlSource, e: YAMLError): ConfigProblem {
   const at = position(source, e.pos[0]);
   // With prettyErrors the message carries " at line L, column C:" and a code frame: keep the first line only.
-  let message = (e.message.split('\n')[0] ?? '').replace(/ at line \d+, column \d+:?$/, '');
+  // Some of yaml's messages quote the file (a tag, a token): that part is an excerpt like any other.
+  let message = excerpt((e.message.split('\n')[0] ?? '').replace(/ at line \d+, column \d+:?$/, ''), 160, false);
   if (e.code === 'MULTIPLE_DOCS') message = 'a config file holds one YAML document: remove the "---" separator or split the file';
   else if (e.code === 'TAG_RESOLVE_FAILED' && /^Unresolved tag/.test(message))
     message = `${message.replace(/^Unresolved tag: /, 'unknown tag ')}: a config is plain YAML (use \${NAME} to read an environment variable)`;
@@ -59,7 +61,7 @@ function duplicateKeys(source: YamlSource): ConfigProblem[] {
           const f = position(source, rangeStart(first) ?? 0);
           problems.push({
             ...position(source, rangeStart(pair.key) ?? 0),
-            message: `duplicate key ${JSON.stringify(name)} in ${formatPath(path)} (first at line ${f.line}, column ${f.col})`,
+            message: `duplicate key ${quoted(name)} in ${formatPath(path)} (first at line ${f.line}, column ${f.col})`,
           });
         }
         path.push(name);

@@ -1,3 +1,6 @@
+import { randomBytes } from 'node:crypto';
+import { truncateSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { world, type World } from './helpers.js';
 
@@ -75,5 +78,50 @@ describe('config errors', () => {
     const r = await w.cli(['plan', '-c', file]);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(new RegExp(`${file}:3:3: repository acme/nope does not exist`));
+  });
+
+  describe('a file that is not a config', () => {
+    const TOKEN = '5f4dcc3b5aa765d61d8327deb882cf99a1b2c3d4';
+    const inputs: { name: string; write: (file: string) => void; text: string }[] = [
+      {
+        name: 'a .env file',
+        write: (f) => writeFileSync(f, `# deploy settings\nFORGEFORM_TOKEN=${TOKEN}\nFORGEFORM_URL=https://git.example.com\n`),
+        text: ':2:1: not a forgeform config: expected a YAML map that starts with "version: 1", got a single value',
+      },
+      {
+        name: 'a .env file with KEY: VALUE lines mixed in',
+        write: (f) => writeFileSync(f, `version: 1\nFORGEFORM_TOKEN: ${TOKEN}\nrepos:\n  "GITEA_TOKEN=${TOKEN}": {}\n`),
+        text: ':4:3: key "GITEA_TOKEN=***" in repos must be',
+      },
+      {
+        name: 'a 2 MB binary file',
+        write: (f) => writeFileSync(f, Buffer.concat([Buffer.from(`FORGEFORM_TOKEN=${TOKEN}\n`), randomBytes(2 * 1024 * 1024)])),
+        text: ': not a text file (it holds binary data): a config is a YAML text file',
+      },
+      {
+        name: 'a file over 10 MB',
+        write: (f) => {
+          writeFileSync(f, `FORGEFORM_TOKEN=${TOKEN}\n`);
+          truncateSync(f, 11 * 1024 * 1024);
+        },
+        text: ': the file is 11.0 MB: a config may hold at most 10.0 MB in all (is this the right file?)',
+      },
+    ];
+    for (const input of inputs) {
+      it(`${input.name}: one short line naming the file, no token, exit 1, no request`, async () => {
+        w.sandbox.clearRequests();
+        const file = join(w.dir, `not-config-${input.name.replace(/\W+/g, '-')}`);
+        input.write(file);
+        for (const cmd of ['validate', 'plan']) {
+          const r = await w.cli([cmd, '-c', file]);
+          expect(r.code).toBe(1);
+          expect(r.stderr).toContain(`${file}${input.text}`);
+          expect(r.stderr.length).toBeLessThan(600);
+          expect(r.stdout + r.stderr).not.toContain(TOKEN);
+          expect(r.stderr).not.toMatch(/at .*\.js:\d+/);
+        }
+        expect(w.sandbox.requests()).toEqual([]);
+      });
+    }
   });
 });

@@ -92,4 +92,14 @@ describe('a config of 25,000 labels', () => {
     );
     expect(schemaErrors?.problems.map((p) => `${p.line}:${p.col}`)).toEqual(['6:20', '5006:23', '10006:24', '15006:24', '20006:24']);
   });
+
+  it('reports an unterminated "${" once in a string of 200,000 of them', async () => {
+    const file = join(dir, 'refs.yaml');
+    writeFileSync(file, `version: 1\norgs:\n  acme: { description: "${'${'.repeat(200_000)}" }\n`);
+    const e = await loadConfig([file], {}).then(
+      () => undefined,
+      (err: unknown) => err as ConfigError,
+    );
+    expect(e?.message).toBe(`${file}:3:24: unterminated "\${" in a string: write \${NAME} to read an environment variable, or $\${ for a literal "\${"`);
+  });
 });
