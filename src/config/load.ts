@@ -5,13 +5,10 @@ import { isMap, isSeq } from 'yaml';
 import { ConfigError, type ConfigProblem } from './errors.js';
 import { excerpt } from './excerpt.js';
 import { interpolate } from './interpolate.js';
-import { formatPath } from './path.js';
+import { mergeFiles } from './merge.js';
 import { locateIn, parseYaml, position, type YamlSource } from './source.js';
-import type { Config, ConfigPath, LoadedConfig, SourceLocation } from './types.js';
+import type { LoadedConfig } from './types.js';
 import { validateConfig } from './validate.js';
-
-/** Top-level keys that may be written in one file only. Other map-valued sections are merged by key. */
-const SINGLE_FILE_SECTIONS = new Set(['server', 'policy']);
 
 /**
  * The most config text read, all files together. Loading is linear, but the parsed YAML costs about 60 times the
@@ -24,13 +21,6 @@ interface LoadedFile {
   content: Buffer;
   source?: YamlSource;
   data?: Record<string, unknown>;
-}
-
-/** Where a merged entry came from. */
-interface Origin {
-  file: LoadedFile;
-  /** For list sections: the index of the item in its own file. */
-  index?: number;
 }
 
 /**
@@ -70,7 +60,7 @@ export async function loadConfig(paths: string[], env: NodeJS.ProcessEnv = proce
 
   const secrets = new Map<string, string>();
   for (const f of files) problems.push(...loadFile(f, env, secrets));
-  const { config, origins } = merge(files, problems);
+  const { config, locate } = mergeFiles(files, problems);
 
   if (problems.length > 0) throw new ConfigError(problems, order);
 
@@ -83,7 +73,7 @@ export async function loadConfig(paths: string[], env: NodeJS.ProcessEnv = proce
 
   return {
     config,
-    locate: (path: ConfigPath, atKey = false) => locate(files, origins, path, atKey),
+    locate,
     files: files.map((f) => f.name),
     secrets,
     digest: digest.digest('hex'),
@@ -202,84 +192,4 @@ function loadFile(f: LoadedFile, env: NodeJS.ProcessEnv, secrets: Map<string, st
 
 function isPlainMap(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
-}
-
-function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
-  // defineProperty, so that a key named __proto__ stays an ordinary entry.
-  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
-}
-
-function where(file: LoadedFile, path: ConfigPath): SourceLocation | undefined {
-  return file.source ? locateIn(file.source, path, true, true) : undefined;
-}
-
-function at(loc: SourceLocation | undefined): string {
-  return loc ? `${loc.file}:${loc.line}:${loc.col}` : '?';
-}
-
-/**
- * Merges the files' top-level sections: maps by key (a key in two files is an error naming both places), lists by
- * concatenation; server and policy may be written in one file only.
- */
-function merge(files: LoadedFile[], problems: ConfigProblem[]): { config: Config; origins: Map<string, Origin> } {
-  const config: Record<string, unknown> = { version: 1 };
-  const origins = new Map<string, Origin>();
-  const twice = (first: LoadedFile, second: LoadedFile, path: ConfigPath, note = '') => {
-    const a = where(first, path);
-    const b = where(second, path);
-    if (b) problems.push({ ...b, message: `${formatPath(path)} is declared twice: ${at(a)} and ${at(b)}${note}` });
-  };
-
-  for (const file of files) {
-    if (!file.data) continue;
-    for (const [section, value] of Object.entries(file.data)) {
-      if (section === 'version') continue;
-      if (SINGLE_FILE_SECTIONS.has(section)) {
-        const first = origins.get(JSON.stringify([section]));
-        if (first) twice(first.file, file, [section], ' (it may be written in one file only)');
-        else {
-          origins.set(JSON.stringify([section]), { file });
-          setOwn(config, section, value);
-        }
-      } else if (Array.isArray(value)) {
-        if (!Object.hasOwn(config, section)) setOwn(config, section, []);
-        const list = config[section];
-        if (!Array.isArray(list)) continue;
-        value.forEach((item, index) => {
-          origins.set(JSON.stringify([section, list.length]), { file, index });
-          list.push(item);
-        });
-        if (!origins.has(JSON.stringify([section]))) origins.set(JSON.stringify([section]), { file });
-      } else if (isPlainMap(value)) {
-        if (!Object.hasOwn(config, section)) setOwn(config, section, {});
-        const target = config[section] as Record<string, unknown>;
-        if (!isPlainMap(target)) continue;
-        if (!origins.has(JSON.stringify([section]))) origins.set(JSON.stringify([section]), { file });
-        for (const [key, entry] of Object.entries(value)) {
-          const first = origins.get(JSON.stringify([section, key]));
-          if (first) twice(first.file, file, [section, key]);
-          else {
-            origins.set(JSON.stringify([section, key]), { file });
-            setOwn(target, key, entry);
-          }
-        }
-      }
-    }
-  }
-  return { config: config as unknown as Config, origins };
-}
-
-function locate(files: LoadedFile[], origins: Map<string, Origin>, path: ConfigPath, atKey: boolean): SourceLocation | undefined {
-  const [section, entry, ...rest] = path;
-  const first = files[0];
-  if (section === undefined || section === 'version') {
-    return first?.source ? locateIn(first.source, path, atKey) : undefined;
-  }
-  const origin =
-    (entry !== undefined && (origins.get(JSON.stringify([section, entry])) ?? origins.get(JSON.stringify([section, String(entry)])))) ||
-    origins.get(JSON.stringify([section]));
-  if (!origin?.file.source) return undefined;
-  // A list item is found at its index in its own file.
-  const local: ConfigPath = origin.index !== undefined && entry !== undefined ? [section, origin.index, ...rest] : path;
-  return locateIn(origin.file.source, local, atKey);
 }

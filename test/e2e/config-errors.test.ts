@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { truncateSync, writeFileSync } from 'node:fs';
+import { mkdirSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { world, type World } from './helpers.js';
@@ -59,18 +59,51 @@ describe('config errors', () => {
     });
   }
 
-  it('the same repository declared in two files names both places', async () => {
-    w.sandbox.clearRequests();
-    const dir = `${w.dir}/split`;
-    const { mkdirSync, writeFileSync } = await import('node:fs');
+  it("one repository's labels in one file and its branch protections in another: plan and apply both", async () => {
+    const dir = join(w.dir, 'split');
     mkdirSync(dir, { recursive: true });
-    writeFileSync(`${dir}/a.yaml`, 'version: 1\nrepos:\n  acme/widgets:\n    labels: {}\n');
-    writeFileSync(`${dir}/b.yaml`, 'version: 1\nrepos:\n  other/thing: {}\n  acme/widgets:\n    labels: {}\n');
+    writeFileSync(join(dir, 'labels.yaml'), 'version: 1\nrepos:\n  acme/widgets:\n    labels:\n      split-bug: { color: ee0701 }\n');
+    writeFileSync(
+      join(dir, 'protections.yaml'),
+      'version: 1\nrepos:\n  acme/widgets:\n    branch_protections:\n      main: { required_approvals: 2 }\n    labels:\n      split-bug: { description: "Something is broken" }\n',
+    );
+    const plan = await w.cli(['plan', '-c', dir]);
+    expect(plan.stderr).not.toMatch(/error|declared twice/i);
+    expect(plan.code).toBe(0);
+    expect(plan.stdout).toMatch(/\+ label "split-bug"\n\s+\+ color\s+= "ee0701"\n\s+\+ description = "Something is broken"/);
+    expect(plan.stdout).toMatch(/\+ branch protection "main"\n(\s+\+ .*\n)*\s+\+ required_approvals\s*= 2/);
+    const apply = await w.cli(['apply', '-c', dir, '--yes']);
+    expect(apply.code).toBe(0);
+    const labels = await w.api<{ name: string; color: string; description: string }[]>('GET', 'repos/acme/widgets/labels');
+    expect(labels.body.find((l) => l.name === 'split-bug')).toMatchObject({ color: 'ee0701', description: 'Something is broken' });
+    const rules = await w.api<{ rule_name: string; required_approvals: number }[]>('GET', 'repos/acme/widgets/branch_protections');
+    expect(rules.body.find((r) => r.rule_name === 'main')).toMatchObject({ required_approvals: 2 });
+  });
+
+  it('the same field of one repository in two files names both places and sends nothing', async () => {
+    w.sandbox.clearRequests();
+    const dir = join(w.dir, 'twice');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'a.yaml'), 'version: 1\nrepos:\n  acme/widgets:\n    labels:\n      bug: { color: ee0701 }\n');
+    writeFileSync(join(dir, 'b.yaml'), 'version: 1\nrepos:\n  other/thing: {}\n  acme/widgets:\n    labels:\n      bug: { color: "00ff00" }\n');
+    for (const cmd of ['validate', 'plan']) {
+      const r = await w.cli([cmd, '-c', dir]);
+      expect(r.code).toBe(1);
+      expect(r.stderr.trim()).toBe(
+        `${dir}/b.yaml:6:14: repos."acme/widgets".labels.bug.color is declared twice: ${dir}/a.yaml:5:14 and ${dir}/b.yaml:6:14`,
+      );
+    }
+    expect(w.sandbox.requests()).toEqual([]);
+  });
+
+  it('a plan error about a value from the second file names that file', async () => {
+    const dir = join(w.dir, 'split-missing');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'a.yaml'), 'version: 1\nrepos:\n  acme/widgets:\n    labels:\n      bug: { color: ee0701 }\n');
+    writeFileSync(join(dir, 'b.yaml'), 'version: 1\nrepos:\n  acme/widgets:\n    branch_protections: {}\n  acme/nope:\n    labels: {}\n');
     const r = await w.cli(['plan', '-c', dir]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain(`${dir}/a.yaml:3:3`);
-    expect(r.stderr).toContain(`${dir}/b.yaml:4:3`);
-    expect(w.sandbox.requests()).toEqual([]);
+    expect(r.stderr).toContain(`${dir}/b.yaml:5:3: repository acme/nope does not exist`);
   });
 
   it('a repository that does not exist is a plan error at its config line', async () => {

@@ -231,11 +231,14 @@ describe('loadConfig: files and directories', () => {
     expect(Object.keys(loaded.config.orgs ?? {})).toEqual(['acme', 'beta']);
   });
 
-  it('names both places when an entry is declared in two files', async () => {
-    const a = write('a.yaml', 'version: 1', 'repos:', '  acme/widgets:', '    labels: {}');
+  it('merges an entry written in two files, and names both places of a field written twice', async () => {
+    write('a.yaml', 'version: 1', 'repos:', '  acme/widgets:', '    labels: {}');
     const b = write('b.yaml', 'version: 1', 'orgs:', '  acme: {}', 'repos:', '  acme/other: {}', '  acme/widgets:', '    label_template: Default');
+    const loaded = await loadConfig([dir], {});
+    expect(loaded.config.repos?.['acme/widgets']).toEqual({ labels: {}, label_template: 'Default' });
+    write('c.yaml', 'version: 1', 'repos:', '  acme/widgets:', '    label_template: Default');
     const e = await fails([dir]);
-    expect(lines(e)).toEqual([`${b}:6:3: repos."acme/widgets" is declared twice: ${a}:3:3 and ${b}:6:3`]);
+    expect(lines(e)).toEqual([`${join(dir, 'c.yaml')}:4:5: repos."acme/widgets".label_template is declared twice: ${b}:7:5 and ${join(dir, 'c.yaml')}:4:5`]);
   });
 
   it('allows server and policy in one file only', async () => {
