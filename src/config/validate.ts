@@ -1,9 +1,11 @@
-import { readFileSync } from 'node:fs';
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import type { ErrorObject } from 'ajv';
 import leven from 'leven';
 import { quoted } from './excerpt.js';
 import { decodePointer, formatPath } from './path.js';
+import { schemaValidator, type SchemaObject } from './schema.js';
 import type { ConfigPath } from './types.js';
+
+export { configSchema } from './schema.js';
 
 /** A schema violation: the path it concerns, whether it points at the key (rather than the value), the message. */
 export interface SchemaProblem {
@@ -12,44 +14,12 @@ export interface SchemaProblem {
   message: string;
 }
 
-/** Keywords that only editors read (yaml-language-server / VS Code); ajv's strict mode must know them. */
-const EDITOR_KEYWORDS = [
-  'markdownDescription',
-  'enumDescriptions',
-  'markdownEnumDescriptions',
-  'defaultSnippets',
-  'deprecationMessage',
-  'patternErrorMessage',
-  'errorMessage',
-];
-
-type SchemaObject = Record<string, unknown>;
-
-let schema: SchemaObject | undefined;
-let validator: ValidateFunction | undefined;
-
-/** The JSON Schema of a config file (schemas/forgeform.schema.json), read once. */
-export function configSchema(): SchemaObject {
-  // Resolves from src/config/ and from the built dist/config/ alike.
-  schema ??= JSON.parse(readFileSync(new URL('../../schemas/forgeform.schema.json', import.meta.url), 'utf8')) as SchemaObject;
-  return schema;
-}
-
-function compiled(): ValidateFunction {
-  if (!validator) {
-    const ajv = new Ajv({ allErrors: true, strict: true, verbose: true });
-    ajv.addVocabulary(EDITOR_KEYWORDS);
-    validator = ajv.compile(configSchema());
-  }
-  return validator;
-}
-
 /**
  * Validates the data of one config file against the schema and turns ajv's errors into one message per mistake.
  * `isSensitive` tells which values came from environment variables: those are never shown.
  */
 export function validateConfig(data: unknown, isSensitive: (path: ConfigPath) => boolean = () => false): SchemaProblem[] {
-  const validate = compiled();
+  const validate = schemaValidator();
   if (validate(data)) return [];
   const out: SchemaProblem[] = [];
   const seen = new Set<string>();
