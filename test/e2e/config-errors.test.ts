@@ -127,6 +127,11 @@ describe('config errors', () => {
         text: ':4:3: key "GITEA_TOKEN=***" in repos must be',
       },
       {
+        name: 'a server URL with a user name and password',
+        write: (f) => writeFileSync(f, `version: 1\nserver:\n  url: "https://root:${TOKEN}@git.example.com"\n`),
+        text: ':3:8: server.url must be an http:// or https:// URL like "https://git.example.com", without a user name or password (give a token with FORGEFORM_TOKEN or --token-file), got "https://root:***@git.example.com"',
+      },
+      {
         name: 'a 2 MB binary file',
         write: (f) => writeFileSync(f, Buffer.concat([Buffer.from(`FORGEFORM_TOKEN=${TOKEN}\n`), randomBytes(2 * 1024 * 1024)])),
         text: ': not a text file (it holds binary data): a config is a YAML text file',
@@ -141,7 +146,7 @@ describe('config errors', () => {
       },
     ];
     for (const input of inputs) {
-      it(`${input.name}: one short line naming the file, no token, exit 1, no request`, async () => {
+      it(`${input.name}: a short message naming the file, no token, exit 1, no request`, async () => {
         w.sandbox.clearRequests();
         const file = join(w.dir, `not-config-${input.name.replace(/\W+/g, '-')}`);
         input.write(file);

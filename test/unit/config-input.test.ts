@@ -73,6 +73,18 @@ describe('a file that is not a config', () => {
     ]);
   });
 
+  it('refuses a server URL with a user name and password, without repeating the password', async () => {
+    const a = write('a.yaml', 'version: 1\nserver:\n  url: "https://admin:s3cr3t-pw@git.example.com"\nhooks:\n  - url: "ftp://ci:other-pw@ci.example.com/hook"\n');
+    const e = await fails([a]);
+    expect(e.message.split('\n')).toEqual([
+      `${a}:3:8: server.url must be an http:// or https:// URL like "https://git.example.com", without a user name or password (give a token with FORGEFORM_TOKEN or --token-file), got "https://admin:***@git.example.com"`,
+      `${a}:5:10: hooks[0].url must be an http:// or https:// URL, got "ftp://ci:***@ci.example.com/hook"`,
+    ]);
+    // A "@" after the host is no user name.
+    const b = write('b.yaml', 'version: 1\nserver:\n  url: "https://git.example.com/sub?owner=@acme"\n');
+    await expect(loadConfig([b], {})).resolves.toMatchObject({ config: { server: { url: 'https://git.example.com/sub?owner=@acme' } } });
+  });
+
   it('quotes at most a short excerpt of a long key or value', async () => {
     const long = 'z'.repeat(500_000);
     const a = write('a.yaml', `version: 1\norgs:\n  acme: { visibility: "${long}" }\nrepos:\n  ? "${long}"\n  : {}\n`);
@@ -115,6 +127,12 @@ describe('excerpt', () => {
   it('keeps ordinary text and URLs, hides assignments, cuts long text', () => {
     expect(excerpt('https://git.example.com/a?b=1')).toBe('https://git.example.com/a?b=***');
     expect(excerpt('https://git.example.com')).toBe('https://git.example.com');
+    expect(excerpt('see https://u:p%40ss@host/x and http://v:w@h')).toBe('see https://u:***@host/x and http://v:***@h');
+    expect(excerpt('https://user@host/a@b')).toBe('https://user@host/a@b');
+    // A password longer than what is shown is still masked, and a cut is always marked.
+    expect(excerpt(`https://root:${'p'.repeat(300)}@git.example.com`)).toBe('https://root:***…');
+    expect(excerpt(`https://root:${'p'.repeat(40)}@git.example.com/${'x'.repeat(100)}`)).toBe(`https://root:***@git.example.com/${'x'.repeat(26)}…`);
+    expect(excerpt(`TOKEN=${'t'.repeat(300)}`)).toBe('TOKEN=***…');
     expect(excerpt('export TOKEN = abc def')).toBe('export TOKEN = *** def');
     expect(excerpt('password: x y', 60, false)).toBe('password: x y');
     expect(excerpt('a'.repeat(100), 10)).toBe(`${'a'.repeat(9)}…`);

@@ -149,7 +149,7 @@ describe('loadConfig: schema errors', () => {
   it('reports a wrong server URL', async () => {
     const a = write('a.yaml', 'version: 1', 'server:', '  url: git.example.com');
     const e = await fails([a]);
-    expect(lines(e)).toEqual([`${a}:3:8: server.url must be an http:// or https:// URL like "https://git.example.com", got "git.example.com"`]);
+    expect(lines(e)).toEqual([`${a}:3:8: server.url must be an http:// or https:// URL like "https://git.example.com", without a user name or password (give a token with FORGEFORM_TOKEN or --token-file), got "git.example.com"`]);
   });
 
   it('reports every problem of every file, sorted by file, line and column', async () => {
@@ -306,7 +306,7 @@ describe('loadConfig: environment variables', () => {
     const e = await fails([a], { SECRET: 'hunter2' });
     expect(e.message).not.toContain('hunter2');
     expect(lines(e)).toEqual([
-      `${a}:3:8: server.url must be an http:// or https:// URL like "https://git.example.com", got (sensitive)`,
+      `${a}:3:8: server.url must be an http:// or https:// URL like "https://git.example.com", without a user name or password (give a token with FORGEFORM_TOKEN or --token-file), got (sensitive)`,
       `${a}:5:11: policy.prune[0] must be one of labels, branch_protections, users, hooks, runners, got (sensitive)`,
       `${a}:6:16: policy.max_deletes must be integer, got string (sensitive)`,
     ]);
