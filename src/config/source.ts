@@ -37,6 +37,8 @@ function yamlProblem(source: YamlSource, e: YAMLError): ConfigProblem {
   // Some of yaml's messages quote the file (a tag, a token): that part is an excerpt like any other.
   let message = excerpt((e.message.split('\n')[0] ?? '').replace(/ at line \d+, column \d+:?$/, ''), 160, false);
   if (e.code === 'MULTIPLE_DOCS') message = 'a config file holds one YAML document: remove the "---" separator or split the file';
+  // yaml turns its own stack overflow on deeply nested collections into an error.
+  else if (/Maximum call stack size exceeded/.test(message)) message = 'YAML nested too deeply: a config needs a few levels only';
   else if (e.code === 'TAG_RESOLVE_FAILED' && /^Unresolved tag/.test(message))
     message = `${message.replace(/^Unresolved tag: /, 'unknown tag ')}: a config is plain YAML (use \${NAME} to read an environment variable)`;
   else message = `YAML syntax error: ${message}`;

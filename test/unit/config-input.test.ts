@@ -95,6 +95,12 @@ describe('a file that is not a config', () => {
     expect(lines[1]).toMatch(new RegExp(`^${a}:5:5: key "z{59}…" in repos must be "owner/name"`));
   });
 
+  it('names nesting too deep for the YAML parser', async () => {
+    const a = write('a.yaml', `version: 1\norgs:\n  acme:\n    description: ${'['.repeat(5000)}${']'.repeat(5000)}\n`);
+    const e = await fails([a]);
+    expect(e.message).toMatch(new RegExp(`^${a}:4:\\d+: YAML nested too deeply: a config needs a few levels only$`));
+  });
+
   it('lists the first problems of a file of garbage and counts the rest', async () => {
     const garbage = write('garbage.yaml', Array.from({ length: 2000 }, (_, i) => `- [${randomBytes(40).toString('base64')} ${i}`).join('\n'));
     const e = await fails([garbage]);
