@@ -8,7 +8,7 @@
 // Figures only, no assertions: speed targets are read here, never in unit tests. Loopback only.
 import { Buffer } from 'node:buffer';
 import { fork, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { clearInterval, setInterval } from 'node:timers';
@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { classifyReads, perObjectReads, planFloor, timeFloorMs, total } from './floor.mjs';
 import { generateForge, SIZES, USER_PASSWORD_VAR } from './forge.mjs';
-import { topFunctions } from './profile.mjs';
+import { summariseProfile } from './profile.mjs';
 import { fixed, renderTable, thousands } from './table.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -66,9 +66,8 @@ log(
 );
 
 // ── the sandbox, in its own process ───────────────────────────────────────────────────────────────
-const profileArgs = (name) => (opts.profile ? ['--cpu-prof', '--cpu-prof-dir', profileDir, '--cpu-prof-name', `${name}.cpuprofile`] : []);
-const sandboxProc = fork(join(here, 'sandbox-process.mjs'), [SANDBOX_ENTRY, seedFile, String(latencyMs), TOKEN], {
-  execArgv: profileArgs('sandbox'),
+const profileArgs = (name) => (opts.profile ? ['--cpu-prof', '--cpu-prof-dir', profileDir, '--cpu-prof-name', `forgeform-${name}.cpuprofile`] : []);
+const sandboxProc = fork(join(here, 'sandbox-process.mjs'), [SANDBOX_ENTRY, seedFile, String(latencyMs), TOKEN, ...(opts.profile ? [profileDir] : [])], {
   stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
 });
 const sandboxExit = new Promise((resolve) => sandboxProc.once('exit', resolve));
@@ -135,10 +134,11 @@ const steps = [
 
 const results = [];
 for (const s of steps) {
-  sandboxProc.send({ type: 'mark' });
+  const name = s.step.replace(' ', '-');
+  sandboxProc.send({ type: 'mark', step: name });
   await nextMessage('marked');
   log(`${s.step}…`);
-  const r = await runCli(s.step.replace(' ', '-'), s.args);
+  const r = await runCli(name, s.args);
   sandboxProc.send({ type: 'read' });
   const usage = await nextMessage('usage');
   const byMethod = Object.fromEntries(METHODS.map((m) => [m, usage.log.filter((e) => e.method === m).length]));
@@ -247,11 +247,16 @@ for (const [what, ok, detail] of targets) console.log(`  ${ok === undefined ? '�
 let profiles;
 if (opts.profile) {
   profiles = {};
-  for (const file of readdirSync(profileDir).filter((f) => f.endsWith('.cpuprofile')).sort()) {
-    const name = file.replace(/\.cpuprofile$/, '');
-    profiles[name] = topFunctions(join(profileDir, file), root);
-    console.log(`\nprofile of ${name} (self time, top ${profiles[name].length}):`);
-    for (const f of profiles[name]) console.log(`  ${String(f.ms).padStart(7)} ms  ${(f.share * 100).toFixed(1).padStart(5)}%  ${f.fn}  ${f.where}`);
+  const order = ['sandbox-seed', ...steps.flatMap((s) => [`forgeform-${s.step.replace(' ', '-')}`, `sandbox-${s.step.replace(' ', '-')}`])];
+  const pct = (share) => `${(share * 100).toFixed(1).padStart(5)}%`;
+  for (const name of order.filter((n) => existsSync(join(profileDir, `${n}.cpuprofile`)))) {
+    const p = summariseProfile(join(profileDir, `${name}.cpuprofile`), root);
+    // A sandbox that served nothing (validate) has nothing to say.
+    if (p.busyMs < 50) continue;
+    profiles[name] = p;
+    console.log(`\nprofile of ${name}: ${thousands(p.busyMs)} ms sampled (wall-clock sampling: on a busy machine read the shares, not the ms)`);
+    console.log(`  by module:   ${p.modules.slice(0, 5).map((m) => `${m.module} ${pct(m.share).trim()}`).join(', ')}`);
+    for (const f of p.functions) console.log(`  ${String(f.ms).padStart(7)} ms ${pct(f.share)}  ${f.fn}  ${f.where}`);
   }
 }
 
