@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { goPathEscape } from './http/respond.js';
-import { AccessMode, type IssueRecord, type LabelRecord, type MilestoneRecord, type OrgRecord, type Owner, type ProjectRecord, type RepoRecord, type SandboxState, type UserRecord } from './state.js';
+import { AccessMode, type IssueRecord, type LabelRecord, type MilestoneRecord, type OrgRecord, type Owner, type ProjectRecord, type RepoRecord, type SandboxState, type UserRecord } from './core/state.js';
 
 /** What every converter needs: the state and ROOT_URL (with its trailing slash). */
 export interface ConvertContext {

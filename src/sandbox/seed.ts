@@ -4,21 +4,21 @@
  * or issue is stored exactly as the server would store it after a create. The format is documented
  * in README.md; unknown keys are errors (with the path of the key), like the config schema.
  */
-import { bool, list, obj, oneOf, requireUser, SeedError, str, strings, type Obj } from './seed-shape.js';
+import { bool, list, obj, oneOf, requireUser, SeedError, str, strings, type Obj } from './core/seed-shape.js';
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import { CreateBranchProtectionOption } from './fields.js';
 import { bindBody } from './http/binding.js';
-import { createOrg, createUser } from './routes/admin-users.js';
-import { createProtection } from './routes/branch-protections.js';
-import { createIssue, createProject } from './routes/issues.js';
-import { createLabel } from './routes/labels.js';
-import { createMilestone } from './routes/milestones.js';
-import { createRepo } from './routes/repos.js';
-import { isFailure } from './routes/shared.js';
-import { SEED_ADMIN_KEYS, seedAdminKeys, type SeedAdminKeys } from './seed-admin.js';
-import { seedAuthSources, seedBadges, seedHooks, seedUserAccount, TOP_ACCOUNT_KEYS, USER_ACCOUNT_KEYS, type SeedAccountFile, type SeedUserAccount } from './seed-accounts.js';
-import { nowIso, SandboxState, type OrgRecord, type RepoRecord, type UserRecord } from './state.js';
+import { createOrg, createUser } from './domains/users/routes.js';
+import { createProtection } from './domains/branch-protections/routes.js';
+import { createIssue, createProject } from './domains/issues/routes.js';
+import { createLabel } from './domains/labels/routes.js';
+import { createMilestone } from './domains/milestones/routes.js';
+import { createRepo } from './domains/repos/routes.js';
+import { isFailure } from './core/failure.js';
+import { SEED_ADMIN_KEYS, seedAdminKeys, type SeedAdminKeys } from './domains/admin-misc/seed.js';
+import { seedAuthSources, seedBadges, seedHooks, seedUserAccount, TOP_ACCOUNT_KEYS, USER_ACCOUNT_KEYS, type SeedAccountFile, type SeedUserAccount } from './domains/users/seed.js';
+import { nowIso, SandboxState, type OrgRecord, type RepoRecord, type UserRecord } from './core/state.js';
 
 export interface SeedToken {
   token: string;

@@ -12,7 +12,7 @@
  */
 import { apiError, messageOnly } from './respond.js';
 import type { ApiContext, Step } from './context.js';
-import { checkPassword } from '../state.js';
+import { checkPassword } from '../core/state.js';
 
 const INVALID = 'invalid username, password or token';
 

@@ -12,7 +12,7 @@
  *   422 `[GoFieldName]: Rule`.
  */
 import type { FieldDef, OptionDef } from '../fields.js';
-import { compileGlob, GlobError } from '../glob.js';
+import { compileGlob, GlobError } from './glob.js';
 
 export type Form = Record<string, unknown>;
 

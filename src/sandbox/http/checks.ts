@@ -3,10 +3,10 @@
  * (repository, organisation, user — each answers 404 before any token check), the permission
  * checks with their exact messages, the archived check, and body binding.
  */
-import { lookupUserRedirect } from '../accounts.js';
+import { lookupUserRedirect } from '../domains/users/accounts.js';
 import { OPTIONS } from '../fields.js';
-import { isOrgOwner, orgVisibleTo, repoAccessMode } from '../permissions.js';
-import { AccessMode, type RepoRecord } from '../state.js';
+import { isOrgOwner, orgVisibleTo, repoAccessMode } from '../core/permissions.js';
+import { AccessMode, type RepoRecord } from '../core/state.js';
 import { bindBody } from './binding.js';
 import type { ApiContext, Step } from './context.js';
 import { apiError } from './respond.js';

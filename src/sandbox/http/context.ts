@@ -6,7 +6,7 @@
  */
 import type { Context } from 'hono';
 import type { Form } from './binding.js';
-import type { OrgRecord, Owner, RepoRecord, SandboxState, UserRecord } from '../state.js';
+import type { OrgRecord, Owner, RepoRecord, SandboxState, UserRecord } from '../core/state.js';
 
 export interface ApiContext {
   c: Context;

@@ -6,7 +6,7 @@
 import type { Context, Hono } from 'hono';
 import { authenticate, sudo } from './auth.js';
 import { runSteps, withHeaders, type ApiContext, type Step } from './context.js';
-import type { SandboxState } from '../state.js';
+import type { SandboxState } from '../core/state.js';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 

@@ -5,15 +5,15 @@
  * label writes need write access to issues or pull requests; organisation label writes need
  * ownership, and reading one organisation label needs a token.
  */
-import { reqToken, scope } from '../http/auth.js';
-import { bind, notFound, orgAssignment, repoAssignment, reqOrgOwnership, reqOrgVisible, reqRepoWriter } from '../http/checks.js';
-import type { ApiContext } from '../http/context.js';
-import { listOptions, paginate, setTotalCountHeader } from '../http/paging.js';
-import { empty, json } from '../http/respond.js';
-import type { ApiRouter } from '../http/router.js';
-import { toLabel } from '../convert.js';
-import { nowIso, type LabelRecord, type SandboxState } from '../state.js';
-import { fail, failure, isFailure, type Failure } from './shared.js';
+import { reqToken, scope } from '../../http/auth.js';
+import { bind, notFound, orgAssignment, repoAssignment, reqOrgOwnership, reqOrgVisible, reqRepoWriter } from '../../http/checks.js';
+import type { ApiContext } from '../../http/context.js';
+import { listOptions, paginate, setTotalCountHeader } from '../../http/paging.js';
+import { empty, json } from '../../http/respond.js';
+import type { ApiRouter } from '../../http/router.js';
+import { toLabel } from '../../convert.js';
+import { nowIso, type LabelRecord, type SandboxState } from '../../core/state.js';
+import { fail, failure, isFailure, type Failure } from '../../core/failure.js';
 
 /** `label.NormalizeColor`: lower-case, trim, `#` added to 3 or 6 digits, 3 digits expanded. */
 export function normalizeColor(input: string): string | Failure {

@@ -3,16 +3,16 @@
  * `badges` and `hooks`, and per user `source_id`, secondary `emails`, SSH `keys`, `badges` and the
  * flags the API never returns. Keys, badges and hooks go through the same functions as the API.
  */
-import { CreateHookOption } from './fields.js';
-import { bindBody } from './http/binding.js';
+import { CreateHookOption } from '../../fields.js';
+import { bindBody } from '../../http/binding.js';
 import { addEmailRow, findEmailRow } from './accounts.js';
-import { createAdminHook, type CreateHookForm } from './routes/admin-hooks.js';
-import { addUserBadges, createPublicKey } from './routes/admin-user-extras.js';
-import { checkEmail } from './routes/admin-users.js';
-import { isFailure } from './routes/shared.js';
-import { bool as flag, integer, list as items, obj as record, SeedError, str as text, type Obj } from './seed-shape.js';
-import type { AuthSourceType } from './state-accounts.js';
-import type { SandboxState, UserRecord } from './state.js';
+import { createAdminHook, type CreateHookForm } from '../hooks/routes.js';
+import { addUserBadges, createPublicKey } from './badges-keys.js';
+import { checkEmail } from './routes.js';
+import { isFailure } from '../../core/failure.js';
+import { bool as flag, integer, list as items, obj as record, SeedError, str as text, type Obj } from '../../core/seed-shape.js';
+import type { AuthSourceType } from './records.js';
+import type { SandboxState, UserRecord } from '../../core/state.js';
 
 export interface SeedAuthSource {
   /** The id users refer to with `source_id` (> 0). */

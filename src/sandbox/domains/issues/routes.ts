@@ -16,19 +16,19 @@
  * The issue label routes are in `issue-labels.ts`, the milestone routes in `milestones.ts`; both
  * are registered from here.
  */
-import { reqToken, scope } from '../http/auth.js';
-import { bind, canRead, canWrite, mustEnableIssuesOrPulls, mustNotBeArchived, notFound, repoAssignment, reqRepoReader } from '../http/checks.js';
-import type { ApiContext } from '../http/context.js';
-import { formInt, listOptions, setLinkHeader, setTotalCountHeader } from '../http/paging.js';
-import { apiError, empty, json } from '../http/respond.js';
-import type { ApiRouter } from '../http/router.js';
-import { toIssue } from '../convert.js';
-import { repoAccessMode, teamHasRepo } from '../permissions.js';
-import { AccessMode, nowIso, type IssueRecord, type ProjectRecord, type RepoRecord, type SandboxState, type UserRecord } from '../state.js';
+import { reqToken, scope } from '../../http/auth.js';
+import { bind, canRead, canWrite, mustEnableIssuesOrPulls, mustNotBeArchived, notFound, repoAssignment, reqRepoReader } from '../../http/checks.js';
+import type { ApiContext } from '../../http/context.js';
+import { formInt, listOptions, setLinkHeader, setTotalCountHeader } from '../../http/paging.js';
+import { apiError, empty, json } from '../../http/respond.js';
+import type { ApiRouter } from '../../http/router.js';
+import { toIssue } from '../../convert.js';
+import { repoAccessMode, teamHasRepo } from '../../core/permissions.js';
+import { AccessMode, nowIso, type IssueRecord, type ProjectRecord, type RepoRecord, type SandboxState, type UserRecord } from '../../core/state.js';
 import { issueFromPath, registerIssueLabelRoutes } from './issue-labels.js';
-import { parseGoInt } from './labels.js';
-import { registerMilestoneRoutes, unixSecondsIso } from './milestones.js';
-import { failure, fail, isFailure, type Failure } from './shared.js';
+import { parseGoInt } from '../labels/routes.js';
+import { registerMilestoneRoutes, unixSecondsIso } from '../milestones/routes.js';
+import { failure, fail, isFailure, type Failure } from '../../core/failure.js';
 
 export interface NewIssue {
   title: string;

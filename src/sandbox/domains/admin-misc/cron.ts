@@ -4,8 +4,8 @@
  * schedule arithmetic of `gogs/cron` (`@every D`, `@midnight` …, in UTC) that fills `next`, `prev`
  * and `exec_times`: a task the scheduler would have run since the sandbox started counts as run.
  */
-import type { SandboxState } from './state.js';
-import type { CronTaskRecord } from './state-admin.js';
+import type { SandboxState } from '../../core/state.js';
+import type { CronTaskRecord } from './records.js';
 
 interface TaskDefault {
   name: string;

@@ -5,11 +5,11 @@
  * `buildState` once users, organisations and repositories exist; documented in README.md.
  */
 import { cronTasks, isSupportedSchedule } from './cron.js';
-import { createRunner, newRunnerToken } from './routes/admin-actions.js';
-import { PACKAGE_TYPES } from './routes/admin-misc.js';
-import { bool, integer, list, obj, oneOf, requireUser, SeedError, str, strings } from './seed-shape.js';
-import { nowIso, type RepoRecord, type SandboxState, type UserRecord } from './state.js';
-import { ACTION_STATUSES, isDone, type NotificationSource } from './state-admin.js';
+import { createRunner, newRunnerToken } from '../actions/routes.js';
+import { PACKAGE_TYPES } from './routes.js';
+import { bool, integer, list, obj, oneOf, requireUser, SeedError, str, strings } from '../../core/seed-shape.js';
+import { nowIso, type RepoRecord, type SandboxState, type UserRecord } from '../../core/state.js';
+import { ACTION_STATUSES, isDone, type NotificationSource } from './records.js';
 
 export interface SeedRunner {
   name: string;

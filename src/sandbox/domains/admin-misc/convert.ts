@@ -2,11 +2,11 @@
  * API objects of the other admin and public endpoints, filled as `services/convert` does:
  * ActionRunner, ActionWorkflowRun, ActionWorkflowJob, Package, NotificationThread.
  */
-import { orgAsUser, renderUser, repoApiUrl, repoHtmlUrl, toRepo, toUser, type ConvertContext } from './convert.js';
-import { goPathEscape } from './http/respond.js';
-import { repoAccessMode } from './permissions.js';
-import { AccessMode, type UserRecord } from './state.js';
-import { type ActionJobRecord, type ActionRunRecord, type ActionStatus, type NotificationRecord, type PackageRecord, type RunnerRecord } from './state-admin.js';
+import { orgAsUser, renderUser, repoApiUrl, repoHtmlUrl, toRepo, toUser, type ConvertContext } from '../../convert.js';
+import { goPathEscape } from '../../http/respond.js';
+import { repoAccessMode } from '../../core/permissions.js';
+import { AccessMode, type UserRecord } from '../../core/state.js';
+import { type ActionJobRecord, type ActionRunRecord, type ActionStatus, type NotificationRecord, type PackageRecord, type RunnerRecord } from './records.js';
 
 const EPOCH = '1970-01-01T00:00:00Z';
 

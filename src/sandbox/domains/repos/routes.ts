@@ -3,17 +3,17 @@
  * owner listings `GET /orgs/{org}/repos` and `GET /users/{username}/repos` (paged, id order,
  * `X-Total-Count` + `Link`, only repositories the caller can see).
  */
-import { reqToken, scope } from '../http/auth.js';
-import { bind, notFound, orgAssignment, repoAssignment, reqRepoAdmin, userAssignment } from '../http/checks.js';
-import type { ApiContext } from '../http/context.js';
-import { listOptions, paginate, setLinkHeader, setTotalCountHeader } from '../http/paging.js';
-import { apiError, json } from '../http/respond.js';
-import type { ApiRouter } from '../http/router.js';
-import { toRepo } from '../convert.js';
-import { repoAccessMode, userVisibleTo } from '../permissions.js';
-import { AccessMode, nowIso, type Owner, type RepoRecord, type SandboxState } from '../state.js';
-import { LABEL_TEMPLATES } from '../templates.js';
-import { checkUsableName, fail, failure, type Failure } from './shared.js';
+import { reqToken, scope } from '../../http/auth.js';
+import { bind, notFound, orgAssignment, repoAssignment, reqRepoAdmin, userAssignment } from '../../http/checks.js';
+import type { ApiContext } from '../../http/context.js';
+import { listOptions, paginate, setLinkHeader, setTotalCountHeader } from '../../http/paging.js';
+import { apiError, json } from '../../http/respond.js';
+import type { ApiRouter } from '../../http/router.js';
+import { toRepo } from '../../convert.js';
+import { repoAccessMode, userVisibleTo } from '../../core/permissions.js';
+import { AccessMode, nowIso, type Owner, type RepoRecord, type SandboxState } from '../../core/state.js';
+import { LABEL_TEMPLATES } from '../labels/templates.js';
+import { checkUsableName, fail, failure, type Failure } from '../../core/failure.js';
 
 const RESERVED_REPO_NAMES = new Set(['.', '..', '-']);
 const RESERVED_REPO_PATTERNS = ['*.wiki', '*.git', '*.rss', '*.atom'];

@@ -4,15 +4,15 @@
  * registration token, and the run and job lists of the whole instance.
  */
 import { randomInt, randomUUID } from 'node:crypto';
-import { reqSiteAdmin, reqToken, scope } from '../http/auth.js';
-import { bind } from '../http/checks.js';
-import type { ApiContext } from '../http/context.js';
-import { listOptions, paginate, setLinkHeader, setTotalCountHeader } from '../http/paging.js';
-import { apiError, empty, json } from '../http/respond.js';
-import type { ApiRouter } from '../http/router.js';
-import { runnerLastOnlineMs, statusFilter, toActionRunner, toWorkflowJob, toWorkflowRun } from '../convert-admin.js';
-import { nowIso, type SandboxState } from '../state.js';
-import type { ActionStatus, RunnerRecord, RunnerTokenRecord } from '../state-admin.js';
+import { reqSiteAdmin, reqToken, scope } from '../../http/auth.js';
+import { bind } from '../../http/checks.js';
+import type { ApiContext } from '../../http/context.js';
+import { listOptions, paginate, setLinkHeader, setTotalCountHeader } from '../../http/paging.js';
+import { apiError, empty, json } from '../../http/respond.js';
+import type { ApiRouter } from '../../http/router.js';
+import { runnerLastOnlineMs, statusFilter, toActionRunner, toWorkflowJob, toWorkflowRun } from '../admin-misc/convert.js';
+import { nowIso, type SandboxState } from '../../core/state.js';
+import type { ActionStatus, RunnerRecord, RunnerTokenRecord } from '../admin-misc/records.js';
 
 const ALPHANUMERIC = '0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ';
 

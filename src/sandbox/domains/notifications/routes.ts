@@ -3,14 +3,14 @@
  * list, mark (205), the unread count, one thread, mark one thread (205). The group needs the
  * `notification` scope and a token on every route.
  */
-import { reqToken, scope } from '../http/auth.js';
-import type { ApiContext } from '../http/context.js';
-import { listOptions, paginate, setLinkHeader, setTotalCountHeader } from '../http/paging.js';
-import { apiError, json } from '../http/respond.js';
-import type { ApiRouter } from '../http/router.js';
-import { toNotificationThread } from '../convert-admin.js';
-import { nowIso } from '../state.js';
-import type { NotificationRecord, NotificationSource, NotificationStatus } from '../state-admin.js';
+import { reqToken, scope } from '../../http/auth.js';
+import type { ApiContext } from '../../http/context.js';
+import { listOptions, paginate, setLinkHeader, setTotalCountHeader } from '../../http/paging.js';
+import { apiError, json } from '../../http/respond.js';
+import type { ApiRouter } from '../../http/router.js';
+import { toNotificationThread } from '../admin-misc/convert.js';
+import { nowIso } from '../../core/state.js';
+import type { NotificationRecord, NotificationSource, NotificationStatus } from '../admin-misc/records.js';
 
 const RFC3339_LAYOUT = '2006-01-02T15:04:05Z07:00';
 

@@ -4,9 +4,9 @@
  * and repositories with everything that hangs off them (as `services/user/delete.go`,
  * `services/org` and `services/repository` do).
  */
-import { isOrgMember, isOrgOwner } from './permissions.js';
-import type { AuthSourceRecord, EmailRecord } from './state-accounts.js';
-import type { OrgRecord, SandboxState, UserRecord } from './state.js';
+import { isOrgMember, isOrgOwner } from '../../core/permissions.js';
+import type { AuthSourceRecord, EmailRecord } from './records.js';
+import type { OrgRecord, SandboxState, UserRecord } from '../../core/state.js';
 
 const lower = (s: string): string => s.toLowerCase();
 

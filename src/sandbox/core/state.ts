@@ -7,8 +7,8 @@
  * record interface here, and its routes under `routes/`.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { emptyAdminStateData, type AdminStateData } from './state-admin.js';
-import { emptyAccountStateData, type AccountStateData } from './state-accounts.js';
+import { emptyAdminStateData, type AdminStateData } from '../domains/admin-misc/records.js';
+import { emptyAccountStateData, type AccountStateData } from '../domains/users/records.js';
 
 export type Visibility = 'public' | 'limited' | 'private';
 

@@ -2,11 +2,11 @@
  * Public endpoints: `/version`, `/settings/api`, `/label/templates` (behavior.md §6, §9). No token
  * needed — but a wrong credential is still 401 (the router authenticates every route).
  */
-import { json } from '../http/respond.js';
-import { notFound } from '../http/checks.js';
-import { DEFAULT_PAGING_NUM, MAX_RESPONSE_ITEMS } from '../http/paging.js';
-import type { ApiRouter } from '../http/router.js';
-import { LABEL_TEMPLATES, labelTemplateNames } from '../templates.js';
+import { json } from '../../http/respond.js';
+import { notFound } from '../../http/checks.js';
+import { DEFAULT_PAGING_NUM, MAX_RESPONSE_ITEMS } from '../../http/paging.js';
+import type { ApiRouter } from '../../http/router.js';
+import { LABEL_TEMPLATES, labelTemplateNames } from '../labels/templates.js';
 
 /** Looks like a Gitea version (a client's version checks work) and says what it is. */
 export const SANDBOX_VERSION = '1.27.0+forgeform-sandbox';

@@ -16,14 +16,14 @@
  * - `DELETE …/labels/{id}` is 422 `label does not exist [label_id: N]` when no label has that id
  *   (N is 0 for a positive id that does not exist: Gitea formats the empty row's id), else 204.
  */
-import { reqToken, scope } from '../http/auth.js';
-import { bind, canWrite, mustEnableIssuesOrPulls, notFound, repoAssignment } from '../http/checks.js';
-import type { ApiContext } from '../http/context.js';
-import { apiError, empty, json } from '../http/respond.js';
-import type { ApiRouter } from '../http/router.js';
-import { issueLabels, toLabel } from '../convert.js';
-import { type IssueRecord, type LabelRecord, type RepoRecord, type SandboxState } from '../state.js';
-import { parseGoInt } from './labels.js';
+import { reqToken, scope } from '../../http/auth.js';
+import { bind, canWrite, mustEnableIssuesOrPulls, notFound, repoAssignment } from '../../http/checks.js';
+import type { ApiContext } from '../../http/context.js';
+import { apiError, empty, json } from '../../http/respond.js';
+import type { ApiRouter } from '../../http/router.js';
+import { issueLabels, toLabel } from '../../convert.js';
+import { type IssueRecord, type LabelRecord, type RepoRecord, type SandboxState } from '../../core/state.js';
+import { parseGoInt } from '../labels/routes.js';
 
 /** `Label.ExclusiveScope`: the part before the last `/` of an exclusive label (none at either end). */
 export function exclusiveScope(label: LabelRecord): string {

@@ -3,13 +3,13 @@
  * `routers/common/markup.go`): `POST /markdown`, `/markdown/raw`, `/markup` (token required, no
  * scope), `GET /gitignore/templates[/{name}]`, `GET /licenses[/{name}]`.
  */
-import { reqToken } from '../http/auth.js';
-import { bind, notFound } from '../http/checks.js';
-import type { ApiContext } from '../http/context.js';
-import { goPathEscape, json } from '../http/respond.js';
-import type { ApiRouter } from '../http/router.js';
-import { MARKDOWN_EXTENSIONS, renderMarkdown, sniffContentType } from '../markdown.js';
-import { GITIGNORE_TEMPLATES, gitignoreNames, LICENSE_TEMPLATES, licenseNames } from '../repo-templates.js';
+import { reqToken } from '../../http/auth.js';
+import { bind, notFound } from '../../http/checks.js';
+import type { ApiContext } from '../../http/context.js';
+import { goPathEscape, json } from '../../http/respond.js';
+import type { ApiRouter } from '../../http/router.js';
+import { MARKDOWN_EXTENSIONS, renderMarkdown, sniffContentType } from './markdown.js';
+import { GITIGNORE_TEMPLATES, gitignoreNames, LICENSE_TEMPLATES, licenseNames } from './repo-templates.js';
 
 /**
  * The rendered document as written by the handler: no Content-Type of its own, so Go's server

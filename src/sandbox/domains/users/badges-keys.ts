@@ -4,18 +4,18 @@
  * /admin/users/{username}/keys/{id}`, and the public `GET /users/{username}/keys` to read them back.
  * The key and badge functions are shared with the seed loader.
  */
-import { reqToken, scope } from '../http/auth.js';
-import { bind, userAssignment } from '../http/checks.js';
-import type { ApiContext } from '../http/context.js';
-import { listOptions, paginate, setTotalCountHeader } from '../http/paging.js';
-import { apiError, empty, json } from '../http/respond.js';
-import type { ApiRouter } from '../http/router.js';
-import { renderUser } from '../convert.js';
-import { checkPublicKeyString, KeyError } from '../ssh-keys.js';
-import type { BadgeRecord, PublicKeyRecord } from '../state-accounts.js';
-import { nowIso, type SandboxState } from '../state.js';
-import { ADMIN_STEPS } from './admin-users.js';
-import { fail, failure, isFailure, type Failure } from './shared.js';
+import { reqToken, scope } from '../../http/auth.js';
+import { bind, userAssignment } from '../../http/checks.js';
+import type { ApiContext } from '../../http/context.js';
+import { listOptions, paginate, setTotalCountHeader } from '../../http/paging.js';
+import { apiError, empty, json } from '../../http/respond.js';
+import type { ApiRouter } from '../../http/router.js';
+import { renderUser } from '../../convert.js';
+import { checkPublicKeyString, KeyError } from './ssh-keys.js';
+import type { BadgeRecord, PublicKeyRecord } from './records.js';
+import { nowIso, type SandboxState } from '../../core/state.js';
+import { ADMIN_STEPS } from './routes.js';
+import { fail, failure, isFailure, type Failure } from '../../core/failure.js';
 
 // ---- badges -----------------------------------------------------------------------------------
 

@@ -11,16 +11,16 @@
  *
  * `createAdminHook` is shared with the seed loader.
  */
-import type { ApiContext } from '../http/context.js';
-import { bind } from '../http/checks.js';
-import { listOptions, paginate, setLinkHeader, setTotalCountHeader } from '../http/paging.js';
-import { apiError, empty, json } from '../http/respond.js';
-import type { ApiRouter } from '../http/router.js';
-import type { AdminHookRecord, HookEventMap } from '../state-accounts.js';
-import { nowIso, type SandboxState } from '../state.js';
-import { pathInt64 } from './admin-user-extras.js';
-import { ADMIN_STEPS } from './admin-users.js';
-import { fail, failure, isFailure, type Failure } from './shared.js';
+import type { ApiContext } from '../../http/context.js';
+import { bind } from '../../http/checks.js';
+import { listOptions, paginate, setLinkHeader, setTotalCountHeader } from '../../http/paging.js';
+import { apiError, empty, json } from '../../http/respond.js';
+import type { ApiRouter } from '../../http/router.js';
+import type { AdminHookRecord, HookEventMap } from '../users/records.js';
+import { nowIso, type SandboxState } from '../../core/state.js';
+import { pathInt64 } from '../users/badges-keys.js';
+import { ADMIN_STEPS } from '../users/routes.js';
+import { fail, failure, isFailure, type Failure } from '../../core/failure.js';
 
 /** `IsValidHookTaskType`: gitea, gogs and the registered handlers (matrix included, although the swagger enum lacks it). */
 export const HOOK_TYPES = ['gitea', 'gogs', 'slack', 'discord', 'dingtalk', 'telegram', 'msteams', 'feishu', 'matrix', 'wechatwork', 'packagist'];

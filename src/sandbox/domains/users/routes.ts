@@ -4,14 +4,14 @@
  * seed loader, so a seeded object is exactly what the API would have created. Badges and keys are
  * in `admin-user-extras.ts`.
  */
-import { reqSiteAdmin, reqToken, scope } from '../http/auth.js';
-import { isValidUsername } from '../http/binding.js';
-import { bind, userAssignment } from '../http/checks.js';
-import type { ApiContext } from '../http/context.js';
-import { listOptions, paginate, setLinkHeader, setTotalCountHeader } from '../http/paging.js';
-import { apiError, empty, json } from '../http/respond.js';
-import type { ApiRouter } from '../http/router.js';
-import { orgAsUser, toOrganization, toRepo, toUser } from '../convert.js';
+import { reqSiteAdmin, reqToken, scope } from '../../http/auth.js';
+import { isValidUsername } from '../../http/binding.js';
+import { bind, userAssignment } from '../../http/checks.js';
+import type { ApiContext } from '../../http/context.js';
+import { listOptions, paginate, setLinkHeader, setTotalCountHeader } from '../../http/paging.js';
+import { apiError, empty, json } from '../../http/respond.js';
+import type { ApiRouter } from '../../http/router.js';
+import { orgAsUser, toOrganization, toRepo, toUser } from '../../convert.js';
 import {
   addEmailRow,
   authSourceById,
@@ -25,10 +25,10 @@ import {
   passwordIsManaged,
   removeOrgMember,
   replacePrimaryEmailRow,
-} from '../accounts.js';
-import { AccessMode, hashPassword, nowIso, type OrgRecord, type Owner, type RepoRecord, type SandboxState, type UserRecord, type Visibility } from '../state.js';
-import { createRepo, type CreateRepoInput } from './repos.js';
-import { checkUsableName, fail, failure, isFailure, type Failure } from './shared.js';
+} from './accounts.js';
+import { AccessMode, hashPassword, nowIso, type OrgRecord, type Owner, type RepoRecord, type SandboxState, type UserRecord, type Visibility } from '../../core/state.js';
+import { createRepo, type CreateRepoInput } from '../repos/routes.js';
+import { checkUsableName, fail, failure, isFailure, type Failure } from '../../core/failure.js';
 
 /** `models/user/user.go` reserved names and patterns (current upstream). */
 const RESERVED_USER_NAMES = new Set([

@@ -4,14 +4,14 @@
  * by exact title, and create (201). These routes sit outside `mustEnableIssuesOrPulls`; only the
  * writes need a token and write access to issues or pull requests.
  */
-import { reqToken, scope } from '../http/auth.js';
-import { bind, notFound, repoAssignment, reqRepoWriter } from '../http/checks.js';
-import type { ApiContext } from '../http/context.js';
-import { listOptions, paginate, setTotalCountHeader } from '../http/paging.js';
-import { json } from '../http/respond.js';
-import type { ApiRouter } from '../http/router.js';
-import { toMilestone } from '../convert.js';
-import { nowIso, type MilestoneRecord, type RepoRecord, type SandboxState } from '../state.js';
+import { reqToken, scope } from '../../http/auth.js';
+import { bind, notFound, repoAssignment, reqRepoWriter } from '../../http/checks.js';
+import type { ApiContext } from '../../http/context.js';
+import { listOptions, paginate, setTotalCountHeader } from '../../http/paging.js';
+import { json } from '../../http/respond.js';
+import type { ApiRouter } from '../../http/router.js';
+import { toMilestone } from '../../convert.js';
+import { nowIso, type MilestoneRecord, type RepoRecord, type SandboxState } from '../../core/state.js';
 
 /** A time as Gitea stores it (Unix seconds) and renders it: RFC 3339, seconds, UTC. */
 export function unixSecondsIso(input: string | number): string {

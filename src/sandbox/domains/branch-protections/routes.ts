@@ -10,14 +10,14 @@
  *   re-reads `force_push_allowlist_usernames` only when `force_push_allowlist_deploy_keys` is sent;
  * - writes on an archived repository → 423; responses have no `id`, `branch_name` is "" for globs.
  */
-import { reqToken, scope } from '../http/auth.js';
-import { bind, mustNotBeArchived, notFound, repoAssignment, reqRepoAdmin } from '../http/checks.js';
-import type { ApiContext } from '../http/context.js';
-import { empty, json } from '../http/respond.js';
-import type { ApiRouter } from '../http/router.js';
-import { explicitReaderIds, isExplicitReader, repoAccessMode, teamsWithAccess } from '../permissions.js';
-import { AccessMode, nowIso, type BranchProtectionRecord, type RepoRecord, type SandboxState } from '../state.js';
-import { fail, failure, isFailure, type Failure } from './shared.js';
+import { reqToken, scope } from '../../http/auth.js';
+import { bind, mustNotBeArchived, notFound, repoAssignment, reqRepoAdmin } from '../../http/checks.js';
+import type { ApiContext } from '../../http/context.js';
+import { empty, json } from '../../http/respond.js';
+import type { ApiRouter } from '../../http/router.js';
+import { explicitReaderIds, isExplicitReader, repoAccessMode, teamsWithAccess } from '../../core/permissions.js';
+import { AccessMode, nowIso, type BranchProtectionRecord, type RepoRecord, type SandboxState } from '../../core/state.js';
+import { fail, failure, isFailure, type Failure } from '../../core/failure.js';
 
 /** User lists, in the order the handler resolves them, and the access they require. */
 const USER_LISTS: { field: string; need: 'write' | 'read' }[] = [

@@ -3,19 +3,19 @@
  * (`admin/packages.go`, newest only) and unadopted repositories (`admin/adopt.go`,
  * `services/repository/adopt.go`).
  */
-import { reqSiteAdmin, reqToken, scope } from '../http/auth.js';
-import { notFound } from '../http/checks.js';
-import type { ApiContext } from '../http/context.js';
-import { listOptions, paginate, setLinkHeader, setTotalCountHeader } from '../http/paging.js';
-import { apiError, empty, json } from '../http/respond.js';
-import type { ApiRouter } from '../http/router.js';
-import { toPackage } from '../convert-admin.js';
-import { catchUp, cronTasks, toCron } from '../cron.js';
-import { compileGlob, GlobError } from '../glob.js';
-import type { SandboxState } from '../state.js';
-import type { UnadoptedRecord } from '../state-admin.js';
-import { createRepo } from './repos.js';
-import { isFailure } from './shared.js';
+import { reqSiteAdmin, reqToken, scope } from '../../http/auth.js';
+import { notFound } from '../../http/checks.js';
+import type { ApiContext } from '../../http/context.js';
+import { listOptions, paginate, setLinkHeader, setTotalCountHeader } from '../../http/paging.js';
+import { apiError, empty, json } from '../../http/respond.js';
+import type { ApiRouter } from '../../http/router.js';
+import { toPackage } from './convert.js';
+import { catchUp, cronTasks, toCron } from './cron.js';
+import { compileGlob, GlobError } from '../../http/glob.js';
+import type { SandboxState } from '../../core/state.js';
+import type { UnadoptedRecord } from './records.js';
+import { createRepo } from '../repos/routes.js';
+import { isFailure } from '../../core/failure.js';
 
 /** The `type` values of `GET /admin/packages` (swagger enum). */
 export const PACKAGE_TYPES = [

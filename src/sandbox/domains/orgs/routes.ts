@@ -3,17 +3,17 @@
  * /admin/emails` and `GET /admin/emails/search` (behavior.md §9, `routers/api/v1/admin/{org,email}.go`,
  * `routers/api/v1/org/org.go`).
  */
-import { reqToken, scope } from '../http/auth.js';
-import { bind, notFound, orgAssignment, reqOrgOwnership } from '../http/checks.js';
-import type { ApiContext } from '../http/context.js';
-import { listOptions, paginate, setLinkHeader, setTotalCountHeader } from '../http/paging.js';
-import { apiError, json } from '../http/respond.js';
-import type { ApiRouter } from '../http/router.js';
-import { toOrganization } from '../convert.js';
-import { allEmailRows } from '../accounts.js';
-import { orgVisibleTo } from '../permissions.js';
-import { nowIso, type Visibility } from '../state.js';
-import { ADMIN_STEPS, checkEmail } from './admin-users.js';
+import { reqToken, scope } from '../../http/auth.js';
+import { bind, notFound, orgAssignment, reqOrgOwnership } from '../../http/checks.js';
+import type { ApiContext } from '../../http/context.js';
+import { listOptions, paginate, setLinkHeader, setTotalCountHeader } from '../../http/paging.js';
+import { apiError, json } from '../../http/respond.js';
+import type { ApiRouter } from '../../http/router.js';
+import { toOrganization } from '../../convert.js';
+import { allEmailRows } from '../users/accounts.js';
+import { orgVisibleTo } from '../../core/permissions.js';
+import { nowIso, type Visibility } from '../../core/state.js';
+import { ADMIN_STEPS, checkEmail } from '../users/routes.js';
 
 interface EditOrgForm {
   full_name?: string;
