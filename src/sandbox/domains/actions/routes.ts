@@ -10,7 +10,7 @@ import type { ApiContext } from '../../http/context.js';
 import { listOptions, paginate, setLinkHeader, setTotalCountHeader } from '../../http/paging.js';
 import { apiError, empty, json } from '../../http/respond.js';
 import type { ApiRouter } from '../../http/router.js';
-import { runnerLastOnlineMs, statusFilter, toActionRunner, toWorkflowJob, toWorkflowRun } from '../admin-misc/convert.js';
+import { runnerLastOnlineMs, statusFilter, toActionRunner, toWorkflowJob, toWorkflowRun } from './convert.js';
 import { nowIso, type SandboxState } from '../../core/state.js';
 import type { ActionStatus, RunnerRecord, RunnerTokenRecord } from '../admin-misc/records.js';
 

@@ -21,7 +21,8 @@ import { bind, canWrite, mustEnableIssuesOrPulls, notFound, repoAssignment } fro
 import type { ApiContext } from '../../http/context.js';
 import { apiError, empty, json } from '../../http/respond.js';
 import type { ApiRouter } from '../../http/router.js';
-import { issueLabels, toLabel } from '../../convert.js';
+import { issueLabels } from './convert.js';
+import { toLabel } from '../labels/convert.js';
 import { type IssueRecord, type LabelRecord, type RepoRecord, type SandboxState } from '../../core/state.js';
 import { parseGoInt } from '../labels/routes.js';
 

@@ -22,7 +22,7 @@ import type { ApiContext } from '../../http/context.js';
 import { formInt, listOptions, setLinkHeader, setTotalCountHeader } from '../../http/paging.js';
 import { apiError, empty, json } from '../../http/respond.js';
 import type { ApiRouter } from '../../http/router.js';
-import { toIssue } from '../../convert.js';
+import { toIssue } from './convert.js';
 import { repoAccessMode, teamHasRepo } from '../../core/permissions.js';
 import { AccessMode, nowIso, type IssueRecord, type ProjectRecord, type RepoRecord, type SandboxState, type UserRecord } from '../../core/state.js';
 import { issueFromPath, registerIssueLabelRoutes } from './issue-labels.js';

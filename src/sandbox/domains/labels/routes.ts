@@ -11,7 +11,7 @@ import type { ApiContext } from '../../http/context.js';
 import { listOptions, paginate, setTotalCountHeader } from '../../http/paging.js';
 import { empty, json } from '../../http/respond.js';
 import type { ApiRouter } from '../../http/router.js';
-import { toLabel } from '../../convert.js';
+import { toLabel } from './convert.js';
 import { nowIso, type LabelRecord, type SandboxState } from '../../core/state.js';
 import { fail, failure, isFailure, type Failure } from '../../core/failure.js';
 

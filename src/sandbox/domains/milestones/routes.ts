@@ -10,7 +10,7 @@ import type { ApiContext } from '../../http/context.js';
 import { listOptions, paginate, setTotalCountHeader } from '../../http/paging.js';
 import { json } from '../../http/respond.js';
 import type { ApiRouter } from '../../http/router.js';
-import { toMilestone } from '../../convert.js';
+import { toMilestone } from './convert.js';
 import { nowIso, type MilestoneRecord, type RepoRecord, type SandboxState } from '../../core/state.js';
 
 /** A time as Gitea stores it (Unix seconds) and renders it: RFC 3339, seconds, UTC. */

@@ -8,7 +8,7 @@ import type { ApiContext } from '../../http/context.js';
 import { listOptions, paginate, setLinkHeader, setTotalCountHeader } from '../../http/paging.js';
 import { apiError, json } from '../../http/respond.js';
 import type { ApiRouter } from '../../http/router.js';
-import { toNotificationThread } from '../admin-misc/convert.js';
+import { toNotificationThread } from './convert.js';
 import { nowIso } from '../../core/state.js';
 import type { NotificationRecord, NotificationSource, NotificationStatus } from '../admin-misc/records.js';
 

@@ -9,7 +9,7 @@ import type { ApiContext } from '../../http/context.js';
 import { listOptions, paginate, setLinkHeader, setTotalCountHeader } from '../../http/paging.js';
 import { apiError, json } from '../../http/respond.js';
 import type { ApiRouter } from '../../http/router.js';
-import { toOrganization } from '../../convert.js';
+import { toOrganization } from './convert.js';
 import { allEmailRows } from '../users/accounts.js';
 import { orgVisibleTo } from '../../core/permissions.js';
 import { nowIso, type Visibility } from '../../core/state.js';

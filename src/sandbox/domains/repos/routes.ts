@@ -9,7 +9,7 @@ import type { ApiContext } from '../../http/context.js';
 import { listOptions, paginate, setLinkHeader, setTotalCountHeader } from '../../http/paging.js';
 import { apiError, json } from '../../http/respond.js';
 import type { ApiRouter } from '../../http/router.js';
-import { toRepo } from '../../convert.js';
+import { toRepo } from './convert.js';
 import { repoAccessMode, userVisibleTo } from '../../core/permissions.js';
 import { AccessMode, nowIso, type Owner, type RepoRecord, type SandboxState } from '../../core/state.js';
 import { LABEL_TEMPLATES } from '../labels/templates.js';

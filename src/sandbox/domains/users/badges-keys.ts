@@ -10,7 +10,7 @@ import type { ApiContext } from '../../http/context.js';
 import { listOptions, paginate, setTotalCountHeader } from '../../http/paging.js';
 import { apiError, empty, json } from '../../http/respond.js';
 import type { ApiRouter } from '../../http/router.js';
-import { renderUser } from '../../convert.js';
+import { renderUser } from './convert.js';
 import { checkPublicKeyString, KeyError } from './ssh-keys.js';
 import type { BadgeRecord, PublicKeyRecord } from './records.js';
 import { nowIso, type SandboxState } from '../../core/state.js';

@@ -11,7 +11,9 @@ import type { ApiContext } from '../../http/context.js';
 import { listOptions, paginate, setLinkHeader, setTotalCountHeader } from '../../http/paging.js';
 import { apiError, empty, json } from '../../http/respond.js';
 import type { ApiRouter } from '../../http/router.js';
-import { orgAsUser, toOrganization, toRepo, toUser } from '../../convert.js';
+import { orgAsUser, toOrganization } from '../orgs/convert.js';
+import { toRepo } from '../repos/convert.js';
+import { toUser } from './convert.js';
 import {
   addEmailRow,
   authSourceById,

@@ -2,7 +2,7 @@
 import { scope, reqToken } from '../../http/auth.js';
 import { json } from '../../http/respond.js';
 import type { ApiRouter } from '../../http/router.js';
-import { toUser } from '../../convert.js';
+import { toUser } from './convert.js';
 
 export function registerUserRoutes(r: ApiRouter): void {
   r.on('GET', '/user', scope('user'), reqToken, (ctx) => json(200, toUser(ctx, ctx.doer!, ctx.doer)));
