@@ -7,7 +7,6 @@
 import { renameSync, writeFileSync } from 'node:fs';
 import type { IncomingMessage } from 'node:http';
 import { Hono, type Context } from 'hono';
-import { OPTIONS } from './fields.js';
 import { bindBody, jsonKeys } from './http/binding.js';
 import { apiError, empty, json, pageNotFound, plainText } from './http/respond.js';
 import { ApiRouter, API_PREFIX, rawPathOf, type SandboxEnv } from './http/router.js';
@@ -163,8 +162,7 @@ export function createApp(state: SandboxState, opts: AppOptions = {}): Hono<Sand
       await next();
       const bodyOption = c.get('bodyOption');
       if (bodyOption) {
-        const opt = OPTIONS[bodyOption];
-        if (opt) entry.unknownFields = bindBody(opt, { method, contentType, rawBody: raw, query: new URLSearchParams() }).unknownFields;
+        entry.unknownFields = bindBody(bodyOption, { method, contentType, rawBody: raw, query: new URLSearchParams() }).unknownFields;
       } else if (bodyOption === null && raw) {
         entry.unknownFields = jsonKeys(raw);
       }

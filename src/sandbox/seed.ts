@@ -7,7 +7,7 @@
 import { bool, list, obj, oneOf, requireUser, SeedError, str, strings, type Obj } from './core/seed-shape.js';
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
-import { CreateBranchProtectionOption } from './fields.js';
+import { CreateBranchProtectionOption } from './domains/branch-protections/options.js';
 import { bindBody } from './http/binding.js';
 import { createOrg, createUser } from './domains/users/routes.js';
 import { createProtection } from './domains/branch-protections/routes.js';

@@ -11,7 +11,7 @@
  *   then the `binding:"…"` rules run in struct order; only the first error is answered:
  *   422 `[GoFieldName]: Rule`.
  */
-import type { FieldDef, OptionDef } from '../fields.js';
+import type { FieldDef, OptionDef } from './options.js';
 import { compileGlob, GlobError } from './glob.js';
 
 export type Form = Record<string, unknown>;

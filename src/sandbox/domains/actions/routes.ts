@@ -13,6 +13,7 @@ import type { ApiRouter } from '../../http/router.js';
 import { runnerLastOnlineMs, statusFilter, toActionRunner, toWorkflowJob, toWorkflowRun } from './convert.js';
 import { nowIso, type SandboxState } from '../../core/state.js';
 import type { ActionStatus, RunnerRecord, RunnerTokenRecord } from '../admin-misc/records.js';
+import { EditActionRunnerOption } from './options.js';
 
 const ALPHANUMERIC = '0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ';
 
@@ -176,7 +177,7 @@ export function registerAdminActionRoutes(r: ApiRouter): void {
     return runner instanceof Response ? runner : json(200, toActionRunner(runner));
   });
 
-  r.on('PATCH', '/admin/actions/runners/:runner_id', ...admin, bind('EditActionRunnerOption'), (ctx) => {
+  r.on('PATCH', '/admin/actions/runners/:runner_id', ...admin, bind(EditActionRunnerOption), (ctx) => {
     const runner = findRunner(ctx);
     if (runner instanceof Response) return runner;
     const disabled = ctx.form.disabled;

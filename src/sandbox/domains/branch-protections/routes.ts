@@ -18,6 +18,7 @@ import type { ApiRouter } from '../../http/router.js';
 import { explicitReaderIds, isExplicitReader, repoAccessMode, teamsWithAccess } from '../../core/permissions.js';
 import { AccessMode, nowIso, type BranchProtectionRecord, type RepoRecord, type SandboxState } from '../../core/state.js';
 import { fail, failure, isFailure, type Failure } from '../../core/failure.js';
+import { CreateBranchProtectionOption, EditBranchProtectionOption, UpdateBranchProtectionPriories } from './options.js';
 
 /** User lists, in the order the handler resolves them, and the access they require. */
 const USER_LISTS: { field: string; need: 'write' | 'read' }[] = [
@@ -331,13 +332,13 @@ export function registerBranchProtectionRoutes(r: ApiRouter): void {
 
   r.on('GET', base, ...guard, (ctx) => json(200, sortedRules(ctx.state, ctx.repo!.id).map((bp) => toBranchProtection(ctx.state, ctx.repo!, bp))));
 
-  r.on('POST', base, ...guard, bind('CreateBranchProtectionOption'), mustNotBeArchived, (ctx) => {
+  r.on('POST', base, ...guard, bind(CreateBranchProtectionOption), mustNotBeArchived, (ctx) => {
     const res = createProtection(ctx.state, ctx.repo!, ctx.form);
     return isFailure(res) ? fail(ctx, res) : json(201, toBranchProtection(ctx.state, ctx.repo!, res));
   });
 
   // POST …/priority is the priority endpoint; GET/PATCH/DELETE …/priority address a rule named "priority".
-  r.on('POST', `${base}/priority`, ...guard, bind('UpdateBranchProtectionPriories'), mustNotBeArchived, (ctx) => {
+  r.on('POST', `${base}/priority`, ...guard, bind(UpdateBranchProtectionPriories), mustNotBeArchived, (ctx) => {
     const ids = (ctx.form.ids as number[] | undefined) ?? [];
     const rules = ctx.state.protectionsOfRepo(ctx.repo!.id);
     // Unknown and foreign ids are skipped but still use up a number.
@@ -353,7 +354,7 @@ export function registerBranchProtectionRoutes(r: ApiRouter): void {
     return bp ? json(200, toBranchProtection(ctx.state, ctx.repo!, bp)) : notFound(ctx);
   });
 
-  r.on('PATCH', `${base}/*`, ...guard, bind('EditBranchProtectionOption'), mustNotBeArchived, (ctx) => {
+  r.on('PATCH', `${base}/*`, ...guard, bind(EditBranchProtectionOption), mustNotBeArchived, (ctx) => {
     const bp = findRule(ctx);
     if (!bp) return notFound(ctx);
     const res = editProtection(ctx.state, ctx.repo!, bp, ctx.form);

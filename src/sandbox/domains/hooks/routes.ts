@@ -21,6 +21,7 @@ import { nowIso, type SandboxState } from '../../core/state.js';
 import { pathInt64 } from '../users/badges-keys.js';
 import { ADMIN_STEPS } from '../users/routes.js';
 import { fail, failure, isFailure, type Failure } from '../../core/failure.js';
+import { CreateHookOption, EditHookOption } from './options.js';
 
 /** `IsValidHookTaskType`: gitea, gogs and the registered handlers (matrix included, although the swagger enum lacks it). */
 export const HOOK_TYPES = ['gitea', 'gogs', 'slack', 'discord', 'dingtalk', 'telegram', 'msteams', 'feishu', 'matrix', 'wechatwork', 'packagist'];
@@ -226,7 +227,7 @@ export function registerAdminHookRoutes(r: ApiRouter): void {
     return json(200, paginate(hooks, opts).map(toHook));
   });
 
-  r.on('POST', '/admin/hooks', ...admin, bind('CreateHookOption'), (ctx) => {
+  r.on('POST', '/admin/hooks', ...admin, bind(CreateHookOption), (ctx) => {
     const res = createAdminHook(ctx.state, ctx.form as unknown as CreateHookForm);
     if (isFailure(res)) return fail(ctx, res);
     return json(201, toHook(res));
@@ -237,7 +238,7 @@ export function registerAdminHookRoutes(r: ApiRouter): void {
     return hook ? json(200, toHook(hook)) : apiError(ctx.root, 404, 'not found');
   });
 
-  r.on('PATCH', '/admin/hooks/:id', ...admin, bind('EditHookOption'), (ctx) => {
+  r.on('PATCH', '/admin/hooks/:id', ...admin, bind(EditHookOption), (ctx) => {
     const hook = hookById(ctx);
     // `GetSystemOrDefaultWebhook` fails → APIErrorInternal: the admin sees the error text.
     if (!hook) return apiError(ctx.root, 500, `webhook does not exist [id: ${pathInt64(ctx.params.id)}]`);

@@ -25,6 +25,7 @@ import { issueLabels } from './convert.js';
 import { toLabel } from '../labels/convert.js';
 import { type IssueRecord, type LabelRecord, type RepoRecord, type SandboxState } from '../../core/state.js';
 import { parseGoInt } from '../labels/routes.js';
+import { IssueLabelsOption } from './options.js';
 
 /** `Label.ExclusiveScope`: the part before the last `/` of an exclusive label (none at either end). */
 export function exclusiveScope(label: LabelRecord): string {
@@ -119,14 +120,14 @@ export function registerIssueLabelRoutes(r: ApiRouter): void {
     return issue ? labelList(ctx, issue) : notFound(ctx);
   });
 
-  r.on('POST', base, ...issues, reqToken, bind('IssueLabelsOption'), (ctx) => {
+  r.on('POST', base, ...issues, reqToken, bind(IssueLabelsOption), (ctx) => {
     const prep = prepare(ctx);
     if (prep instanceof Response) return prep;
     addIssueLabels(ctx.state, ctx.repo!, prep.issue, prep.labels);
     return labelList(ctx, prep.issue);
   });
 
-  r.on('PUT', base, ...issues, reqToken, bind('IssueLabelsOption'), (ctx) => {
+  r.on('PUT', base, ...issues, reqToken, bind(IssueLabelsOption), (ctx) => {
     const prep = prepare(ctx);
     if (prep instanceof Response) return prep;
     replaceIssueLabels(ctx.repo!, prep.issue, prep.labels);

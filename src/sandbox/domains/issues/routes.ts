@@ -29,6 +29,7 @@ import { issueFromPath, registerIssueLabelRoutes } from './issue-labels.js';
 import { parseGoInt } from '../labels/routes.js';
 import { registerMilestoneRoutes, unixSecondsIso } from '../milestones/routes.js';
 import { failure, fail, isFailure, type Failure } from '../../core/failure.js';
+import { CreateIssueOption, EditIssueOption } from './options.js';
 
 export interface NewIssue {
   title: string;
@@ -538,7 +539,7 @@ export function registerIssueRoutes(r: ApiRouter): void {
   const issues = [scope('issue'), repoAssignment, mustEnableIssuesOrPulls];
 
   r.on('GET', '/repos/:owner/:repo/issues', ...issues, listRepoIssues);
-  r.on('POST', '/repos/:owner/:repo/issues', ...issues, reqToken, mustNotBeArchived, bind('CreateIssueOption'), reqRepoReader('issues'), createIssueRoute);
+  r.on('POST', '/repos/:owner/:repo/issues', ...issues, reqToken, mustNotBeArchived, bind(CreateIssueOption), reqRepoReader('issues'), createIssueRoute);
 
   r.on('GET', '/repos/:owner/:repo/issues/:index', ...issues, (ctx) => {
     const issue = issueFromPath(ctx);
@@ -546,7 +547,7 @@ export function registerIssueRoutes(r: ApiRouter): void {
     if (!canRead(ctx, issue.isPull ? 'pulls' : 'issues')) return notFound(ctx);
     return json(200, toIssue(ctx, issue, ctx.doer));
   });
-  r.on('PATCH', '/repos/:owner/:repo/issues/:index', ...issues, reqToken, bind('EditIssueOption'), editIssueRoute);
+  r.on('PATCH', '/repos/:owner/:repo/issues/:index', ...issues, reqToken, bind(EditIssueOption), editIssueRoute);
 
   registerIssueLabelRoutes(r);
   registerMilestoneRoutes(r);

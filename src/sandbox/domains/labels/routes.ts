@@ -14,6 +14,7 @@ import type { ApiRouter } from '../../http/router.js';
 import { toLabel } from './convert.js';
 import { nowIso, type LabelRecord, type SandboxState } from '../../core/state.js';
 import { fail, failure, isFailure, type Failure } from '../../core/failure.js';
+import { CreateLabelOption, EditLabelOption } from './options.js';
 
 /** `label.NormalizeColor`: lower-case, trim, `#` added to 3 or 6 digits, 3 digits expanded. */
 export function normalizeColor(input: string): string | Failure {
@@ -149,7 +150,7 @@ export function registerLabelRoutes(r: ApiRouter): void {
 
   r.on('GET', '/repos/:owner/:repo/labels', ...repo, (ctx) => listLabels(ctx, ctx.state.labelsOfRepo(ctx.repo!.id)));
 
-  r.on('POST', '/repos/:owner/:repo/labels', ...repo, ...writer, bind('CreateLabelOption'), (ctx) => {
+  r.on('POST', '/repos/:owner/:repo/labels', ...repo, ...writer, bind(CreateLabelOption), (ctx) => {
     const form = ctx.form as unknown as CreateLabelForm;
     const res = createLabel(ctx.state, { repoId: ctx.repo!.id }, { name: form.name, color: form.color, description: form.description, exclusive: form.exclusive, isArchived: form.is_archived });
     return isFailure(res) ? fail(ctx, res) : json(201, toLabel(ctx, res));
@@ -160,7 +161,7 @@ export function registerLabelRoutes(r: ApiRouter): void {
     return label ? json(200, toLabel(ctx, label)) : notFound(ctx);
   });
 
-  r.on('PATCH', '/repos/:owner/:repo/labels/:id', ...repo, ...writer, bind('EditLabelOption'), (ctx) => {
+  r.on('PATCH', '/repos/:owner/:repo/labels/:id', ...repo, ...writer, bind(EditLabelOption), (ctx) => {
     const id = idParam(ctx);
     return editLabel(ctx, id > 0 ? ctx.state.labelsOfRepo(ctx.repo!.id).find((l) => l.id === id) : undefined);
   });
@@ -173,7 +174,7 @@ export function registerLabelRoutes(r: ApiRouter): void {
 
   r.on('GET', '/orgs/:org/labels', ...org, (ctx) => listLabels(ctx, ctx.state.labelsOfOrg(ctx.org!.id)));
 
-  r.on('POST', '/orgs/:org/labels', ...org, ...owner, bind('CreateLabelOption'), (ctx) => {
+  r.on('POST', '/orgs/:org/labels', ...org, ...owner, bind(CreateLabelOption), (ctx) => {
     const form = ctx.form as unknown as CreateLabelForm;
     // The organisation handler ignores is_archived: a new organisation label is never archived.
     const res = createLabel(ctx.state, { orgId: ctx.org!.id }, { name: form.name, color: form.color.trim(), description: form.description, exclusive: form.exclusive });
@@ -185,7 +186,7 @@ export function registerLabelRoutes(r: ApiRouter): void {
     return label ? json(200, toLabel(ctx, label)) : notFound(ctx);
   });
 
-  r.on('PATCH', '/orgs/:org/labels/:id', ...org, ...owner, bind('EditLabelOption'), (ctx) => {
+  r.on('PATCH', '/orgs/:org/labels/:id', ...org, ...owner, bind(EditLabelOption), (ctx) => {
     const id = idParam(ctx);
     return editLabel(ctx, id > 0 ? ctx.state.labelsOfOrg(ctx.org!.id).find((l) => l.id === id) : undefined);
   });

@@ -10,6 +10,7 @@ import { goPathEscape, json } from '../../http/respond.js';
 import type { ApiRouter } from '../../http/router.js';
 import { MARKDOWN_EXTENSIONS, renderMarkdown, sniffContentType } from './markdown.js';
 import { GITIGNORE_TEMPLATES, gitignoreNames, LICENSE_TEMPLATES, licenseNames } from './repo-templates.js';
+import { MarkdownOption, MarkupOption } from './options.js';
 
 /**
  * The rendered document as written by the handler: no Content-Type of its own, so Go's server
@@ -54,12 +55,12 @@ interface MarkupForm {
 }
 
 export function registerMarkupRoutes(r: ApiRouter): void {
-  r.on('POST', '/markup', reqToken, bind('MarkupOption'), (ctx) => {
+  r.on('POST', '/markup', reqToken, bind(MarkupOption), (ctx) => {
     const f = ctx.form as MarkupForm;
     return renderMarkup(ctx, f.Mode ?? '', f.Text ?? '', f.Context ?? '', f.FilePath ?? '');
   });
 
-  r.on('POST', '/markdown', reqToken, bind('MarkdownOption'), (ctx) => {
+  r.on('POST', '/markdown', reqToken, bind(MarkdownOption), (ctx) => {
     const f = ctx.form as MarkupForm;
     // Only comment and gfm are kept; anything else renders as plain markdown.
     const mode = f.Mode === 'comment' || f.Mode === 'gfm' ? f.Mode : 'markdown';

@@ -12,6 +12,7 @@ import { json } from '../../http/respond.js';
 import type { ApiRouter } from '../../http/router.js';
 import { toMilestone } from './convert.js';
 import { nowIso, type MilestoneRecord, type RepoRecord, type SandboxState } from '../../core/state.js';
+import { CreateMilestoneOption } from './options.js';
 
 /** A time as Gitea stores it (Unix seconds) and renders it: RFC 3339, seconds, UTC. */
 export function unixSecondsIso(input: string | number): string {
@@ -115,7 +116,7 @@ export function registerMilestoneRoutes(r: ApiRouter): void {
 
   r.on('GET', base, ...repo, listMilestones);
 
-  r.on('POST', base, ...repo, reqToken, reqRepoWriter('issues', 'pulls'), bind('CreateMilestoneOption'), (ctx) => {
+  r.on('POST', base, ...repo, reqToken, reqRepoWriter('issues', 'pulls'), bind(CreateMilestoneOption), (ctx) => {
     const form = ctx.form as CreateMilestoneForm;
     const milestone = createMilestone(ctx.state, ctx.repo!, { title: form.title ?? '', description: form.description, state: form.state, dueOn: form.due_on });
     return json(201, toMilestone(ctx, milestone));

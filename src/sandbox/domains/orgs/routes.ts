@@ -14,6 +14,7 @@ import { allEmailRows } from '../users/accounts.js';
 import { orgVisibleTo } from '../../core/permissions.js';
 import { nowIso, type Visibility } from '../../core/state.js';
 import { ADMIN_STEPS, checkEmail } from '../users/routes.js';
+import { EditOrgOption } from './options.js';
 
 interface EditOrgForm {
   full_name?: string;
@@ -95,5 +96,5 @@ export function registerAdminOrgEmailRoutes(r: ApiRouter): void {
     if (!ctx.doer) out.email = '';
     return json(200, out);
   });
-  r.on('PATCH', '/orgs/:org', ...org, reqToken, reqOrgOwnership, bind('EditOrgOption'), editOrg);
+  r.on('PATCH', '/orgs/:org', ...org, reqToken, reqOrgOwnership, bind(EditOrgOption), editOrg);
 }

@@ -14,6 +14,7 @@ import { repoAccessMode, userVisibleTo } from '../../core/permissions.js';
 import { AccessMode, nowIso, type Owner, type RepoRecord, type SandboxState } from '../../core/state.js';
 import { LABEL_TEMPLATES } from '../labels/templates.js';
 import { checkUsableName, fail, failure, type Failure } from '../../core/failure.js';
+import { EditRepoOption } from './options.js';
 
 const RESERVED_REPO_NAMES = new Set(['.', '..', '-']);
 const RESERVED_REPO_PATTERNS = ['*.wiki', '*.git', '*.rss', '*.atom'];
@@ -167,7 +168,7 @@ export function registerRepoRoutes(r: ApiRouter): void {
   const repoRoute = [scope('repository'), repoAssignment];
 
   r.on('GET', '/repos/:owner/:repo', ...repoRoute, (ctx) => json(200, toRepo(ctx, ctx.repo!, ctx.repoMode)));
-  r.on('PATCH', '/repos/:owner/:repo', ...repoRoute, reqToken, reqRepoAdmin, bind('EditRepoOption'), editRepo);
+  r.on('PATCH', '/repos/:owner/:repo', ...repoRoute, reqToken, reqRepoAdmin, bind(EditRepoOption), editRepo);
 
   r.on('GET', '/orgs/:org/repos', scope('organization'), orgAssignment, (ctx) => listOwnerRepos(ctx, ctx.contextUser!));
 

@@ -16,6 +16,7 @@ import type { BadgeRecord, PublicKeyRecord } from './records.js';
 import { nowIso, type SandboxState } from '../../core/state.js';
 import { ADMIN_STEPS } from './routes.js';
 import { fail, failure, isFailure, type Failure } from '../../core/failure.js';
+import { CreateKeyOption, UserBadgeOption } from './options.js';
 
 // ---- badges -----------------------------------------------------------------------------------
 
@@ -113,14 +114,14 @@ export function registerAdminUserExtraRoutes(r: ApiRouter): void {
     return json(200, badges.map(badgeModel));
   });
 
-  r.on('POST', '/admin/users/:username/badges', ...admin, userAssignment, bind('UserBadgeOption'), (ctx) => {
+  r.on('POST', '/admin/users/:username/badges', ...admin, userAssignment, bind(UserBadgeOption), (ctx) => {
     const res = addUserBadges(ctx.state, ctx.contextUser!.id, (ctx.form as { badge_slugs?: string[] }).badge_slugs ?? []);
     if (res) return fail(ctx, res);
     return empty(204);
   });
 
   // Removes the listed badges the user has; unknown slugs are ignored: always 204.
-  r.on('DELETE', '/admin/users/:username/badges', ...admin, userAssignment, bind('UserBadgeOption'), (ctx) => {
+  r.on('DELETE', '/admin/users/:username/badges', ...admin, userAssignment, bind(UserBadgeOption), (ctx) => {
     const slugs = new Set((ctx.form as { badge_slugs?: string[] }).badge_slugs ?? []);
     const ids = new Set(ctx.state.data.badges.filter((b) => slugs.has(b.slug)).map((b) => b.id));
     const userId = ctx.contextUser!.id;
@@ -128,7 +129,7 @@ export function registerAdminUserExtraRoutes(r: ApiRouter): void {
     return empty(204);
   });
 
-  r.on('POST', '/admin/users/:username/keys', ...admin, userAssignment, bind('CreateKeyOption'), (ctx) => {
+  r.on('POST', '/admin/users/:username/keys', ...admin, userAssignment, bind(CreateKeyOption), (ctx) => {
     const form = ctx.form as { title: string; key: string };
     const res = createPublicKey(ctx.state, ctx.contextUser!.id, form.title, form.key);
     if (isFailure(res)) return fail(ctx, res);

@@ -31,6 +31,9 @@ import {
 import { AccessMode, hashPassword, nowIso, type OrgRecord, type Owner, type RepoRecord, type SandboxState, type UserRecord, type Visibility } from '../../core/state.js';
 import { createRepo, type CreateRepoInput } from '../repos/routes.js';
 import { checkUsableName, fail, failure, isFailure, type Failure } from '../../core/failure.js';
+import { CreateOrgOption } from '../orgs/options.js';
+import { CreateRepoOption } from '../repos/options.js';
+import { CreateUserOption, EditUserOption, RenameUserOption } from './options.js';
 
 /** `models/user/user.go` reserved names and patterns (current upstream). */
 const RESERVED_USER_NAMES = new Set([
@@ -427,7 +430,7 @@ export function registerAdminUserRoutes(r: ApiRouter): void {
 
   r.on('GET', '/admin/users', ...admin, listUsers);
 
-  r.on('POST', '/admin/users', ...admin, bind('CreateUserOption'), (ctx) => {
+  r.on('POST', '/admin/users', ...admin, bind(CreateUserOption), (ctx) => {
     const form = ctx.form as unknown as CreateUserForm;
     const res = createUser(ctx.state, {
       username: form.username,
@@ -445,7 +448,7 @@ export function registerAdminUserRoutes(r: ApiRouter): void {
     return json(201, toUser(ctx, res, ctx.doer));
   });
 
-  r.on('PATCH', '/admin/users/:username', ...admin, userAssignment, bind('EditUserOption'), editUser);
+  r.on('PATCH', '/admin/users/:username', ...admin, userAssignment, bind(EditUserOption), editUser);
 
   r.on('DELETE', '/admin/users/:username', ...admin, userAssignment, (ctx) => {
     const target = ctx.contextUser!;
@@ -456,7 +459,7 @@ export function registerAdminUserRoutes(r: ApiRouter): void {
     return empty(204);
   });
 
-  r.on('POST', '/admin/users/:username/rename', ...admin, userAssignment, bind('RenameUserOption'), (ctx) => {
+  r.on('POST', '/admin/users/:username/rename', ...admin, userAssignment, bind(RenameUserOption), (ctx) => {
     const target = ctx.contextUser!;
     if (target.kind === 'org') return apiError(ctx.root, 422, `${target.name} is an organization not a user`);
     const res = renameUser(ctx.state, target.user, (ctx.form as { new_username?: string }).new_username ?? '');
@@ -464,7 +467,7 @@ export function registerAdminUserRoutes(r: ApiRouter): void {
     return empty(204);
   });
 
-  r.on('POST', '/admin/users/:username/orgs', ...admin, userAssignment, bind('CreateOrgOption'), (ctx) => {
+  r.on('POST', '/admin/users/:username/orgs', ...admin, userAssignment, bind(CreateOrgOption), (ctx) => {
     const form = ctx.form as unknown as CreateOrgForm;
     // The admin handler copies only these fields: email and repo_admin_change_team_access are ignored.
     const res = createOrg(ctx.state, ctx.contextUser!, {
@@ -479,7 +482,7 @@ export function registerAdminUserRoutes(r: ApiRouter): void {
     return json(201, toOrganization(ctx, res));
   });
 
-  r.on('POST', '/admin/users/:username/repos', ...admin, userAssignment, bind('CreateRepoOption'), (ctx) => {
+  r.on('POST', '/admin/users/:username/repos', ...admin, userAssignment, bind(CreateRepoOption), (ctx) => {
     const res = createRepoForOwner(ctx.state, ctx.contextUser!.id, ctx.form as unknown as CreateRepoInput);
     if (isFailure(res)) return fail(ctx, res);
     return json(201, toRepo(ctx, res, AccessMode.Owner));

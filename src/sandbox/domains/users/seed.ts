@@ -3,7 +3,7 @@
  * `badges` and `hooks`, and per user `source_id`, secondary `emails`, SSH `keys`, `badges` and the
  * flags the API never returns. Keys, badges and hooks go through the same functions as the API.
  */
-import { CreateHookOption } from '../../fields.js';
+import { CreateHookOption } from '../hooks/options.js';
 import { bindBody } from '../../http/binding.js';
 import { addEmailRow, findEmailRow } from './accounts.js';
 import { createAdminHook, type CreateHookForm } from '../hooks/routes.js';
