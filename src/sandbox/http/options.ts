@@ -43,24 +43,35 @@ export interface TypedOption<F extends readonly FieldDef[]> extends OptionDef {
   fields: F;
 }
 
-/** What binding stores for a field of each type. */
-type ValueOf<T> = T extends 'string' | 'datetime'
-  ? string
-  : T extends 'bool'
-    ? boolean
-    : T extends 'int'
-      ? number
-      : T extends 'string[]'
-        ? string[]
-        : T extends 'int[]'
-          ? number[]
-          : T extends 'any[]'
-            ? unknown[]
-            : T extends 'map'
-              ? Record<string, string>
-              : T extends OptionDef
-                ? FormOf<T>
-                : never;
+type Split<S extends string> = S extends `${infer A},${infer B}` ? A | Split<B> : S;
+
+/** The values an `In(a,b,…)` rule allows, or never. */
+type InValues<R> = R extends readonly (infer X)[] ? (X extends `In(${infer L})` ? Split<L> : never) : never;
+
+/** What binding stores for a field of each type (a string with an `In(…)` rule: one of its values). */
+type ValueOf<T, R = never> = T extends 'string'
+  ? [InValues<R>] extends [never]
+    ? string
+    : InValues<R>
+  : T extends 'datetime'
+    ? string
+    : T extends 'bool'
+      ? boolean
+      : T extends 'int'
+        ? number
+        : T extends 'string[]'
+          ? string[]
+          : T extends 'int[]'
+            ? number[]
+            : T extends 'any[]'
+              ? unknown[]
+              : T extends 'map'
+                ? Record<string, string>
+                : T extends OptionDef
+                  ? FormOf<T>
+                  : never;
+
+type RulesOf<D> = D extends TypedField<string, Scalar | OptionDef, infer R> ? R : never;
 
 /** The JSON keys of the fields with a `Required` rule (rules inferred as plain `string[]` mean none). */
 type RequiredKeys<D> = D extends TypedField<infer J, Scalar | OptionDef, infer R> ? (string extends R[number] ? never : 'Required' extends R[number] ? J : never) : never;
@@ -70,9 +81,9 @@ type RequiredKeys<D> = D extends TypedField<infer J, Scalar | OptionDef, infer R
  * those with a `Required` rule, which binding refuses to leave unset.
  */
 export type FormOf<O extends OptionDef> = {
-  [D in O['fields'][number] as Exclude<D['json'], RequiredKeys<O['fields'][number]>>]?: ValueOf<D['type']>;
+  [D in O['fields'][number] as Exclude<D['json'], RequiredKeys<O['fields'][number]>>]?: ValueOf<D['type'], RulesOf<D>>;
 } & {
-  [D in O['fields'][number] as Extract<D['json'], RequiredKeys<O['fields'][number]>>]: ValueOf<D['type']>;
+  [D in O['fields'][number] as Extract<D['json'], RequiredKeys<O['fields'][number]>>]: ValueOf<D['type'], RulesOf<D>>;
 };
 
 interface FieldOpts<R extends readonly string[]> {

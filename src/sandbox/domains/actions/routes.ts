@@ -5,7 +5,7 @@
  */
 import { randomInt, randomUUID } from 'node:crypto';
 import { reqSiteAdmin, reqToken, scope } from '../../http/auth.js';
-import { bind } from '../../http/checks.js';
+import { bind, formOf } from '../../http/checks.js';
 import type { ApiContext } from '../../http/context.js';
 import { listOptions, paginate, setLinkHeader, setTotalCountHeader } from '../../http/paging.js';
 import { apiError, empty, json } from '../../http/respond.js';
@@ -180,7 +180,7 @@ export function registerAdminActionRoutes(r: ApiRouter): void {
   r.on('PATCH', '/admin/actions/runners/:runner_id', ...admin, bind(EditActionRunnerOption), (ctx) => {
     const runner = findRunner(ctx);
     if (runner instanceof Response) return runner;
-    const disabled = ctx.form.disabled;
+    const disabled = formOf(ctx, EditActionRunnerOption).disabled;
     if (typeof disabled !== 'boolean') return apiError(ctx.root, 422, '[Disabled]: Required');
     runner.disabled = disabled;
     return json(200, toActionRunner(runner));

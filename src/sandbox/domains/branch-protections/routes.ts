@@ -11,7 +11,7 @@
  * - writes on an archived repository → 423; responses have no `id`, `branch_name` is "" for globs.
  */
 import { reqToken, scope } from '../../http/auth.js';
-import { bind, mustNotBeArchived, notFound, repoAssignment, reqRepoAdmin } from '../../http/checks.js';
+import { bind, mustNotBeArchived, notFound, repoAssignment, reqRepoAdmin, formOf } from '../../http/checks.js';
 import type { ApiContext } from '../../http/context.js';
 import { empty, json } from '../../http/respond.js';
 import type { ApiRouter } from '../../http/router.js';
@@ -339,7 +339,7 @@ export function registerBranchProtectionRoutes(r: ApiRouter): void {
 
   // POST …/priority is the priority endpoint; GET/PATCH/DELETE …/priority address a rule named "priority".
   r.on('POST', `${base}/priority`, ...guard, bind(UpdateBranchProtectionPriories), mustNotBeArchived, (ctx) => {
-    const ids = (ctx.form.ids as number[] | undefined) ?? [];
+    const ids = formOf(ctx, UpdateBranchProtectionPriories).ids ?? [];
     const rules = ctx.state.protectionsOfRepo(ctx.repo!.id);
     // Unknown and foreign ids are skipped but still use up a number.
     ids.forEach((id, i) => {

@@ -12,7 +12,7 @@
  * `createAdminHook` is shared with the seed loader.
  */
 import type { ApiContext } from '../../http/context.js';
-import { bind } from '../../http/checks.js';
+import { bind, formOf } from '../../http/checks.js';
 import { listOptions, paginate, setLinkHeader, setTotalCountHeader } from '../../http/paging.js';
 import { apiError, empty, json } from '../../http/respond.js';
 import type { ApiRouter } from '../../http/router.js';
@@ -22,6 +22,7 @@ import { pathInt64 } from '../users/badges-keys.js';
 import { ADMIN_STEPS } from '../users/routes.js';
 import { fail, failure, isFailure, type Failure } from '../../core/failure.js';
 import { CreateHookOption, EditHookOption } from './options.js';
+import type { FormOf } from '../../http/options.js';
 
 /** `IsValidHookTaskType`: gitea, gogs and the registered handlers (matrix included, although the swagger enum lacks it). */
 export const HOOK_TYPES = ['gitea', 'gogs', 'slack', 'discord', 'dingtalk', 'telegram', 'msteams', 'feishu', 'matrix', 'wechatwork', 'packagist'];
@@ -115,15 +116,7 @@ function parseGoBool(s: string): boolean | undefined {
 
 const SLACK_CHANNEL = /^#?[a-z0-9_-]{1,80}$/;
 
-export interface CreateHookForm {
-  type: string;
-  config: Record<string, string>;
-  events?: string[];
-  branch_filter?: string;
-  authorization_header?: string;
-  active?: boolean;
-  name?: string;
-}
+export type CreateHookForm = FormOf<typeof CreateHookOption>;
 
 /** `utils.addHook` for an admin hook (no owner, no repository), after binding. */
 export function createAdminHook(state: SandboxState, form: CreateHookForm): AdminHookRecord | Failure {
@@ -169,18 +162,10 @@ export function createAdminHook(state: SandboxState, form: CreateHookForm): Admi
   return hook;
 }
 
-interface EditHookForm {
-  config?: Record<string, string>;
-  events?: string[];
-  branch_filter?: string;
-  authorization_header?: string;
-  active?: boolean;
-  name?: string;
-}
 
 /** `utils.editHook`: validation first (nothing is saved on a 422), then the resets. */
 function editHook(ctx: ApiContext, hook: AdminHookRecord): Response {
-  const form = ctx.form as EditHookForm;
+  const form = formOf(ctx, EditHookOption);
   const next = { ...hook };
   if (form.config) {
     if (Object.hasOwn(form.config, 'url')) {
@@ -228,7 +213,7 @@ export function registerAdminHookRoutes(r: ApiRouter): void {
   });
 
   r.on('POST', '/admin/hooks', ...admin, bind(CreateHookOption), (ctx) => {
-    const res = createAdminHook(ctx.state, ctx.form as unknown as CreateHookForm);
+    const res = createAdminHook(ctx.state, formOf(ctx, CreateHookOption));
     if (isFailure(res)) return fail(ctx, res);
     return json(201, toHook(res));
   });

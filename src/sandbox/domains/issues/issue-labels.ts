@@ -17,7 +17,7 @@
  *   (N is 0 for a positive id that does not exist: Gitea formats the empty row's id), else 204.
  */
 import { reqToken, scope } from '../../http/auth.js';
-import { bind, canWrite, mustEnableIssuesOrPulls, notFound, repoAssignment } from '../../http/checks.js';
+import { bind, canWrite, mustEnableIssuesOrPulls, notFound, repoAssignment, formOf } from '../../http/checks.js';
 import type { ApiContext } from '../../http/context.js';
 import { apiError, empty, json } from '../../http/respond.js';
 import type { ApiRouter } from '../../http/router.js';
@@ -92,7 +92,7 @@ function prepare(ctx: ApiContext): { issue: IssueRecord; labels: LabelRecord[] }
   const issue = issueFromPath(ctx);
   if (!issue) return notFound(ctx);
   if (!canWrite(ctx, issue.isPull ? 'pulls' : 'issues')) return apiError(ctx.root, 403, 'write permission is required');
-  const items = (ctx.form as { labels?: unknown[] }).labels ?? [];
+  const items = formOf(ctx, IssueLabelsOption).labels ?? [];
   const ids: number[] = [];
   const names: string[] = [];
   for (const item of items) {

@@ -17,7 +17,7 @@
  * are registered from here.
  */
 import { reqToken, scope } from '../../http/auth.js';
-import { bind, canRead, canWrite, mustEnableIssuesOrPulls, mustNotBeArchived, notFound, repoAssignment, reqRepoReader } from '../../http/checks.js';
+import { bind, canRead, canWrite, mustEnableIssuesOrPulls, mustNotBeArchived, notFound, repoAssignment, reqRepoReader, formOf } from '../../http/checks.js';
 import type { ApiContext } from '../../http/context.js';
 import { formInt, listOptions, setLinkHeader, setTotalCountHeader } from '../../http/paging.js';
 import { apiError, empty, json } from '../../http/respond.js';
@@ -131,17 +131,6 @@ function internalError(ctx: ApiContext, message: string): Response {
 
 // ---- create -------------------------------------------------------------------------------------
 
-interface CreateIssueForm {
-  title: string;
-  body?: string;
-  ref?: string;
-  assignee?: string;
-  assignees?: string[];
-  due_date?: string;
-  milestone?: number;
-  labels?: number[];
-  closed?: boolean;
-}
 
 /** `MakeIDsFromAPIAssigneesToAdd` + the `CanBeAssigned` check. */
 function resolveAssignees(state: SandboxState, repo: RepoRecord, one: string, many: string[]): number[] | Failure {
@@ -163,7 +152,7 @@ function resolveAssignees(state: SandboxState, repo: RepoRecord, one: string, ma
 
 function createIssueRoute(ctx: ApiContext): Response {
   const repo = ctx.repo!;
-  const form = ctx.form as unknown as CreateIssueForm;
+  const form = formOf(ctx, CreateIssueOption);
   const writer = canWrite(ctx, 'issues');
   let assigneeIds: number[] = [];
   if (writer) {
@@ -187,19 +176,6 @@ function createIssueRoute(ctx: ApiContext): Response {
 
 // ---- edit ---------------------------------------------------------------------------------------
 
-interface EditIssueForm {
-  title?: string;
-  body?: string;
-  ref?: string;
-  assignee?: string;
-  assignees?: string[];
-  milestone?: number;
-  state?: string;
-  due_date?: string;
-  unset_due_date?: boolean;
-  content_version?: number;
-  projects?: number[];
-}
 
 /**
  * `time.Date(y, m, d, 23, 59, 59, 0, deadline.Location())`: the end of the calendar day the
@@ -260,7 +236,7 @@ function editIssueRoute(ctx: ApiContext): Response {
   if (!issue) return notFound(ctx);
   const writer = canWrite(ctx, issue.isPull ? 'pulls' : 'issues');
   if (issue.authorId !== doer.id && !writer) return empty(403);
-  const form = ctx.form as EditIssueForm;
+  const form = formOf(ctx, EditIssueOption);
   const touch = (): void => {
     issue.updatedAt = nowIso();
   };

@@ -6,7 +6,7 @@
  * ownership, and reading one organisation label needs a token.
  */
 import { reqToken, scope } from '../../http/auth.js';
-import { bind, notFound, orgAssignment, repoAssignment, reqOrgOwnership, reqOrgVisible, reqRepoWriter } from '../../http/checks.js';
+import { bind, notFound, orgAssignment, repoAssignment, reqOrgOwnership, reqOrgVisible, reqRepoWriter, formOf } from '../../http/checks.js';
 import type { ApiContext } from '../../http/context.js';
 import { listOptions, paginate, setTotalCountHeader } from '../../http/paging.js';
 import { empty, json } from '../../http/respond.js';
@@ -99,26 +99,12 @@ function idParam(ctx: ApiContext): number {
   return parseGoInt(ctx.params.id ?? '') ?? 0;
 }
 
-interface CreateLabelForm {
-  name: string;
-  exclusive?: boolean;
-  color: string;
-  description?: string;
-  is_archived?: boolean;
-}
 
-interface EditLabelForm {
-  name?: string;
-  exclusive?: boolean;
-  color?: string;
-  description?: string;
-  is_archived?: boolean;
-}
 
 /** `EditLabel`: omitted fields unchanged, `name: ""` applied, archived = present-and-true. */
 function editLabel(ctx: ApiContext, label: LabelRecord | undefined): Response {
   if (!label) return notFound(ctx);
-  const form = ctx.form as EditLabelForm;
+  const form = formOf(ctx, EditLabelOption);
   let color = label.color;
   if (form.color !== undefined) {
     const c = normalizeColor(form.color);
@@ -151,7 +137,7 @@ export function registerLabelRoutes(r: ApiRouter): void {
   r.on('GET', '/repos/:owner/:repo/labels', ...repo, (ctx) => listLabels(ctx, ctx.state.labelsOfRepo(ctx.repo!.id)));
 
   r.on('POST', '/repos/:owner/:repo/labels', ...repo, ...writer, bind(CreateLabelOption), (ctx) => {
-    const form = ctx.form as unknown as CreateLabelForm;
+    const form = formOf(ctx, CreateLabelOption);
     const res = createLabel(ctx.state, { repoId: ctx.repo!.id }, { name: form.name, color: form.color, description: form.description, exclusive: form.exclusive, isArchived: form.is_archived });
     return isFailure(res) ? fail(ctx, res) : json(201, toLabel(ctx, res));
   });
@@ -175,7 +161,7 @@ export function registerLabelRoutes(r: ApiRouter): void {
   r.on('GET', '/orgs/:org/labels', ...org, (ctx) => listLabels(ctx, ctx.state.labelsOfOrg(ctx.org!.id)));
 
   r.on('POST', '/orgs/:org/labels', ...org, ...owner, bind(CreateLabelOption), (ctx) => {
-    const form = ctx.form as unknown as CreateLabelForm;
+    const form = formOf(ctx, CreateLabelOption);
     // The organisation handler ignores is_archived: a new organisation label is never archived.
     const res = createLabel(ctx.state, { orgId: ctx.org!.id }, { name: form.name, color: form.color.trim(), description: form.description, exclusive: form.exclusive });
     return isFailure(res) ? fail(ctx, res) : json(201, toLabel(ctx, res));

@@ -4,7 +4,7 @@
  * scope), `GET /gitignore/templates[/{name}]`, `GET /licenses[/{name}]`.
  */
 import { reqToken } from '../../http/auth.js';
-import { bind, notFound } from '../../http/checks.js';
+import { bind, notFound, formOf } from '../../http/checks.js';
 import type { ApiContext } from '../../http/context.js';
 import { goPathEscape, json } from '../../http/respond.js';
 import type { ApiRouter } from '../../http/router.js';
@@ -46,22 +46,14 @@ function renderMarkup(ctx: ApiContext, mode: string, text: string, context: stri
   return rendered(renderMarkdown(text, { base, hardBreaks: mode === 'comment' }));
 }
 
-interface MarkupForm {
-  Text?: string;
-  Mode?: string;
-  Context?: string;
-  Wiki?: boolean;
-  FilePath?: string;
-}
-
 export function registerMarkupRoutes(r: ApiRouter): void {
   r.on('POST', '/markup', reqToken, bind(MarkupOption), (ctx) => {
-    const f = ctx.form as MarkupForm;
+    const f = formOf(ctx, MarkupOption);
     return renderMarkup(ctx, f.Mode ?? '', f.Text ?? '', f.Context ?? '', f.FilePath ?? '');
   });
 
   r.on('POST', '/markdown', reqToken, bind(MarkdownOption), (ctx) => {
-    const f = ctx.form as MarkupForm;
+    const f = formOf(ctx, MarkdownOption);
     // Only comment and gfm are kept; anything else renders as plain markdown.
     const mode = f.Mode === 'comment' || f.Mode === 'gfm' ? f.Mode : 'markdown';
     return renderMarkup(ctx, mode, f.Text ?? '', f.Context ?? '', '');

@@ -5,7 +5,7 @@
  * writes need a token and write access to issues or pull requests.
  */
 import { reqToken, scope } from '../../http/auth.js';
-import { bind, notFound, repoAssignment, reqRepoWriter } from '../../http/checks.js';
+import { bind, notFound, repoAssignment, reqRepoWriter, formOf } from '../../http/checks.js';
 import type { ApiContext } from '../../http/context.js';
 import { listOptions, paginate, setTotalCountHeader } from '../../http/paging.js';
 import { json } from '../../http/respond.js';
@@ -103,12 +103,6 @@ function listMilestones(ctx: ApiContext): Response {
   );
 }
 
-interface CreateMilestoneForm {
-  title?: string;
-  description?: string;
-  due_on?: string;
-  state?: string;
-}
 
 export function registerMilestoneRoutes(r: ApiRouter): void {
   const repo = [scope('issue'), repoAssignment];
@@ -117,7 +111,7 @@ export function registerMilestoneRoutes(r: ApiRouter): void {
   r.on('GET', base, ...repo, listMilestones);
 
   r.on('POST', base, ...repo, reqToken, reqRepoWriter('issues', 'pulls'), bind(CreateMilestoneOption), (ctx) => {
-    const form = ctx.form as CreateMilestoneForm;
+    const form = formOf(ctx, CreateMilestoneOption);
     const milestone = createMilestone(ctx.state, ctx.repo!, { title: form.title ?? '', description: form.description, state: form.state, dueOn: form.due_on });
     return json(201, toMilestone(ctx, milestone));
   });

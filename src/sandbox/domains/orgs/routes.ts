@@ -4,7 +4,7 @@
  * `routers/api/v1/org/org.go`).
  */
 import { reqToken, scope } from '../../http/auth.js';
-import { bind, notFound, orgAssignment, reqOrgOwnership } from '../../http/checks.js';
+import { bind, notFound, orgAssignment, reqOrgOwnership, formOf } from '../../http/checks.js';
 import type { ApiContext } from '../../http/context.js';
 import { listOptions, paginate, setLinkHeader, setTotalCountHeader } from '../../http/paging.js';
 import { apiError, json } from '../../http/respond.js';
@@ -16,21 +16,12 @@ import { nowIso, type Visibility } from '../../core/state.js';
 import { ADMIN_STEPS, checkEmail } from '../users/routes.js';
 import { EditOrgOption } from './options.js';
 
-interface EditOrgForm {
-  full_name?: string;
-  email?: string;
-  description?: string;
-  website?: string;
-  location?: string;
-  visibility?: string;
-  repo_admin_change_team_access?: boolean;
-}
 
 const VISIBILITIES: readonly string[] = ['public', 'limited', 'private'];
 
 /** `org.Edit` (newest): e-mail first (validated unless empty), then only the given fields. */
 function editOrg(ctx: ApiContext): Response {
-  const form = ctx.form as EditOrgForm;
+  const form = formOf(ctx, EditOrgOption);
   const org = ctx.org!;
   if (form.email !== undefined) {
     if (form.email !== '') {

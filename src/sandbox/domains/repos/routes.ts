@@ -4,7 +4,7 @@
  * `X-Total-Count` + `Link`, only repositories the caller can see).
  */
 import { reqToken, scope } from '../../http/auth.js';
-import { bind, notFound, orgAssignment, repoAssignment, reqRepoAdmin, userAssignment } from '../../http/checks.js';
+import { bind, notFound, orgAssignment, repoAssignment, reqRepoAdmin, userAssignment, formOf } from '../../http/checks.js';
 import type { ApiContext } from '../../http/context.js';
 import { listOptions, paginate, setLinkHeader, setTotalCountHeader } from '../../http/paging.js';
 import { apiError, json } from '../../http/respond.js';
@@ -15,25 +15,14 @@ import { AccessMode, nowIso, type Owner, type RepoRecord, type SandboxState } fr
 import { LABEL_TEMPLATES } from '../labels/templates.js';
 import { checkUsableName, fail, failure, type Failure } from '../../core/failure.js';
 import { EditRepoOption } from './options.js';
+import type { FormOf } from '../../http/options.js';
+import type { CreateRepoOption } from './options.js';
 
 const RESERVED_REPO_NAMES = new Set(['.', '..', '-']);
 const RESERVED_REPO_PATTERNS = ['*.wiki', '*.git', '*.rss', '*.atom'];
 
 /** `CreateRepoOption` fields, as bound. */
-export interface CreateRepoInput {
-  name: string;
-  description?: string;
-  private?: boolean;
-  issue_labels?: string;
-  auto_init?: boolean;
-  template?: boolean;
-  gitignores?: string;
-  license?: string;
-  readme?: string;
-  default_branch?: string;
-  trust_model?: string;
-  object_format_name?: string;
-}
+export type CreateRepoInput = FormOf<typeof CreateRepoOption>;
 
 /** `repo_service.CreateRepository`: name checks, 409 for a taken name, template labels. */
 export function createRepo(state: SandboxState, ownerId: number, input: CreateRepoInput): RepoRecord | Failure {
@@ -81,27 +70,11 @@ export function createRepo(state: SandboxState, ownerId: number, input: CreateRe
   return repo;
 }
 
-interface EditRepoForm {
-  name?: string;
-  description?: string;
-  website?: string;
-  private?: boolean;
-  template?: boolean;
-  has_issues?: boolean;
-  has_wiki?: boolean;
-  default_branch?: string;
-  has_pull_requests?: boolean;
-  has_projects?: boolean;
-  has_releases?: boolean;
-  has_packages?: boolean;
-  has_actions?: boolean;
-  archived?: boolean;
-}
 
 /** `repo.Edit`: basic properties, units, then the archived state — each applied as given. */
 function editRepo(ctx: ApiContext): Response {
   const repo = ctx.repo!;
-  const form = ctx.form as EditRepoForm;
+  const form = formOf(ctx, EditRepoOption);
   const { state } = ctx;
   if (form.name !== undefined && form.name !== repo.name) {
     const unusable = checkUsableName(form.name, RESERVED_REPO_NAMES, RESERVED_REPO_PATTERNS);

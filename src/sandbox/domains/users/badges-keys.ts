@@ -5,7 +5,7 @@
  * The key and badge functions are shared with the seed loader.
  */
 import { reqToken, scope } from '../../http/auth.js';
-import { bind, userAssignment } from '../../http/checks.js';
+import { bind, userAssignment, formOf } from '../../http/checks.js';
 import type { ApiContext } from '../../http/context.js';
 import { listOptions, paginate, setTotalCountHeader } from '../../http/paging.js';
 import { apiError, empty, json } from '../../http/respond.js';
@@ -115,14 +115,14 @@ export function registerAdminUserExtraRoutes(r: ApiRouter): void {
   });
 
   r.on('POST', '/admin/users/:username/badges', ...admin, userAssignment, bind(UserBadgeOption), (ctx) => {
-    const res = addUserBadges(ctx.state, ctx.contextUser!.id, (ctx.form as { badge_slugs?: string[] }).badge_slugs ?? []);
+    const res = addUserBadges(ctx.state, ctx.contextUser!.id, formOf(ctx, UserBadgeOption).badge_slugs);
     if (res) return fail(ctx, res);
     return empty(204);
   });
 
   // Removes the listed badges the user has; unknown slugs are ignored: always 204.
   r.on('DELETE', '/admin/users/:username/badges', ...admin, userAssignment, bind(UserBadgeOption), (ctx) => {
-    const slugs = new Set((ctx.form as { badge_slugs?: string[] }).badge_slugs ?? []);
+    const slugs = new Set(formOf(ctx, UserBadgeOption).badge_slugs);
     const ids = new Set(ctx.state.data.badges.filter((b) => slugs.has(b.slug)).map((b) => b.id));
     const userId = ctx.contextUser!.id;
     ctx.state.data.userBadges = ctx.state.data.userBadges.filter((ub) => !(ub.userId === userId && ids.has(ub.badgeId)));
@@ -130,7 +130,7 @@ export function registerAdminUserExtraRoutes(r: ApiRouter): void {
   });
 
   r.on('POST', '/admin/users/:username/keys', ...admin, userAssignment, bind(CreateKeyOption), (ctx) => {
-    const form = ctx.form as { title: string; key: string };
+    const form = formOf(ctx, CreateKeyOption);
     const res = createPublicKey(ctx.state, ctx.contextUser!.id, form.title, form.key);
     if (isFailure(res)) return fail(ctx, res);
     return json(201, toPublicKey(ctx, res));

@@ -6,7 +6,7 @@
  */
 import { reqSiteAdmin, reqToken, scope } from '../../http/auth.js';
 import { isValidUsername } from '../../http/binding.js';
-import { bind, userAssignment } from '../../http/checks.js';
+import { bind, userAssignment, formOf } from '../../http/checks.js';
 import type { ApiContext } from '../../http/context.js';
 import { listOptions, paginate, setLinkHeader, setTotalCountHeader } from '../../http/paging.js';
 import { apiError, empty, json } from '../../http/respond.js';
@@ -34,6 +34,7 @@ import { checkUsableName, fail, failure, isFailure, type Failure } from '../../c
 import { CreateOrgOption } from '../orgs/options.js';
 import { CreateRepoOption } from '../repos/options.js';
 import { CreateUserOption, EditUserOption, RenameUserOption } from './options.js';
+import type { FormOf } from '../../http/options.js';
 
 /** `models/user/user.go` reserved names and patterns (current upstream). */
 const RESERVED_USER_NAMES = new Set([
@@ -256,26 +257,7 @@ function listUsers(ctx: ApiContext): Response {
 
 // ---- edit -------------------------------------------------------------------------------------
 
-interface EditUserForm {
-  source_id?: number;
-  login_name?: string;
-  email?: string;
-  full_name?: string;
-  password?: string;
-  must_change_password?: boolean;
-  website?: string;
-  location?: string;
-  description?: string;
-  active?: boolean;
-  admin?: boolean;
-  allow_git_hook?: boolean;
-  allow_import_local?: boolean;
-  max_repo_creation?: number;
-  prohibit_login?: boolean;
-  allow_create_organization?: boolean;
-  restricted?: boolean;
-  visibility?: Visibility | '';
-}
+type EditUserForm = FormOf<typeof EditUserOption>;
 
 /** `IsLastAdminUser`: an admin when at most one individual admin exists. */
 function isLastAdmin(state: SandboxState, user: UserRecord): boolean {
@@ -288,7 +270,7 @@ function isLastAdmin(state: SandboxState, user: UserRecord): boolean {
  * and flags (`UpdateUser`). A later failure leaves the earlier steps applied.
  */
 function editUser(ctx: ApiContext): Response {
-  const form = ctx.form as EditUserForm;
+  const form = formOf(ctx, EditUserOption);
   const target = ctx.contextUser!;
   if (target.kind === 'org') return editOrgAsUser(ctx, target.org, form);
   const user = target.user;
@@ -398,29 +380,7 @@ export function renameUser(state: SandboxState, user: UserRecord, newName: strin
 
 // ---- routes -----------------------------------------------------------------------------------
 
-interface CreateUserForm {
-  source_id?: number;
-  login_name?: string;
-  username: string;
-  full_name?: string;
-  email: string;
-  password?: string;
-  must_change_password?: boolean;
-  restricted?: boolean;
-  visibility?: Visibility | '';
-  created_at?: string;
-}
 
-interface CreateOrgForm {
-  username: string;
-  full_name?: string;
-  email?: string;
-  description?: string;
-  website?: string;
-  location?: string;
-  visibility?: Visibility | '';
-  repo_admin_change_team_access?: boolean;
-}
 
 /** The `/admin` group: scope (403) → token (401) → site admin (403). */
 export const ADMIN_STEPS = [scope('admin'), reqToken, reqSiteAdmin];
@@ -431,7 +391,7 @@ export function registerAdminUserRoutes(r: ApiRouter): void {
   r.on('GET', '/admin/users', ...admin, listUsers);
 
   r.on('POST', '/admin/users', ...admin, bind(CreateUserOption), (ctx) => {
-    const form = ctx.form as unknown as CreateUserForm;
+    const form = formOf(ctx, CreateUserOption);
     const res = createUser(ctx.state, {
       username: form.username,
       email: form.email,
@@ -462,13 +422,13 @@ export function registerAdminUserRoutes(r: ApiRouter): void {
   r.on('POST', '/admin/users/:username/rename', ...admin, userAssignment, bind(RenameUserOption), (ctx) => {
     const target = ctx.contextUser!;
     if (target.kind === 'org') return apiError(ctx.root, 422, `${target.name} is an organization not a user`);
-    const res = renameUser(ctx.state, target.user, (ctx.form as { new_username?: string }).new_username ?? '');
+    const res = renameUser(ctx.state, target.user, formOf(ctx, RenameUserOption).new_username);
     if (res) return fail(ctx, res);
     return empty(204);
   });
 
   r.on('POST', '/admin/users/:username/orgs', ...admin, userAssignment, bind(CreateOrgOption), (ctx) => {
-    const form = ctx.form as unknown as CreateOrgForm;
+    const form = formOf(ctx, CreateOrgOption);
     // The admin handler copies only these fields: email and repo_admin_change_team_access are ignored.
     const res = createOrg(ctx.state, ctx.contextUser!, {
       username: form.username,
@@ -483,7 +443,7 @@ export function registerAdminUserRoutes(r: ApiRouter): void {
   });
 
   r.on('POST', '/admin/users/:username/repos', ...admin, userAssignment, bind(CreateRepoOption), (ctx) => {
-    const res = createRepoForOwner(ctx.state, ctx.contextUser!.id, ctx.form as unknown as CreateRepoInput);
+    const res = createRepoForOwner(ctx.state, ctx.contextUser!.id, formOf(ctx, CreateRepoOption));
     if (isFailure(res)) return fail(ctx, res);
     return json(201, toRepo(ctx, res, AccessMode.Owner));
   });

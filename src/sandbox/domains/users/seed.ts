@@ -6,7 +6,7 @@
 import { CreateHookOption } from '../hooks/options.js';
 import { bindBody } from '../../http/binding.js';
 import { addEmailRow, findEmailRow } from './accounts.js';
-import { createAdminHook, type CreateHookForm } from '../hooks/routes.js';
+import { createAdminHook } from '../hooks/routes.js';
 import { addUserBadges, createPublicKey } from './badges-keys.js';
 import { checkEmail } from './routes.js';
 import { isFailure } from '../../core/failure.js';
@@ -133,7 +133,7 @@ export function seedHooks(state: SandboxState, raw: unknown): void {
     }
     const bound = bindBody(CreateHookOption, { method: 'POST', contentType: 'application/json', rawBody: JSON.stringify(body), query: new URLSearchParams() });
     if (bound.error) throw new SeedError(`${p}: ${bound.error}`);
-    const res = createAdminHook(state, bound.form as unknown as CreateHookForm);
+    const res = createAdminHook(state, bound.form);
     if (isFailure(res)) throw new SeedError(`${p}: ${res.message}`);
   });
 }
