@@ -1,5 +1,5 @@
 /**
- * The sandbox as a hono app: `/api/v1` (every route module), the request log under
+ * The sandbox as a hono app: `/api/v1` (every domain's routes), the request log under
  * `/_sandbox/requests`, and around every `/api/v1` request the cross-cutting machinery — request
  * logging with `unknownFields`, latency, fault injection, `Cache-Control`, the state file, and the
  * answers for unknown paths (plain-text 404) and known paths with another method (405).
@@ -10,20 +10,7 @@ import { Hono, type Context } from 'hono';
 import { bindBody, jsonKeys } from './http/binding.js';
 import { apiError, empty, json, pageNotFound, plainText } from './http/respond.js';
 import { ApiRouter, API_PREFIX, rawPathOf, type SandboxEnv } from './http/router.js';
-import { registerAdminActionRoutes } from './domains/actions/routes.js';
-import { registerAdminMiscRoutes } from './domains/admin-misc/routes.js';
-import { registerAdminHookRoutes } from './domains/hooks/routes.js';
-import { registerAdminOrgEmailRoutes } from './domains/orgs/routes.js';
-import { registerAdminUserExtraRoutes } from './domains/users/badges-keys.js';
-import { registerAdminUserRoutes } from './domains/users/routes.js';
-import { registerBranchProtectionRoutes } from './domains/branch-protections/routes.js';
-import { registerIssueRoutes, registerIssueSearchRoute } from './domains/issues/routes.js';
-import { registerLabelRoutes } from './domains/labels/routes.js';
-import { registerMarkupRoutes } from './domains/markup/routes.js';
-import { registerMiscRoutes } from './domains/meta/routes.js';
-import { registerNotificationRoutes } from './domains/notifications/routes.js';
-import { registerRepoRoutes } from './domains/repos/routes.js';
-import { registerUserRoutes } from './domains/users/self.js';
+import { DOMAINS } from './domains/index.js';
 import type { SandboxState } from './core/state.js';
 
 export interface RequestLogEntry {
@@ -186,21 +173,7 @@ export function createApp(state: SandboxState, opts: AppOptions = {}): Hono<Sand
   });
 
   const router = new ApiRouter(app, state, rootOf);
-  registerMiscRoutes(router);
-  registerUserRoutes(router);
-  registerAdminUserRoutes(router);
-  registerAdminUserExtraRoutes(router);
-  registerAdminOrgEmailRoutes(router);
-  registerAdminHookRoutes(router);
-  registerAdminActionRoutes(router);
-  registerAdminMiscRoutes(router);
-  registerMarkupRoutes(router);
-  registerNotificationRoutes(router);
-  registerIssueSearchRoute(router); // before /repos/{owner}/{repo}: the static path wins, as in chi
-  registerRepoRoutes(router);
-  registerBranchProtectionRoutes(router);
-  registerLabelRoutes(router);
-  registerIssueRoutes(router);
+  for (const domain of DOMAINS) domain.routes?.(router);
 
   app.notFound((c) => {
     const path = c.req.path;

@@ -2,13 +2,15 @@
  * Shape checks of the seed file, shared by every seed section: each names the path of a bad value,
  * so that a seed mistake reads like `repos[0].lables: unknown key`.
  */
-import type { SandboxState, UserRecord } from './state.js';
+import type { RepoRecord, SandboxState, UserRecord } from './state.js';
 
 export class SeedError extends Error {
   override name = 'SeedError';
 }
 
 export type Obj = Record<string, unknown>;
+
+export const VISIBILITIES = ['public', 'limited', 'private'] as const;
 
 export function obj(v: unknown, path: string, keys: string[]): Obj {
   if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new SeedError(`${path}: expected a mapping`);
@@ -61,4 +63,22 @@ export function requireUser(state: SandboxState, name: string, path: string): Us
   const u = state.userByName(name);
   if (!u) throw new SeedError(`${path}: no user ${JSON.stringify(name)} in the seed`);
   return u;
+}
+
+/** A date (any form `Date.parse` reads), as Gitea renders it: RFC 3339, seconds, UTC. */
+export function time(v: unknown, path: string): string | undefined {
+  const s = str(v, path);
+  if (s === undefined) return undefined;
+  const ms = Date.parse(s);
+  if (Number.isNaN(ms)) throw new SeedError(`${path}: not a date: ${JSON.stringify(s)}`);
+  return new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+/** An `owner/name` of a seeded repository. */
+export function requireRepo(state: SandboxState, full: string, path: string): RepoRecord {
+  const m = /^([^/]+)\/([^/]+)$/.exec(full);
+  const owner = m ? state.ownerByName(m[1]!) : undefined;
+  const repo = owner && m ? state.repoByName(owner.id, m[2]!) : undefined;
+  if (!repo) throw new SeedError(`${path}: no repository ${JSON.stringify(full)} in the seed`);
+  return repo;
 }

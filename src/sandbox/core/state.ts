@@ -7,7 +7,10 @@
  * record interface here, and its routes under `routes/`.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { emptyAdminStateData, type AdminStateData } from '../domains/admin-misc/records.js';
+import { emptyActionsData, type ActionsData } from '../domains/actions/records.js';
+import { emptyAdminMiscData, type AdminMiscData } from '../domains/admin-misc/records.js';
+import { emptyHooksData, type HooksData } from '../domains/hooks/records.js';
+import { emptyNotificationsData, type NotificationsData } from '../domains/notifications/records.js';
 import { emptyAccountStateData, type AccountStateData } from '../domains/users/records.js';
 
 export type Visibility = 'public' | 'limited' | 'private';
@@ -209,9 +212,8 @@ export interface BranchProtectionRecord {
   updatedAt: string;
 }
 
-/** Runners, runs, jobs, cron tasks, packages, unadopted directories and notifications: see state-admin.ts. */
-/** E-mails, SSH keys, badges, user redirects, login sources and admin hooks: see state-accounts.ts. */
-export interface StateData extends AdminStateData, AccountStateData {
+/** The arrays of the other domains come from their `records.ts` (runners …, cron tasks …, e-mails …). */
+export interface StateData extends ActionsData, AdminMiscData, NotificationsData, AccountStateData, HooksData {
   version: 1;
   nextId: Record<string, number>;
   users: UserRecord[];
@@ -228,8 +230,11 @@ export interface StateData extends AdminStateData, AccountStateData {
 
 export function emptyStateData(): StateData {
   return {
-    ...emptyAdminStateData(),
+    ...emptyActionsData(),
+    ...emptyAdminMiscData(),
+    ...emptyNotificationsData(),
     ...emptyAccountStateData(),
+    ...emptyHooksData(),
     version: 1,
     nextId: {},
     users: [],

@@ -4,7 +4,7 @@ import { renderUser } from '../users/convert.js';
 import { repoApiUrl, repoHtmlUrl, toRepo } from '../repos/convert.js';
 import { EPOCH, type ConvertContext } from '../../core/convert.js';
 import { AccessMode } from '../../core/state.js';
-import type { ActionJobRecord, ActionRunRecord, ActionStatus, RunnerRecord } from '../admin-misc/records.js';
+import type { ActionJobRecord, ActionRunRecord, ActionStatus, RunnerRecord } from './records.js';
 
 /** `RunnerOfflineTime` and `RunnerIdleTime` (models/actions/runner.go). */
 export const RUNNER_OFFLINE_MS = 60_000;

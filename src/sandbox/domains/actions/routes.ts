@@ -12,7 +12,7 @@ import { apiError, empty, json } from '../../http/respond.js';
 import type { ApiRouter } from '../../http/router.js';
 import { runnerLastOnlineMs, statusFilter, toActionRunner, toWorkflowJob, toWorkflowRun } from './convert.js';
 import { nowIso, type SandboxState } from '../../core/state.js';
-import type { ActionStatus, RunnerRecord, RunnerTokenRecord } from '../admin-misc/records.js';
+import type { ActionStatus, RunnerRecord, RunnerTokenRecord } from './records.js';
 import { EditActionRunnerOption } from './options.js';
 
 const ALPHANUMERIC = '0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ';

@@ -16,7 +16,7 @@ import { bind, formOf } from '../../http/checks.js';
 import { listOptions, paginate, setLinkHeader, setTotalCountHeader } from '../../http/paging.js';
 import { apiError, empty, json } from '../../http/respond.js';
 import type { ApiRouter } from '../../http/router.js';
-import type { AdminHookRecord, HookEventMap } from '../users/records.js';
+import type { AdminHookRecord, HookEventMap } from './records.js';
 import { nowIso, type SandboxState } from '../../core/state.js';
 import { pathInt64 } from '../users/badges-keys.js';
 import { ADMIN_STEPS } from '../users/routes.js';

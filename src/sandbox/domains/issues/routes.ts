@@ -27,7 +27,7 @@ import { repoAccessMode, teamHasRepo } from '../../core/permissions.js';
 import { AccessMode, nowIso, type IssueRecord, type ProjectRecord, type RepoRecord, type SandboxState, type UserRecord } from '../../core/state.js';
 import { issueFromPath, registerIssueLabelRoutes } from './issue-labels.js';
 import { parseGoInt } from '../labels/routes.js';
-import { registerMilestoneRoutes, unixSecondsIso } from '../milestones/routes.js';
+import { unixSecondsIso } from '../milestones/routes.js';
 import { failure, fail, isFailure, type Failure } from '../../core/failure.js';
 import { CreateIssueOption, EditIssueOption } from './options.js';
 
@@ -505,7 +505,8 @@ function searchIssues(ctx: ApiContext): Response {
 
 /**
  * `GET /repos/issues/search` must be registered before `GET /repos/{owner}/{repo}` (chi prefers
- * the static path; hono matches in registration order), so `app.ts` registers it first.
+ * the static path; hono matches in registration order): the issues domain comes before the
+ * repositories domain in `domains/index.ts`.
  */
 export function registerIssueSearchRoute(r: ApiRouter): void {
   r.on('GET', '/repos/issues/search', scope('issue'), searchIssues);
@@ -526,5 +527,4 @@ export function registerIssueRoutes(r: ApiRouter): void {
   r.on('PATCH', '/repos/:owner/:repo/issues/:index', ...issues, reqToken, bind(EditIssueOption), editIssueRoute);
 
   registerIssueLabelRoutes(r);
-  registerMilestoneRoutes(r);
 }

@@ -3,7 +3,7 @@ import { repoApiUrl, repoHtmlUrl, toRepo } from '../repos/convert.js';
 import type { ConvertContext } from '../../core/convert.js';
 import { goPathEscape } from '../../http/respond.js';
 import { AccessMode } from '../../core/state.js';
-import type { NotificationRecord } from '../admin-misc/records.js';
+import type { NotificationRecord } from './records.js';
 
 const SUBJECT_TYPE = { issue: 'Issue', pull: 'Pull', commit: 'Commit', repository: 'Repository' } as const;
 

@@ -10,7 +10,7 @@ import { apiError, json } from '../../http/respond.js';
 import type { ApiRouter } from '../../http/router.js';
 import { toNotificationThread } from './convert.js';
 import { nowIso } from '../../core/state.js';
-import type { NotificationRecord, NotificationSource, NotificationStatus } from '../admin-misc/records.js';
+import type { NotificationRecord, NotificationSource, NotificationStatus } from './records.js';
 
 const RFC3339_LAYOUT = '2006-01-02T15:04:05Z07:00';
 

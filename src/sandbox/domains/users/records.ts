@@ -1,7 +1,6 @@
 /**
- * Records of the admin account endpoints (behavior.md §7 and §8): e-mail addresses, SSH public
- * keys, badges, user-name redirects left by renames, login sources and the admin (system and
- * default) webhooks. `StateData` (state.ts) extends {@link AccountStateData}, so they are saved in
+ * Records of the admin account endpoints (behavior.md §7): e-mail addresses, SSH public keys,
+ * badges, user-name redirects left by renames and login sources. `StateData` (state.ts) extends {@link AccountStateData}, so they are saved in
  * the state file with everything else.
  */
 
@@ -57,34 +56,6 @@ export interface AuthSourceRecord {
   type: AuthSourceType;
 }
 
-/** Hook events as the `HookEvents` map stores them (event name → chosen). */
-export type HookEventMap = Record<string, boolean>;
-
-/** An admin webhook: no repository, no owner; system (every repository) or default (copied into new ones). */
-export interface AdminHookRecord {
-  id: number;
-  type: string;
-  /** Since v1.26 (trimmed, ≤ 255). */
-  name: string;
-  url: string;
-  contentType: 'json' | 'form';
-  /** Stored, never returned. */
-  secret: string;
-  /** Stored, read back as `""` (newest behaviour). */
-  authorizationHeader: string;
-  isSystem: boolean;
-  active: boolean;
-  branchFilter: string;
-  /** API-created hooks always "choose events"; seeded or UI hooks may be push-only or send everything. */
-  pushOnly: boolean;
-  sendEverything: boolean;
-  events: HookEventMap;
-  /** Slack settings (`SlackMeta`), null for other types. */
-  slack: { channel: string; username: string; iconUrl: string; color: string } | null;
-  createdAt: string;
-  updatedAt: string;
-}
-
 export interface AccountStateData {
   emails: EmailRecord[];
   publicKeys: PublicKeyRecord[];
@@ -92,9 +63,8 @@ export interface AccountStateData {
   userBadges: UserBadgeRecord[];
   userRedirects: UserRedirectRecord[];
   authSources: AuthSourceRecord[];
-  adminHooks: AdminHookRecord[];
 }
 
 export function emptyAccountStateData(): AccountStateData {
-  return { emails: [], publicKeys: [], badges: [], userBadges: [], userRedirects: [], authSources: [], adminHooks: [] };
+  return { emails: [], publicKeys: [], badges: [], userBadges: [], userRedirects: [], authSources: [] };
 }

@@ -14,20 +14,9 @@ import type { ApiRouter } from '../../http/router.js';
 import { orgAsUser, toOrganization } from '../orgs/convert.js';
 import { toRepo } from '../repos/convert.js';
 import { toUser } from './convert.js';
-import {
-  addEmailRow,
-  authSourceById,
-  deleteOrganization,
-  deleteRepository,
-  deleteUserRecord,
-  deleteUserRedirect,
-  findEmailRow,
-  newUserRedirect,
-  orgsOfMember,
-  passwordIsManaged,
-  removeOrgMember,
-  replacePrimaryEmailRow,
-} from './accounts.js';
+import { addEmailRow, authSourceById, deleteUserRedirect, findEmailRow, newUserRedirect, passwordIsManaged, replacePrimaryEmailRow } from './accounts.js';
+import { deleteOrganization, deleteRepository, deleteUserRecord, purgeUserRows, userDeleteBlocker } from '../../core/cascade.js';
+import { orgsOfMember, removeOrgMember } from '../orgs/members.js';
 import { AccessMode, hashPassword, nowIso, type OrgRecord, type Owner, type RepoRecord, type SandboxState, type UserRecord, type Visibility } from '../../core/state.js';
 import { createRepo, type CreateRepoInput } from '../repos/routes.js';
 import { checkUsableName, fail, failure, isFailure, type Failure } from '../../core/failure.js';
@@ -348,13 +337,12 @@ export function deleteUser(state: SandboxState, user: UserRecord, purge: boolean
       // The last owner takes the organisation with them.
       if (!removeOrgMember(state, org, user.id)) deleteOrganization(state, org);
     }
-    const data = state.data as unknown as { packages?: { ownerId: number }[] };
-    if (data.packages) data.packages = data.packages.filter((p) => p.ownerId !== user.id);
+    purgeUserRows(state, user.id);
   }
   if (state.reposOfOwner(user.id).length > 0) return failure(422, `user still has ownership of repositories [uid: ${user.id}]`);
   if (orgsOfMember(state, user.id).length > 0) return failure(422, `user still has membership of organizations [uid: ${user.id}]`);
-  const packages = (state.data as unknown as { packages?: { ownerId: number }[] }).packages ?? [];
-  if (packages.some((p) => p.ownerId === user.id)) return failure(422, `user still has ownership of packages [uid: ${user.id}]`);
+  const blocker = userDeleteBlocker(state, user.id);
+  if (blocker) return failure(422, blocker);
   deleteUserRecord(state, user);
   return undefined;
 }

@@ -3,16 +3,46 @@
  * `badges` and `hooks`, and per user `source_id`, secondary `emails`, SSH `keys`, `badges` and the
  * flags the API never returns. Keys, badges and hooks go through the same functions as the API.
  */
-import { CreateHookOption } from '../hooks/options.js';
-import { bindBody } from '../../http/binding.js';
 import { addEmailRow, findEmailRow } from './accounts.js';
-import { createAdminHook } from '../hooks/routes.js';
 import { addUserBadges, createPublicKey } from './badges-keys.js';
 import { checkEmail } from './routes.js';
 import { isFailure } from '../../core/failure.js';
-import { bool as flag, integer, list as items, obj as record, SeedError, str as text, type Obj } from '../../core/seed-shape.js';
+import { bool, bool as flag, integer, list, list as items, obj, obj as record, oneOf, SeedError, str, str as text, strings, VISIBILITIES, type Obj } from '../../core/seed-shape.js';
 import type { AuthSourceType } from './records.js';
 import type { SandboxState, UserRecord } from '../../core/state.js';
+import type { SeedContext } from '../../core/domain.js';
+import { createUser } from './routes.js';
+
+export interface SeedToken {
+  token: string;
+  /** Gitea token scopes; default `[all]`. */
+  scopes?: string[];
+  name?: string;
+}
+
+/** `source_id`, `emails`, `keys`, `badges` and the never-returned flags: {@link SeedUserAccount}. */
+export interface SeedUser extends SeedUserAccount {
+  username: string;
+  /** Default `<username>@example.com`. */
+  email?: string;
+  password?: string;
+  /** A personal access token with all scopes. */
+  token?: string;
+  tokens?: (string | SeedToken)[];
+  admin?: boolean;
+  full_name?: string;
+  /** Default false (the API's default is true: such a user could not call the API). */
+  must_change_password?: boolean;
+  active?: boolean;
+  prohibit_login?: boolean;
+  restricted?: boolean;
+  /** `public` | `limited` | `private`. */
+  visibility?: string;
+  login_name?: string;
+  website?: string;
+  location?: string;
+  description?: string;
+}
 
 export interface SeedAuthSource {
   /** The id users refer to with `source_id` (> 0). */
@@ -49,8 +79,6 @@ export interface SeedAccountFile {
   auth_sources?: SeedAuthSource[];
   /** Badge definitions (the API cannot create them). */
   badges?: (string | SeedBadge)[];
-  /** `POST /admin/hooks` bodies (config values may be YAML booleans or numbers). */
-  hooks?: Record<string, unknown>[];
 }
 
 /** The per-user keys above, for the user key check of seed.ts. */
@@ -58,7 +86,7 @@ export const USER_ACCOUNT_KEYS = [
   'source_id', 'emails', 'keys', 'badges', 'max_repo_creation', 'allow_git_hook', 'allow_import_local', 'allow_create_organization', 'keep_email_private',
 ];
 
-export const TOP_ACCOUNT_KEYS = ['auth_sources', 'badges', 'hooks'];
+export const TOP_ACCOUNT_KEYS = ['auth_sources', 'badges'];
 
 const SOURCE_TYPES: readonly AuthSourceType[] = ['ldap', 'dldap', 'smtp', 'pam', 'oauth2', 'sspi'];
 
@@ -123,17 +151,57 @@ export function seedUserAccount(state: SandboxState, user: UserRecord, o: Obj, p
   if (res) throw new SeedError(`${p}.badges: ${res.message}`);
 }
 
-export function seedHooks(state: SandboxState, raw: unknown): void {
-  items(raw, 'hooks').forEach((h, i) => {
-    const p = `hooks[${i}]`;
-    const o = record(h, p, ['type', 'config', 'events', 'branch_filter', 'authorization_header', 'active', 'name']);
-    const body: Obj = { ...o };
-    if (o.config && typeof o.config === 'object' && !Array.isArray(o.config)) {
-      body.config = Object.fromEntries(Object.entries(o.config as Obj).map(([k, v]) => [k, typeof v === 'boolean' || typeof v === 'number' ? String(v) : v]));
-    }
-    const bound = bindBody(CreateHookOption, { method: 'POST', contentType: 'application/json', rawBody: JSON.stringify(body), query: new URLSearchParams() });
-    if (bound.error) throw new SeedError(`${p}: ${bound.error}`);
-    const res = createAdminHook(state, bound.form);
+function seedUsers(state: SandboxState, raw: unknown): void {
+  list(raw, 'users').forEach((u, i) => {
+    const p = `users[${i}]`;
+    const o = obj(u, p, [
+      'username', 'email', 'password', 'token', 'tokens', 'admin', 'full_name', 'must_change_password', 'active', 'prohibit_login', 'restricted',
+      'visibility', 'login_name', 'website', 'location', 'description', ...USER_ACCOUNT_KEYS,
+    ]);
+    const username = str(o.username, `${p}.username`, true)!;
+    const res = createUser(state, {
+      username,
+      email: str(o.email, `${p}.email`) ?? `${username.toLowerCase()}@example.com`,
+      password: str(o.password, `${p}.password`),
+      skipPasswordPolicy: true,
+      admin: bool(o.admin, `${p}.admin`),
+      fullName: str(o.full_name, `${p}.full_name`),
+      mustChangePassword: bool(o.must_change_password, `${p}.must_change_password`) ?? false,
+      active: bool(o.active, `${p}.active`),
+      prohibitLogin: bool(o.prohibit_login, `${p}.prohibit_login`),
+      restricted: bool(o.restricted, `${p}.restricted`),
+      visibility: oneOf(o.visibility, `${p}.visibility`, VISIBILITIES),
+      loginName: str(o.login_name, `${p}.login_name`),
+      website: str(o.website, `${p}.website`),
+      location: str(o.location, `${p}.location`),
+      description: str(o.description, `${p}.description`),
+    });
     if (isFailure(res)) throw new SeedError(`${p}: ${res.message}`);
+    const token = str(o.token, `${p}.token`);
+    if (token) state.addToken(res.id, token, ['all']);
+    list(o.tokens, `${p}.tokens`).forEach((t, j) => {
+      const tp = `${p}.tokens[${j}]`;
+      if (typeof t === 'string') return void state.addToken(res.id, t, ['all']);
+      const to = obj(t, tp, ['token', 'scopes', 'name']);
+      const scopes = to.scopes === undefined ? ['all'] : strings(to.scopes, `${tp}.scopes`);
+      state.addToken(res.id, str(to.token, `${tp}.token`, true)!, scopes, str(to.name, `${tp}.name`) ?? 'sandbox');
+    });
+    seedUserAccount(state, res, o, p);
   });
+}
+
+/**
+ * Login sources and badges (which users refer to), the users, then — without any site admin — a
+ * site admin `root`: the admin token always belongs to the first site admin.
+ */
+export function loadUsersSeed(cx: SeedContext): void {
+  const { state } = cx;
+  seedAuthSources(state, cx.top.auth_sources);
+  seedBadges(state, cx.top.badges);
+  seedUsers(state, cx.top.users);
+  if (!state.data.users.some((u) => u.isAdmin)) {
+    const name = state.isNameTaken('root') ? 'sandbox-admin' : 'root';
+    const res = createUser(state, { username: name, email: `${name}@example.com`, admin: true, mustChangePassword: false, skipPasswordPolicy: true });
+    if (isFailure(res)) throw new SeedError(`cannot add the site admin: ${res.message}`);
+  }
 }

@@ -1,0 +1,27 @@
+/** Issues (list, search, create, edit), their labels, and projects (seeded only). */
+import type { SandboxDomain } from '../../core/domain.js';
+import { registerIssueRoutes, registerIssueSearchRoute } from './routes.js';
+import { repoIssuesSeed, repoProjectsSeed } from './seed.js';
+
+export const issuesDomain: SandboxDomain = {
+  name: 'issues',
+  routes(r) {
+    registerIssueSearchRoute(r);
+    registerIssueRoutes(r);
+  },
+  seed: { repo: [repoProjectsSeed, repoIssuesSeed] },
+  cascade: {
+    repo: (state, repoId) => {
+      state.data.issues = state.data.issues.filter((i) => i.repoId !== repoId);
+      state.data.projects = state.data.projects.filter((p) => p.repoId !== repoId);
+    },
+    org: (state, orgId) => {
+      state.data.projects = state.data.projects.filter((p) => p.ownerId !== orgId);
+    },
+    // Issues the user wrote stay; they are no longer assigned anything.
+    user: (state, userId) => {
+      for (const issue of state.data.issues) issue.assigneeIds = issue.assigneeIds.filter((a) => a !== userId);
+      state.data.projects = state.data.projects.filter((p) => p.ownerId !== userId);
+    },
+  },
+};
