@@ -116,3 +116,6 @@ export function scope(...categories: ScopeCategory[]): Step {
 export const reqToken: Step = (ctx) => (ctx.isSigned ? undefined : apiError(ctx.root, 401, 'token is required'));
 
 export const reqSiteAdmin: Step = (ctx) => (ctx.doer?.isAdmin ? undefined : apiError(ctx.root, 403, 'user should be the site admin'));
+
+/** The `/admin` group: scope (403) → token (401) → site admin (403). */
+export const ADMIN_STEPS = [scope('admin'), reqToken, reqSiteAdmin];

@@ -19,7 +19,7 @@ import type { ApiRouter } from '../../http/router.js';
 import type { AdminHookRecord, HookEventMap } from './records.js';
 import { nowIso, type SandboxState } from '../../core/state.js';
 import { pathInt64 } from '../users/badges-keys.js';
-import { ADMIN_STEPS } from '../users/routes.js';
+import { ADMIN_STEPS } from '../../http/auth.js';
 import { fail, failure, isFailure, type Failure } from '../../core/failure.js';
 import { CreateHookOption, EditHookOption } from './options.js';
 import type { FormOf } from '../../http/options.js';

@@ -1,4 +1,4 @@
-/** Repository and organisation labels (behavior.md §3). */
+/** Repository and organisation labels (behavior.md §3), and the label templates (§6). */
 import type { SandboxDomain } from '../../core/domain.js';
 import { registerLabelRoutes } from './routes.js';
 import { orgLabelsSeed, repoLabelsSeed } from './seed.js';

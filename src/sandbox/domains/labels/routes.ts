@@ -15,6 +15,7 @@ import { toLabel } from './convert.js';
 import { nowIso, type LabelRecord, type SandboxState } from '../../core/state.js';
 import { fail, failure, isFailure, type Failure } from '../../core/failure.js';
 import { CreateLabelOption, EditLabelOption } from './options.js';
+import { LABEL_TEMPLATES, labelTemplateNames } from './templates.js';
 
 /** `label.NormalizeColor`: lower-case, trim, `#` added to 3 or 6 digits, 3 digits expanded. */
 export function normalizeColor(input: string): string | Failure {
@@ -130,6 +131,14 @@ function deleteLabel(ctx: ApiContext, belongs: (l: LabelRecord) => boolean): Res
 }
 
 export function registerLabelRoutes(r: ApiRouter): void {
+  // ---- label templates (public, behavior.md §6) ----
+  r.on('GET', '/label/templates', () => json(200, labelTemplateNames()));
+
+  r.on('GET', '/label/templates/:name', (ctx) => {
+    const labels = Object.hasOwn(LABEL_TEMPLATES, ctx.params.name ?? '') ? LABEL_TEMPLATES[ctx.params.name ?? ''] : undefined;
+    return labels ? json(200, labels) : notFound(ctx);
+  });
+
   // ---- repository labels (issue scope) ----
   const repo = [scope('issue'), repoAssignment];
   const writer = [reqToken, reqRepoWriter('issues', 'pulls')];

@@ -1,4 +1,4 @@
-/** `/version`, `/settings/api`, `/label/templates`: public server facts. */
+/** `/version`, `/settings/api`: public server facts. */
 import type { SandboxDomain } from '../../core/domain.js';
 import { registerMiscRoutes } from './routes.js';
 

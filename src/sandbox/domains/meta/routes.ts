@@ -1,12 +1,10 @@
 /**
- * Public endpoints: `/version`, `/settings/api`, `/label/templates` (behavior.md §6, §9). No token
- * needed — but a wrong credential is still 401 (the router authenticates every route).
+ * Public endpoints: `/version`, `/settings/api` (behavior.md §9). No token needed — but a wrong
+ * credential is still 401 (the router authenticates every route).
  */
 import { json } from '../../http/respond.js';
-import { notFound } from '../../http/checks.js';
 import { DEFAULT_PAGING_NUM, MAX_RESPONSE_ITEMS } from '../../http/paging.js';
 import type { ApiRouter } from '../../http/router.js';
-import { LABEL_TEMPLATES, labelTemplateNames } from '../labels/templates.js';
 
 /** Looks like a Gitea version (a client's version checks work) and says what it is. */
 export const SANDBOX_VERSION = '1.27.0+forgeform-sandbox';
@@ -23,11 +21,4 @@ export function registerMiscRoutes(r: ApiRouter): void {
       default_max_response_size: 104857600,
     }),
   );
-
-  r.on('GET', '/label/templates', () => json(200, labelTemplateNames()));
-
-  r.on('GET', '/label/templates/:name', (ctx) => {
-    const labels = Object.hasOwn(LABEL_TEMPLATES, ctx.params.name ?? '') ? LABEL_TEMPLATES[ctx.params.name ?? ''] : undefined;
-    return labels ? json(200, labels) : notFound(ctx);
-  });
 }

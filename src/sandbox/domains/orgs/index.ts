@@ -1,10 +1,10 @@
-/** Organisations: `GET /admin/orgs`, `GET`/`PATCH /orgs/{org}`, teams and membership; `GET /admin/emails` (for now). */
+/** Organisations: create (admin), list (admin), get, edit; teams and membership. */
 import type { SandboxDomain } from '../../core/domain.js';
-import { registerAdminOrgEmailRoutes } from './routes.js';
+import { registerOrgRoutes } from './routes.js';
 import { loadOrgsSeed } from './seed.js';
 
 export const orgsDomain: SandboxDomain = {
   name: 'orgs',
-  routes: registerAdminOrgEmailRoutes,
+  routes: registerOrgRoutes,
   seed: { keys: ['orgs'], load: loadOrgsSeed },
 };

@@ -1,20 +1,20 @@
 /**
- * Organisations and e-mail addresses: `GET /admin/orgs`, `GET`/`PATCH /orgs/{org}`, `GET
- * /admin/emails` and `GET /admin/emails/search` (behavior.md §9, `routers/api/v1/admin/{org,email}.go`,
- * `routers/api/v1/org/org.go`).
+ * Organisations: `POST /admin/users/{username}/orgs`, `GET /admin/orgs`, `GET`/`PATCH /orgs/{org}`
+ * (behavior.md §9, `routers/api/v1/admin/org.go`, `routers/api/v1/org/org.go`).
  */
-import { reqToken, scope } from '../../http/auth.js';
-import { bind, notFound, orgAssignment, reqOrgOwnership, formOf } from '../../http/checks.js';
+import { ADMIN_STEPS, reqToken, scope } from '../../http/auth.js';
+import { bind, formOf, notFound, orgAssignment, reqOrgOwnership, userAssignment } from '../../http/checks.js';
 import type { ApiContext } from '../../http/context.js';
 import { listOptions, paginate, setLinkHeader, setTotalCountHeader } from '../../http/paging.js';
 import { apiError, json } from '../../http/respond.js';
 import type { ApiRouter } from '../../http/router.js';
 import { toOrganization } from './convert.js';
-import { allEmailRows } from '../users/accounts.js';
 import { orgVisibleTo } from '../../core/permissions.js';
 import { nowIso, type Visibility } from '../../core/state.js';
-import { ADMIN_STEPS, checkEmail } from '../users/routes.js';
-import { EditOrgOption } from './options.js';
+import { checkEmail } from '../users/routes.js';
+import { fail, isFailure } from '../../core/failure.js';
+import { CreateOrgOption, EditOrgOption } from './options.js';
+import { createOrg } from './service.js';
 
 
 const VISIBILITIES: readonly string[] = ['public', 'limited', 'private'];
@@ -40,31 +40,24 @@ function editOrg(ctx: ApiContext): Response {
   return json(200, toOrganization(ctx, org));
 }
 
-/** `SearchEmails`: individual users' addresses, by address, primary first. */
-function listEmails(ctx: ApiContext, keyword: string): Response {
-  const k = keyword.toLowerCase();
-  const users = new Map(ctx.state.data.users.map((u) => [u.id, u]));
-  const rows = allEmailRows(ctx.state).filter((e) => {
-    if (!k) return true;
-    const u = users.get(e.userId)!;
-    return u.fullName.toLowerCase().includes(k) || u.name.toLowerCase().includes(k) || e.email.toLowerCase().includes(k);
-  });
-  rows.sort((a, b) => {
-    const la = a.email.toLowerCase();
-    const lb = b.email.toLowerCase();
-    return la < lb ? -1 : la > lb ? 1 : Number(b.isPrimary) - Number(a.isPrimary) || a.id - b.id;
-  });
-  const opts = listOptions(ctx);
-  setLinkHeader(ctx, rows.length, opts.pageSize);
-  setTotalCountHeader(ctx, rows.length);
-  return json(
-    200,
-    paginate(rows, opts).map((e) => ({ email: e.email, verified: e.isActivated, primary: e.isPrimary, user_id: e.userId, username: users.get(e.userId)!.name })),
-  );
-}
-
-export function registerAdminOrgEmailRoutes(r: ApiRouter): void {
+export function registerOrgRoutes(r: ApiRouter): void {
   const admin = ADMIN_STEPS;
+
+  r.on('POST', '/admin/users/:username/orgs', ...admin, userAssignment, bind(CreateOrgOption), (ctx) => {
+    const form = formOf(ctx, CreateOrgOption);
+    // The admin handler copies only these fields: email and repo_admin_change_team_access are ignored.
+    const res = createOrg(ctx.state, ctx.contextUser!, {
+      username: form.username,
+      fullName: form.full_name,
+      description: form.description,
+      website: form.website,
+      location: form.location,
+      visibility: form.visibility,
+    });
+    if (isFailure(res)) return fail(ctx, res);
+    return json(201, toOrganization(ctx, res));
+  });
+
 
   // Every visibility, ordered by name (`SearchOrderByAlphabetically`).
   r.on('GET', '/admin/orgs', ...admin, (ctx) => {
@@ -74,9 +67,6 @@ export function registerAdminOrgEmailRoutes(r: ApiRouter): void {
     setTotalCountHeader(ctx, orgs.length);
     return json(200, paginate(orgs, opts).map((o) => toOrganization(ctx, o)));
   });
-
-  r.on('GET', '/admin/emails', ...admin, (ctx) => listEmails(ctx, ''));
-  r.on('GET', '/admin/emails/search', ...admin, (ctx) => listEmails(ctx, (ctx.query.get('q') ?? '').trim()));
 
   // The `/orgs/{org}` group: organisation scope, then the organisation (404).
   const org = [scope('organization'), orgAssignment];

@@ -4,7 +4,7 @@ import { isFailure } from '../../core/failure.js';
 import { domains } from '../../core/registry.js';
 import { bool, list, obj, oneOf, requireUser, SeedError, str, strings, VISIBILITIES } from '../../core/seed-shape.js';
 import type { UserRecord } from '../../core/state.js';
-import { createOrg } from '../users/routes.js';
+import { createOrg } from './service.js';
 
 export interface SeedTeam {
   name: string;

@@ -3,7 +3,7 @@
  * owner listings `GET /orgs/{org}/repos` and `GET /users/{username}/repos` (paged, id order,
  * `X-Total-Count` + `Link`, only repositories the caller can see).
  */
-import { reqToken, scope } from '../../http/auth.js';
+import { ADMIN_STEPS, reqToken, scope } from '../../http/auth.js';
 import { bind, notFound, orgAssignment, repoAssignment, reqRepoAdmin, userAssignment, formOf } from '../../http/checks.js';
 import type { ApiContext } from '../../http/context.js';
 import { listOptions, paginate, setLinkHeader, setTotalCountHeader } from '../../http/paging.js';
@@ -13,10 +13,9 @@ import { toRepo } from './convert.js';
 import { repoAccessMode, userVisibleTo } from '../../core/permissions.js';
 import { AccessMode, nowIso, type Owner, type RepoRecord, type SandboxState } from '../../core/state.js';
 import { LABEL_TEMPLATES } from '../labels/templates.js';
-import { checkUsableName, fail, failure, type Failure } from '../../core/failure.js';
-import { EditRepoOption } from './options.js';
+import { checkUsableName, fail, failure, isFailure, type Failure } from '../../core/failure.js';
+import { CreateRepoOption, EditRepoOption } from './options.js';
 import type { FormOf } from '../../http/options.js';
-import type { CreateRepoOption } from './options.js';
 
 const RESERVED_REPO_NAMES = new Set(['.', '..', '-']);
 const RESERVED_REPO_PATTERNS = ['*.wiki', '*.git', '*.rss', '*.atom'];
@@ -138,6 +137,12 @@ function listOwnerRepos(ctx: ApiContext, owner: Owner): Response {
 }
 
 export function registerRepoRoutes(r: ApiRouter): void {
+  r.on('POST', '/admin/users/:username/repos', ...ADMIN_STEPS, userAssignment, bind(CreateRepoOption), (ctx) => {
+    const res = createRepoForOwner(ctx.state, ctx.contextUser!.id, formOf(ctx, CreateRepoOption));
+    if (isFailure(res)) return fail(ctx, res);
+    return json(201, toRepo(ctx, res, AccessMode.Owner));
+  });
+
   const repoRoute = [scope('repository'), repoAssignment];
 
   r.on('GET', '/repos/:owner/:repo', ...repoRoute, (ctx) => json(200, toRepo(ctx, ctx.repo!, ctx.repoMode)));
@@ -161,3 +166,9 @@ export function registerRepoRoutes(r: ApiRouter): void {
   );
 }
 
+/** `repo.CreateUserRepo`: the readme check, then the repository service. */
+export function createRepoForOwner(state: SandboxState, ownerId: number, input: CreateRepoInput): RepoRecord | Failure {
+  const readme = input.auto_init && !input.readme ? 'Default' : input.readme;
+  if (input.auto_init && readme && readme !== 'Default') return failure(400, 'readme template does not exist, available templates: [Default]');
+  return createRepo(state, ownerId, input);
+}

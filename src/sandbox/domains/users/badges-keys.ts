@@ -14,7 +14,7 @@ import { renderUser } from './convert.js';
 import { checkPublicKeyString, KeyError } from './ssh-keys.js';
 import type { BadgeRecord, PublicKeyRecord } from './records.js';
 import { nowIso, type SandboxState } from '../../core/state.js';
-import { ADMIN_STEPS } from './routes.js';
+import { ADMIN_STEPS } from '../../http/auth.js';
 import { fail, failure, isFailure, type Failure } from '../../core/failure.js';
 import { CreateKeyOption, UserBadgeOption } from './options.js';
 

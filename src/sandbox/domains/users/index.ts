@@ -5,6 +5,7 @@
 import type { SandboxDomain } from '../../core/domain.js';
 import type { SandboxState } from '../../core/state.js';
 import { registerAdminUserExtraRoutes } from './badges-keys.js';
+import { registerEmailRoutes } from './emails.js';
 import { registerAdminUserRoutes } from './routes.js';
 import { loadUsersSeed } from './seed.js';
 import { registerUserRoutes } from './self.js';
@@ -22,6 +23,7 @@ export const usersDomain: SandboxDomain = {
     registerUserRoutes(r);
     registerAdminUserRoutes(r);
     registerAdminUserExtraRoutes(r);
+    registerEmailRoutes(r);
   },
   seed: { keys: ['users', 'auth_sources', 'badges'], load: loadUsersSeed },
   cascade: {

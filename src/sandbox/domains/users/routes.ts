@@ -4,24 +4,20 @@
  * seed loader, so a seeded object is exactly what the API would have created. Badges and keys are
  * in `admin-user-extras.ts`.
  */
-import { reqSiteAdmin, reqToken, scope } from '../../http/auth.js';
+import { ADMIN_STEPS } from '../../http/auth.js';
 import { isValidUsername } from '../../http/binding.js';
 import { bind, userAssignment, formOf } from '../../http/checks.js';
 import type { ApiContext } from '../../http/context.js';
 import { listOptions, paginate, setLinkHeader, setTotalCountHeader } from '../../http/paging.js';
 import { apiError, empty, json } from '../../http/respond.js';
 import type { ApiRouter } from '../../http/router.js';
-import { orgAsUser, toOrganization } from '../orgs/convert.js';
-import { toRepo } from '../repos/convert.js';
+import { orgAsUser } from '../orgs/convert.js';
 import { toUser } from './convert.js';
 import { addEmailRow, authSourceById, deleteUserRedirect, findEmailRow, newUserRedirect, passwordIsManaged, replacePrimaryEmailRow } from './accounts.js';
 import { deleteOrganization, deleteRepository, deleteUserRecord, purgeUserRows, userDeleteBlocker } from '../../core/cascade.js';
 import { orgsOfMember, removeOrgMember } from '../orgs/members.js';
-import { AccessMode, hashPassword, nowIso, type OrgRecord, type Owner, type RepoRecord, type SandboxState, type UserRecord, type Visibility } from '../../core/state.js';
-import { createRepo, type CreateRepoInput } from '../repos/routes.js';
+import { hashPassword, nowIso, type OrgRecord, type SandboxState, type UserRecord, type Visibility } from '../../core/state.js';
 import { checkUsableName, fail, failure, isFailure, type Failure } from '../../core/failure.js';
-import { CreateOrgOption } from '../orgs/options.js';
-import { CreateRepoOption } from '../repos/options.js';
 import { CreateUserOption, EditUserOption, RenameUserOption } from './options.js';
 import type { FormOf } from '../../http/options.js';
 
@@ -124,54 +120,6 @@ export function createUser(state: SandboxState, input: CreateUserInput): UserRec
   // A new account takes its name back from an old rename redirect.
   deleteUserRedirect(state, user.name);
   return user;
-}
-
-export interface CreateOrgInput {
-  username: string;
-  fullName?: string;
-  email?: string;
-  description?: string;
-  website?: string;
-  location?: string;
-  visibility?: Visibility | '';
-  repoAdminChangeTeamAccess?: boolean;
-}
-
-/** `organization.CreateOrganization`: the creator becomes the only member of the Owners team. */
-export function createOrg(state: SandboxState, creator: Owner, input: CreateOrgInput): OrgRecord | Failure {
-  // `CanCreateOrganization`: site admins, or users allowed to (ErrUserNotAllowedCreateOrg → 500).
-  if (creator.kind !== 'user' || (!creator.user.isAdmin && !creator.user.allowCreateOrganization)) return failure(500, 'user is not allowed to create organizations');
-  const unusable = checkUsableUsername(input.username);
-  if (unusable) return unusable;
-  if (state.isNameTaken(input.username)) return failure(422, `user already exists [name: ${input.username}]`);
-  const now = nowIso();
-  const org: OrgRecord = {
-    id: state.nextId('user'),
-    name: input.username,
-    fullName: input.fullName ?? '',
-    email: input.email ?? '',
-    description: input.description ?? '',
-    website: input.website ?? '',
-    location: input.location ?? '',
-    visibility: input.visibility || 'public',
-    repoAdminChangeTeamAccess: input.repoAdminChangeTeamAccess ?? false,
-    memberIds: [creator.id],
-    createdAt: now,
-    updatedAt: now,
-  };
-  state.data.orgs.push(org);
-  state.data.teams.push({
-    id: state.nextId('team'),
-    orgId: org.id,
-    name: 'Owners',
-    description: '',
-    permission: 'owner',
-    includesAllRepositories: true,
-    repoIds: [],
-    memberIds: [creator.id],
-  });
-  deleteUserRedirect(state, org.name);
-  return org;
 }
 
 // ---- list -------------------------------------------------------------------------------------
@@ -370,9 +318,6 @@ export function renameUser(state: SandboxState, user: UserRecord, newName: strin
 
 
 
-/** The `/admin` group: scope (403) → token (401) → site admin (403). */
-export const ADMIN_STEPS = [scope('admin'), reqToken, reqSiteAdmin];
-
 export function registerAdminUserRoutes(r: ApiRouter): void {
   const admin = ADMIN_STEPS;
 
@@ -415,31 +360,4 @@ export function registerAdminUserRoutes(r: ApiRouter): void {
     return empty(204);
   });
 
-  r.on('POST', '/admin/users/:username/orgs', ...admin, userAssignment, bind(CreateOrgOption), (ctx) => {
-    const form = formOf(ctx, CreateOrgOption);
-    // The admin handler copies only these fields: email and repo_admin_change_team_access are ignored.
-    const res = createOrg(ctx.state, ctx.contextUser!, {
-      username: form.username,
-      fullName: form.full_name,
-      description: form.description,
-      website: form.website,
-      location: form.location,
-      visibility: form.visibility,
-    });
-    if (isFailure(res)) return fail(ctx, res);
-    return json(201, toOrganization(ctx, res));
-  });
-
-  r.on('POST', '/admin/users/:username/repos', ...admin, userAssignment, bind(CreateRepoOption), (ctx) => {
-    const res = createRepoForOwner(ctx.state, ctx.contextUser!.id, formOf(ctx, CreateRepoOption));
-    if (isFailure(res)) return fail(ctx, res);
-    return json(201, toRepo(ctx, res, AccessMode.Owner));
-  });
-}
-
-/** `repo.CreateUserRepo`: the readme check, then the repository service. */
-export function createRepoForOwner(state: SandboxState, ownerId: number, input: CreateRepoInput): RepoRecord | Failure {
-  const readme = input.auto_init && !input.readme ? 'Default' : input.readme;
-  if (input.auto_init && readme && readme !== 'Default') return failure(400, 'readme template does not exist, available templates: [Default]');
-  return createRepo(state, ownerId, input);
 }
