@@ -1,13 +1,19 @@
 /**
  * The sandbox's data model: plain, JSON-serialisable records (so that `--state FILE` is one
- * `JSON.stringify`) plus the lookups every route needs. Users and organisations share one id
+ * `JSON.stringify`), id sequences, and the access model every route needs — users, tokens,
+ * organisations, teams, repositories — with its lookups. Users and organisations share one id
  * sequence and one name space, as they share Gitea's `user` table.
  *
- * Adding a resource kind: add an array to {@link StateData} (and to {@link emptyStateData}), a
- * record interface here, and its routes under `routes/`.
+ * Adding a resource kind: its record interface, `XData` (its arrays) and `emptyXData()` go in
+ * `domains/<domain>/records.ts` with its lookups; {@link StateData} extends `XData` and
+ * {@link emptyStateData} spreads `emptyXData()`, so the state file saves it.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { emptyActionsData, type ActionsData } from '../domains/actions/records.js';
+import { emptyBranchProtectionsData, type BranchProtectionsData } from '../domains/branch-protections/records.js';
+import { emptyIssuesData, type IssuesData } from '../domains/issues/records.js';
+import { emptyLabelsData, type LabelsData } from '../domains/labels/records.js';
+import { emptyMilestonesData, type MilestonesData } from '../domains/milestones/records.js';
 import { emptyAdminMiscData, type AdminMiscData } from '../domains/admin-misc/records.js';
 import { emptyHooksData, type HooksData } from '../domains/hooks/records.js';
 import { emptyNotificationsData, type NotificationsData } from '../domains/notifications/records.js';
@@ -121,99 +127,8 @@ export interface RepoUnits {
   hasActions: boolean;
 }
 
-export interface LabelRecord {
-  id: number;
-  /** Exactly one of repoId / orgId is non-zero. */
-  repoId: number;
-  orgId: number;
-  name: string;
-  /** Saved form: `#rrggbb`, lower case. */
-  color: string;
-  description: string;
-  exclusive: boolean;
-  /** null = not archived (Gitea keeps an archive timestamp). */
-  archivedAt: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
-
-export interface MilestoneRecord {
-  id: number;
-  repoId: number;
-  title: string;
-  description: string;
-  state: 'open' | 'closed';
-  dueOn: string | null;
-  createdAt: string;
-  updatedAt: string;
-  closedAt: string | null;
-}
-
-/** A project (board). Repository projects have `repoId`; `ownerId` is 0 for them. */
-export interface ProjectRecord {
-  id: number;
-  repoId: number;
-  ownerId: number;
-  creatorId: number;
-  title: string;
-  description: string;
-  state: 'open' | 'closed';
-  createdAt: string;
-  updatedAt: string;
-  closedAt: string | null;
-}
-
-export interface IssueRecord {
-  id: number;
-  repoId: number;
-  /** The issue number within its repository (1, 2, 3 …). */
-  index: number;
-  authorId: number;
-  title: string;
-  body: string;
-  ref: string;
-  state: 'open' | 'closed';
-  /** Ids of repository or organisation labels. */
-  labelIds: number[];
-  /** 0 = none. */
-  milestoneId: number;
-  assigneeIds: number[];
-  dueDate: string | null;
-  /** Project ids (may be missing in state files written before projects existed). */
-  projectIds: number[];
-  contentVersion: number;
-  isLocked: boolean;
-  isPull: boolean;
-  numComments: number;
-  pinOrder: number;
-  createdAt: string;
-  updatedAt: string;
-  closedAt: string | null;
-}
-
-/**
- * A branch protection rule as saved. Flags, user lists and team lists are keyed by their API field
- * names (user and team lists hold ids, so renames carry through). See `routes/branch-protections.ts`.
- */
-export interface BranchProtectionRecord {
-  id: number;
-  repoId: number;
-  ruleName: string;
-  priority: number;
-  flags: Record<string, boolean>;
-  requiredApprovals: number;
-  /** null until first set, as on the server. */
-  statusCheckContexts: string[] | null;
-  protectedFilePatterns: string;
-  unprotectedFilePatterns: string;
-  users: Record<string, number[]>;
-  teams: Record<string, number[]>;
-  createdAt: string;
-  updatedAt: string;
-}
-
-/** The arrays of the other domains come from their `records.ts` (runners …, cron tasks …, e-mails …). */
-export interface StateData extends ActionsData, AdminMiscData, NotificationsData, AccountStateData, HooksData {
+/** The access model (users, tokens, organisations, teams, repositories) is here; every other domain's arrays come from its `records.ts`. */
+export interface StateData extends LabelsData, MilestonesData, IssuesData, BranchProtectionsData, ActionsData, AdminMiscData, NotificationsData, AccountStateData, HooksData {
   version: 1;
   nextId: Record<string, number>;
   users: UserRecord[];
@@ -221,11 +136,6 @@ export interface StateData extends ActionsData, AdminMiscData, NotificationsData
   orgs: OrgRecord[];
   teams: TeamRecord[];
   repos: RepoRecord[];
-  labels: LabelRecord[];
-  milestones: MilestoneRecord[];
-  projects: ProjectRecord[];
-  issues: IssueRecord[];
-  branchProtections: BranchProtectionRecord[];
 }
 
 export function emptyStateData(): StateData {
@@ -242,11 +152,10 @@ export function emptyStateData(): StateData {
     orgs: [],
     teams: [],
     repos: [],
-    labels: [],
-    milestones: [],
-    projects: [],
-    issues: [],
-    branchProtections: [],
+    ...emptyLabelsData(),
+    ...emptyMilestonesData(),
+    ...emptyIssuesData(),
+    ...emptyBranchProtectionsData(),
   };
 }
 
@@ -387,64 +296,6 @@ export class SandboxState {
 
   repoFullName(repo: RepoRecord): string {
     return `${this.repoOwner(repo).name}/${repo.name}`;
-  }
-
-  // ---- labels, milestones, issues ------------------------------------------------------------
-
-  labelById(id: number): LabelRecord | undefined {
-    return this.data.labels.find((l) => l.id === id);
-  }
-
-  labelsOfRepo(repoId: number): LabelRecord[] {
-    return this.data.labels.filter((l) => l.repoId === repoId);
-  }
-
-  labelsOfOrg(orgId: number): LabelRecord[] {
-    return this.data.labels.filter((l) => l.orgId === orgId && l.repoId === 0);
-  }
-
-  /** Deletes a label and detaches it from every issue. */
-  deleteLabel(id: number): void {
-    this.data.labels = this.data.labels.filter((l) => l.id !== id);
-    for (const issue of this.data.issues) {
-      if (issue.labelIds.includes(id)) issue.labelIds = issue.labelIds.filter((x) => x !== id);
-    }
-  }
-
-  /** How many issues carry the label (Gitea's `num_issues`). */
-  labelIssueCount(id: number): number {
-    return this.data.issues.filter((i) => i.labelIds.includes(id)).length;
-  }
-
-  milestoneById(id: number): MilestoneRecord | undefined {
-    return this.data.milestones.find((m) => m.id === id);
-  }
-
-  milestonesOfRepo(repoId: number): MilestoneRecord[] {
-    return this.data.milestones.filter((m) => m.repoId === repoId);
-  }
-
-  projectById(id: number): ProjectRecord | undefined {
-    return this.data.projects.find((p) => p.id === id);
-  }
-
-  issuesOfRepo(repoId: number): IssueRecord[] {
-    return this.data.issues.filter((i) => i.repoId === repoId);
-  }
-
-  issueByIndex(repoId: number, index: number): IssueRecord | undefined {
-    return this.data.issues.find((i) => i.repoId === repoId && i.index === index);
-  }
-
-  /** Next issue number of a repository (issues and pull requests share the sequence). */
-  nextIssueIndex(repoId: number): number {
-    return this.issuesOfRepo(repoId).reduce((max, i) => Math.max(max, i.index), 0) + 1;
-  }
-
-  // ---- branch protections -------------------------------------------------------------------
-
-  protectionsOfRepo(repoId: number): BranchProtectionRecord[] {
-    return this.data.branchProtections.filter((p) => p.repoId === repoId);
   }
 
   // ---- persistence --------------------------------------------------------------------------

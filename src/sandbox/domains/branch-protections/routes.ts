@@ -16,7 +16,8 @@ import type { ApiContext } from '../../http/context.js';
 import { empty, json } from '../../http/respond.js';
 import type { ApiRouter } from '../../http/router.js';
 import { explicitReaderIds, isExplicitReader, repoAccessMode, teamsWithAccess } from '../../core/permissions.js';
-import { AccessMode, nowIso, type BranchProtectionRecord, type RepoRecord, type SandboxState } from '../../core/state.js';
+import { AccessMode, nowIso, type RepoRecord, type SandboxState } from '../../core/state.js';
+import { type BranchProtectionRecord, protectionsOfRepo } from './records.js';
 import { fail, failure, isFailure, type Failure } from '../../core/failure.js';
 import { CreateBranchProtectionOption, EditBranchProtectionOption, UpdateBranchProtectionPriories } from './options.js';
 
@@ -144,7 +145,7 @@ function saveLists(state: SandboxState, repo: RepoRecord, bp: BranchProtectionRe
 export function createProtection(state: SandboxState, repo: RepoRecord, form: BpForm): BranchProtectionRecord | Failure {
   const ruleName = (form.rule_name as string | undefined) || (form.branch_name as string | undefined) || '';
   if (ruleName === '') return failure(400, 'both rule_name and branch_name are empty');
-  if (state.protectionsOfRepo(repo.id).some((p) => p.ruleName === ruleName)) return failure(403, 'Branch protection already exist');
+  if (protectionsOfRepo(state, repo.id).some((p) => p.ruleName === ruleName)) return failure(403, 'Branch protection already exist');
 
   const always = (): boolean => true;
   const users = resolveUserLists(state, form, always);
@@ -167,7 +168,7 @@ export function createProtection(state: SandboxState, repo: RepoRecord, form: Bp
   for (const f of PLAIN_FLAGS) flags[f] = bool(form[f]);
 
   let priority = typeof form.priority === 'number' ? form.priority : 0;
-  if (priority === 0) priority = state.protectionsOfRepo(repo.id).reduce((max, p) => Math.max(max, p.priority), 0) + 1;
+  if (priority === 0) priority = protectionsOfRepo(state, repo.id).reduce((max, p) => Math.max(max, p.priority), 0) + 1;
   const approvals = typeof form.required_approvals === 'number' && form.required_approvals > 0 ? form.required_approvals : 0;
   const now = nowIso();
   const bp: BranchProtectionRecord = {
@@ -243,7 +244,7 @@ function editProtection(state: SandboxState, repo: RepoRecord, bp: BranchProtect
 
 /** `GetProtectedBranchRules` order: priority, plain names before globs, creation. */
 function sortedRules(state: SandboxState, repoId: number): BranchProtectionRecord[] {
-  return [...state.protectionsOfRepo(repoId)].sort(
+  return [...protectionsOfRepo(state, repoId)].sort(
     (a, b) => a.priority - b.priority || Number(isGlobRule(a.ruleName)) - Number(isGlobRule(b.ruleName)) || a.id - b.id,
   );
 }
@@ -323,7 +324,7 @@ export function ruleNameFromPath(rawPath: string): string {
 
 function findRule(ctx: ApiContext): BranchProtectionRecord | undefined {
   const name = ruleNameFromPath(ctx.rawPath);
-  return ctx.state.protectionsOfRepo(ctx.repo!.id).find((p) => p.ruleName === name);
+  return protectionsOfRepo(ctx.state, ctx.repo!.id).find((p) => p.ruleName === name);
 }
 
 export function registerBranchProtectionRoutes(r: ApiRouter): void {
@@ -340,7 +341,7 @@ export function registerBranchProtectionRoutes(r: ApiRouter): void {
   // POST …/priority is the priority endpoint; GET/PATCH/DELETE …/priority address a rule named "priority".
   r.on('POST', `${base}/priority`, ...guard, bind(UpdateBranchProtectionPriories), mustNotBeArchived, (ctx) => {
     const ids = formOf(ctx, UpdateBranchProtectionPriories).ids ?? [];
-    const rules = ctx.state.protectionsOfRepo(ctx.repo!.id);
+    const rules = protectionsOfRepo(ctx.state, ctx.repo!.id);
     // Unknown and foreign ids are skipped but still use up a number.
     ids.forEach((id, i) => {
       const rule = rules.find((p) => p.id === id);

@@ -1,16 +1,19 @@
 /** API `Issue` and `Project` objects. */
 import { goPathEscape } from '../../http/respond.js';
 import type { ConvertContext } from '../../core/convert.js';
-import type { IssueRecord, LabelRecord, ProjectRecord, UserRecord } from '../../core/state.js';
+import { type IssueRecord, projectById, type ProjectRecord } from './records.js';
+import { labelById, type LabelRecord } from '../labels/records.js';
+import type { UserRecord } from '../../core/state.js';
 import { toLabel } from '../labels/convert.js';
 import { toMilestone } from '../milestones/convert.js';
 import { repoApiUrl, repoHtmlUrl } from '../repos/convert.js';
 import { toUser } from '../users/convert.js';
+import { milestoneById } from '../milestones/records.js';
 
 /** Labels of an issue as the API lists them: sorted by name. */
 export function issueLabels(cx: ConvertContext, issue: IssueRecord): LabelRecord[] {
   return issue.labelIds
-    .map((id) => cx.state.labelById(id))
+    .map((id) => labelById(cx.state, id))
     .filter((l): l is LabelRecord => l !== undefined)
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.id - b.id));
 }
@@ -22,7 +25,7 @@ export function toIssue(cx: ConvertContext, issue: IssueRecord, doer: UserRecord
   const owner = cx.state.repoOwner(repo);
   const author = cx.state.userById(issue.authorId);
   const assignees = issue.assigneeIds.map((id) => cx.state.userById(id)).filter((u): u is UserRecord => u !== undefined);
-  const milestone = issue.milestoneId ? cx.state.milestoneById(issue.milestoneId) : undefined;
+  const milestone = issue.milestoneId ? milestoneById(cx.state, issue.milestoneId) : undefined;
   return {
     id: issue.id,
     url: `${repoApiUrl(cx, repo)}/issues/${issue.index}`,
@@ -53,7 +56,7 @@ export function toIssue(cx: ConvertContext, issue: IssueRecord, doer: UserRecord
     pin_order: issue.pinOrder,
     content_version: issue.contentVersion,
     projects: (issue.projectIds ?? [])
-      .map((id) => cx.state.projectById(id))
+      .map((id) => projectById(cx.state, id))
       .filter((p): p is ProjectRecord => p !== undefined)
       .map((p) => toProject(cx, p)),
   };

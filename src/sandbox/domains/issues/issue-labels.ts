@@ -23,7 +23,9 @@ import { apiError, empty, json } from '../../http/respond.js';
 import type { ApiRouter } from '../../http/router.js';
 import { issueLabels } from './convert.js';
 import { toLabel } from '../labels/convert.js';
-import { type IssueRecord, type LabelRecord, type RepoRecord, type SandboxState } from '../../core/state.js';
+import { issueByIndex, type IssueRecord } from './records.js';
+import { labelById, type LabelRecord, labelsOfOrg, labelsOfRepo } from '../labels/records.js';
+import { type RepoRecord, type SandboxState } from '../../core/state.js';
 import { parseGoInt } from '../labels/routes.js';
 import { IssueLabelsOption } from './options.js';
 
@@ -52,7 +54,7 @@ export function addIssueLabels(state: SandboxState, repo: RepoRecord, issue: Iss
     const scopeName = exclusiveScope(label);
     if (scopeName) {
       issue.labelIds = issue.labelIds.filter((id) => {
-        const other = state.labelById(id);
+        const other = labelById(state, id);
         return !other || other.id === label.id || exclusiveScope(other) !== scopeName;
       });
     }
@@ -77,7 +79,7 @@ export function replaceIssueLabels(repo: RepoRecord, issue: IssueRecord, labels:
 /** Looks an issue up by `{index}` (Go `ParseInt`; anything else is index 0, which never exists). */
 export function issueFromPath(ctx: ApiContext): IssueRecord | undefined {
   const index = parseGoInt(ctx.params.index ?? '') ?? 0;
-  return ctx.state.issueByIndex(ctx.repo!.id, index);
+  return issueByIndex(ctx.state, ctx.repo!.id, index);
 }
 
 function labelList(ctx: ApiContext, issue: IssueRecord): Response {
@@ -103,9 +105,9 @@ function prepare(ctx: ApiContext): { issue: IssueRecord; labels: LabelRecord[] }
   if (ids.length > 0 && names.length > 0) return apiError(ctx.root, 400, 'labels should be an array of strings or integers');
   const repo = ctx.repo!;
   if (names.length > 0) {
-    ids.push(...ctx.state.labelsOfRepo(repo.id).filter((l) => names.includes(l.name)).map((l) => l.id));
+    ids.push(...labelsOfRepo(ctx.state, repo.id).filter((l) => names.includes(l.name)).map((l) => l.id));
     const owner = ctx.state.repoOwner(repo);
-    if (owner.kind === 'org') ids.push(...ctx.state.labelsOfOrg(owner.id).filter((l) => names.includes(l.name)).map((l) => l.id));
+    if (owner.kind === 'org') ids.push(...labelsOfOrg(ctx.state, owner.id).filter((l) => names.includes(l.name)).map((l) => l.id));
   }
   const labels = ctx.state.data.labels.filter((l) => ids.includes(l.id));
   return { issue, labels };
@@ -147,7 +149,7 @@ export function registerIssueLabelRoutes(r: ApiRouter): void {
     if (!issue) return notFound(ctx);
     if (!canWrite(ctx, issue.isPull ? 'pulls' : 'issues')) return empty(403);
     const id = parseGoInt(ctx.params.id ?? '') ?? 0;
-    const label = id > 0 ? ctx.state.labelById(id) : undefined;
+    const label = id > 0 ? labelById(ctx.state, id) : undefined;
     // `GetLabelByID`: ids ≤ 0 keep their value in the error, a missing row reports the empty row's id 0.
     if (!label) return apiError(ctx.root, 422, `label does not exist [label_id: ${id > 0 ? 0 : id}]`);
     issue.labelIds = issue.labelIds.filter((x) => x !== label.id);

@@ -24,12 +24,15 @@ import { apiError, empty, json } from '../../http/respond.js';
 import type { ApiRouter } from '../../http/router.js';
 import { toIssue } from './convert.js';
 import { repoAccessMode, teamHasRepo } from '../../core/permissions.js';
-import { AccessMode, nowIso, type IssueRecord, type ProjectRecord, type RepoRecord, type SandboxState, type UserRecord } from '../../core/state.js';
+import { AccessMode, nowIso, type RepoRecord, type SandboxState, type UserRecord } from '../../core/state.js';
+import { type IssueRecord, issuesOfRepo, nextIssueIndex, projectById, type ProjectRecord } from './records.js';
 import { issueFromPath, registerIssueLabelRoutes } from './issue-labels.js';
 import { parseGoInt } from '../labels/routes.js';
 import { unixSecondsIso } from '../milestones/routes.js';
 import { failure, fail, isFailure, type Failure } from '../../core/failure.js';
 import { CreateIssueOption, EditIssueOption } from './options.js';
+import { labelById, labelsOfRepo } from '../labels/records.js';
+import { milestoneById, milestonesOfRepo } from '../milestones/records.js';
 
 export interface NewIssue {
   title: string;
@@ -46,7 +49,7 @@ export interface NewIssue {
 
 /** Labels that may be put on an issue of `repo`: its own, and its organisation's. */
 export function isLabelUsableIn(state: SandboxState, repo: RepoRecord, labelId: number): boolean {
-  const label = state.labelById(labelId);
+  const label = labelById(state, labelId);
   if (!label) return false;
   return label.repoId === repo.id || (label.repoId === 0 && label.orgId !== 0 && label.orgId === repo.ownerId);
 }
@@ -65,14 +68,14 @@ export function canBeAssigned(state: SandboxState, repo: RepoRecord, user: UserR
 /** Creates an issue (shared with the seed loader). Invalid labels, milestones and projects are dropped. */
 export function createIssue(state: SandboxState, repo: RepoRecord, input: NewIssue): IssueRecord {
   const now = nowIso();
-  const milestone = input.milestoneId ? state.milestoneById(input.milestoneId) : undefined;
+  const milestone = input.milestoneId ? milestoneById(state, input.milestoneId) : undefined;
   const labelIds: number[] = [];
   for (const id of input.labelIds ?? []) if (!labelIds.includes(id) && isLabelUsableIn(state, repo, id)) labelIds.push(id);
-  const projectIds = [...new Set(input.projectIds ?? [])].filter((id) => isProjectUsableIn(repo, state.projectById(id)));
+  const projectIds = [...new Set(input.projectIds ?? [])].filter((id) => isProjectUsableIn(repo, projectById(state, id)));
   const issue: IssueRecord = {
     id: state.nextId('issue'),
     repoId: repo.id,
-    index: state.nextIssueIndex(repo.id),
+    index: nextIssueIndex(state, repo.id),
     authorId: input.authorId,
     title: input.title,
     body: input.body ?? '',
@@ -275,7 +278,7 @@ function editIssueRoute(ctx: ApiContext): Response {
   }
   // 6. milestone (writers only): 0 removes it; another repository's or an unknown id is a 500.
   if (writer && form.milestone !== undefined && form.milestone !== issue.milestoneId) {
-    if (form.milestone > 0 && ctx.state.milestoneById(form.milestone)?.repoId !== repo.id) {
+    if (form.milestone > 0 && milestoneById(ctx.state, form.milestone)?.repoId !== repo.id) {
       return internalError(ctx, "HasMilestoneByRepoID: issue doesn't exist");
     }
     issue.milestoneId = form.milestone;
@@ -284,7 +287,7 @@ function editIssueRoute(ctx: ApiContext): Response {
   // 7. projects (swagger only; assumed writers only): the list replaces the set, `[]` clears it.
   if (writer && form.projects !== undefined) {
     const ids = [...new Set(form.projects)];
-    const unknown = ids.find((id) => !isProjectUsableIn(repo, ctx.state.projectById(id)));
+    const unknown = ids.find((id) => !isProjectUsableIn(repo, projectById(ctx.state, id)));
     if (unknown !== undefined) return apiError(ctx.root, 422, `projects does not exist [id: ${unknown}]`);
     issue.projectIds = ids;
     touch();
@@ -378,13 +381,12 @@ function listRepoIssues(ctx: ApiContext): Response {
   if (range instanceof Response) return range;
   const keyword = keywordOf(ctx);
   const labelNames = (ctx.query.get('labels') ?? '').split(',');
-  const labelIds = ctx.state
-    .labelsOfRepo(repo.id)
+  const labelIds = labelsOfRepo(ctx.state, repo.id)
     .filter((l) => labelNames.includes(l.name))
     .map((l) => l.id);
   const milestoneIds: number[] = [];
   for (const part of (ctx.query.get('milestones') ?? '').split(',')) {
-    const milestones = ctx.state.milestonesOfRepo(repo.id).sort((a, b) => a.id - b.id);
+    const milestones = milestonesOfRepo(ctx.state, repo.id).sort((a, b) => a.id - b.id);
     const byName = milestones.find((m) => m.title === part);
     const id = parseGoInt(part);
     const found = byName ?? (id !== null ? milestones.find((m) => m.id === id) : undefined);
@@ -412,7 +414,7 @@ function listRepoIssues(ctx: ApiContext): Response {
     filterUsers[key] = user;
   }
   const isState = stateFilter(ctx);
-  const matching = ctx.state.issuesOfRepo(repo.id).filter(
+  const matching = issuesOfRepo(ctx.state, repo.id).filter(
     (i) =>
       (isPull === undefined || i.isPull === isPull) &&
       isState(i) &&
@@ -490,7 +492,7 @@ function searchIssues(ctx: ApiContext): Response {
       (isPull === undefined || i.isPull === isPull) &&
       isState(i) &&
       matchesKeyword(i, keyword) &&
-      (labelNames.size === 0 || i.labelIds.some((id) => labelNames.has(ctx.state.labelById(id)?.name ?? '\0'))) &&
+      (labelNames.size === 0 || i.labelIds.some((id) => labelNames.has(labelById(ctx.state, id)?.name ?? '\0'))) &&
       (milestoneIds.length === 0 || milestoneIds.includes(i.milestoneId)) &&
       (!created || i.authorId === doer?.id) &&
       (!assigned || i.assigneeIds.includes(doer?.id ?? 0)) &&

@@ -3,6 +3,8 @@ import type { NestedSeed } from '../../core/domain.js';
 import { list, obj, oneOf, requireUser, SeedError, str, strings } from '../../core/seed-shape.js';
 import type { RepoRecord, SandboxState, UserRecord } from '../../core/state.js';
 import { createIssue, createProject } from './routes.js';
+import { labelsOfOrg, labelsOfRepo } from '../labels/records.js';
+import { milestonesOfRepo } from '../milestones/records.js';
 
 export interface SeedIssue {
   title: string;
@@ -55,12 +57,12 @@ function seedIssue(state: SandboxState, repo: RepoRecord, raw: unknown, p: strin
   const labelIds = list(o.labels, `${p}.labels`).map((l, k) => {
     if (typeof l === 'number') return l;
     const name = str(l, `${p}.labels[${k}]`, true)!;
-    const found = state.labelsOfRepo(repo.id).find((x) => x.name === name) ?? (owner.kind === 'org' ? state.labelsOfOrg(owner.id).find((x) => x.name === name) : undefined);
+    const found = labelsOfRepo(state, repo.id).find((x) => x.name === name) ?? (owner.kind === 'org' ? labelsOfOrg(state, owner.id).find((x) => x.name === name) : undefined);
     if (!found) throw new SeedError(`${p}.labels[${k}]: no label ${JSON.stringify(name)} in ${state.repoFullName(repo)} or its organisation`);
     return found.id;
   });
   const msTitle = str(o.milestone, `${p}.milestone`);
-  const milestone = msTitle ? state.milestonesOfRepo(repo.id).find((m) => m.title === msTitle) : undefined;
+  const milestone = msTitle ? milestonesOfRepo(state, repo.id).find((m) => m.title === msTitle) : undefined;
   if (msTitle && !milestone) throw new SeedError(`${p}.milestone: no milestone ${JSON.stringify(msTitle)} in ${state.repoFullName(repo)}`);
   const due = str(o.due_date, `${p}.due_date`);
   if (due !== undefined && Number.isNaN(Date.parse(due))) throw new SeedError(`${p}.due_date: not a date: ${JSON.stringify(due)}`);

@@ -1,7 +1,7 @@
 /** API `Label` objects. */
 import { goPathEscape } from '../../http/respond.js';
 import type { ConvertContext } from '../../core/convert.js';
-import type { LabelRecord } from '../../core/state.js';
+import type { LabelRecord } from './records.js';
 import { repoApiUrl } from '../repos/convert.js';
 
 /** `convert.ToLabel`: colour without `#`; `url` by where the label lives. */

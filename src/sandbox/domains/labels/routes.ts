@@ -12,7 +12,8 @@ import { listOptions, paginate, setTotalCountHeader } from '../../http/paging.js
 import { empty, json } from '../../http/respond.js';
 import type { ApiRouter } from '../../http/router.js';
 import { toLabel } from './convert.js';
-import { nowIso, type LabelRecord, type SandboxState } from '../../core/state.js';
+import { nowIso, type SandboxState } from '../../core/state.js';
+import { deleteLabel as deleteLabelRecord, labelById, labelIssueCount, type LabelRecord, labelsOfOrg, labelsOfRepo } from './records.js';
 import { fail, failure, isFailure, type Failure } from '../../core/failure.js';
 import { CreateLabelOption, EditLabelOption } from './options.js';
 import { LABEL_TEMPLATES, labelTemplateNames } from './templates.js';
@@ -66,7 +67,7 @@ export function createLabel(state: SandboxState, owner: { repoId: number } | { o
 /** `GetLabelsByRepoID` / `GetLabelsByOrgID` ordering. */
 function sortLabels(state: SandboxState, labels: LabelRecord[], sort: string): LabelRecord[] {
   const byName = (a: LabelRecord, b: LabelRecord): number => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
-  const count = (l: LabelRecord): number => state.labelIssueCount(l.id);
+  const count = (l: LabelRecord): number => labelIssueCount(state, l.id);
   const cmp: (a: LabelRecord, b: LabelRecord) => number =
     sort === 'reversealphabetically'
       ? (a, b) => byName(b, a)
@@ -125,8 +126,8 @@ function editLabel(ctx: ApiContext, label: LabelRecord | undefined): Response {
 
 /** `DeleteLabel`: 204 whatever happens; only a label of this owner is deleted. */
 function deleteLabel(ctx: ApiContext, belongs: (l: LabelRecord) => boolean): Response {
-  const label = ctx.state.labelById(idParam(ctx));
-  if (label && belongs(label)) ctx.state.deleteLabel(label.id);
+  const label = labelById(ctx.state, idParam(ctx));
+  if (label && belongs(label)) deleteLabelRecord(ctx.state, label.id);
   return empty(204);
 }
 
@@ -143,7 +144,7 @@ export function registerLabelRoutes(r: ApiRouter): void {
   const repo = [scope('issue'), repoAssignment];
   const writer = [reqToken, reqRepoWriter('issues', 'pulls')];
 
-  r.on('GET', '/repos/:owner/:repo/labels', ...repo, (ctx) => listLabels(ctx, ctx.state.labelsOfRepo(ctx.repo!.id)));
+  r.on('GET', '/repos/:owner/:repo/labels', ...repo, (ctx) => listLabels(ctx, labelsOfRepo(ctx.state, ctx.repo!.id)));
 
   r.on('POST', '/repos/:owner/:repo/labels', ...repo, ...writer, bind(CreateLabelOption), (ctx) => {
     const form = formOf(ctx, CreateLabelOption);
@@ -152,13 +153,13 @@ export function registerLabelRoutes(r: ApiRouter): void {
   });
 
   r.on('GET', '/repos/:owner/:repo/labels/:id', ...repo, (ctx) => {
-    const label = findForGet(ctx.state.labelsOfRepo(ctx.repo!.id), ctx.params.id ?? '');
+    const label = findForGet(labelsOfRepo(ctx.state, ctx.repo!.id), ctx.params.id ?? '');
     return label ? json(200, toLabel(ctx, label)) : notFound(ctx);
   });
 
   r.on('PATCH', '/repos/:owner/:repo/labels/:id', ...repo, ...writer, bind(EditLabelOption), (ctx) => {
     const id = idParam(ctx);
-    return editLabel(ctx, id > 0 ? ctx.state.labelsOfRepo(ctx.repo!.id).find((l) => l.id === id) : undefined);
+    return editLabel(ctx, id > 0 ? labelsOfRepo(ctx.state, ctx.repo!.id).find((l) => l.id === id) : undefined);
   });
 
   r.on('DELETE', '/repos/:owner/:repo/labels/:id', ...repo, ...writer, (ctx) => deleteLabel(ctx, (l) => l.repoId === ctx.repo!.id));
@@ -167,7 +168,7 @@ export function registerLabelRoutes(r: ApiRouter): void {
   const org = [scope('organization'), orgAssignment, reqOrgVisible];
   const owner = [reqToken, reqOrgOwnership];
 
-  r.on('GET', '/orgs/:org/labels', ...org, (ctx) => listLabels(ctx, ctx.state.labelsOfOrg(ctx.org!.id)));
+  r.on('GET', '/orgs/:org/labels', ...org, (ctx) => listLabels(ctx, labelsOfOrg(ctx.state, ctx.org!.id)));
 
   r.on('POST', '/orgs/:org/labels', ...org, ...owner, bind(CreateLabelOption), (ctx) => {
     const form = formOf(ctx, CreateLabelOption);
@@ -177,13 +178,13 @@ export function registerLabelRoutes(r: ApiRouter): void {
   });
 
   r.on('GET', '/orgs/:org/labels/:id', ...org, reqToken, (ctx) => {
-    const label = findForGet(ctx.state.labelsOfOrg(ctx.org!.id), ctx.params.id ?? '');
+    const label = findForGet(labelsOfOrg(ctx.state, ctx.org!.id), ctx.params.id ?? '');
     return label ? json(200, toLabel(ctx, label)) : notFound(ctx);
   });
 
   r.on('PATCH', '/orgs/:org/labels/:id', ...org, ...owner, bind(EditLabelOption), (ctx) => {
     const id = idParam(ctx);
-    return editLabel(ctx, id > 0 ? ctx.state.labelsOfOrg(ctx.org!.id).find((l) => l.id === id) : undefined);
+    return editLabel(ctx, id > 0 ? labelsOfOrg(ctx.state, ctx.org!.id).find((l) => l.id === id) : undefined);
   });
 
   r.on('DELETE', '/orgs/:org/labels/:id', ...org, ...owner, (ctx) => deleteLabel(ctx, (l) => l.orgId === ctx.org!.id && l.repoId === 0));

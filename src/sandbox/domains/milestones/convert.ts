@@ -1,6 +1,6 @@
 /** API `Milestone` objects. */
 import type { ConvertContext } from '../../core/convert.js';
-import type { MilestoneRecord } from '../../core/state.js';
+import type { MilestoneRecord } from './records.js';
 
 /** `convert.ToAPIMilestone`. */
 export function toMilestone(cx: ConvertContext, m: MilestoneRecord): Record<string, unknown> {

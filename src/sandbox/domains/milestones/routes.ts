@@ -11,7 +11,8 @@ import { listOptions, paginate, setTotalCountHeader } from '../../http/paging.js
 import { json } from '../../http/respond.js';
 import type { ApiRouter } from '../../http/router.js';
 import { toMilestone } from './convert.js';
-import { nowIso, type MilestoneRecord, type RepoRecord, type SandboxState } from '../../core/state.js';
+import { nowIso, type RepoRecord, type SandboxState } from '../../core/state.js';
+import { type MilestoneRecord, milestonesOfRepo } from './records.js';
 import { CreateMilestoneOption } from './options.js';
 
 /** A time as Gitea stores it (Unix seconds) and renders it: RFC 3339, seconds, UTC. */
@@ -69,7 +70,7 @@ export function parseGoIntBase0(s: string): number | null {
 
 /** `getMilestoneByIDOrName`: a non-zero id of this repository, else the exact title. */
 export function findMilestone(state: SandboxState, repo: RepoRecord, raw: string): MilestoneRecord | undefined {
-  const milestones = state.milestonesOfRepo(repo.id).sort((a, b) => a.id - b.id);
+  const milestones = milestonesOfRepo(state, repo.id).sort((a, b) => a.id - b.id);
   const id = parseGoIntBase0(raw) ?? 0;
   if (id !== 0) {
     const byId = milestones.find((m) => m.id === id);
@@ -91,8 +92,7 @@ function listMilestones(ctx: ApiContext): Response {
   const opts = listOptions(ctx);
   const state = ctx.query.get('state') ?? '';
   const name = (ctx.query.get('name') ?? '').toUpperCase();
-  const matching = ctx.state
-    .milestonesOfRepo(ctx.repo!.id)
+  const matching = milestonesOfRepo(ctx.state, ctx.repo!.id)
     .filter((m) => (state === 'all' ? true : state === 'closed' ? m.state === 'closed' : m.state === 'open'))
     .filter((m) => name === '' || m.title.toUpperCase().includes(name))
     .sort(byDeadline);

@@ -3,6 +3,7 @@ import type { SeedContext } from '../../core/domain.js';
 import { integer, list, obj, oneOf, requireRepo, requireUser, SeedError, str, time } from '../../core/seed-shape.js';
 import { nowIso, type SandboxState } from '../../core/state.js';
 import type { NotificationSource } from './records.js';
+import { issueByIndex } from '../issues/records.js';
 
 export interface SeedNotification {
   user: string;
@@ -32,7 +33,7 @@ function seedNotifications(state: SandboxState, raw: unknown): void {
     if (source === 'issue' || source === 'pull') {
       const index = nonNegative(o.issue, `${p}.issue`);
       if (index === undefined) throw new SeedError(`${p}.issue: required for ${source} notifications`);
-      const issue = state.issueByIndex(repo.id, index);
+      const issue = issueByIndex(state, repo.id, index);
       if (!issue) throw new SeedError(`${p}.issue: no issue #${index} in ${state.repoFullName(repo)}`);
       issueId = issue.id;
     }

@@ -4,6 +4,7 @@ import { EPOCH, host, ZERO_TIME, type ConvertContext } from '../../core/convert.
 import { AccessMode, type Owner, type RepoRecord } from '../../core/state.js';
 import { orgAsUser } from '../orgs/convert.js';
 import { renderUser } from '../users/convert.js';
+import { issuesOfRepo } from '../issues/records.js';
 
 /** `convert.ToUserWithAccessMode`: the owner of a repository, e-mail only for callers with access, never admin fields. */
 export function ownerAsUser(cx: ConvertContext, owner: Owner, mode: number): Record<string, unknown> {
@@ -25,7 +26,7 @@ export function repoHtmlUrl(cx: ConvertContext, repo: RepoRecord): string {
 export function toRepo(cx: ConvertContext, repo: RepoRecord, mode: number): Record<string, unknown> {
   const owner = cx.state.repoOwner(repo);
   const html = repoHtmlUrl(cx, repo);
-  const openIssues = cx.state.issuesOfRepo(repo.id).filter((i) => i.state === 'open' && !i.isPull).length;
+  const openIssues = issuesOfRepo(cx.state, repo.id).filter((i) => i.state === 'open' && !i.isPull).length;
   const u = repo.units;
   return {
     id: repo.id,

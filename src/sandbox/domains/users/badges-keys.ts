@@ -4,7 +4,7 @@
  * /admin/users/{username}/keys/{id}`, and the public `GET /users/{username}/keys` to read them back.
  * The key and badge functions are shared with the seed loader.
  */
-import { reqToken, scope } from '../../http/auth.js';
+import { ADMIN_STEPS, reqToken, scope } from '../../http/auth.js';
 import { bind, userAssignment, formOf } from '../../http/checks.js';
 import type { ApiContext } from '../../http/context.js';
 import { listOptions, paginate, setTotalCountHeader } from '../../http/paging.js';
@@ -14,7 +14,6 @@ import { renderUser } from './convert.js';
 import { checkPublicKeyString, KeyError } from './ssh-keys.js';
 import type { BadgeRecord, PublicKeyRecord } from './records.js';
 import { nowIso, type SandboxState } from '../../core/state.js';
-import { ADMIN_STEPS } from '../../http/auth.js';
 import { fail, failure, isFailure, type Failure } from '../../core/failure.js';
 import { CreateKeyOption, UserBadgeOption } from './options.js';
 

@@ -5,13 +5,12 @@
  */
 import { addEmailRow, findEmailRow } from './accounts.js';
 import { addUserBadges, createPublicKey } from './badges-keys.js';
-import { checkEmail } from './routes.js';
+import { checkEmail, createUser } from './routes.js';
 import { isFailure } from '../../core/failure.js';
 import { bool, bool as flag, integer, list, list as items, obj, obj as record, oneOf, SeedError, str, str as text, strings, VISIBILITIES, type Obj } from '../../core/seed-shape.js';
 import type { AuthSourceType } from './records.js';
 import type { SandboxState, UserRecord } from '../../core/state.js';
 import type { SeedContext } from '../../core/domain.js';
-import { createUser } from './routes.js';
 
 export interface SeedToken {
   token: string;
@@ -81,7 +80,7 @@ export interface SeedAccountFile {
   badges?: (string | SeedBadge)[];
 }
 
-/** The per-user keys above, for the user key check of seed.ts. */
+/** The per-user keys above, for the user key check of {@link seedUsers}. */
 export const USER_ACCOUNT_KEYS = [
   'source_id', 'emails', 'keys', 'badges', 'max_repo_creation', 'allow_git_hook', 'allow_import_local', 'allow_create_organization', 'keep_email_private',
 ];
