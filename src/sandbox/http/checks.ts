@@ -3,7 +3,7 @@
  * (repository, organisation, user — each answers 404 before any token check), the permission
  * checks with their exact messages, the archived check, and body binding.
  */
-import { lookupUserRedirect } from '../domains/users/accounts.js';
+import { lookupUserRedirect } from '../core/redirects.js';
 import { isOrgOwner, orgVisibleTo, repoAccessMode } from '../core/permissions.js';
 import { AccessMode, type RepoRecord } from '../core/state.js';
 import { bindBody } from './binding.js';

@@ -1,7 +1,7 @@
 /** Creating organisations (`services/org`), for the admin route and the seed loader. */
 import { failure, type Failure } from '../../core/failure.js';
 import { nowIso, type OrgRecord, type Owner, type SandboxState, type Visibility } from '../../core/state.js';
-import { deleteUserRedirect } from '../users/accounts.js';
+import { deleteUserRedirect } from '../../core/redirects.js';
 import { checkUsableUsername } from '../users/routes.js';
 
 export interface CreateOrgInput {

@@ -43,28 +43,6 @@ export function replacePrimaryEmailRow(state: SandboxState, user: UserRecord, em
   user.email = email;
 }
 
-// ---- user-name redirects --------------------------------------------------------------------------
-
-/** `LookupUserRedirect`: the user an old name now leads to. */
-export function lookupUserRedirect(state: SandboxState, name: string): UserRecord | undefined {
-  const n = lower(name);
-  const r = state.data.userRedirects.find((x) => x.lowerName === n);
-  return r ? state.userById(r.userId) : undefined;
-}
-
-/** `DeleteUserRedirect`: a new user or organisation with this name drops the redirect. */
-export function deleteUserRedirect(state: SandboxState, name: string): void {
-  const n = lower(name);
-  state.data.userRedirects = state.data.userRedirects.filter((x) => x.lowerName !== n);
-}
-
-/** `NewUserRedirect`: drops a redirect from the new name, adds old → user. */
-export function newUserRedirect(state: SandboxState, userId: number, oldName: string, newName: string): void {
-  deleteUserRedirect(state, newName);
-  deleteUserRedirect(state, oldName);
-  state.data.userRedirects.push({ lowerName: lower(oldName), userId });
-}
-
 // ---- login sources --------------------------------------------------------------------------------
 
 export function authSourceById(state: SandboxState, id: number): AuthSourceRecord | undefined {

@@ -1,8 +1,9 @@
 /**
  * Records of the admin account endpoints (behavior.md §7): e-mail addresses, SSH public keys,
- * badges, user-name redirects left by renames and login sources. `StateData` (state.ts) extends {@link AccountStateData}, so they are saved in
- * the state file with everything else.
+ * badges, user-name redirects left by renames (`core/redirects.ts`) and login sources. `StateData`
+ * (core/state.ts) extends {@link AccountStateData}, so they are saved in the state file.
  */
+import type { UserRedirectRecord } from '../../core/redirects.js';
 
 /** A row of Gitea's `email_address` table; the primary address mirrors `UserRecord.email`. */
 export interface EmailRecord {
@@ -39,12 +40,6 @@ export interface UserBadgeRecord {
   id: number;
   userId: number;
   badgeId: number;
-}
-
-/** `user_redirect`: an old (lower-cased) user name that now leads to a user id. */
-export interface UserRedirectRecord {
-  lowerName: string;
-  userId: number;
 }
 
 /** Login source types (`auth.Type`); `plain` is the local database. */
