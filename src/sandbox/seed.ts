@@ -41,7 +41,9 @@ export interface SeedFile extends SeedAccountFile, SeedAdminMiscKeys, SeedHooks 
 export function buildState(seed: SeedFile = {}): SandboxState {
   const state = new SandboxState();
   const top = obj(seed, 'seed', DOMAINS.flatMap((d) => d.seed?.keys ?? []));
-  const cx: SeedContext = { state, top, admin: () => firstAdmin(state), afterRepos: [] };
+  let admin: UserRecord | undefined;
+  // The users domain loads first; no later domain adds a site admin, so the first one found stays.
+  const cx: SeedContext = { state, top, admin: () => (admin ??= firstAdmin(state)), afterRepos: [] };
   for (const d of DOMAINS) d.seed?.load?.(cx);
   return state;
 }
