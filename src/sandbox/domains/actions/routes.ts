@@ -3,7 +3,6 @@
  * `routers/api/v1/shared/{runners,action}.go`): runners (list, get, edit, delete), the global
  * registration token, and the run and job lists of the whole instance.
  */
-import { randomInt, randomUUID } from 'node:crypto';
 import { reqSiteAdmin, reqToken, scope } from '../../http/auth.js';
 import { bind, formOf } from '../../http/checks.js';
 import type { ApiContext } from '../../http/context.js';
@@ -11,69 +10,9 @@ import { listOptions, paginate, setLinkHeader, setTotalCountHeader } from '../..
 import { apiError, empty, json } from '../../http/respond.js';
 import type { ApiRouter } from '../../http/router.js';
 import { runnerLastOnlineMs, statusFilter, toActionRunner, toWorkflowJob, toWorkflowRun } from './convert.js';
-import { nowIso, type SandboxState } from '../../core/state.js';
-import type { ActionStatus, RunnerRecord, RunnerTokenRecord } from './records.js';
+import type { ActionStatus, RunnerRecord } from './records.js';
 import { EditActionRunnerOption } from './options.js';
-
-const ALPHANUMERIC = '0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ';
-
-/** `util.CryptoRandomString(40)`. */
-function cryptoRandomString(n: number): string {
-  let s = '';
-  for (let i = 0; i < n; i++) s += ALPHANUMERIC[randomInt(ALPHANUMERIC.length)];
-  return s;
-}
-
-/** `actions_model.NewRunnerToken`: a new active token; the scope's older tokens are deactivated. */
-export function newRunnerToken(state: SandboxState, ownerId: number, repoId: number, token = cryptoRandomString(40)): RunnerTokenRecord {
-  for (const t of state.data.runnerTokens) if (t.ownerId === ownerId && t.repoId === repoId) t.isActive = false;
-  const rec: RunnerTokenRecord = { id: state.nextId('runnerToken'), token, ownerId, repoId, isActive: true, createdAt: nowIso() };
-  state.data.runnerTokens.push(rec);
-  return rec;
-}
-
-/** `shared.GetRegistrationToken`: the latest token of the scope, or a new one when there is none or it is inactive. */
-export function registrationToken(state: SandboxState, ownerId: number, repoId: number): RunnerTokenRecord {
-  const latest = state.data.runnerTokens.filter((t) => t.ownerId === ownerId && t.repoId === repoId).sort((a, b) => b.id - a.id)[0];
-  return latest && latest.isActive ? latest : newRunnerToken(state, ownerId, repoId);
-}
-
-export interface CreateRunnerInput {
-  name: string;
-  uuid?: string;
-  version?: string;
-  ownerId?: number;
-  repoId?: number;
-  description?: string;
-  labels?: string[];
-  disabled?: boolean;
-  ephemeral?: boolean;
-  heartbeat?: 'active' | 'idle' | null;
-  lastOnline?: string | null;
-  lastActive?: string | null;
-}
-
-/** A registered runner (what `act_runner register` leaves in the database). */
-export function createRunner(state: SandboxState, input: CreateRunnerInput): RunnerRecord {
-  const rec: RunnerRecord = {
-    id: state.nextId('runner'),
-    uuid: input.uuid ?? randomUUID(),
-    name: input.name,
-    version: input.version ?? '',
-    ownerId: input.ownerId ?? 0,
-    repoId: input.repoId ?? 0,
-    description: input.description ?? '',
-    labels: input.labels ?? [],
-    disabled: input.disabled ?? false,
-    ephemeral: input.ephemeral ?? false,
-    lastOnline: input.lastOnline ?? null,
-    lastActive: input.lastActive ?? null,
-    heartbeat: input.heartbeat ?? null,
-    createdAt: nowIso(),
-  };
-  state.data.runners.push(rec);
-  return rec;
-}
+import { registrationToken } from './service.js';
 
 /** `ctx.PathParamInt64`: Go's `strconv.ParseInt`, 0 on failure. */
 function pathInt64(s: string | undefined): number {

@@ -2,7 +2,7 @@
  * Seed key `actions`: the runner registration token, runners, and workflow runs with their jobs.
  * Loaded once users, organisations and repositories exist; documented in README.md.
  */
-import { createRunner, newRunnerToken } from './routes.js';
+import { createRunner, newRunnerToken } from './service.js';
 import type { SeedContext } from '../../core/domain.js';
 import { bool, list, obj, oneOf, requireRepo, requireUser, SeedError, str, strings, time } from '../../core/seed-shape.js';
 import { nowIso, type SandboxState, type UserRecord } from '../../core/state.js';

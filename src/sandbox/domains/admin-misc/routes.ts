@@ -14,7 +14,7 @@ import { catchUp, cronTasks, toCron } from './cron.js';
 import { compileGlob, GlobError } from '../../http/glob.js';
 import type { SandboxState } from '../../core/state.js';
 import type { UnadoptedRecord } from './records.js';
-import { createRepo } from '../repos/routes.js';
+import { createRepo } from '../repos/service.js';
 import { isFailure } from '../../core/failure.js';
 
 /** The `type` values of `GET /admin/packages` (swagger enum). */

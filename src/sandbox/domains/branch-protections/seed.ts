@@ -5,7 +5,7 @@ import { bindBody } from '../../http/binding.js';
 import { list, SeedError } from '../../core/seed-shape.js';
 import type { RepoRecord } from '../../core/state.js';
 import { CreateBranchProtectionOption } from './options.js';
-import { createProtection } from './routes.js';
+import { createProtection } from './service.js';
 
 export interface SeedBranchProtections {
   /** Bodies of `POST …/branch_protections`, stored as the server would after that create. */

@@ -1,7 +1,7 @@
 /** Seed key `hooks`: `POST /admin/hooks` bodies, validated and stored as that create does (README.md). */
 import { CreateHookOption } from './options.js';
 import { bindBody } from '../../http/binding.js';
-import { createAdminHook } from './routes.js';
+import { createAdminHook } from './service.js';
 import type { SeedContext } from '../../core/domain.js';
 import { isFailure } from '../../core/failure.js';
 import { list as items, obj as record, SeedError, type Obj } from '../../core/seed-shape.js';

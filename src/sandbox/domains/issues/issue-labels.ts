@@ -26,7 +26,7 @@ import { toLabel } from '../labels/convert.js';
 import { issueByIndex, type IssueRecord } from './records.js';
 import { labelById, type LabelRecord, labelsOfOrg, labelsOfRepo } from '../labels/records.js';
 import { type RepoRecord, type SandboxState } from '../../core/state.js';
-import { parseGoInt } from '../labels/routes.js';
+import { parseGoInt } from '../labels/service.js';
 import { IssueLabelsOption } from './options.js';
 
 /** `Label.ExclusiveScope`: the part before the last `/` of an exclusive label (none at either end). */

@@ -2,7 +2,7 @@
 import type { NestedSeed } from '../../core/domain.js';
 import { list, obj, oneOf, requireUser, SeedError, str, strings } from '../../core/seed-shape.js';
 import type { RepoRecord, SandboxState, UserRecord } from '../../core/state.js';
-import { createIssue, createProject } from './routes.js';
+import { createIssue, createProject } from './service.js';
 import { labelsOfOrg, labelsOfRepo } from '../labels/records.js';
 import { milestonesOfRepo } from '../milestones/records.js';
 

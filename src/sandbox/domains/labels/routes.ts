@@ -14,55 +14,10 @@ import type { ApiRouter } from '../../http/router.js';
 import { toLabel } from './convert.js';
 import { nowIso, type SandboxState } from '../../core/state.js';
 import { deleteLabel as deleteLabelRecord, labelById, labelIssueCount, type LabelRecord, labelsOfOrg, labelsOfRepo } from './records.js';
-import { fail, failure, isFailure, type Failure } from '../../core/failure.js';
+import { fail, isFailure } from '../../core/failure.js';
 import { CreateLabelOption, EditLabelOption } from './options.js';
 import { LABEL_TEMPLATES, labelTemplateNames } from './templates.js';
-
-/** `label.NormalizeColor`: lower-case, trim, `#` added to 3 or 6 digits, 3 digits expanded. */
-export function normalizeColor(input: string): string | Failure {
-  let color = input.toLowerCase().trim();
-  const len = Buffer.byteLength(color);
-  if (len === 6 || len === 3) color = `#${color}`;
-  if (!/^#?(?:[0-9a-f]{6}|[0-9a-f]{3})$/.test(color)) return failure(422, `bad color code: ${color}`);
-  if (color.length === 4) color = `#${color[1]}${color[1]}${color[2]}${color[2]}${color[3]}${color[3]}`;
-  return color;
-}
-
-/** Go's `strconv.ParseInt(s, 10, 64)`: null when `s` is not a decimal int64. */
-export function parseGoInt(s: string): number | null {
-  if (!/^[+-]?\d+$/.test(s)) return null;
-  const n = Number(s);
-  return Number.isSafeInteger(n) ? n : null;
-}
-
-export interface NewLabel {
-  name: string;
-  color: string;
-  description?: string;
-  exclusive?: boolean;
-  isArchived?: boolean;
-}
-
-/** Creates a repository label (`repoId`) or an organisation label (`orgId`). */
-export function createLabel(state: SandboxState, owner: { repoId: number } | { orgId: number }, input: NewLabel): LabelRecord | Failure {
-  const color = normalizeColor(input.color);
-  if (isFailure(color)) return color;
-  const now = nowIso();
-  const label: LabelRecord = {
-    id: state.nextId('label'),
-    repoId: 'repoId' in owner ? owner.repoId : 0,
-    orgId: 'orgId' in owner ? owner.orgId : 0,
-    name: input.name,
-    color,
-    description: input.description ?? '',
-    exclusive: input.exclusive ?? false,
-    archivedAt: input.isArchived ? now : null,
-    createdAt: now,
-    updatedAt: now,
-  };
-  state.data.labels.push(label);
-  return label;
-}
+import { createLabel, normalizeColor, parseGoInt } from './service.js';
 
 /** `GetLabelsByRepoID` / `GetLabelsByOrgID` ordering. */
 function sortLabels(state: SandboxState, labels: LabelRecord[], sort: string): LabelRecord[] {

@@ -3,7 +3,7 @@ import type { NestedSeed } from '../../core/domain.js';
 import { isFailure } from '../../core/failure.js';
 import { bool, list, obj, SeedError, str } from '../../core/seed-shape.js';
 import type { OrgRecord, RepoRecord, SandboxState } from '../../core/state.js';
-import { createLabel } from './routes.js';
+import { createLabel } from './service.js';
 
 export interface SeedLabel {
   name: string;

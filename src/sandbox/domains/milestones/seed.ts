@@ -2,7 +2,7 @@
 import type { NestedSeed } from '../../core/domain.js';
 import { list, obj, oneOf, SeedError, str } from '../../core/seed-shape.js';
 import type { RepoRecord } from '../../core/state.js';
-import { createMilestone } from './routes.js';
+import { createMilestone } from './service.js';
 
 export interface SeedMilestone {
   title: string;

@@ -11,7 +11,7 @@ import type { ApiRouter } from '../../http/router.js';
 import { toOrganization } from './convert.js';
 import { orgVisibleTo } from '../../core/permissions.js';
 import { nowIso, type Visibility } from '../../core/state.js';
-import { checkEmail } from '../users/routes.js';
+import { checkEmail } from '../users/service.js';
 import { fail, isFailure } from '../../core/failure.js';
 import { CreateOrgOption, EditOrgOption } from './options.js';
 import { createOrg } from './service.js';

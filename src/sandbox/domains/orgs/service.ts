@@ -2,7 +2,7 @@
 import { failure, type Failure } from '../../core/failure.js';
 import { nowIso, type OrgRecord, type Owner, type SandboxState, type Visibility } from '../../core/state.js';
 import { deleteUserRedirect } from '../../core/redirects.js';
-import { checkUsableUsername } from '../users/routes.js';
+import { checkUsableUsername } from '../users/service.js';
 
 export interface CreateOrgInput {
   username: string;

@@ -11,64 +11,10 @@ import { apiError, json } from '../../http/respond.js';
 import type { ApiRouter } from '../../http/router.js';
 import { toRepo } from './convert.js';
 import { repoAccessMode, userVisibleTo } from '../../core/permissions.js';
-import { AccessMode, nowIso, type Owner, type RepoRecord, type SandboxState } from '../../core/state.js';
-import { LABEL_TEMPLATES } from '../labels/templates.js';
-import { checkUsableName, fail, failure, isFailure, type Failure } from '../../core/failure.js';
+import { AccessMode, nowIso, type Owner } from '../../core/state.js';
+import { checkUsableName, fail, isFailure } from '../../core/failure.js';
 import { CreateRepoOption, EditRepoOption } from './options.js';
-import type { FormOf } from '../../http/options.js';
-
-const RESERVED_REPO_NAMES = new Set(['.', '..', '-']);
-const RESERVED_REPO_PATTERNS = ['*.wiki', '*.git', '*.rss', '*.atom'];
-
-/** `CreateRepoOption` fields, as bound. */
-export type CreateRepoInput = FormOf<typeof CreateRepoOption>;
-
-/** `repo_service.CreateRepository`: name checks, 409 for a taken name, template labels. */
-export function createRepo(state: SandboxState, ownerId: number, input: CreateRepoInput): RepoRecord | Failure {
-  const unusable = checkUsableName(input.name, RESERVED_REPO_NAMES, RESERVED_REPO_PATTERNS);
-  if (unusable) return unusable;
-  if (state.repoByName(ownerId, input.name)) return failure(409, 'The repository with the same name already exists.');
-  const template = input.issue_labels ? (Object.hasOwn(LABEL_TEMPLATES, input.issue_labels) ? LABEL_TEMPLATES[input.issue_labels] : undefined) : [];
-  if (!template) return failure(422, `failed to load label template file "${input.issue_labels}": label template not found`);
-  const now = nowIso();
-  const defaultBranch = input.default_branch || 'main';
-  const repo: RepoRecord = {
-    id: state.nextId('repo'),
-    ownerId,
-    name: input.name,
-    description: input.description ?? '',
-    website: '',
-    private: input.private ?? false,
-    template: input.template ?? false,
-    archived: false,
-    archivedAt: null,
-    empty: !input.auto_init,
-    branches: input.auto_init ? [defaultBranch] : [],
-    defaultBranch,
-    objectFormatName: input.object_format_name || 'sha1',
-    units: { hasIssues: true, hasWiki: true, hasPullRequests: true, hasProjects: true, hasReleases: true, hasPackages: true, hasActions: true },
-    collaborators: [],
-    createdAt: now,
-    updatedAt: now,
-  };
-  state.data.repos.push(repo);
-  for (const t of template) {
-    state.data.labels.push({
-      id: state.nextId('label'),
-      repoId: repo.id,
-      orgId: 0,
-      name: t.name,
-      color: `#${t.color}`,
-      description: t.description,
-      exclusive: t.exclusive,
-      archivedAt: null,
-      createdAt: now,
-      updatedAt: now,
-    });
-  }
-  return repo;
-}
-
+import { createRepoForOwner, RESERVED_REPO_NAMES, RESERVED_REPO_PATTERNS } from './service.js';
 
 /** `repo.Edit`: basic properties, units, then the archived state — each applied as given. */
 function editRepo(ctx: ApiContext): Response {
@@ -164,11 +110,4 @@ export function registerRepoRoutes(r: ApiRouter): void {
     scope('repository'),
     (ctx) => listOwnerRepos(ctx, ctx.contextUser!),
   );
-}
-
-/** `repo.CreateUserRepo`: the readme check, then the repository service. */
-export function createRepoForOwner(state: SandboxState, ownerId: number, input: CreateRepoInput): RepoRecord | Failure {
-  const readme = input.auto_init && !input.readme ? 'Default' : input.readme;
-  if (input.auto_init && readme && readme !== 'Default') return failure(400, 'readme template does not exist, available templates: [Default]');
-  return createRepo(state, ownerId, input);
 }

@@ -9,7 +9,7 @@ import { isFailure } from '../../core/failure.js';
 import { domains } from '../../core/registry.js';
 import { bool, list, obj, oneOf, requireUser, SeedError, str, strings, type Obj } from '../../core/seed-shape.js';
 import { nowIso, type RepoRecord } from '../../core/state.js';
-import { createRepo } from './routes.js';
+import { createRepo } from './service.js';
 
 export interface SeedRepo {
   /** `owner/name`; the owner must be a seeded user or organisation. */

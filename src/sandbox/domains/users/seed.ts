@@ -5,7 +5,7 @@
  */
 import { addEmailRow, findEmailRow } from './accounts.js';
 import { addUserBadges, createPublicKey } from './badges-keys.js';
-import { checkEmail, createUser } from './routes.js';
+import { checkEmail, createUser } from './service.js';
 import { isFailure } from '../../core/failure.js';
 import { bool, bool as flag, integer, list, list as items, obj, obj as record, oneOf, SeedError, str, str as text, strings, VISIBILITIES, type Obj } from '../../core/seed-shape.js';
 import type { AuthSourceType } from './records.js';
