@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type { Ajv as AjvClass, ValidateFunction } from 'ajv';
+import { loadAjv } from './ajv-compiler.js';
 
 /**
  * The config schema and its validator. `npm run build` writes the validator as plain code (ajv "standalone") beside
@@ -53,7 +54,7 @@ export function configSchema(): SchemaObject {
 /** The one set of ajv options, for the run-time and the precompiled validator alike. */
 function compile(source: boolean): { ajv: AjvClass; validate: ValidateFunction } {
   // Loaded here only: a run with the precompiled validator never loads ajv's compiler.
-  const { Ajv } = require('ajv') as typeof import('ajv');
+  const { Ajv } = loadAjv();
   // verbose: messages read the failing value (data) and the schema beside the keyword (parentSchema).
   const ajv = new Ajv({ allErrors: true, strict: true, verbose: true, ...(source ? { code: { source: true } } : {}) });
   ajv.addVocabulary(EDITOR_KEYWORDS);
