@@ -5,6 +5,7 @@ import { applyCommand } from './commands/apply.js';
 import { exportCommand } from './commands/export.js';
 import { planCommand } from './commands/plan.js';
 import { load } from './context.js';
+import { debugWanted, describeFailure, stackOf } from './failure.js';
 import { EXIT, Output, UserError } from './output.js';
 
 const out = new Output();
@@ -19,27 +20,47 @@ function serverOptions(cmd: Command): Command {
     .option('--timeout <seconds>', 'time limit of one request attempt', '30');
 }
 
+/** Prints a failure as one line (its stack only with --debug or FORGEFORM_DEBUG=1) and sets the exit code. */
+function report(e: unknown): void {
+  const { message, exitCode } = describeFailure(e);
+  out.stderr(out.err.red(message));
+  if (debugWanted()) out.stderr(stackOf(e));
+  process.exitCode = exitCode;
+}
+
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 function run<A extends any[]>(action: (...args: A) => Promise<number>) {
   return async (...args: A) => {
     try {
       process.exitCode = await action(...args);
     } catch (e) {
-      if (e instanceof UserError) {
-        out.stderr(out.err.red(e.message));
-        process.exitCode = e.exitCode;
-      } else {
-        out.stderr(out.err.red(`forgeform: unexpected error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`));
-        process.exitCode = EXIT.error;
-      }
+      report(e);
     }
   };
 }
+
+/** A numeric option as given; a word where a number is due is an error naming the option. */
+function numberOption(value: string, option: string): number {
+  const n = value.trim() === '' ? NaN : Number(value);
+  if (!Number.isFinite(n)) throw new UserError(`${option} must be a number, got "${value}"`);
+  return n;
+}
+
+// Whatever escapes the commands (a stray rejection in a callback) is still one line, not a stack trace.
+process.on('uncaughtException', (e) => {
+  report(e);
+  process.exit(process.exitCode ?? EXIT.error);
+});
+process.on('unhandledRejection', (e) => {
+  report(e);
+  process.exit(process.exitCode ?? EXIT.error);
+});
 
 const program = new Command('forgeform')
   .description('Configuration as code for Gitea and Forgejo: plan and apply users, webhooks, branch protections and labels.')
   .version(VERSION)
   .showHelpAfterError()
+  .option('--debug', 'print the stack trace of an error (also FORGEFORM_DEBUG=1)')
   .addHelpText('after', '\nExit codes: 0 done or no changes; 1 error; 2 changes present (plan --detailed-exitcode); 3 unsafe plan refused.');
 
 program
@@ -100,15 +121,21 @@ program
   .option('--fault-rate <p>', 'answer this share of requests with 5xx, 429 or a dropped connection', '0')
   .action(
     run(async (opts: { port: string; seed?: string; state?: string; token?: string; latency: string; faultRate: string }) => {
-      const { runSandboxCommand } = await import('../sandbox/cli.js');
-      await runSandboxCommand({
-        port: Number(opts.port),
+      const { runSandboxCommand, SandboxCommandError } = await import('../sandbox/cli.js');
+      const options = {
+        port: numberOption(opts.port, '--port'),
         ...(opts.seed ? { seed: opts.seed } : {}),
         ...(opts.state ? { state: opts.state } : {}),
         ...(opts.token ? { token: opts.token } : {}),
-        latency: Number(opts.latency),
-        faultRate: Number(opts.faultRate),
-      });
+        latency: numberOption(opts.latency, '--latency'),
+        faultRate: numberOption(opts.faultRate, '--fault-rate'),
+      };
+      try {
+        await runSandboxCommand(options);
+      } catch (e) {
+        if (e instanceof SandboxCommandError) throw new UserError(`forgeform sandbox: ${e.message}`);
+        throw e;
+      }
       return EXIT.ok;
     }),
   );

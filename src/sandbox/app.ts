@@ -24,6 +24,7 @@ import { registerMarkupRoutes } from './routes/markup.js';
 import { registerMiscRoutes } from './routes/misc.js';
 import { registerNotificationRoutes } from './routes/notifications.js';
 import { registerRepoRoutes } from './routes/repos.js';
+import { registerTeamUserRoutes } from './routes/teams-users.js';
 import { registerUserRoutes } from './routes/user.js';
 import type { SandboxState } from './state.js';
 
@@ -200,6 +201,7 @@ export function createApp(state: SandboxState, opts: AppOptions = {}): Hono<Sand
   registerNotificationRoutes(router);
   registerIssueSearchRoute(router); // before /repos/{owner}/{repo}: the static path wins, as in chi
   registerRepoRoutes(router);
+  registerTeamUserRoutes(router);
   registerBranchProtectionRoutes(router);
   registerLabelRoutes(router);
   registerIssueRoutes(router);

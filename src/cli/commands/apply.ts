@@ -6,7 +6,7 @@ import { kinds } from '../../kinds/index.js';
 import { resolvePlanSecrets } from '../../plan/planfile.js';
 import type { Plan } from '../../plan/types.js';
 import { renderApplySummary, renderResultLine } from '../../render/text.js';
-import { load, makeClient } from '../context.js';
+import { checkServer, load, makeClient } from '../context.js';
 import { EXIT, UserError, type Output } from '../output.js';
 import { computePlan, printPlan, type PlanCommandOptions } from './plan.js';
 
@@ -47,6 +47,7 @@ export async function applyCommand(planFile: string | undefined, opts: ApplyComm
     client = makeClient({ ...opts, url: opts.url ?? process.env.FORGEFORM_URL ?? configUrl ?? plan.server }, out);
     if (client.baseUrl !== plan.server.replace(/\/+$/, ''))
       throw new UserError(`the plan was made for ${plan.server}, not ${client.baseUrl}: refusing to apply it elsewhere`);
+    await checkServer(client);
     printPlan(plan, opts.format, out);
     refused = await checkPreconditions(plan, client, kinds);
   } else {

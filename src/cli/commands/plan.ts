@@ -1,4 +1,3 @@
-import { writeFileSync } from 'node:fs';
 import { kinds } from '../../kinds/index.js';
 import { buildPlan, type PlanError } from '../../plan/planner.js';
 import type { Plan } from '../../plan/types.js';
@@ -7,7 +6,8 @@ import { renderPlanText } from '../../render/text.js';
 import { serializePlan } from '../../plan/planfile.js';
 import type { LoadedConfig } from '../../config/types.js';
 import type { GiteaClient } from '../../gitea/client.js';
-import { load, makeClient, type ServerOptions } from '../context.js';
+import { connect, load, type ServerOptions } from '../context.js';
+import { checkWritable, writeOutputFile } from '../files.js';
 import { EXIT, UserError, type Output } from '../output.js';
 import { parseTargets } from '../targets.js';
 
@@ -29,9 +29,11 @@ export function formatPlanErrors(errors: PlanError[]): string {
 
 /** Reads the server and computes the plan; configuration and server problems end here with exit 1. */
 export async function computePlan(opts: PlanCommandOptions, out: Output): Promise<{ plan: Plan; client: GiteaClient; loaded: LoadedConfig }> {
+  // Everything that needs no server is checked before the first request.
   const loaded = await load(opts.config, out);
-  const client = makeClient(opts, out, loaded.config.server?.url);
   const targets = parseTargets(opts.target);
+  if (opts.out) checkWritable(opts.out, '--out');
+  const { client } = await connect(opts, out, loaded.config.server?.url);
   const { plan, errors } = await buildPlan({
     client,
     loaded,
@@ -54,7 +56,7 @@ export async function planCommand(opts: PlanCommandOptions, out: Output): Promis
   const { plan, client, loaded } = await computePlan(opts, out);
   printPlan(plan, opts.format, out);
   if (opts.out) {
-    writeFileSync(opts.out, serializePlan(plan, loaded.secrets), { mode: 0o600 });
+    writeOutputFile(opts.out, serializePlan(plan, loaded.secrets), '--out', 0o600);
     out.stderr(`Plan saved to ${opts.out}. Apply it exactly with: forgeform apply ${opts.out}`);
   }
   out.stderr(`${client.requestCount} requests.`);
