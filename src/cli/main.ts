@@ -106,8 +106,12 @@ serverOptions(
   program
     .command('export')
     .description('write the live state of repositories, organisations, users, admin webhooks and runners as a forgeform config')
-    .option('--include <selector>', 'a kind (labels, branch_protections; users, orgs, hooks, runners), OWNER/REPO (globs allowed) or ORG (repeatable)', collect)
-    .option('-o, --output <file>', 'write to a file instead of stdout'),
+    .option('--include <selector>', 'a kind (labels, branch_protections; users, orgs, hooks, runners), OWNER/REPO (globs allowed) or ORG (repeatable); none: everything the token can read', collect)
+    .option('-o, --output <file>', 'write to a file instead of stdout')
+    .addHelpText(
+      'after',
+      '\nWithout --include, export writes every kind in every organisation and repository the token can read, and, for a site\nadministrator, users (with their badges and SSH keys: two more requests per user), organisations, admin webhooks and runners.',
+    ),
 ).action(run(async (opts) => exportCommand(opts, out)));
 
 program

@@ -115,3 +115,15 @@ function hint(status: number, message: string): string {
   const h = HINTS.find((x) => x.when(status, message));
   return h ? ` (${h.hint})` : '';
 }
+
+/** A short, safe description of an answer that is not what the API promises: its type and first characters. */
+export function describeBody(data: unknown): string {
+  if (data === undefined || data === null || data === '') return 'an empty body';
+  if (typeof data === 'string') {
+    const first = data.replace(/\s+/g, ' ').trim().slice(0, 60);
+    return `text that is not JSON ("${first}${data.length > 60 ? '…' : ''}")`;
+  }
+  if (Array.isArray(data)) return 'a JSON list';
+  if (typeof data !== 'object') return `a JSON ${typeof data} (${JSON.stringify(data).slice(0, 60)})`;
+  return `a JSON object with other fields (${JSON.stringify(data).slice(0, 60)})`;
+}

@@ -1,5 +1,5 @@
 import type { GiteaClient } from './client.js';
-import { ApiError, statusText } from './errors.js';
+import { ApiError, describeBody, statusText } from './errors.js';
 
 /**
  * What forgeform learnt about the server before reading any state. Kept as an object so that later
@@ -43,7 +43,7 @@ function failureMessage(e: ApiError, base: string, endpoint: string, credentials
   const network = e.network;
   if (network) return `cannot reach ${base}: ${network.reason}${network.code ? ` (${network.code})` : ''}; ${network.advice}.`;
   const status = `${e.status} ${statusText(e.status!)}${e.serverMessage ? ` (${e.serverMessage})` : ''}`.replace(/ +/g, ' ');
-  if (e.status === 401) return `${base} refused ${credentials} (401${e.serverMessage ? `: ${e.serverMessage}` : ''}): it is not valid for this server. Check it, or create a new token (Settings → Applications).`;
+  if (e.status === 401) return `${credentials} is not valid for ${base}: GET /api/v1/version → ${status.replace(/ \((.*)\)$/, ': $1')}. Check it, or create a new token (Settings → Applications).`;
   if (e.status! >= 300 && e.status! < 400)
     return `${base} redirects the API (GET ${endpoint} → ${status}): use the URL it points to in --url, FORGEFORM_URL or server.url; forgeform does not follow redirects.`;
   if (e.status === 429 || e.status! >= 500) return `${base} failed to answer GET ${endpoint} (${status}), also after retries: try again later.`;
@@ -53,15 +53,4 @@ function failureMessage(e: ApiError, base: string, endpoint: string, credentials
 function urlAdvice(base: string): string {
   if (/\/api(\/v1)?$/.test(base)) return 'Give the server root without /api/v1 (for example https://git.example.com).';
   return 'Give the address of the Gitea or Forgejo server itself (for example https://git.example.com, or https://example.com/gitea behind a sub-path).';
-}
-
-/** A short, safe description of an unexpected body: its type and first characters. */
-function describeBody(data: unknown): string {
-  if (data === undefined || data === '') return 'an empty body';
-  if (typeof data === 'string') {
-    const first = data.replace(/\s+/g, ' ').trim().slice(0, 60);
-    return `text that is not JSON ("${first}${data.length > 60 ? '…' : ''}")`;
-  }
-  if (Array.isArray(data)) return 'a JSON list';
-  return `JSON without a "version" string (${JSON.stringify(data).slice(0, 60)})`;
 }

@@ -21,8 +21,21 @@ export interface PlanCommandOptions extends ServerOptions {
   rotateSecrets?: boolean;
 }
 
+/**
+ * The same fact found twice at one place is printed once, in its fuller wording: scope resolution and
+ * the organisation kind both report a missing organisation, for instance.
+ */
+function distinct(errors: PlanError[]): PlanError[] {
+  const at = (e: PlanError) => (e.location ? `${e.location.file}:${e.location.line}:${e.location.col}` : '');
+  return errors.filter(
+    (e, i) =>
+      errors.findIndex((o) => at(o) === at(e) && o.message === e.message) === i &&
+      !errors.some((o) => at(o) === at(e) && o.message !== e.message && o.message.endsWith(e.message)),
+  );
+}
+
 export function formatPlanErrors(errors: PlanError[]): string {
-  return errors
+  return distinct(errors)
     .map((e) => (e.location ? `${e.location.file}:${e.location.line}:${e.location.col}: ${e.message}` : `error: ${e.message}`))
     .join('\n');
 }
@@ -43,6 +56,7 @@ export async function computePlan(opts: PlanCommandOptions, out: Output): Promis
     onProgress: out.progress('Reading the server'),
   });
   if (errors.length) throw new UserError(`${formatPlanErrors(errors)}\nPlanning failed: nothing was changed.`);
+  for (const selector of targets?.unmatched() ?? []) plan.warnings.push(`--target "${selector}" matches nothing the configuration declares: nothing is planned for it`);
   return { plan, client, loaded };
 }
 

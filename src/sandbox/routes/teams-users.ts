@@ -2,7 +2,9 @@
  * `GET /orgs/{org}/teams` (an organisation's teams, members only) and `GET /users/{username}` (one
  * account): what a client needs to check names in branch-protection lists before it writes them.
  * Upstream: `routers/api/v1/org/team.go` ListTeams (reqToken, reqOrgMembership; paged, X-Total-Count)
- * and `routers/api/v1/user/user.go` GetInfo (404 for an account the caller may not see).
+ * and `routers/api/v1/user/user.go` GetInfo (404 for an account the caller may not see); `GET /user/orgs`
+ * (`org.ListMyOrgs`: the organisations the caller is a member of, private ones included), which a
+ * client without site-admin rights uses to find what it can read.
  */
 import { reqToken, scope } from '../http/auth.js';
 import { notFound, orgAssignment, userAssignment } from '../http/checks.js';
@@ -10,7 +12,7 @@ import type { ApiContext } from '../http/context.js';
 import { listOptions, paginate, setLinkHeader, setTotalCountHeader } from '../http/paging.js';
 import { apiError, json } from '../http/respond.js';
 import type { ApiRouter } from '../http/router.js';
-import { orgAsUser, toUser } from '../convert.js';
+import { orgAsUser, toOrganization, toUser } from '../convert.js';
 import { isOrgMember, orgVisibleTo, userVisibleTo } from '../permissions.js';
 import type { TeamRecord } from '../state.js';
 
@@ -38,7 +40,17 @@ function listTeams(ctx: ApiContext): Response {
   return json(200, paginate(teams, opts).map(toTeam));
 }
 
+function listMyOrgs(ctx: ApiContext): Response {
+  const doer = ctx.doer!;
+  const orgs = ctx.state.data.orgs.filter((o) => isOrgMember(ctx.state, o, doer.id)).sort((a, b) => a.id - b.id);
+  const opts = listOptions(ctx);
+  setLinkHeader(ctx, orgs.length, opts.pageSize);
+  setTotalCountHeader(ctx, orgs.length);
+  return json(200, paginate(orgs, opts).map((o) => toOrganization(ctx, o)));
+}
+
 export function registerTeamUserRoutes(r: ApiRouter): void {
+  r.on('GET', '/user/orgs', scope('organization'), reqToken, listMyOrgs);
   r.on('GET', '/orgs/:org/teams', scope('organization'), reqToken, orgAssignment, listTeams);
   r.on('GET', '/users/:username', scope('user'), userAssignment, (ctx) => {
     const owner = ctx.contextUser!;
