@@ -2,6 +2,7 @@ import type { BranchProtectionConfig, RepoConfig } from '../config/types.js';
 import { apiPath } from '../gitea/path.js';
 import type { Op } from '../plan/types.js';
 import { bool, int, normalizeFields, set, str } from './fields.js';
+import { accountProblems, lookUpAccounts, rememberDeclaredLists, type KnownAccounts } from './branch-protection-accounts.js';
 import type { CurrentObject, DesiredObject, FieldSpec, Kind, Problem } from './types.js';
 
 // Every field of Gitea's EditBranchProtectionOption. rule_name is the identity and cannot be edited.
@@ -60,12 +61,17 @@ export const branchProtectionKind: Kind = {
   async desired(scopeConfig, scope) {
     const rules = (scopeConfig as RepoConfig | undefined)?.branch_protections;
     if (!rules) return undefined;
-    const objects: DesiredObject[] = Object.entries(rules).map(([rule, cfg]: [string, BranchProtectionConfig]) => ({
-      key: rule,
-      fields: normalizeFields(fields, cfg, true),
-      path: ['repos', scope.name, 'branch_protections', rule],
-    }));
+    const objects: DesiredObject[] = Object.entries(rules).map(([rule, cfg]: [string, BranchProtectionConfig]) => {
+      const d = { key: rule, fields: normalizeFields(fields, cfg, true), path: ['repos', scope.name, 'branch_protections', rule] };
+      rememberDeclaredLists(d, cfg);
+      return d;
+    });
     return { objects, problems: [] };
+  },
+
+  // Users and teams named in the lists must exist: Gitea refuses the whole rule (422) otherwise.
+  prepare(scope, desired, _current, ctx) {
+    return lookUpAccounts(scope, desired, ctx);
   },
 
   async read(scope, { client }) {
@@ -77,8 +83,8 @@ export const branchProtectionKind: Kind = {
     return (raw ?? []).map((r) => this.fromServer(r));
   },
 
-  check(desired, current, scope) {
-    const problems: Problem[] = [];
+  check(desired, current, scope, _ctx, prepared) {
+    const problems: Problem[] = [...accountProblems(desired, prepared as KnownAccounts | undefined, scope)];
     const f = desired.fields;
     for (const [flag, parents] of Object.entries(current ? patchGates : createGates)) {
       if (f[flag] !== true) continue;
