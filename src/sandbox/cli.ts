@@ -52,7 +52,8 @@ function loadSeed(path: string): SeedFile {
     return loadSeedFile(path);
   } catch (e) {
     // The seed's own messages already start with the file name and the place in it.
-    if (e instanceof SeedError) throw new SandboxCommandError(`--seed ${e.message}`);
+    // A YAML syntax error adds an excerpt on further lines: its first line has the place already.
+    if (e instanceof SeedError) throw new SandboxCommandError(`--seed ${e.message.split('\n')[0]!.replace(/:$/, '')}`);
     throw e;
   }
 }
@@ -76,9 +77,8 @@ export async function runSandboxCommand(opts: SandboxCommandOptions, io: Sandbox
   checkArguments(opts);
   const seed = opts.seed ? loadSeed(opts.seed) : undefined;
   const sandbox = await start(opts, seed);
-  (io.stdout ?? process.stdout).write(`forgeform sandbox listening on ${sandbox.url} (token: ${sandbox.token})\n`);
-
-  await new Promise<void>((resolve) => {
+  // Listen for the stop signals before the first line: a caller may send one as soon as it reads it.
+  const stopped = new Promise<void>((resolve) => {
     const stop = (): void => {
       process.off('SIGINT', stop);
       process.off('SIGTERM', stop);
@@ -90,6 +90,8 @@ export async function runSandboxCommand(opts: SandboxCommandOptions, io: Sandbox
     if (io.signal?.aborted) stop();
     else io.signal?.addEventListener('abort', stop);
   });
+  (io.stdout ?? process.stdout).write(`forgeform sandbox listening on ${sandbox.url} (token: ${sandbox.token})\n`);
+  await stopped;
   await sandbox.close();
   process.exitCode = 0;
 }

@@ -12,7 +12,7 @@ export interface ExportCommandOptions extends ServerOptions {
 
 const ORG_NAME = /^[\w.-]+$/;
 
-const exportableKinds = () => kinds.filter((k) => k.exportable !== false).map((k) => k.configKey);
+const exportableKinds = () => [...new Set(kinds.filter((k) => k.exportable !== false).map((k) => k.configKey))];
 
 /** The kind a word is probably a typo of ("label", "hook", "branch-protections"). */
 function nearKind(word: string): string | undefined {
