@@ -91,20 +91,25 @@ export async function exportConfig(client: GiteaClient, kinds: Kind[], sel: Expo
   const ctx = makeKindContext(client, {} as LoadedConfig, { readEverything: true });
   const jobs = scopes.flatMap((rs) => chosen.filter((k) => k.scopeType === rs.scope.type).map((kind) => ({ kind, rs })));
   let done = 0;
+  /** Everything the token can read: what it may not read is left out, and said so once per kind. */
+  const refused = new Map<string, { scopes: string[]; reason: string }>();
   const read = await Promise.all(
     jobs.map(async (j) => {
       try {
         return await j.kind.read(j.rs.scope, ctx);
       } catch (e) {
-        // Everything the token can read: a server-wide kind it may not read is left out, and said so.
-        if (!sel.everything || j.rs.scope.type !== 'server' || !(isApiError(e, 403) || isApiError(e, 401))) throw e;
-        skipped.push(`${j.kind.configKey}: not exported, the token may not read them (${(e as Error).message})`);
+        if (!sel.everything || !isApiError(e, 403)) throw e;
+        const r = refused.get(j.kind.configKey) ?? { scopes: [], reason: `${e.status} ${e.serverMessage}` };
+        if (j.rs.scope.name) r.scopes.push(j.rs.scope.name);
+        refused.set(j.kind.configKey, r);
         return undefined;
       } finally {
         onProgress?.(++done, jobs.length);
       }
     }),
   );
+  for (const [key, r] of refused)
+    skipped.push(`${key}: not exported${r.scopes.length ? ` for ${r.scopes.sort().join(', ')}` : ''}, the token may not read them (${r.reason})`);
   const out: Config = { version: 1 };
   jobs.forEach((j, i) => {
     const objects = read[i];

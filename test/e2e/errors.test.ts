@@ -14,7 +14,7 @@ const seed: SeedFile = {
   badges: ['early', 'helper'],
   users: [
     { username: 'root', admin: true, email: 'root@example.com' },
-    { username: 'alice', email: 'alice@example.com', badges: ['early'], keys: [{ title: 'laptop', key: KEY }] },
+    { username: 'alice', email: 'alice@example.com', password: 'alice-password-1', badges: ['early'], keys: [{ title: 'laptop', key: KEY }] },
     { username: 'bob', email: 'bob@example.com' },
   ],
   orgs: [{ name: 'acme', owners: ['root'], members: ['alice', 'bob'], teams: [{ name: 'devs', permission: 'write', members: ['alice'] }] }],
@@ -302,6 +302,16 @@ describe('export', () => {
     const plan = await w.cli(['plan', '-c', out, '--detailed-exitcode']);
     expect(plan.stderr).not.toMatch(/error/i);
     expect(plan.code).toBe(0);
+  });
+
+  it('with no --include and a token without site-admin rights, exports what that user can read, and says so', async () => {
+    const r = await w.cli(['export'], { FORGEFORM_TOKEN: '', FORGEFORM_USERNAME: 'alice', FORGEFORM_PASSWORD: 'alice-password-1' });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain("Warning: the token is not a site administrator's: only the repositories of alice, acme are exported");
+    expect(r.stderr).toMatch(/Warning: users: not exported, the token may not read them/);
+    expect(r.stdout).toContain('alice/dotfiles:');
+    expect(r.stdout).toContain('acme/widgets:');
+    expect(r.stdout).not.toContain('ssh_keys:');
   });
 
   it('an --include word that is neither a kind nor an organisation is an error listing the kinds', async () => {
