@@ -57,15 +57,15 @@ async function closedPort(): Promise<number> {
 }
 
 /**
- * A proxy in front of the sandbox that answers the paths `rules` names itself (a misbehaving
- * server or proxy), and forwards everything else.
+ * A proxy in front of the sandbox that answers the paths `rules` names itself ("/api/v1/…" for
+ * every method, "POST /api/v1/…" for one), like a misbehaving server or proxy, and forwards the rest.
  */
 async function proxy(rules: Record<string, (res: ServerResponse) => void>): Promise<{ url: string; close: () => void }> {
   const target = new URL(w.sandbox.url);
   const sockets = new Set<Socket>();
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const path = (req.url ?? '').split('?')[0]!;
-    const rule = rules[path];
+    const rule = rules[`${req.method} ${path}`] ?? rules[path];
     if (rule) return rule(res);
     const fwd = request({ host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers }, (up) => {
       res.writeHead(up.statusCode ?? 502, up.headers);
@@ -211,7 +211,23 @@ describe('resolving scopes: every failure names the repository, its place and wh
     });
   }
 
-  it('a 403 "already exists" is not blamed on the token', () => {
+  it('a 403 "already exists" at apply is not blamed on the token', async () => {
+    const file = w.config('version: 1\nrepos:\n  acme/gadgets:\n    branch_protections:\n      main: { enable_push: false }\n', 'bp-exists.yaml');
+    // Another run made the rule between this run's read and its write.
+    const p = await proxy({
+      'POST /api/v1/repos/acme/gadgets/branch_protections': (res) => res.writeHead(403, { 'content-type': 'application/json' }).end('{"message":"Branch protection already exist","url":""}'),
+    });
+    try {
+      const r = await w.cli(['apply', '-c', file, '--yes'], { FORGEFORM_URL: p.url });
+      expect(r.code).toBe(1);
+      expect(r.stdout).toMatch(/POST \/api\/v1\/repos\/acme\/gadgets\/branch_protections → 403 Forbidden: Branch protection already exist \(it exists on the server already, perhaps made by another run: run plan again\)/);
+      expect(r.stdout + r.stderr).not.toMatch(/lacks a permission|needs admin rights/);
+    } finally {
+      p.close();
+    }
+  });
+
+  it('a 403 "already exists" is worded as a conflict, not a permission', () => {
     const e = new ApiError('POST', 'repos/acme/widgets/branch_protections', 403, 'Branch protection already exist', 'branch protection "main" in acme/widgets');
     expect(e.message).toBe(
       'branch protection "main" in acme/widgets: POST /api/v1/repos/acme/widgets/branch_protections → 403 Forbidden: Branch protection already exist (it exists on the server already, perhaps made by another run: run plan again)',
