@@ -68,7 +68,8 @@ async function usersNamed(ctx: KindContext, names: Set<string>): Promise<KnownAc
         known.set(lc(n), 'exists');
       } catch (e) {
         if (isApiError(e, 404)) known.set(lc(n), 'missing');
-        else if (e instanceof Error && isApiError(e) && e.status !== undefined && e.status >= 300 && e.status < 400) known.set(lc(n), 'renamed');
+        // A name left by a rename answers 307 to the new one.
+        else if (isApiError(e) && e.status !== undefined && e.status >= 300 && e.status < 400) known.set(lc(n), 'renamed');
         else throw e;
       }
     }),
