@@ -148,11 +148,15 @@ describe('errors that need no server come before any request', () => {
     { name: 'a token with a space', args: () => ['plan', '-c', 'forgeform.yaml'], env: { FORGEFORM_TOKEN: 'abc def' }, text: /FORGEFORM_TOKEN holds a space, a control or a non-ASCII character/ },
     { name: 'a missing token file', args: (d) => ['plan', '-c', 'forgeform.yaml', '--token-file', `${d}/nothing-here`], text: /cannot read --token-file .*nothing-here: no such file or directory/ },
     { name: 'an unset variable in the config', args: () => ['plan', '-c', 'unset.yaml'], text: /unset\.yaml:5:42: .*NOT_SET_ANYWHERE/ },
+    { name: 'a password written in clear', args: () => ['plan', '-c', 'clear-password.yaml'], text: /clear-password\.yaml:5:5: password is a secret and must come from an environment variable/ },
+    { name: 'a hook declared twice', args: () => ['apply', '-c', 'twice-hook.yaml', '--yes'], text: /twice-hook\.yaml:4:5: this hook \(scope system, type gitea, url https:\/\/ci\.example\.com\/x\) is declared twice: here and at .*twice-hook\.yaml:3:5/ },
   ];
 
   beforeAll(() => {
     writeFileSync(`${w.dir}/two-lines`, 'first-line-token\nsecond-line-token\n');
     w.config('version: 1\nrepos:\n  acme/widgets:\n    labels:\n      bug: { color: ee0701, description: "${NOT_SET_ANYWHERE}" }\n', 'unset.yaml');
+    w.config('version: 1\nusers:\n  carol:\n    email: carol@example.com\n    password: written-in-clear-1\n', 'clear-password.yaml');
+    w.config('version: 1\nhooks:\n  - { url: https://ci.example.com/x }\n  - { url: https://ci.example.com/x }\n', 'twice-hook.yaml');
   });
 
   for (const c of cases) {
