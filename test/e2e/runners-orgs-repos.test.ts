@@ -230,11 +230,17 @@ repos:
   "acme/*":
     create: {}
 `);
+    // create: on a glob is wrong in the config alone: reported before any request.
     const plan = await w.cli(['plan', '-c', file]);
     expect(plan.code).toBe(1);
-    expect(plan.stderr).toContain(`${file}:5:7: repository "acme/new": "Cobol" is not a .gitignore template of the server (GET /gitignore/templates)`);
-    expect(plan.stderr).toContain(`${file}:6:7: repository "acme/new": "WTFPL-9" is not a license template of the server (GET /licenses)`);
     expect(plan.stderr).toContain(`${file}:8:5: create: is not allowed on a glob`);
+    expect(w.sandbox.requests()).toEqual([]);
+    // The templates need the server.
+    const fixed = w.config(readFileSync(file, 'utf8').replace(/  "acme\/\*":\n    create: \{\}\n/, ''), 'fixed.yaml');
+    const again = await w.cli(['plan', '-c', fixed]);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain(`${fixed}:5:7: repository "acme/new": "Cobol" is not a .gitignore template of the server (GET /gitignore/templates)`);
+    expect(again.stderr).toContain(`${fixed}:6:7: repository "acme/new": "WTFPL-9" is not a license template of the server (GET /licenses)`);
     expect(writes(w)).toEqual([]);
   });
 
