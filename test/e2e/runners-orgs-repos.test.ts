@@ -236,7 +236,7 @@ repos:
     expect(plan.stderr).toContain(`${file}:8:5: create: is not allowed on a glob`);
     expect(w.sandbox.requests()).toEqual([]);
     // The templates need the server.
-    const fixed = w.config(readFileSync(file, 'utf8').replace(/  "acme\/\*":\n    create: \{\}\n/, ''), 'fixed.yaml');
+    const fixed = w.config(readFileSync(file, 'utf8').replace(/ {2}"acme\/\*":\n {4}create: \{\}\n/, ''), 'fixed.yaml');
     const again = await w.cli(['plan', '-c', fixed]);
     expect(again.code).toBe(1);
     expect(again.stderr).toContain(`${fixed}:5:7: repository "acme/new": "Cobol" is not a .gitignore template of the server (GET /gitignore/templates)`);
