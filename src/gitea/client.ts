@@ -88,7 +88,7 @@ export class GiteaClient {
           const text = await e.response.text().catch(() => '');
           throw new ApiError(method, path, e.response.status, messageOf(text), opts.object);
         }
-        throw new ApiError(method, path, undefined, networkMessage(e), opts.object);
+        throw new ApiError(method, path, undefined, networkMessage(e), opts.object, e);
       }
       const text = await res.text();
       if (res.status >= 300 && res.status < 400) {

@@ -9,6 +9,7 @@ import { registerEmailRoutes } from './emails.js';
 import { registerAdminUserRoutes } from './routes.js';
 import { loadUsersSeed } from './seed.js';
 import { registerUserRoutes } from './self.js';
+import { registerTeamUserRoutes } from './teams-users.js';
 
 const dropUserRows = (state: SandboxState, id: number): void => {
   state.data.emails = state.data.emails.filter((e) => e.userId !== id);
@@ -24,6 +25,7 @@ export const usersDomain: SandboxDomain = {
     registerAdminUserRoutes(r);
     registerAdminUserExtraRoutes(r);
     registerEmailRoutes(r);
+    registerTeamUserRoutes(r);
   },
   seed: { keys: ['users', 'auth_sources', 'badges'], load: loadUsersSeed },
   cascade: {
