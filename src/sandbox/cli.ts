@@ -5,7 +5,7 @@
  * Runs until SIGINT or SIGTERM, then closes the server and resolves (exit code 0).
  */
 import { startSandbox } from './index.js';
-import { loadSeedFile } from './seed.js';
+import { loadSeedFileState } from './seed.js';
 
 export interface SandboxCommandOptions {
   port?: number;
@@ -28,8 +28,9 @@ export async function runSandboxCommand(opts: SandboxCommandOptions, io: Sandbox
   }
   if (opts.latency !== undefined && !(opts.latency >= 0)) throw new Error(`--latency must be a number of milliseconds ≥ 0, got ${opts.latency}`);
   if (opts.port !== undefined && !(Number.isInteger(opts.port) && opts.port >= 0 && opts.port <= 65535)) throw new Error(`--port must be 0..65535, got ${opts.port}`);
-  const seed = opts.seed ? loadSeedFile(opts.seed) : undefined;
-  const sandbox = await startSandbox({ port: opts.port ?? 0, seed, statePath: opts.state, token: opts.token, latencyMs: opts.latency, faultRate: opts.faultRate });
+  // The check of the seed file builds its state: serve that one rather than building it a second time.
+  const loaded = opts.seed ? loadSeedFileState(opts.seed) : undefined;
+  const sandbox = await startSandbox({ port: opts.port ?? 0, seed: loaded?.seed, seedState: loaded?.state, statePath: opts.state, token: opts.token, latencyMs: opts.latency, faultRate: opts.faultRate });
   (io.stdout ?? process.stdout).write(`forgeform sandbox listening on ${sandbox.url} (token: ${sandbox.token})\n`);
 
   await new Promise<void>((resolve) => {

@@ -16,7 +16,7 @@ import { authSourceById, findEmailRow, passwordIsManaged, replacePrimaryEmailRow
 import { newUserRedirect } from '../../core/redirects.js';
 import { deleteOrganization, deleteRepository, deleteUserRecord, purgeUserRows, userDeleteBlocker } from '../../core/cascade.js';
 import { orgsOfMember, removeOrgMember } from '../orgs/members.js';
-import { hashPassword, nowIso, type OrgRecord, type SandboxState, type UserRecord } from '../../core/state.js';
+import { hashPassword, nowIso, USERS, type OrgRecord, type SandboxState, type UserRecord } from '../../core/state.js';
 import { fail, failure, isFailure, type Failure } from '../../core/failure.js';
 import { CreateUserOption, EditUserOption, RenameUserOption } from './options.js';
 import type { FormOf } from '../../http/options.js';
@@ -203,13 +203,13 @@ export function renameUser(state: SandboxState, user: UserRecord, newName: strin
   const unusable = checkUsableUsername(newName);
   if (unusable) return unusable;
   if (newName.toLowerCase() === user.name.toLowerCase()) {
-    user.name = newName;
+    state.indexes.of(USERS).change(user, () => (user.name = newName));
     return undefined;
   }
   const taken = state.ownerByName(newName);
   if (taken && taken.id !== user.id) return failure(422, `user already exists [name: ${newName}]`);
   newUserRedirect(state, user.id, user.name, newName);
-  user.name = newName;
+  state.indexes.of(USERS).change(user, () => (user.name = newName));
   user.updatedAt = nowIso();
   return undefined;
 }
