@@ -32,6 +32,16 @@ describe('index maintenance: renames', () => {
     expect((await h.call<{ login: string }>('GET', 'user', { token: 'carol-token' })).json.login).toBe('caroline');
   });
 
+  it('the user list (sorted once per change of the table) follows renames, creates and deletes', async () => {
+    h = await boot();
+    const names = async (): Promise<string[]> => (await h!.call<{ login: string }[]>('GET', 'admin/users?limit=50')).json.map((u) => u.login);
+    expect(await names()).toEqual(['alice', 'bob', 'carol', 'mia', 'olga', 'rita', 'root']);
+    expect((await h.call('POST', 'admin/users/rita/rename', { body: { new_username: 'aaron' } })).status).toBe(204);
+    expect((await h.call('POST', 'admin/users', newUser('zed'))).status).toBe(201);
+    expect((await h.call('DELETE', 'admin/users/carol')).status).toBe(204);
+    expect(await names()).toEqual(['aaron', 'alice', 'bob', 'mia', 'olga', 'root', 'zed']);
+  });
+
   it('a case-only rename keeps the user found under any case', async () => {
     h = await boot();
     expect((await h.call('POST', 'admin/users/carol/rename', { body: { new_username: 'CAROL' } })).status).toBe(204);

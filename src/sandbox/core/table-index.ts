@@ -35,6 +35,9 @@ export class TableIndex<R extends object, U extends string = string, G extends s
   private collided = false;
   private readonly uniqueMaps = new Map<U, Map<IndexKey, R>>();
   private readonly groupMaps = new Map<G, Map<IndexKey, R[]>>();
+  /** Bumped by every change the index sees: what {@link derived} values are computed from. */
+  private version = 0;
+  private readonly derivedValues = new Map<string, { version: number; value: unknown }>();
 
   constructor(
     private readonly rows: () => R[],
@@ -61,6 +64,19 @@ export class TableIndex<R extends object, U extends string = string, G extends s
     return this.groupMaps.get(view)!.get(key)?.length ?? 0;
   }
 
+  /**
+   * A value computed from the whole table (e.g. its rows in name order), kept until the table
+   * changes: an append, a delete, a {@link change} or a replaced array. Callers must not mutate it.
+   */
+  derived<T>(name: string, compute: (rows: readonly R[]) => T): T {
+    this.sync();
+    const cached = this.derivedValues.get(name);
+    if (cached && cached.version === this.version) return cached.value as T;
+    const value = compute(this.rows());
+    this.derivedValues.set(name, { version: this.version, value });
+    return value;
+  }
+
   /** Deletes the rows matching `pred` from the table and from the index; returns them. */
   removeWhere(pred: (row: R) => boolean): R[] {
     this.sync();
@@ -68,6 +84,7 @@ export class TableIndex<R extends object, U extends string = string, G extends s
     const kept = this.rows().filter((r) => (pred(r) ? (removed.push(r), false) : true));
     if (removed.length === 0) return removed;
     this.setRows(kept);
+    this.version++;
     this.seen = kept;
     this.count = kept.length;
     for (const r of removed) this.unindex(r);
@@ -81,6 +98,7 @@ export class TableIndex<R extends object, U extends string = string, G extends s
    */
   change<T>(row: R, mutate: () => T): T {
     this.sync();
+    this.version++;
     const uniqueBefore = this.keysOf(this.def.unique, row);
     const groupsBefore = this.keysOf(this.def.groups, row);
     const result = mutate();
@@ -120,6 +138,8 @@ export class TableIndex<R extends object, U extends string = string, G extends s
       this.rebuild(rows);
       return;
     }
+    if (rows.length === this.count) return;
+    this.version++;
     for (let i = this.count; i < rows.length; i++) this.index(rows[i]!);
     this.count = rows.length;
     // A collision while appending: rebuild now, so that the answer is the first row in array order.
@@ -129,6 +149,7 @@ export class TableIndex<R extends object, U extends string = string, G extends s
   private rebuild(rows: R[]): void {
     this.stale = false;
     this.collided = false;
+    this.version++;
     for (const view of Object.keys(this.def.unique) as U[]) this.uniqueMaps.set(view, new Map());
     for (const view of Object.keys(this.def.groups) as G[]) this.groupMaps.set(view, new Map());
     this.seen = rows;

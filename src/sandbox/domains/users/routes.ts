@@ -72,6 +72,12 @@ function listUsers(ctx: ApiContext): Response {
   const isRestricted = flag('is_restricted');
   const is2fa = flag('is_2fa_enabled');
   const isProhibitLogin = flag('is_prohibit_login');
+  const unfiltered = sourceId <= 0 && !loginName && !keyword && !visibility && [isActive, isAdmin, isRestricted, is2fa, isProhibitLogin].every((f) => f === undefined);
+  // forgeform pages through every user in the default order: sort once per change of the table, not per page.
+  if (unfiltered && sort === ORDER_BY.asc!.name) {
+    const sorted = ctx.state.indexes.of(USERS).derived('by name', (rows) => [...rows].sort(sort));
+    return userPage(ctx, sorted);
+  }
   const users = ctx.state.data.users.filter(
     (u) =>
       (sourceId <= 0 || u.sourceId === sourceId) &&
@@ -86,6 +92,10 @@ function listUsers(ctx: ApiContext): Response {
       (isProhibitLogin === undefined || u.prohibitLogin === isProhibitLogin),
   );
   users.sort(sort);
+  return userPage(ctx, users);
+}
+
+function userPage(ctx: ApiContext, users: readonly UserRecord[]): Response {
   const opts = listOptions(ctx);
   setLinkHeader(ctx, users.length, opts.pageSize);
   setTotalCountHeader(ctx, users.length);
