@@ -37,6 +37,7 @@ describe('index maintenance: renames', () => {
     const names = async (): Promise<string[]> => (await h!.call<{ login: string }[]>('GET', 'admin/users?limit=50')).json.map((u) => u.login);
     expect(await names()).toEqual(['alice', 'bob', 'carol', 'mia', 'olga', 'rita', 'root']);
     expect((await h.call('POST', 'admin/users/rita/rename', { body: { new_username: 'aaron' } })).status).toBe(204);
+    expect(await names()).toEqual(['aaron', 'alice', 'bob', 'carol', 'mia', 'olga', 'root']);
     expect((await h.call('POST', 'admin/users', newUser('zed'))).status).toBe(201);
     expect((await h.call('DELETE', 'admin/users/carol')).status).toBe(204);
     expect(await names()).toEqual(['aaron', 'alice', 'bob', 'mia', 'olga', 'root', 'zed']);
