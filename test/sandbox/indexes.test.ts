@@ -183,6 +183,18 @@ describe('TableIndex', () => {
     expect(index.get('id', 3)?.name).toBe('c');
   });
 
+  it('remove deletes one row in place and from every view', () => {
+    const { data, index } = make([{ id: 1, name: 'a', group: 1 }, { id: 2, name: 'b', group: 1 }]);
+    const a = data.rows[0]!;
+    expect(index.remove(a)).toBe(true);
+    expect(index.remove(a)).toBe(false);
+    expect(data.rows.map((r) => r.id)).toEqual([2]);
+    expect(index.get('id', 1)).toBeUndefined();
+    expect(index.list('group', 1).map((r) => r.id)).toEqual([2]);
+    data.rows.push({ id: 3, name: 'c', group: 1 });
+    expect(index.list('group', 1).map((r) => r.id)).toEqual([2, 3]);
+  });
+
   it('change moves the keys of a row; a key taken by another row answers the first in array order', () => {
     const { data, index } = make([{ id: 1, name: 'a', group: 1 }, { id: 2, name: 'b', group: 1 }]);
     const b = data.rows[1]!;

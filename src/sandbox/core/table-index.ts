@@ -6,8 +6,8 @@
  * The arrays stay the source of truth (the state file is still one `JSON.stringify`); an index is
  * derived from its array and kept in step with it this way:
  * - rows appended with `push` are indexed at the next lookup (the index remembers how many rows it saw);
- * - a delete goes through {@link TableIndex.removeWhere}, which filters the array and drops exactly the
- *   removed rows from the maps;
+ * - a delete goes through {@link TableIndex.removeWhere} (which filters the array) or {@link TableIndex.remove}
+ *   (one row, in place), which drop exactly the removed rows from the maps;
  * - a change of a key field in place (a rename) goes through {@link TableIndex.change};
  * - anything else that replaces the array (or shrinks it) is noticed and the index is rebuilt, so an
  *   unforeseen write costs time, never a stale answer. A new `SandboxState` (a state file loaded)
@@ -90,6 +90,23 @@ export class TableIndex<R extends object, U extends string = string, G extends s
     for (const r of removed) this.unindex(r);
     if (this.stale) this.rebuild(kept);
     return removed;
+  }
+
+  /**
+   * Deletes one row in place (a native search and move instead of a filter that calls back for
+   * each of 30,000 labels); returns whether it was there.
+   */
+  remove(row: R): boolean {
+    this.sync();
+    const rows = this.rows();
+    const at = rows.indexOf(row);
+    if (at < 0) return false;
+    rows.splice(at, 1);
+    this.version++;
+    this.count = rows.length;
+    this.unindex(row);
+    if (this.stale) this.rebuild(rows);
+    return true;
   }
 
   /**

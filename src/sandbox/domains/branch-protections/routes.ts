@@ -145,7 +145,7 @@ export function registerBranchProtectionRoutes(r: ApiRouter): void {
   r.on('DELETE', `${base}/*`, ...guard, mustNotBeArchived, (ctx) => {
     const bp = findRule(ctx);
     if (!bp) return notFound(ctx);
-    ctx.state.indexes.of(PROTECTIONS).removeWhere((p) => p.id === bp.id);
+    ctx.state.indexes.of(PROTECTIONS).remove(bp);
     return empty(204);
   });
 }

@@ -57,7 +57,9 @@ export function removeLabelsWhere(state: SandboxState, pred: (l: LabelRecord) =>
 
 /** Deletes a label and detaches it from every issue. */
 export function deleteLabel(state: SandboxState, id: number): void {
-  removeLabelsWhere(state, (l) => l.id === id);
+  const label = labelById(state, id);
+  if (!label || !state.indexes.of(LABELS).remove(label)) return;
+  for (const issue of issuesCarrying(state, label)) issue.labelIds = issue.labelIds.filter((x) => x !== label.id);
 }
 
 /**
