@@ -6,7 +6,8 @@
  */
 import { existsSync } from 'node:fs';
 import { startSandbox, type Sandbox } from './index.js';
-import { loadSeedFile, type SeedFile } from './seed.js';
+import { loadSeedFileState, type SeedFile } from './seed.js';
+import type { SandboxState } from './core/state.js';
 import { SeedError } from './core/seed-shape.js';
 
 export interface SandboxCommandOptions {
@@ -46,10 +47,11 @@ function checkArguments(opts: SandboxCommandOptions): void {
   if (opts.token !== undefined && !/^[\x21-\x7e]+$/.test(opts.token)) fail('--token must be plain ASCII with no spaces or line breaks');
 }
 
-function loadSeed(path: string): SeedFile {
+/** The seed and the state its check built: served as it is, not built a second time. */
+function loadSeed(path: string): { seed: SeedFile; state: SandboxState } {
   if (!existsSync(path)) throw new SandboxCommandError(`cannot read --seed ${path}: no such file`);
   try {
-    return loadSeedFile(path);
+    return loadSeedFileState(path);
   } catch (e) {
     // The seed's own messages already start with the file name and the place in it.
     // A YAML syntax error adds an excerpt on further lines: its first line has the place already.
@@ -58,9 +60,9 @@ function loadSeed(path: string): SeedFile {
   }
 }
 
-async function start(opts: SandboxCommandOptions, seed: SeedFile | undefined): Promise<Sandbox> {
+async function start(opts: SandboxCommandOptions, loaded: { seed: SeedFile; state: SandboxState } | undefined): Promise<Sandbox> {
   try {
-    return await startSandbox({ port: opts.port ?? 0, seed, statePath: opts.state, token: opts.token, latencyMs: opts.latency, faultRate: opts.faultRate });
+    return await startSandbox({ port: opts.port ?? 0, seed: loaded?.seed, seedState: loaded?.state, statePath: opts.state, token: opts.token, latencyMs: opts.latency, faultRate: opts.faultRate });
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     const listen = code ? LISTEN_FAILURES[code] : undefined;
@@ -75,8 +77,8 @@ async function start(opts: SandboxCommandOptions, seed: SeedFile | undefined): P
 
 export async function runSandboxCommand(opts: SandboxCommandOptions, io: SandboxCommandIo = {}): Promise<void> {
   checkArguments(opts);
-  const seed = opts.seed ? loadSeed(opts.seed) : undefined;
-  const sandbox = await start(opts, seed);
+  const loaded = opts.seed ? loadSeed(opts.seed) : undefined;
+  const sandbox = await start(opts, loaded);
   // Listen for the stop signals before the first line: a caller may send one as soon as it reads it.
   const stopped = new Promise<void>((resolve) => {
     const stop = (): void => {

@@ -13,7 +13,7 @@ import { adminUser, buildState, type SeedFile } from './seed.js';
 import { SandboxState } from './core/state.js';
 
 export { createApp, type AppOptions, type RequestLogEntry } from './app.js';
-export { buildState, loadSeedFile, SeedError, type SeedFile } from './seed.js';
+export { buildState, loadSeedFile, loadSeedFileState, SeedError, type SeedFile } from './seed.js';
 export { SandboxState } from './core/state.js';
 export { SANDBOX_VERSION } from './domains/meta/routes.js';
 
@@ -24,6 +24,8 @@ export interface SandboxOptions {
   host?: string;
   /** A parsed seed file (see `loadSeedFile`). */
   seed?: SeedFile;
+  /** The state already built from `seed` (`loadSeedFileState`), so that it is not built twice; owned by the sandbox from now on. */
+  seedState?: SandboxState;
   /** The admin token (owned by the first site admin); default a random hex string. */
   token?: string;
   /** Delay added to every `/api/v1` response. */
@@ -48,7 +50,7 @@ export interface Sandbox {
 export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> {
   const host = opts.host ?? '127.0.0.1';
   const token = opts.token ?? randomBytes(20).toString('hex');
-  const state = opts.statePath && existsSync(opts.statePath) ? SandboxState.fromJSON(readFileSync(opts.statePath, 'utf8')) : buildState(opts.seed);
+  const state = opts.statePath && existsSync(opts.statePath) ? SandboxState.fromJSON(readFileSync(opts.statePath, 'utf8')) : (opts.seedState ?? buildState(opts.seed));
   state.addToken(adminUser(state).id, token, ['all'], 'sandbox-admin');
 
   const log: RequestLogEntry[] = [];

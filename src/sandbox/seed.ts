@@ -63,6 +63,11 @@ export function adminUser(state: SandboxState): UserRecord {
 
 /** Reads and checks a seed file (YAML). Errors name the file and the key. */
 export function loadSeedFile(path: string): SeedFile {
+  return loadSeedFileState(path).seed;
+}
+
+/** {@link loadSeedFile}, with the state the check built: a caller that serves it need not build it again. */
+export function loadSeedFileState(path: string): { seed: SeedFile; state: SandboxState } {
   let parsed: unknown;
   try {
     parsed = parseYaml(readFileSync(path, 'utf8'));
@@ -71,10 +76,9 @@ export function loadSeedFile(path: string): SeedFile {
   }
   const seed = (parsed ?? {}) as SeedFile;
   try {
-    buildState(seed);
+    return { seed, state: buildState(seed) };
   } catch (err) {
     if (err instanceof SeedError) throw new SeedError(`${path}: ${err.message}`);
     throw err;
   }
-  return seed;
 }

@@ -4,11 +4,11 @@
  * model here, every domain's own rows through its `cascade` hooks.
  */
 import { domains } from './registry.js';
-import type { OrgRecord, SandboxState, UserRecord } from './state.js';
+import { ORGS, REPOS, TEAMS, TOKENS, USERS, type OrgRecord, type SandboxState, type UserRecord } from './state.js';
 
 /** Deletes a repository and what belongs to it. */
 export function deleteRepository(state: SandboxState, repoId: number): void {
-  state.data.repos = state.data.repos.filter((r) => r.id !== repoId);
+  state.indexes.of(REPOS).removeWhere((r) => r.id === repoId);
   for (const t of state.data.teams) if (t.repoIds.includes(repoId)) t.repoIds = t.repoIds.filter((x) => x !== repoId);
   for (const d of domains()) d.cascade?.repo?.(state, repoId);
 }
@@ -16,16 +16,16 @@ export function deleteRepository(state: SandboxState, repoId: number): void {
 /** Deletes an organisation with its repositories, teams and what the domains keep for it (`DeleteOrganization(purge)`). */
 export function deleteOrganization(state: SandboxState, org: OrgRecord): void {
   for (const repo of state.reposOfOwner(org.id)) deleteRepository(state, repo.id);
-  state.data.teams = state.data.teams.filter((t) => t.orgId !== org.id);
+  state.indexes.of(TEAMS).removeWhere((t) => t.orgId === org.id);
   for (const d of domains()) d.cascade?.org?.(state, org.id);
-  state.data.orgs = state.data.orgs.filter((o) => o.id !== org.id);
+  state.indexes.of(ORGS).removeWhere((o) => o.id === org.id);
 }
 
 /** `deleteUser`: the user row and everything keyed on it; issues they wrote stay. */
 export function deleteUserRecord(state: SandboxState, user: UserRecord): void {
   const id = user.id;
-  state.data.users = state.data.users.filter((u) => u.id !== id);
-  state.data.tokens = state.data.tokens.filter((t) => t.userId !== id);
+  state.indexes.of(USERS).removeWhere((u) => u.id === id);
+  state.indexes.of(TOKENS).removeWhere((t) => t.userId === id);
   for (const repo of state.data.repos) repo.collaborators = repo.collaborators.filter((c) => c.userId !== id);
   for (const org of state.data.orgs) org.memberIds = org.memberIds.filter((m) => m !== id);
   for (const team of state.data.teams) team.memberIds = team.memberIds.filter((m) => m !== id);

@@ -12,16 +12,31 @@ import { AccessMode, type OrgRecord, type RepoRecord, type SandboxState, type Te
 const TEAM_MODE: Record<TeamPermission, number> = { read: AccessMode.Read, write: AccessMode.Write, admin: AccessMode.Admin, owner: AccessMode.Owner };
 const COLLAB_MODE = { read: AccessMode.Read, write: AccessMode.Write, admin: AccessMode.Admin } as const;
 
+/**
+ * Membership as a set, cached per member array: teams of thousands made every access check a scan.
+ * Member arrays change by `push` (the length tells) or are replaced (a new array): both are noticed.
+ */
+const memberSets = new WeakMap<number[], { size: number; set: Set<number> }>();
+
+export function hasMember(memberIds: number[], userId: number): boolean {
+  let cached = memberSets.get(memberIds);
+  if (!cached || cached.size !== memberIds.length) {
+    cached = { size: memberIds.length, set: new Set(memberIds) };
+    memberSets.set(memberIds, cached);
+  }
+  return cached.set.has(userId);
+}
+
 export function teamMode(team: TeamRecord): number {
   return TEAM_MODE[team.permission];
 }
 
 export function isOrgOwner(state: SandboxState, org: OrgRecord, userId: number): boolean {
-  return state.teamsOfOrg(org.id).some((t) => t.permission === 'owner' && t.memberIds.includes(userId));
+  return state.teamsOfOrg(org.id).some((t) => t.permission === 'owner' && hasMember(t.memberIds, userId));
 }
 
 export function isOrgMember(state: SandboxState, org: OrgRecord, userId: number): boolean {
-  return org.memberIds.includes(userId) || state.teamsOfOrg(org.id).some((t) => t.memberIds.includes(userId));
+  return hasMember(org.memberIds, userId) || state.teamsOfOrg(org.id).some((t) => hasMember(t.memberIds, userId));
 }
 
 /** `HasOrgOrUserVisible` for organisations. */
@@ -41,7 +56,7 @@ export function userVisibleTo(user: UserRecord, viewer: UserRecord | null): bool
 }
 
 export function teamHasRepo(team: TeamRecord, repo: RepoRecord): boolean {
-  return team.includesAllRepositories || team.permission === 'owner' || team.repoIds.includes(repo.id);
+  return team.includesAllRepositories || team.permission === 'owner' || hasMember(team.repoIds, repo.id);
 }
 
 /**
@@ -54,7 +69,7 @@ export function explicitAccess(state: SandboxState, repo: RepoRecord, userId: nu
   const owner = state.repoOwner(repo);
   if (owner.kind === 'org') {
     for (const team of state.teamsOfOrg(owner.id)) {
-      if (teamHasRepo(team, repo) && team.memberIds.includes(userId)) mode = Math.max(mode, teamMode(team));
+      if (teamHasRepo(team, repo) && hasMember(team.memberIds, userId)) mode = Math.max(mode, teamMode(team));
     }
   }
   return mode;
@@ -85,11 +100,14 @@ export function isExplicitReader(state: SandboxState, repo: RepoRecord, userId: 
  * repository. Branch-protection read-back lists only these users, in this order.
  */
 export function explicitReaderIds(state: SandboxState, repo: RepoRecord): number[] {
-  const ids = state.data.users
-    .filter((u) => u.id !== repo.ownerId && explicitAccess(state, repo, u.id) >= AccessMode.Read)
-    .map((u) => u.id)
+  // Only collaborators and members of the owner's teams can have explicit access: ask about them, not every user.
+  const candidates = new Set(repo.collaborators.map((c) => c.userId));
+  const owner = state.repoOwner(repo);
+  if (owner.kind === 'org') for (const team of state.teamsOfOrg(owner.id)) if (teamHasRepo(team, repo)) for (const id of team.memberIds) candidates.add(id);
+  const ids = [...candidates]
+    .filter((id) => id !== repo.ownerId && state.userById(id) !== undefined && explicitAccess(state, repo, id) >= AccessMode.Read)
     .sort((a, b) => a - b);
-  if (state.repoOwner(repo).kind === 'user') ids.push(repo.ownerId);
+  if (owner.kind === 'user') ids.push(repo.ownerId);
   return ids;
 }
 

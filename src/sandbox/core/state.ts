@@ -18,6 +18,7 @@ import { emptyAdminMiscData, type AdminMiscData } from '../domains/admin-misc/re
 import { emptyHooksData, type HooksData } from '../domains/hooks/records.js';
 import { emptyNotificationsData, type NotificationsData } from '../domains/notifications/records.js';
 import { emptyAccountStateData, type AccountStateData } from '../domains/users/records.js';
+import { defineIndex, IndexRegistry } from './table-index.js';
 
 export type Visibility = 'public' | 'limited' | 'private';
 
@@ -192,11 +193,21 @@ export function checkPassword(hash: string | null, password: string): boolean {
 
 const lower = (s: string): string => s.toLowerCase();
 
+// The access model's indexes (domains define theirs beside their records).
+export const USERS = defineIndex<UserRecord>()({ table: 'users', unique: { id: (u) => u.id, name: (u) => lower(u.name), email: (u) => lower(u.email) } });
+export const ORGS = defineIndex<OrgRecord>()({ table: 'orgs', unique: { id: (o) => o.id, name: (o) => lower(o.name) } });
+export const TEAMS = defineIndex<TeamRecord>()({ table: 'teams', unique: { id: (t) => t.id, name: (t) => `${t.orgId}/${lower(t.name)}` }, groups: { org: (t) => t.orgId } });
+export const TOKENS = defineIndex<TokenRecord>()({ table: 'tokens', unique: { hash: (t) => t.hash } });
+export const REPOS = defineIndex<RepoRecord>()({ table: 'repos', unique: { id: (r) => r.id, name: (r) => `${r.ownerId}/${lower(r.name)}` }, groups: { owner: (r) => r.ownerId } });
+
 export class SandboxState {
   data: StateData;
+  /** Lookup tables beside `data` (core/table-index.ts); not saved: a loaded state builds them on first use. */
+  readonly indexes: IndexRegistry;
 
   constructor(data: StateData = emptyStateData()) {
     this.data = data;
+    this.indexes = new IndexRegistry(() => this.data as unknown as Record<string, unknown>);
   }
 
   nextId(seq: IdSequence): number {
@@ -208,22 +219,20 @@ export class SandboxState {
   // ---- users, organisations, owners ---------------------------------------------------------
 
   userById(id: number): UserRecord | undefined {
-    return this.data.users.find((u) => u.id === id);
+    return this.indexes.of(USERS).get('id', id);
   }
 
   /** Case-insensitive, like Gitea's `lower_name` lookups. */
   userByName(name: string): UserRecord | undefined {
-    const n = lower(name);
-    return this.data.users.find((u) => lower(u.name) === n);
+    return this.indexes.of(USERS).get('name', lower(name));
   }
 
   orgById(id: number): OrgRecord | undefined {
-    return this.data.orgs.find((o) => o.id === id);
+    return this.indexes.of(ORGS).get('id', id);
   }
 
   orgByName(name: string): OrgRecord | undefined {
-    const n = lower(name);
-    return this.data.orgs.find((o) => lower(o.name) === n);
+    return this.indexes.of(ORGS).get('name', lower(name));
   }
 
   /** A user or an organisation by name (the shared name space). */
@@ -248,28 +257,26 @@ export class SandboxState {
   }
 
   isEmailTaken(email: string): boolean {
-    const e = lower(email);
-    return this.data.users.some((u) => lower(u.email) === e);
+    return this.indexes.of(USERS).get('email', lower(email)) !== undefined;
   }
 
   teamById(id: number): TeamRecord | undefined {
-    return this.data.teams.find((t) => t.id === id);
+    return this.indexes.of(TEAMS).get('id', id);
   }
 
   teamsOfOrg(orgId: number): TeamRecord[] {
-    return this.data.teams.filter((t) => t.orgId === orgId);
+    return this.indexes.of(TEAMS).list('org', orgId);
   }
 
   teamByName(orgId: number, name: string): TeamRecord | undefined {
-    const n = lower(name);
-    return this.data.teams.find((t) => t.orgId === orgId && lower(t.name) === n);
+    return this.indexes.of(TEAMS).get('name', `${orgId}/${lower(name)}`);
   }
 
   // ---- tokens -------------------------------------------------------------------------------
 
   addToken(userId: number, token: string, scopes: string[] = ['all'], name = 'sandbox'): TokenRecord {
     const hash = hashToken(token);
-    this.data.tokens = this.data.tokens.filter((t) => t.hash !== hash);
+    this.indexes.of(TOKENS).removeWhere((t) => t.hash === hash);
     const rec: TokenRecord = { id: this.nextId('token'), userId, name, hash, scopes };
     this.data.tokens.push(rec);
     return rec;
@@ -277,22 +284,21 @@ export class SandboxState {
 
   tokenByValue(token: string): TokenRecord | undefined {
     const hash = hashToken(token);
-    return this.data.tokens.find((t) => t.hash === hash);
+    return this.indexes.of(TOKENS).get('hash', hash);
   }
 
   // ---- repositories -------------------------------------------------------------------------
 
   repoById(id: number): RepoRecord | undefined {
-    return this.data.repos.find((r) => r.id === id);
+    return this.indexes.of(REPOS).get('id', id);
   }
 
   repoByName(ownerId: number, name: string): RepoRecord | undefined {
-    const n = lower(name);
-    return this.data.repos.find((r) => r.ownerId === ownerId && lower(r.name) === n);
+    return this.indexes.of(REPOS).get('name', `${ownerId}/${lower(name)}`);
   }
 
   reposOfOwner(ownerId: number): RepoRecord[] {
-    return this.data.repos.filter((r) => r.ownerId === ownerId).sort((a, b) => a.id - b.id);
+    return this.indexes.of(REPOS).list('owner', ownerId).sort((a, b) => a.id - b.id);
   }
 
   repoOwner(repo: RepoRecord): Owner {

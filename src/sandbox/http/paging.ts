@@ -30,7 +30,7 @@ export function listOptions(ctx: ApiContext): ListOptions {
   return { page, pageSize };
 }
 
-export function paginate<T>(items: T[], opts: ListOptions): T[] {
+export function paginate<T>(items: readonly T[], opts: ListOptions): T[] {
   const start = (opts.page - 1) * opts.pageSize;
   return items.slice(start, start + opts.pageSize);
 }

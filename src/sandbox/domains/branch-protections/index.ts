@@ -1,5 +1,6 @@
 /** Branch protection rules (behavior.md §2). */
 import type { SandboxDomain } from '../../core/domain.js';
+import { PROTECTIONS } from './records.js';
 import { registerBranchProtectionRoutes } from './routes.js';
 import { repoProtectionsSeed } from './seed.js';
 
@@ -9,7 +10,7 @@ export const branchProtectionsDomain: SandboxDomain = {
   seed: { repo: [repoProtectionsSeed] },
   cascade: {
     repo: (state, repoId) => {
-      state.data.branchProtections = state.data.branchProtections.filter((p) => p.repoId !== repoId);
+      state.indexes.of(PROTECTIONS).removeWhere((p) => p.repoId === repoId);
     },
   },
 };

@@ -3,6 +3,7 @@
  * {@link BranchProtectionsData}), and their lookups.
  */
 import type { SandboxState } from '../../core/state.js';
+import { defineIndex } from '../../core/table-index.js';
 
 /**
  * A branch protection rule as saved. Flags, user lists and team lists are keyed by their API field
@@ -33,6 +34,8 @@ export function emptyBranchProtectionsData(): BranchProtectionsData {
   return { branchProtections: [] };
 }
 
+export const PROTECTIONS = defineIndex<BranchProtectionRecord>()({ table: 'branchProtections', groups: { repo: (p) => p.repoId } });
+
 export function protectionsOfRepo(state: SandboxState, repoId: number): BranchProtectionRecord[] {
-  return state.data.branchProtections.filter((p) => p.repoId === repoId);
+  return state.indexes.of(PROTECTIONS).list('repo', repoId);
 }

@@ -17,7 +17,7 @@ import { empty, json } from '../../http/respond.js';
 import type { ApiRouter } from '../../http/router.js';
 import { explicitReaderIds, teamsWithAccess } from '../../core/permissions.js';
 import { type RepoRecord, type SandboxState } from '../../core/state.js';
-import { type BranchProtectionRecord, protectionsOfRepo } from './records.js';
+import { type BranchProtectionRecord, PROTECTIONS, protectionsOfRepo } from './records.js';
 import { fail, isFailure } from '../../core/failure.js';
 import { CreateBranchProtectionOption, EditBranchProtectionOption, UpdateBranchProtectionPriories } from './options.js';
 import { createProtection, editProtection, isGlobRule } from './service.js';
@@ -145,7 +145,7 @@ export function registerBranchProtectionRoutes(r: ApiRouter): void {
   r.on('DELETE', `${base}/*`, ...guard, mustNotBeArchived, (ctx) => {
     const bp = findRule(ctx);
     if (!bp) return notFound(ctx);
-    ctx.state.data.branchProtections = ctx.state.data.branchProtections.filter((p) => p.id !== bp.id);
+    ctx.state.indexes.of(PROTECTIONS).remove(bp);
     return empty(204);
   });
 }

@@ -26,7 +26,7 @@ import { toUser } from '../users/convert.js';
 import { parseGoInt } from '../labels/service.js';
 import { issueFromPath } from './issue-labels.js';
 import { CreateIssueCommentOption, EditIssueCommentOption } from './options.js';
-import type { CommentRecord, IssueRecord } from './records.js';
+import { type CommentRecord, issueById, type IssueRecord } from './records.js';
 
 /** The comment table; a state file written before comments existed has none. */
 export function commentsOf(state: SandboxState): CommentRecord[] {
@@ -119,7 +119,7 @@ function commentFromPath(ctx: ApiContext): { comment: CommentRecord; issue: Issu
   const id = parseGoInt(ctx.params.id ?? '') ?? 0;
   const comment = commentsOf(ctx.state).find((c) => c.id === id);
   if (!comment) return apiError(ctx.root, 404, `comment does not exist [id: ${id}, issue_id: 0]`);
-  const issue = ctx.state.data.issues.find((i) => i.id === comment.issueId);
+  const issue = issueById(ctx.state, comment.issueId);
   if (!issue || issue.repoId !== ctx.repo!.id) return empty(404);
   return { comment, issue };
 }

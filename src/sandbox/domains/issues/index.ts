@@ -1,5 +1,6 @@
 /** Issues (list, search, create, edit), their labels, and projects (seeded only). */
 import type { SandboxDomain } from '../../core/domain.js';
+import { ISSUES } from './records.js';
 import { registerIssueCommentRoutes } from './comments.js';
 import { registerIssueRoutes, registerIssueSearchRoute } from './routes.js';
 import { repoIssuesSeed, repoProjectsSeed } from './seed.js';
@@ -14,9 +15,8 @@ export const issuesDomain: SandboxDomain = {
   seed: { repo: [repoProjectsSeed, repoIssuesSeed] },
   cascade: {
     repo: (state, repoId) => {
-      const gone = new Set(state.data.issues.filter((i) => i.repoId === repoId).map((i) => i.id));
+      const gone = new Set(state.indexes.of(ISSUES).removeWhere((i) => i.repoId === repoId).map((i) => i.id));
       state.data.comments = (state.data.comments ?? []).filter((c) => !gone.has(c.issueId));
-      state.data.issues = state.data.issues.filter((i) => i.repoId !== repoId);
       state.data.projects = state.data.projects.filter((p) => p.repoId !== repoId);
     },
     org: (state, orgId) => {

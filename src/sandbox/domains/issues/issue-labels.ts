@@ -109,7 +109,8 @@ function prepare(ctx: ApiContext): { issue: IssueRecord; labels: LabelRecord[] }
     const owner = ctx.state.repoOwner(repo);
     if (owner.kind === 'org') ids.push(...labelsOfOrg(ctx.state, owner.id).filter((l) => names.includes(l.name)).map((l) => l.id));
   }
-  const labels = ctx.state.data.labels.filter((l) => ids.includes(l.id));
+  // In table order, which is id order (labels are appended as their ids are drawn).
+  const labels = [...new Set(ids)].flatMap((id) => labelById(ctx.state, id) ?? []).sort((a, b) => a.id - b.id);
   return { issue, labels };
 }
 

@@ -3,6 +3,7 @@
  * their lookups.
  */
 import type { SandboxState } from '../../core/state.js';
+import { defineIndex } from '../../core/table-index.js';
 
 /** A project (board). Repository projects have `repoId`; `ownerId` is 0 for them. */
 export interface ProjectRecord {
@@ -71,12 +72,18 @@ export function projectById(state: SandboxState, id: number): ProjectRecord | un
   return state.data.projects.find((p) => p.id === id);
 }
 
+export const ISSUES = defineIndex<IssueRecord>()({ table: 'issues', unique: { id: (i) => i.id, index: (i) => `${i.repoId}#${i.index}` }, groups: { repo: (i) => i.repoId } });
+
+export function issueById(state: SandboxState, id: number): IssueRecord | undefined {
+  return state.indexes.of(ISSUES).get('id', id);
+}
+
 export function issuesOfRepo(state: SandboxState, repoId: number): IssueRecord[] {
-  return state.data.issues.filter((i) => i.repoId === repoId);
+  return state.indexes.of(ISSUES).list('repo', repoId);
 }
 
 export function issueByIndex(state: SandboxState, repoId: number, index: number): IssueRecord | undefined {
-  return state.data.issues.find((i) => i.repoId === repoId && i.index === index);
+  return state.indexes.of(ISSUES).get('index', `${repoId}#${index}`);
 }
 
 /** Next issue number of a repository (issues and pull requests share the sequence). */

@@ -1,5 +1,6 @@
 /** Repository and organisation labels (behavior.md §3), and the label templates (§6). */
 import type { SandboxDomain } from '../../core/domain.js';
+import { LABELS } from './records.js';
 import { registerLabelRoutes } from './routes.js';
 import { orgLabelsSeed, repoLabelsSeed } from './seed.js';
 
@@ -9,10 +10,10 @@ export const labelsDomain: SandboxDomain = {
   seed: { org: [orgLabelsSeed], repo: [repoLabelsSeed] },
   cascade: {
     repo: (state, repoId) => {
-      state.data.labels = state.data.labels.filter((l) => l.repoId !== repoId);
+      state.indexes.of(LABELS).removeWhere((l) => l.repoId === repoId);
     },
     org: (state, orgId) => {
-      state.data.labels = state.data.labels.filter((l) => !(l.orgId === orgId && l.repoId === 0));
+      state.indexes.of(LABELS).removeWhere((l) => l.orgId === orgId && l.repoId === 0);
     },
   },
 };

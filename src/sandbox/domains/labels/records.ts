@@ -3,6 +3,8 @@
  * {@link LabelsData}), and their lookups.
  */
 import type { SandboxState } from '../../core/state.js';
+import { defineIndex } from '../../core/table-index.js';
+import { issuesOfRepo } from '../issues/records.js';
 
 export interface LabelRecord {
   id: number;
@@ -28,27 +30,49 @@ export function emptyLabelsData(): LabelsData {
   return { labels: [] };
 }
 
+export const LABELS = defineIndex<LabelRecord>()({
+  table: 'labels',
+  unique: { id: (l) => l.id },
+  groups: { repo: (l) => (l.repoId !== 0 ? l.repoId : undefined), org: (l) => (l.repoId === 0 ? l.orgId : undefined) },
+});
+
 export function labelById(state: SandboxState, id: number): LabelRecord | undefined {
-  return state.data.labels.find((l) => l.id === id);
+  return state.indexes.of(LABELS).get('id', id);
 }
 
 export function labelsOfRepo(state: SandboxState, repoId: number): LabelRecord[] {
-  return state.data.labels.filter((l) => l.repoId === repoId);
+  return repoId === 0 ? state.data.labels.filter((l) => l.repoId === 0) : state.indexes.of(LABELS).list('repo', repoId);
 }
 
 export function labelsOfOrg(state: SandboxState, orgId: number): LabelRecord[] {
-  return state.data.labels.filter((l) => l.orgId === orgId && l.repoId === 0);
+  return state.indexes.of(LABELS).list('org', orgId);
+}
+
+/** Deletes labels (and detaches them from the issues that carry them). */
+export function removeLabelsWhere(state: SandboxState, pred: (l: LabelRecord) => boolean): void {
+  for (const label of state.indexes.of(LABELS).removeWhere(pred)) {
+    for (const issue of issuesCarrying(state, label)) issue.labelIds = issue.labelIds.filter((x) => x !== label.id);
+  }
 }
 
 /** Deletes a label and detaches it from every issue. */
 export function deleteLabel(state: SandboxState, id: number): void {
-  state.data.labels = state.data.labels.filter((l) => l.id !== id);
-  for (const issue of state.data.issues) {
-    if (issue.labelIds.includes(id)) issue.labelIds = issue.labelIds.filter((x) => x !== id);
-  }
+  const label = labelById(state, id);
+  if (!label || !state.indexes.of(LABELS).remove(label)) return;
+  for (const issue of issuesCarrying(state, label)) issue.labelIds = issue.labelIds.filter((x) => x !== label.id);
+}
+
+/**
+ * The issues that may carry a label: those of its repository, or of its organisation's
+ * repositories (an issue only ever gets labels of its repository or its owner: §4).
+ */
+function issuesCarrying(state: SandboxState, label: LabelRecord): { labelIds: number[] }[] {
+  const repoIds = label.repoId !== 0 ? [label.repoId] : state.reposOfOwner(label.orgId).map((r) => r.id);
+  return repoIds.flatMap((id) => issuesOfRepo(state, id)).filter((i) => i.labelIds.includes(label.id));
 }
 
 /** How many issues carry the label (Gitea's `num_issues`). */
 export function labelIssueCount(state: SandboxState, id: number): number {
-  return state.data.issues.filter((i) => i.labelIds.includes(id)).length;
+  const label = labelById(state, id);
+  return label ? issuesCarrying(state, label).length : state.data.issues.filter((i) => i.labelIds.includes(id)).length;
 }

@@ -1,10 +1,12 @@
 /** API `Milestone` objects. */
 import type { ConvertContext } from '../../core/convert.js';
 import type { MilestoneRecord } from './records.js';
+import { issuesOfRepo } from '../issues/records.js';
 
 /** `convert.ToAPIMilestone`. */
 export function toMilestone(cx: ConvertContext, m: MilestoneRecord): Record<string, unknown> {
-  const issues = cx.state.data.issues.filter((i) => i.milestoneId === m.id);
+  // An issue only ever has a milestone of its own repository.
+  const issues = issuesOfRepo(cx.state, m.repoId).filter((i) => i.milestoneId === m.id);
   return {
     id: m.id,
     title: m.title,

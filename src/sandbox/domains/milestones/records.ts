@@ -2,6 +2,7 @@
  * Milestones, saved in the state file (`StateData` extends {@link MilestonesData}), and their lookups.
  */
 import type { SandboxState } from '../../core/state.js';
+import { defineIndex } from '../../core/table-index.js';
 
 export interface MilestoneRecord {
   id: number;
@@ -23,10 +24,12 @@ export function emptyMilestonesData(): MilestonesData {
   return { milestones: [] };
 }
 
+export const MILESTONES = defineIndex<MilestoneRecord>()({ table: 'milestones', unique: { id: (m) => m.id }, groups: { repo: (m) => m.repoId } });
+
 export function milestoneById(state: SandboxState, id: number): MilestoneRecord | undefined {
-  return state.data.milestones.find((m) => m.id === id);
+  return state.indexes.of(MILESTONES).get('id', id);
 }
 
 export function milestonesOfRepo(state: SandboxState, repoId: number): MilestoneRecord[] {
-  return state.data.milestones.filter((m) => m.repoId === repoId);
+  return state.indexes.of(MILESTONES).list('repo', repoId);
 }

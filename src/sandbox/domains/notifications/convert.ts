@@ -4,6 +4,7 @@ import type { ConvertContext } from '../../core/convert.js';
 import { goPathEscape } from '../../http/respond.js';
 import { AccessMode } from '../../core/state.js';
 import type { NotificationRecord } from './records.js';
+import { issueById } from '../issues/records.js';
 
 const SUBJECT_TYPE = { issue: 'Issue', pull: 'Pull', commit: 'Commit', repository: 'Repository' } as const;
 
@@ -14,7 +15,7 @@ export function toNotificationThread(cx: ConvertContext, n: NotificationRecord):
   if (repo) {
     const base = { title: '', url: '', latest_comment_url: '', html_url: '', latest_comment_html_url: '', type: SUBJECT_TYPE[n.source], state: '' };
     if (n.source === 'issue' || n.source === 'pull') {
-      const issue = cx.state.data.issues.find((i) => i.id === n.issueId);
+      const issue = issueById(cx.state, n.issueId);
       subject = issue
         ? {
             ...base,

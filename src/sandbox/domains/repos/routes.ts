@@ -11,7 +11,7 @@ import { apiError, json } from '../../http/respond.js';
 import type { ApiRouter } from '../../http/router.js';
 import { toRepo } from './convert.js';
 import { repoAccessMode, userVisibleTo } from '../../core/permissions.js';
-import { AccessMode, nowIso, type Owner } from '../../core/state.js';
+import { AccessMode, nowIso, REPOS, type Owner } from '../../core/state.js';
 import { checkUsableName, fail, isFailure } from '../../core/failure.js';
 import { CreateRepoOption, EditRepoOption } from './options.js';
 import { createRepoForOwner, RESERVED_REPO_NAMES, RESERVED_REPO_PATTERNS } from './service.js';
@@ -26,7 +26,7 @@ function editRepo(ctx: ApiContext): Response {
     if (unusable) return fail(ctx, unusable);
     const other = state.repoByName(repo.ownerId, form.name);
     if (other && other.id !== repo.id) return apiError(ctx.root, 422, `repository already exists [uname: ${ctx.repoOwner!.name}, name: ${form.name}]`);
-    repo.name = form.name;
+    state.indexes.of(REPOS).change(repo, () => (repo.name = form.name!));
   }
   if (form.description !== undefined) repo.description = form.description;
   if (form.website !== undefined) repo.website = form.website;

@@ -4,6 +4,7 @@
  */
 import type { SandboxDomain } from '../../core/domain.js';
 import type { SandboxState } from '../../core/state.js';
+import { EMAILS } from './accounts.js';
 import { registerAdminUserExtraRoutes } from './badges-keys.js';
 import { registerEmailRoutes } from './emails.js';
 import { registerAdminUserRoutes } from './routes.js';
@@ -12,7 +13,7 @@ import { registerUserRoutes } from './self.js';
 import { registerTeamUserRoutes } from './teams-users.js';
 
 const dropUserRows = (state: SandboxState, id: number): void => {
-  state.data.emails = state.data.emails.filter((e) => e.userId !== id);
+  state.indexes.of(EMAILS).removeWhere((e) => e.userId === id);
   state.data.publicKeys = state.data.publicKeys.filter((k) => k.ownerId !== id);
   state.data.userBadges = state.data.userBadges.filter((b) => b.userId !== id);
   state.data.userRedirects = state.data.userRedirects.filter((r) => r.userId !== id);

@@ -16,7 +16,7 @@ import { authSourceById, findEmailRow, passwordIsManaged, replacePrimaryEmailRow
 import { newUserRedirect } from '../../core/redirects.js';
 import { deleteOrganization, deleteRepository, deleteUserRecord, purgeUserRows, userDeleteBlocker } from '../../core/cascade.js';
 import { orgsOfMember, removeOrgMember } from '../orgs/members.js';
-import { hashPassword, nowIso, type OrgRecord, type SandboxState, type UserRecord } from '../../core/state.js';
+import { hashPassword, nowIso, USERS, type OrgRecord, type SandboxState, type UserRecord } from '../../core/state.js';
 import { fail, failure, isFailure, type Failure } from '../../core/failure.js';
 import { CreateUserOption, EditUserOption, RenameUserOption } from './options.js';
 import type { FormOf } from '../../http/options.js';
@@ -72,6 +72,12 @@ function listUsers(ctx: ApiContext): Response {
   const isRestricted = flag('is_restricted');
   const is2fa = flag('is_2fa_enabled');
   const isProhibitLogin = flag('is_prohibit_login');
+  const unfiltered = sourceId <= 0 && !loginName && !keyword && !visibility && [isActive, isAdmin, isRestricted, is2fa, isProhibitLogin].every((f) => f === undefined);
+  // forgeform pages through every user in the default order: sort once per change of the table, not per page.
+  if (unfiltered && sort === ORDER_BY.asc!.name) {
+    const sorted = ctx.state.indexes.of(USERS).derived('by name', (rows) => [...rows].sort(sort));
+    return userPage(ctx, sorted);
+  }
   const users = ctx.state.data.users.filter(
     (u) =>
       (sourceId <= 0 || u.sourceId === sourceId) &&
@@ -86,6 +92,10 @@ function listUsers(ctx: ApiContext): Response {
       (isProhibitLogin === undefined || u.prohibitLogin === isProhibitLogin),
   );
   users.sort(sort);
+  return userPage(ctx, users);
+}
+
+function userPage(ctx: ApiContext, users: readonly UserRecord[]): Response {
   const opts = listOptions(ctx);
   setLinkHeader(ctx, users.length, opts.pageSize);
   setTotalCountHeader(ctx, users.length);
@@ -203,13 +213,13 @@ export function renameUser(state: SandboxState, user: UserRecord, newName: strin
   const unusable = checkUsableUsername(newName);
   if (unusable) return unusable;
   if (newName.toLowerCase() === user.name.toLowerCase()) {
-    user.name = newName;
+    state.indexes.of(USERS).change(user, () => (user.name = newName));
     return undefined;
   }
   const taken = state.ownerByName(newName);
   if (taken && taken.id !== user.id) return failure(422, `user already exists [name: ${newName}]`);
   newUserRedirect(state, user.id, user.name, newName);
-  user.name = newName;
+  state.indexes.of(USERS).change(user, () => (user.name = newName));
   user.updatedAt = nowIso();
   return undefined;
 }
