@@ -11,6 +11,7 @@ export interface ServerOptions {
   insecureHttp?: boolean;
   concurrency?: string;
   timeout?: string;
+  retries?: string;
 }
 
 export const DEFAULT_CONFIG = 'forgeform.yaml';
@@ -66,15 +67,18 @@ export function makeClient(opts: ServerOptions, out: Output, configUrl?: string)
   if (!Number.isInteger(concurrency) || concurrency < 1) throw new UserError(`--concurrency must be a positive integer, got ${opts.concurrency}`);
   const timeout = opts.timeout === undefined ? 30 : Number(opts.timeout);
   if (!(timeout > 0)) throw new UserError(`--timeout must be a positive number of seconds, got ${opts.timeout}`);
-  // Tuning knobs for tests and unusual proxies; the defaults suit a real server.
+  const retriesText = opts.retries ?? process.env.FORGEFORM_RETRY_LIMIT;
+  const retries = retriesText === undefined ? undefined : Number(retriesText);
+  if (retries !== undefined && !(Number.isInteger(retries) && retries >= 0)) throw new UserError(`--retries must be a whole number ≥ 0, got ${retriesText}`);
+  // Tuning knob for tests and unusual proxies; the default suits a real server.
   const retryDelay = process.env.FORGEFORM_RETRY_DELAY_MS ? Number(process.env.FORGEFORM_RETRY_DELAY_MS) : undefined;
-  const retryLimit = process.env.FORGEFORM_RETRY_LIMIT ? Number(process.env.FORGEFORM_RETRY_LIMIT) : undefined;
   return new GiteaClient({
     url: parsed.toString(),
     credentials,
     concurrency,
     timeoutMs: timeout * 1000,
     ...(retryDelay !== undefined ? { retryDelayMs: retryDelay } : {}),
-    ...(retryLimit !== undefined ? { retryLimit } : {}),
+    ...(retries !== undefined ? { retries } : {}),
+    onWarning: (message) => out.stderr(out.err.yellow(`warning: ${message}`)),
   });
 }

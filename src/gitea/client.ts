@@ -1,6 +1,10 @@
-import ky, { HTTPError, TimeoutError, type KyInstance } from 'ky';
+import ky, { type KyInstance } from 'ky';
 import pLimit, { type LimitFunction } from 'p-limit';
+import { BodyTooLarge, DEFAULT_MAX_BODY_BYTES, parseAnswer, readBody, type Expect } from './answer.js';
 import { ApiError } from './errors.js';
+import { readAllPages } from './paging.js';
+import { unsafePathReason } from './path.js';
+import { backoffMs, mayHaveBeenProcessed, methodClass, realClock, retryAfterMs, SharedPause, shouldRetry, type Clock, type Failure } from './retry.js';
 
 export type Credentials = { token: string } | { username: string; password: string };
 
@@ -9,12 +13,22 @@ export interface ClientOptions {
   credentials: Credentials;
   /** The one bound on requests in flight. */
   concurrency?: number;
+  /** Time limit of one attempt, from sending the request to the last byte of the answer. */
   timeoutMs?: number;
-  retryLimit?: number;
+  /** How many times a failed write is sent again (when that is safe); reads get READ_PATIENCE times as many. */
+  retries?: number;
   /** Base of the exponential backoff, in ms (tests set it low). */
   retryDelayMs?: number;
+  /** A Retry-After longer than this is not waited for: the request fails, saying how long the server asked for. */
+  maxRetryAfterMs?: number;
+  /** Answers larger than this are refused. */
+  maxBodyBytes?: number;
   /** Called once per HTTP attempt, for progress and request counting. */
   onRequest?: (method: string, path: string) => void;
+  /** Something about the server's answers worth telling the user, that did not stop the request (the CLI prints it on stderr). */
+  onWarning?: (message: string) => void;
+  /** Tests replace the clock to see the waits without waiting. */
+  clock?: Clock;
 }
 
 export interface RequestOptions {
@@ -22,6 +36,14 @@ export interface RequestOptions {
   query?: Record<string, string | number | boolean | undefined>;
   /** What the request is about ("label bug in acme/widgets"), for error messages. */
   object?: string;
+  /** What a 2xx answer must hold; default: an object or a list for GET, any JSON (or nothing) otherwise. */
+  expect?: Expect;
+  /**
+   * Asked right before the request is first sent (once it has its turn under the concurrency
+   * bound): true means it is not sent at all, and the call fails with NotSent. An interrupted
+   * apply uses it so that nothing new starts, while requests already sent may be retried.
+   */
+  abandon?: () => boolean;
 }
 
 export interface Response<T> {
@@ -30,35 +52,53 @@ export interface Response<T> {
   headers: Headers;
 }
 
+/** The request was never sent (see RequestOptions.abandon). */
+export class NotSent extends Error {
+  constructor(method: string, path: string) {
+    super(`${method} /api/v1/${path} was not sent`);
+    this.name = 'NotSent';
+  }
+}
+
 const PAGE_SIZE = 50;
+/** Lists that announce no usable total are read at most this many pages. */
+const MAX_PAGES = 1000;
+/** Reads are sent again this many times more often than writes: they change nothing. */
+const READ_PATIENCE = 4;
+const DEFAULT_RETRIES = 3;
+
+/** What one attempt brought back. */
+type Attempt =
+  | { type: 'answer'; status: number; headers: Headers; text: string }
+  | { type: 'lost'; message: string }
+  | { type: 'final'; message: string };
 
 export class GiteaClient {
   readonly baseUrl: string;
   readonly limit: LimitFunction;
   private readonly http: KyInstance;
+  private readonly pause: SharedPause;
+  private readonly clock: Clock;
+  private readonly warned = new Set<string>();
+  /** HTTP attempts sent. */
   requestCount = 0;
+  /** Attempts that were a retry of a failed one. */
+  retryCount = 0;
 
   constructor(private readonly options: ClientOptions) {
     this.baseUrl = options.url.replace(/\/+$/, '');
     this.limit = pLimit(options.concurrency ?? 8);
-    const delay = options.retryDelayMs ?? 300;
+    this.clock = options.clock ?? realClock;
+    this.pause = new SharedPause(this.clock);
     this.http = ky.create({
       prefixUrl: `${this.baseUrl}/api/v1/`,
       headers: { authorization: authorization(options.credentials), accept: 'application/json' },
-      timeout: options.timeoutMs ?? 30_000,
+      // The client's own deadline covers the body too (ky's stops at the headers), and it retries itself.
+      timeout: false,
+      retry: 0,
       // A 307 after a user rename must not be followed: the replayed PATCH/DELETE would hit the new name.
       redirect: 'manual',
       throwHttpErrors: false,
-      retry: {
-        limit: options.retryLimit ?? 3,
-        // POST and PATCH are never retried blindly: a create could happen twice.
-        methods: ['get', 'put', 'head', 'delete'],
-        statusCodes: [408, 429, 500, 502, 503, 504],
-        afterStatusCodes: [413, 429, 503],
-        maxRetryAfter: 60_000,
-        backoffLimit: 10_000,
-        delay: (attempt) => delay * 2 ** (attempt - 1),
-      },
       hooks: {
         beforeRequest: [
           (request) => {
@@ -70,68 +110,114 @@ export class GiteaClient {
     });
   }
 
-  /** One request. Non-2xx answers become an ApiError that names the operation, object, status and message. */
+  private get retries(): number {
+    return this.options.retries ?? DEFAULT_RETRIES;
+  }
+
+  /**
+   * One API call, sent again as src/gitea/retry.ts allows. Non-2xx answers, answers that are not
+   * what the API promises and lost answers become an ApiError naming the operation, the object,
+   * the status and the server's message.
+   */
   async request<T = unknown>(method: string, path: string, opts: RequestOptions = {}): Promise<Response<T>> {
-    return this.limit(async () => {
-      let res: globalThis.Response;
-      try {
-        res = await this.http(path, {
-          method,
-          ...(opts.body !== undefined ? { json: opts.body } : {}),
-          ...(opts.query ? { searchParams: definedOnly(opts.query) } : {}),
-          // ky only retries on status when throwHttpErrors is on; do it for retriable methods.
-          throwHttpErrors: (status) => status >= 500 || status === 429 || status === 408,
-        });
-      } catch (e) {
-        if (e instanceof HTTPError) {
-          const text = await e.response.text().catch(() => '');
-          throw new ApiError(method, path, e.response.status, messageOf(text), opts.object);
+    const unsafe = unsafePathReason(path);
+    if (unsafe) throw new ApiError(method, path, undefined, `refused: ${unsafe}`, opts.object);
+    const cls = methodClass(method);
+    const budget = cls === 'read' ? this.retries * READ_PATIENCE : this.retries;
+    const fail = (message: string, status?: number) => new ApiError(method, path, status, message, opts.object);
+    let maybeProcessed = false;
+    for (let retry = 0; ; retry++) {
+      const attempt = await this.limit(() => this.attempt(method, path, opts, retry === 0));
+      const tries = retry > 0 ? ` (tried ${retry + 1} times)` : '';
+      if (attempt.type === 'final') throw fail(attempt.message);
+      if (attempt.type === 'answer') {
+        const { status, headers, text } = attempt;
+        if (status >= 200 && status < 300) {
+          const parsed = parseAnswer(text, opts.expect ?? (method === 'GET' ? 'container' : 'any'), method, status, headers.get('content-type'));
+          if ('problem' in parsed) throw fail(parsed.problem);
+          return { status, data: parsed.data as T, headers };
         }
-        throw new ApiError(method, path, undefined, networkMessage(e), opts.object);
+        // The first attempt did it, and its answer was lost: the object is gone, as asked.
+        if (method === 'DELETE' && status === 404 && maybeProcessed) return { status, data: undefined as T, headers };
+        if (status >= 300 && status < 400) {
+          const location = headers.get('location') ?? '';
+          throw fail(location ? `moved to ${location}` : '', status);
+        }
       }
-      const text = await res.text();
-      if (res.status >= 300 && res.status < 400) {
-        const location = res.headers.get('location') ?? '';
-        throw new ApiError(method, path, res.status, location ? `moved to ${location}` : '', opts.object);
-      }
-      if (!res.ok) throw new ApiError(method, path, res.status, messageOf(text), opts.object);
-      return { status: res.status, data: parse(text) as T, headers: res.headers };
-    });
+      const failure: Failure = attempt.type === 'lost' ? { lost: true } : { status: attempt.status };
+      const message = attempt.type === 'lost' ? attempt.message : messageOf(attempt.text);
+      const status = attempt.type === 'answer' ? attempt.status : undefined;
+      if (!shouldRetry(cls, failure) || retry >= budget) throw fail(`${message}${tries}`, status);
+      maybeProcessed ||= mayHaveBeenProcessed(failure);
+      const asked = attempt.type === 'answer' ? retryAfterMs(attempt.headers, this.clock.now()) : undefined;
+      const maxWait = this.options.maxRetryAfterMs ?? 120_000;
+      if (asked !== undefined && asked > maxWait)
+        throw fail(`${message} (the server asks to wait ${Math.round(asked / 1000)} s before trying again, longer than forgeform waits)`, status);
+      const wait = Math.max(asked ?? 0, backoffMs(retry, this.options.retryDelayMs ?? 300));
+      this.retryCount++;
+      // A rate limit is about all of this client's requests, not just this one: everyone waits.
+      if (status === 429 || asked !== undefined) this.pause.extend(wait);
+      else await this.clock.sleep(wait);
+    }
+  }
+
+  /** One HTTP exchange under the concurrency bound, with the deadline covering the body. */
+  private async attempt(method: string, path: string, opts: RequestOptions, first: boolean): Promise<Attempt> {
+    await this.pause.wait();
+    if (first && opts.abandon?.()) throw new NotSent(method, path);
+    const timeoutMs = this.options.timeoutMs ?? 30_000;
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), timeoutMs);
+    try {
+      const res = await this.http(path, {
+        method,
+        signal: controller.signal,
+        ...(opts.body !== undefined ? { body: serializeBody(opts.body), headers: { 'content-type': 'application/json' } } : {}),
+        ...(opts.query ? { searchParams: definedOnly(opts.query) } : {}),
+      });
+      const text = await readBody(res, this.options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
+      return { type: 'answer', status: res.status, headers: res.headers, text };
+    } catch (e) {
+      if (e instanceof BodyTooLarge) return { type: 'final', message: e.message };
+      if (controller.signal.aborted) return { type: 'lost', message: `no complete answer within ${timeoutMs / 1000} s (--timeout)` };
+      return { type: 'lost', message: networkMessage(e) };
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   async get<T = unknown>(path: string, opts: RequestOptions = {}): Promise<T> {
     return (await this.request<T>('GET', path, opts)).data;
   }
 
-  /**
-   * Every item of a paged list: page 1 tells the total (X-Total-Count), the rest are fetched concurrently.
-   * Lists without the header are read page by page until a short page.
-   */
+  /** Every item of a paged list (see src/gitea/paging.ts for how far it reads, and how much at once). */
   async list<T = unknown>(path: string, opts: RequestOptions = {}): Promise<T[]> {
-    const query = { ...opts.query, limit: PAGE_SIZE };
-    const first = await this.request<T[]>('GET', path, { ...opts, query: { ...query, page: 1 } });
-    const items = [...asArray<T>(first.data)];
-    const totalHeader = first.headers.get('x-total-count');
-    if (totalHeader !== null) {
-      const total = Number(totalHeader);
-      const pages = Math.ceil(total / PAGE_SIZE);
-      const rest = await Promise.all(
-        Array.from({ length: Math.max(0, pages - 1) }, (_, i) =>
-          this.request<T[]>('GET', path, { ...opts, query: { ...query, page: i + 2 } }),
-        ),
-      );
-      for (const r of rest) items.push(...asArray<T>(r.data));
-      return items;
-    }
-    let page = 1;
-    let last = first.data;
-    while (asArray(last).length >= PAGE_SIZE) {
-      page++;
-      last = (await this.request<T[]>('GET', path, { ...opts, query: { ...query, page } })).data;
-      items.push(...asArray<T>(last));
-    }
-    return items;
+    const what = `${opts.object ? `${opts.object}: ` : ''}GET /api/v1/${path}`;
+    return readAllPages<T>(
+      async (page) => {
+        const res = await this.request<T[]>('GET', path, { ...opts, expect: 'list', query: { ...opts.query, limit: PAGE_SIZE, page } });
+        return { items: res.data, headers: res.headers };
+      },
+      {
+        pageSize: PAGE_SIZE,
+        prefetch: Math.max(16, 2 * (this.options.concurrency ?? 8)),
+        maxPages: MAX_PAGES,
+        warn: (m) => this.warn(`${what}: ${m}`),
+        endless: (pages, why) => new ApiError('GET', path, undefined, `the list did not end after ${pages} pages ${why}: the server (or a proxy) seems to ignore the page parameter; stopped`, opts.object),
+      },
+    );
   }
+
+  private warn(message: string): void {
+    if (this.warned.has(message)) return;
+    this.warned.add(message);
+    this.options.onWarning?.(message);
+  }
+}
+
+/** The JSON text of a request body: the one place a body is serialised. */
+export function serializeBody(body: unknown): string {
+  return JSON.stringify(body);
 }
 
 function authorization(c: Credentials): string {
@@ -143,28 +229,18 @@ function definedOnly(q: Record<string, string | number | boolean | undefined>): 
   return Object.fromEntries(Object.entries(q).filter(([, v]) => v !== undefined)) as Record<string, string | number | boolean>;
 }
 
-function asArray<T>(v: unknown): T[] {
-  return Array.isArray(v) ? (v as T[]) : [];
-}
-
-function parse(text: string): unknown {
-  if (!text) return undefined;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
-}
-
-/** Gitea's error body is {message, url}; 403s may be empty and routing 404s plain text. */
+/** Gitea's error body is {message, url}; 403s may be empty, routing 404s and proxies' pages plain text. */
 function messageOf(text: string): string {
-  const parsed = parse(text);
-  if (parsed && typeof parsed === 'object' && 'message' in parsed) return String((parsed).message);
-  return typeof parsed === 'string' ? parsed.trim().slice(0, 300) : '';
+  try {
+    const parsed = JSON.parse(text) as unknown;
+    if (parsed && typeof parsed === 'object' && 'message' in parsed) return String((parsed).message);
+  } catch {
+    // not JSON: the text itself, shortened
+  }
+  return text.replace(/\s+/g, ' ').trim().slice(0, 300);
 }
 
 function networkMessage(e: unknown): string {
-  if (e instanceof TimeoutError) return 'no answer before the timeout';
   if (e instanceof Error) {
     const cause = (e as { cause?: { code?: string; message?: string } }).cause;
     return cause?.code ? `${e.message} (${cause.code})` : cause?.message ? `${e.message} (${cause.message})` : e.message;
