@@ -127,7 +127,7 @@ export class GiteaClient {
     const fail = (message: string, status?: number) => new ApiError(method, path, status, message, opts.object);
     let maybeProcessed = false;
     for (let retry = 0; ; retry++) {
-      const attempt = await this.limit(() => this.attempt(method, path, opts, retry === 0));
+      const attempt = await this.limit(() => this.attempt(method, path, opts, retry));
       const tries = retry > 0 ? ` (tried ${retry + 1} times)` : '';
       if (attempt.type === 'final') throw fail(attempt.message);
       if (attempt.type === 'answer') {
@@ -150,19 +150,29 @@ export class GiteaClient {
       if (!shouldRetry(cls, failure) || retry >= budget) throw fail(`${message}${tries}`, status);
       maybeProcessed ||= mayHaveBeenProcessed(failure);
       const asked = attempt.type === 'answer' ? retryAfterMs(attempt.headers, this.clock.now()) : undefined;
-      const maxWait = this.options.maxRetryAfterMs ?? 120_000;
-      if (asked !== undefined && asked > maxWait)
+      if (asked !== undefined && asked > this.maxRetryAfterMs)
         throw fail(`${message} (the server asks to wait ${Math.round(asked / 1000)} s before trying again, longer than forgeform waits)`, status);
-      const wait = Math.max(asked ?? 0, backoffMs(retry, this.options.retryDelayMs ?? 300));
       this.retryCount++;
-      // A rate limit is about all of this client's requests, not just this one: everyone waits.
-      if (status === 429 || asked !== undefined) this.pause.extend(wait);
-      else await this.clock.sleep(wait);
+      // A paced answer has already paused the whole client (see attempt); anything else backs off alone.
+      if (!isPaced(attempt)) await this.clock.sleep(this.backoff(retry));
     }
   }
 
-  /** One HTTP exchange under the concurrency bound, with the deadline covering the body. */
-  private async attempt(method: string, path: string, opts: RequestOptions, first: boolean): Promise<Attempt> {
+  private get maxRetryAfterMs(): number {
+    return this.options.maxRetryAfterMs ?? 120_000;
+  }
+
+  private backoff(retry: number): number {
+    return backoffMs(retry, this.options.retryDelayMs ?? 300);
+  }
+
+  /**
+   * One HTTP exchange under the concurrency bound, with the deadline covering the body. A rate
+   * limit (429, or any failure with Retry-After) pauses the whole client before the slot is given
+   * to the next request, so that no request slips out between the answer and the pause.
+   */
+  private async attempt(method: string, path: string, opts: RequestOptions, retry: number): Promise<Attempt> {
+    const first = retry === 0;
     await this.pause.wait();
     if (first && opts.abandon?.()) throw new NotSent(method, path);
     const timeoutMs = this.options.timeoutMs ?? 30_000;
@@ -176,7 +186,12 @@ export class GiteaClient {
         ...(opts.query ? { searchParams: definedOnly(opts.query) } : {}),
       });
       const text = await readBody(res, this.options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
-      return { type: 'answer', status: res.status, headers: res.headers, text };
+      const answer: Attempt = { type: 'answer', status: res.status, headers: res.headers, text };
+      if (isPaced(answer)) {
+        const asked = retryAfterMs(res.headers, this.clock.now());
+        if (asked === undefined || asked <= this.maxRetryAfterMs) this.pause.extend(Math.max(asked ?? 0, this.backoff(retry)));
+      }
+      return answer;
     } catch (e) {
       if (e instanceof BodyTooLarge) return { type: 'final', message: e.message };
       if (controller.signal.aborted) return { type: 'lost', message: `no complete answer within ${timeoutMs / 1000} s (--timeout)` };
@@ -213,6 +228,11 @@ export class GiteaClient {
     this.warned.add(message);
     this.options.onWarning?.(message);
   }
+}
+
+/** A failed answer that asks the client to slow down: it pauses every request, not just its own. */
+function isPaced(a: Attempt): boolean {
+  return a.type === 'answer' && (a.status === 429 || (a.status >= 400 && a.headers.has('retry-after')));
 }
 
 /** The JSON text of a request body: the one place a body is serialised. */

@@ -73,7 +73,7 @@ export async function applyCommand(planFile: string | undefined, opts: ApplyComm
     onResult: (r) => out.stdout(renderResultLine(r, out.out)),
   });
   out.stdout(renderApplySummary(results, out.out));
-  out.stderr(`${client.requestCount - before} write requests (${client.requestCount} in all).`);
+  out.stderr(`${client.requestCount - before} write requests (${client.requestCount} in all${client.retryCount ? `, ${client.retryCount} retried` : ''}).`);
   return results.every((r) => r.outcome === 'done') ? EXIT.ok : EXIT.error;
 }
 
