@@ -7,6 +7,7 @@ import { resolvePlanSecrets } from '../../plan/planfile.js';
 import type { Plan } from '../../plan/types.js';
 import { renderApplySummary, renderResultLine } from '../../render/text.js';
 import { load, makeClient } from '../context.js';
+import { interruptedSummary, NOT_STARTED, SIGNAL_EXIT, stopOnSignals } from '../interrupt.js';
 import { EXIT, UserError, type Output } from '../output.js';
 import { computePlan, printPlan, type PlanCommandOptions } from './plan.js';
 
@@ -66,14 +67,24 @@ export async function applyCommand(planFile: string | undefined, opts: ApplyComm
     }
   }
   const before = client.requestCount;
-  const results = await execute(plan.changes, {
-    client,
-    kinds,
-    refused,
-    onResult: (r) => out.stdout(renderResultLine(r, out.out)),
-  });
+  const stop = stopOnSignals(out);
+  let results;
+  try {
+    results = await execute(plan.changes, {
+      client,
+      kinds,
+      refused,
+      onResult: (r) => out.stdout(renderResultLine(r, out.out)),
+      shouldStop: () => stop.signal !== undefined,
+      notStarted: NOT_STARTED,
+    });
+  } finally {
+    stop.dispose();
+  }
   out.stdout(renderApplySummary(results, out.out));
+  if (stop.signal) out.stdout(interruptedSummary(stop.signal, results));
   out.stderr(`${client.requestCount - before} write requests (${client.requestCount} in all${client.retryCount ? `, ${client.retryCount} retried` : ''}).`);
+  if (stop.signal) return SIGNAL_EXIT[stop.signal];
   return results.every((r) => r.outcome === 'done') ? EXIT.ok : EXIT.error;
 }
 
