@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline/promises';
+import { describeDuplicates, findConcurrentDuplicates } from '../../apply/concurrent.js';
 import { execute } from '../../apply/executor.js';
 import { checkPreconditions } from '../../apply/preconditions.js';
 import { kinds } from '../../kinds/index.js';
@@ -81,10 +82,17 @@ export async function applyCommand(planFile: string | undefined, opts: ApplyComm
   } finally {
     stop.dispose();
   }
+  const writes = client.requestCount - before;
   out.stdout(renderApplySummary(results, out.out));
   if (stop.signal) out.stdout(interruptedSummary(stop.signal, results));
-  out.stderr(`${client.requestCount - before} write requests (${client.requestCount} in all${client.retryCount ? `, ${client.retryCount} retried` : ''}).`);
+  out.stderr(`${writes} write requests (${client.requestCount} in all${client.retryCount ? `, ${client.retryCount} retried` : ''}).`);
+  // Another apply at the same time may have created the same names: read again where we created.
+  const beforeCheck = client.requestCount;
+  const concurrent = await findConcurrentDuplicates(results, client, kinds);
+  for (const line of describeDuplicates(concurrent, kinds)) out.stdout(`${out.out.red('✗')} ${line}`);
+  for (const u of concurrent.unchecked) out.stderr(out.err.yellow(`warning: could not read the ${u.kind}s of ${u.scope} again to look for objects another run created at the same time: ${u.error}`));
+  if (client.requestCount > beforeCheck) out.stderr(`${client.requestCount - beforeCheck} requests to read again where objects were created, for duplicates made by another run at the same time.`);
   if (stop.signal) return SIGNAL_EXIT[stop.signal];
-  return results.every((r) => r.outcome === 'done') ? EXIT.ok : EXIT.error;
+  return results.every((r) => r.outcome === 'done') && concurrent.duplicates.length === 0 ? EXIT.ok : EXIT.error;
 }
 
