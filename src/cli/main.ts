@@ -17,7 +17,7 @@ function serverOptions(cmd: Command): Command {
     .option('--insecure-http', 'allow plain http to a host other than loopback')
     .option('--concurrency <n>', 'requests in flight at most', '8')
     .option('--timeout <seconds>', 'time limit of one request attempt', '30')
-    .option('--retries <n>', 'how often a failed request is sent again when that is safe (reads: 4 times as often; default 3)');
+    .option('--retries <n>', 'how often a failed request is sent again when that is safe (reads: 5 times as often; default 3)');
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

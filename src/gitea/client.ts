@@ -64,7 +64,7 @@ const PAGE_SIZE = 50;
 /** Lists that announce no usable total are read at most this many pages. */
 const MAX_PAGES = 1000;
 /** Reads are sent again this many times more often than writes: they change nothing. */
-const READ_PATIENCE = 4;
+const READ_PATIENCE = 5;
 const DEFAULT_RETRIES = 3;
 
 /** What one attempt brought back. */

@@ -123,8 +123,8 @@ describe('the time limit and the size limit cover the whole answer', () => {
     const { cli } = await behind((r) => (isLabelList(r) ? { type: 'trickle', intervalMs: 200 } : undefined));
     const plan = await cli(['plan', '--timeout', '0.5', '--retries', '1']);
     expect(plan.code).toBe(1);
-    expect(plan.stderr).toContain('no complete answer within 0.5 s (--timeout) (tried 5 times)');
-    expect(proxy!.seen.filter((s) => s.did === 'trickle')).toHaveLength(5); // reads: 4 × --retries, plus the first
+    expect(plan.stderr).toContain('no complete answer within 0.5 s (--timeout) (tried 6 times)');
+    expect(proxy!.seen.filter((s) => s.did === 'trickle')).toHaveLength(6); // reads: 5 × --retries, plus the first
   });
 
   it('an answer over 64 MB is refused cleanly', async () => {

@@ -102,7 +102,24 @@ describe('reads', () => {
     const cli = await behind((r) => (r.method === 'GET' && r.path === 'repos/acme/widgets/labels' ? { type: 'status', status: 502, body: 'Bad Gateway' } : undefined));
     const plan = await cli(['plan', '--retries', '1']);
     expect(plan.code).toBe(1);
-    expect(plan.stderr).toContain('labels of acme/widgets: GET /api/v1/repos/acme/widgets/labels → 502 Bad Gateway: Bad Gateway (tried 5 times)');
+    expect(plan.stderr).toContain('labels of acme/widgets: GET /api/v1/repos/acme/widgets/labels → 502 Bad Gateway: Bad Gateway (tried 6 times)');
     expect(plan.stderr).not.toMatch(/\n\s+at /);
+  });
+});
+
+describe('a plan of 180 reads at a 50% fault rate', () => {
+  it('finishes with the default retry budget, and says how many requests were retried', { timeout: 120_000 }, async () => {
+    const repos = Array.from({ length: 90 }, (_, i) => ({ name: `acme/r${String(i).padStart(2, '0')}`, labels: [{ name: 'bug', color: 'ee0701' }] }));
+    w = await world({ ...seed, repos }, { faultRate: 0.5, faultSeed: 7, faultRetryAfter: 0 });
+    const file = w.config('version: 1\nrepos:\n  "acme/*":\n    labels:\n      bug: { color: ee0701 }\n    branch_protections:\n      main: { required_approvals: 1 }\n');
+    const plan = await w.cli(['plan', '-c', file]);
+    expect(plan.stderr).not.toMatch(/error/i);
+    expect(plan.code).toBe(0);
+    expect(plan.stdout).toContain('Plan: 90 to create, 0 to update, 0 to delete, 0 to rename.');
+    const reads = new Set(w.sandbox.requests().map((r) => `${r.path}?${new URLSearchParams(r.query).toString()}`));
+    expect(reads.size).toBeGreaterThanOrEqual(180);
+    const retried = Number(/\((\d+) retried\)/.exec(plan.stderr)?.[1]);
+    console.log(`plan at 50% faults: ${reads.size} distinct reads, ${retried} retried`);
+    expect(retried).toBeGreaterThan(50);
   });
 });
