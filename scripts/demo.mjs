@@ -18,10 +18,12 @@ const [, url, token] = match;
 console.log(`$ forgeform sandbox --seed examples/demo/seed.yaml\n${firstLine}\n`);
 
 const env = { ...process.env, FORGEFORM_URL: url, FORGEFORM_TOKEN: token };
+// The request log is served to the admin token only.
+const asAdmin = { headers: { authorization: `token ${token}` } };
 async function requests() {
-  const res = await fetch(`${url}/_sandbox/requests`);
+  const res = await fetch(`${url}/_sandbox/requests`, asAdmin);
   const log = await res.json();
-  await fetch(`${url}/_sandbox/requests`, { method: 'DELETE' });
+  await fetch(`${url}/_sandbox/requests`, { method: 'DELETE', ...asAdmin });
   const byMethod = {};
   for (const r of log) byMethod[r.method] = (byMethod[r.method] ?? 0) + 1;
   return `${log.length} requests to the server (${Object.entries(byMethod).map(([m, n]) => `${n} ${m}`).join(', ') || 'none'})`;
@@ -34,7 +36,7 @@ function step(title, args) {
 
 let failed;
 try {
-  await fetch(`${url}/_sandbox/requests`, { method: 'DELETE' });
+  await fetch(`${url}/_sandbox/requests`, { method: 'DELETE', ...asAdmin });
   const first = step('plan', ['plan', '-c', 'examples/demo/forgeform.yaml', '--detailed-exitcode']);
   console.log(`[demo] plan exit code ${first} (2 = changes present); ${await requests()}`);
   const applied = step('apply', ['apply', '-c', 'examples/demo/forgeform.yaml', '--yes']);

@@ -4,11 +4,10 @@
  * So after its writes, apply reads again every scope where it created objects, and reports each name
  * it created that now exists more than once: another run created it at the same time.
  */
-import type { LoadedConfig } from '../config/types.js';
 import type { GiteaClient } from '../gitea/client.js';
 import type { Kind } from '../kinds/types.js';
-import { makeKindContext, parseScopeId } from '../plan/planner.js';
-import type { Change } from '../plan/types.js';
+import { makeScopeContext, parseScopeId } from '../plan/planner.js';
+import type { Change, PlanPolicy } from '../plan/types.js';
 import type { ChangeResult } from './executor.js';
 
 export interface ConcurrentCheck {
@@ -18,7 +17,7 @@ export interface ConcurrentCheck {
   unchecked: { scope: string; kind: string; error: string }[];
 }
 
-export async function findConcurrentDuplicates(results: ChangeResult[], client: GiteaClient, kinds: Kind[]): Promise<ConcurrentCheck> {
+export async function findConcurrentDuplicates(results: ChangeResult[], client: GiteaClient, kinds: Kind[], policy: PlanPolicy): Promise<ConcurrentCheck> {
   const groups = new Map<string, Change[]>();
   for (const r of results) {
     if (r.outcome !== 'done' || (r.change.action !== 'create' && r.change.action !== 'replace')) continue;
@@ -26,7 +25,7 @@ export async function findConcurrentDuplicates(results: ChangeResult[], client: 
     groups.set(id, [...(groups.get(id) ?? []), r.change]);
   }
   const check: ConcurrentCheck = { duplicates: [], unchecked: [] };
-  const ctx = makeKindContext(client, {} as LoadedConfig);
+  const ctx = makeScopeContext(client, policy);
   await Promise.all(
     [...groups.values()].map(async (changes) => {
       const { kind: kindName, scope } = changes[0]!;

@@ -1,10 +1,10 @@
-import type { LoadedConfig } from '../config/types.js';
 import { NotSent, type GiteaClient } from '../gitea/client.js';
 import { ApiError } from '../gitea/errors.js';
+import { isSecret } from '../secret.js';
 import { equal } from '../plan/diff.js';
-import { makeKindContext, parseScopeId } from '../plan/planner.js';
+import { makeScopeContext, parseScopeId } from '../plan/planner.js';
 import type { Kind } from '../kinds/types.js';
-import type { Action, Change, Op } from '../plan/types.js';
+import type { Action, Change, Op, PlanPolicy } from '../plan/types.js';
 
 export type Outcome = 'done' | 'failed' | 'skipped';
 
@@ -19,6 +19,8 @@ export interface ChangeResult {
 export interface ExecuteOptions {
   client: GiteaClient;
   kinds: Kind[];
+  /** The policy the plan was made with: what kinds read the server with (a create's re-read). */
+  policy: PlanPolicy;
   /** Changes refused before any request (stale plan), with the reason. */
   refused?: Map<string, string>;
   onResult?: (r: ChangeResult) => void;
@@ -97,7 +99,7 @@ async function createdAnyway(change: Change, error: unknown, opts: ExecuteOption
   if (!kind || change.ops.length !== 1) return false;
   try {
     // Kinds that read only what is named (repositories, issues) are told which object to look for.
-    const objects = await kind.read(parseScopeId(change.scope), makeKindContext(opts.client, {} as LoadedConfig), [{ key: change.key, fields: {}, path: [] }]);
+    const objects = await kind.read(parseScopeId(change.scope), makeScopeContext(opts.client, opts.policy), [{ key: change.key, fields: {}, path: [] }]);
     return objects.some((o) => o.key === change.key);
   } catch {
     return false;
@@ -107,6 +109,8 @@ async function createdAnyway(change: Change, error: unknown, opts: ExecuteOption
 /** Replaces {"$ref": change id} by the id that change's create answered with. */
 function resolveRefs(value: unknown, created: Map<string, unknown>): unknown {
   if (Array.isArray(value)) return value.map((v) => resolveRefs(v, created));
+  // A Secret is a leaf: copying its (public) properties would lose the value the client reveals.
+  if (isSecret(value)) return value;
   if (value && typeof value === 'object') {
     const ref = (value as { $ref?: unknown }).$ref;
     if (typeof ref === 'string') {
@@ -146,10 +150,13 @@ function compareReadBack(kind: Kind, change: Change, answer: unknown): string[] 
   if (!answer || typeof answer !== 'object' || Array.isArray(answer)) return [];
   const current = kind.fromServer(answer);
   const out: string[] = [];
+  const desired = { key: change.key, fields: Object.fromEntries(change.fields.filter((f) => !f.context).map((f) => [f.path, f.after])), path: [] };
   for (const f of change.fields) {
     const spec = kind.fields.find((s) => s.name === f.path);
-    if (!spec || spec.writeOnly || spec.sensitive || spec.readBack === false || f.writeOnly || !(f.path in current.fields)) continue;
-    if (!equal(spec, current.fields[f.path], f.after)) out.push(`${f.path}: sent ${JSON.stringify(f.after)}, server kept ${JSON.stringify(current.fields[f.path])}`);
+    if (!spec || f.context || spec.writeOnly || spec.sensitive || spec.readBack === false || f.writeOnly || !(f.path in current.fields)) continue;
+    // The kind's own comparison where it has one (hook events are sent as written and stored expanded).
+    const same = kind.compare?.(f.path, desired, current);
+    if (!(same ? same(f.after, current.fields[f.path]) : equal(spec, current.fields[f.path], f.after))) out.push(`${f.path}: sent ${JSON.stringify(f.after)}, server kept ${JSON.stringify(current.fields[f.path])}`);
   }
   return out;
 }

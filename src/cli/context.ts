@@ -3,6 +3,7 @@ import { ConfigError } from '../config/errors.js';
 import { loadConfig } from '../config/load.js';
 import type { LoadedConfig } from '../config/types.js';
 import { GiteaClient, type Credentials } from '../gitea/client.js';
+import { urlHasCredentials } from '../secret.js';
 import { EXIT, UserError, type Output } from './output.js';
 
 export interface ServerOptions {
@@ -35,6 +36,10 @@ function isLoopback(host: string): boolean {
 export function makeClient(opts: ServerOptions, out: Output, configUrl?: string): GiteaClient {
   const url = opts.url ?? process.env.FORGEFORM_URL ?? configUrl;
   if (!url) throw new UserError('no server: pass --url, set FORGEFORM_URL, or set server.url in the config');
+  if (urlHasCredentials(url)) {
+    const from = opts.url !== undefined ? '--url' : process.env.FORGEFORM_URL !== undefined ? 'FORGEFORM_URL' : 'server.url';
+    throw new UserError(`the server URL of ${from} holds a user name or password: remove it from the URL, and set FORGEFORM_TOKEN (or --token-file), or FORGEFORM_USERNAME and FORGEFORM_PASSWORD`);
+  }
   let parsed: URL;
   try {
     parsed = new URL(url);

@@ -1,5 +1,5 @@
 import { colors, useColor, type Colors } from '../render/color.js';
-import { SENSITIVE } from '../render/values.js';
+import { maskForms, SENSITIVE } from '../secret.js';
 
 /** Exit codes: the contract with scripts and CI. */
 export const EXIT = { ok: 0, error: 1, changes: 2, unsafe: 3 } as const;
@@ -15,8 +15,11 @@ export class UserError extends Error {
 }
 
 /**
- * stdout carries the plan or the result, stderr progress and logs. Every line passes the secret
- * mask first, so a value that came from an environment variable can never be printed.
+ * stdout carries the plan or the result, stderr progress and logs. Secrets are typed values that
+ * print as (sensitive) wherever they go; this mask is the second net behind them: every text passes
+ * it, and it hides any value read from the environment (or the credentials) — as written, in its
+ * JSON-escaped form, and line by line when it has several lines — wherever it shows up anyway (a
+ * non-sensitive field interpolated from the environment, a server that echoes a request body).
  */
 export class Output {
   readonly out: Colors;
@@ -29,8 +32,10 @@ export class Output {
   }
 
   addSecrets(values: Iterable<string>): void {
-    for (const v of values) if (v && v.length >= 3) this.secrets.push(v);
-    this.secrets.sort((a, b) => b.length - a.length);
+    const all = new Set(this.secrets);
+    for (const v of values) for (const form of maskForms(v)) all.add(form);
+    // Longest first: a line of a value must not break the match of the whole value.
+    this.secrets = [...all].sort((a, b) => b.length - a.length);
   }
 
   mask(text: string): string {

@@ -1,3 +1,4 @@
+import { literalTemplate, type SecretTemplates } from '../secret.js';
 import type { ConfigProblem } from './errors.js';
 import { forEachStringValue, position, type YamlSource } from './source.js';
 import type { ConfigPath } from './types.js';
@@ -18,9 +19,16 @@ export interface InterpolationResult {
 /**
  * Replaces `${NAME}` and `${env:NAME}` in the string values of `data` (the JS copy of `source`), reading `env`.
  * `$${` stands for a literal `${`. Keys are not interpolated. An unset variable is a problem at the scalar, never an
- * empty string. Every substituted value is added to `secrets` (empty values excepted: they cannot be masked).
+ * empty string. Every substituted value is added to `secrets` (empty values excepted: they cannot be masked), and its
+ * template (the text with ${NAME} references) to `templates`: a kind wraps a sensitive value in a Secret that carries it.
  */
-export function interpolate(source: YamlSource, data: unknown, env: NodeJS.ProcessEnv, secrets: Map<string, string>): InterpolationResult {
+export function interpolate(
+  source: YamlSource,
+  data: unknown,
+  env: NodeJS.ProcessEnv,
+  secrets: Map<string, string>,
+  templates?: SecretTemplates,
+): InterpolationResult {
   const problems: ConfigProblem[] = [];
   const sensitive = new Set<string>();
   const failed = new Set<string>();
@@ -28,8 +36,16 @@ export function interpolate(source: YamlSource, data: unknown, env: NodeJS.Proce
   forEachStringValue(source, (value, path, offset) => {
     if (!value.includes('${')) return;
     let substituted = false;
-    const out = value.replace(TOKEN, (token: string, inner: string | undefined) => {
-      if (token === '$${') return '${';
+    // The same text in the one form a saved plan's {"$env": …} understands: ${env:NAME} becomes ${NAME}.
+    let template = '';
+    let last = 0;
+    const out = value.replace(TOKEN, (token: string, inner: string | undefined, at: number) => {
+      template += literalTemplate(value.slice(last, at));
+      last = at + token.length;
+      if (token === '$${') {
+        template += token;
+        return '${';
+      }
       const problem = (message: string) => {
         problems.push({ ...position(source, offset), message });
         failed.add(JSON.stringify(path));
@@ -50,10 +66,15 @@ export function interpolate(source: YamlSource, data: unknown, env: NodeJS.Proce
         return token;
       }
       substituted = true;
+      template += `\${${name}}`;
       if (v !== '') secrets.set(name, v);
       return v;
     });
-    if (substituted) sensitive.add(JSON.stringify(path));
+    template += literalTemplate(value.slice(last));
+    if (substituted) {
+      sensitive.add(JSON.stringify(path));
+      templates?.record(position(source, offset), out, template);
+    }
     if (out !== value) setAt(holder, path, out);
   });
   return { data: holder.root, problems, sensitive, failed };

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFile, readdir, realpath, stat } from 'node:fs/promises';
 import { basename, join, normalize } from 'node:path';
+import { SecretTemplates } from '../secret.js';
 import { ConfigError, type ConfigProblem } from './errors.js';
 import { interpolate } from './interpolate.js';
 import { formatPath } from './path.js';
@@ -48,7 +49,8 @@ export async function loadConfig(paths: string[], env: NodeJS.ProcessEnv = proce
   }
 
   const secrets = new Map<string, string>();
-  for (const f of files) problems.push(...loadFile(f, env, secrets));
+  const secretTemplates = new SecretTemplates();
+  for (const f of files) problems.push(...loadFile(f, env, secrets, secretTemplates));
   const { config, origins } = merge(files, problems);
 
   if (problems.length > 0) throw new ConfigError(problems, order);
@@ -65,6 +67,7 @@ export async function loadConfig(paths: string[], env: NodeJS.ProcessEnv = proce
     locate: (path: ConfigPath, atKey = false) => locate(files, origins, path, atKey),
     files: files.map((f) => f.name),
     secrets,
+    secretTemplates,
     digest: digest.digest('hex'),
   };
 }
@@ -121,7 +124,7 @@ async function listFiles(paths: string[], order: string[], report: (file: string
 }
 
 /** Parses, interpolates and validates one file; sets f.source and (when it is a map) f.data. */
-function loadFile(f: LoadedFile, env: NodeJS.ProcessEnv, secrets: Map<string, string>): ConfigProblem[] {
+function loadFile(f: LoadedFile, env: NodeJS.ProcessEnv, secrets: Map<string, string>, templates: SecretTemplates): ConfigProblem[] {
   const { source, problems } = parseYaml(f.name, f.content.toString('utf8'));
   f.source = source;
   // A document with syntax errors is only partly read: checking its content would report invented problems.
@@ -134,7 +137,7 @@ function loadFile(f: LoadedFile, env: NodeJS.ProcessEnv, secrets: Map<string, st
   } catch (e) {
     return [{ ...position(source, 0), message: (e as Error).message }];
   }
-  const result = interpolate(source, raw, env, secrets);
+  const result = interpolate(source, raw, env, secrets, templates);
   problems.push(...result.problems);
   const data = result.data;
 

@@ -1,3 +1,5 @@
+import type { SecretTemplates } from '../secret.js';
+
 // The shape of a validated config. schemas/forgeform.schema.json is the source of truth; these types
 // mirror it so the rest of the code is checked against it (test/unit/schema-types.test.ts keeps them in step).
 
@@ -16,6 +18,8 @@ export interface Policy {
   /** Kinds whose undeclared objects are deleted, inside declared scopes only. */
   prune?: string[];
   max_deletes?: number;
+  /** A plan deleting more than this share of a kind's objects in a scope (of at least 10) is unsafe. */
+  max_delete_fraction?: number;
   protected_users?: string[];
   /** Users are deleted with ?purge=true: their repositories, packages and the organisations they alone own go too. */
   purge_users?: boolean;
@@ -149,6 +153,8 @@ export interface LoadedConfig {
   files: string[];
   /** Values that came from environment variables, by variable name: masked in every output. */
   secrets: Map<string, string>;
+  /** The ${NAME} templates of those values: what a Secret carries into a saved plan instead of the value. */
+  secretTemplates: SecretTemplates;
   /** sha256 of the files' contents, for the plan file. */
   digest: string;
 }

@@ -1,6 +1,7 @@
 import ky, { type KyInstance } from 'ky';
 import pLimit, { type LimitFunction } from 'p-limit';
 import { BodyTooLarge, DEFAULT_MAX_BODY_BYTES, parseAnswer, readBody, type Expect } from './answer.js';
+import { revealSecrets } from '../secret.js';
 import { ApiError } from './errors.js';
 import { readAllPages } from './paging.js';
 import { unsafePathReason } from './path.js';
@@ -182,7 +183,7 @@ export class GiteaClient {
       const res = await this.http(path, {
         method,
         signal: controller.signal,
-        ...(opts.body !== undefined ? { body: serializeBody(opts.body), headers: { 'content-type': 'application/json' } } : {}),
+        ...(opts.body !== undefined ? { body: requestBody(opts.body), headers: { 'content-type': 'application/json' } } : {}),
         ...(opts.query ? { searchParams: definedOnly(opts.query) } : {}),
       });
       const text = await readBody(res, this.options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
@@ -235,14 +236,14 @@ function isPaced(a: Attempt): boolean {
   return a.type === 'answer' && (a.status === 429 || (a.status >= 400 && a.headers.has('retry-after')));
 }
 
-/** The JSON text of a request body: the one place a body is serialised. */
-export function serializeBody(body: unknown): string {
-  return JSON.stringify(body);
-}
-
 function authorization(c: Credentials): string {
   if ('token' in c) return `token ${c.token}`;
   return `Basic ${Buffer.from(`${c.username}:${c.password}`).toString('base64')}`;
+}
+
+/** The JSON text of a request body as sent: the one place where a Secret gives its value. */
+function requestBody(body: unknown): string {
+  return JSON.stringify(revealSecrets(body));
 }
 
 function definedOnly(q: Record<string, string | number | boolean | undefined>): Record<string, string | number | boolean> {

@@ -55,6 +55,7 @@ export const branchProtectionKind: Kind = {
   pruneKey: 'branch_protections',
   configKey: 'branch_protections',
   scopeType: 'repo',
+  actions: ['create', 'update', 'delete'],
   fields,
 
   async desired(scopeConfig, scope) {

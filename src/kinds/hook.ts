@@ -1,8 +1,9 @@
 import type { Config, HookConfig } from '../config/types.js';
 import { apiPath } from '../gitea/path.js';
 import type { Op } from '../plan/types.js';
+import { isDeepStrictEqual } from 'node:util';
 import { asSet, bool, normalizeFields, str } from './fields.js';
-import { requireFromEnvironment } from './secrets.js';
+import { secretFromEnvironment } from './secrets.js';
 import type { CurrentObject, DesiredObject, FieldSpec, Kind, Problem } from './types.js';
 
 const ISSUE_EVENTS = ['issue_assign', 'issue_label', 'issue_milestone', 'issue_comment'];
@@ -52,6 +53,7 @@ export function eventsToConfig(server: unknown): string[] {
 
 const fields: FieldSpec[] = [
   str('content_type'),
+  // Kept as written in the config (what is sent and shown); compared after Gitea's expansion (see compare).
   { name: 'events', type: 'set', normalize: normalizeEvents },
   str('branch_filter'),
   bool('active'),
@@ -59,12 +61,9 @@ const fields: FieldSpec[] = [
   ...SLACK_KEYS.map(str),
   // Never returned; Gitea cannot change the secret in place, and clears the header on an edit without it.
   { name: 'secret', type: 'scalar', writeOnly: true, sensitive: true },
-  { name: 'authorization_header', type: 'scalar', writeOnly: true, sensitive: true },
+  { name: 'authorization_header', type: 'scalar', writeOnly: true, sensitive: true, resendOnEdit: true },
 ];
 
-/** The identity and the events as written travel with a desired hook (not compared fields). */
-const IDENTITY = '_identity';
-const EVENTS_AS_WRITTEN = '_events';
 /** read() tags each server hook with the list it came from: the hook itself does not say. */
 const SCOPE_TAG = '_scope';
 
@@ -83,22 +82,27 @@ function identityOf(key: string): Identity {
   return { scope: scope as Identity['scope'], type: type ?? '', url: url.join(' ') };
 }
 
-/** The body of POST /admin/hooks: identity, secret and every declared field; active unless said otherwise. */
-function createBody(d: DesiredObject): Record<string, unknown> {
-  const want = d.fields;
-  const id = want[IDENTITY] as Identity;
-  const config: Record<string, string> = {
+/**
+ * The body of POST /admin/hooks: identity (from the key), secret and every field the change carries;
+ * active unless said otherwise. A replacement keeps what the config does not manage as it was.
+ */
+function createBody(d: DesiredObject, replaced?: CurrentObject): Record<string, unknown> {
+  const kept = replaced ? Object.fromEntries(['content_type', 'branch_filter', 'active', ...SLACK_KEYS].filter((k) => k in replaced.fields).map((k) => [k, replaced.fields[k]])) : {};
+  const want = { ...kept, ...d.fields };
+  const id = identityOf(d.key);
+  // Values are strings, or the Secret of config.secret (revealed only when the body is sent).
+  const config: Record<string, unknown> = {
     url: id.url,
-    content_type: (want.content_type as string | undefined) ?? 'json',
+    content_type: want.content_type || 'json',
     // Without it, POST /admin/hooks creates a default hook.
     is_system_webhook: id.scope === 'system' ? 'true' : 'false',
   };
-  if (want.secret !== undefined) config.secret = String(want.secret);
+  if (want.secret !== undefined) config.secret = want.secret;
   for (const k of SLACK_KEYS) if (k in want) config[k] = String(want[k]);
   return {
     type: id.type,
     config,
-    events: (want[EVENTS_AS_WRITTEN]) ?? ['push'],
+    events: 'events' in d.fields ? d.fields.events : replaced ? eventsToConfig(replaced.fields.events) : ['push'],
     // Gitea's default is an inactive hook.
     active: want.active ?? true,
     ...('branch_filter' in want ? { branch_filter: want.branch_filter } : {}),
@@ -116,12 +120,12 @@ function editBody(d: DesiredObject, cur: CurrentObject): Record<string, unknown>
   const want = d.fields;
   const have = cur.fields;
   const pick = (k: string) => (k in want ? want[k] : have[k]);
-  const id = want[IDENTITY] as Identity;
+  const id = identityOf(d.key);
   const config: Record<string, string> = { url: id.url, content_type: String(pick('content_type') || 'json') };
   if (id.type === 'slack') for (const k of SLACK_KEYS) config[k] = String(pick(k) ?? '');
   return {
     config,
-    events: (want[EVENTS_AS_WRITTEN]) ?? eventsToConfig(have.events),
+    events: 'events' in want ? want.events : eventsToConfig(have.events),
     branch_filter: pick('branch_filter') ?? '',
     active: pick('active'),
     ...('authorization_header' in want ? { authorization_header: want.authorization_header } : {}),
@@ -139,6 +143,7 @@ export const hookKind: Kind = {
   pruneKey: 'hooks',
   configKey: 'hooks',
   scopeType: 'server',
+  actions: ['create', 'update', 'delete', 'replace'],
   fields,
   target: { type: 'hook', name: (key) => identityOf(key).url },
   replaceToRotate: true,
@@ -163,13 +168,13 @@ export const hookKind: Kind = {
       seen.set(key, i);
       const { url: _url, scope: _scope, type: _type, events, ...rest } = h;
       const f = normalizeFields(fields, rest, true);
-      if (events) {
-        f.events = expandEvents(events);
-        f[EVENTS_AS_WRITTEN] = events;
+      if (events) f.events = events;
+      for (const field of ['secret', 'authorization_header'] as const) {
+        if (h[field] === undefined) continue;
+        const { secret, problems: p } = secretFromEnvironment(h[field], [...path, field], field, ctx);
+        problems.push(...p);
+        if (secret) f[field] = secret;
       }
-      f[IDENTITY] = id;
-      for (const secret of ['secret', 'authorization_header'] as const)
-        if (h[secret] !== undefined) problems.push(...requireFromEnvironment(h[secret], [...path, secret], secret, ctx));
       objects.push({ key, fields: f, path });
     });
     return { objects, problems };
@@ -183,8 +188,14 @@ export const hookKind: Kind = {
     return [...system, ...dflt];
   },
 
+  compare(field) {
+    // Gitea stores "issues" as issues and its sub-events: compare what it will store with what it has.
+    if (field === 'events') return (want, have) => isDeepStrictEqual(expandEvents(asSet(want)), normalizeEvents(have));
+    return undefined;
+  },
+
   check(desired, current) {
-    const id = desired.fields[IDENTITY] as Identity;
+    const id = identityOf(desired.key);
     if (!current && (id.type === 'matrix' || id.type === 'packagist'))
       return [{ path: [...desired.path, 'type'], message: `Gitea's API cannot set the ${id.type === 'matrix' ? 'room' : 'package'} settings of a ${id.type} hook: create it in Gitea's web UI; forgeform then manages its other fields` }];
     return [];
@@ -193,7 +204,7 @@ export const hookKind: Kind = {
   ops({ action, desired, current }) {
     const remove: Op = { method: 'DELETE', path: apiPath('admin', 'hooks', current?.id ?? 0) };
     if (action === 'delete') return [remove];
-    const create: Op = { method: 'POST', path: 'admin/hooks', body: createBody(desired!) };
+    const create: Op = { method: 'POST', path: 'admin/hooks', body: createBody(desired!, action === 'replace' ? current : undefined) };
     if (action === 'create') return [create];
     if (action === 'replace') return [{ ...remove, reason: 'Gitea cannot change a hook secret in place: the hook is deleted and created again (it gets a new id)' }, create];
     return [

@@ -5,7 +5,7 @@ import type { Op } from '../plan/types.js';
 import { splitRepo } from './branch-protection.js';
 import { asSet, normalizeFields, set, str, text } from './fields.js';
 import { orgLabelKind, repoLabelKind } from './label.js';
-import type { CurrentObject, DesiredObject, FieldSpec, Kind, KindContext, Problem, Scope } from './types.js';
+import type { CurrentObject, DesiredObject, FieldSpec, Kind, Problem, Scope, ScopeContext } from './types.js';
 
 const dateOnly = (v: unknown) => (v === null || v === undefined || v === '' ? null : String(v).slice(0, 10));
 
@@ -69,7 +69,7 @@ function labelSources(scope: Scope): [Kind, Scope][] {
 }
 
 /** Labels as they will be after the plan: current ones renamed or deleted, planned ones added. */
-async function labelCatalogue(scope: Scope, ctx: KindContext): Promise<LabelTarget[]> {
+async function labelCatalogue(scope: Scope, ctx: ScopeContext): Promise<LabelTarget[]> {
   const out: LabelTarget[] = [];
   for (const [kind, s] of labelSources(scope)) {
     const current = s.pendingCreate ? [] : await ctx.currentOf(kind, s);
@@ -90,6 +90,11 @@ export function exclusiveScope(name: string): string | undefined {
   const i = name.lastIndexOf('/');
   return i > 0 && i < name.length - 1 ? name.slice(0, i) : undefined;
 }
+
+/** How declared labels apply: not a field of the issue; shown with a labels change when exact. */
+const LABELS_MODE = 'labels_mode';
+/** The body version a body edit was planned from: shown with it, sent, and Gitea answers 409 when it moved on. */
+const CONTENT_VERSION = 'content_version';
 
 function mode(d: DesiredObject): 'add' | 'exact' {
   return d.fields._labels_mode === 'exact' ? 'exact' : 'add';
@@ -141,7 +146,9 @@ export const issueKind: Kind = {
   pruneKey: '',
   configKey: 'issues',
   scopeType: 'repo',
+  actions: ['update'],
   fields,
+  context: [LABELS_MODE, CONTENT_VERSION],
   // A body edit carries the content version it was planned from; Gitea answers 409 when it moved on.
   guardedByServer: ['body', '_content_version'],
 
@@ -200,16 +207,24 @@ export const issueKind: Kind = {
     };
   },
 
-  ops({ scope, desired, current, changed, prepared }) {
+  shown({ desired, current, changed }) {
+    return {
+      ...(changed.includes('labels') && mode(desired!) === 'exact' ? { [LABELS_MODE]: 'exact' } : {}),
+      ...(changed.includes('body') ? { [CONTENT_VERSION]: current!.fields._content_version } : {}),
+    };
+  },
+
+  ops({ scope, desired, changed, prepared, shown }) {
     const d = desired!;
     const base = apiPath('repos', ...splitRepo(scope.name), 'issues', d.key.slice(1));
     const p = (prepared as Prepared).get(d.key)!;
+    const exact = shown?.[LABELS_MODE] === 'exact';
     const ops: Op[] = [];
     if (changed.includes('labels')) {
       // Ids only (never ids and names mixed): names may be duplicated, ids are exact.
       const additions = p.targets.filter((t) => !p.currentNames.includes(t.name));
-      const removes = mode(d) === 'exact' && p.currentNames.some((n) => !p.targets.some((t) => t.name === n));
-      if (mode(d) === 'exact' && p.targets.length === 0) ops.push({ method: 'DELETE', path: `${base}/labels` });
+      const removes = exact && p.currentNames.some((n) => !p.targets.some((t) => t.name === n));
+      if (exact && p.targets.length === 0) ops.push({ method: 'DELETE', path: `${base}/labels` });
       else if (removes) ops.push({ method: 'PUT', path: `${base}/labels`, body: { labels: p.targets.map((t) => t.id) } });
       else ops.push({ method: 'POST', path: `${base}/labels`, body: { labels: additions.map((t) => t.id) } });
     }
@@ -221,7 +236,7 @@ export const issueKind: Kind = {
       else if (name === 'due_date') Object.assign(body, value === null ? { unset_due_date: true } : { due_date: `${String(value)}T00:00:00Z` });
       else body[name] = value;
     }
-    if ('body' in body) body.content_version = current!.fields._content_version;
+    if ('body' in body) body.content_version = shown?.[CONTENT_VERSION];
     if (Object.keys(body).length)
       ops.push({
         method: 'PATCH',

@@ -3,7 +3,7 @@ import { apiPath } from '../gitea/path.js';
 import type { Op } from '../plan/types.js';
 import { bool, normalizeFields, text } from './fields.js';
 import { splitRepo } from './branch-protection.js';
-import type { CurrentObject, DesiredObject, FieldSpec, Kind, KindContext, Problem, Scope } from './types.js';
+import type { CurrentObject, DesiredObject, FieldSpec, Kind, Problem, Scope, ScopeContext } from './types.js';
 
 /** Gitea stores #rrggbb and answers rrggbb: compare lower-case, without '#', 3 digits expanded. */
 export function normalizeColor(value: unknown): string {
@@ -37,6 +37,7 @@ function makeLabelKind(scopeType: 'repo' | 'org'): Kind {
     pruneKey: 'labels',
     configKey: 'labels',
     scopeType,
+    actions: ['create', 'update', 'rename', 'delete'],
     fields,
 
     async desired(scopeConfig, scope, ctx) {
@@ -72,7 +73,7 @@ function makeLabelKind(scopeType: 'repo' | 'org'): Kind {
       return { objects: [...byName.values()], problems };
     },
 
-    async read(scope, ctx: KindContext) {
+    async read(scope, ctx: ScopeContext) {
       const raw = await ctx.client.list<unknown>(listPath(scope), { object: `labels of ${scope.name}` });
       return raw.map((r) => this.fromServer(r));
     },
@@ -116,9 +117,9 @@ function makeLabelKind(scopeType: 'repo' | 'org'): Kind {
         { query: scopeType === 'repo' ? query : { ...query, owner: scope.name }, object: `issues carrying label "${change.key}" in ${scope.name}` },
       );
       const count = Number(res.headers.get('x-total-count') ?? (Array.isArray(res.data) ? res.data.length : 0));
-      if (!count) return { notes: ['carried by no issue'] };
       const what = `${count} issue${count === 1 ? '' : 's'}`;
-      return { notes: [`carried by ${what}: deleting it removes it from them`], unsafe: `${this.title} "${change.key}" in ${scope.name} is carried by ${what}` };
+      const notes = [count ? `carried by ${what}: deleting it removes it from them` : 'carried by no issue'];
+      return { notes, affects: { count, what: `is carried by ${what}` } };
     },
 
     fromServer(raw) {

@@ -1,15 +1,15 @@
 import type { Config, OrgConfig } from '../config/types.js';
 import { apiPath } from '../gitea/path.js';
 import { normalizeFields, str, text } from './fields.js';
-import type { CurrentObject, DesiredObject, FieldSpec, Kind, KindContext, OpsInput, Scope } from './types.js';
+import type { CurrentObject, DesiredObject, FieldSpec, Kind, OpsInput, Scope, ScopeContext } from './types.js';
 
 const fields: FieldSpec[] = [str('full_name'), text('description'), str('visibility'), str('website'), str('location')];
 
-/** The owner a missing organisation is created for: not a compared field. */
-const OWNER = '_owner';
+/** The owner a missing organisation is created for: not a compared field, shown with the create. */
+const OWNER = 'owner';
 
 /** The change ids that create or rename a user in this plan (a new owner must exist first). */
-export function userChangeIds(ctx: KindContext, scope: Scope, name: string): string[] {
+export function userChangeIds(ctx: ScopeContext, scope: Scope, name: string): string[] {
   return ctx
     .plannedChanges('user', scope)
     .filter((c) => c.key === name && (c.action === 'create' || c.action === 'rename'))
@@ -28,7 +28,9 @@ export const orgKind: Kind = {
   pruneKey: 'orgs',
   configKey: 'orgs',
   scopeType: 'server',
+  actions: ['create', 'update'],
   fields,
+  context: [OWNER],
   target: { type: 'org' },
 
   async desired(scopeConfig) {
@@ -51,16 +53,20 @@ export const orgKind: Kind = {
     return [{ path: desired.path, message: `organisation "${desired.key}" does not exist on the server: add owner: USER to create it` }];
   },
 
-  dependsOn({ action, desired, scope, ctx }: OpsInput) {
-    return action === 'create' ? userChangeIds(ctx, scope, String(desired!.fields[OWNER])) : [];
+  shown({ action, desired }) {
+    return action === 'create' ? { [OWNER]: desired!.fields[OWNER] } : undefined;
   },
 
-  ops({ action, desired, current, changed }) {
+  dependsOn({ action, shown, scope, ctx }: OpsInput) {
+    return action === 'create' ? userChangeIds(ctx, scope, String(shown?.[OWNER])) : [];
+  },
+
+  ops({ action, desired, current, changed, shown }) {
     const want = desired!.fields;
     if (action === 'create') {
       const body: Record<string, unknown> = { username: desired!.key };
       for (const f of fields) if (f.name in want) body[f.name] = want[f.name];
-      return [{ method: 'POST', path: apiPath('admin', 'users', String(want[OWNER]), 'orgs'), body }];
+      return [{ method: 'POST', path: apiPath('admin', 'users', String(shown?.[OWNER]), 'orgs'), body }];
     }
     const body: Record<string, unknown> = {};
     for (const f of changed) body[f] = want[f];

@@ -28,6 +28,7 @@ export const repoKind: Kind = {
   pruneKey: 'repos',
   configKey: 'repos',
   scopeType: 'server',
+  actions: ['create'],
   fields,
   target: { type: 'repo' },
   exportable: false,

@@ -36,6 +36,7 @@ export const runnerKind: Kind = {
   pruneKey: 'runners',
   configKey: 'runners',
   scopeType: 'server',
+  actions: ['update', 'delete'],
   fields,
   target: { type: 'runner' },
   // Changes on its own (a runner goes offline): a saved plan must not be refused for it.

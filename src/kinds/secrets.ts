@@ -1,18 +1,24 @@
+import { literalTemplate, Secret } from '../secret.js';
 import type { KindContext, Problem } from './types.js';
 import type { ConfigPath } from '../config/types.js';
 
 /**
- * Secrets must come from environment variables: only those are masked in every output and replaced
- * by {"$env": …} references in a saved plan. A secret written in the config itself is refused.
+ * A sensitive field's value as a Secret: from here on no output can show it, and a saved plan stores
+ * its ${NAME} template. It must come from an environment variable — a secret written in the config
+ * itself is refused (it would sit in the repository) — but it is wrapped either way, so that even the
+ * refused value is never printed.
  */
-export function requireFromEnvironment(value: unknown, path: ConfigPath, field: string, ctx: KindContext): Problem[] {
-  if (typeof value !== 'string') return [];
-  const fromEnv = [...(ctx.loaded.secrets?.values() ?? [])].some((s) => s.length > 0 && value.includes(s));
-  if (fromEnv) return [];
-  return [
-    {
-      path,
-      message: `${field} is a secret and must come from an environment variable (${field}: "\${NAME}"), so that it is never written in the config nor saved in a plan file`,
-    },
-  ];
+export function secretFromEnvironment(value: unknown, path: ConfigPath, field: string, ctx: KindContext): { secret?: Secret; problems: Problem[] } {
+  if (typeof value !== 'string') return { problems: [] };
+  const template = ctx.loaded.secretTemplates?.lookup(ctx.loaded.locate?.(path), value);
+  if (template !== undefined) return { secret: new Secret(value, template), problems: [] };
+  return {
+    secret: new Secret(value, literalTemplate(value)),
+    problems: [
+      {
+        path,
+        message: `${field} is a secret and must come from an environment variable (${field}: "\${NAME}"), so that it is never written in the config nor saved in a plan file`,
+      },
+    ],
+  };
 }

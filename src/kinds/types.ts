@@ -1,6 +1,6 @@
 import type { GiteaClient, RequestOptions } from '../gitea/client.js';
 import type { ConfigPath, LoadedConfig } from '../config/types.js';
-import type { Action, Change, Op } from '../plan/types.js';
+import type { Action, Change, Op, PlanPolicy } from '../plan/types.js';
 
 /** How a field is compared: scalars by value, sets ignoring order and duplicates, text as multi-line. */
 export type FieldType = 'scalar' | 'set' | 'text';
@@ -16,6 +16,8 @@ export interface FieldSpec {
   sensitive?: boolean;
   /** false: a write answer's value is not comparable with what was sent (e.g. labels in add mode). */
   readBack?: boolean;
+  /** Write-only, and the server clears it on any edit that omits it: every edit of the object sends (and shows) it. */
+  resendOnEdit?: boolean;
 }
 
 /** What a kind lives in: a repository ("owner/name"), an organisation, or the whole server. */
@@ -61,9 +63,13 @@ export interface KindOptions {
   target?: (type: string, name: string) => boolean;
 }
 
-export interface KindContext {
+/**
+ * What kinds get when they read the server and build requests, at plan time and at apply time alike.
+ * Apply has no configuration: only the policy the plan was made with (as the plan file shows it).
+ */
+export interface ScopeContext {
   client: GiteaClient;
-  loaded: LoadedConfig;
+  policy: PlanPolicy;
   options: KindOptions;
   /** Memoised GET of a path (label templates and the like), shared by all scopes of one plan. */
   cachedGet<T>(path: string, opts?: RequestOptions): Promise<T>;
@@ -72,6 +78,18 @@ export interface KindContext {
   /** The changes already planned for a kind in a scope (kinds are planned in registry order). */
   plannedChanges(kindName: string, scope: Scope): Change[];
   recordPlanned(kindName: string, scope: Scope, changes: Change[]): void;
+}
+
+/** Planning also has the configuration (desired state, its places, the secrets read from the environment). */
+export interface KindContext extends ScopeContext {
+  loaded: LoadedConfig;
+}
+
+/** Facts a kind reports about one planned change; src/plan/safety.ts decides what they mean. */
+export interface ChangeFacts {
+  notes?: string[];
+  /** Other objects the change alters (issues that lose a deleted label), and how to say so. */
+  affects?: { count: number; what: string };
 }
 
 /** A problem found while planning; the planner turns it into an error naming the config place. */
@@ -87,9 +105,11 @@ export interface OpsInput {
   current?: CurrentObject;
   /** Names of the fields whose values differ (update and rename), write-only fields being sent included. */
   changed: string[];
-  ctx: KindContext;
+  ctx: ScopeContext;
   /** What the kind's prepare returned for this scope. */
   prepared?: unknown;
+  /** The change's context values (see Kind.context): all that ops may use beyond desired and current. */
+  shown?: Record<string, unknown>;
 }
 
 /**
@@ -106,24 +126,40 @@ export interface Kind {
   /** The entry of policy.prune that allows deleting undeclared objects of this kind. */
   pruneKey: string;
   scopeType: Scope['type'];
+  /** The actions its changes can have: a plan file with another one is refused. */
+  actions: Action[];
   fields: FieldSpec[];
+  /**
+   * Names of the values (not fields of the object) its requests depend on: an organisation's owner,
+   * an issue's labels_mode, a user's purge. The planner shows them with the change (see shown), and
+   * apply gives ops nothing else: no request can depend on what the plan did not display.
+   */
+  context?: string[];
+  /** The context values of one change, read from the config and the policy at plan time. */
+  shown?(input: OpsInput & { ctx: KindContext }): Record<string, unknown> | undefined;
   /** Desired objects of a scope, or undefined when the config does not manage this kind there. */
   desired(scopeConfig: unknown, scope: Scope, ctx: KindContext): Promise<{ objects: DesiredObject[]; problems: Problem[] } | undefined>;
   /** Current objects of a scope, with the fewest list calls (desired: for kinds that read only what is named). */
-  read(scope: Scope, ctx: KindContext, desired?: DesiredObject[]): Promise<CurrentObject[]>;
+  read(scope: Scope, ctx: ScopeContext, desired?: DesiredObject[]): Promise<CurrentObject[]>;
   /**
    * Asynchronous lookups a kind needs before diffing a scope (issue labels resolved against the
    * labels as this plan leaves them, milestones by title). Its result reaches check, compare and ops.
    */
-  prepare?(scope: Scope, desired: DesiredObject[], current: CurrentObject[], ctx: KindContext): Promise<unknown>;
+  prepare?(scope: Scope, desired: DesiredObject[], current: CurrentObject[], ctx: ScopeContext): Promise<unknown>;
   /** Kind-specific checks of the desired state against the scope (e.g. teams on user repos); a problem withholds the object. */
   check?(desired: DesiredObject, current: CurrentObject | undefined, scope: Scope, ctx: KindContext, prepared?: unknown): Problem[];
   /** A field whose equality is not plain (e.g. labels_mode: add compares as a subset). */
   compare?(field: string, desired: DesiredObject, current: CurrentObject | undefined, prepared?: unknown): ((want: unknown, have: unknown) => boolean) | undefined;
   /** Why an undeclared object must survive a prune (protected users, the token's own user): kept with a warning. */
-  keep?(current: CurrentObject, scope: Scope, ctx: KindContext): string | undefined;
-  /** Extra facts about a planned change (how many issues carry a label) and whether it makes the plan unsafe. */
-  annotate?(change: Change, scope: Scope, ctx: KindContext): Promise<{ notes?: string[]; unsafe?: string } | undefined>;
+  keep?(current: CurrentObject, scope: Scope, ctx: ScopeContext): string | undefined;
+  /**
+   * Why a planned change must never be made (a protected user deleted, the token's own user locked
+   * out, the last administrator demoted), judged on the server as read and the whole plan: asked at
+   * plan time and again at apply time.
+   */
+  guard?(change: Change, current: CurrentObject | undefined, ctx: ScopeContext, plan: Change[]): string | undefined;
+  /** Facts about a planned change (how many issues carry a label), asked at plan time and again at apply time. */
+  annotate?(change: Change, scope: Scope, ctx: ScopeContext): Promise<ChangeFacts | undefined>;
   /**
    * Fields left out of a saved plan's staleness digest: those the server itself refuses stale writes to,
    * and those that are not part of the object's state as apply re-reads it (a user's badges and keys,

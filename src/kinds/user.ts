@@ -1,10 +1,10 @@
 import type { Config, UserConfig } from '../config/types.js';
 import { apiPath } from '../gitea/path.js';
-import type { Op } from '../plan/types.js';
+import type { Change, Op } from '../plan/types.js';
 import { asSet, bool, int, normalizeFields, set, str, text } from './fields.js';
-import { requireFromEnvironment } from './secrets.js';
-import type { CurrentObject, DesiredObject, FieldSpec, Kind, KindContext, Problem } from './types.js';
-import { badgeOps, keyOps, readExtras, SERVER_KEYS, WANTED_KEYS, wantedKeys, type KnownKey } from './user-extras.js';
+import { secretFromEnvironment } from './secrets.js';
+import type { CurrentObject, DesiredObject, FieldSpec, Kind, KindContext, Problem, ScopeContext } from './types.js';
+import { badgeOps, keyOps, readExtras, SERVER_KEYS, sshKeyIdentity, WANTED_KEYS, wantedKeys, type KnownKey } from './user-extras.js';
 
 const writeOnly = (spec: FieldSpec): FieldSpec => ({ ...spec, writeOnly: true });
 
@@ -48,37 +48,82 @@ interface UserFacts {
   self: string;
   users: CurrentObject[];
 }
-const factsOf = new WeakMap<KindContext, UserFacts>();
+const factsOf = new WeakMap<ScopeContext, UserFacts>();
 
 const lc = (s: string) => s.toLowerCase();
 
-/** Why a user must never be deleted, demoted or deactivated (protected_users, the token's own user). */
-function protectedBecause(name: string, ctx: KindContext): string | undefined {
-  if ((ctx.loaded.config?.policy?.protected_users ?? []).some((p) => lc(p) === lc(name))) return 'it is listed in policy.protected_users';
+/** Context values of a user change: its purge (delete) and the keys as declared (their text is not in ssh_keys). */
+const PURGE = 'purge';
+const DECLARED_KEYS = 'ssh_keys_declared';
+
+const isSelf = (name: string, ctx: ScopeContext) => {
   const self = factsOf.get(ctx)?.self;
-  if (self && lc(self) === lc(name)) return "it is the token's own user";
+  return Boolean(self) && lc(self!) === lc(name);
+};
+
+/** Why a user must never be deleted, demoted or deactivated (protected_users, the token's own user). */
+function protectedBecause(name: string, ctx: ScopeContext): string | undefined {
+  if (ctx.policy.protected_users.some((p) => lc(p) === lc(name))) return 'it is listed in policy.protected_users';
+  if (isSelf(name, ctx)) return "it is the token's own user";
   return undefined;
 }
 
-/** Whether no other active site administrator would be left once this plan is applied. */
-function isLastAdmin(name: string, ctx: KindContext): boolean {
+/** Whether no other active site administrator is left, given which users survive as administrators. */
+function isLastAdmin(name: string, ctx: ScopeContext, survivesAsAdmin: (u: CurrentObject) => boolean): boolean {
   const facts = factsOf.get(ctx);
-  const config: Config | undefined = ctx.loaded.config;
-  if (!facts || !config) return false;
-  const declared = config.users ?? {};
+  if (!facts) return false;
+  return !facts.users.some((u) => u.key !== name && u.fields.admin === true && u.fields.active !== false && survivesAsAdmin(u));
+}
+
+/** At plan time: who stays an administrator, as the config declares users. */
+function survivorsByConfig(ctx: ScopeContext): (u: CurrentObject) => boolean {
+  const config: Config | undefined = (ctx as Partial<KindContext>).loaded?.config;
+  const declared = config?.users ?? {};
   const renamedTo = new Map<string, UserConfig>();
   for (const u of Object.values(declared)) for (const old of u.previously ?? []) renamedTo.set(old, u);
-  const pruning = (config.policy?.prune ?? []).includes('users');
-  const survivesAsAdmin = (u: CurrentObject): boolean => {
+  const pruning = ctx.policy.prune.includes('users');
+  return (u) => {
     const decl = Object.hasOwn(declared, u.key) ? declared[u.key] : renamedTo.get(u.key);
     if (decl) return decl.admin !== false && decl.active !== false;
     return !pruning || protectedBecause(u.key, ctx) !== undefined;
   };
-  return !facts.users.some((u) => u.key !== name && u.fields.admin === true && u.fields.active !== false && survivesAsAdmin(u));
 }
 
-function guard(name: string, ctx: KindContext, admin: boolean): string | undefined {
-  return protectedBecause(name, ctx) ?? (admin && isLastAdmin(name, ctx) ? 'it is the last site administrator' : undefined);
+/** At apply time (and as the planner's second net): who stays an administrator, as the plan's changes leave them. */
+function survivorsByPlan(plan: Change[]): (u: CurrentObject) => boolean {
+  const users = plan.filter((c) => c.kind === 'user');
+  return (u) =>
+    !users.some((c) => {
+      const key = c.action === 'rename' ? c.from : c.key;
+      if (key !== u.key) return false;
+      const after = (f: string) => c.fields.find((x) => x.path === f && !x.context)?.after;
+      return c.action === 'delete' || after('admin') === false || after('active') === false || after('prohibit_login') === true;
+    });
+}
+
+function guard(name: string, ctx: ScopeContext, admin: boolean, survivors: (u: CurrentObject) => boolean): string | undefined {
+  return protectedBecause(name, ctx) ?? (admin && isLastAdmin(name, ctx, survivors) ? 'it is the last site administrator' : undefined);
+}
+
+/**
+ * The guarded edits of a user (field, planned value → what it would do), as one table for plan and apply.
+ * must_change_password on the token's own user locks forgeform (and the admin) out of the API.
+ */
+const GUARDED_EDITS: { field: string; value: unknown; what: string; selfOnly?: boolean; when?: (was: Record<string, unknown>) => boolean; adminMatters: (was: Record<string, unknown>) => boolean }[] = [
+  { field: 'admin', value: false, what: 'demotes', when: (was) => was.admin === true, adminMatters: () => true },
+  { field: 'active', value: false, what: 'deactivates', when: (was) => was.active !== false, adminMatters: (was) => was.admin === true },
+  { field: 'prohibit_login', value: true, what: 'prohibits sign-in for', when: (was) => was.prohibit_login !== true, adminMatters: (was) => was.admin === true },
+  { field: 'must_change_password', value: true, what: 'sets must_change_password on', selfOnly: true, adminMatters: () => false },
+];
+
+function editRefusals(name: string, want: Record<string, unknown>, was: Record<string, unknown>, ctx: ScopeContext, survivors: (u: CurrentObject) => boolean): { field: string; message: string }[] {
+  const out: { field: string; message: string }[] = [];
+  for (const g of GUARDED_EDITS) {
+    if (!(g.field in want) || want[g.field] !== g.value || (g.when && !g.when(was))) continue;
+    const why = g.selfOnly ? (isSelf(name, ctx) ? "it is the token's own user: forgeform could not use the API any more" : undefined) : guard(name, ctx, g.adminMatters(was), survivors);
+    if (why) out.push({ field: g.field, message: `forgeform never ${g.what} this user: ${why}` });
+  }
+  return out;
 }
 
 /** The body of PATCH /admin/users/{name}: what Gitea requires in every edit, then the fields to send. */
@@ -99,7 +144,9 @@ export const userKind: Kind = {
   pruneKey: 'users',
   configKey: 'users',
   scopeType: 'server',
+  actions: ['create', 'update', 'rename', 'delete'],
   fields,
+  context: [PURGE, DECLARED_KEYS],
   target: { type: 'user' },
   // Read only when the config names them; apply's stale-plan check reads without the config.
   guardedByServer: ['badges', 'ssh_keys', SERVER_KEYS],
@@ -122,7 +169,11 @@ export const userKind: Kind = {
         f.ssh_keys = asSet(keys.map((k) => k.identity));
         f[WANTED_KEYS] = keys;
       }
-      if (u.password !== undefined) problems.push(...requireFromEnvironment(u.password, [...path, 'password'], 'password', ctx));
+      if (u.password !== undefined) {
+        const { secret, problems: p } = secretFromEnvironment(u.password, [...path, 'password'], 'password', ctx);
+        problems.push(...p);
+        if (secret) f.password = secret;
+      }
       objects.push({ key: name, fields: f, ...(previously ? { previously } : {}), path });
     }
     return { objects, problems };
@@ -164,24 +215,35 @@ export const userKind: Kind = {
         problems.push({ path: desired.path, message: 'a new local user needs a password of at least 8 characters (password: "${NAME}", from an environment variable)' });
       return problems;
     }
-    const was = current.fields;
-    const refuse = (field: string, what: string, admin: boolean) => {
-      const why = guard(current.key, ctx, admin);
-      if (why) problems.push({ path: [...desired.path, field], message: `forgeform never ${what} this user: ${why}` });
-    };
-    if (f.admin === false && was.admin === true) refuse('admin', 'demotes', true);
-    if (f.active === false && was.active !== false) refuse('active', 'deactivates', was.admin === true);
-    if (f.prohibit_login === true && was.prohibit_login !== true) refuse('prohibit_login', 'prohibits sign-in for', was.admin === true);
+    for (const r of editRefusals(current.key, f, current.fields, ctx, survivorsByConfig(ctx))) problems.push({ path: [...desired.path, r.field], message: r.message });
     return problems;
   },
 
   keep(current, _scope, ctx) {
-    return guard(current.key, ctx, current.fields.admin === true);
+    return guard(current.key, ctx, current.fields.admin === true, survivorsByConfig(ctx));
   },
 
-  ops({ action, desired, current, changed, ctx }) {
+  guard(change, current, ctx, plan) {
+    if (!current) return undefined;
+    const survivors = survivorsByPlan(plan);
+    if (change.action === 'delete') {
+      const why = guard(current.key, ctx, current.fields.admin === true, survivors);
+      return why ? `forgeform never deletes this user: ${why}` : undefined;
+    }
+    const want = Object.fromEntries(change.fields.filter((f) => !f.context).map((f) => [f.path, f.after]));
+    return editRefusals(current.key, want, current.fields, ctx, survivors)[0]?.message;
+  },
+
+  shown({ action, desired, changed, ctx }) {
+    if (action === 'delete') return ctx.policy.purge_users ? { [PURGE]: true } : undefined;
+    const keys = desired!.fields[WANTED_KEYS] as KnownKey[] | undefined;
+    if (keys && (action === 'create' || changed.includes('ssh_keys'))) return { [DECLARED_KEYS]: keys.map((k) => ({ title: k.title, key: k.key })) };
+    return undefined;
+  },
+
+  ops({ action, desired, current, changed, shown }) {
     if (action === 'delete') {
-      const purge = ctx.loaded.config?.policy?.purge_users === true;
+      const purge = shown?.[PURGE] === true;
       return [
         {
           method: 'DELETE',
@@ -198,7 +260,8 @@ export const userKind: Kind = {
     const name = desired!.key;
     const want = desired!.fields;
     const userPath = apiPath('admin', 'users', name);
-    const wantedKeys = (want[WANTED_KEYS] as KnownKey[] | undefined) ?? [];
+    const declared = (shown?.[DECLARED_KEYS] as { title: string; key: string }[] | undefined) ?? [];
+    const wantedKeys: KnownKey[] = declared.map((k) => ({ ...k, identity: sshKeyIdentity(k.key) }));
     const ops: Op[] = [];
     if (action === 'create') {
       const body: Record<string, unknown> = { username: name };
@@ -220,11 +283,11 @@ export const userKind: Kind = {
     return ops;
   },
 
-  async annotate(change, _scope, ctx) {
+  async annotate(change) {
     const notes: string[] = [];
     if (change.action === 'create' && !change.fields.some((f) => f.path === 'must_change_password'))
       notes.push('must_change_password is not written: Gitea creates the user with must_change_password: true, so it cannot use the API until it changes its password');
-    if (change.action === 'delete' && ctx.loaded.config?.policy?.purge_users)
+    if (change.action === 'delete' && change.fields.some((f) => f.context && f.path === PURGE && f.after === true))
       notes.push('purged (policy.purge_users): its repositories, packages and the organisations it alone owns are deleted too');
     for (const op of change.ops) if (op.reason && /SSH key|badges/.test(op.reason)) notes.push(op.reason);
     return notes.length ? { notes } : undefined;

@@ -1,5 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { FieldSpec } from '../kinds/types.js';
+import { isSecret, type Secret } from '../secret.js';
 import type { FieldChange } from './types.js';
 
 /** The managed fields whose desired value differs from the current one. */
@@ -19,11 +20,16 @@ export function diffFields(
     changes.push({
       path: spec.name,
       ...(current ? { before: spec.sensitive ? null : before } : {}),
-      after: spec.sensitive ? null : after,
+      after: spec.sensitive ? shownSecret(after) : after,
       ...(spec.sensitive ? { sensitive: true } : {}),
     });
   }
   return changes;
+}
+
+/** A sensitive value is shown only as the Secret it is (printed "(sensitive)", saved as its ${NAME} template), else not at all. */
+export function shownSecret(value: unknown): Secret | null {
+  return isSecret(value) ? value : null;
 }
 
 export function equal(spec: FieldSpec, a: unknown, b: unknown): boolean {

@@ -1,10 +1,12 @@
 import type { ConfigPath, LoadedConfig, SourceLocation } from '../config/types.js';
 import type { GiteaClient, RequestOptions } from '../gitea/client.js';
-import type { CurrentObject, DesiredObject, FieldSpec, Kind, KindContext, KindOptions, Scope } from '../kinds/types.js';
-import { diffFields } from './diff.js';
+import type { CurrentObject, DesiredObject, FieldSpec, Kind, KindContext, KindOptions, Scope, ScopeContext } from '../kinds/types.js';
+import { dependenciesOf, opsOf, type OpsBase } from './change-ops.js';
+import { diffFields, shownSecret } from './diff.js';
 import { objectDigest } from './digest.js';
+import { assessSafety, policyOf } from './safety.js';
 import { resolveScopes, type ResolvedScope } from './scopes.js';
-import type { Action, Change, FieldChange, Plan } from './types.js';
+import type { Action, Change, FieldChange, Plan, PlanPolicy } from './types.js';
 import { VERSION } from '../version.js';
 
 export interface PlanError {
@@ -30,6 +32,8 @@ export function scopeId(scope: Scope): string {
   return `${scope.type}:${scope.name}`;
 }
 
+export { refsIn } from './change-ops.js';
+
 export function parseScopeId(id: string): Scope {
   const i = id.indexOf(':');
   return { type: id.slice(0, i) as Scope['type'], name: id.slice(i + 1) };
@@ -41,13 +45,14 @@ export function changeId(kind: Kind, scope: Scope, key: string): string {
 
 const actionOrder: Record<Action, number> = { rename: 0, create: 1, replace: 1, update: 2, delete: 3 };
 
-export function makeKindContext(client: GiteaClient, loaded: LoadedConfig, options: KindOptions = {}): KindContext {
+/** The context kinds read and build requests with; apply makes one from the plan file's policy. */
+export function makeScopeContext(client: GiteaClient, policy: PlanPolicy, options: KindOptions = {}): ScopeContext {
   const cache = new Map<string, Promise<unknown>>();
   const reads = new Map<string, Promise<CurrentObject[]>>();
   const planned = new Map<string, Change[]>();
-  const ctx: KindContext = {
+  const ctx: ScopeContext = {
     client,
-    loaded,
+    policy,
     options,
     cachedGet<T>(path: string, opts?: RequestOptions) {
       let p = cache.get(path);
@@ -76,15 +81,9 @@ export function makeKindContext(client: GiteaClient, loaded: LoadedConfig, optio
   return ctx;
 }
 
-/** Ops may point at the object another change creates ({"$ref": change id}): that is a dependency. */
-export function refsIn(value: unknown, out: Set<string> = new Set()): Set<string> {
-  if (Array.isArray(value)) value.forEach((v) => refsIn(v, out));
-  else if (value && typeof value === 'object') {
-    const ref = (value as { $ref?: unknown }).$ref;
-    if (typeof ref === 'string') out.add(ref);
-    else Object.values(value).forEach((v) => refsIn(v, out));
-  }
-  return out;
+/** Planning: the same context (one object, so that kinds' memos keyed by it are shared) with the configuration. */
+export function makeKindContext(client: GiteaClient, loaded: LoadedConfig, options: KindOptions = {}): KindContext {
+  return Object.assign(makeScopeContext(client, policyOf(loaded.config), options), { loaded });
 }
 
 /**
@@ -98,7 +97,11 @@ export async function buildPlan(opts: PlanOptions): Promise<PlanResult> {
   const errors: PlanError[] = [];
   const warnings: string[] = [];
   const unsafe: string[] = [];
-  const prune = new Set(config.policy?.prune ?? []);
+  const prune = new Set(ctx.policy.prune);
+  /** Facts for the safety rules: existing objects per kind and scope, what changes affect, the server object of each change. */
+  const existing = new Map<string, number>();
+  const affects: { change: Change; count: number; what: string }[] = [];
+  const currentOfChange = new Map<string, CurrentObject | undefined>();
   /** --target selects objects of server-wide kinds by the kind's selector type (user:NAME, hook:URL). */
   const targeted = (kind: Kind, key: string): boolean => {
     const select = ctx.options.target;
@@ -174,22 +177,50 @@ export async function buildPlan(opts: PlanOptions): Promise<PlanResult> {
       errors.push({ message: (e as Error).message });
       continue;
     }
+    existing.set(`${kind.name} ${scopeId(scope)}`, currents[i]?.length ?? 0);
     const make = (action: Action, key: string, fields: Change['fields'], desired?: DesiredObject, cur?: CurrentObject, from?: string): Change => {
       const changed = fields.map((f) => f.path).filter((p) => p !== 'name');
-      const ops = kind.ops({ scope, action, desired, current: cur, changed, ctx, prepared });
-      return {
+      const shown = kind.shown?.({ scope, action, desired, current: cur, changed, ctx, prepared }) ?? {};
+      const context = Object.entries(shown)
+        .filter(([, v]) => v !== undefined)
+        .map(([path, after]): FieldChange => ({ path, after, context: true }));
+      const change: Change = {
         id: action === 'delete' && (byKey.get(key)?.length ?? 0) > 1 ? `${changeId(kind, scope, key)}#${cur?.id}` : changeId(kind, scope, key),
         kind: kind.name,
         scope: scopeId(scope),
         key,
         action,
         ...(from !== undefined ? { from } : {}),
-        fields,
+        fields: [...fields, ...context],
         precondition: { digest: cur ? objectDigest(cur, kind.guardedByServer) : null },
-        depends_on: [...new Set([...refsIn(ops), ...(kind.dependsOn?.({ scope, action, desired, current: cur, changed, ctx, prepared }) ?? []), ...(scope.pendingCreate ? [scope.pendingCreate] : [])])],
-        ops,
+        depends_on: [],
+        ops: [],
       };
+      // The requests are built from what the change shows, exactly as apply will build them again.
+      const base: OpsBase = { scope, ...(cur ? { current: cur } : {}), ctx, prepared };
+      change.ops = opsOf(kind, change, base);
+      change.depends_on = dependenciesOf(kind, change, change.ops, base);
+      currentOfChange.set(change.id, cur);
+      return change;
     };
+
+    // `previously` must name one object unambiguously, or the plan would rename the wrong one (or none).
+    const claimed = new Map<string, DesiredObject>();
+    for (const d of w.desired) {
+      for (const old of d.previously ?? []) {
+        const other = claimed.get(old);
+        if (other && other !== d) {
+          errors.push({ message: `${kind.title} "${d.key}"${where(scope)}: previously names "${old}", which ${kind.title} "${other.key}" also claims: only one object can be renamed from it`, location: locate(rs, [...d.path, 'previously']) });
+          errors.push({ message: `${kind.title} "${other.key}"${where(scope)}: previously names "${old}", which ${kind.title} "${d.key}" also claims`, location: locate(rs, [...other.path, 'previously']) });
+        }
+        claimed.set(old, d);
+        if (old !== d.key && byKey.has(old) && byKey.has(d.key))
+          errors.push({
+            message: `${kind.title} "${d.key}"${where(scope)}: both "${old}" (named in previously) and "${d.key}" exist on the server, so forgeform cannot rename one into the other: delete one of them, or remove "${old}" from previously`,
+            location: locate(rs, [...d.path, 'previously']),
+          });
+      }
+    }
 
     for (const d of w.desired) {
       const matches = byKey.get(d.key) ?? [];
@@ -221,6 +252,8 @@ export async function buildPlan(opts: PlanOptions): Promise<PlanResult> {
       if (problems.length) continue;
       const fields = diffFields(kind.fields, d.fields, cur?.fields, kind.compare ? (name) => kind.compare!(name, d, cur, prepared) : undefined);
       const writeOnly = writeOnlyFields(kind, d, cur, fields, ctx.options);
+      if (writeOnly.notSent.length)
+        warnings.push(`${kind.title} "${d.key}"${where(scope)}: ${writeOnly.notSent.join(', ')}: (sensitive, not comparable; --rotate-secrets sends ${writeOnly.notSent.length === 1 ? 'it' : 'them'})`);
       if (!cur) scopeChanges.push(make('create', d.key, [...fields, ...writeOnly.fields], d));
       else if (writeOnly.replace) scopeChanges.push(make('replace', d.key, [...fields, ...writeOnly.fields], d, cur));
       else if (from !== undefined) scopeChanges.push(make('rename', d.key, [{ path: 'name', before: from, after: d.key }, ...fields, ...writeOnly.fields], d, cur, from));
@@ -261,8 +294,12 @@ export async function buildPlan(opts: PlanOptions): Promise<PlanResult> {
       );
       for (const [j, note] of notes.entries()) {
         if (!note) continue;
-        if (note.notes?.length) scopeChanges[j]!.notes = [...(scopeChanges[j]!.notes ?? []), ...note.notes];
-        if (note.unsafe) unsafe.push(note.unsafe);
+        const change = scopeChanges[j]!;
+        if (note.notes?.length) change.notes = [...(change.notes ?? []), ...note.notes];
+        if (note.affects) {
+          change.precondition.affects = note.affects.count;
+          affects.push({ change, ...note.affects });
+        }
       }
     }
     ctx.recordPlanned(kind.name, scope, scopeChanges);
@@ -273,9 +310,14 @@ export async function buildPlan(opts: PlanOptions): Promise<PlanResult> {
 
   const summary = { create: 0, update: 0, delete: 0, rename: 0, replace: 0 };
   for (const c of changes) summary[c.action]++;
-  const maxDeletes = config.policy?.max_deletes;
-  if (maxDeletes !== undefined && summary.delete > maxDeletes)
-    unsafe.push(`${summary.delete} deletions planned, more than policy.max_deletes (${maxDeletes})`);
+  // A second net behind the kinds' checks: no change a guard forbids leaves the planner.
+  const guards = changes.flatMap((c) => {
+    const reason = kindByName(kinds, c.kind).guard?.(c, currentOfChange.get(c.id), ctx, changes);
+    return reason ? [{ change: c, reason }] : [];
+  });
+  const verdict = assessSafety({ changes, existing, affects, guards, title: (k) => kindByName(kinds, k).title }, ctx.policy);
+  unsafe.push(...verdict.unsafe);
+  for (const f of verdict.forbidden) errors.push({ message: f });
 
   const plan: Plan = {
     format_version: 1,
@@ -284,6 +326,7 @@ export async function buildPlan(opts: PlanOptions): Promise<PlanResult> {
     server: client.baseUrl,
     config_digest: loaded.digest,
     summary,
+    policy: ctx.policy,
     unsafe,
     warnings,
     changes,
@@ -294,24 +337,32 @@ export async function buildPlan(opts: PlanOptions): Promise<PlanResult> {
 /**
  * Write-only fields cannot be compared. They ride along with any other edit of the object; with
  * --sync-write-only they are sent to every declared object; with --rotate-secrets the sensitive ones
- * are sent too, or the object is replaced when the kind cannot change them in place.
+ * are sent too, or the object is replaced when the kind cannot change them in place. A change carries
+ * the value it sends (a secret is rendered as (sensitive) and saved as a reference): apply builds the
+ * request from it. Secrets declared but not sent are named (notSent), so that they are not silently ignored.
  */
-function writeOnlyFields(kind: Kind, d: DesiredObject, cur: CurrentObject | undefined, changed: FieldChange[], options: KindOptions): { fields: FieldChange[]; replace: boolean } {
+function writeOnlyFields(kind: Kind, d: DesiredObject, cur: CurrentObject | undefined, changed: FieldChange[], options: KindOptions): { fields: FieldChange[]; replace: boolean; notSent: string[] } {
   const specs = kind.fields.filter((f) => f.writeOnly && f.name in d.fields);
-  const shown = (send: FieldSpec[]) => send.map((f) => ({ path: f.name, after: f.sensitive ? null : d.fields[f.name], writeOnly: true, ...(f.sensitive ? { sensitive: true } : {}) }));
+  const shown = (send: FieldSpec[]) => send.map((f) => ({ path: f.name, after: f.sensitive ? shownSecret(d.fields[f.name]) : d.fields[f.name], writeOnly: true, ...(f.sensitive ? { sensitive: true } : {}) }));
   // A create (and the create half of a replacement) sends them all: the plan shows them.
-  if (!cur) return { fields: shown(specs), replace: false };
+  if (!cur) return { fields: shown(specs), replace: false, notSent: [] };
   const plain = specs.filter((f) => !f.sensitive);
   const secret = specs.filter((f) => f.sensitive);
   const rotate = Boolean(options.rotateSecrets) && secret.length > 0;
-  if (rotate && kind.replaceToRotate) return { fields: shown(specs), replace: true };
-  const send = [...(changed.length || options.syncWriteOnly || rotate ? plain : []), ...(rotate ? secret : [])];
-  return { fields: shown(send), replace: false };
+  if (rotate && kind.replaceToRotate) return { fields: shown(specs), replace: true, notSent: [] };
+  const edits = changed.length > 0 || Boolean(options.syncWriteOnly);
+  const sendSecret = secret.filter((f) => rotate || (edits && f.resendOnEdit));
+  const send = [...(changed.length || options.syncWriteOnly || rotate ? plain : []), ...sendSecret];
+  return { fields: shown(send), replace: false, notSent: secret.filter((f) => !sendSecret.includes(f)).map((f) => f.name) };
 }
 
 /** " in acme/widgets" for a repo or org; nothing for the server scope. */
 function where(scope: Scope): string {
   return scope.name ? ` in ${scope.name}` : '';
+}
+
+function kindByName(kinds: Kind[], name: string): Kind {
+  return kinds.find((k) => k.name === name)!;
 }
 
 function kindIndex(kinds: Kind[], name: string): number {

@@ -8,6 +8,11 @@ export interface FieldChange {
   sensitive?: boolean;
   /** Cannot be read back: sent, never compared. */
   writeOnly?: boolean;
+  /**
+   * Not a field of the object: a value the change's requests depend on (an organisation's owner, a
+   * user's purge). Shown with the change, never compared, and given back to the kind at apply.
+   */
+  context?: boolean;
 }
 
 export interface Op {
@@ -32,10 +37,23 @@ export interface Change {
   /** Old identity of a rename. */
   from?: string;
   fields: FieldChange[];
-  precondition: { digest: string | null };
+  precondition: {
+    digest: string | null;
+    /** How many other objects the change affects as the server was read (issues that carry a deleted label). */
+    affects?: number;
+  };
   depends_on: string[];
   ops: Op[];
   notes?: string[];
+}
+
+/** The safety policy a plan was made with (policy.* of the config, defaults filled in). */
+export interface PlanPolicy {
+  prune: string[];
+  max_deletes: number;
+  max_delete_fraction: number;
+  protected_users: string[];
+  purge_users: boolean;
 }
 
 export interface Plan {
@@ -45,6 +63,7 @@ export interface Plan {
   server: string;
   config_digest: string;
   summary: { create: number; update: number; delete: number; rename: number; replace: number };
+  policy: PlanPolicy;
   unsafe: string[];
   warnings: string[];
   changes: Change[];

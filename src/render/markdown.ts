@@ -1,3 +1,4 @@
+import { describePolicy } from '../plan/safety.js';
 import type { Plan } from '../plan/types.js';
 import { colors } from './color.js';
 import { renderPlanText, summaryLine } from './text.js';
@@ -11,10 +12,11 @@ export function renderPlanMarkdown(plan: Plan): string {
     return out.join('\n') + '\n';
   }
   out.push(`**${summaryLine(plan)}**`, '');
+  if (plan.policy) out.push(`Policy: ${describePolicy(plan.policy)}`, '');
   for (const u of plan.unsafe) out.push(`> **Unsafe:** ${u}`, '');
   const body = renderPlanText({ ...plan, warnings: [], unsafe: [] }, colors(false))
     .split('\n')
-    .filter((l) => !l.startsWith('Plan:') && l !== 'forgeform will perform the following actions:')
+    .filter((l) => !l.startsWith('Plan:') && !l.startsWith('Policy:') && l !== 'forgeform will perform the following actions:')
     .map((l) => l.replace(/^ {2}([+~\->])/, '$1').replace(/^ {6}([+~])/, '$1     '))
     .join('\n')
     .trim();

@@ -1,6 +1,7 @@
 import { createPatch } from 'diff';
 import { kindByName } from '../kinds/index.js';
 import type { ChangeResult } from '../apply/executor.js';
+import { describePolicy } from '../plan/safety.js';
 import type { Change, Plan } from '../plan/types.js';
 import type { Colors } from './color.js';
 import { isMultiline, show } from './values.js';
@@ -57,7 +58,9 @@ export function renderPlanText(plan: Plan, c: Colors): string {
     const width = Math.max(0, ...ch.fields.map((f) => f.path.length));
     for (const f of ch.fields) {
       if (ch.action === 'rename' && f.path === 'name') continue;
-      if (isMultiline(f)) {
+      // A value the change's requests depend on (an organisation's owner, a user's purge): shown, never compared.
+      if (f.context) lines.push(`      ${c.dim('with')} ${f.path} = ${show(f.after, f.sensitive)}`);
+      else if (isMultiline(f)) {
         lines.push(`      ${symbols[ch.action === 'create' ? 'create' : 'update']} ${f.path}:`);
         const patch = createPatch(f.path, String(f.before ?? ''), String(f.after ?? ''), '', '', { context: 3 });
         for (const l of patch.split('\n').slice(4)) {
@@ -76,6 +79,8 @@ export function renderPlanText(plan: Plan, c: Colors): string {
   }
   lines.push('');
   for (const u of plan.unsafe) lines.push(c.red(`Unsafe: ${u}`));
+  // The policy decides what apply allows: shown, so that an edit of a saved plan's policy is visible.
+  if (plan.policy) lines.push(c.dim(`Policy: ${describePolicy(plan.policy)}`));
   lines.push(c.bold(summaryLine(plan)));
   return lines.join('\n') + '\n';
 }

@@ -1,10 +1,11 @@
 import type { FieldChange } from '../plan/types.js';
+import { isSecret, SENSITIVE } from '../secret.js';
 
-export const SENSITIVE = '(sensitive)';
+export { SENSITIVE };
 
 /** One value as shown in a plan: strings quoted, lists bracketed, secrets hidden. */
 export function show(value: unknown, sensitive = false): string {
-  if (sensitive) return SENSITIVE;
+  if (sensitive || isSecret(value)) return SENSITIVE;
   if (value === undefined) return '(unset)';
   if (Array.isArray(value)) return `[${value.map((v) => show(v)).join(', ')}]`;
   return JSON.stringify(value);

@@ -11,6 +11,7 @@ import { OPTIONS } from './fields.js';
 import { bindBody, jsonKeys } from './http/binding.js';
 import { apiError, empty, json, pageNotFound, plainText } from './http/respond.js';
 import { ApiRouter, API_PREFIX, rawPathOf, type SandboxEnv } from './http/router.js';
+import { isAdminAuthorization, redactEntry } from './request-log.js';
 import { registerAdminActionRoutes } from './routes/admin-actions.js';
 import { registerAdminMiscRoutes } from './routes/admin-misc.js';
 import { registerAdminHookRoutes } from './routes/admin-hooks.js';
@@ -18,6 +19,7 @@ import { registerAdminOrgEmailRoutes } from './routes/admin-orgs-emails.js';
 import { registerAdminUserExtraRoutes } from './routes/admin-user-extras.js';
 import { registerAdminUserRoutes } from './routes/admin-users.js';
 import { registerBranchProtectionRoutes } from './routes/branch-protections.js';
+import { registerIssueCommentRoutes } from './routes/issue-comments.js';
 import { registerIssueRoutes, registerIssueSearchRoute } from './routes/issues.js';
 import { registerLabelRoutes } from './routes/labels.js';
 import { registerMarkupRoutes } from './routes/markup.js';
@@ -119,9 +121,13 @@ export function createApp(state: SandboxState, opts: AppOptions = {}): Hono<Sand
     return base.endsWith('/') ? base : `${base}/`;
   };
 
-  // ---- the request log (outside the API, no auth) ----
-  app.get('/_sandbox/requests', () => json(200, log));
-  app.delete('/_sandbox/requests', () => {
+  // ---- the request log (outside the API): a site administrator's token, credentials shown as (sensitive) ----
+  const adminOnly = (c: Context): Response | undefined =>
+    isAdminAuthorization(c.req.header('authorization'), state) ? undefined : apiError(rootOf(c), 401, 'the request log needs a site administrator token (Authorization: token …)');
+  app.get('/_sandbox/requests', (c) => adminOnly(c) ?? json(200, log.map(redactEntry)));
+  app.delete('/_sandbox/requests', (c) => {
+    const refused = adminOnly(c);
+    if (refused) return refused;
     log.length = 0;
     return empty(204);
   });
@@ -205,6 +211,7 @@ export function createApp(state: SandboxState, opts: AppOptions = {}): Hono<Sand
   registerBranchProtectionRoutes(router);
   registerLabelRoutes(router);
   registerIssueRoutes(router);
+  registerIssueCommentRoutes(router);
 
   app.notFound((c) => {
     const path = c.req.path;

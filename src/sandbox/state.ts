@@ -263,6 +263,13 @@ export function hashPassword(password: string, salt = randomBytes(8).toString('h
   return `${salt}:${createHash('sha256').update(salt + password).digest('hex')}`;
 }
 
+/** How a state file marks a value it stores hashed: a value loaded from the file is not hashed again. */
+const HASHED = 'sandbox-hashed:';
+
+function hashedForFile(value: string): string {
+  return value === '' || value.startsWith(HASHED) ? value : `${HASHED}${hashPassword(value)}`;
+}
+
 export function checkPassword(hash: string | null, password: string): boolean {
   if (!hash) return false;
   const [salt] = hash.split(':');
@@ -444,8 +451,14 @@ export class SandboxState {
 
   // ---- persistence --------------------------------------------------------------------------
 
+  /**
+   * The state file holds no credential in clear: tokens and passwords are hashed when they are set,
+   * hook secrets and authorization headers (kept as sent while the sandbox runs) are hashed here —
+   * the sandbox never gives them back (its hooks answer authorization_header "", as the newest Gitea does).
+   */
   toJSON(): string {
-    return JSON.stringify({ format: 'forgeform-sandbox-state', ...this.data }, null, 2) + '\n';
+    const adminHooks = this.data.adminHooks.map((h) => ({ ...h, secret: hashedForFile(h.secret), authorizationHeader: hashedForFile(h.authorizationHeader) }));
+    return JSON.stringify({ format: 'forgeform-sandbox-state', ...this.data, adminHooks }, null, 2) + '\n';
   }
 
   static fromJSON(text: string): SandboxState {

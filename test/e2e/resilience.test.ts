@@ -9,7 +9,7 @@ const seed = {
   repos: Array.from({ length: 30 }, (_, i) => ({ name: `acme/r${i}`, labels: [{ name: 'old', color: '000000' }] })),
 };
 const config = `version: 1
-policy: { prune: [labels] }
+policy: { prune: [labels], max_deletes: 30 } # 30 deletions on purpose: above the default max_deletes (10)
 repos:
   "acme/*":
     labels:

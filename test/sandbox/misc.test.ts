@@ -144,7 +144,8 @@ describe('accounts, sudo and token scopes', () => {
 describe('request log', () => {
   it('records /api/v1 requests only, with status, query, body and unknown fields; served over HTTP', async () => {
     h = await boot();
-    await fetch(`${h.url}/_sandbox/requests`);
+    const asAdmin = { headers: { authorization: `token ${ADMIN_TOKEN}` } };
+    await fetch(`${h.url}/_sandbox/requests`, asAdmin);
     await h.call('GET', 'repos/acme/widgets/labels?limit=5&page=1');
     await h.call('POST', 'repos/acme/widgets/labels', { body: { name: 'x', color: 'aabbcc', descripton: 'typo' } });
     await h.call('PATCH', 'repos/acme/widgets', { body: { archived: false, internal_tracker: { enable_time_tracker: true, bogus: 1 } } });
@@ -163,9 +164,9 @@ describe('request log', () => {
     expect(log[1]!.unknownFields).toEqual(['descripton']);
     expect(log[2]!.unknownFields).toEqual(['internal_tracker.bogus']);
     expect(log[3]!.unknownFields).toEqual(['stray']);
-    const over = (await (await fetch(`${h.url}/_sandbox/requests`)).json()) as unknown[];
+    const over = (await (await fetch(`${h.url}/_sandbox/requests`, asAdmin)).json()) as unknown[];
     expect(over).toHaveLength(5);
-    expect((await fetch(`${h.url}/_sandbox/requests`, { method: 'DELETE' })).status).toBe(204);
+    expect((await fetch(`${h.url}/_sandbox/requests`, { method: 'DELETE', ...asAdmin })).status).toBe(204);
     expect(h.sb.requests()).toEqual([]);
   });
 

@@ -8,8 +8,11 @@ import { sshKeyIdentity } from '../../src/kinds/user-extras.js';
 import { userKind } from '../../src/kinds/user.js';
 import { diffFields } from '../../src/plan/diff.js';
 import { makeKindContext } from '../../src/plan/planner.js';
+import { SecretTemplates } from '../../src/secret.js';
 
-const loaded = { config: { version: 1 }, secrets: new Map([['PW', 'pw-from-env']]) } as unknown as LoadedConfig;
+const secretTemplates = new SecretTemplates();
+secretTemplates.record({ file: 'forgeform.yaml', line: 1, col: 1 }, 'pw-from-env', '${PW}');
+const loaded = { config: { version: 1 }, secrets: new Map([['PW', 'pw-from-env']]), secretTemplates } as unknown as LoadedConfig;
 const ctx = makeKindContext({} as GiteaClient, loaded);
 const server: Scope = { type: 'server', name: '' };
 

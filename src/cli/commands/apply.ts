@@ -2,12 +2,13 @@ import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline/promises';
 import { describeDuplicates, findConcurrentDuplicates } from '../../apply/concurrent.js';
 import { execute } from '../../apply/executor.js';
-import { checkPreconditions } from '../../apply/preconditions.js';
+import { planShapeProblems } from '../../apply/plan-shape.js';
+import { verifySavedPlan } from '../../apply/verify.js';
 import { kinds } from '../../kinds/index.js';
 import { resolvePlanSecrets } from '../../plan/planfile.js';
 import type { Plan } from '../../plan/types.js';
 import { renderApplySummary, renderResultLine } from '../../render/text.js';
-import { load, makeClient } from '../context.js';
+import { makeClient } from '../context.js';
 import { interruptedSummary, NOT_STARTED, SIGNAL_EXIT, stopOnSignals } from '../interrupt.js';
 import { EXIT, UserError, type Output } from '../output.js';
 import { computePlan, printPlan, type PlanCommandOptions } from './plan.js';
@@ -18,13 +19,19 @@ export interface ApplyCommandOptions extends PlanCommandOptions {
 }
 
 function readPlanFile(path: string, out: Output): Plan {
-  let plan: Plan;
+  let raw: unknown;
   try {
-    plan = JSON.parse(readFileSync(path, 'utf8')) as Plan;
+    raw = JSON.parse(readFileSync(path, 'utf8'));
   } catch (e) {
     throw new UserError(`cannot read plan file ${path}: ${(e as Error).message}`);
   }
-  if (plan?.format_version !== 1 || !Array.isArray(plan.changes)) throw new UserError(`${path} is not a forgeform plan file (format_version 1)`);
+  const problems = planShapeProblems(raw, kinds);
+  if (problems.length) {
+    const shown = problems.slice(0, 10).map((p) => `  ${p}`);
+    if (problems.length > 10) shown.push(`  … and ${problems.length - 10} more`);
+    throw new UserError(`${path} is not a plan this forgeform can apply; nothing was changed:\n${shown.join('\n')}\nMake the plan again with forgeform plan --out.`);
+  }
+  const plan = raw as Plan;
   const resolved = resolvePlanSecrets(plan, process.env);
   if (resolved.missing.length)
     throw new UserError(`the plan needs these environment variables, as when it was made: ${resolved.missing.join(', ')}`);
@@ -43,19 +50,32 @@ export async function applyCommand(planFile: string | undefined, opts: ApplyComm
   let plan: Plan;
   let refused = new Map<string, string>();
   let client;
+  let forbidden: string[] = [];
   if (planFile) {
+    // The plan already fixes the configuration (and the policy it was made with): another one cannot apply.
+    if (opts.config?.length) throw new UserError(`apply ${planFile} takes no -c/--config: the plan file already fixes the configuration. Plan again with -c to change it.`);
     plan = readPlanFile(planFile, out);
-    const configUrl = opts.config?.length ? (await load(opts.config, out)).config.server?.url : undefined;
-    client = makeClient({ ...opts, url: opts.url ?? process.env.FORGEFORM_URL ?? configUrl ?? plan.server }, out);
+    client = makeClient({ ...opts, url: opts.url ?? process.env.FORGEFORM_URL ?? plan.server }, out);
     if (client.baseUrl !== plan.server.replace(/\/+$/, ''))
       throw new UserError(`the plan was made for ${plan.server}, not ${client.baseUrl}: refusing to apply it elsewhere`);
+    const verified = await verifySavedPlan(plan, client, kinds);
+    ({ plan, refused } = verified);
+    forbidden = verified.verdict.forbidden;
     printPlan(plan, opts.format, out);
-    refused = await checkPreconditions(plan, client, kinds);
+    if (verified.mismatches.length)
+      throw new UserError(
+        `Refusing the plan file: it does not do what it shows, so nothing was changed:\n${verified.mismatches.map((m) => `  ${m}`).join('\n')}\nMake the plan again with forgeform plan --out.`,
+      );
+    plan = { ...plan, unsafe: verified.verdict.unsafe };
   } else {
     ({ plan, client } = await computePlan(opts, out));
     printPlan(plan, opts.format, out);
   }
   if (plan.changes.length === 0) return EXIT.ok;
+  if (forbidden.length) {
+    out.stderr(out.err.red(`Refusing the plan: ${forbidden.join('; ')}. No flag lifts this: plan again.`));
+    return EXIT.unsafe;
+  }
   if (plan.unsafe.length && !opts.force) {
     out.stderr(out.err.red(`Refusing an unsafe plan: ${plan.unsafe.join('; ')}. Pass --force to apply it anyway.`));
     return EXIT.unsafe;
@@ -74,6 +94,7 @@ export async function applyCommand(planFile: string | undefined, opts: ApplyComm
     results = await execute(plan.changes, {
       client,
       kinds,
+      policy: plan.policy,
       refused,
       onResult: (r) => out.stdout(renderResultLine(r, out.out)),
       shouldStop: () => stop.signal !== undefined,
@@ -88,7 +109,7 @@ export async function applyCommand(planFile: string | undefined, opts: ApplyComm
   out.stderr(`${writes} write requests (${client.requestCount} in all${client.retryCount ? `, ${client.retryCount} retried` : ''}).`);
   // Another apply at the same time may have created the same names: read again where we created.
   const beforeCheck = client.requestCount;
-  const concurrent = await findConcurrentDuplicates(results, client, kinds);
+  const concurrent = await findConcurrentDuplicates(results, client, kinds, plan.policy);
   for (const line of describeDuplicates(concurrent, kinds)) out.stdout(`${out.out.red('✗')} ${line}`);
   for (const u of concurrent.unchecked) out.stderr(out.err.yellow(`warning: could not read the ${u.kind}s of ${u.scope} again to look for objects another run created at the same time: ${u.error}`));
   if (client.requestCount > beforeCheck) out.stderr(`${client.requestCount - beforeCheck} requests to read again where objects were created, for duplicates made by another run at the same time.`);

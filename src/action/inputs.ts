@@ -1,0 +1,77 @@
+import * as core from '@actions/core';
+
+export type Command = 'plan' | 'apply' | 'drift';
+export type Format = 'text' | 'markdown' | 'json';
+
+/** The action's inputs, read from the `INPUT_*` variables that action.yml maps explicitly. */
+export interface Inputs {
+  command: Command;
+  config: string[];
+  url: string;
+  token: string;
+  planFile: string;
+  format: Format;
+  comment: boolean;
+  githubToken: string;
+  force: boolean;
+  rotateSecrets: boolean;
+  concurrency: string;
+  target: string[];
+  workingDirectory: string;
+  driftTitle: string;
+}
+
+export class InputError extends Error {}
+
+/**
+ * action.yml maps input `plan-file` to INPUT_PLAN_FILE (underscores: `sh` drops variables whose
+ * names have a hyphen, so INPUT_PLAN-FILE would not survive every runner shell).
+ */
+const envName = (name: string) => name.replace(/-/g, '_');
+const get = (name: string) => core.getInput(envName(name));
+
+function oneOf<T extends string>(name: string, allowed: readonly T[], fallback: T): T {
+  const v = get(name) || fallback;
+  if (!(allowed as readonly string[]).includes(v)) throw new InputError(`input ${name} must be one of ${allowed.join(', ')}, got "${v}"`);
+  return v as T;
+}
+
+/** `core.getBooleanInput`, but an unset input takes the default instead of throwing. */
+function bool(name: string, fallback: boolean): boolean {
+  if (get(name) === '') return fallback;
+  try {
+    return core.getBooleanInput(envName(name));
+  } catch {
+    throw new InputError(`input ${name} must be true or false, got "${get(name)}"`);
+  }
+}
+
+/** One value per line (commas also separate config paths, which never contain one in practice). */
+function list(name: string, splitCommas: boolean): string[] {
+  return core
+    .getMultilineInput(envName(name))
+    .flatMap((l) => (splitCommas ? l.split(',') : [l]))
+    .map((s) => s.trim())
+    .filter(Boolean);
+}
+
+export function readInputs(): Inputs {
+  const concurrency = get('concurrency');
+  if (concurrency && !/^[1-9]\d*$/.test(concurrency)) throw new InputError(`input concurrency must be a positive integer, got "${concurrency}"`);
+  return {
+    command: oneOf('command', ['plan', 'apply', 'drift'] as const, 'plan'),
+    config: list('config', true),
+    url: get('url'),
+    token: get('token'),
+    planFile: get('plan-file'),
+    format: oneOf('format', ['text', 'markdown', 'json'] as const, 'text'),
+    comment: bool('comment', false),
+    githubToken: get('github-token'),
+    force: bool('force', false),
+    rotateSecrets: bool('rotate-secrets', false),
+    concurrency,
+    target: list('target', false),
+    workingDirectory: get('working-directory') || '.',
+    driftTitle: get('drift-title') || 'forgeform: drift detected',
+  };
+}

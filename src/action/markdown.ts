@@ -1,0 +1,43 @@
+/** GitHub refuses comment and issue bodies over 65,536 characters; Gitea and Forgejo accept more. */
+export const BODY_LIMIT = 65_536;
+
+/** Plans longer than this many lines are folded (closed `<details>`) in comments and issues. */
+export const FOLD_LINES = 40;
+
+/**
+ * Cuts markdown to at most `max` characters at a line boundary, closing the code fence and the
+ * `<details>` blocks that the cut leaves open, and saying how much was cut and where the rest is.
+ */
+export function cutMarkdown(md: string, max: number, whereIsTheRest: string): string {
+  if (md.length <= max) return md;
+  const lines = md.split('\n');
+  const note = (cutChars: number, cutLines: number) =>
+    `\n> **The plan was cut here:** ${cutChars.toLocaleString('en-US')} more characters (${cutLines} lines) did not fit in ${max.toLocaleString('en-US')} characters. ${whereIsTheRest}\n`;
+  // Room for the closing fence, the closing tags and the note.
+  const reserve = note(md.length, lines.length).length + 200;
+  const kept: string[] = [];
+  let size = 0;
+  let inFence = false;
+  let openDetails = 0;
+  for (const line of lines) {
+    if (size + line.length + 1 > max - reserve) break;
+    kept.push(line);
+    size += line.length + 1;
+    if (line.startsWith('```')) inFence = !inFence;
+    openDetails += (line.match(/<details/g) ?? []).length - (line.match(/<\/details>/g) ?? []).length;
+  }
+  const tail: string[] = [];
+  if (inFence) tail.push('```');
+  for (let i = 0; i < openDetails; i++) tail.push('', '</details>');
+  return [...kept, ...tail].join('\n') + note(md.length - size, lines.length - kept.length);
+}
+
+/** Long plans start folded; short ones stay open. */
+export function foldIfLong(md: string): string {
+  return md.split('\n').length > FOLD_LINES ? md.replace(/<details open>/g, '<details>') : md;
+}
+
+/** Nothing in a value may close our HTML comment marker early. */
+export function markerComment(text: string): string {
+  return `<!-- ${text.replace(/--/g, '- -')} -->`;
+}

@@ -1,0 +1,129 @@
+// A saved plan is input from outside, like a config: before apply reads anything of it, its shape is
+// checked strictly against what this forgeform knows (kinds, actions, scopes, field names). Anything
+// unknown is refused by name: a plan from another version, or an edited one, is planned again.
+import type { Kind } from '../kinds/types.js';
+import { changeId, parseScopeId } from '../plan/planner.js';
+import type { Action, Change, Plan, PlanPolicy } from '../plan/types.js';
+
+const PLAN_KEYS = ['format_version', 'forgeform_version', 'created_at', 'server', 'config_digest', 'summary', 'policy', 'unsafe', 'warnings', 'changes'];
+const CHANGE_KEYS = ['id', 'kind', 'scope', 'key', 'action', 'from', 'fields', 'precondition', 'depends_on', 'ops', 'notes'];
+const FIELD_KEYS = ['path', 'before', 'after', 'sensitive', 'writeOnly', 'context'];
+const OP_KEYS = ['method', 'path', 'body', 'query', 'reason', 'onStatus'];
+const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
+const ACTIONS: Action[] = ['create', 'update', 'delete', 'rename', 'replace'];
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isStringList = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === 'string');
+
+/** Problems with a plan file's shape, each naming where it is; empty when the plan can be verified further. */
+export function planShapeProblems(raw: unknown, kinds: Kind[]): string[] {
+  const problems: string[] = [];
+  if (!isObject(raw)) return ['the file does not hold a JSON object'];
+  if (raw.format_version !== 1) return [`format_version is ${JSON.stringify(raw.format_version)}, this forgeform reads format_version 1`];
+  for (const k of Object.keys(raw)) if (!PLAN_KEYS.includes(k)) problems.push(`unknown key "${k}" at the top level`);
+  if (typeof raw.server !== 'string') problems.push('server must be the URL the plan was made for');
+  if (!isStringList(raw.unsafe ?? [])) problems.push('unsafe must be a list of strings');
+  if (!isStringList(raw.warnings ?? [])) problems.push('warnings must be a list of strings');
+  problems.push(...policyProblems(raw.policy, kinds));
+  if (!Array.isArray(raw.changes)) return [...problems, 'changes must be a list'];
+
+  const ids = new Set<string>();
+  raw.changes.forEach((c: unknown, i) => {
+    const at = `changes[${i}]`;
+    if (!isObject(c)) return problems.push(`${at} is not an object`);
+    const id = typeof c.id === 'string' ? c.id : at;
+    const say = (m: string) => problems.push(`change ${id}: ${m}`);
+    for (const k of Object.keys(c)) if (!CHANGE_KEYS.includes(k)) say(`unknown key "${k}"`);
+    const kind = kinds.find((k) => k.name === c.kind);
+    if (!kind) return say(`unknown kind ${JSON.stringify(c.kind)} (this forgeform knows ${kinds.map((k) => k.name).join(', ')})`);
+    if (typeof c.key !== 'string' || c.key === '') say('key must be a non-empty string');
+    if (!ACTIONS.includes(c.action as Action) || !kind.actions.includes(c.action as Action))
+      say(`action ${JSON.stringify(c.action)} is not one that ${kind.title} changes can have (${kind.actions.join(', ')})`);
+    if (typeof c.scope !== 'string' || !validScope(c.scope, kind)) say(`scope ${JSON.stringify(c.scope)} is not a ${kind.scopeType} scope`);
+    else if (typeof c.key === 'string') {
+      const expected = changeId(kind, parseScopeId(c.scope), c.key);
+      if (c.id !== expected && !(c.action === 'delete' && typeof c.id === 'string' && new RegExp(`^${escape(expected)}#\\d+$`).test(c.id))) say(`id must be ${expected}`);
+    }
+    if (typeof c.id === 'string') {
+      if (ids.has(c.id)) say('appears twice');
+      ids.add(c.id);
+    }
+    if ((c.action === 'rename') !== (typeof c.from === 'string')) say(c.action === 'rename' ? 'a rename needs from (the old name)' : 'only a rename has from');
+    problems.push(...fieldProblems(c.fields, kind, c.action as Action).map((m) => `change ${id}: ${m}`));
+    if (!isObject(c.precondition) || !(c.precondition.digest === null || typeof c.precondition.digest === 'string') || Object.keys(c.precondition).some((k) => !['digest', 'affects'].includes(k)))
+      say('precondition must be {digest, affects?}');
+    else if (c.precondition.affects !== undefined && !Number.isInteger(c.precondition.affects)) say('precondition.affects must be a count');
+    if (!isStringList(c.depends_on)) say('depends_on must be a list of change ids');
+    if (c.notes !== undefined && !isStringList(c.notes)) say('notes must be a list of strings');
+    if (!Array.isArray(c.ops)) say('ops must be a list');
+    else
+      c.ops.forEach((op: unknown, j) => {
+        if (!isObject(op) || !METHODS.includes(op.method as string) || typeof op.path !== 'string' || Object.keys(op).some((k) => !OP_KEYS.includes(k)))
+          say(`ops[${j}] is not a request ({method, path, body?, query?})`);
+      });
+  });
+  for (const c of raw.changes as Partial<Change>[])
+    for (const d of isObject(c) && isStringList(c.depends_on) ? c.depends_on : []) if (!ids.has(d)) problems.push(`change ${c.id}: depends on ${d}, which is not in the plan`);
+  return problems;
+}
+
+function escape(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+function validScope(id: string, kind: Kind): boolean {
+  const i = id.indexOf(':');
+  if (i < 0) return false;
+  const scope = parseScopeId(id);
+  if (scope.type !== kind.scopeType) return false;
+  if (scope.type === 'server') return scope.name === '';
+  if (scope.type === 'org') return /^[^/\s]+$/.test(scope.name);
+  return /^[^/\s]+\/[^/\s]+$/.test(scope.name);
+}
+
+function fieldProblems(fields: unknown, kind: Kind, action: Action): string[] {
+  if (!Array.isArray(fields)) return ['fields must be a list'];
+  const out: string[] = [];
+  const seen = new Set<string>();
+  fields.forEach((f: unknown, i) => {
+    if (!isObject(f) || typeof f.path !== 'string') return out.push(`fields[${i}] is not {path, before?, after?}`);
+    for (const k of Object.keys(f)) if (!FIELD_KEYS.includes(k)) out.push(`field "${f.path}": unknown key "${k}"`);
+    if (seen.has(f.path)) out.push(`field "${f.path}" appears twice`);
+    seen.add(f.path);
+    if (f.context === true) {
+      if (!(kind.context ?? []).includes(f.path)) out.push(`field "${f.path}" is not a value a ${kind.title} change can carry${kind.context?.length ? ` (${kind.context.join(', ')})` : ''}`);
+      return;
+    }
+    if (f.path === 'name' && action === 'rename') return;
+    const spec = kind.fields.find((s) => s.name === f.path);
+    if (!spec) return out.push(`field "${f.path}" is not a field of a ${kind.title}`);
+    if (Boolean(f.sensitive) !== Boolean(spec.sensitive)) out.push(`field "${f.path}" must ${spec.sensitive ? '' : 'not '}be marked sensitive`);
+    if (Boolean(f.writeOnly) !== Boolean(spec.writeOnly)) out.push(`field "${f.path}" must ${spec.writeOnly ? '' : 'not '}be marked write-only`);
+  });
+  if (action === 'delete' && fields.some((f) => isObject(f) && f.context !== true)) out.push('a delete carries no field values');
+  return out;
+}
+
+function policyProblems(policy: unknown, kinds: Kind[]): string[] {
+  if (policy === undefined) return ['the plan records no policy (made by an older forgeform): plan again'];
+  if (!isObject(policy)) return ['policy must be an object'];
+  const p = policy as Partial<PlanPolicy> & Record<string, unknown>;
+  const out: string[] = [];
+  const keys = ['prune', 'max_deletes', 'max_delete_fraction', 'protected_users', 'purge_users'];
+  for (const k of Object.keys(p)) if (!keys.includes(k)) out.push(`policy: unknown key "${k}"`);
+  const pruneKeys = new Set(kinds.map((k) => k.pruneKey).filter(Boolean));
+  if (!isStringList(p.prune)) out.push('policy.prune must be a list of kinds');
+  else for (const k of p.prune) if (!pruneKeys.has(k)) out.push(`policy.prune: unknown kind "${k}"`);
+  if (!Number.isInteger(p.max_deletes) || (p.max_deletes as number) < 0) out.push('policy.max_deletes must be a count');
+  if (typeof p.max_delete_fraction !== 'number' || p.max_delete_fraction < 0 || p.max_delete_fraction > 1) out.push('policy.max_delete_fraction must be between 0 and 1');
+  if (!isStringList(p.protected_users)) out.push('policy.protected_users must be a list of user names');
+  if (typeof p.purge_users !== 'boolean') out.push('policy.purge_users must be true or false');
+  return out;
+}
+
+/** A plan's summary counts what its changes do (the file's own summary is not trusted for display). */
+export function summaryOf(changes: Change[]): Plan['summary'] {
+  const summary = { create: 0, update: 0, delete: 0, rename: 0, replace: 0 };
+  for (const c of changes) summary[c.action]++;
+  return summary;
+}

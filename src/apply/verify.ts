@@ -1,0 +1,199 @@
+// apply PLANFILE: the file's changes say what to do; nothing else in it is trusted. Each change's
+// requests are built again through its kind from what the change shows and the server as it is now,
+// and safety is decided again (src/plan/safety.ts) from the changes and the server.
+import { isDeepStrictEqual } from 'node:util';
+import { isApiError, type GiteaClient } from '../gitea/client.js';
+import { apiPath } from '../gitea/path.js';
+import type { CurrentObject, DesiredObject, Kind, Scope, ScopeContext } from '../kinds/types.js';
+import { dependenciesOf, opsOf, type OpsBase } from '../plan/change-ops.js';
+import { objectDigest } from '../plan/digest.js';
+import { makeScopeContext, parseScopeId } from '../plan/planner.js';
+import { assessSavedPlan, type SafetyVerdict } from '../plan/safety.js';
+import type { Change, Plan } from '../plan/types.js';
+import { isSecret } from '../secret.js';
+import { summaryOf } from './plan-shape.js';
+
+export interface VerifiedPlan {
+  /** The plan as apply will run it: recomputed requests, notes, summary and unsafe reasons. */
+  plan: Plan;
+  /** Changes that will not run (stale plan), with the reason. */
+  refused: Map<string, string>;
+  /** Changes whose file requests differ from what they show: the whole plan is refused. */
+  mismatches: string[];
+  verdict: SafetyVerdict;
+}
+
+interface Group {
+  kind: Kind;
+  scope: Scope;
+  changes: Change[];
+  current: CurrentObject[];
+  prepared?: unknown;
+}
+
+/** A saved plan, checked against the server as it is now and rebuilt through the kinds. */
+export async function verifySavedPlan(plan: Plan, client: GiteaClient, kinds: Kind[]): Promise<VerifiedPlan> {
+  const ctx = makeScopeContext(client, plan.policy);
+  const refused = new Map<string, string>();
+  const mismatches: string[] = [];
+  const kindOf = (name: string) => kinds.find((k) => k.name === name)!;
+  const planned = new Set(plan.changes.map((c) => c.id));
+
+  // One group per kind and scope, in the order kinds are planned (issues see the labels planned before them).
+  const groups: Group[] = [];
+  for (const kind of kinds) {
+    const byScope = new Map<string, Change[]>();
+    for (const c of plan.changes.filter((c) => c.kind === kind.name)) byScope.set(c.scope, [...(byScope.get(c.scope) ?? []), c]);
+    for (const [id, changes] of byScope) groups.push({ kind, scope: await scopeNow(id, planned, ctx), changes, current: [] });
+  }
+
+  // The same reads as plan: each touched scope once; kinds that read only named objects are told which.
+  await Promise.all(
+    groups.map(async (g) => {
+      if (g.scope.pendingCreate) return;
+      try {
+        g.current = await ctx.currentOf(g.kind, g.scope, g.changes.map((c) => desiredOf(c, c.from ?? c.key)));
+      } catch (e) {
+        // A repository or organisation the plan creates first does not exist yet: nothing is in it.
+        if (!isApiError(e, 404)) throw e;
+      }
+    }),
+  );
+
+  const existing = new Map<string, number>();
+  const nowOf = new Map<string, CurrentObject | undefined>();
+  for (const g of groups) {
+    existing.set(`${g.kind.name} ${g.changes[0]!.scope}`, g.current.length);
+    for (const c of g.changes) {
+      const key = c.action === 'rename' ? c.from! : c.key;
+      const matches = g.current.filter((o) => o.key === key);
+      const now = c.action === 'delete' && matches.length > 1 ? matches.find((o) => c.id.endsWith(`#${o.id}`)) : matches[0];
+      nowOf.set(c.id, now);
+      const digest = now ? objectDigest(now, g.kind.guardedByServer) : null;
+      if (digest !== c.precondition.digest)
+        refused.set(
+          c.id,
+          now
+            ? c.precondition.digest
+              ? 'changed on the server since the plan was made (stale plan): plan again'
+              : 'exists on the server since the plan was made (stale plan): plan again'
+            : 'no longer exists on the server (stale plan): plan again',
+        );
+      else if (c.action === 'delete' && !plan.policy.prune.includes(g.kind.pruneKey)) mismatches.push(`${c.id}: deletes a ${g.kind.title}, but the plan's policy.prune does not list ${g.kind.pruneKey}`);
+    }
+  }
+
+  const rebuilt = new Map<string, Change>();
+  for (const g of groups) {
+    const live = g.changes.filter((c) => !refused.has(c.id));
+    if (g.kind.prepare && live.length) g.prepared = await g.kind.prepare(g.scope, live.map((c) => desiredOf(c, c.key)), g.current, ctx);
+    const readOnly = g.kind.readOnlyReason?.(g.scope);
+    const out: Change[] = [];
+    for (const c of g.changes) {
+      if (refused.has(c.id)) {
+        out.push(c);
+        continue;
+      }
+      if (readOnly) refused.set(c.id, readOnly);
+      const now = nowOf.get(c.id);
+      const base: OpsBase = { scope: g.scope, ...(now ? { current: now } : {}), ctx, prepared: g.prepared };
+      let ops;
+      try {
+        ops = opsOf(g.kind, c, base);
+      } catch (e) {
+        mismatches.push(`${c.id}: its requests cannot be built from what it shows (${(e as Error).message})`);
+        out.push(c);
+        continue;
+      }
+      if (!isDeepStrictEqual(plain(ops), plain(c.ops))) mismatches.push(`${c.id}: the requests in the plan file differ from what the change shows, built against the server as it is now (the file was edited, or what the change refers to moved on)`);
+      const deps = dependenciesOf(g.kind, c, ops, base);
+      const freeing = g.changes.find((r) => c.action === 'create' && r.action === 'rename' && r.from === c.key);
+      if (freeing) deps.push(freeing.id);
+      if (!isDeepStrictEqual([...new Set(deps)].sort(), [...new Set(c.depends_on)].sort())) mismatches.push(`${c.id}: depends_on in the plan file differs from what the change needs (${deps.join(', ') || 'nothing'})`);
+      out.push({ ...c, ops, depends_on: [...new Set(deps)] });
+    }
+    ctx.recordPlanned(g.kind.name, g.scope, out);
+    for (const c of out) rebuilt.set(c.id, c);
+  }
+
+  // Facts again, from the server as it is now: a label put on an issue since the plan makes its deletion stale.
+  const affects: { change: Change; count: number; what: string }[] = [];
+  for (const g of groups) {
+    if (!g.kind.annotate) continue;
+    await Promise.all(
+      g.changes.map(async (orig) => {
+        const c = rebuilt.get(orig.id)!;
+        const facts = await g.kind.annotate!(c, g.scope, ctx).catch((e: unknown) => {
+          if (!refused.has(c.id)) refused.set(c.id, `cannot tell what this ${c.action} affects now: ${(e as Error).message}`);
+          return undefined;
+        });
+        const notes = facts?.notes ?? [];
+        rebuilt.set(c.id, { ...c, ...(notes.length ? { notes } : { notes: undefined }) });
+        if (!facts?.affects || refused.has(c.id)) return;
+        const then = c.precondition.affects ?? 0;
+        if (facts.affects.count !== then) refused.set(c.id, `${g.kind.title} "${c.key}" ${facts.affects.what} now, ${then} when the plan was made (stale plan): plan again`);
+        else affects.push({ change: rebuilt.get(c.id)!, ...facts.affects });
+      }),
+    );
+  }
+
+  const changes = plan.changes.map((c) => {
+    const r = rebuilt.get(c.id)!;
+    if (r.notes === undefined) delete r.notes;
+    return r;
+  });
+  const live = changes.filter((c) => !refused.has(c.id));
+  const guards = live.flatMap((c) => {
+    const reason = kindOf(c.kind).guard?.(c, nowOf.get(c.id), ctx, live);
+    return reason ? [{ change: c, reason }] : [];
+  });
+  const verdict = assessSavedPlan({ changes: live, existing, affects, guards, title: (k) => kindOf(k).title }, plan.policy);
+  return { plan: { ...plan, summary: summaryOf(changes), unsafe: [...verdict.unsafe, ...verdict.forbidden], changes }, refused, mismatches, verdict };
+}
+
+/** The desired object a change stands for, as the kinds' reads and prepare take it. */
+function desiredOf(c: Change, key: string): DesiredObject {
+  const fields = Object.fromEntries(c.fields.filter((f) => !f.context && !(c.action === 'rename' && f.path === 'name')).map((f) => [f.path, f.after]));
+  return { key, fields, path: [] };
+}
+
+/**
+ * Values as a plan file carries them (no undefined members), to compare the file's requests with
+ * rebuilt ones. Secrets stay Secrets: two compare equal when they come from the same ${NAME} template.
+ */
+function plain(v: unknown): unknown {
+  if (isSecret(v)) return v;
+  if (Array.isArray(v)) return v.map((x) => plain(x ?? null));
+  if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).filter(([, x]) => x !== undefined).map(([k, x]) => [k, plain(x)]));
+  return v ?? null;
+}
+
+/**
+ * A scope as the planner saw it, from the server now: whether the plan creates it, and for a
+ * repository whether it is archived and whether an organisation owns it.
+ */
+async function scopeNow(id: string, planned: Set<string>, ctx: ScopeContext): Promise<Scope> {
+  const scope = parseScopeId(id);
+  if (scope.type === 'server') return scope;
+  if (scope.type === 'org') return planned.has(`org/server:/${scope.name}`) ? { ...scope, pendingCreate: `org/server:/${scope.name}` } : scope;
+  const [owner, name] = [scope.name.slice(0, scope.name.indexOf('/')), scope.name.slice(scope.name.indexOf('/') + 1)];
+  const ownerIsOrg = planned.has(`org/server:/${owner}`) || (await exists(ctx, apiPath('orgs', owner)));
+  if (planned.has(`repo/server:/${scope.name}`)) return { ...scope, repo: { owner, name, ownerIsOrg, archived: false }, pendingCreate: `repo/server:/${scope.name}` };
+  let archived = false;
+  try {
+    archived = Boolean((await ctx.cachedGet<{ archived?: boolean }>(apiPath('repos', owner, name), { object: `repository ${scope.name}` }))?.archived);
+  } catch (e) {
+    if (!isApiError(e, 404)) throw e;
+  }
+  return { ...scope, repo: { owner, name, ownerIsOrg, archived } };
+}
+
+async function exists(ctx: ScopeContext, path: string): Promise<boolean> {
+  try {
+    await ctx.cachedGet(path);
+    return true;
+  } catch (e) {
+    if (isApiError(e, 404)) return false;
+    throw e;
+  }
+}

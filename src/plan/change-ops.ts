@@ -1,0 +1,58 @@
+import type { CurrentObject, Kind, OpsInput, Scope, ScopeContext } from '../kinds/types.js';
+import type { Change, Op } from './types.js';
+
+/** What a change's requests are built from besides the change itself: the server object and scope as read now. */
+export interface OpsBase {
+  scope: Scope;
+  current?: CurrentObject;
+  ctx: ScopeContext;
+  prepared?: unknown;
+}
+
+/**
+ * The input a kind's ops get for a change: ONLY what the change shows (key, from, action, each field's
+ * planned value and the context values), plus the server as read. The planner and apply both build
+ * requests through this, so a saved plan can do nothing its display does not say.
+ */
+export function opsInputOf(change: Change, base: OpsBase): OpsInput {
+  const fields: Record<string, unknown> = {};
+  const shown: Record<string, unknown> = {};
+  const changed: string[] = [];
+  for (const f of change.fields) {
+    if (f.context) shown[f.path] = f.after;
+    else if (!(change.action === 'rename' && f.path === 'name')) {
+      fields[f.path] = f.after;
+      changed.push(f.path);
+    }
+  }
+  return {
+    scope: base.scope,
+    action: change.action,
+    ...(change.action === 'delete' ? {} : { desired: { key: change.key, fields, path: [] } }),
+    ...(base.current ? { current: base.current } : {}),
+    changed,
+    ctx: base.ctx,
+    prepared: base.prepared,
+    shown,
+  };
+}
+
+export function opsOf(kind: Kind, change: Change, base: OpsBase): Op[] {
+  return kind.ops(opsInputOf(change, base));
+}
+
+/** Ops may point at the object another change creates ({"$ref": change id}): that is a dependency. */
+export function refsIn(value: unknown, out: Set<string> = new Set()): Set<string> {
+  if (Array.isArray(value)) value.forEach((v) => refsIn(v, out));
+  else if (value && typeof value === 'object') {
+    const ref = (value as { $ref?: unknown }).$ref;
+    if (typeof ref === 'string') out.add(ref);
+    else Object.values(value).forEach((v) => refsIn(v, out));
+  }
+  return out;
+}
+
+/** The changes this one must wait for: objects its requests reference, what the kind names, the scope's create. */
+export function dependenciesOf(kind: Kind, change: Change, ops: Op[], base: OpsBase): string[] {
+  return [...new Set([...refsIn(ops), ...(kind.dependsOn?.(opsInputOf(change, base)) ?? []), ...(base.scope.pendingCreate ? [base.scope.pendingCreate] : [])])];
+}

@@ -1,0 +1,49 @@
+/**
+ * What `/_sandbox/requests` serves over HTTP. The log holds what clients sent — passwords, hook
+ * secrets, authorization headers, tokens in a query — so it is served to a site administrator's
+ * token only, and with every such value shown as `(sensitive)`. (The in-process accessor,
+ * `sandbox.requests()`, keeps the values: a test asserts what the server received.)
+ */
+import type { RequestLogEntry } from './app.js';
+import type { SandboxState } from './state.js';
+
+const SENSITIVE = '(sensitive)';
+
+/** Body keys (at any depth, any case, as Go matches them) and query parameters that carry a credential. */
+const SECRET_KEY = /password|passwd|passphrase|secret|token|authorization|private_key/i;
+
+/** Whether an `Authorization: token|Bearer <t>` header carries a site administrator's token. */
+export function isAdminAuthorization(header: string | undefined, state: SandboxState): boolean {
+  const m = /^\s*(?:token|bearer)\s+(\S+)\s*$/i.exec(header ?? '');
+  if (!m) return false;
+  const token = state.tokenByValue(m[1]!);
+  return Boolean(token && state.userById(token.userId)?.isAdmin);
+}
+
+/** A log entry as served: credentials in the body and the query replaced by `(sensitive)`. */
+export function redactEntry(entry: RequestLogEntry): RequestLogEntry {
+  const query = Object.fromEntries(Object.entries(entry.query).map(([k, v]) => [k, SECRET_KEY.test(k) ? SENSITIVE : v]));
+  return { ...entry, query, unknownFields: [...entry.unknownFields], ...(entry.body !== undefined ? { body: redactBody(entry.body) } : {}) };
+}
+
+function redactBody(body: unknown): unknown {
+  if (typeof body === 'string') return redactForm(body);
+  return redactValue(body);
+}
+
+function redactValue(value: unknown, key = ''): unknown {
+  if (Array.isArray(value)) return value.map((v) => redactValue(v, key));
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redactValue(v, k)]));
+  // Flags such as must_change_password are not credentials: only text and numbers are hidden.
+  if (SECRET_KEY.test(key) && (typeof value === 'string' || typeof value === 'number')) return SENSITIVE;
+  return value;
+}
+
+/** A body that is not JSON: a form's credentials are hidden; any other text is kept only when no key could hide in it. */
+function redactForm(text: string): string {
+  if (!SECRET_KEY.test(text)) return text;
+  if (!/^[^\s=&]+=[^\s&]*(&[^\s=&]+=[^\s&]*)*$/.test(text)) return SENSITIVE;
+  const params = new URLSearchParams(text);
+  for (const key of [...params.keys()]) if (SECRET_KEY.test(key)) params.set(key, SENSITIVE);
+  return params.toString();
+}
