@@ -1,9 +1,9 @@
 import ky, { type KyInstance } from 'ky';
 import pLimit, { type LimitFunction } from 'p-limit';
-import { BodyTooLarge, DEFAULT_MAX_BODY_BYTES, parseAnswer, readBody, type Expect } from './answer.js';
+import { BodyTooLarge, DEFAULT_MAX_BODY_BYTES, parseAnswer, quote, readBody, type Expect } from './answer.js';
 import { revealSecrets } from '../secret.js';
 import { ApiError } from './errors.js';
-import { readAllPages } from './paging.js';
+import { readAllPages, type Page } from './paging.js';
 import { unsafePathReason } from './path.js';
 import { backoffMs, mayHaveBeenProcessed, methodClass, realClock, retryAfterMs, SharedPause, shouldRetry, type Clock, type Failure } from './retry.js';
 
@@ -208,20 +208,41 @@ export class GiteaClient {
 
   /** Every item of a paged list (see src/gitea/paging.ts for how far it reads, and how much at once). */
   async list<T = unknown>(path: string, opts: RequestOptions = {}): Promise<T[]> {
-    const what = `${opts.object ? `${opts.object}: ` : ''}GET /api/v1/${path}`;
-    return readAllPages<T>(
+    return this.readPages<T>(path, opts, async (page) => {
+      const res = await this.request<T[]>('GET', path, { ...opts, expect: 'list', query: { ...opts.query, limit: PAGE_SIZE, page } });
+      return { items: res.data, headers: res.headers };
+    });
+  }
+
+  /**
+   * Every item of a paged list whose body wraps the items and the total ({runners, total_count}):
+   * read like any list, the body's total standing for X-Total-Count.
+   */
+  async listWrapped<T = unknown>(path: string, opts: RequestOptions, unwrap: (body: unknown) => { items: unknown; total: unknown }, totalName: string): Promise<T[]> {
+    return this.readPages<T>(
+      path,
+      opts,
       async (page) => {
-        const res = await this.request<T[]>('GET', path, { ...opts, expect: 'list', query: { ...opts.query, limit: PAGE_SIZE, page } });
-        return { items: res.data, headers: res.headers };
+        const res = await this.request('GET', path, { ...opts, expect: 'container', query: { ...opts.query, limit: PAGE_SIZE, page } });
+        const { items, total } = unwrap(res.data);
+        if (items !== undefined && items !== null && !Array.isArray(items))
+          throw new ApiError('GET', path, undefined, `the answer (${res.status}) holds no list where one was expected: ${quote(JSON.stringify(res.data))}`, opts.object);
+        return { items: (items ?? []) as T[], headers: new Headers(total === undefined || total === null ? {} : { 'x-total-count': String(total) }) };
       },
-      {
-        pageSize: PAGE_SIZE,
-        prefetch: Math.max(16, 2 * (this.options.concurrency ?? 8)),
-        maxPages: MAX_PAGES,
-        warn: (m) => this.warn(`${what}: ${m}`),
-        endless: (pages, why) => new ApiError('GET', path, undefined, `the list did not end after ${pages} pages ${why}: the server (or a proxy) seems to ignore the page parameter; stopped`, opts.object),
-      },
+      totalName,
     );
+  }
+
+  private readPages<T>(path: string, opts: RequestOptions, fetchPage: (page: number) => Promise<Page<T>>, totalName?: string): Promise<T[]> {
+    const what = `${opts.object ? `${opts.object}: ` : ''}GET /api/v1/${path}`;
+    return readAllPages<T>(fetchPage, {
+      pageSize: PAGE_SIZE,
+      prefetch: Math.max(16, 2 * (this.options.concurrency ?? 8)),
+      maxPages: MAX_PAGES,
+      warn: (m) => this.warn(`${what}: ${m}`),
+      endless: (pages, why) => new ApiError('GET', path, undefined, `the list did not end after ${pages} pages ${why}: the server (or a proxy) seems to ignore the page parameter; stopped`, opts.object),
+      ...(totalName ? { totalName } : {}),
+    });
   }
 
   private warn(message: string): void {

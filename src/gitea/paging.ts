@@ -22,6 +22,8 @@ export interface PagingOptions {
   warn: (message: string) => void;
   /** The error to throw when the list does not end. */
   endless: (pages: number, why: string) => Error;
+  /** Where the total comes from, for messages; default X-Total-Count. */
+  totalName?: string;
 }
 
 /** X-Total-Count as a count, or why it is not one. */
@@ -32,14 +34,26 @@ export function parseTotal(header: string | null): { total: number } | { invalid
   return { total: Number(text) };
 }
 
+/**
+ * How many objects a list holds, from one page of it (a count query asks `limit=1`): X-Total-Count
+ * when it is a count no smaller than the page, else what the page shows, which is then only a lower
+ * bound. A header of `abc` must never read as "none": a label carried by issues would look free to delete.
+ */
+export function countOf(headers: Headers, onPage: number): { count: number; exact: boolean } {
+  const header = parseTotal(headers.get('x-total-count'));
+  if (header && 'total' in header && header.total >= onPage) return { count: header.total, exact: true };
+  return { count: onPage, exact: false };
+}
+
 export async function readAllPages<T>(fetchPage: (page: number) => Promise<Page<T>>, opts: PagingOptions): Promise<T[]> {
+  const name = opts.totalName ?? 'X-Total-Count';
   const first = await fetchPage(1);
   const items = [...first.items];
   const header = parseTotal(first.headers.get('x-total-count'));
   let total: number | undefined;
-  if (header && 'invalid' in header) opts.warn(`X-Total-Count ${header.invalid}; reading the pages one by one until a short one`);
+  if (header && 'invalid' in header) opts.warn(`${name} ${header.invalid}; reading the pages one by one until a short one`);
   else if (header && header.total < first.items.length)
-    opts.warn(`X-Total-Count says ${header.total} but the first page holds ${first.items.length}; reading the pages one by one until a short one`);
+    opts.warn(`${name} says ${header.total} but the first page holds ${first.items.length}; reading the pages one by one until a short one`);
   else if (header) total = header.total;
 
   // Gitea caps `limit` at MAX_RESPONSE_ITEMS: a first page shorter than asked while more are
@@ -61,7 +75,7 @@ export async function readAllPages<T>(fetchPage: (page: number) => Promise<Page<
     if (page > maxPages)
       throw opts.endless(
         maxPages,
-        announced === undefined ? 'without a usable X-Total-Count' : `while X-Total-Count announced ${total} (${announced} page${announced === 1 ? '' : 's'})`,
+        announced === undefined ? `without a usable ${name}` : `while ${name} announced ${total} (${announced} page${announced === 1 ? '' : 's'})`,
       );
     const ahead = announced === undefined ? page : Math.min(Math.max(page, announced), page + opts.prefetch - 1);
     for (let p = page; p <= ahead; p++) if (!pending.has(p)) start(p);
@@ -70,6 +84,6 @@ export async function readAllPages<T>(fetchPage: (page: number) => Promise<Page<
     items.push(...current.items);
     if (current.items.length < pageSize) break;
   }
-  if (total !== undefined && items.length !== total) opts.warn(`X-Total-Count said ${total} but the list held ${items.length}`);
+  if (total !== undefined && items.length !== total) opts.warn(`${name} said ${total} but the list held ${items.length}`);
   return items;
 }

@@ -136,3 +136,19 @@ describe('the time limit and the size limit cover the whole answer', () => {
     expect(proxy!.seen.filter((s) => s.did === 'huge')).toHaveLength(1); // the same request would bring the same body
   });
 });
+
+describe('a count read from X-Total-Count', () => {
+  it('a label carried by issues never reads as carried by none when the header is not a count: the delete stays unsafe', async () => {
+    w = await world({
+      users: [{ username: 'root', admin: true, email: 'root@example.com' }],
+      orgs: [{ name: 'acme', owners: ['root'] }],
+      repos: [{ name: 'acme/widgets', labels: [{ name: 'old', color: '999999' }, { name: 'bug', color: 'ee0701' }], issues: [{ title: 'Crash', labels: ['old'], author: 'root' }] }],
+    });
+    proxy = await startMisbehavingProxy(w.sandbox.url, (r) => (r.method === 'GET' && r.path === 'repos/acme/widgets/issues' ? { type: 'total-count', value: 'abc' } : undefined));
+    const file = w.config('version: 1\npolicy: { prune: [labels] }\nrepos:\n  acme/widgets:\n    labels:\n      bug: { color: ee0701 }\n');
+    const plan = await w.cli(['plan', '-c', file], { FORGEFORM_URL: proxy.url });
+    expect(plan.stdout).toContain('carried by at least 1 issue: deleting it removes it from them');
+    expect(plan.stdout).not.toContain('carried by no issue');
+    expect(plan.code).toBe(3);
+  });
+});

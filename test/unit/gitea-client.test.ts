@@ -192,3 +192,28 @@ describe('reading the pages of a list', () => {
     expect(asked).toEqual([1, 2, 3]);
   });
 });
+
+describe('lists whose body carries the total (Actions runners)', () => {
+  const runners = Array.from({ length: 60 }, (_, i) => ({ id: i + 1, name: `r${i}` }));
+  it.each([['1'], ['abc'], ['-5']])('a total_count of %s still reads every page, with a warning', async (total) => {
+    const url = await serve((req, res) => {
+      const q = new URL(req.url!, 'http://x').searchParams;
+      const page = Number(q.get('page'));
+      const limit = Number(q.get('limit'));
+      json(res, 200, { runners: runners.slice((page - 1) * limit, page * limit), total_count: total === '1' ? 1 : total });
+    });
+    const warnings: string[] = [];
+    const client = new GiteaClient({ url, credentials: { token: 't' }, onWarning: (m) => warnings.push(m) });
+    const items = await client.listWrapped('admin/actions/runners', { object: 'Actions runners' }, (b) => ({ items: (b as { runners: unknown }).runners, total: (b as { total_count: unknown }).total_count }), 'total_count');
+    expect(items).toHaveLength(60);
+    expect(warnings[0]).toMatch(/^Actions runners: GET \/api\/v1\/admin\/actions\/runners: total_count /);
+  });
+
+  it('a body without the list is an error naming the operation', async () => {
+    const url = await serve((_req, res) => json(res, 200, { runners: 'none' }));
+    const client = new GiteaClient({ url, credentials: { token: 't' } });
+    await expect(client.listWrapped('admin/actions/runners', { object: 'Actions runners' }, (b) => ({ items: (b as { runners: unknown }).runners, total: undefined }), 'total_count')).rejects.toThrow(
+      'Actions runners: GET /api/v1/admin/actions/runners failed: the answer (200) holds no list where one was expected',
+    );
+  });
+});
