@@ -31,6 +31,18 @@ const relocateDataFiles = {
   },
 };
 
+// The CLI loads ajv's compiler lazily through createRequire, which a bundle cannot follow: the action has no
+// node_modules and no precompiled validator, so it carries ajv through a static import instead.
+const bundleAjv = {
+  name: 'bundle-ajv',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]src[\\/]config[\\/]ajv-compiler\.ts$/ }, () => ({
+      contents: "import * as ajv from 'ajv';\nexport function loadAjv() { return ajv; }\n",
+      loader: 'ts',
+    }));
+  },
+};
+
 await build({
   entryPoints: [resolve(root, 'src/action/index.ts')],
   outfile,
@@ -45,6 +57,6 @@ await build({
   banner: { js: "import { createRequire as __forgeformRequire } from 'node:module'; const require = __forgeformRequire(import.meta.url);" },
   // The action never starts the sandbox: leave it (and hono) out of the bundle.
   external: ['../sandbox/cli.js'],
-  plugins: [relocateDataFiles],
+  plugins: [bundleAjv, relocateDataFiles],
 });
 console.log(`bundled ${relative(process.cwd(), outfile)}`);

@@ -4,6 +4,8 @@ import { loadConfig } from '../config/load.js';
 import type { LoadedConfig } from '../config/types.js';
 import { GiteaClient, type Credentials } from '../gitea/client.js';
 import { urlHasCredentials } from '../secret.js';
+import { preflight, type ServerInfo } from '../gitea/preflight.js';
+import { fileReason } from './files.js';
 import { EXIT, UserError, type Output } from './output.js';
 
 export interface ServerOptions {
@@ -32,8 +34,28 @@ function isLoopback(host: string): boolean {
   return host === 'localhost' || host === '[::1]' || host === '::1' || /^127\./.test(host);
 }
 
-/** Server URL from --url, FORGEFORM_URL or server.url; credentials only from the environment or a file. */
-export function makeClient(opts: ServerOptions, out: Output, configUrl?: string): GiteaClient {
+/** Longest --timeout: beyond it timers overflow, and no API call should take more than a day. */
+const MAX_TIMEOUT_SECONDS = 86_400;
+
+/**
+ * A token travels in an HTTP header: a line break, a space or a non-ASCII character in it cannot be
+ * sent (and usually means the wrong file or variable was given). The message never repeats the value.
+ */
+function checkToken(token: string, source: string): string {
+  if (!token) throw new UserError(`${source} is empty: it must hold the API token`);
+  const lines = token.split(/\r?\n/).length;
+  if (lines > 1) throw new UserError(`${source} holds ${lines} lines: it must hold the API token alone, on one line`);
+  if (!/^[\x21-\x7e]+$/.test(token)) throw new UserError(`${source} holds a space, a control or a non-ASCII character: an API token is plain ASCII with no spaces`);
+  return token;
+}
+
+interface ClientAndCredentials {
+  client: GiteaClient;
+  /** Where the credentials came from, for messages ("the token in FORGEFORM_TOKEN"). */
+  credentials: string;
+}
+
+function clientFor(opts: ServerOptions, out: Output, configUrl?: string): ClientAndCredentials {
   const url = opts.url ?? process.env.FORGEFORM_URL ?? configUrl;
   if (!url) throw new UserError('no server: pass --url, set FORGEFORM_URL, or set server.url in the config');
   if (urlHasCredentials(url)) {
@@ -51,17 +73,22 @@ export function makeClient(opts: ServerOptions, out: Output, configUrl?: string)
     throw new UserError(`refusing to send credentials over plain http to ${parsed.host}: use https, or pass --insecure-http`);
 
   let credentials: Credentials;
+  let source: string;
   if (opts.tokenFile) {
-    let token: string;
+    let text: string;
     try {
-      token = readFileSync(opts.tokenFile, 'utf8').trim();
+      text = readFileSync(opts.tokenFile, 'utf8');
     } catch (e) {
-      throw new UserError(`cannot read --token-file ${opts.tokenFile}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+      throw new UserError(`cannot read --token-file ${opts.tokenFile}: ${fileReason(e)}`);
     }
-    credentials = { token };
+    source = `the token in --token-file ${opts.tokenFile}`;
+    credentials = { token: checkToken(text.trim(), `--token-file ${opts.tokenFile}`) };
   } else if (process.env.FORGEFORM_TOKEN) {
-    credentials = { token: process.env.FORGEFORM_TOKEN };
+    source = 'the token in FORGEFORM_TOKEN';
+    credentials = { token: checkToken(process.env.FORGEFORM_TOKEN.trim(), 'FORGEFORM_TOKEN') };
   } else if (process.env.FORGEFORM_USERNAME && process.env.FORGEFORM_PASSWORD) {
+    if (process.env.FORGEFORM_USERNAME.includes(':')) throw new UserError('FORGEFORM_USERNAME holds a ":", which HTTP Basic authentication cannot carry');
+    source = `the password of ${process.env.FORGEFORM_USERNAME} (FORGEFORM_USERNAME and FORGEFORM_PASSWORD)`;
     credentials = { username: process.env.FORGEFORM_USERNAME, password: process.env.FORGEFORM_PASSWORD };
   } else {
     throw new UserError('no credentials: set FORGEFORM_TOKEN (or pass --token-file), or FORGEFORM_USERNAME and FORGEFORM_PASSWORD');
@@ -71,19 +98,45 @@ export function makeClient(opts: ServerOptions, out: Output, configUrl?: string)
   const concurrency = opts.concurrency === undefined ? 8 : Number(opts.concurrency);
   if (!Number.isInteger(concurrency) || concurrency < 1) throw new UserError(`--concurrency must be a positive integer, got ${opts.concurrency}`);
   const timeout = opts.timeout === undefined ? 30 : Number(opts.timeout);
-  if (!(timeout > 0)) throw new UserError(`--timeout must be a positive number of seconds, got ${opts.timeout}`);
+  if (!(timeout > 0) || timeout > MAX_TIMEOUT_SECONDS)
+    throw new UserError(`--timeout must be a number of seconds above 0 and at most ${MAX_TIMEOUT_SECONDS}, got ${opts.timeout}`);
   const retriesText = opts.retries ?? process.env.FORGEFORM_RETRY_LIMIT;
   const retries = retriesText === undefined ? undefined : Number(retriesText);
   if (retries !== undefined && !(Number.isInteger(retries) && retries >= 0)) throw new UserError(`--retries must be a whole number ≥ 0, got ${retriesText}`);
   // Tuning knob for tests and unusual proxies; the default suits a real server.
   const retryDelay = process.env.FORGEFORM_RETRY_DELAY_MS ? Number(process.env.FORGEFORM_RETRY_DELAY_MS) : undefined;
-  return new GiteaClient({
+  const client = new GiteaClient({
     url: parsed.toString(),
     credentials,
     concurrency,
-    timeoutMs: timeout * 1000,
+    timeoutMs: Math.round(timeout * 1000),
     ...(retryDelay !== undefined ? { retryDelayMs: retryDelay } : {}),
     ...(retries !== undefined ? { retries } : {}),
     onWarning: (message) => out.stderr(out.err.yellow(`warning: ${message}`)),
   });
+  return { client, credentials: source };
+}
+
+/** Where each client's credentials came from, for the preflight's message. */
+const credentialSources = new WeakMap<GiteaClient, string>();
+
+/** Server URL from --url, FORGEFORM_URL or server.url; credentials only from the environment or a file. Sends nothing. */
+export function makeClient(opts: ServerOptions, out: Output, configUrl?: string): GiteaClient {
+  const { client, credentials } = clientFor(opts, out, configUrl);
+  credentialSources.set(client, credentials);
+  return client;
+}
+
+/** The preflight of a client from makeClient: the URL answers like Gitea or Forgejo and accepts the credentials. */
+export async function checkServer(client: GiteaClient): Promise<ServerInfo> {
+  return preflight(client, credentialSources.get(client) ?? 'the credentials');
+}
+
+/**
+ * The client, after the preflight: the URL answers like Gitea or Forgejo and accepts the credentials.
+ * Every command that reads state comes through here once, after all checks that need no server.
+ */
+export async function connect(opts: ServerOptions, out: Output, configUrl?: string): Promise<{ client: GiteaClient; server: ServerInfo }> {
+  const client = makeClient(opts, out, configUrl);
+  return { client, server: await checkServer(client) };
 }

@@ -11,6 +11,8 @@ export interface Targets {
   scope: (scope: Scope) => boolean;
   /** Which objects of server-wide kinds are planned, by the kind's selector type (user, hook, …) and name. */
   object: (type: string, name: string) => boolean;
+  /** The selectors that matched nothing the config declares, so far (ask after planning). */
+  unmatched: () => string[];
 }
 
 /** --target repo:acme/widgets, org:acme, user:alice, hook:https://ci.example.com/hook, runner:ci-1: restricts plan and apply. */
@@ -23,8 +25,17 @@ export function parseTargets(selectors: string[] | undefined): Targets | undefin
     if (i < 0 || !(TYPES as readonly string[]).includes(type) || !name) throw new UserError(`--target "${s}": expected ${EXPECTED}`);
     // A URL's slashes are not path separators: there a * matches across them.
     const glob = picomatch(name, { dot: true, ...(type === 'hook' ? { bash: true } : {}) });
-    return { type, match: (value: string) => value === name || glob(value) };
+    return { selector: s, type, hit: false, match: (value: string) => value === name || glob(value) };
   });
-  const object = (type: string, name: string) => matchers.some((m) => m.type === type && m.match(name));
-  return { scope: (scope) => object(scope.type, scope.name), object };
+  const object = (type: string, name: string) => {
+    let any = false;
+    // Every selector is tried (no short cut), so that each one learns whether it ever matched.
+    for (const m of matchers) {
+      if (m.type !== type || !m.match(name)) continue;
+      m.hit = true;
+      any = true;
+    }
+    return any;
+  };
+  return { scope: (scope) => object(scope.type, scope.name), object, unmatched: () => matchers.filter((m) => !m.hit).map((m) => m.selector) };
 }

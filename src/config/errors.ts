@@ -35,13 +35,30 @@ export function sortProblems(problems: readonly ConfigProblem[], fileOrder: read
   });
 }
 
-/** Thrown by loadConfig: every problem found in the config, one per line in `message`. */
+/** Problems listed in a ConfigError's message at most: past that, a count (the first ones are to be fixed first). */
+export const MAX_PROBLEMS_SHOWN = 50;
+/** Characters of one problem's message at most: messages quote the file, and a file can be anything. */
+export const MAX_MESSAGE = 400;
+
+function capped(p: ConfigProblem): string {
+  const line = formatProblem({ ...p, message: p.message.length > MAX_MESSAGE ? `${p.message.slice(0, MAX_MESSAGE - 1)}…` : p.message });
+  // A problem is one line, whatever a message quoted.
+  return line.replace(/[\r\n]+/g, ' ');
+}
+
+/**
+ * Thrown by loadConfig: every problem found in the config in `problems`; in `message`, one per line, the first
+ * MAX_PROBLEMS_SHOWN of them and how many more there are.
+ */
 export class ConfigError extends Error {
   readonly problems: ConfigProblem[];
 
   constructor(problems: readonly ConfigProblem[], fileOrder: readonly string[] = []) {
     const sorted = sortProblems(problems, fileOrder);
-    super(sorted.map(formatProblem).join('\n'));
+    const shown = sorted.slice(0, MAX_PROBLEMS_SHOWN).map(capped);
+    const more = sorted.length - shown.length;
+    if (more > 0) shown.push(`… and ${more} more problem${more === 1 ? '' : 's'} (fix the ones above first)`);
+    super(shown.join('\n'));
     this.name = 'ConfigError';
     this.problems = sorted;
   }

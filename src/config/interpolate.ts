@@ -1,9 +1,12 @@
 import { literalTemplate, type SecretTemplates } from '../secret.js';
 import type { ConfigProblem } from './errors.js';
+import { quoted } from './excerpt.js';
 import { forEachStringValue, position, type YamlSource } from './source.js';
 import type { ConfigPath } from './types.js';
 
-const TOKEN = /\$\$\{|\$\{([^}]*)\}|\$\{/g;
+// An unterminated "${" takes the rest of the string (group 2 empty): matching it only up to the "${" made every later
+// "${" scan the rest again, quadratic (a string of 40,000 "${" took 3 s).
+const TOKEN = /\$\$\{|\$\{([^}]*)(\}|$)/g;
 const REFERENCE = /^(?:env:)?([A-Za-z_][A-Za-z0-9_]*)$/;
 
 export interface InterpolationResult {
@@ -39,7 +42,7 @@ export function interpolate(
     // The same text in the one form a saved plan's {"$env": …} understands: ${env:NAME} becomes ${NAME}.
     let template = '';
     let last = 0;
-    const out = value.replace(TOKEN, (token: string, inner: string | undefined, at: number) => {
+    const out = value.replace(TOKEN, (token: string, inner: string | undefined, close: string | undefined, at: number) => {
       template += literalTemplate(value.slice(last, at));
       last = at + token.length;
       if (token === '$${') {
@@ -50,13 +53,13 @@ export function interpolate(
         problems.push({ ...position(source, offset), message });
         failed.add(JSON.stringify(path));
       };
-      if (inner === undefined) {
+      if (inner === undefined || close === '') {
         problem(`unterminated "\${" in a string: write \${NAME} to read an environment variable, or $\${ for a literal "\${"`);
         return token;
       }
       const m = REFERENCE.exec(inner);
       if (!m) {
-        problem(`invalid reference ${JSON.stringify(token)}: expected \${NAME} or \${env:NAME} (write $\${ for a literal "\${")`);
+        problem(`invalid reference ${quoted(token)}: expected \${NAME} or \${env:NAME} (write $\${ for a literal "\${")`);
         return token;
       }
       const name = m[1]!;

@@ -1,29 +1,27 @@
 import { createHash } from 'node:crypto';
 import { readFile, readdir, realpath, stat } from 'node:fs/promises';
 import { basename, join, normalize } from 'node:path';
+import { isMap, isSeq } from 'yaml';
 import { SecretTemplates } from '../secret.js';
 import { ConfigError, type ConfigProblem } from './errors.js';
+import { excerpt } from './excerpt.js';
 import { interpolate } from './interpolate.js';
-import { formatPath } from './path.js';
+import { mergeFiles } from './merge.js';
 import { locateIn, parseYaml, position, type YamlSource } from './source.js';
-import type { Config, ConfigPath, LoadedConfig, SourceLocation } from './types.js';
+import type { LoadedConfig } from './types.js';
 import { validateConfig } from './validate.js';
 
-/** Top-level keys that may be written in one file only. Other map-valued sections are merged by key. */
-const SINGLE_FILE_SECTIONS = new Set(['server', 'policy']);
+/**
+ * The most config text read, all files together. Loading is linear, but the parsed YAML costs about 60 times the
+ * text in memory: 10 MB (about 50,000 labels) is far beyond a hand-written config and still loads in seconds.
+ */
+export const MAX_CONFIG_BYTES = 10 * 1024 * 1024;
 
 interface LoadedFile {
   name: string;
   content: Buffer;
   source?: YamlSource;
   data?: Record<string, unknown>;
-}
-
-/** Where a merged entry came from. */
-interface Origin {
-  file: LoadedFile;
-  /** For list sections: the index of the item in its own file. */
-  index?: number;
 }
 
 /**
@@ -40,9 +38,22 @@ export async function loadConfig(paths: string[], env: NodeJS.ProcessEnv = proce
   const names = await listFiles(paths, order, fileLevel);
 
   const files: LoadedFile[] = [];
+  let total = 0;
   for (const name of names) {
     try {
-      files.push({ name, content: await readFile(name) });
+      // The size is checked before reading, so that a wrong -c (a disk image, a log) is not read into memory.
+      const size = (await stat(name)).size;
+      if (total + size > MAX_CONFIG_BYTES) {
+        fileLevel(name, tooBig(size, total));
+        continue;
+      }
+      const content = await readFile(name);
+      if (total + content.length > MAX_CONFIG_BYTES) {
+        fileLevel(name, tooBig(content.length, total));
+        continue;
+      }
+      total += content.length;
+      files.push({ name, content });
     } catch (e) {
       fileLevel(name, `cannot read: ${(e as Error).message}`);
     }
@@ -51,7 +62,7 @@ export async function loadConfig(paths: string[], env: NodeJS.ProcessEnv = proce
   const secrets = new Map<string, string>();
   const secretTemplates = new SecretTemplates();
   for (const f of files) problems.push(...loadFile(f, env, secrets, secretTemplates));
-  const { config, origins } = merge(files, problems);
+  const { config, locate } = mergeFiles(files, problems);
 
   if (problems.length > 0) throw new ConfigError(problems, order);
 
@@ -64,12 +75,36 @@ export async function loadConfig(paths: string[], env: NodeJS.ProcessEnv = proce
 
   return {
     config,
-    locate: (path: ConfigPath, atKey = false) => locate(files, origins, path, atKey),
+    locate,
     files: files.map((f) => f.name),
     secrets,
     secretTemplates,
     digest: digest.digest('hex'),
   };
+}
+
+function megabytes(bytes: number): string {
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+}
+
+function tooBig(size: number, before: number): string {
+  const limit = `a config may hold at most ${megabytes(MAX_CONFIG_BYTES)} in all`;
+  return before === 0 || size > MAX_CONFIG_BYTES
+    ? `the file is ${megabytes(size)}: ${limit} (is this the right file?)`
+    : `this file brings the config to ${megabytes(before + size)}: ${limit}`;
+}
+
+/**
+ * The text of a file, or why it cannot be a config: NUL bytes or bytes that are not UTF-8 mean a binary file, and a
+ * message that quoted it would be noise (and could be megabytes).
+ */
+function decodeText(content: Buffer): { text: string } | { problem: string } {
+  if (content.includes(0)) return { problem: 'not a text file (it holds binary data): a config is a YAML text file' };
+  try {
+    return { text: new TextDecoder('utf-8', { fatal: true }).decode(content) };
+  } catch {
+    return { problem: 'not a text file (it is not UTF-8): a config is a YAML text file in UTF-8' };
+  }
 }
 
 async function listFiles(paths: string[], order: string[], report: (file: string, message: string) => void): Promise<string[]> {
@@ -125,17 +160,24 @@ async function listFiles(paths: string[], order: string[], report: (file: string
 
 /** Parses, interpolates and validates one file; sets f.source and (when it is a map) f.data. */
 function loadFile(f: LoadedFile, env: NodeJS.ProcessEnv, secrets: Map<string, string>, templates: SecretTemplates): ConfigProblem[] {
-  const { source, problems } = parseYaml(f.name, f.content.toString('utf8'));
+  const decoded = decodeText(f.content);
+  if ('problem' in decoded) return [{ file: f.name, line: 0, col: 0, message: decoded.problem }];
+  const { source, problems } = parseYaml(f.name, decoded.text);
   f.source = source;
   // A document with syntax errors is only partly read: checking its content would report invented problems.
   if (problems.length > 0) return problems;
   if (source.doc.contents === null) return [{ ...position(source, 0), message: 'the file is empty (expected at least "version: 1")' }];
+  // A file that is not a map is not a config at all (a .env file reads as one long string): say so without quoting it.
+  if (!isMap(source.doc.contents)) {
+    const got = isSeq(source.doc.contents) ? 'a list' : 'a single value';
+    return [{ ...position(source, source.doc.contents.range[0]), message: `not a forgeform config: expected a YAML map that starts with "version: 1", got ${got}` }];
+  }
 
   let raw: unknown;
   try {
     raw = source.doc.toJS({ maxAliasCount: 100 });
   } catch (e) {
-    return [{ ...position(source, 0), message: (e as Error).message }];
+    return [{ ...position(source, 0), message: excerpt((e as Error).message, 160, false) }];
   }
   const result = interpolate(source, raw, env, secrets, templates);
   problems.push(...result.problems);
@@ -153,84 +195,4 @@ function loadFile(f: LoadedFile, env: NodeJS.ProcessEnv, secrets: Map<string, st
 
 function isPlainMap(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
-}
-
-function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
-  // defineProperty, so that a key named __proto__ stays an ordinary entry.
-  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
-}
-
-function where(file: LoadedFile, path: ConfigPath): SourceLocation | undefined {
-  return file.source ? locateIn(file.source, path, true, true) : undefined;
-}
-
-function at(loc: SourceLocation | undefined): string {
-  return loc ? `${loc.file}:${loc.line}:${loc.col}` : '?';
-}
-
-/**
- * Merges the files' top-level sections: maps by key (a key in two files is an error naming both places), lists by
- * concatenation; server and policy may be written in one file only.
- */
-function merge(files: LoadedFile[], problems: ConfigProblem[]): { config: Config; origins: Map<string, Origin> } {
-  const config: Record<string, unknown> = { version: 1 };
-  const origins = new Map<string, Origin>();
-  const twice = (first: LoadedFile, second: LoadedFile, path: ConfigPath, note = '') => {
-    const a = where(first, path);
-    const b = where(second, path);
-    if (b) problems.push({ ...b, message: `${formatPath(path)} is declared twice: ${at(a)} and ${at(b)}${note}` });
-  };
-
-  for (const file of files) {
-    if (!file.data) continue;
-    for (const [section, value] of Object.entries(file.data)) {
-      if (section === 'version') continue;
-      if (SINGLE_FILE_SECTIONS.has(section)) {
-        const first = origins.get(JSON.stringify([section]));
-        if (first) twice(first.file, file, [section], ' (it may be written in one file only)');
-        else {
-          origins.set(JSON.stringify([section]), { file });
-          setOwn(config, section, value);
-        }
-      } else if (Array.isArray(value)) {
-        if (!Object.hasOwn(config, section)) setOwn(config, section, []);
-        const list = config[section];
-        if (!Array.isArray(list)) continue;
-        value.forEach((item, index) => {
-          origins.set(JSON.stringify([section, list.length]), { file, index });
-          list.push(item);
-        });
-        if (!origins.has(JSON.stringify([section]))) origins.set(JSON.stringify([section]), { file });
-      } else if (isPlainMap(value)) {
-        if (!Object.hasOwn(config, section)) setOwn(config, section, {});
-        const target = config[section] as Record<string, unknown>;
-        if (!isPlainMap(target)) continue;
-        if (!origins.has(JSON.stringify([section]))) origins.set(JSON.stringify([section]), { file });
-        for (const [key, entry] of Object.entries(value)) {
-          const first = origins.get(JSON.stringify([section, key]));
-          if (first) twice(first.file, file, [section, key]);
-          else {
-            origins.set(JSON.stringify([section, key]), { file });
-            setOwn(target, key, entry);
-          }
-        }
-      }
-    }
-  }
-  return { config: config as unknown as Config, origins };
-}
-
-function locate(files: LoadedFile[], origins: Map<string, Origin>, path: ConfigPath, atKey: boolean): SourceLocation | undefined {
-  const [section, entry, ...rest] = path;
-  const first = files[0];
-  if (section === undefined || section === 'version') {
-    return first?.source ? locateIn(first.source, path, atKey) : undefined;
-  }
-  const origin =
-    (entry !== undefined && (origins.get(JSON.stringify([section, entry])) ?? origins.get(JSON.stringify([section, String(entry)])))) ||
-    origins.get(JSON.stringify([section]));
-  if (!origin?.file.source) return undefined;
-  // A list item is found at its index in its own file.
-  const local: ConfigPath = origin.index !== undefined && entry !== undefined ? [section, origin.index, ...rest] : path;
-  return locateIn(origin.file.source, local, atKey);
 }

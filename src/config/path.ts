@@ -1,15 +1,17 @@
+import { quoted } from './excerpt.js';
 import type { ConfigPath } from './types.js';
 
 /**
  * A config path for messages: `repos."acme/widgets".labels.bug`, `policy.prune[1]`. Keys with anything but
- * letters, digits, `_` and `-` (a `/`, `.`, `*`, space, ...) are quoted. The empty path is `(top level)`.
+ * letters, digits, `_` and `-` (a `/`, `.`, `*`, space, ...) are quoted, as excerpts (short, no KEY=VALUE value).
+ * The empty path is `(top level)`.
  */
 export function formatPath(path: readonly (string | number)[]): string {
   if (path.length === 0) return '(top level)';
   let out = '';
   for (const seg of path) {
     if (typeof seg === 'number') out += `[${seg}]`;
-    else out += (out ? '.' : '') + (/^[A-Za-z0-9_-]+$/.test(seg) ? seg : JSON.stringify(seg));
+    else out += (out ? '.' : '') + (/^[A-Za-z0-9_-]{1,60}$/.test(seg) ? seg : quoted(seg));
   }
   return out;
 }

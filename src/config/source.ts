@@ -1,5 +1,6 @@
-import { LineCounter, isAlias, isMap, isScalar, isSeq, parseDocument, type Document, type YAMLError } from 'yaml';
+import { LineCounter, isAlias, isMap, isScalar, isSeq, parseDocument, type Document, type Pair, type YAMLError, type YAMLMap } from 'yaml';
 import type { ConfigProblem } from './errors.js';
+import { excerpt, quoted } from './excerpt.js';
 import { formatPath } from './path.js';
 import type { ConfigPath, SourceLocation } from './types.js';
 
@@ -20,45 +21,65 @@ interface Resolved {
 
 export function parseYaml(file: string, text: string): { source: YamlSource; problems: ConfigProblem[] } {
   const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, prettyErrors: true, uniqueKeys: true });
+  // uniqueKeys is off: yaml compares each new key with every earlier key of its map (quadratic in the map's size, 17 s
+  // for 25,000 repositories); duplicateKeys() below does the same check with one hash map per YAML map.
+  const doc = parseDocument(text, { lineCounter, prettyErrors: true, uniqueKeys: false });
   const source: YamlSource = { file, text, doc, lineCounter };
   const problems = [...doc.errors, ...doc.warnings].map((e) => yamlProblem(source, e));
+  // A document with syntax errors is only partly read: its duplicates may be invented by the error recovery.
+  if (problems.length === 0) problems.push(...duplicateKeys(source));
   return { source, problems };
 }
 
 function yamlProblem(source: YamlSource, e: YAMLError): ConfigProblem {
   const at = position(source, e.pos[0]);
   // With prettyErrors the message carries " at line L, column C:" and a code frame: keep the first line only.
-  let message = (e.message.split('\n')[0] ?? '').replace(/ at line \d+, column \d+:?$/, '');
-  if (e.code === 'DUPLICATE_KEY') message = duplicateKeyMessage(source, e.pos[0]) ?? 'duplicate key';
-  else if (e.code === 'MULTIPLE_DOCS') message = 'a config file holds one YAML document: remove the "---" separator or split the file';
+  // Some of yaml's messages quote the file (a tag, a token): that part is an excerpt like any other.
+  let message = excerpt((e.message.split('\n')[0] ?? '').replace(/ at line \d+, column \d+:?$/, ''), 160, false);
+  if (e.code === 'MULTIPLE_DOCS') message = 'a config file holds one YAML document: remove the "---" separator or split the file';
+  // yaml turns its own stack overflow on deeply nested collections into an error.
+  else if (/Maximum call stack size exceeded/.test(message)) message = 'YAML nested too deeply: a config needs a few levels only';
   else if (e.code === 'TAG_RESOLVE_FAILED' && /^Unresolved tag/.test(message))
     message = `${message.replace(/^Unresolved tag: /, 'unknown tag ')}: a config is plain YAML (use \${NAME} to read an environment variable)`;
   else message = `YAML syntax error: ${message}`;
   return { ...at, message };
 }
 
-function duplicateKeyMessage(source: YamlSource, offset: number): string | undefined {
-  let found: string | undefined;
+/**
+ * Every key written twice in one map, at the second one, naming the first. Keys are compared by the name they get in
+ * the JS copy (so `1` and `"1"` clash: both would be the issue "1"). One pass, one hash map per YAML map.
+ */
+function duplicateKeys(source: YamlSource): ConfigProblem[] {
+  const problems: ConfigProblem[] = [];
+  // Aliases are not followed: the anchored node is checked where it is written.
   const visit = (node: unknown, path: ConfigPath) => {
-    if (found !== undefined) return;
     if (isMap(node)) {
       const seen = new Map<string, unknown>();
       for (const pair of node.items) {
         const name = keyName(pair.key);
         const first = seen.get(name);
         if (first === undefined) seen.set(name, pair.key);
-        else if (rangeStart(pair.key) === offset) {
+        else {
           const f = position(source, rangeStart(first) ?? 0);
-          found = `duplicate key ${JSON.stringify(name)} in ${formatPath(path)} (first at line ${f.line}, column ${f.col})`;
-          return;
+          problems.push({
+            ...position(source, rangeStart(pair.key) ?? 0),
+            message: `duplicate key ${quoted(name)} in ${formatPath(path)} (first at line ${f.line}, column ${f.col})`,
+          });
         }
-        visit(pair.value, [...path, name]);
+        path.push(name);
+        visit(pair.value, path);
+        path.pop();
       }
-    } else if (isSeq(node)) node.items.forEach((item, i) => visit(item, [...path, i]));
+    } else if (isSeq(node)) {
+      node.items.forEach((item, i) => {
+        path.push(i);
+        visit(item, path);
+        path.pop();
+      });
+    }
   };
   visit(source.doc.contents, []);
-  return found;
+  return problems;
 }
 
 /** The name a map key has in the JS copy of the document. */
@@ -81,12 +102,29 @@ function deref(source: YamlSource, node: unknown): unknown {
   return isAlias(node) ? node.resolve(source.doc) : node;
 }
 
+/** Each YAML map's pairs by key name, built on first use: a lookup per path segment must not scan the map. */
+const pairIndex = new WeakMap<YAMLMap, Map<string, Pair>>();
+
+function pairOf(map: YAMLMap, name: string): Pair | undefined {
+  let index = pairIndex.get(map);
+  if (!index) {
+    index = new Map();
+    // The first of duplicate keys wins, as a linear search would find it.
+    for (const pair of map.items) {
+      const key = keyName(pair.key);
+      if (!index.has(key)) index.set(key, pair);
+    }
+    pairIndex.set(map, index);
+  }
+  return index.get(name);
+}
+
 function resolve(source: YamlSource, path: ConfigPath): Resolved {
   let node: unknown = deref(source, source.doc.contents);
   let key: unknown = null;
   for (const seg of path) {
     if (isMap(node)) {
-      const pair = node.items.find((p) => keyName(p.key) === String(seg));
+      const pair = pairOf(node, String(seg));
       if (!pair) return { node, key, complete: false };
       key = pair.key;
       node = deref(source, pair.value);

@@ -1,8 +1,11 @@
-import { readFileSync } from 'node:fs';
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import type { ErrorObject } from 'ajv';
 import leven from 'leven';
+import { quoted } from './excerpt.js';
 import { decodePointer, formatPath } from './path.js';
+import { schemaValidator, type SchemaObject } from './schema.js';
 import type { ConfigPath } from './types.js';
+
+export { configSchema } from './schema.js';
 
 /** A schema violation: the path it concerns, whether it points at the key (rather than the value), the message. */
 export interface SchemaProblem {
@@ -11,44 +14,12 @@ export interface SchemaProblem {
   message: string;
 }
 
-/** Keywords that only editors read (yaml-language-server / VS Code); ajv's strict mode must know them. */
-const EDITOR_KEYWORDS = [
-  'markdownDescription',
-  'enumDescriptions',
-  'markdownEnumDescriptions',
-  'defaultSnippets',
-  'deprecationMessage',
-  'patternErrorMessage',
-  'errorMessage',
-];
-
-type SchemaObject = Record<string, unknown>;
-
-let schema: SchemaObject | undefined;
-let validator: ValidateFunction | undefined;
-
-/** The JSON Schema of a config file (schemas/forgeform.schema.json), read once. */
-export function configSchema(): SchemaObject {
-  // Resolves from src/config/ and from the built dist/config/ alike.
-  schema ??= JSON.parse(readFileSync(new URL('../../schemas/forgeform.schema.json', import.meta.url), 'utf8')) as SchemaObject;
-  return schema;
-}
-
-function compiled(): ValidateFunction {
-  if (!validator) {
-    const ajv = new Ajv({ allErrors: true, strict: true, verbose: true });
-    ajv.addVocabulary(EDITOR_KEYWORDS);
-    validator = ajv.compile(configSchema());
-  }
-  return validator;
-}
-
 /**
  * Validates the data of one config file against the schema and turns ajv's errors into one message per mistake.
  * `isSensitive` tells which values came from environment variables: those are never shown.
  */
 export function validateConfig(data: unknown, isSensitive: (path: ConfigPath) => boolean = () => false): SchemaProblem[] {
-  const validate = compiled();
+  const validate = schemaValidator();
   if (validate(data)) return [];
   const out: SchemaProblem[] = [];
   const seen = new Set<string>();
@@ -70,7 +41,8 @@ function describeError(e: ErrorObject, root: unknown, isSensitive: (path: Config
   const secret = isSensitive(path);
   // A substituted value is always a string: saying so reveals nothing of it.
   const got = () => (secret ? 'string (sensitive)' : describeValue(e.data));
-  const gotShort = () => (secret ? '(sensitive)' : JSON.stringify(e.data));
+  const gotShort = () =>
+    secret ? '(sensitive)' : typeof e.data === 'string' ? quoted(e.data) : typeof e.data === 'object' && e.data !== null ? describeValue(e.data) : JSON.stringify(e.data);
   const at = (message: string, atKey = false, where: ConfigPath = path): SchemaProblem => ({ path: where, atKey, message });
 
   // An error inside propertyNames concerns a map key; the propertyNames error that wraps it is a duplicate.
@@ -82,7 +54,7 @@ function describeError(e: ErrorObject, root: unknown, isSensitive: (path: Config
       (e.keyword === 'pattern' ? str(parent.patternErrorMessage) : undefined) ??
       str(parent.errorMessage) ??
       (e.keyword === 'pattern' ? `must match the pattern ${String(params.pattern)}` : (e.message ?? 'is not allowed'));
-    return at(`key ${JSON.stringify(e.propertyName)} ${where(path)} ${text}`, true, [...path, e.propertyName]);
+    return at(`key ${quoted(e.propertyName)} ${where(path)} ${text}`, true, [...path, e.propertyName]);
   }
 
   switch (e.keyword) {
@@ -91,7 +63,7 @@ function describeError(e: ErrorObject, root: unknown, isSensitive: (path: Config
       const allowed = Object.keys(parent.properties ?? {});
       const hint = suggest(key, allowed);
       const tail = hint ? ` (did you mean ${JSON.stringify(hint)}?)` : allowed.length > 0 && allowed.length <= 10 ? ` (expected one of: ${allowed.join(', ')})` : '';
-      return at(`unknown key ${JSON.stringify(key)} ${where(path)}${tail}`, true, [...path, key]);
+      return at(`unknown key ${quoted(key)} ${where(path)}${tail}`, true, [...path, key]);
     }
     case 'required': {
       const key = String(params.missingProperty);
@@ -125,7 +97,7 @@ function describeError(e: ErrorObject, root: unknown, isSensitive: (path: Config
       const j = Number(params.j);
       const [first, dup] = i < j ? [i, j] : [j, i];
       const item = Array.isArray(e.data) ? (e.data as unknown[])[dup] : undefined;
-      const shown = secret || isSensitive([...path, dup]) ? '(sensitive)' : JSON.stringify(item);
+      const shown = secret || isSensitive([...path, dup]) ? '(sensitive)' : typeof item === 'string' ? quoted(item) : JSON.stringify(item);
       return at(`${subject([...path, dup])} repeats ${shown}, already at ${formatPath([...path, first])}`, false, [...path, dup]);
     }
     case 'not':
@@ -156,7 +128,7 @@ export function describeValue(v: unknown): string {
   if (v === null || v === undefined) return 'null';
   if (Array.isArray(v)) return 'a list';
   if (typeof v === 'object') return 'a map';
-  if (typeof v === 'string') return `string ${JSON.stringify(v)}`;
+  if (typeof v === 'string') return `string ${quoted(v)}`;
   return `${typeof v} ${String(v)}`;
 }
 

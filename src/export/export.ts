@@ -1,6 +1,6 @@
 import { Document } from 'yaml';
 import type { Config } from '../config/types.js';
-import type { GiteaClient } from '../gitea/client.js';
+import { isApiError, type GiteaClient } from '../gitea/client.js';
 import type { CurrentObject, Kind } from '../kinds/types.js';
 import { makeKindContext } from '../plan/planner.js';
 import { resolveScopes } from '../plan/scopes.js';
@@ -15,44 +15,108 @@ export interface ExportSelection {
   /** Repository names or globs (owner/name) and organisation names. */
   repos: string[];
   orgs: string[];
+  /** Nothing was selected: every kind, in every organisation and repository the token can read. */
+  everything?: boolean;
+}
+
+/** An organisation or repository the selection names that the server does not have (or cannot read). */
+export interface ExportProblem {
+  section: 'repos' | 'orgs';
+  key: string;
+  message: string;
+}
+
+export class ExportSelectionError extends Error {
+  constructor(readonly problems: ExportProblem[]) {
+    super(problems.map((p) => `${p.key}: ${p.message}`).join('\n'));
+  }
+}
+
+export interface ExportResult {
+  config: Config;
+  /** What could not be exported with this token, and why (server-wide kinds need a site administrator). */
+  skipped: string[];
+}
+
+/**
+ * Every organisation and repository owner the token can see: all of them for a site administrator,
+ * else the token's own user and its organisations.
+ */
+async function discoverOwners(client: GiteaClient, skipped: string[]): Promise<{ orgs: string[]; owners: string[] }> {
+  const names = (list: unknown[], ...keys: string[]) =>
+    list.flatMap((o) => {
+      const v = keys.map((k) => (o as Record<string, unknown>)?.[k]).find((x) => typeof x === 'string');
+      return typeof v === 'string' ? [v] : [];
+    });
+  try {
+    const [orgs, users] = await Promise.all([client.list('admin/orgs', { object: 'organisations' }), client.list('admin/users', { object: 'users' })]);
+    const orgNames = names(orgs, 'username', 'name');
+    return { orgs: orgNames, owners: [...orgNames, ...names(users, 'login', 'username')] };
+  } catch (e) {
+    if (!isApiError(e, 403)) throw e;
+  }
+  const [me, orgs] = await Promise.all([client.get<Record<string, unknown>>('user', { object: "the token's own user" }), client.list('user/orgs', { object: "the token's organisations" })]);
+  const orgNames = names(orgs, 'username', 'name');
+  const self = typeof me?.login === 'string' ? [me.login] : [];
+  skipped.push(`the token is not a site administrator's: only the repositories of ${[...self, ...orgNames].join(', ') || 'its own user'} are exported`);
+  return { orgs: orgNames, owners: [...self, ...orgNames] };
 }
 
 /**
  * The live state of the selected scopes as a forgeform config. Every kind of a scope is exported
  * in full, so planning the file against the same server shows no changes.
  */
-export async function exportConfig(client: GiteaClient, kinds: Kind[], sel: ExportSelection, onProgress?: (d: number, t: number) => void): Promise<Config> {
+export async function exportConfig(client: GiteaClient, kinds: Kind[], sel: ExportSelection, onProgress?: (d: number, t: number) => void): Promise<ExportResult> {
   const exportable = kinds.filter((k) => k.exportable !== false);
   const scoped = exportable.filter((k) => k.scopeType !== 'server');
   const anyScoped = scoped.some((k) => sel.kinds.includes(k.configKey));
-  const chosen = [
-    ...scoped.filter((k) => !anyScoped || sel.kinds.includes(k.configKey)),
-    ...exportable.filter((k) => k.scopeType === 'server' && sel.kinds.includes(k.configKey)),
-  ];
+  const chosen = sel.everything
+    ? exportable
+    : [...scoped.filter((k) => !anyScoped || sel.kinds.includes(k.configKey)), ...exportable.filter((k) => k.scopeType === 'server' && sel.kinds.includes(k.configKey))];
+  const skipped: string[] = [];
+  let { repos, orgs } = sel;
+  if (sel.everything) {
+    const found = await discoverOwners(client, skipped);
+    orgs = found.orgs;
+    repos = found.owners.map((o) => `${o}/*`);
+  }
   const skeleton = (type: 'repo' | 'org') => Object.fromEntries(chosen.filter((k) => k.scopeType === type).map((k) => [k.configKey, {}]));
   const probe: Config = {
     version: 1,
-    ...(sel.orgs.length ? { orgs: Object.fromEntries(sel.orgs.map((o) => [o, skeleton('org')])) } : {}),
-    ...(sel.repos.length ? { repos: Object.fromEntries(sel.repos.map((r) => [r, skeleton('repo')])) } : {}),
+    ...(orgs.length ? { orgs: Object.fromEntries(orgs.map((o) => [o, skeleton('org')])) } : {}),
+    ...(repos.length ? { repos: Object.fromEntries(repos.map((r) => [r, skeleton('repo')])) } : {}),
   };
   const { scopes, problems } = await resolveScopes(probe, client);
-  if (problems.length) throw new Error(problems.map((p) => `${p.key}: ${p.message}`).join('\n'));
-  const ctx = makeKindContext(client, {} as LoadedConfig);
+  if (problems.length) throw new ExportSelectionError(problems);
+  const ctx = makeKindContext(client, {} as LoadedConfig, { readEverything: true });
   const jobs = scopes.flatMap((rs) => chosen.filter((k) => k.scopeType === rs.scope.type).map((kind) => ({ kind, rs })));
   let done = 0;
+  /** Everything the token can read: what it may not read is left out, and said so once per kind. */
+  const refused = new Map<string, { scopes: string[]; reason: string }>();
   const read = await Promise.all(
     jobs.map(async (j) => {
-      const objects = await j.kind.read(j.rs.scope, ctx);
-      onProgress?.(++done, jobs.length);
-      return objects;
+      try {
+        return await j.kind.read(j.rs.scope, ctx);
+      } catch (e) {
+        if (!sel.everything || !isApiError(e, 403)) throw e;
+        const r = refused.get(j.kind.configKey) ?? { scopes: [], reason: `${e.status} ${e.serverMessage}` };
+        if (j.rs.scope.name) r.scopes.push(j.rs.scope.name);
+        refused.set(j.kind.configKey, r);
+        return undefined;
+      } finally {
+        onProgress?.(++done, jobs.length);
+      }
     }),
   );
+  for (const [key, r] of refused)
+    skipped.push(`${key}: not exported${r.scopes.length ? ` for ${r.scopes.sort().join(', ')}` : ''}, the token may not read them (${r.reason})`);
   const out: Config = { version: 1 };
   jobs.forEach((j, i) => {
-    if (j.rs.scope.type === 'server') return exportServerKind(out, j.kind, read[i]!);
+    const objects = read[i];
+    if (!objects) return;
+    if (j.rs.scope.type === 'server') return exportServerKind(out, j.kind, objects);
     const section = j.rs.scope.type === 'repo' ? (out.repos ??= {}) : (out.orgs ??= {});
     const entry = ((section as Record<string, Record<string, unknown>>)[j.rs.scope.name] ??= {});
-    const objects = read[i]!;
     const seen = new Set<string>();
     const map: Record<string, unknown> = {};
     for (const o of [...objects].sort((a, b) => a.key.localeCompare(b.key))) {
@@ -63,7 +127,7 @@ export async function exportConfig(client: GiteaClient, kinds: Kind[], sel: Expo
     }
     entry[j.kind.configKey] = map;
   });
-  return out;
+  return { config: out, skipped };
 }
 
 /** Server-wide objects go to their own sections: users, hooks (a list), actions.runners, and the orgs' own settings. */

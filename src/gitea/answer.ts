@@ -6,6 +6,8 @@
  */
 
 /** What a successful answer must hold: a list (a JSON array, or null as Go writes an empty slice), an object or list, or any JSON. */
+import { ApiError, describeBody, type NetworkFailure } from './errors.js';
+
 export type Expect = 'list' | 'container' | 'any';
 
 export const DEFAULT_MAX_BODY_BYTES = 64 * 1024 * 1024;
@@ -42,34 +44,61 @@ export async function readBody(res: globalThis.Response, limit: number): Promise
 }
 
 /**
- * The JSON value of a 2xx answer, or the reason it is not acceptable. `method` decides whether an
- * empty body is fine (a write may answer 201/204 with nothing; a read must say something).
+ * The JSON value of a 2xx answer, or what it held instead (`body`: the raw text when it is not JSON)
+ * and what was due. `method` decides whether an empty body is fine (a write may answer 201/204 with
+ * nothing; a read must say something).
  */
-export function parseAnswer(text: string, expect: Expect, method: string, status: number, contentType: string | null): { data: unknown } | { problem: string } {
+export function parseAnswer(text: string, expect: Expect, method: string, status: number): { data: unknown } | { body: unknown; due: string } {
   if (status === 204 || method === 'HEAD') return { data: undefined };
-  const what = `the answer (${status}${contentType ? `, ${contentType.split(';')[0]}` : ''})`;
-  if (text.trim() === '') return method === 'GET' ? { problem: `${what} is empty where JSON was expected` } : { data: undefined };
+  if (text.trim() === '') return method === 'GET' ? { body: '', due: expect === 'list' ? 'a list' : 'an object' } : { data: undefined };
   let data: unknown;
   try {
     data = JSON.parse(text);
   } catch {
-    return { problem: `${what} is not JSON: ${quote(text)} (is a login page or a proxy in front of the API?)` };
+    return { body: text, due: expect === 'list' ? 'a list' : expect === 'container' ? 'an object' : 'JSON' };
   }
-  if (expect === 'list' && data !== null && !Array.isArray(data)) return { problem: `${what} is ${describe(data)} where a list was expected: ${quote(text)}` };
-  if (expect === 'container' && data !== null && typeof data !== 'object') return { problem: `${what} is ${describe(data)} where an object was expected: ${quote(text)}` };
+  if (expect === 'list' && data !== null && !Array.isArray(data)) return { body: data, due: 'a list' };
+  if (expect === 'container' && data !== null && typeof data !== 'object') return { body: data, due: 'an object' };
   return { data: expect === 'list' && data === null ? [] : data };
 }
 
-function describe(value: unknown): string {
-  if (Array.isArray(value)) return 'a JSON list';
-  if (value === null) return 'null';
-  return typeof value === 'object' ? 'a JSON object' : `a JSON ${typeof value}`;
+/**
+ * An answer that is not what the API promises, or a request refused before it was sent. It is no
+ * network failure, so it carries no network advice; `body` is what the server answered, if it did.
+ */
+export class AnswerError extends ApiError {
+  constructor(
+    method: string,
+    path: string,
+    detail: string,
+    object?: string,
+    /** What the server answered, when it answered (the raw text when it was not JSON). */
+    readonly body?: unknown,
+    /** The server answered 2xx, but not what was due. */
+    readonly answered = false,
+  ) {
+    super(method, path, undefined, detail, object);
+    this.name = 'AnswerError';
+    this.message = `${object ? `${object}: ` : ''}${method} /api/v1/${displayPath(path)} ${detail}`;
+  }
+
+  /** An answer came (or nothing was sent): never a network failure. */
+  override get network(): NetworkFailure | undefined {
+    return undefined;
+  }
+
+  /** The answer held something other than what was due: a login page, an empty body, another shape. */
+  static wrongAnswer(method: string, path: string, body: unknown, due: string, object?: string): AnswerError {
+    return new AnswerError(method, path, `answered ${describeBody(body)} where ${due} is due: something other than Gitea answers at this URL (a proxy or a login page?); check --url`, object, body, true);
+  }
 }
 
-/** The first bytes of a body, on one line: enough to recognise a login page, too short to carry much else. */
-export function quote(text: string, max = 60): string {
-  const line = text.replace(/\s+/g, ' ').replace(/[^\x20-\x7e\u00a0-\uffff]/g, '?').trim();
-  return JSON.stringify(line.length > max ? `${line.slice(0, max)}…` : line);
+function displayPath(path: string): string {
+  try {
+    return decodeURI(path);
+  } catch {
+    return path;
+  }
 }
 
 export function formatBytes(n: number): string {

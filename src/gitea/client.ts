@@ -1,6 +1,6 @@
 import ky, { type KyInstance } from 'ky';
 import pLimit, { type LimitFunction } from 'p-limit';
-import { BodyTooLarge, DEFAULT_MAX_BODY_BYTES, parseAnswer, quote, readBody, type Expect } from './answer.js';
+import { AnswerError, BodyTooLarge, DEFAULT_MAX_BODY_BYTES, parseAnswer, readBody, type Expect } from './answer.js';
 import { revealSecrets } from '../secret.js';
 import { ApiError } from './errors.js';
 import { readAllPages, type Page } from './paging.js';
@@ -71,7 +71,7 @@ const DEFAULT_RETRIES = 3;
 /** What one attempt brought back. */
 type Attempt =
   | { type: 'answer'; status: number; headers: Headers; text: string }
-  | { type: 'lost'; message: string }
+  | { type: 'lost'; message: string; cause: unknown; timedOut: boolean }
   | { type: 'final'; message: string };
 
 export class GiteaClient {
@@ -122,37 +122,45 @@ export class GiteaClient {
    */
   async request<T = unknown>(method: string, path: string, opts: RequestOptions = {}): Promise<Response<T>> {
     const unsafe = unsafePathReason(path);
-    if (unsafe) throw new ApiError(method, path, undefined, `refused: ${unsafe}`, opts.object);
+    if (unsafe) throw new AnswerError(method, path, `refused: ${unsafe}`, opts.object);
     const cls = methodClass(method);
     const budget = cls === 'read' ? this.retries * READ_PATIENCE : this.retries;
-    const fail = (message: string, status?: number) => new ApiError(method, path, status, message, opts.object);
     let maybeProcessed = false;
+    let timeouts = 0;
     for (let retry = 0; ; retry++) {
       const attempt = await this.limit(() => this.attempt(method, path, opts, retry));
-      const tries = retry > 0 ? ` (tried ${retry + 1} times)` : '';
-      if (attempt.type === 'final') throw fail(attempt.message);
+      /** The error of this attempt, saying how often the request was tried when it was more than once. */
+      const fail = (status: number | undefined, message: string, cause?: unknown) => {
+        const error = new ApiError(method, path, status, message, opts.object, cause);
+        if (retry > 0) error.message += ` (tried ${retry + 1} times)`;
+        return error;
+      };
+      if (attempt.type === 'final') throw new AnswerError(method, path, `failed: ${attempt.message}`, opts.object);
       if (attempt.type === 'answer') {
         const { status, headers, text } = attempt;
         if (status >= 200 && status < 300) {
-          const parsed = parseAnswer(text, opts.expect ?? (method === 'GET' ? 'container' : 'any'), method, status, headers.get('content-type'));
-          if ('problem' in parsed) throw fail(parsed.problem);
+          const parsed = parseAnswer(text, opts.expect ?? (method === 'GET' ? 'container' : 'any'), method, status);
+          if ('due' in parsed) throw AnswerError.wrongAnswer(method, path, parsed.body, parsed.due, opts.object);
           return { status, data: parsed.data as T, headers };
         }
         // The first attempt did it, and its answer was lost: the object is gone, as asked.
         if (method === 'DELETE' && status === 404 && maybeProcessed) return { status, data: undefined as T, headers };
         if (status >= 300 && status < 400) {
           const location = headers.get('location') ?? '';
-          throw fail(location ? `moved to ${location}` : '', status);
+          throw fail(status, location ? `moved to ${location}` : '');
         }
       }
       const failure: Failure = attempt.type === 'lost' ? { lost: true } : { status: attempt.status };
-      const message = attempt.type === 'lost' ? attempt.message : messageOf(attempt.text);
       const status = attempt.type === 'answer' ? attempt.status : undefined;
-      if (!shouldRetry(cls, failure) || retry >= budget) throw fail(`${message}${tries}`, status);
+      const message = attempt.type === 'lost' ? attempt.message : messageOf(attempt.text);
+      const cause = attempt.type === 'lost' ? attempt.cause : undefined;
+      // A server too slow for the time limit is given one more chance, not the whole budget of waits.
+      if (attempt.type === 'lost' && attempt.timedOut) timeouts++;
+      if (!shouldRetry(cls, failure) || retry >= budget || timeouts > 1) throw fail(status, message, cause);
       maybeProcessed ||= mayHaveBeenProcessed(failure);
       const asked = attempt.type === 'answer' ? retryAfterMs(attempt.headers, this.clock.now()) : undefined;
       if (asked !== undefined && asked > this.maxRetryAfterMs)
-        throw fail(`${message} (the server asks to wait ${Math.round(asked / 1000)} s before trying again, longer than forgeform waits)`, status);
+        throw fail(status, `${message} (the server asks to wait ${Math.round(asked / 1000)} s before trying again, longer than forgeform waits)`);
       this.retryCount++;
       // A paced answer has already paused the whole client (see attempt); anything else backs off alone.
       if (!isPaced(attempt)) await this.clock.sleep(this.backoff(retry));
@@ -195,8 +203,8 @@ export class GiteaClient {
       return answer;
     } catch (e) {
       if (e instanceof BodyTooLarge) return { type: 'final', message: e.message };
-      if (controller.signal.aborted) return { type: 'lost', message: `no complete answer within ${timeoutMs / 1000} s (--timeout)` };
-      return { type: 'lost', message: networkMessage(e) };
+      if (controller.signal.aborted) return { type: 'lost', message: `no complete answer within ${timeoutMs / 1000} s (--timeout)`, cause: e, timedOut: true };
+      return { type: 'lost', message: networkMessage(e), cause: e, timedOut: false };
     } finally {
       clearTimeout(timer);
     }
@@ -225,8 +233,7 @@ export class GiteaClient {
       async (page) => {
         const res = await this.request('GET', path, { ...opts, expect: 'container', query: { ...opts.query, limit: PAGE_SIZE, page } });
         const { items, total } = unwrap(res.data);
-        if (items !== undefined && items !== null && !Array.isArray(items))
-          throw new ApiError('GET', path, undefined, `the answer (${res.status}) holds no list where one was expected: ${quote(JSON.stringify(res.data))}`, opts.object);
+        if (items !== undefined && items !== null && !Array.isArray(items)) throw AnswerError.wrongAnswer('GET', path, res.data, 'a list in its body', opts.object);
         return { items: (items ?? []) as T[], headers: new Headers(total === undefined || total === null ? {} : { 'x-total-count': String(total) }) };
       },
       totalName,
@@ -240,7 +247,7 @@ export class GiteaClient {
       prefetch: Math.max(16, 2 * (this.options.concurrency ?? 8)),
       maxPages: MAX_PAGES,
       warn: (m) => this.warn(`${what}: ${m}`),
-      endless: (pages, why) => new ApiError('GET', path, undefined, `the list did not end after ${pages} pages ${why}: the server (or a proxy) seems to ignore the page parameter; stopped`, opts.object),
+      endless: (pages, why) => new AnswerError('GET', path, `failed: the list did not end after ${pages} pages ${why}: the server (or a proxy) seems to ignore the page parameter; stopped`, opts.object),
       ...(totalName ? { totalName } : {}),
     });
   }

@@ -56,9 +56,12 @@ export function retryAfterMs(headers: Headers, now = Date.now()): number | undef
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
-/** Exponential backoff: base, 2×base, 4×base… capped. */
-export function backoffMs(retry: number, baseMs: number, capMs = 10_000): number {
-  return Math.min(capMs, baseMs * 2 ** retry);
+/**
+ * Exponential backoff: base, 2×base, 4×base…, capped at 16×base and 5 s. With the default 0.3 s base
+ * a read that keeps failing gives up after about a minute of waits.
+ */
+export function backoffMs(retry: number, baseMs: number): number {
+  return Math.min(5_000, 16 * baseMs, baseMs * 2 ** retry);
 }
 
 /** One pause shared by every request of a client: set by a 429, waited for before any request is sent. */

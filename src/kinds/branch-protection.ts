@@ -2,7 +2,8 @@ import type { BranchProtectionConfig, RepoConfig } from '../config/types.js';
 import { apiPath } from '../gitea/path.js';
 import type { Op } from '../plan/types.js';
 import { bool, int, normalizeFields, set, str } from './fields.js';
-import type { CurrentObject, DesiredObject, FieldSpec, Kind, Problem } from './types.js';
+import { accountProblems, lookUpAccounts, rememberDeclaredLists, type KnownAccounts } from './branch-protection-accounts.js';
+import type { CurrentObject, DesiredObject, FieldSpec, Kind, KindContext, Problem } from './types.js';
 
 // Every field of Gitea's EditBranchProtectionOption. rule_name is the identity and cannot be edited.
 const fields: FieldSpec[] = [
@@ -61,12 +62,18 @@ export const branchProtectionKind: Kind = {
   async desired(scopeConfig, scope) {
     const rules = (scopeConfig as RepoConfig | undefined)?.branch_protections;
     if (!rules) return undefined;
-    const objects: DesiredObject[] = Object.entries(rules).map(([rule, cfg]: [string, BranchProtectionConfig]) => ({
-      key: rule,
-      fields: normalizeFields(fields, cfg, true),
-      path: ['repos', scope.name, 'branch_protections', rule],
-    }));
+    const objects: DesiredObject[] = Object.entries(rules).map(([rule, cfg]: [string, BranchProtectionConfig]) => {
+      const d = { key: rule, fields: normalizeFields(fields, cfg, true), path: ['repos', scope.name, 'branch_protections', rule] };
+      rememberDeclaredLists(d, cfg);
+      return d;
+    });
     return { objects, problems: [] };
+  },
+
+  // Users and teams named in the lists must exist: Gitea refuses the whole rule (422) otherwise.
+  // Checked when the plan is made; apply re-derives requests without the config and does not check again.
+  async prepare(scope, desired, _current, ctx) {
+    return 'loaded' in ctx ? lookUpAccounts(scope, desired, ctx as KindContext) : undefined;
   },
 
   async read(scope, { client }) {
@@ -78,8 +85,8 @@ export const branchProtectionKind: Kind = {
     return (raw ?? []).map((r) => this.fromServer(r));
   },
 
-  check(desired, current, scope) {
-    const problems: Problem[] = [];
+  check(desired, current, scope, _ctx, prepared) {
+    const problems: Problem[] = [...accountProblems(desired, prepared as KnownAccounts | undefined, scope)];
     const f = desired.fields;
     for (const [flag, parents] of Object.entries(current ? patchGates : createGates)) {
       if (f[flag] !== true) continue;

@@ -61,6 +61,8 @@ export interface KindOptions {
   rotateSecrets?: boolean;
   /** --target: whether a server-wide object is selected, by its kind's selector type and name (user, alice). Absent: all are. */
   target?: (type: string, name: string) => boolean;
+  /** export: read every detail of every object, those otherwise read only when the config names them (a user's badges and keys) too. */
+  readEverything?: boolean;
 }
 
 /**

@@ -194,6 +194,8 @@ export const userKind: Kind = {
       const wants = { badges: 'badges' in d.fields, keys: 'ssh_keys' in d.fields };
       if (user && (wants.badges || wants.keys)) extras.push(readExtras(client, user, wants));
     }
+    // export: one request per user and detail, which its help announces.
+    if (ctx.options.readEverything) for (const u of users) extras.push(readExtras(client, u, { badges: true, keys: true }));
     await Promise.all(extras);
     return users;
   },
@@ -307,6 +309,10 @@ export const userKind: Kind = {
     if (f.source_id) Object.assign(out, { source_id: f.source_id, login_name: f.login_name });
     Object.assign(out, { visibility: f.visibility, admin: f.admin, restricted: f.restricted, active: f.active, prohibit_login: f.prohibit_login });
     for (const k of ['website', 'location', 'description']) if (f[k]) out[k] = f[k];
+    // Only when read (export reads them), and only when there are some: an empty list would manage them.
+    if (Array.isArray(f.badges) && f.badges.length) out.badges = f.badges;
+    const keys = f[SERVER_KEYS] as KnownKey[] | undefined;
+    if (keys?.length) out.ssh_keys = keys.map((k) => ({ title: k.title, key: k.key }));
     return out;
   },
 };

@@ -109,8 +109,9 @@ export async function buildPlan(opts: PlanOptions): Promise<PlanResult> {
     return kind.target ? select(kind.target.type, kind.target.name?.(key) ?? key) : false;
   };
 
-  const { scopes, problems } = await resolveScopes(config, client, opts.targets, (path, o) => ctx.cachedGet(path, o));
+  const { scopes, problems, warnings: scopeWarnings } = await resolveScopes(config, client, opts.targets, (path, o) => ctx.cachedGet(path, o));
   for (const p of problems) errors.push({ message: p.message, location: loaded.locate([p.section, p.key], true) });
+  warnings.push(...scopeWarnings);
 
   const locate = (rs: ResolvedScope, path: ConfigPath): SourceLocation | undefined => {
     // A repo's config may come from globs and its exact entry: try the most specific first.

@@ -1,6 +1,7 @@
 import picomatch from 'picomatch';
 import type { Config } from '../config/types.js';
 import { isApiError, type GiteaClient, type RequestOptions } from '../gitea/client.js';
+import { ApiError, describeBody } from '../gitea/errors.js';
 import { apiPath } from '../gitea/path.js';
 import type { RepoFacts, Scope } from '../kinds/types.js';
 
@@ -30,10 +31,29 @@ export function isGlobKey(key: string): boolean {
   return GLOB.test(key);
 }
 
+/** Not found: the one failure that is an answer about the scope rather than about the server. */
+const MISSING = Symbol('missing');
+
+/** What the server answered where a single object was due, when it is not one. */
+class ShapeError extends Error {}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/**
+ * A failure to read a scope, as one line naming it and what to do. The ApiError already carries the
+ * status, the server's message and advice (401, 5xx after retries, a redirect elsewhere, a timeout).
+ */
+function failureMessage(what: string, e: unknown): string {
+  return `cannot read ${what}: ${(e as Error).message}`;
+}
+
 /**
  * Turns the orgs and repos of a config into concrete scopes: globs are expanded against the server's
  * repository lists (one paged list per owner), and every repo gets the deep merge of the glob entries
- * that match it with its exact entry on top.
+ * that match it with its exact entry on top. Anything the server does not answer as expected becomes
+ * a problem naming the config entry (the planner puts file:line:col on it), never an exception.
  */
 export async function resolveScopes(
   config: Config,
@@ -41,18 +61,38 @@ export async function resolveScopes(
   targets: (scope: Scope) => boolean = () => true,
   /** The GET to use for single objects: the planner passes its memoised one, so kinds can reuse the answers. */
   get: <T>(path: string, opts?: RequestOptions) => Promise<T> = (path, opts) => client.get(path, opts),
-): Promise<{ scopes: ResolvedScope[]; problems: ScopeProblem[] }> {
+): Promise<{ scopes: ResolvedScope[]; problems: ScopeProblem[]; warnings: string[] }> {
   const problems: ScopeProblem[] = [];
+  const warnings: string[] = [];
   const scopes: ResolvedScope[] = [];
 
-  const exists = (path: string) =>
-    get(path).then(
-      () => true,
-      (e) => {
-        if (isApiError(e, 404)) return false;
-        throw e;
-      },
-    );
+  /** Runs one read for a config entry: its value, MISSING on 404, or undefined once a problem is recorded. */
+  const attempt = async <T>(section: ScopeProblem['section'], key: string, what: string, read: () => Promise<T>): Promise<T | typeof MISSING | undefined> => {
+    try {
+      return await read();
+    } catch (e) {
+      if (isApiError(e, 404)) return MISSING;
+      if (!(e instanceof ApiError) && !(e instanceof ShapeError)) throw e;
+      problems.push({ section, key, message: failureMessage(what, e) });
+      return undefined;
+    }
+  };
+  /** GET of one object; an answer that is not a JSON object (an empty body, a login page) is a failure. */
+  const getObject = async <T>(path: string): Promise<T> => {
+    const data = await get<unknown>(path);
+    if (!isObject(data)) throw new ShapeError(`GET /api/v1/${path} answered ${describeBody(data)} where an object is due: something other than Gitea answers at this URL (a proxy or a login page?); check --url`);
+    return data as T;
+  };
+  const orgAnswers = new Map<string, Promise<boolean | undefined>>();
+  /** Whether an organisation exists (memoised), or undefined once a problem is recorded for `key`. */
+  const orgExists = (section: ScopeProblem['section'], key: string, name: string): Promise<boolean | undefined> => {
+    let p = orgAnswers.get(name);
+    if (!p) {
+      p = attempt(section, key, `organisation ${name}`, () => getObject(apiPath('orgs', name))).then((r) => (r === undefined ? undefined : r !== MISSING));
+      orgAnswers.set(name, p);
+    }
+    return p;
+  };
   const serverScope: Scope = { type: 'server', name: '' };
   scopes.push({ scope: serverScope, config, configKeys: [] });
 
@@ -60,8 +100,16 @@ export async function resolveScopes(
     Object.entries(config.orgs ?? {}).map(async ([name, cfg]) => {
       const scope: Scope = { type: 'org', name };
       if (!targets(scope)) return;
-      // An org the config can create (owner:) may be missing: its other kinds wait for the create.
-      if ((cfg as { owner?: string }).owner && !(await exists(apiPath('orgs', name)))) scope.pendingCreate = `org/server:/${name}`;
+      const exists = await orgExists('orgs', name, name);
+      if (exists === undefined) return;
+      if (!exists) {
+        // An org the config can create (owner:) may be missing: its other kinds wait for the create.
+        if (!(cfg as { owner?: string }).owner) {
+          problems.push({ section: 'orgs', key: name, message: `organisation "${name}" does not exist on the server: add owner: USER to create it` });
+          return;
+        }
+        scope.pendingCreate = `org/server:/${name}`;
+      }
       scopes.push({ scope, config: cfg, configKeys: [name] });
     }),
   );
@@ -69,42 +117,34 @@ export async function resolveScopes(
   const repoEntries = Object.entries(config.repos ?? {});
   const globs = repoEntries.filter(([k]) => isGlobKey(k));
   const exact = repoEntries.filter(([k]) => !isGlobKey(k));
-  const orgCache = new Map<string, Promise<boolean>>();
-  const ownerIsOrg = (owner: string) => {
-    let p = orgCache.get(owner);
-    if (!p) {
-      p = exists(apiPath('orgs', owner));
-      orgCache.set(owner, p);
-    }
-    return p;
-  };
 
   const facts = new Map<string, RepoFacts>();
   const pending = new Map<string, string>();
   const globOwners = [...new Set(globs.map(([k]) => k.slice(0, k.indexOf('/'))))];
+  /** Owners whose repositories could not be listed: their globs already have a problem, not a warning. */
+  const unlisted = new Set<string>();
   await Promise.all(
     globOwners.map(async (owner) => {
+      const key = globs.find(([k]) => k.startsWith(`${owner}/`))![0];
+      unlisted.add(owner);
       if (isGlobKey(owner)) {
-        problems.push({ section: 'repos', key: globs.find(([k]) => k.startsWith(owner))![0], message: 'the owner part of a repository glob must be a plain name' });
+        problems.push({ section: 'repos', key, message: 'the owner part of a repository glob must be a plain name' });
         return;
       }
-      let repos: ServerRepo[];
+      const what = `the repositories of ${owner}`;
       let isOrg = true;
-      try {
-        repos = await client.list<ServerRepo>(apiPath('orgs', owner, 'repos'), { object: `repositories of ${owner}` });
-      } catch (e) {
-        if (!isApiError(e, 404)) throw e;
+      let repos = await attempt('repos', key, what, () => client.list<ServerRepo>(apiPath('orgs', owner, 'repos')));
+      if (repos === MISSING) {
         isOrg = false;
-        try {
-          repos = await client.list<ServerRepo>(apiPath('users', owner, 'repos'), { object: `repositories of ${owner}` });
-        } catch (e2) {
-          if (!isApiError(e2, 404)) throw e2;
-          const key = globs.find(([k]) => k.startsWith(`${owner}/`))![0];
-          problems.push({ section: 'repos', key, message: `owner "${owner}" does not exist on the server` });
-          return;
-        }
+        repos = await attempt('repos', key, what, () => client.list<ServerRepo>(apiPath('users', owner, 'repos')));
       }
-      for (const r of repos) facts.set(r.full_name, { owner, name: r.name, ownerIsOrg: isOrg, archived: Boolean(r.archived) });
+      if (repos === undefined) return;
+      if (repos === MISSING) {
+        problems.push({ section: 'repos', key, message: `owner "${owner}" does not exist on the server` });
+        return;
+      }
+      unlisted.delete(owner);
+      for (const r of repos) if (isObject(r) && typeof r.full_name === 'string') facts.set(r.full_name, { owner, name: r.name, ownerIsOrg: isOrg, archived: Boolean(r.archived) });
     }),
   );
 
@@ -112,24 +152,34 @@ export async function resolveScopes(
     exact.map(async ([key]) => {
       if (facts.has(key)) return;
       const [owner, name] = [key.slice(0, key.indexOf('/')), key.slice(key.indexOf('/') + 1)];
-      try {
-        const r = await get<ServerRepo>(apiPath('repos', owner, name), { object: `repository ${key}` });
-        facts.set(key, { owner, name, ownerIsOrg: await ownerIsOrg(owner), archived: Boolean(r.archived) });
-      } catch (e) {
-        if (!isApiError(e, 404)) throw e;
-        const cfg = config.repos?.[key] as { create?: unknown } | undefined;
-        if (cfg?.create) {
-          const orgCfg = config.orgs?.[owner];
-          facts.set(key, { owner, name, ownerIsOrg: Boolean(orgCfg) || (await ownerIsOrg(owner)), archived: false });
-          pending.set(key, `repo/server:/${key}`);
-        } else problems.push({ section: 'repos', key, message: `repository ${key} does not exist on the server (or the token cannot see it); add create: {} to create it` });
+      const r = await attempt('repos', key, `repository ${key}`, () => getObject<ServerRepo>(apiPath('repos', owner, name)));
+      if (r === undefined) return;
+      if (r !== MISSING) {
+        const isOrg = await orgExists('repos', key, owner);
+        if (isOrg !== undefined) facts.set(key, { owner, name, ownerIsOrg: isOrg, archived: Boolean(r.archived) });
+        return;
       }
+      const cfg = config.repos?.[key] as { create?: unknown } | undefined;
+      if (!cfg?.create) {
+        problems.push({ section: 'repos', key, message: `repository ${key} does not exist on the server (or the token cannot see it); add create: {} to create it` });
+        return;
+      }
+      const isOrg = config.orgs?.[owner] ? true : await orgExists('repos', key, owner);
+      if (isOrg === undefined) return;
+      facts.set(key, { owner, name, ownerIsOrg: isOrg, archived: false });
+      pending.set(key, `repo/server:/${key}`);
     }),
   );
 
   const matchers = globs.map(([k, cfg]) => ({ key: k, cfg, match: picomatch(k, { dot: true }) }));
   const names = new Set<string>([...exact.map(([k]) => k).filter((k) => facts.has(k))]);
   for (const full of facts.keys()) if (matchers.some((m) => m.match(full))) names.add(full);
+  // A glob that matches nothing is most often a typo: say so rather than plan nothing in silence.
+  for (const m of matchers) {
+    const owner = m.key.slice(0, m.key.indexOf('/'));
+    if (!unlisted.has(owner) && ![...facts.keys()].some((full) => m.match(full)))
+      warnings.push(`repos "${m.key}" matches no repository on the server: nothing is planned for it`);
+  }
 
   for (const full of [...names].sort()) {
     const repo = facts.get(full)!;
@@ -146,7 +196,7 @@ export async function resolveScopes(
     }
     scopes.push({ scope, config: merged, configKeys });
   }
-  return { scopes, problems };
+  return { scopes, problems, warnings };
 }
 
 /** Objects merge key by key; anything else (lists included) is replaced by the later value. */

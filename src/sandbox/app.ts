@@ -1,5 +1,5 @@
 /**
- * The sandbox as a hono app: `/api/v1` (every route module), the request log under
+ * The sandbox as a hono app: `/api/v1` (every domain's routes), the request log under
  * `/_sandbox/requests`, and around every `/api/v1` request the cross-cutting machinery — request
  * logging with `unknownFields`, latency, fault injection, `Cache-Control`, the state file, and the
  * answers for unknown paths (plain-text 404) and known paths with another method (405).
@@ -7,27 +7,12 @@
 import { renameSync, writeFileSync } from 'node:fs';
 import type { IncomingMessage } from 'node:http';
 import { Hono, type Context } from 'hono';
-import { OPTIONS } from './fields.js';
 import { bindBody, jsonKeys } from './http/binding.js';
 import { apiError, empty, json, pageNotFound, plainText } from './http/respond.js';
 import { ApiRouter, API_PREFIX, rawPathOf, type SandboxEnv } from './http/router.js';
 import { isAdminAuthorization, redactEntry } from './request-log.js';
-import { registerAdminActionRoutes } from './routes/admin-actions.js';
-import { registerAdminMiscRoutes } from './routes/admin-misc.js';
-import { registerAdminHookRoutes } from './routes/admin-hooks.js';
-import { registerAdminOrgEmailRoutes } from './routes/admin-orgs-emails.js';
-import { registerAdminUserExtraRoutes } from './routes/admin-user-extras.js';
-import { registerAdminUserRoutes } from './routes/admin-users.js';
-import { registerBranchProtectionRoutes } from './routes/branch-protections.js';
-import { registerIssueCommentRoutes } from './routes/issue-comments.js';
-import { registerIssueRoutes, registerIssueSearchRoute } from './routes/issues.js';
-import { registerLabelRoutes } from './routes/labels.js';
-import { registerMarkupRoutes } from './routes/markup.js';
-import { registerMiscRoutes } from './routes/misc.js';
-import { registerNotificationRoutes } from './routes/notifications.js';
-import { registerRepoRoutes } from './routes/repos.js';
-import { registerUserRoutes } from './routes/user.js';
-import type { SandboxState } from './state.js';
+import { DOMAINS } from './domains/index.js';
+import type { SandboxState } from './core/state.js';
 
 export interface RequestLogEntry {
   method: string;
@@ -171,8 +156,7 @@ export function createApp(state: SandboxState, opts: AppOptions = {}): Hono<Sand
       await next();
       const bodyOption = c.get('bodyOption');
       if (bodyOption) {
-        const opt = OPTIONS[bodyOption];
-        if (opt) entry.unknownFields = bindBody(opt, { method, contentType, rawBody: raw, query: new URLSearchParams() }).unknownFields;
+        entry.unknownFields = bindBody(bodyOption, { method, contentType, rawBody: raw, query: new URLSearchParams() }).unknownFields;
       } else if (bodyOption === null && raw) {
         entry.unknownFields = jsonKeys(raw);
       }
@@ -196,22 +180,7 @@ export function createApp(state: SandboxState, opts: AppOptions = {}): Hono<Sand
   });
 
   const router = new ApiRouter(app, state, rootOf);
-  registerMiscRoutes(router);
-  registerUserRoutes(router);
-  registerAdminUserRoutes(router);
-  registerAdminUserExtraRoutes(router);
-  registerAdminOrgEmailRoutes(router);
-  registerAdminHookRoutes(router);
-  registerAdminActionRoutes(router);
-  registerAdminMiscRoutes(router);
-  registerMarkupRoutes(router);
-  registerNotificationRoutes(router);
-  registerIssueSearchRoute(router); // before /repos/{owner}/{repo}: the static path wins, as in chi
-  registerRepoRoutes(router);
-  registerBranchProtectionRoutes(router);
-  registerLabelRoutes(router);
-  registerIssueRoutes(router);
-  registerIssueCommentRoutes(router);
+  for (const domain of DOMAINS) domain.routes?.(router);
 
   app.notFound((c) => {
     const path = c.req.path;

@@ -10,12 +10,12 @@ import type { AddressInfo } from 'node:net';
 import { createAdaptorServer } from '@hono/node-server';
 import { createApp, persistState, type RequestLogEntry } from './app.js';
 import { adminUser, buildState, type SeedFile } from './seed.js';
-import { SandboxState } from './state.js';
+import { SandboxState } from './core/state.js';
 
 export { createApp, type AppOptions, type RequestLogEntry } from './app.js';
 export { buildState, loadSeedFile, SeedError, type SeedFile } from './seed.js';
-export { SandboxState } from './state.js';
-export { SANDBOX_VERSION } from './routes/misc.js';
+export { SandboxState } from './core/state.js';
+export { SANDBOX_VERSION } from './domains/meta/routes.js';
 
 export interface SandboxOptions {
   /** 0 = any free port (the default). */

@@ -5,7 +5,7 @@
  * `sandbox.requests()`, keeps the values: a test asserts what the server received.)
  */
 import type { RequestLogEntry } from './app.js';
-import type { SandboxState } from './state.js';
+import type { SandboxState } from './core/state.js';
 
 const SENSITIVE = '(sensitive)';
 

@@ -1,3 +1,6 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, truncateSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { world, type World } from './helpers.js';
 
@@ -56,18 +59,51 @@ describe('config errors', () => {
     });
   }
 
-  it('the same repository declared in two files names both places', async () => {
-    w.sandbox.clearRequests();
-    const dir = `${w.dir}/split`;
-    const { mkdirSync, writeFileSync } = await import('node:fs');
+  it("one repository's labels in one file and its branch protections in another: plan and apply both", async () => {
+    const dir = join(w.dir, 'split');
     mkdirSync(dir, { recursive: true });
-    writeFileSync(`${dir}/a.yaml`, 'version: 1\nrepos:\n  acme/widgets:\n    labels: {}\n');
-    writeFileSync(`${dir}/b.yaml`, 'version: 1\nrepos:\n  other/thing: {}\n  acme/widgets:\n    labels: {}\n');
+    writeFileSync(join(dir, 'labels.yaml'), 'version: 1\nrepos:\n  acme/widgets:\n    labels:\n      split-bug: { color: ee0701 }\n');
+    writeFileSync(
+      join(dir, 'protections.yaml'),
+      'version: 1\nrepos:\n  acme/widgets:\n    branch_protections:\n      main: { required_approvals: 2 }\n    labels:\n      split-bug: { description: "Something is broken" }\n',
+    );
+    const plan = await w.cli(['plan', '-c', dir]);
+    expect(plan.stderr).not.toMatch(/error|declared twice/i);
+    expect(plan.code).toBe(0);
+    expect(plan.stdout).toMatch(/\+ label "split-bug"\n\s+\+ color\s+= "ee0701"\n\s+\+ description = "Something is broken"/);
+    expect(plan.stdout).toMatch(/\+ branch protection "main"\n(\s+\+ .*\n)*\s+\+ required_approvals\s*= 2/);
+    const apply = await w.cli(['apply', '-c', dir, '--yes']);
+    expect(apply.code).toBe(0);
+    const labels = await w.api<{ name: string; color: string; description: string }[]>('GET', 'repos/acme/widgets/labels');
+    expect(labels.body.find((l) => l.name === 'split-bug')).toMatchObject({ color: 'ee0701', description: 'Something is broken' });
+    const rules = await w.api<{ rule_name: string; required_approvals: number }[]>('GET', 'repos/acme/widgets/branch_protections');
+    expect(rules.body.find((r) => r.rule_name === 'main')).toMatchObject({ required_approvals: 2 });
+  });
+
+  it('the same field of one repository in two files names both places and sends nothing', async () => {
+    w.sandbox.clearRequests();
+    const dir = join(w.dir, 'twice');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'a.yaml'), 'version: 1\nrepos:\n  acme/widgets:\n    labels:\n      bug: { color: ee0701 }\n');
+    writeFileSync(join(dir, 'b.yaml'), 'version: 1\nrepos:\n  other/thing: {}\n  acme/widgets:\n    labels:\n      bug: { color: "00ff00" }\n');
+    for (const cmd of ['validate', 'plan']) {
+      const r = await w.cli([cmd, '-c', dir]);
+      expect(r.code).toBe(1);
+      expect(r.stderr.trim()).toBe(
+        `${dir}/b.yaml:6:14: repos."acme/widgets".labels.bug.color is declared twice: ${dir}/a.yaml:5:14 and ${dir}/b.yaml:6:14`,
+      );
+    }
+    expect(w.sandbox.requests()).toEqual([]);
+  });
+
+  it('a plan error about a value from the second file names that file', async () => {
+    const dir = join(w.dir, 'split-missing');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'a.yaml'), 'version: 1\nrepos:\n  acme/widgets:\n    labels:\n      bug: { color: ee0701 }\n');
+    writeFileSync(join(dir, 'b.yaml'), 'version: 1\nrepos:\n  acme/widgets:\n    branch_protections: {}\n  acme/nope:\n    labels: {}\n');
     const r = await w.cli(['plan', '-c', dir]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain(`${dir}/a.yaml:3:3`);
-    expect(r.stderr).toContain(`${dir}/b.yaml:4:3`);
-    expect(w.sandbox.requests()).toEqual([]);
+    expect(r.stderr).toContain(`${dir}/b.yaml:5:3: repository acme/nope does not exist`);
   });
 
   it('a repository that does not exist is a plan error at its config line', async () => {
@@ -75,5 +111,55 @@ describe('config errors', () => {
     const r = await w.cli(['plan', '-c', file]);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(new RegExp(`${file}:3:3: repository acme/nope does not exist`));
+  });
+
+  describe('a file that is not a config', () => {
+    const TOKEN = '5f4dcc3b5aa765d61d8327deb882cf99a1b2c3d4';
+    const inputs: { name: string; write: (file: string) => void; text: string }[] = [
+      {
+        name: 'a .env file',
+        write: (f) => writeFileSync(f, `# deploy settings\nFORGEFORM_TOKEN=${TOKEN}\nFORGEFORM_URL=https://git.example.com\n`),
+        text: ':2:1: not a forgeform config: expected a YAML map that starts with "version: 1", got a single value',
+      },
+      {
+        name: 'a .env file with KEY: VALUE lines mixed in',
+        write: (f) => writeFileSync(f, `version: 1\nFORGEFORM_TOKEN: ${TOKEN}\nrepos:\n  "GITEA_TOKEN=${TOKEN}": {}\n`),
+        text: ':4:3: key "GITEA_TOKEN=***" in repos must be',
+      },
+      {
+        name: 'a server URL with a user name and password',
+        write: (f) => writeFileSync(f, `version: 1\nserver:\n  url: "https://root:${TOKEN}@git.example.com"\n`),
+        text: ':3:8: server.url must be an http:// or https:// URL like "https://git.example.com", without a user name or password (give a token with FORGEFORM_TOKEN or --token-file), got "https://root:***@git.example.com"',
+      },
+      {
+        name: 'a 2 MB binary file',
+        write: (f) => writeFileSync(f, Buffer.concat([Buffer.from(`FORGEFORM_TOKEN=${TOKEN}\n`), randomBytes(2 * 1024 * 1024)])),
+        text: ': not a text file (it holds binary data): a config is a YAML text file',
+      },
+      {
+        name: 'a file over 10 MB',
+        write: (f) => {
+          writeFileSync(f, `FORGEFORM_TOKEN=${TOKEN}\n`);
+          truncateSync(f, 11 * 1024 * 1024);
+        },
+        text: ': the file is 11.0 MB: a config may hold at most 10.0 MB in all (is this the right file?)',
+      },
+    ];
+    for (const input of inputs) {
+      it(`${input.name}: a short message naming the file, no token, exit 1, no request`, async () => {
+        w.sandbox.clearRequests();
+        const file = join(w.dir, `not-config-${input.name.replace(/\W+/g, '-')}`);
+        input.write(file);
+        for (const cmd of ['validate', 'plan']) {
+          const r = await w.cli([cmd, '-c', file]);
+          expect(r.code).toBe(1);
+          expect(r.stderr).toContain(`${file}${input.text}`);
+          expect(r.stderr.length).toBeLessThan(600);
+          expect(r.stdout + r.stderr).not.toContain(TOKEN);
+          expect(r.stderr).not.toMatch(/at .*\.js:\d+/);
+        }
+        expect(w.sandbox.requests()).toEqual([]);
+      });
+    }
   });
 });

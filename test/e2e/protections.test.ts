@@ -89,12 +89,12 @@ repos:
   });
 
   it('keeps applying when the server rejects one change, reports it and exits 1', async () => {
-    w = await world(seed);
+    w = await world({ ...seed, users: [...seed.users, { username: 'leaving', email: 'leaving@example.com' }] });
     const file = w.config(`version: 1
 repos:
   acme/gadgets:
     branch_protections:
-      main: { enable_push: true, enable_push_whitelist: true, push_whitelist_usernames: [nosuchuser] }
+      main: { enable_push: true, enable_push_whitelist: true, push_whitelist_usernames: [leaving] }
   acme/widgets:
     branch_protections:
       develop: { enable_push: false }
@@ -102,9 +102,13 @@ repos:
     branch_protections:
       main: { required_approvals: 0 }
 `);
-    const apply = await w.cli(['apply', '-c', file, '--yes']);
+    // The plan checks that the user exists; it is deleted before the saved plan is applied.
+    const planFile = `${w.dir}/plan.json`;
+    expect((await w.cli(['plan', '-c', file, '--out', planFile])).code).toBe(0);
+    expect((await w.api('DELETE', 'admin/users/leaving')).status).toBe(204);
+    const apply = await w.cli(['apply', planFile]);
     expect(apply.code).toBe(1);
-    expect(apply.stdout).toMatch(/✗ \+ branch protection "main" in repo:acme\/gadgets: POST \/api\/v1\/repos\/acme\/gadgets\/branch_protections → 422 Unprocessable Entity: .*nosuchuser/);
+    expect(apply.stdout).toMatch(/✗ \+ branch protection "main" in repo:acme\/gadgets: POST \/api\/v1\/repos\/acme\/gadgets\/branch_protections → 422 Unprocessable Entity: .*leaving/);
     expect(apply.stdout).toContain('✓ + branch protection "develop" in repo:acme/widgets');
     expect(apply.stdout).toContain('✓ ~ branch protection "main" in repo:acme/tools');
     expect(apply.stdout).toContain('Apply incomplete! 1 created, 1 updated, 0 deleted, 0 renamed, 1 failed, 0 skipped.');

@@ -195,7 +195,7 @@ repos:
     expect(plan.stdout).not.toContain('acme/widgets');
     expect(plan.stdout).toContain('Plan: 2 to create, 0 to update, 0 to delete, 0 to rename.');
     // template names are checked only because a repository is to be created; the repository GETs are shared
-    expect(calls(w.sandbox).sort()).toEqual(['GET gitignore/templates', 'GET licenses', 'GET orgs/acme', 'GET repos/acme/new', 'GET repos/acme/widgets']);
+    expect(calls(w.sandbox).sort()).toEqual(['GET gitignore/templates', 'GET licenses', 'GET orgs/acme', 'GET repos/acme/new', 'GET repos/acme/widgets', 'GET version']);
     w.sandbox.clearRequests();
     const apply = await w.cli(['apply', '-c', file, '--yes']);
     expect(apply.code).toBe(0);
@@ -230,11 +230,17 @@ repos:
   "acme/*":
     create: {}
 `);
+    // create: on a glob is wrong in the config alone: reported before any request.
     const plan = await w.cli(['plan', '-c', file]);
     expect(plan.code).toBe(1);
-    expect(plan.stderr).toContain(`${file}:5:7: repository "acme/new": "Cobol" is not a .gitignore template of the server (GET /gitignore/templates)`);
-    expect(plan.stderr).toContain(`${file}:6:7: repository "acme/new": "WTFPL-9" is not a license template of the server (GET /licenses)`);
     expect(plan.stderr).toContain(`${file}:8:5: create: is not allowed on a glob`);
+    expect(w.sandbox.requests()).toEqual([]);
+    // The templates need the server.
+    const fixed = w.config(readFileSync(file, 'utf8').replace(/ {2}"acme\/\*":\n {4}create: \{\}\n/, ''), 'fixed.yaml');
+    const again = await w.cli(['plan', '-c', fixed]);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain(`${fixed}:5:7: repository "acme/new": "Cobol" is not a .gitignore template of the server (GET /gitignore/templates)`);
+    expect(again.stderr).toContain(`${fixed}:6:7: repository "acme/new": "WTFPL-9" is not a license template of the server (GET /licenses)`);
     expect(writes(w)).toEqual([]);
   });
 
@@ -268,10 +274,10 @@ describe('the admin example', () => {
     const plan = await w.cli(['plan', '-c', file, '--detailed-exitcode'], env);
     expect(plan.code).toBe(2);
     expect(plan.stdout).toContain('Plan: 5 to create, 4 to update, 3 to delete, 1 to rename.');
-    expect(plan.stderr).toContain('12 requests.');
+    expect(plan.stderr).toContain('14 requests.');
     const apply = await w.cli(['apply', '-c', file, '--yes'], env);
     expect(apply.code).toBe(0);
-    expect(apply.stderr).toContain('19 write requests (31 in all).');
+    expect(apply.stderr).toContain('19 write requests (33 in all).');
     expect(w.sandbox.requests().flatMap((r) => r.unknownFields)).toEqual([]);
     const again = await w.cli(['plan', '-c', file, '--detailed-exitcode'], env);
     expect(again.code).toBe(0);

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import type { SeedFile } from '../../src/sandbox/index.js';
-import { catchUp, newCronTask, toCron } from '../../src/sandbox/cron.js';
+import { catchUp, newCronTask, toCron } from '../../src/sandbox/domains/admin-misc/cron.js';
 import { apiError, boot, SEED, type Harness } from './helpers.js';
 
 let h: Harness;

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { renderMarkdown, sniffContentType } from '../../src/sandbox/markdown.js';
+import { renderMarkdown, sniffContentType } from '../../src/sandbox/domains/markup/markdown.js';
 import { apiError, boot, type Harness } from './helpers.js';
 
 let h: Harness;

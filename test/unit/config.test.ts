@@ -149,7 +149,7 @@ describe('loadConfig: schema errors', () => {
   it('reports a wrong server URL', async () => {
     const a = write('a.yaml', 'version: 1', 'server:', '  url: git.example.com');
     const e = await fails([a]);
-    expect(lines(e)).toEqual([`${a}:3:8: server.url must be an http:// or https:// URL like "https://git.example.com", got "git.example.com"`]);
+    expect(lines(e)).toEqual([`${a}:3:8: server.url must be an http:// or https:// URL like "https://git.example.com", without a user name or password (give a token with FORGEFORM_TOKEN or --token-file), got "git.example.com"`]);
   });
 
   it('reports every problem of every file, sorted by file, line and column', async () => {
@@ -231,11 +231,14 @@ describe('loadConfig: files and directories', () => {
     expect(Object.keys(loaded.config.orgs ?? {})).toEqual(['acme', 'beta']);
   });
 
-  it('names both places when an entry is declared in two files', async () => {
-    const a = write('a.yaml', 'version: 1', 'repos:', '  acme/widgets:', '    labels: {}');
+  it('merges an entry written in two files, and names both places of a field written twice', async () => {
+    write('a.yaml', 'version: 1', 'repos:', '  acme/widgets:', '    labels: {}');
     const b = write('b.yaml', 'version: 1', 'orgs:', '  acme: {}', 'repos:', '  acme/other: {}', '  acme/widgets:', '    label_template: Default');
+    const loaded = await loadConfig([dir], {});
+    expect(loaded.config.repos?.['acme/widgets']).toEqual({ labels: {}, label_template: 'Default' });
+    write('c.yaml', 'version: 1', 'repos:', '  acme/widgets:', '    label_template: Default');
     const e = await fails([dir]);
-    expect(lines(e)).toEqual([`${b}:6:3: repos."acme/widgets" is declared twice: ${a}:3:3 and ${b}:6:3`]);
+    expect(lines(e)).toEqual([`${join(dir, 'c.yaml')}:4:5: repos."acme/widgets".label_template is declared twice: ${b}:7:5 and ${join(dir, 'c.yaml')}:4:5`]);
   });
 
   it('allows server and policy in one file only', async () => {
@@ -303,7 +306,7 @@ describe('loadConfig: environment variables', () => {
     const e = await fails([a], { SECRET: 'hunter2' });
     expect(e.message).not.toContain('hunter2');
     expect(lines(e)).toEqual([
-      `${a}:3:8: server.url must be an http:// or https:// URL like "https://git.example.com", got (sensitive)`,
+      `${a}:3:8: server.url must be an http:// or https:// URL like "https://git.example.com", without a user name or password (give a token with FORGEFORM_TOKEN or --token-file), got (sensitive)`,
       `${a}:5:11: policy.prune[0] must be one of labels, branch_protections, users, hooks, runners, got (sensitive)`,
       `${a}:6:16: policy.max_deletes must be integer, got string (sensitive)`,
     ]);

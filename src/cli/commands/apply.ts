@@ -8,7 +8,7 @@ import { kinds } from '../../kinds/index.js';
 import { resolvePlanSecrets } from '../../plan/planfile.js';
 import type { Plan } from '../../plan/types.js';
 import { renderApplySummary, renderResultLine } from '../../render/text.js';
-import { makeClient } from '../context.js';
+import { checkServer, makeClient } from '../context.js';
 import { interruptedSummary, NOT_STARTED, SIGNAL_EXIT, stopOnSignals } from '../interrupt.js';
 import { EXIT, UserError, type Output } from '../output.js';
 import { computePlan, printPlan, type PlanCommandOptions } from './plan.js';
@@ -58,6 +58,7 @@ export async function applyCommand(planFile: string | undefined, opts: ApplyComm
     client = makeClient({ ...opts, url: opts.url ?? process.env.FORGEFORM_URL ?? plan.server }, out);
     if (client.baseUrl !== plan.server.replace(/\/+$/, ''))
       throw new UserError(`the plan was made for ${plan.server}, not ${client.baseUrl}: refusing to apply it elsewhere`);
+    await checkServer(client);
     const verified = await verifySavedPlan(plan, client, kinds);
     ({ plan, refused } = verified);
     forbidden = verified.verdict.forbidden;

@@ -1,37 +1,70 @@
-import { writeFileSync } from 'node:fs';
-import { exportConfig, toYaml } from '../../export/export.js';
+import leven from 'leven';
+import { exportConfig, ExportSelectionError, toYaml, type ExportSelection } from '../../export/export.js';
 import { kinds } from '../../kinds/index.js';
-import { makeClient, type ServerOptions } from '../context.js';
-import { EXIT, UserError, type Output } from '../output.js';
+import { connect, type ServerOptions } from '../context.js';
+import { checkWritable, writeOutputFile } from '../files.js';
+import { UserError, EXIT, type Output } from '../output.js';
 
 export interface ExportCommandOptions extends ServerOptions {
   include?: string[];
   output?: string;
 }
 
-/** --include takes kinds (labels, branch_protections; users, orgs, hooks, runners), repositories or globs (owner/name) and org names. */
-export async function exportCommand(opts: ExportCommandOptions, out: Output): Promise<number> {
-  const kindKeys = new Set(kinds.map((k) => k.configKey));
-  const sel = { kinds: [] as string[], repos: [] as string[], orgs: [] as string[] };
-  for (const inc of opts.include ?? []) {
-    if (kindKeys.has(inc)) sel.kinds.push(inc);
+const ORG_NAME = /^[\w.-]+$/;
+
+const exportableKinds = () => [...new Set(kinds.filter((k) => k.exportable !== false).map((k) => k.configKey))];
+
+/** The kind a word is probably a typo of ("label", "hook", "branch-protections"). */
+function nearKind(word: string): string | undefined {
+  const w = word.toLowerCase().replace(/-/g, '_');
+  return exportableKinds().find((k) => k === `${w}s` || leven(w, k) <= 2);
+}
+
+/**
+ * --include takes kinds (labels, branch_protections; users, orgs, hooks, runners), repositories or
+ * globs (owner/name) and organisation names. A word that is neither a kind nor an organisation on
+ * the server is an error listing the kinds (only the server can tell, since an organisation may be
+ * called "hook"): it is never exported as an empty organisation.
+ */
+export function parseIncludes(includes: string[] | undefined): ExportSelection {
+  const kindKeys = exportableKinds();
+  const sel: ExportSelection = { kinds: [], repos: [], orgs: [] };
+  if (!includes?.length) return { ...sel, everything: true };
+  for (const inc of includes) {
+    if (kindKeys.includes(inc)) sel.kinds.push(inc);
     else if (inc.includes('/')) sel.repos.push(inc);
-    else if (/^[\w.-]+$/.test(inc)) sel.orgs.push(inc);
-    else throw new UserError(`--include "${inc}": expected a kind (${[...kindKeys].join(', ')}), owner/repo (globs allowed) or an organisation`);
+    else if (ORG_NAME.test(inc)) sel.orgs.push(inc);
+    else throw new UserError(`--include "${inc}" is not a kind, a repository or an organisation: expected a kind (${kindKeys.join(', ')}), OWNER/REPO (globs allowed) or an organisation name`);
   }
-  const serverWide = new Set(kinds.filter((k) => k.scopeType === 'server' && k.exportable !== false).map((k) => k.configKey));
-  if (!sel.repos.length && !sel.orgs.length && !sel.kinds.some((k) => serverWide.has(k)))
-    throw new UserError(`export needs at least one --include owner/repo (globs allowed), --include ORG, or --include ${[...serverWide].join('|')}`);
-  const client = makeClient(opts, out);
-  let config;
+  const serverWide = kinds.filter((k) => k.scopeType === 'server' && k.exportable !== false).map((k) => k.configKey);
+  if (!sel.repos.length && !sel.orgs.length && !sel.kinds.some((k) => serverWide.includes(k)))
+    throw new UserError(`export needs, besides kinds of repositories, at least one --include OWNER/REPO (globs allowed), --include ORG, or --include ${serverWide.join('|')}; or no --include at all, for everything`);
+  return sel;
+}
+
+export async function exportCommand(opts: ExportCommandOptions, out: Output): Promise<number> {
+  const sel = parseIncludes(opts.include);
+  if (opts.output) checkWritable(opts.output, '-o');
+  const { client } = await connect(opts, out);
+  let result;
   try {
-    config = await exportConfig(client, kinds, sel, out.progress('Reading the server'));
+    result = await exportConfig(client, kinds, sel, out.progress('Reading the server'));
   } catch (e) {
-    throw new UserError((e as Error).message);
+    if (!(e instanceof ExportSelectionError)) throw e;
+    const unknownWord = (key: string) => {
+      const near = nearKind(key);
+      return `--include "${key}" is not a kind${near ? ` (did you mean "${near}"?)` : ''} and no organisation of this name exists on the server (or the token cannot see it); the kinds are ${exportableKinds().join(', ')}`;
+    };
+    throw new UserError(
+      e.problems
+        .map((p) => (p.section === 'orgs' && sel.orgs.includes(p.key) && /does not exist/.test(p.message) ? unknownWord(p.key) : `--include "${p.key}": ${p.message}`))
+        .join('\n'),
+    );
   }
-  const yaml = toYaml(config);
+  for (const s of result.skipped) out.stderr(out.err.yellow(`Warning: ${s}`));
+  const yaml = toYaml(result.config);
   if (opts.output) {
-    writeFileSync(opts.output, yaml);
+    writeOutputFile(opts.output, yaml, '-o');
     out.stderr(`Wrote ${opts.output} (${client.requestCount} requests).`);
   } else out.stdout(yaml);
   return EXIT.ok;

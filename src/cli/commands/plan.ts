@@ -1,13 +1,13 @@
-import { writeFileSync } from 'node:fs';
 import { kinds } from '../../kinds/index.js';
-import { buildPlan, type PlanError } from '../../plan/planner.js';
+import { buildPlan, makeKindContext, type PlanError } from '../../plan/planner.js';
 import type { Plan } from '../../plan/types.js';
 import { renderPlanMarkdown } from '../../render/markdown.js';
 import { renderPlanText } from '../../render/text.js';
 import { serializePlan } from '../../plan/planfile.js';
-import type { LoadedConfig } from '../../config/types.js';
+import type { ConfigPath, LoadedConfig, SourceLocation } from '../../config/types.js';
 import type { GiteaClient } from '../../gitea/client.js';
-import { load, makeClient, type ServerOptions } from '../context.js';
+import { connect, load, type ServerOptions } from '../context.js';
+import { checkWritable, writeOutputFile } from '../files.js';
 import { EXIT, UserError, type Output } from '../output.js';
 import { parseTargets } from '../targets.js';
 
@@ -21,17 +21,72 @@ export interface PlanCommandOptions extends ServerOptions {
   rotateSecrets?: boolean;
 }
 
+/**
+ * The same fact found twice at one place is printed once, in its fuller wording: scope resolution and
+ * the organisation kind both report a missing organisation, for instance.
+ */
+function distinct(errors: PlanError[]): PlanError[] {
+  const at = (e: PlanError) => (e.location ? `${e.location.file}:${e.location.line}:${e.location.col}` : '');
+  return errors.filter(
+    (e, i) =>
+      errors.findIndex((o) => at(o) === at(e) && o.message === e.message) === i &&
+      !errors.some((o) => at(o) === at(e) && o.message !== e.message && o.message.endsWith(e.message)),
+  );
+}
+
 export function formatPlanErrors(errors: PlanError[]): string {
-  return errors
+  return distinct(errors)
     .map((e) => (e.location ? `${e.location.file}:${e.location.line}:${e.location.col}: ${e.message}` : `error: ${e.message}`))
     .join('\n');
 }
 
+/**
+ * Problems the server-wide kinds find in the config alone (a password written in clear, an SSH key or
+ * a hook declared twice, create: on a glob), so that they end the run before any request. A kind
+ * that reaches for the server while doing so is left to the planner: its verdict would need it.
+ */
+async function configOnlyProblems(loaded: LoadedConfig): Promise<PlanError[]> {
+  const server = { touched: false };
+  const offline = new Proxy({} as GiteaClient, {
+    get() {
+      server.touched = true;
+      throw new Error('no server in the config-only check');
+    },
+  });
+  const ctx = makeKindContext(offline, loaded);
+  const scope = { type: 'server' as const, name: '' };
+  const problems: PlanError[] = [];
+  for (const kind of kinds.filter((k) => k.scopeType === 'server')) {
+    server.touched = false;
+    let found;
+    try {
+      found = await kind.desired(loaded.config, scope, ctx);
+    } catch {
+      continue;
+    }
+    if (server.touched || !found) continue;
+    for (const p of found.problems) problems.push({ message: p.message, ...(p.path ? { location: locateNearest(loaded, p.path) } : {}) });
+  }
+  return problems;
+}
+
+function locateNearest(loaded: LoadedConfig, path: ConfigPath): SourceLocation | undefined {
+  for (let n = path.length; n > 0; n--) {
+    const at = loaded.locate(path.slice(0, n), n === path.length);
+    if (at) return at;
+  }
+  return undefined;
+}
+
 /** Reads the server and computes the plan; configuration and server problems end here with exit 1. */
 export async function computePlan(opts: PlanCommandOptions, out: Output): Promise<{ plan: Plan; client: GiteaClient; loaded: LoadedConfig }> {
+  // Everything that needs no server is checked before the first request.
   const loaded = await load(opts.config, out);
-  const client = makeClient(opts, out, loaded.config.server?.url);
   const targets = parseTargets(opts.target);
+  if (opts.out) checkWritable(opts.out, '--out');
+  const early = await configOnlyProblems(loaded);
+  if (early.length) throw new UserError(`${formatPlanErrors(early)}\nPlanning failed: nothing was changed.`);
+  const { client } = await connect(opts, out, loaded.config.server?.url);
   const { plan, errors } = await buildPlan({
     client,
     loaded,
@@ -41,6 +96,7 @@ export async function computePlan(opts: PlanCommandOptions, out: Output): Promis
     onProgress: out.progress('Reading the server'),
   });
   if (errors.length) throw new UserError(`${formatPlanErrors(errors)}\nPlanning failed: nothing was changed.`);
+  for (const selector of targets?.unmatched() ?? []) plan.warnings.push(`--target "${selector}" matches nothing the configuration declares: nothing is planned for it`);
   return { plan, client, loaded };
 }
 
@@ -54,7 +110,7 @@ export async function planCommand(opts: PlanCommandOptions, out: Output): Promis
   const { plan, client, loaded } = await computePlan(opts, out);
   printPlan(plan, opts.format, out);
   if (opts.out) {
-    writeFileSync(opts.out, serializePlan(plan, loaded.secrets), { mode: 0o600 });
+    writeOutputFile(opts.out, serializePlan(plan, loaded.secrets), '--out', 0o600);
     out.stderr(`Plan saved to ${opts.out}. Apply it exactly with: forgeform apply ${opts.out}`);
   }
   out.stderr(`${client.requestCount} requests${client.retryCount ? ` (${client.retryCount} retried)` : ''}.`);

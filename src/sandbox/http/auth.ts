@@ -12,7 +12,7 @@
  */
 import { apiError, messageOnly } from './respond.js';
 import type { ApiContext, Step } from './context.js';
-import { checkPassword } from '../state.js';
+import { checkPassword } from '../core/state.js';
 
 const INVALID = 'invalid username, password or token';
 
@@ -116,3 +116,6 @@ export function scope(...categories: ScopeCategory[]): Step {
 export const reqToken: Step = (ctx) => (ctx.isSigned ? undefined : apiError(ctx.root, 401, 'token is required'));
 
 export const reqSiteAdmin: Step = (ctx) => (ctx.doer?.isAdmin ? undefined : apiError(ctx.root, 403, 'user should be the site admin'));
+
+/** The `/admin` group: scope (403) → token (401) → site admin (403). */
+export const ADMIN_STEPS = [scope('admin'), reqToken, reqSiteAdmin];

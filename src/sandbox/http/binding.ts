@@ -11,13 +11,14 @@
  *   then the `binding:"…"` rules run in struct order; only the first error is answered:
  *   422 `[GoFieldName]: Rule`.
  */
-import type { FieldDef, OptionDef } from '../fields.js';
-import { compileGlob, GlobError } from '../glob.js';
+import type { FieldDef, FormOf, OptionDef } from './options.js';
+import { compileGlob, GlobError } from './glob.js';
 
 export type Form = Record<string, unknown>;
 
-export interface BindResult {
-  form: Form;
+export interface BindResult<F = Form> {
+  /** The decoded body; complete (every `Required` field set) only when there is no `error`. */
+  form: F;
   /** The message of the 422 answer, when binding failed. */
   error?: string;
   /** Body keys the option struct does not have (dotted paths for nested objects). */
@@ -324,7 +325,11 @@ export interface BindInput {
   query: URLSearchParams;
 }
 
-export function bindBody(opt: OptionDef, input: BindInput): BindResult {
+export function bindBody<O extends OptionDef>(opt: O, input: BindInput): BindResult<FormOf<O>> {
+  return bindAny(opt, input) as BindResult<FormOf<O>>;
+}
+
+function bindAny(opt: OptionDef, input: BindInput): BindResult {
   const { method, contentType, rawBody } = input;
   const ct = contentType.toLowerCase();
   if (method === 'POST' || method === 'PUT' || ct !== '') {

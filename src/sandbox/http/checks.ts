@@ -3,11 +3,11 @@
  * (repository, organisation, user — each answers 404 before any token check), the permission
  * checks with their exact messages, the archived check, and body binding.
  */
-import { lookupUserRedirect } from '../accounts.js';
-import { OPTIONS } from '../fields.js';
-import { isOrgOwner, orgVisibleTo, repoAccessMode } from '../permissions.js';
-import { AccessMode, type RepoRecord } from '../state.js';
+import { lookupUserRedirect } from '../core/redirects.js';
+import { isOrgOwner, orgVisibleTo, repoAccessMode } from '../core/permissions.js';
+import { AccessMode, type RepoRecord } from '../core/state.js';
 import { bindBody } from './binding.js';
+import type { FormOf, OptionDef } from './options.js';
 import type { ApiContext, Step } from './context.js';
 import { apiError } from './respond.js';
 import { redirectToUser } from './user-redirect.js';
@@ -101,16 +101,21 @@ export const userAssignment: Step = (ctx) => {
   return undefined;
 };
 
-/** `bind(api.X{})`: decode and validate the body into `ctx.form`, or 422. */
-export function bind(optionName: string): Step {
-  const opt = OPTIONS[optionName];
-  if (!opt) throw new Error(`unknown option struct ${optionName}`);
+/** `bind(api.X{})`: decode and validate the body into `ctx.form`, or 422. Read it with {@link formOf}. */
+export function bind(opt: OptionDef): Step {
   const step: Step = (ctx) => {
     const res = bindBody(opt, { method: ctx.method, contentType: ctx.contentType, rawBody: ctx.rawBody, query: ctx.query });
     if (res.error) return apiError(ctx.root, 422, res.error);
     ctx.form = res.form;
+    ctx.boundOption = opt;
     return undefined;
   };
-  step.bodyOption = optionName;
+  step.bodyOption = opt;
   return step;
+}
+
+/** The body a `bind(opt)` step of this route decoded, typed by its option table. */
+export function formOf<O extends OptionDef>(ctx: ApiContext, opt: O): FormOf<O> {
+  if (ctx.boundOption !== opt) throw new Error(`the route did not bind ${opt.name}`);
+  return ctx.form as FormOf<O>;
 }

@@ -6,7 +6,8 @@
  */
 import type { Context } from 'hono';
 import type { Form } from './binding.js';
-import type { OrgRecord, Owner, RepoRecord, SandboxState, UserRecord } from '../state.js';
+import type { OptionDef } from './options.js';
+import type { OrgRecord, Owner, RepoRecord, SandboxState, UserRecord } from '../core/state.js';
 
 export interface ApiContext {
   c: Context;
@@ -29,8 +30,9 @@ export interface ApiContext {
   /** Scopes of the token that authenticated the request; null for password logins and anonymous calls. */
   tokenScopes: string[] | null;
 
-  /** Set by `bind()`. */
+  /** Set by `bind()`, with the option struct it bound. */
   form: Form;
+  boundOption?: OptionDef;
   /** Set by `repoAssignment`. */
   repo?: RepoRecord;
   repoOwner?: Owner;
@@ -43,7 +45,7 @@ export interface ApiContext {
 }
 
 export type StepResult = Response | undefined | void;
-export type Step = ((ctx: ApiContext) => StepResult | Promise<StepResult>) & { bodyOption?: string };
+export type Step = ((ctx: ApiContext) => StepResult | Promise<StepResult>) & { bodyOption?: OptionDef };
 
 export async function runSteps(ctx: ApiContext, steps: Step[]): Promise<Response> {
   for (const step of steps) {

@@ -6,14 +6,15 @@
 import type { Context, Hono } from 'hono';
 import { authenticate, sudo } from './auth.js';
 import { runSteps, withHeaders, type ApiContext, type Step } from './context.js';
-import type { SandboxState } from '../state.js';
+import type { OptionDef } from './options.js';
+import type { SandboxState } from '../core/state.js';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 export interface SandboxEnv {
   Variables: {
     /** Set when a route matched: the Go option struct it binds, or null. */
-    bodyOption: string | null;
+    bodyOption: OptionDef | null;
     rawBody: string;
   };
 }

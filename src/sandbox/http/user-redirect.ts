@@ -7,7 +7,7 @@
  */
 import type { ApiContext } from './context.js';
 import { goPathEscape, plainText } from './respond.js';
-import type { UserRecord } from '../state.js';
+import type { UserRecord } from '../core/state.js';
 
 /** Go's `path.Clean` (enough for absolute URL paths). */
 function cleanPath(p: string): string {

@@ -1,0 +1,69 @@
+// The request floor: what a minimal plan must read, worked out from the forge's shape alone (how many
+// objects each list holds), so that it can be set against what forgeform actually sent.
+
+/** Gitea pages lists by at most 50; an empty list still costs its first page. */
+export const PAGE = 50;
+export const pages = (n) => Math.max(1, Math.ceil(n / PAGE));
+
+/**
+ * The reads of a minimal plan, by part. Every part is one kind of list (or single GET) the plan cannot
+ * do without; the comment says why it is needed and why no cheaper call exists.
+ * @param shape see generateForge(): orgs, repos, users, hooks, labelDeletes
+ */
+export function planFloor(shape) {
+  const sum = (f) => shape.repos.reduce((n, r) => n + f(r), 0);
+  const orgsWithLabelledIssues = new Set(shape.repos.filter((r) => r.chosenIssues > 0).map((r) => r.org));
+  return {
+    // "owner/*" globs: the owner's repository list, paged.
+    'repository lists': shape.orgs.reduce((n, o) => n + pages(o.repos), 0),
+    // GET /admin/users, paged: every user is compared.
+    users: pages(shape.users),
+    // One list per hook type: the list does not say whether a hook is a system or a default one.
+    'admin hooks': pages(shape.hooks.system) + pages(shape.hooks.default),
+    // GET …/labels per repository, paged.
+    'repository labels': sum((r) => pages(r.labels)),
+    // Issue label names resolve against the repository's and its organisation's labels.
+    'organisation labels': shape.orgs.filter((o) => orgsWithLabelledIssues.has(o.name)).reduce((n, o) => n + pages(o.labels), 0),
+    // GET …/branch_protections returns every rule of a repository in one unpaged answer.
+    'branch protections': shape.repos.length,
+    // Chosen issues: one GET each, or the repository's issue list when that takes fewer pages
+    // (DESIGN: never one GET per object when a list call can read them all).
+    'chosen issues': sum((r) => (r.chosenIssues ? Math.min(r.chosenIssues, pages(r.issues)) : 0)),
+    // A plan that deletes a label says how many issues carry it: one counted GET per deleted label.
+    'label deletions (issue count)': shape.labelDeletes,
+  };
+}
+
+/** Which part of planFloor() a GET belongs to, by its path (and query); undefined: outside the floor. */
+const GET_PARTS = [
+  [/^\/api\/v1\/(orgs|users)\/[^/]+\/repos$/, 'repository lists'],
+  [/^\/api\/v1\/admin\/users$/, 'users'],
+  [/^\/api\/v1\/admin\/hooks$/, 'admin hooks'],
+  [/^\/api\/v1\/repos\/[^/]+\/[^/]+\/labels$/, 'repository labels'],
+  [/^\/api\/v1\/orgs\/[^/]+\/labels$/, 'organisation labels'],
+  [/^\/api\/v1\/repos\/[^/]+\/[^/]+\/branch_protections$/, 'branch protections'],
+  [/^\/api\/v1\/repos\/[^/]+\/[^/]+\/issues\/\d+$/, 'chosen issues'],
+  [/^\/api\/v1\/repos\/[^/]+\/[^/]+\/issues$/, (q) => (q.labels ? 'label deletions (issue count)' : 'chosen issues')],
+];
+
+/** The GETs of a request log sorted into the floor's parts; the rest under their own path. */
+export function classifyReads(log) {
+  const out = {};
+  for (const e of log) {
+    if (e.method !== 'GET') continue;
+    const hit = GET_PARTS.find(([re]) => re.test(e.path));
+    const part = hit ? (typeof hit[1] === 'function' ? hit[1](e.query ?? {}) : hit[1]) : `other: GET ${e.path.replace(/^\/api\/v1/, '')}`;
+    out[part] = (out[part] ?? 0) + 1;
+  }
+  return out;
+}
+
+/** The per-object way (the Terraform providers): one GET per declared object to refresh it. */
+export function perObjectReads(declared) {
+  return Object.values(declared).reduce((a, b) => a + b, 0);
+}
+
+export const total = (parts) => Object.values(parts).reduce((a, b) => a + b, 0);
+
+/** ceil(requests / concurrency) round trips of `latency` ms: the wall time of requests that never wait on each other. */
+export const timeFloorMs = (requests, concurrency, latencyMs) => Math.ceil(requests / concurrency) * latencyMs;

@@ -1,0 +1,224 @@
+// The benchmark forge: a sandbox seed and a forgeform config that differ in about 10% of the objects,
+// generated from a fixed pseudo-random sequence so that every run (and every machine) plans the same
+// changes. Besides the two files it returns the forge's shape before and after apply, and the writes a
+// minimal apply needs, worked out here from the generated data — never from what forgeform sends.
+
+/** Sizes of issue 12: `large` is the 1,000-repository forge, `small` a tenth of it for a quick run. */
+export const SIZES = {
+  large: { repos: 1000, reposPerOrg: 250, labelsPerRepo: 30, users: 5000, hooks: 50, issuesPerRepo: 2 },
+  small: { repos: 100, reposPerOrg: 250, labelsPerRepo: 30, users: 500, hooks: 5, issuesPerRepo: 2 },
+};
+
+/** Share of objects that drift on the server (changed, missing, or extra and pruned). */
+const DRIFT = 0.1;
+
+/** Every repository declares `main` and `release/*`. */
+const RULES_PER_REPO = 2;
+
+export const USER_PASSWORD_VAR = 'BENCH_USER_PASSWORD';
+
+// mulberry32: a tiny deterministic generator; Math.random would make runs incomparable.
+function random(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const pad = (n, width) => String(n).padStart(width, '0');
+
+/** 30 labels named as teams name them (kind/, area/, priority/, status/), the set every repository should have. */
+function labelSet(count) {
+  const groups = ['kind', 'area', 'priority', 'status'];
+  return Array.from({ length: count }, (_, i) => ({
+    name: `${groups[i % groups.length]}/${pad(Math.floor(i / groups.length), 2)}`,
+    color: ((i * 2654435761) >>> 8).toString(16).padStart(6, '0').slice(-6),
+    description: `Label ${i} of the bench forge`,
+  }));
+}
+
+/** Picks one of the weighted choices, or undefined (no drift) with probability 1 - DRIFT. */
+function drift(rnd, choices) {
+  if (rnd() >= DRIFT) return undefined;
+  let x = rnd() * choices.reduce((s, [, w]) => s + w, 0);
+  for (const [name, w] of choices) if ((x -= w) < 0) return name;
+  return choices.at(-1)[0];
+}
+
+const yamlString = (s) => JSON.stringify(s);
+
+/**
+ * @param {keyof typeof SIZES} size
+ * @returns the seed (sandbox seed object), config (YAML text), shape before and after apply, the writes a
+ *   minimal apply sends by kind and method, and the declared objects per kind (for the per-object count).
+ */
+export function generateForge(size) {
+  const s = SIZES[size];
+  if (!s) throw new Error(`unknown size "${size}": small or large`);
+  const rnd = random(12);
+  const labels = labelSet(s.labelsPerRepo);
+  const orgCount = Math.ceil(s.repos / s.reposPerOrg);
+  const orgs = Array.from({ length: orgCount }, (_, i) => `bench-${i + 1}`);
+
+  const writes = {};
+  const write = (kind, method) => {
+    writes[kind] ??= {};
+    writes[kind][method] = (writes[kind][method] ?? 0) + 1;
+  };
+  const declared = { repos: s.repos, labels: 0, branch_protections: 0, users: s.users, hooks: s.hooks, issues: 0 };
+  let labelDeletes = 0;
+
+  // ── users ────────────────────────────────────────────────────────────────────────────────────────
+  const seedUsers = [{ username: 'root', admin: true, email: 'root@example.test' }];
+  const userLines = [];
+  let usersCreated = 0;
+  for (let i = 1; i <= s.users; i++) {
+    const name = `user-${pad(i, 5)}`;
+    const want = { email: `${name}@example.test`, full_name: `Bench User ${i}` };
+    const d = drift(rnd, [['full_name', 7], ['missing', 3]]);
+    if (d === 'missing') {
+      write('user', 'POST');
+      usersCreated++;
+      userLines.push(`  ${name}: { email: ${want.email}, full_name: ${yamlString(want.full_name)}, password: "\${${USER_PASSWORD_VAR}}", must_change_password: true }`);
+      continue;
+    }
+    if (d === 'full_name') write('user', 'PATCH');
+    seedUsers.push({ username: name, email: want.email, full_name: d === 'full_name' ? `Old Name ${i}` : want.full_name });
+    userLines.push(`  ${name}: { email: ${want.email}, full_name: ${yamlString(want.full_name)} }`);
+  }
+
+  // ── admin hooks (system) ─────────────────────────────────────────────────────────────────────────
+  const seedHooks = [];
+  const hookLines = [];
+  const hookUrl = (i) => `https://ci.example.test/hooks/${pad(i, 3)}`;
+  for (let i = 1; i <= s.hooks; i++) {
+    hookLines.push(`  - { url: ${hookUrl(i)}, events: [push, issues], content_type: json, branch_filter: main, active: true }`);
+    const d = drift(rnd, [['events', 7], ['missing', 3]]);
+    if (d === 'missing') {
+      write('hook', 'POST');
+      continue;
+    }
+    if (d === 'events') write('hook', 'PATCH');
+    seedHooks.push({ type: 'gitea', config: { url: hookUrl(i), content_type: 'json', is_system_webhook: true }, events: d === 'events' ? ['push'] : ['push', 'issues'], branch_filter: 'main', active: true });
+  }
+  // One hook nobody declares any more: pruned.
+  seedHooks.push({ type: 'gitea', config: { url: 'https://ci.example.test/hooks/retired', content_type: 'json', is_system_webhook: true }, events: ['push'], active: true });
+  write('hook', 'DELETE');
+
+  // ── repositories: labels, branch protections, chosen issues ──────────────────────────────────────
+  const seedRepos = [];
+  const repoLines = [];
+  const shapeRepos = [];
+  for (let r = 0; r < s.repos; r++) {
+    const org = orgs[Math.floor(r / s.reposPerOrg)];
+    const name = `${org}/repo-${pad(r, 4)}`;
+    const seededLabels = [];
+    for (const l of labels) {
+      declared.labels++;
+      const d = drift(rnd, [['color', 2], ['description', 1], ['missing', 1]]);
+      if (d === 'missing') {
+        write('label', 'POST');
+        continue;
+      }
+      if (d) write('label', 'PATCH');
+      seededLabels.push({ ...l, ...(d === 'color' ? { color: 'cccccc' } : {}), ...(d === 'description' ? { description: 'outdated' } : {}) });
+    }
+    // Labels nobody declares any more (policy.prune: labels): each costs one issue count in the plan.
+    if (rnd() < DRIFT) {
+      seededLabels.push({ name: `legacy/${pad(r, 4)}`, color: '999999', description: 'retired' });
+      write('label', 'DELETE');
+      labelDeletes++;
+    }
+
+    const approvals = 1 + (r % 3);
+    const rules = [
+      { rule_name: 'main', enable_push: true, required_approvals: approvals },
+      { rule_name: 'release/*', enable_push: false, required_approvals: 2 },
+    ];
+    const seededRules = [];
+    for (const rule of rules) {
+      declared.branch_protections++;
+      const d = drift(rnd, [['approvals', 3], ['missing', 1]]);
+      if (d === 'missing') {
+        write('branch_protection', 'POST');
+        continue;
+      }
+      if (d) write('branch_protection', 'PATCH');
+      seededRules.push(d ? { ...rule, required_approvals: rule.required_approvals + 1 } : rule);
+    }
+    if (rnd() < DRIFT / 2) {
+      seededRules.push({ rule_name: 'legacy', enable_push: true });
+      write('branch_protection', 'DELETE');
+    }
+
+    const seededNames = new Set(seededLabels.map((l) => l.name));
+    const issues = [];
+    const issueLines = [];
+    for (let k = 1; k <= s.issuesPerRepo; k++) {
+      declared.issues++;
+      const label = labels[(r + k) % labels.length].name;
+      const d = drift(rnd, [['label', 1], ['state', 1]]);
+      const carries = d !== 'label' && seededNames.has(label);
+      if (!carries) write('issue', 'POST');
+      if (d === 'state') write('issue', 'PATCH');
+      issues.push({ title: `Bench issue ${k}`, body: 'Generated by npm run bench.', state: d === 'state' ? 'closed' : 'open', labels: carries ? [label] : [] });
+      issueLines.push(`      ${k}: { labels: [${label}], state: open }`);
+    }
+
+    seedRepos.push({ name, labels: seededLabels, branch_protections: seededRules, issues });
+    repoLines.push(
+      `  ${name}:`,
+      '    branch_protections:',
+      ...rules.map((rule) => `      ${yamlString(rule.rule_name)}: { enable_push: ${rule.enable_push}, required_approvals: ${rule.required_approvals} }`),
+      '    issues:',
+      ...issueLines,
+    );
+    shapeRepos.push({ org, labels: seededLabels.length, protections: seededRules.length, issues: issues.length, chosenIssues: s.issuesPerRepo });
+  }
+
+  const labelBlock = labels.map((l) => `      ${yamlString(l.name)}: { color: "${l.color}", description: ${yamlString(l.description)} }`);
+  const config = [
+    '# Generated by bench/forge.mjs: the benchmark forge of issue 12.',
+    'version: 1',
+    'policy:',
+    '  prune: [labels, branch_protections, hooks]',
+    // The drift deletes ~10% of the repositories' extra labels: far more than a hand-kept limit.
+    '  max_deletes: 1000000',
+    'users:',
+    ...userLines,
+    'hooks:',
+    ...hookLines,
+    'repos:',
+    ...orgs.flatMap((org) => [`  "${org}/*":`, '    labels:', ...labelBlock]),
+    ...repoLines,
+    '',
+  ].join('\n');
+
+  const seed = {
+    users: seedUsers,
+    orgs: orgs.map((name) => ({ name, owners: ['root'] })),
+    hooks: seedHooks,
+    repos: seedRepos,
+  };
+
+  const before = {
+    orgs: orgs.map((name) => ({ name, repos: shapeRepos.filter((r) => r.org === name).length, labels: 0 })),
+    repos: shapeRepos,
+    users: seedUsers.length,
+    hooks: { system: seedHooks.length, default: 0 },
+    labelDeletes,
+  };
+  // After apply the server is the config: every repository has exactly the declared labels and rules.
+  const after = {
+    ...before,
+    repos: shapeRepos.map((r) => ({ ...r, labels: labels.length, protections: RULES_PER_REPO })),
+    users: seedUsers.length + usersCreated,
+    hooks: { system: s.hooks, default: 0 },
+    labelDeletes: 0,
+  };
+  return { size, sizes: s, seed, config, before, after, writes, declared };
+}

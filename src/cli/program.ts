@@ -1,0 +1,190 @@
+import { Command, CommanderError, Option } from 'commander';
+import { VERSION } from '../version.js';
+import { applyCommand } from './commands/apply.js';
+import { exportCommand } from './commands/export.js';
+import { planCommand } from './commands/plan.js';
+import { load } from './context.js';
+import { debugWanted, describeFailure, stackOf } from './failure.js';
+import { EXIT, Output, UserError } from './output.js';
+
+const collect = (v: string, prev: string[] = []) => [...prev, v];
+
+function serverOptions(cmd: Command): Command {
+  return cmd
+    .option('--url <url>', 'server URL (env FORGEFORM_URL, else server.url of the config)')
+    .option('--token-file <file>', 'read the API token from a file (else env FORGEFORM_TOKEN, or FORGEFORM_USERNAME + FORGEFORM_PASSWORD)')
+    .option('--insecure-http', 'allow plain http to a host other than loopback')
+    .option('--concurrency <n>', 'requests in flight at most', '8')
+    .option('--timeout <seconds>', 'time limit of one request attempt', '30')
+    .option('--retries <n>', 'how often a failed request is sent again when that is safe (reads: 5 times as often; default 3)');
+}
+
+/** A numeric option as given; a word where a number is due is an error naming the option. */
+function numberOption(value: string, option: string): number {
+  const n = value.trim() === '' ? NaN : Number(value);
+  if (!Number.isFinite(n)) throw new UserError(`${option} must be a number, got "${value}"`);
+  return n;
+}
+
+/** Prints a failure as one message (its stack only with --debug or FORGEFORM_DEBUG=1); returns the exit code. */
+export function reportFailure(e: unknown, out: Output, argv: string[] = process.argv): number {
+  const { message, exitCode } = describeFailure(e);
+  out.stderr(out.err.red(message));
+  if (debugWanted(argv)) out.stderr(stackOf(e));
+  return exitCode;
+}
+
+/** The commands, writing through `out`; `setCode` receives each action's exit code. */
+function buildProgram(out: Output, argv: string[], setCode: (code: number) => void): Command {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  const run = <A extends any[]>(action: (...args: A) => Promise<number>) => {
+    return async (...args: A) => {
+      try {
+        setCode(await action(...args));
+      } catch (e) {
+        setCode(reportFailure(e, out, argv));
+      }
+    };
+  };
+
+  const program = new Command('forgeform')
+    .description('Configuration as code for Gitea and Forgejo: plan and apply users, webhooks, branch protections and labels.')
+    .version(VERSION)
+    .showHelpAfterError()
+    .option('--debug', 'print the stack trace of an error (also FORGEFORM_DEBUG=1)')
+    .addHelpText('after', '\nExit codes: 0 done or no changes; 1 error; 2 changes present (plan --detailed-exitcode); 3 unsafe plan refused.');
+
+  program
+    .command('validate')
+    .description('check the config files against the schema, without contacting the server')
+    .option('-c, --config <path>', 'config file or directory (repeatable; default forgeform.yaml)', collect)
+    .action(
+        run(async (opts: { config?: string[] }) => {
+        const loaded = await load(opts.config, out);
+        out.stdout(`The configuration is valid (${loaded.files.join(', ')}).`);
+        return EXIT.ok;
+      }),
+    );
+
+  serverOptions(
+    program
+      .command('plan')
+      .description('show what apply would change on the server')
+      .option('-c, --config <path>', 'config file or directory (repeatable; default forgeform.yaml)', collect)
+      .option('--out <file>', 'save the plan, to apply exactly it later')
+      .addOption(new Option('--format <format>', 'output format').choices(['text', 'markdown', 'json']).default('text'))
+      .option('--detailed-exitcode', 'exit 2 when there are changes, 0 when none')
+      .option('--sync-write-only', 'send write-only fields (never returned by the server) to every declared object')
+      .option('--rotate-secrets', 'send secrets again; replace objects whose secret cannot be edited')
+      .option('--target <selector>', 'only these: repo:OWNER/NAME, org:NAME, user:NAME, hook:URL or runner:NAME, globs allowed (repeatable)', collect),
+  ).action(run(async (opts) => planCommand(opts, out)));
+
+  serverOptions(
+    program
+      .command('apply')
+      .description('make the changes of a plan (computed now, or saved with plan --out)')
+      .argument('[planfile]', 'a plan saved with plan --out')
+      .option('-c, --config <path>', 'config file or directory (repeatable; default forgeform.yaml)', collect)
+      .option('-y, --yes', 'do not ask for confirmation')
+      .option('--force', 'apply a plan that policy or a safety check marked unsafe')
+      .option('--sync-write-only', 'send write-only fields (never returned by the server) to every declared object')
+      .option('--rotate-secrets', 'send secrets again; replace objects whose secret cannot be edited')
+      .addOption(new Option('--format <format>', 'format of the plan shown first').choices(['text', 'markdown', 'json']).default('text'))
+      .option('--target <selector>', 'only these: repo:OWNER/NAME, org:NAME, user:NAME, hook:URL or runner:NAME, globs allowed (repeatable)', collect),
+  ).action(run(async (planFile: string | undefined, opts) => applyCommand(planFile, opts, out)));
+
+  serverOptions(
+    program
+      .command('export')
+      .description('write the live state of repositories, organisations, users, admin webhooks and runners as a forgeform config')
+      .option('--include <selector>', 'a kind (labels, branch_protections; users, orgs, hooks, runners), OWNER/REPO (globs allowed) or ORG (repeatable); none: everything the token can read', collect)
+      .option('-o, --output <file>', 'write to a file instead of stdout')
+      .addHelpText(
+        'after',
+        '\nWithout --include, export writes every kind in every organisation and repository the token can read, and, for a site\nadministrator, users (with their badges and SSH keys: two more requests per user), organisations, admin webhooks and runners.',
+      ),
+  ).action(run(async (opts) => exportCommand(opts, out)));
+
+  program
+    .command('sandbox')
+    .description('start a built-in Gitea-compatible server on loopback, for trying and testing')
+    .option('--port <n>', 'port (0 = any free port)', '0')
+    .option('--seed <file>', 'YAML file with the initial users, orgs, repos, labels and protections')
+    .option('--state <file>', 'keep the state in this JSON file across restarts')
+    .option('--token <token>', 'the site administrator token (default: random)')
+    .option('--latency <ms>', 'delay every response', '0')
+    .option('--fault-rate <p>', 'answer this share of requests with 5xx, 429 or a dropped connection', '0')
+    .action(
+        run(async (opts: { port: string; seed?: string; state?: string; token?: string; latency: string; faultRate: string }) => {
+        const { runSandboxCommand, SandboxCommandError } = await import('../sandbox/cli.js');
+        const options = {
+          port: numberOption(opts.port, '--port'),
+          ...(opts.seed ? { seed: opts.seed } : {}),
+          ...(opts.state ? { state: opts.state } : {}),
+          ...(opts.token ? { token: opts.token } : {}),
+          latency: numberOption(opts.latency, '--latency'),
+          faultRate: numberOption(opts.faultRate, '--fault-rate'),
+        };
+        try {
+          await runSandboxCommand(options);
+        } catch (e) {
+          if (e instanceof SandboxCommandError) throw new UserError(`forgeform sandbox: ${e.message}`);
+          throw e;
+        }
+        return EXIT.ok;
+      }),
+    );
+
+  return program;
+}
+
+export interface CommandResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Runs one forgeform command line (without "node main.js") as the CLI does, and returns its exit
+ * code instead of exiting. With `capture`, what it prints is returned rather than written: tests
+ * drive thousands of validations this way, through the very code path of the CLI.
+ */
+export async function runCommand(args: string[], opts: { capture?: boolean } = {}): Promise<CommandResult> {
+  const captured = { stdout: '', stderr: '' };
+  const restore: (() => void)[] = [];
+  if (opts.capture) {
+    for (const name of ['stdout', 'stderr'] as const) {
+      const stream = process[name];
+      const original = Object.getOwnPropertyDescriptor(stream, 'write');
+      Object.defineProperty(stream, 'write', {
+        configurable: true,
+        writable: true,
+        value: (chunk: string | Uint8Array) => {
+          captured[name] += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString();
+          return true;
+        },
+      });
+      restore.push(() => {
+        if (original) Object.defineProperty(stream, 'write', original);
+        else delete (stream as { write?: unknown }).write;
+      });
+    }
+  }
+  const argv = ['node', 'forgeform', ...args];
+  const out = new Output();
+  let code: number = EXIT.ok;
+  try {
+    const program = buildProgram(out, argv, (c) => (code = c))
+      .exitOverride()
+      .configureOutput({ writeOut: (s) => process.stdout.write(s), writeErr: (s) => process.stderr.write(s) });
+    // Commander's own errors (an unknown option) exit through the override as well.
+    for (const cmd of program.commands) cmd.exitOverride();
+    await program.parseAsync(argv);
+  } catch (e) {
+    if (e instanceof CommanderError) code = e.exitCode;
+    else code = reportFailure(e, out, argv);
+  } finally {
+    for (const r of restore) r();
+  }
+  return { code, ...captured };
+}

@@ -1,0 +1,110 @@
+// The users and teams a branch protection names (push, merge, approvals, bypass, deletion and
+// force-push lists). Gitea refuses the whole write with a 422 when one of them does not exist, so
+// the plan checks them first: one team list per organisation, and the user list when the plan
+// reads it anyway (the config manages users), else one lookup per distinct name.
+import { isApiError } from '../gitea/client.js';
+import { apiPath } from '../gitea/path.js';
+import type { DesiredObject, KindContext, Problem, Scope } from './types.js';
+import { userKind } from './user.js';
+
+/** Which accounts exist, lower-cased (Gitea's names are case-insensitive); undefined = not looked up. */
+export interface KnownAccounts {
+  users: Map<string, 'exists' | 'missing' | 'renamed'>;
+  teams?: Set<string>;
+}
+
+const isUserList = (field: string) => /_usernames?$/.test(field);
+const isTeamList = (field: string) => field.endsWith('_teams');
+const lc = (s: string) => s.toLowerCase();
+const SERVER: Scope = { type: 'server', name: '' };
+
+function namesIn(desired: DesiredObject[], list: (field: string) => boolean): Set<string> {
+  const out = new Set<string>();
+  for (const d of desired)
+    for (const [field, value] of Object.entries(d.fields)) if (list(field) && Array.isArray(value)) for (const v of value) out.add(String(v));
+  return out;
+}
+
+/**
+ * The lists as the config wrote them: the desired fields are sorted sets, but an error points at the
+ * entry's own place in the list (lists are never merged, so the index is that of the entry that set it).
+ */
+const declaredLists = new WeakMap<DesiredObject, Record<string, unknown>>();
+
+export function rememberDeclaredLists(desired: DesiredObject, config: Record<string, unknown>): void {
+  declaredLists.set(desired, config);
+}
+
+/** One team list per organisation and plan, whichever repositories ask. */
+const teamLists = new WeakMap<KindContext, Map<string, Promise<Set<string>>>>();
+
+function teamsOf(ctx: KindContext, org: string): Promise<Set<string>> {
+  let byOrg = teamLists.get(ctx);
+  if (!byOrg) teamLists.set(ctx, (byOrg = new Map()));
+  let p = byOrg.get(lc(org));
+  if (!p) {
+    p = ctx.client.list<{ name?: string }>(apiPath('orgs', org, 'teams'), { object: `teams of ${org}` }).then((teams) => new Set(teams.map((t) => lc(String(t.name)))));
+    byOrg.set(lc(org), p);
+  }
+  return p;
+}
+
+async function usersNamed(ctx: KindContext, names: Set<string>): Promise<KnownAccounts['users']> {
+  const known: KnownAccounts['users'] = new Map();
+  if (!names.size) return known;
+  // Users the plan itself creates or renames into existence count as existing.
+  for (const c of ctx.plannedChanges(userKind.name, SERVER)) if (c.action === 'create' || c.action === 'rename') known.set(lc(c.key), 'exists');
+  if (ctx.loaded.config?.users) {
+    // The planner has read every user already for the users section: no request more.
+    const all = new Set((await ctx.currentOf(userKind, SERVER)).map((u) => lc(u.key)));
+    for (const n of names) if (!known.has(lc(n))) known.set(lc(n), all.has(lc(n)) ? 'exists' : 'missing');
+    return known;
+  }
+  await Promise.all(
+    [...names].map(async (n) => {
+      if (known.has(lc(n))) return;
+      try {
+        await ctx.cachedGet(apiPath('users', lc(n)), { object: `user ${n}` });
+        known.set(lc(n), 'exists');
+      } catch (e) {
+        if (isApiError(e, 404)) known.set(lc(n), 'missing');
+        // A name left by a rename answers 307 to the new one.
+        else if (isApiError(e) && e.status !== undefined && e.status >= 300 && e.status < 400) known.set(lc(n), 'renamed');
+        else throw e;
+      }
+    }),
+  );
+  return known;
+}
+
+/** The accounts the desired protections of one repository name, looked up. */
+export async function lookUpAccounts(scope: Scope, desired: DesiredObject[], ctx: KindContext): Promise<KnownAccounts> {
+  const teamNames = namesIn(desired, isTeamList);
+  const [users, teams] = await Promise.all([
+    usersNamed(ctx, namesIn(desired, isUserList)),
+    // Team lists on a user's repository are an error of their own (check); no lookup there.
+    teamNames.size && scope.repo?.ownerIsOrg && !scope.pendingCreate ? teamsOf(ctx, scope.repo.owner) : Promise.resolve(undefined),
+  ]);
+  return { users, ...(teams ? { teams } : {}) };
+}
+
+/** A problem at each list entry that names an account the server does not have. */
+export function accountProblems(desired: DesiredObject, known: KnownAccounts | undefined, scope: Scope): Problem[] {
+  if (!known) return [];
+  const problems: Problem[] = [];
+  const declared = declaredLists.get(desired) ?? desired.fields;
+  for (const [field, value] of Object.entries(declared)) {
+    if (!Array.isArray(value)) continue;
+    value.forEach((v, i) => {
+      const name = String(v);
+      const path = [...desired.path, field, i];
+      if (isUserList(field)) {
+        const state = known.users.get(lc(name));
+        if (state === 'missing') problems.push({ path, message: `${field}: user "${name}" does not exist on the server (Gitea would refuse the whole rule)` });
+        if (state === 'renamed') problems.push({ path, message: `${field}: user "${name}" was renamed on the server: write the new name` });
+      } else if (isTeamList(field) && known.teams && !known.teams.has(lc(name)))
+        problems.push({ path, message: `${field}: team "${name}" does not exist in organisation ${scope.repo?.owner} (Gitea would refuse the whole rule)` });
+    });
+  }
+  return problems;
+}

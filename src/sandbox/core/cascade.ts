@@ -1,0 +1,47 @@
+/**
+ * Deleting a repository, an organisation or a user with everything that hangs off them (as
+ * `services/repository`, `services/org` and `services/user/delete.go` do): the rows of the access
+ * model here, every domain's own rows through its `cascade` hooks.
+ */
+import { domains } from './registry.js';
+import type { OrgRecord, SandboxState, UserRecord } from './state.js';
+
+/** Deletes a repository and what belongs to it. */
+export function deleteRepository(state: SandboxState, repoId: number): void {
+  state.data.repos = state.data.repos.filter((r) => r.id !== repoId);
+  for (const t of state.data.teams) if (t.repoIds.includes(repoId)) t.repoIds = t.repoIds.filter((x) => x !== repoId);
+  for (const d of domains()) d.cascade?.repo?.(state, repoId);
+}
+
+/** Deletes an organisation with its repositories, teams and what the domains keep for it (`DeleteOrganization(purge)`). */
+export function deleteOrganization(state: SandboxState, org: OrgRecord): void {
+  for (const repo of state.reposOfOwner(org.id)) deleteRepository(state, repo.id);
+  state.data.teams = state.data.teams.filter((t) => t.orgId !== org.id);
+  for (const d of domains()) d.cascade?.org?.(state, org.id);
+  state.data.orgs = state.data.orgs.filter((o) => o.id !== org.id);
+}
+
+/** `deleteUser`: the user row and everything keyed on it; issues they wrote stay. */
+export function deleteUserRecord(state: SandboxState, user: UserRecord): void {
+  const id = user.id;
+  state.data.users = state.data.users.filter((u) => u.id !== id);
+  state.data.tokens = state.data.tokens.filter((t) => t.userId !== id);
+  for (const repo of state.data.repos) repo.collaborators = repo.collaborators.filter((c) => c.userId !== id);
+  for (const org of state.data.orgs) org.memberIds = org.memberIds.filter((m) => m !== id);
+  for (const team of state.data.teams) team.memberIds = team.memberIds.filter((m) => m !== id);
+  for (const d of domains()) d.cascade?.user?.(state, id);
+}
+
+/** `purge=true`: the domains delete what the user owns outside repositories and organisations. */
+export function purgeUserRows(state: SandboxState, userId: number): void {
+  for (const d of domains()) d.cascade?.purgeUser?.(state, userId);
+}
+
+/** The first domain's reason why the user cannot be deleted yet, if any. */
+export function userDeleteBlocker(state: SandboxState, userId: number): string | undefined {
+  for (const d of domains()) {
+    const reason = d.cascade?.blocksUserDelete?.(state, userId);
+    if (reason) return reason;
+  }
+  return undefined;
+}

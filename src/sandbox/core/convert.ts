@@ -1,0 +1,28 @@
+/**
+ * What every API-object converter shares (`services/convert`): the state and ROOT_URL, Go's zero
+ * times, avatar and host helpers. The converters themselves live in their domain's `convert.ts`,
+ * in the field order of Gitea's `modules/structs`.
+ */
+import { createHash } from 'node:crypto';
+import type { SandboxState } from './state.js';
+
+/** What every converter needs: the state and ROOT_URL (with its trailing slash). */
+export interface ConvertContext {
+  state: SandboxState;
+  root: string;
+}
+
+export const ZERO_TIME = '0001-01-01T00:00:00Z';
+export const EPOCH = '1970-01-01T00:00:00Z';
+
+function md5(s: string): string {
+  return createHash('md5').update(s).digest('hex');
+}
+
+export function host(root: string): string {
+  return new URL(root).hostname;
+}
+
+export function avatarUrl(root: string, key: string): string {
+  return `${root}avatars/${md5(key.toLowerCase())}`;
+}

@@ -1,0 +1,137 @@
+/**
+ * Admin Actions endpoints (behavior.md §9; `routers/api/v1/admin/{runners,action}.go`,
+ * `routers/api/v1/shared/{runners,action}.go`): runners (list, get, edit, delete), the global
+ * registration token, and the run and job lists of the whole instance.
+ */
+import { reqSiteAdmin, reqToken, scope } from '../../http/auth.js';
+import { bind, formOf } from '../../http/checks.js';
+import type { ApiContext } from '../../http/context.js';
+import { listOptions, paginate, setLinkHeader, setTotalCountHeader } from '../../http/paging.js';
+import { apiError, empty, json } from '../../http/respond.js';
+import type { ApiRouter } from '../../http/router.js';
+import { runnerLastOnlineMs, statusFilter, toActionRunner, toWorkflowJob, toWorkflowRun } from './convert.js';
+import type { ActionStatus, RunnerRecord } from './records.js';
+import { EditActionRunnerOption } from './options.js';
+import { registrationToken } from './service.js';
+
+/** `ctx.PathParamInt64`: Go's `strconv.ParseInt`, 0 on failure. */
+function pathInt64(s: string | undefined): number {
+  if (!s || !/^[+-]?\d+$/.test(s)) return 0;
+  const n = Number(s);
+  return Number.isSafeInteger(n) ? n : 0;
+}
+
+/** `ctx.FormOptionalBool`: `strconv.ParseBool`, absent or invalid = no filter. */
+export function formOptionalBool(query: URLSearchParams, key: string): boolean | undefined {
+  const v = query.get(key) ?? '';
+  if (['1', 't', 'T', 'TRUE', 'true', 'True'].includes(v)) return true;
+  if (['0', 'f', 'F', 'FALSE', 'false', 'False'].includes(v)) return false;
+  return undefined;
+}
+
+/** `getRunnerByID`: `runner with id N: resource does not exist` (behavior.md §9). */
+function findRunner(ctx: ApiContext): RunnerRecord | Response {
+  const id = pathInt64(ctx.params.runner_id);
+  const runner = ctx.state.data.runners.find((r) => r.id === id);
+  return runner ?? apiError(ctx.root, 404, `runner with id ${id}: resource does not exist`);
+}
+
+function listRunners(ctx: ApiContext): Response {
+  const opts = listOptions(ctx);
+  const disabled = formOptionalBool(ctx.query, 'disabled');
+  const now = Date.now();
+  const runners = ctx.state.data.runners
+    .filter((r) => disabled === undefined || r.disabled === disabled)
+    .sort((a, b) => runnerLastOnlineMs(b, now) - runnerLastOnlineMs(a, now) || a.id - b.id);
+  return json(200, { runners: paginate(runners, opts).map(toActionRunner), total_count: runners.length });
+}
+
+/** Repeated `status` values (`ctx.FormStrings`); 400 `Invalid status X` for an unknown one. */
+function statusesOf(ctx: ApiContext): ActionStatus[] | Response {
+  const out: ActionStatus[] = [];
+  for (const s of ctx.query.getAll('status')) {
+    const mapped = statusFilter(s);
+    if (!mapped) return apiError(ctx.root, 400, `Invalid status ${s}`);
+    out.push(...mapped);
+  }
+  return out;
+}
+
+function listRuns(ctx: ApiContext): Response {
+  const { state } = ctx;
+  const opts = listOptions(ctx);
+  const event = ctx.query.get('event') ?? '';
+  const branch = ctx.query.get('branch') ?? '';
+  const statuses = statusesOf(ctx);
+  if (statuses instanceof Response) return statuses;
+  const actor = ctx.query.get('actor') ?? '';
+  let actorId = 0;
+  if (actor) {
+    // user_model.GetUserByName: an unknown name is an internal error (500), its text shown to admins.
+    const owner = state.ownerByName(actor);
+    if (!owner) return apiError(ctx.root, 500, `user does not exist [uid: 0, name: ${actor}]`);
+    actorId = owner.id;
+  }
+  const headSha = ctx.query.get('head_sha') ?? '';
+  const runs = state.data.actionRuns
+    .filter((r) => !event || r.event === event)
+    .filter((r) => !branch || r.ref === `refs/heads/${branch}`)
+    .filter((r) => statuses.length === 0 || statuses.includes(r.status))
+    .filter((r) => !actorId || r.triggerUserId === actorId)
+    .filter((r) => !headSha || r.commitSha === headSha)
+    .sort((a, b) => b.id - a.id);
+  setLinkHeader(ctx, runs.length, opts.pageSize);
+  setTotalCountHeader(ctx, runs.length);
+  return json(200, { total_count: runs.length, workflow_runs: paginate(runs, opts).map((r) => toWorkflowRun(ctx, r)) });
+}
+
+function listJobs(ctx: ApiContext): Response {
+  const opts = listOptions(ctx);
+  // utils.ResolveSortOrder: only when `sort` is given; `order` defaults to asc.
+  let desc = false;
+  const sort = ctx.query.get('sort') ?? '';
+  if (sort) {
+    const order = ctx.query.get('order') || 'asc';
+    if (order !== 'asc' && order !== 'desc') return apiError(ctx.root, 422, `Invalid sort order: ${JSON.stringify(order)}`);
+    if (sort !== 'id') return apiError(ctx.root, 422, `Invalid sort mode: ${JSON.stringify(sort)}`);
+    desc = order === 'desc';
+  }
+  const statuses = statusesOf(ctx);
+  if (statuses instanceof Response) return statuses;
+  const jobs = ctx.state.data.actionJobs.filter((j) => statuses.length === 0 || statuses.includes(j.status)).sort((a, b) => (desc ? b.id - a.id : a.id - b.id));
+  setLinkHeader(ctx, jobs.length, opts.pageSize);
+  setTotalCountHeader(ctx, jobs.length);
+  return json(200, { total_count: jobs.length, jobs: paginate(jobs, opts).map((j) => toWorkflowJob(ctx, j)) });
+}
+
+export function registerAdminActionRoutes(r: ApiRouter): void {
+  const admin = [scope('admin'), reqToken, reqSiteAdmin];
+
+  r.on('GET', '/admin/actions/runners', ...admin, listRunners);
+
+  r.on('POST', '/admin/actions/runners/registration-token', ...admin, (ctx) => json(200, { token: registrationToken(ctx.state, 0, 0).token }));
+
+  r.on('GET', '/admin/actions/runners/:runner_id', ...admin, (ctx) => {
+    const runner = findRunner(ctx);
+    return runner instanceof Response ? runner : json(200, toActionRunner(runner));
+  });
+
+  r.on('PATCH', '/admin/actions/runners/:runner_id', ...admin, bind(EditActionRunnerOption), (ctx) => {
+    const runner = findRunner(ctx);
+    if (runner instanceof Response) return runner;
+    const disabled = formOf(ctx, EditActionRunnerOption).disabled;
+    if (typeof disabled !== 'boolean') return apiError(ctx.root, 422, '[Disabled]: Required');
+    runner.disabled = disabled;
+    return json(200, toActionRunner(runner));
+  });
+
+  r.on('DELETE', '/admin/actions/runners/:runner_id', ...admin, (ctx) => {
+    const runner = findRunner(ctx);
+    if (runner instanceof Response) return runner;
+    ctx.state.data.runners = ctx.state.data.runners.filter((x) => x.id !== runner.id);
+    return empty(204);
+  });
+
+  r.on('GET', '/admin/actions/runs', ...admin, listRuns);
+  r.on('GET', '/admin/actions/jobs', ...admin, listJobs);
+}

@@ -1,0 +1,10 @@
+/** Admin (system and default) webhooks (behavior.md §8). */
+import type { SandboxDomain } from '../../core/domain.js';
+import { registerAdminHookRoutes } from './routes.js';
+import { loadHooksSeed } from './seed.js';
+
+export const hooksDomain: SandboxDomain = {
+  name: 'hooks',
+  routes: registerAdminHookRoutes,
+  seed: { keys: ['hooks'], load: loadHooksSeed },
+};

@@ -1,0 +1,37 @@
+/** The admin (system and default) webhooks (behavior.md §8), saved in the state file (`StateData` extends {@link HooksData}). */
+
+/** Hook events as the `HookEvents` map stores them (event name → chosen). */
+export type HookEventMap = Record<string, boolean>;
+
+/** An admin webhook: no repository, no owner; system (every repository) or default (copied into new ones). */
+export interface AdminHookRecord {
+  id: number;
+  type: string;
+  /** Since v1.26 (trimmed, ≤ 255). */
+  name: string;
+  url: string;
+  contentType: 'json' | 'form';
+  /** Stored, never returned. */
+  secret: string;
+  /** Stored, read back as `""` (newest behaviour). */
+  authorizationHeader: string;
+  isSystem: boolean;
+  active: boolean;
+  branchFilter: string;
+  /** API-created hooks always "choose events"; seeded or UI hooks may be push-only or send everything. */
+  pushOnly: boolean;
+  sendEverything: boolean;
+  events: HookEventMap;
+  /** Slack settings (`SlackMeta`), null for other types. */
+  slack: { channel: string; username: string; iconUrl: string; color: string } | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface HooksData {
+  adminHooks: AdminHookRecord[];
+}
+
+export function emptyHooksData(): HooksData {
+  return { adminHooks: [] };
+}

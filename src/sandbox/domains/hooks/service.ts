@@ -1,0 +1,144 @@
+/** Admin hooks: event sets, the API object, and creating a hook (`utils.addHook`), for the routes and the seed loader. */
+import type { AdminHookRecord, HookEventMap } from './records.js';
+import { nowIso, type SandboxState } from '../../core/state.js';
+import { failure, type Failure } from '../../core/failure.js';
+import { CreateHookOption } from './options.js';
+import type { FormOf } from '../../http/options.js';
+
+/** `IsValidHookTaskType`: gitea, gogs and the registered handlers (matrix included, although the swagger enum lacks it). */
+export const HOOK_TYPES = ['gitea', 'gogs', 'slack', 'discord', 'dingtalk', 'telegram', 'msteams', 'feishu', 'matrix', 'wechatwork', 'packagist'];
+
+/** `webhook_module.AllEvents()`: what a "send everything" hook lists. */
+export const ALL_HOOK_EVENTS = [
+  'create', 'delete', 'fork', 'push', 'issues', 'issue_assign', 'issue_label', 'issue_milestone', 'issue_comment', 'pull_request', 'pull_request_assign',
+  'pull_request_label', 'pull_request_milestone', 'pull_request_comment', 'pull_request_review_approved', 'pull_request_review_rejected',
+  'pull_request_review_comment', 'pull_request_sync', 'pull_request_review_request', 'wiki', 'repository', 'release', 'package', 'status', 'workflow_run',
+  'workflow_job',
+];
+
+const PLAIN_EVENTS = ['create', 'push', 'delete', 'fork', 'repository', 'wiki', 'release', 'package', 'status', 'workflow_run', 'workflow_job'];
+const ISSUE_EVENTS = ['issue_assign', 'issue_label', 'issue_milestone', 'issue_comment'];
+const PULL_EVENTS = ['pull_request_assign', 'pull_request_label', 'pull_request_milestone', 'pull_request_comment', 'pull_request_review', 'pull_request_review_request', 'pull_request_sync'];
+
+/**
+ * `updateHookEvents`: names compared case-insensitively, unknown ones ignored, none → `push`;
+ * `issues` / `pull_request` select their whole group, `issues_only` / `pull_request_only` just
+ * the main event.
+ */
+export function updateHookEvents(input: string[] | undefined): HookEventMap {
+  const events = (input && input.length > 0 ? input : ['push']).map((e) => e.toLowerCase());
+  const has = (e: string): boolean => events.includes(e);
+  const map: HookEventMap = {};
+  for (const e of PLAIN_EVENTS) map[e] = has(e);
+  map.issues = has('issues_only') || has('issues');
+  for (const e of ISSUE_EVENTS) map[e] = has(e) || has('issues');
+  map.pull_request = has('pull_request_only') || has('pull_request');
+  for (const e of PULL_EVENTS) map[e] = has(e) || has('pull_request');
+  return map;
+}
+
+/** `Webhook.EventsArray()`: iterating a Go map — a new random order on every call. */
+export function eventsArray(h: AdminHookRecord): string[] {
+  if (h.sendEverything) return [...ALL_HOOK_EVENTS];
+  if (h.pushOnly) return ['push'];
+  const out = Object.keys(h.events).filter((e) => h.events[e]);
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(Math.random() * (i + 1));
+    [out[i], out[j]] = [out[j]!, out[i]!];
+  }
+  return out;
+}
+
+/** `webhook_service.ToHook`: `config` holds url and content type (and the Slack settings) only. */
+export function toHook(h: AdminHookRecord): Record<string, unknown> {
+  const config: Record<string, string> = { url: h.url, content_type: h.contentType };
+  if (h.type === 'slack') {
+    config.channel = h.slack?.channel ?? '';
+    config.username = h.slack?.username ?? '';
+    config.icon_url = h.slack?.iconUrl ?? '';
+    config.color = h.slack?.color ?? '';
+  }
+  return {
+    id: h.id,
+    name: h.name,
+    type: h.type,
+    branch_filter: h.branchFilter,
+    config,
+    events: eventsArray(h),
+    // Hidden since PR #38406 (upstream main after v1.27.0-rc0).
+    authorization_header: '',
+    active: h.active,
+    updated_at: h.updatedAt,
+    created_at: h.createdAt,
+  };
+}
+
+/** `validation.IsValidURL`: an absolute http(s) URL whose port, if any, is digits. */
+export function isValidHookUrl(url: string): boolean {
+  const m = /^([a-zA-Z][a-zA-Z0-9+.-]*):\/\/([^/?#]*)/.exec(url);
+  if (!m || !['http', 'https'].includes(m[1]!.toLowerCase())) return false;
+  try {
+    new URL(url);
+  } catch {
+    return false;
+  }
+  const hostport = m[2]!.replace(/^[^@]*@/, '');
+  const bracket = hostport.lastIndexOf(']:');
+  const port = bracket >= 0 ? hostport.slice(bracket + 2) : hostport.includes(']') ? '' : hostport.includes(':') ? hostport.slice(hostport.indexOf(':') + 1) : '';
+  return /^\d*$/.test(port);
+}
+
+/** Go's `strconv.ParseBool`. */
+function parseGoBool(s: string): boolean | undefined {
+  if (/^(1|t|T|TRUE|true|True)$/.test(s)) return true;
+  if (/^(0|f|F|FALSE|false|False)$/.test(s)) return false;
+  return undefined;
+}
+
+const SLACK_CHANNEL = /^#?[a-z0-9_-]{1,80}$/;
+
+export type CreateHookForm = FormOf<typeof CreateHookOption>;
+
+/** `utils.addHook` for an admin hook (no owner, no repository), after binding. */
+export function createAdminHook(state: SandboxState, form: CreateHookForm): AdminHookRecord | Failure {
+  const config = form.config ?? {};
+  // checkCreateHookOption
+  if (!HOOK_TYPES.includes(form.type)) return failure(422, `Invalid hook type: ${form.type}`);
+  for (const name of ['url', 'content_type']) if (!Object.hasOwn(config, name)) return failure(422, `Missing config option: ${name}`);
+  if (config.content_type !== 'json' && config.content_type !== 'form') return failure(422, 'Invalid content type');
+  if (!isValidHookUrl(config.url!)) return failure(422, 'Invalid url');
+  let isSystem = false;
+  if (config.is_system_webhook) {
+    const v = parseGoBool(config.is_system_webhook);
+    if (v === undefined) return failure(422, 'Invalid is_system_webhook value');
+    isSystem = v;
+  }
+  let slack: AdminHookRecord['slack'] = null;
+  if (form.type === 'slack') {
+    if (!Object.hasOwn(config, 'channel')) return failure(422, 'Missing config option: channel');
+    const channel = config.channel!.trim();
+    if (!SLACK_CHANNEL.test(channel)) return failure(400, 'Invalid slack channel name');
+    slack = { channel, username: config.username ?? '', iconUrl: config.icon_url ?? '', color: config.color ?? '' };
+  }
+  const now = nowIso();
+  const hook: AdminHookRecord = {
+    id: state.nextId('webhook'),
+    type: form.type.trim(),
+    name: (form.name ?? '').trim(),
+    url: config.url!,
+    contentType: config.content_type,
+    secret: config.secret ?? '',
+    authorizationHeader: form.authorization_header ?? '',
+    isSystem,
+    active: form.active ?? false,
+    branchFilter: form.branch_filter ?? '',
+    pushOnly: false,
+    sendEverything: false,
+    events: updateHookEvents(form.events),
+    slack,
+    createdAt: now,
+    updatedAt: now,
+  };
+  state.data.adminHooks.push(hook);
+  return hook;
+}

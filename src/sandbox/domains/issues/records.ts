@@ -1,0 +1,85 @@
+/**
+ * Issues and projects, saved in the state file (`StateData` extends {@link IssuesData}), and
+ * their lookups.
+ */
+import type { SandboxState } from '../../core/state.js';
+
+/** A project (board). Repository projects have `repoId`; `ownerId` is 0 for them. */
+export interface ProjectRecord {
+  id: number;
+  repoId: number;
+  ownerId: number;
+  creatorId: number;
+  title: string;
+  description: string;
+  state: 'open' | 'closed';
+  createdAt: string;
+  updatedAt: string;
+  closedAt: string | null;
+}
+
+export interface IssueRecord {
+  id: number;
+  repoId: number;
+  /** The issue number within its repository (1, 2, 3 …). */
+  index: number;
+  authorId: number;
+  title: string;
+  body: string;
+  ref: string;
+  state: 'open' | 'closed';
+  /** Ids of repository or organisation labels. */
+  labelIds: number[];
+  /** 0 = none. */
+  milestoneId: number;
+  assigneeIds: number[];
+  dueDate: string | null;
+  /** Project ids (may be missing in state files written before projects existed). */
+  projectIds: number[];
+  contentVersion: number;
+  isLocked: boolean;
+  isPull: boolean;
+  numComments: number;
+  pinOrder: number;
+  createdAt: string;
+  updatedAt: string;
+  closedAt: string | null;
+}
+
+/** A plain comment of an issue or pull request (the action's sticky comment). */
+export interface CommentRecord {
+  id: number;
+  issueId: number;
+  authorId: number;
+  body: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface IssuesData {
+  projects: ProjectRecord[];
+  issues: IssueRecord[];
+  /** Absent in state files written before comments were served. */
+  comments?: CommentRecord[];
+}
+
+export function emptyIssuesData(): IssuesData {
+  return { projects: [], issues: [], comments: [] };
+}
+
+export function projectById(state: SandboxState, id: number): ProjectRecord | undefined {
+  return state.data.projects.find((p) => p.id === id);
+}
+
+export function issuesOfRepo(state: SandboxState, repoId: number): IssueRecord[] {
+  return state.data.issues.filter((i) => i.repoId === repoId);
+}
+
+export function issueByIndex(state: SandboxState, repoId: number, index: number): IssueRecord | undefined {
+  return state.data.issues.find((i) => i.repoId === repoId && i.index === index);
+}
+
+/** Next issue number of a repository (issues and pull requests share the sequence). */
+export function nextIssueIndex(state: SandboxState, repoId: number): number {
+  return issuesOfRepo(state, repoId).reduce((max, i) => Math.max(max, i.index), 0) + 1;
+}

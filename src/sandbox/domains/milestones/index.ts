@@ -1,0 +1,15 @@
+/** Repository milestones. */
+import type { SandboxDomain } from '../../core/domain.js';
+import { registerMilestoneRoutes } from './routes.js';
+import { repoMilestonesSeed } from './seed.js';
+
+export const milestonesDomain: SandboxDomain = {
+  name: 'milestones',
+  routes: registerMilestoneRoutes,
+  seed: { repo: [repoMilestonesSeed] },
+  cascade: {
+    repo: (state, repoId) => {
+      state.data.milestones = state.data.milestones.filter((m) => m.repoId !== repoId);
+    },
+  },
+};

@@ -1,0 +1,81 @@
+/**
+ * Organisations: `POST /admin/users/{username}/orgs`, `GET /admin/orgs`, `GET`/`PATCH /orgs/{org}`
+ * (behavior.md §9, `routers/api/v1/admin/org.go`, `routers/api/v1/org/org.go`).
+ */
+import { ADMIN_STEPS, reqToken, scope } from '../../http/auth.js';
+import { bind, formOf, notFound, orgAssignment, reqOrgOwnership, userAssignment } from '../../http/checks.js';
+import type { ApiContext } from '../../http/context.js';
+import { listOptions, paginate, setLinkHeader, setTotalCountHeader } from '../../http/paging.js';
+import { apiError, json } from '../../http/respond.js';
+import type { ApiRouter } from '../../http/router.js';
+import { toOrganization } from './convert.js';
+import { orgVisibleTo } from '../../core/permissions.js';
+import { nowIso, type Visibility } from '../../core/state.js';
+import { checkEmail } from '../users/service.js';
+import { fail, isFailure } from '../../core/failure.js';
+import { CreateOrgOption, EditOrgOption } from './options.js';
+import { createOrg } from './service.js';
+
+
+const VISIBILITIES: readonly string[] = ['public', 'limited', 'private'];
+
+/** `org.Edit` (newest): e-mail first (validated unless empty), then only the given fields. */
+function editOrg(ctx: ApiContext): Response {
+  const form = formOf(ctx, EditOrgOption);
+  const org = ctx.org!;
+  if (form.email !== undefined) {
+    if (form.email !== '') {
+      const bad = checkEmail(form.email);
+      if (bad) return apiError(ctx.root, 422, bad.message);
+    }
+    org.email = form.email;
+  }
+  if (form.full_name !== undefined) org.fullName = form.full_name;
+  if (form.description !== undefined) org.description = form.description;
+  if (form.website !== undefined) org.website = form.website;
+  if (form.location !== undefined) org.location = form.location;
+  if (form.visibility !== undefined && VISIBILITIES.includes(form.visibility)) org.visibility = form.visibility as Visibility;
+  if (form.repo_admin_change_team_access !== undefined) org.repoAdminChangeTeamAccess = form.repo_admin_change_team_access;
+  org.updatedAt = nowIso();
+  return json(200, toOrganization(ctx, org));
+}
+
+export function registerOrgRoutes(r: ApiRouter): void {
+  const admin = ADMIN_STEPS;
+
+  r.on('POST', '/admin/users/:username/orgs', ...admin, userAssignment, bind(CreateOrgOption), (ctx) => {
+    const form = formOf(ctx, CreateOrgOption);
+    // The admin handler copies only these fields: email and repo_admin_change_team_access are ignored.
+    const res = createOrg(ctx.state, ctx.contextUser!, {
+      username: form.username,
+      fullName: form.full_name,
+      description: form.description,
+      website: form.website,
+      location: form.location,
+      visibility: form.visibility,
+    });
+    if (isFailure(res)) return fail(ctx, res);
+    return json(201, toOrganization(ctx, res));
+  });
+
+
+  // Every visibility, ordered by name (`SearchOrderByAlphabetically`).
+  r.on('GET', '/admin/orgs', ...admin, (ctx) => {
+    const orgs = [...ctx.state.data.orgs].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.id - b.id));
+    const opts = listOptions(ctx);
+    setLinkHeader(ctx, orgs.length, opts.pageSize);
+    setTotalCountHeader(ctx, orgs.length);
+    return json(200, paginate(orgs, opts).map((o) => toOrganization(ctx, o)));
+  });
+
+  // The `/orgs/{org}` group: organisation scope, then the organisation (404).
+  const org = [scope('organization'), orgAssignment];
+  r.on('GET', '/orgs/:org', ...org, (ctx) => {
+    if (!orgVisibleTo(ctx.state, ctx.org!, ctx.doer)) return notFound(ctx);
+    const out = toOrganization(ctx, ctx.org!);
+    // No e-mail for anonymous callers.
+    if (!ctx.doer) out.email = '';
+    return json(200, out);
+  });
+  r.on('PATCH', '/orgs/:org', ...org, reqToken, reqOrgOwnership, bind(EditOrgOption), editOrg);
+}

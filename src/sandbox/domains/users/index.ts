@@ -1,0 +1,38 @@
+/**
+ * Users: `GET /user`, the admin user routes (create, edit, delete, rename), badges, SSH keys,
+ * e-mail rows, rename redirects and login sources.
+ */
+import type { SandboxDomain } from '../../core/domain.js';
+import type { SandboxState } from '../../core/state.js';
+import { registerAdminUserExtraRoutes } from './badges-keys.js';
+import { registerEmailRoutes } from './emails.js';
+import { registerAdminUserRoutes } from './routes.js';
+import { loadUsersSeed } from './seed.js';
+import { registerUserRoutes } from './self.js';
+import { registerTeamUserRoutes } from './teams-users.js';
+
+const dropUserRows = (state: SandboxState, id: number): void => {
+  state.data.emails = state.data.emails.filter((e) => e.userId !== id);
+  state.data.publicKeys = state.data.publicKeys.filter((k) => k.ownerId !== id);
+  state.data.userBadges = state.data.userBadges.filter((b) => b.userId !== id);
+  state.data.userRedirects = state.data.userRedirects.filter((r) => r.userId !== id);
+};
+
+export const usersDomain: SandboxDomain = {
+  name: 'users',
+  routes(r) {
+    registerUserRoutes(r);
+    registerAdminUserRoutes(r);
+    registerAdminUserExtraRoutes(r);
+    registerEmailRoutes(r);
+    registerTeamUserRoutes(r);
+  },
+  seed: { keys: ['users', 'auth_sources', 'badges'], load: loadUsersSeed },
+  cascade: {
+    user: dropUserRows,
+    // An organisation leaves the redirects of its old names behind too.
+    org: (state, id) => {
+      state.data.userRedirects = state.data.userRedirects.filter((r) => r.userId !== id);
+    },
+  },
+};

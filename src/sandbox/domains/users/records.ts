@@ -1,0 +1,65 @@
+/**
+ * Records of the admin account endpoints (behavior.md §7): e-mail addresses, SSH public keys,
+ * badges, user-name redirects left by renames (`core/redirects.ts`) and login sources. `StateData`
+ * (core/state.ts) extends {@link AccountStateData}, so they are saved in the state file.
+ */
+import type { UserRedirectRecord } from '../../core/redirects.js';
+
+/** A row of Gitea's `email_address` table; the primary address mirrors `UserRecord.email`. */
+export interface EmailRecord {
+  id: number;
+  userId: number;
+  email: string;
+  isActivated: boolean;
+  isPrimary: boolean;
+}
+
+/** A user's SSH key (`asymkey_model.PublicKey`, type user). */
+export interface PublicKeyRecord {
+  id: number;
+  ownerId: number;
+  /** The key title (`Name`), unique per owner. */
+  name: string;
+  /** Normalised line: `<type> <base64>[ <comment>]`. */
+  content: string;
+  /** `SHA256:<base64 without padding>`, unique over all keys. */
+  fingerprint: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A badge definition (created in the web admin only: seeded here). */
+export interface BadgeRecord {
+  id: number;
+  slug: string;
+  description: string;
+  imageUrl: string;
+}
+
+export interface UserBadgeRecord {
+  id: number;
+  userId: number;
+  badgeId: number;
+}
+
+/** Login source types (`auth.Type`); `plain` is the local database. */
+export type AuthSourceType = 'ldap' | 'dldap' | 'smtp' | 'pam' | 'oauth2' | 'sspi';
+
+export interface AuthSourceRecord {
+  id: number;
+  name: string;
+  type: AuthSourceType;
+}
+
+export interface AccountStateData {
+  emails: EmailRecord[];
+  publicKeys: PublicKeyRecord[];
+  badges: BadgeRecord[];
+  userBadges: UserBadgeRecord[];
+  userRedirects: UserRedirectRecord[];
+  authSources: AuthSourceRecord[];
+}
+
+export function emptyAccountStateData(): AccountStateData {
+  return { emails: [], publicKeys: [], badges: [], userBadges: [], userRedirects: [], authSources: [] };
+}

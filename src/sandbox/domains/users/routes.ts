@@ -1,0 +1,263 @@
+/**
+ * Admin user endpoints (behavior.md §7): list, create, edit, delete and rename users. The create
+ * function is shared with the seed loader, so a seeded user is exactly what the API would have
+ * created. Badges and keys are in `badges-keys.ts`; creating an organisation or a repository on
+ * behalf of a user is in the orgs and repos domains.
+ */
+import { ADMIN_STEPS } from '../../http/auth.js';
+import { bind, userAssignment, formOf } from '../../http/checks.js';
+import type { ApiContext } from '../../http/context.js';
+import { listOptions, paginate, setLinkHeader, setTotalCountHeader } from '../../http/paging.js';
+import { apiError, empty, json } from '../../http/respond.js';
+import type { ApiRouter } from '../../http/router.js';
+import { orgAsUser } from '../orgs/convert.js';
+import { toUser } from './convert.js';
+import { authSourceById, findEmailRow, passwordIsManaged, replacePrimaryEmailRow } from './accounts.js';
+import { newUserRedirect } from '../../core/redirects.js';
+import { deleteOrganization, deleteRepository, deleteUserRecord, purgeUserRows, userDeleteBlocker } from '../../core/cascade.js';
+import { orgsOfMember, removeOrgMember } from '../orgs/members.js';
+import { hashPassword, nowIso, type OrgRecord, type SandboxState, type UserRecord } from '../../core/state.js';
+import { fail, failure, isFailure, type Failure } from '../../core/failure.js';
+import { CreateUserOption, EditUserOption, RenameUserOption } from './options.js';
+import type { FormOf } from '../../http/options.js';
+import { MIN_PASSWORD_LENGTH, checkEmail, checkUsableUsername, createUser } from './service.js';
+
+// ---- list -------------------------------------------------------------------------------------
+
+/** `ctx.FormBool`: Go's `strconv.ParseBool`, plus `on`; anything else is false. */
+export function formBool(query: URLSearchParams, key: string): boolean {
+  const v = query.get(key) ?? '';
+  return /^(1|t|T|TRUE|true|True)$/.test(v) || v.toLowerCase() === 'on';
+}
+
+type UserSort = (a: UserRecord, b: UserRecord) => number;
+
+/** `user_model.AdminUserOrderByMap`; ties keep database (id) order. */
+const ORDER_BY: Record<string, Record<string, UserSort>> = {
+  asc: {
+    name: (a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.id - b.id),
+    created: (a, b) => a.createdAt.localeCompare(b.createdAt) || a.id - b.id,
+    updated: (a, b) => a.updatedAt.localeCompare(b.updatedAt) || a.id - b.id,
+    id: (a, b) => a.id - b.id,
+  },
+  desc: {
+    name: (a, b) => (a.name < b.name ? 1 : a.name > b.name ? -1 : a.id - b.id),
+    created: (a, b) => b.createdAt.localeCompare(a.createdAt) || a.id - b.id,
+    updated: (a, b) => b.updatedAt.localeCompare(a.updatedAt) || a.id - b.id,
+    id: (a, b) => b.id - a.id,
+  },
+};
+
+/** `admin.SearchUsers`. */
+function listUsers(ctx: ApiContext): Response {
+  const q = ctx.query;
+  let sort = ORDER_BY.asc!.name!;
+  const sortMode = q.get('sort') ?? '';
+  if (sortMode) {
+    const sortOrder = q.get('order') || 'asc';
+    const modes = ORDER_BY[sortOrder];
+    if (!modes) return apiError(ctx.root, 422, `Invalid sort order: "${sortOrder}"`);
+    const mode = modes[sortMode];
+    if (!mode) return apiError(ctx.root, 422, `Invalid sort mode: "${sortMode}"`);
+    sort = mode;
+  }
+  const visibility = q.get('visibility') ?? '';
+  if (visibility && !['public', 'limited', 'private'].includes(visibility)) return apiError(ctx.root, 422, `Invalid visibility: "${visibility}"`);
+  const loginName = (q.get('login_name') ?? '').trim();
+  const sourceId = Number(/^[+-]?\d+$/.test(q.get('source_id') ?? '') ? q.get('source_id') : 0);
+  const keyword = (q.get('q') ?? '').trim().toLowerCase();
+  const flag = (key: string): boolean | undefined => ((q.get(key) ?? '') === '' ? undefined : formBool(q, key));
+  const isActive = flag('is_active');
+  const isAdmin = flag('is_admin');
+  const isRestricted = flag('is_restricted');
+  const is2fa = flag('is_2fa_enabled');
+  const isProhibitLogin = flag('is_prohibit_login');
+  const users = ctx.state.data.users.filter(
+    (u) =>
+      (sourceId <= 0 || u.sourceId === sourceId) &&
+      (!loginName || u.loginName === loginName) &&
+      (!keyword || u.name.toLowerCase().includes(keyword) || u.fullName.toLowerCase().includes(keyword) || u.email.toLowerCase().includes(keyword)) &&
+      (!visibility || u.visibility === visibility) &&
+      (isActive === undefined || u.isActive === isActive) &&
+      (isAdmin === undefined || u.isAdmin === isAdmin) &&
+      (isRestricted === undefined || u.restricted === isRestricted) &&
+      // The sandbox has no TOTP: nobody has two-factor authentication.
+      (is2fa === undefined || is2fa === false) &&
+      (isProhibitLogin === undefined || u.prohibitLogin === isProhibitLogin),
+  );
+  users.sort(sort);
+  const opts = listOptions(ctx);
+  setLinkHeader(ctx, users.length, opts.pageSize);
+  setTotalCountHeader(ctx, users.length);
+  return json(200, paginate(users, opts).map((u) => toUser(ctx, u, ctx.doer)));
+}
+
+// ---- edit -------------------------------------------------------------------------------------
+
+type EditUserForm = FormOf<typeof EditUserOption>;
+
+/** `IsLastAdminUser`: an admin when at most one individual admin exists. */
+function isLastAdmin(state: SandboxState, user: UserRecord): boolean {
+  return user.isAdmin && state.data.users.filter((u) => u.isAdmin).length <= 1;
+}
+
+/**
+ * `admin.EditUser`: three steps, each saved on its own (not atomic as a whole): the
+ * authentication fields (`UpdateAuth`), the e-mail (`ReplacePrimaryEmailAddress`), then profile
+ * and flags (`UpdateUser`). A later failure leaves the earlier steps applied.
+ */
+function editUser(ctx: ApiContext): Response {
+  const form = formOf(ctx, EditUserOption);
+  const target = ctx.contextUser!;
+  if (target.kind === 'org') return editOrgAsUser(ctx, target.org, form);
+  const user = target.user;
+  const { state } = ctx;
+
+  // 1. UpdateAuth: login source, login name (always written), password, must_change_password, prohibit_login.
+  let sourceId = user.sourceId;
+  if (form.source_id) {
+    const source = authSourceById(state, form.source_id);
+    if (!source) return apiError(ctx.root, 500, `login source does not exist [id: ${form.source_id}]`);
+    sourceId = source.id;
+  }
+  let passwordHash = user.passwordHash;
+  if (form.password && passwordIsManaged(state, { ...user, sourceId })) {
+    if (Buffer.byteLength(form.password) < MIN_PASSWORD_LENGTH) return apiError(ctx.root, 400, `password must be at least ${MIN_PASSWORD_LENGTH} characters`);
+    passwordHash = hashPassword(form.password);
+  }
+  user.sourceId = sourceId;
+  user.loginName = form.login_name ?? '';
+  user.passwordHash = passwordHash;
+  if (form.must_change_password !== undefined) user.mustChangePassword = form.must_change_password;
+  if (form.prohibit_login !== undefined) user.prohibitLogin = form.prohibit_login;
+
+  // 2. The primary e-mail: a case-only change is a no-op; any existing address (own secondary ones included) is taken.
+  if (form.email !== undefined && form.email.toLowerCase() !== user.email.toLowerCase()) {
+    const bad = checkEmail(form.email);
+    if (bad) return apiError(ctx.root, 400, bad.message);
+    if (findEmailRow(state, form.email)) return apiError(ctx.root, 400, `e-mail already in use [email: ${form.email}]`);
+    replacePrimaryEmailRow(state, user, form.email);
+  }
+
+  // 3. UpdateUser: profile and flags, all or nothing.
+  if (form.admin === false && isLastAdmin(state, user)) return apiError(ctx.root, 400, `can not delete the last admin user [uid: ${user.id}]`);
+  if (form.full_name !== undefined) user.fullName = form.full_name;
+  if (form.website !== undefined) user.website = form.website;
+  if (form.location !== undefined) user.location = form.location;
+  if (form.description !== undefined) user.description = form.description;
+  if (form.active !== undefined) user.isActive = form.active;
+  if (form.admin !== undefined) user.isAdmin = form.admin;
+  if (form.visibility) user.visibility = form.visibility;
+  if (form.allow_git_hook !== undefined) user.allowGitHook = form.allow_git_hook;
+  if (form.allow_import_local !== undefined) user.allowImportLocal = form.allow_import_local;
+  if (form.max_repo_creation !== undefined) user.maxRepoCreation = form.max_repo_creation;
+  if (form.allow_create_organization !== undefined) user.allowCreateOrganization = form.allow_create_organization;
+  if (form.restricted !== undefined) user.restricted = form.restricted;
+  user.updatedAt = nowIso();
+  return json(200, toUser(ctx, user, ctx.doer));
+}
+
+/**
+ * PATCH on an organisation's name: the user service updates the organisation's profile columns; an
+ * e-mail is refused (`user X is an organization`, 500 for the admin caller).
+ */
+function editOrgAsUser(ctx: ApiContext, org: OrgRecord, form: EditUserForm): Response {
+  if (form.email !== undefined && form.email.toLowerCase() !== org.email.toLowerCase()) return apiError(ctx.root, 500, `user ${org.name} is an organization`);
+  if (form.full_name !== undefined) org.fullName = form.full_name;
+  if (form.website !== undefined) org.website = form.website;
+  if (form.location !== undefined) org.location = form.location;
+  if (form.description !== undefined) org.description = form.description;
+  if (form.visibility) org.visibility = form.visibility;
+  org.updatedAt = nowIso();
+  return json(200, orgAsUser(ctx, org, true));
+}
+
+// ---- delete -----------------------------------------------------------------------------------
+
+/** `user_service.DeleteUser(u, purge)`. */
+export function deleteUser(state: SandboxState, user: UserRecord, purge: boolean): Failure | undefined {
+  if (user.isActive && isLastAdmin(state, user)) return failure(422, `can not delete the last admin user [uid: ${user.id}]`);
+  if (purge) {
+    // Outside a transaction: each step stays done when a later one fails.
+    Object.assign(user, { isActive: false, restricted: true, isAdmin: false, prohibitLogin: true, passwordHash: null, maxRepoCreation: 0 });
+    for (const repo of state.reposOfOwner(user.id)) deleteRepository(state, repo.id);
+    for (const org of orgsOfMember(state, user.id)) {
+      // The last owner takes the organisation with them.
+      if (!removeOrgMember(state, org, user.id)) deleteOrganization(state, org);
+    }
+    purgeUserRows(state, user.id);
+  }
+  if (state.reposOfOwner(user.id).length > 0) return failure(422, `user still has ownership of repositories [uid: ${user.id}]`);
+  if (orgsOfMember(state, user.id).length > 0) return failure(422, `user still has membership of organizations [uid: ${user.id}]`);
+  const blocker = userDeleteBlocker(state, user.id);
+  if (blocker) return failure(422, blocker);
+  deleteUserRecord(state, user);
+  return undefined;
+}
+
+// ---- rename -----------------------------------------------------------------------------------
+
+/** `user_service.RenameUser`: 204 also when unchanged; a case-only change leaves no redirect. */
+export function renameUser(state: SandboxState, user: UserRecord, newName: string): Failure | undefined {
+  if (newName === user.name) return undefined;
+  const unusable = checkUsableUsername(newName);
+  if (unusable) return unusable;
+  if (newName.toLowerCase() === user.name.toLowerCase()) {
+    user.name = newName;
+    return undefined;
+  }
+  const taken = state.ownerByName(newName);
+  if (taken && taken.id !== user.id) return failure(422, `user already exists [name: ${newName}]`);
+  newUserRedirect(state, user.id, user.name, newName);
+  user.name = newName;
+  user.updatedAt = nowIso();
+  return undefined;
+}
+
+// ---- routes -----------------------------------------------------------------------------------
+
+
+
+export function registerAdminUserRoutes(r: ApiRouter): void {
+  const admin = ADMIN_STEPS;
+
+  r.on('GET', '/admin/users', ...admin, listUsers);
+
+  r.on('POST', '/admin/users', ...admin, bind(CreateUserOption), (ctx) => {
+    const form = formOf(ctx, CreateUserOption);
+    const res = createUser(ctx.state, {
+      username: form.username,
+      email: form.email,
+      password: form.password,
+      fullName: form.full_name,
+      loginName: form.login_name,
+      sourceId: form.source_id,
+      mustChangePassword: form.must_change_password,
+      restricted: form.restricted,
+      visibility: form.visibility,
+      createdAt: form.created_at,
+    });
+    if (isFailure(res)) return fail(ctx, res);
+    return json(201, toUser(ctx, res, ctx.doer));
+  });
+
+  r.on('PATCH', '/admin/users/:username', ...admin, userAssignment, bind(EditUserOption), editUser);
+
+  r.on('DELETE', '/admin/users/:username', ...admin, userAssignment, (ctx) => {
+    const target = ctx.contextUser!;
+    if (target.kind === 'org') return apiError(ctx.root, 422, `${target.name} is an organization not a user`);
+    if (target.id === ctx.doer!.id) return apiError(ctx.root, 422, 'you cannot delete yourself');
+    const res = deleteUser(ctx.state, target.user, formBool(ctx.query, 'purge'));
+    if (res) return fail(ctx, res);
+    return empty(204);
+  });
+
+  r.on('POST', '/admin/users/:username/rename', ...admin, userAssignment, bind(RenameUserOption), (ctx) => {
+    const target = ctx.contextUser!;
+    if (target.kind === 'org') return apiError(ctx.root, 422, `${target.name} is an organization not a user`);
+    const res = renameUser(ctx.state, target.user, formOf(ctx, RenameUserOption).new_username);
+    if (res) return fail(ctx, res);
+    return empty(204);
+  });
+
+}
