@@ -1,4 +1,4 @@
-import type { GiteaClient } from '../gitea/client.js';
+import { NotSent, type GiteaClient } from '../gitea/client.js';
 import { ApiError } from '../gitea/errors.js';
 import { isSecret } from '../secret.js';
 import { equal } from '../plan/diff.js';
@@ -24,6 +24,10 @@ export interface ExecuteOptions {
   /** Changes refused before any request (stale plan), with the reason. */
   refused?: Map<string, string>;
   onResult?: (r: ChangeResult) => void;
+  /** Asked before each change sends its first request: true skips it (an interrupted apply). A change once started runs to its end. */
+  shouldStop?: () => boolean;
+  /** The skip reason of a change kept from starting by shouldStop. */
+  notStarted?: string;
 }
 
 // Renames and creates come before what may reference them; deletes come last.
@@ -47,13 +51,16 @@ export async function execute(changes: Change[], opts: ExecuteOptions): Promise<
     if (refusal) return record({ change, outcome: 'failed', error: refusal });
     const blocker = change.depends_on.map((d) => results.get(d)).find((r) => r && r.outcome !== 'done');
     if (blocker) return record({ change, outcome: 'skipped', error: `depends on ${blocker.change.id}, which ${blocker.outcome === 'failed' ? 'failed' : 'was skipped'}` });
+    const notStarted = () => record({ change, outcome: 'skipped', error: opts.notStarted ?? 'not started' });
+    if (opts.shouldStop?.()) return notStarted();
     try {
-      const { firstId, last } = await runOps(opts.client, change.ops, created);
+      const { firstId, last } = await runOps(opts.client, change.ops, created, opts.shouldStop);
       if (firstId !== undefined) created.set(change.id, firstId);
       const kind = opts.kinds.find((k) => k.name === change.kind);
       const notTaken = kind && last !== undefined ? compareReadBack(kind, change, last) : [];
       record({ change, outcome: 'done', ...(notTaken.length ? { notTaken } : {}) });
     } catch (e) {
+      if (e instanceof NotSent) return notStarted();
       if ((change.action === 'create' || change.action === 'replace') && (await createdAnyway(change, e, opts))) return record({ change, outcome: 'done' });
       record({ change, outcome: 'failed', error: (e as Error).message });
     }
@@ -115,15 +122,18 @@ function resolveRefs(value: unknown, created: Map<string, unknown>): unknown {
   return value;
 }
 
-/** Runs one change's ops in order; `{id}` in a later path is the id the first answer carried. */
-async function runOps(client: GiteaClient, ops: Op[], created: Map<string, unknown>): Promise<{ firstId: unknown; last: unknown }> {
+/**
+ * Runs one change's ops in order; `{id}` in a later path is the id the first answer carried. Only the
+ * first request may be abandoned (`abandon`): once it is sent, the change is finished.
+ */
+async function runOps(client: GiteaClient, ops: Op[], created: Map<string, unknown>, abandon?: () => boolean): Promise<{ firstId: unknown; last: unknown }> {
   let firstId: unknown;
   let last: unknown;
   for (const op of ops) {
     const path = firstId !== undefined ? op.path.replace('{id}', encodeURIComponent(String(firstId))) : op.path;
     const body = op.body === undefined ? undefined : resolveRefs(op.body, created);
     try {
-      const res = await client.request(op.method, path, { ...(body !== undefined ? { body } : {}), ...(op.query ? { query: op.query } : {}) });
+      const res = await client.request(op.method, path, { ...(body !== undefined ? { body } : {}), ...(op.query ? { query: op.query } : {}), ...(op === ops[0] && abandon ? { abandon } : {}) });
       last = res.data;
       if (firstId === undefined && op.method === 'POST' && res.data && typeof res.data === 'object' && 'id' in res.data) firstId = (res.data).id;
     } catch (e) {

@@ -14,6 +14,7 @@ export interface ServerOptions {
   insecureHttp?: boolean;
   concurrency?: string;
   timeout?: string;
+  retries?: string;
 }
 
 export const DEFAULT_CONFIG = 'forgeform.yaml';
@@ -99,16 +100,19 @@ function clientFor(opts: ServerOptions, out: Output, configUrl?: string): Client
   const timeout = opts.timeout === undefined ? 30 : Number(opts.timeout);
   if (!(timeout > 0) || timeout > MAX_TIMEOUT_SECONDS)
     throw new UserError(`--timeout must be a number of seconds above 0 and at most ${MAX_TIMEOUT_SECONDS}, got ${opts.timeout}`);
-  // Tuning knobs for tests and unusual proxies; the defaults suit a real server.
+  const retriesText = opts.retries ?? process.env.FORGEFORM_RETRY_LIMIT;
+  const retries = retriesText === undefined ? undefined : Number(retriesText);
+  if (retries !== undefined && !(Number.isInteger(retries) && retries >= 0)) throw new UserError(`--retries must be a whole number ≥ 0, got ${retriesText}`);
+  // Tuning knob for tests and unusual proxies; the default suits a real server.
   const retryDelay = process.env.FORGEFORM_RETRY_DELAY_MS ? Number(process.env.FORGEFORM_RETRY_DELAY_MS) : undefined;
-  const retryLimit = process.env.FORGEFORM_RETRY_LIMIT ? Number(process.env.FORGEFORM_RETRY_LIMIT) : undefined;
   const client = new GiteaClient({
     url: parsed.toString(),
     credentials,
     concurrency,
     timeoutMs: Math.round(timeout * 1000),
     ...(retryDelay !== undefined ? { retryDelayMs: retryDelay } : {}),
-    ...(retryLimit !== undefined ? { retryLimit } : {}),
+    ...(retries !== undefined ? { retries } : {}),
+    onWarning: (message) => out.stderr(out.err.yellow(`warning: ${message}`)),
   });
   return { client, credentials: source };
 }

@@ -1,7 +1,11 @@
-import ky, { HTTPError, TimeoutError, type KyInstance } from 'ky';
+import ky, { type KyInstance } from 'ky';
 import pLimit, { type LimitFunction } from 'p-limit';
+import { AnswerError, BodyTooLarge, DEFAULT_MAX_BODY_BYTES, parseAnswer, readBody, type Expect } from './answer.js';
 import { revealSecrets } from '../secret.js';
 import { ApiError } from './errors.js';
+import { readAllPages, type Page } from './paging.js';
+import { unsafePathReason } from './path.js';
+import { backoffMs, mayHaveBeenProcessed, methodClass, realClock, retryAfterMs, SharedPause, shouldRetry, type Clock, type Failure } from './retry.js';
 
 export type Credentials = { token: string } | { username: string; password: string };
 
@@ -10,12 +14,22 @@ export interface ClientOptions {
   credentials: Credentials;
   /** The one bound on requests in flight. */
   concurrency?: number;
+  /** Time limit of one attempt, from sending the request to the last byte of the answer. */
   timeoutMs?: number;
-  retryLimit?: number;
+  /** How many times a failed write is sent again (when that is safe); reads get READ_PATIENCE times as many. */
+  retries?: number;
   /** Base of the exponential backoff, in ms (tests set it low). */
   retryDelayMs?: number;
+  /** A Retry-After longer than this is not waited for: the request fails, saying how long the server asked for. */
+  maxRetryAfterMs?: number;
+  /** Answers larger than this are refused. */
+  maxBodyBytes?: number;
   /** Called once per HTTP attempt, for progress and request counting. */
   onRequest?: (method: string, path: string) => void;
+  /** Something about the server's answers worth telling the user, that did not stop the request (the CLI prints it on stderr). */
+  onWarning?: (message: string) => void;
+  /** Tests replace the clock to see the waits without waiting. */
+  clock?: Clock;
 }
 
 export interface RequestOptions {
@@ -23,6 +37,14 @@ export interface RequestOptions {
   query?: Record<string, string | number | boolean | undefined>;
   /** What the request is about ("label bug in acme/widgets"), for error messages. */
   object?: string;
+  /** What a 2xx answer must hold; default: an object or a list for GET, any JSON (or nothing) otherwise. */
+  expect?: Expect;
+  /**
+   * Asked right before the request is first sent (once it has its turn under the concurrency
+   * bound): true means it is not sent at all, and the call fails with NotSent. An interrupted
+   * apply uses it so that nothing new starts, while requests already sent may be retried.
+   */
+  abandon?: () => boolean;
 }
 
 export interface Response<T> {
@@ -31,35 +53,53 @@ export interface Response<T> {
   headers: Headers;
 }
 
+/** The request was never sent (see RequestOptions.abandon). */
+export class NotSent extends Error {
+  constructor(method: string, path: string) {
+    super(`${method} /api/v1/${path} was not sent`);
+    this.name = 'NotSent';
+  }
+}
+
 const PAGE_SIZE = 50;
+/** Lists that announce no usable total are read at most this many pages. */
+const MAX_PAGES = 1000;
+/** Reads are sent again this many times more often than writes: they change nothing. */
+const READ_PATIENCE = 5;
+const DEFAULT_RETRIES = 3;
+
+/** What one attempt brought back. */
+type Attempt =
+  | { type: 'answer'; status: number; headers: Headers; text: string }
+  | { type: 'lost'; message: string; cause: unknown; timedOut: boolean }
+  | { type: 'final'; message: string };
 
 export class GiteaClient {
   readonly baseUrl: string;
   readonly limit: LimitFunction;
   private readonly http: KyInstance;
+  private readonly pause: SharedPause;
+  private readonly clock: Clock;
+  private readonly warned = new Set<string>();
+  /** HTTP attempts sent. */
   requestCount = 0;
+  /** Attempts that were a retry of a failed one. */
+  retryCount = 0;
 
   constructor(private readonly options: ClientOptions) {
     this.baseUrl = options.url.replace(/\/+$/, '');
     this.limit = pLimit(options.concurrency ?? 8);
-    const delay = options.retryDelayMs ?? 300;
+    this.clock = options.clock ?? realClock;
+    this.pause = new SharedPause(this.clock);
     this.http = ky.create({
       prefixUrl: `${this.baseUrl}/api/v1/`,
       headers: { authorization: authorization(options.credentials), accept: 'application/json' },
-      timeout: options.timeoutMs ?? 30_000,
+      // The client's own deadline covers the body too (ky's stops at the headers), and it retries itself.
+      timeout: false,
+      retry: 0,
       // A 307 after a user rename must not be followed: the replayed PATCH/DELETE would hit the new name.
       redirect: 'manual',
       throwHttpErrors: false,
-      retry: {
-        limit: options.retryLimit ?? 3,
-        // POST and PATCH are never retried blindly: a create could happen twice.
-        methods: ['get', 'put', 'head', 'delete'],
-        statusCodes: [408, 429, 500, 502, 503, 504],
-        afterStatusCodes: [413, 429, 503],
-        maxRetryAfter: 60_000,
-        backoffLimit: 10_000,
-        delay: (attempt) => delay * 2 ** (attempt - 1),
-      },
       hooks: {
         beforeRequest: [
           (request) => {
@@ -71,68 +111,157 @@ export class GiteaClient {
     });
   }
 
-  /** One request. Non-2xx answers become an ApiError that names the operation, object, status and message. */
+  private get retries(): number {
+    return this.options.retries ?? DEFAULT_RETRIES;
+  }
+
+  /**
+   * One API call, sent again as src/gitea/retry.ts allows. Non-2xx answers, answers that are not
+   * what the API promises and lost answers become an ApiError naming the operation, the object,
+   * the status and the server's message.
+   */
   async request<T = unknown>(method: string, path: string, opts: RequestOptions = {}): Promise<Response<T>> {
-    return this.limit(async () => {
-      let res: globalThis.Response;
-      try {
-        res = await this.http(path, {
-          method,
-          ...(opts.body !== undefined ? { json: requestBody(opts.body) } : {}),
-          ...(opts.query ? { searchParams: definedOnly(opts.query) } : {}),
-          // ky only retries on status when throwHttpErrors is on; do it for retriable methods.
-          throwHttpErrors: (status) => status >= 500 || status === 429 || status === 408,
-        });
-      } catch (e) {
-        if (e instanceof HTTPError) {
-          const text = await e.response.text().catch(() => '');
-          throw new ApiError(method, path, e.response.status, messageOf(text), opts.object);
+    const unsafe = unsafePathReason(path);
+    if (unsafe) throw new AnswerError(method, path, `refused: ${unsafe}`, opts.object);
+    const cls = methodClass(method);
+    const budget = cls === 'read' ? this.retries * READ_PATIENCE : this.retries;
+    let maybeProcessed = false;
+    let timeouts = 0;
+    for (let retry = 0; ; retry++) {
+      const attempt = await this.limit(() => this.attempt(method, path, opts, retry));
+      /** The error of this attempt, saying how often the request was tried when it was more than once. */
+      const fail = (status: number | undefined, message: string, cause?: unknown) => {
+        const error = new ApiError(method, path, status, message, opts.object, cause);
+        if (retry > 0) error.message += ` (tried ${retry + 1} times)`;
+        return error;
+      };
+      if (attempt.type === 'final') throw new AnswerError(method, path, `failed: ${attempt.message}`, opts.object);
+      if (attempt.type === 'answer') {
+        const { status, headers, text } = attempt;
+        if (status >= 200 && status < 300) {
+          const parsed = parseAnswer(text, opts.expect ?? (method === 'GET' ? 'container' : 'any'), method, status);
+          if ('due' in parsed) throw AnswerError.wrongAnswer(method, path, parsed.body, parsed.due, opts.object);
+          return { status, data: parsed.data as T, headers };
         }
-        throw new ApiError(method, path, undefined, networkMessage(e), opts.object, e);
+        // The first attempt did it, and its answer was lost: the object is gone, as asked.
+        if (method === 'DELETE' && status === 404 && maybeProcessed) return { status, data: undefined as T, headers };
+        if (status >= 300 && status < 400) {
+          const location = headers.get('location') ?? '';
+          throw fail(status, location ? `moved to ${location}` : '');
+        }
       }
-      const text = await res.text();
-      if (res.status >= 300 && res.status < 400) {
-        const location = res.headers.get('location') ?? '';
-        throw new ApiError(method, path, res.status, location ? `moved to ${location}` : '', opts.object);
+      const failure: Failure = attempt.type === 'lost' ? { lost: true } : { status: attempt.status };
+      const status = attempt.type === 'answer' ? attempt.status : undefined;
+      const message = attempt.type === 'lost' ? attempt.message : messageOf(attempt.text);
+      const cause = attempt.type === 'lost' ? attempt.cause : undefined;
+      // A server too slow for the time limit is given one more chance, not the whole budget of waits.
+      if (attempt.type === 'lost' && attempt.timedOut) timeouts++;
+      if (!shouldRetry(cls, failure) || retry >= budget || timeouts > 1) throw fail(status, message, cause);
+      maybeProcessed ||= mayHaveBeenProcessed(failure);
+      const asked = attempt.type === 'answer' ? retryAfterMs(attempt.headers, this.clock.now()) : undefined;
+      if (asked !== undefined && asked > this.maxRetryAfterMs)
+        throw fail(status, `${message} (the server asks to wait ${Math.round(asked / 1000)} s before trying again, longer than forgeform waits)`);
+      this.retryCount++;
+      // A paced answer has already paused the whole client (see attempt); anything else backs off alone.
+      if (!isPaced(attempt)) await this.clock.sleep(this.backoff(retry));
+    }
+  }
+
+  private get maxRetryAfterMs(): number {
+    return this.options.maxRetryAfterMs ?? 120_000;
+  }
+
+  private backoff(retry: number): number {
+    return backoffMs(retry, this.options.retryDelayMs ?? 300);
+  }
+
+  /**
+   * One HTTP exchange under the concurrency bound, with the deadline covering the body. A rate
+   * limit (429, or any failure with Retry-After) pauses the whole client before the slot is given
+   * to the next request, so that no request slips out between the answer and the pause.
+   */
+  private async attempt(method: string, path: string, opts: RequestOptions, retry: number): Promise<Attempt> {
+    const first = retry === 0;
+    await this.pause.wait();
+    if (first && opts.abandon?.()) throw new NotSent(method, path);
+    const timeoutMs = this.options.timeoutMs ?? 30_000;
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), timeoutMs);
+    try {
+      const res = await this.http(path, {
+        method,
+        signal: controller.signal,
+        ...(opts.body !== undefined ? { body: requestBody(opts.body), headers: { 'content-type': 'application/json' } } : {}),
+        ...(opts.query ? { searchParams: definedOnly(opts.query) } : {}),
+      });
+      const text = await readBody(res, this.options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
+      const answer: Attempt = { type: 'answer', status: res.status, headers: res.headers, text };
+      if (isPaced(answer)) {
+        const asked = retryAfterMs(res.headers, this.clock.now());
+        if (asked === undefined || asked <= this.maxRetryAfterMs) this.pause.extend(Math.max(asked ?? 0, this.backoff(retry)));
       }
-      if (!res.ok) throw new ApiError(method, path, res.status, messageOf(text), opts.object);
-      return { status: res.status, data: parse(text) as T, headers: res.headers };
-    });
+      return answer;
+    } catch (e) {
+      if (e instanceof BodyTooLarge) return { type: 'final', message: e.message };
+      if (controller.signal.aborted) return { type: 'lost', message: `no complete answer within ${timeoutMs / 1000} s (--timeout)`, cause: e, timedOut: true };
+      return { type: 'lost', message: networkMessage(e), cause: e, timedOut: false };
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   async get<T = unknown>(path: string, opts: RequestOptions = {}): Promise<T> {
     return (await this.request<T>('GET', path, opts)).data;
   }
 
-  /**
-   * Every item of a paged list: page 1 tells the total (X-Total-Count), the rest are fetched concurrently.
-   * Lists without the header are read page by page until a short page.
-   */
+  /** Every item of a paged list (see src/gitea/paging.ts for how far it reads, and how much at once). */
   async list<T = unknown>(path: string, opts: RequestOptions = {}): Promise<T[]> {
-    const query = { ...opts.query, limit: PAGE_SIZE };
-    const first = await this.request<T[]>('GET', path, { ...opts, query: { ...query, page: 1 } });
-    const items = [...asArray<T>(first.data)];
-    const totalHeader = first.headers.get('x-total-count');
-    if (totalHeader !== null) {
-      const total = Number(totalHeader);
-      const pages = Math.ceil(total / PAGE_SIZE);
-      const rest = await Promise.all(
-        Array.from({ length: Math.max(0, pages - 1) }, (_, i) =>
-          this.request<T[]>('GET', path, { ...opts, query: { ...query, page: i + 2 } }),
-        ),
-      );
-      for (const r of rest) items.push(...asArray<T>(r.data));
-      return items;
-    }
-    let page = 1;
-    let last = first.data;
-    while (asArray(last).length >= PAGE_SIZE) {
-      page++;
-      last = (await this.request<T[]>('GET', path, { ...opts, query: { ...query, page } })).data;
-      items.push(...asArray<T>(last));
-    }
-    return items;
+    return this.readPages<T>(path, opts, async (page) => {
+      const res = await this.request<T[]>('GET', path, { ...opts, expect: 'list', query: { ...opts.query, limit: PAGE_SIZE, page } });
+      return { items: res.data, headers: res.headers };
+    });
   }
+
+  /**
+   * Every item of a paged list whose body wraps the items and the total ({runners, total_count}):
+   * read like any list, the body's total standing for X-Total-Count.
+   */
+  async listWrapped<T = unknown>(path: string, opts: RequestOptions, unwrap: (body: unknown) => { items: unknown; total: unknown }, totalName: string): Promise<T[]> {
+    return this.readPages<T>(
+      path,
+      opts,
+      async (page) => {
+        const res = await this.request('GET', path, { ...opts, expect: 'container', query: { ...opts.query, limit: PAGE_SIZE, page } });
+        const { items, total } = unwrap(res.data);
+        if (items !== undefined && items !== null && !Array.isArray(items)) throw AnswerError.wrongAnswer('GET', path, res.data, 'a list in its body', opts.object);
+        return { items: (items ?? []) as T[], headers: new Headers(total === undefined || total === null ? {} : { 'x-total-count': String(total) }) };
+      },
+      totalName,
+    );
+  }
+
+  private readPages<T>(path: string, opts: RequestOptions, fetchPage: (page: number) => Promise<Page<T>>, totalName?: string): Promise<T[]> {
+    const what = `${opts.object ? `${opts.object}: ` : ''}GET /api/v1/${path}`;
+    return readAllPages<T>(fetchPage, {
+      pageSize: PAGE_SIZE,
+      prefetch: Math.max(16, 2 * (this.options.concurrency ?? 8)),
+      maxPages: MAX_PAGES,
+      warn: (m) => this.warn(`${what}: ${m}`),
+      endless: (pages, why) => new AnswerError('GET', path, `failed: the list did not end after ${pages} pages ${why}: the server (or a proxy) seems to ignore the page parameter; stopped`, opts.object),
+      ...(totalName ? { totalName } : {}),
+    });
+  }
+
+  private warn(message: string): void {
+    if (this.warned.has(message)) return;
+    this.warned.add(message);
+    this.options.onWarning?.(message);
+  }
+}
+
+/** A failed answer that asks the client to slow down: it pauses every request, not just its own. */
+function isPaced(a: Attempt): boolean {
+  return a.type === 'answer' && (a.status === 429 || (a.status >= 400 && a.headers.has('retry-after')));
 }
 
 function authorization(c: Credentials): string {
@@ -140,37 +269,27 @@ function authorization(c: Credentials): string {
   return `Basic ${Buffer.from(`${c.username}:${c.password}`).toString('base64')}`;
 }
 
-/** The JSON body as sent: the one place where a Secret gives its value (ky serialises what this returns). */
-function requestBody(body: unknown): unknown {
-  return revealSecrets(body);
+/** The JSON text of a request body as sent: the one place where a Secret gives its value. */
+function requestBody(body: unknown): string {
+  return JSON.stringify(revealSecrets(body));
 }
 
 function definedOnly(q: Record<string, string | number | boolean | undefined>): Record<string, string | number | boolean> {
   return Object.fromEntries(Object.entries(q).filter(([, v]) => v !== undefined)) as Record<string, string | number | boolean>;
 }
 
-function asArray<T>(v: unknown): T[] {
-  return Array.isArray(v) ? (v as T[]) : [];
-}
-
-function parse(text: string): unknown {
-  if (!text) return undefined;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
-}
-
-/** Gitea's error body is {message, url}; 403s may be empty and routing 404s plain text. */
+/** Gitea's error body is {message, url}; 403s may be empty, routing 404s and proxies' pages plain text. */
 function messageOf(text: string): string {
-  const parsed = parse(text);
-  if (parsed && typeof parsed === 'object' && 'message' in parsed) return String((parsed).message);
-  return typeof parsed === 'string' ? parsed.trim().slice(0, 300) : '';
+  try {
+    const parsed = JSON.parse(text) as unknown;
+    if (parsed && typeof parsed === 'object' && 'message' in parsed) return String((parsed).message);
+  } catch {
+    // not JSON: the text itself, shortened
+  }
+  return text.replace(/\s+/g, ' ').trim().slice(0, 300);
 }
 
 function networkMessage(e: unknown): string {
-  if (e instanceof TimeoutError) return 'no answer before the timeout';
   if (e instanceof Error) {
     const cause = (e as { cause?: { code?: string; message?: string } }).cause;
     return cause?.code ? `${e.message} (${cause.code})` : cause?.message ? `${e.message} (${cause.message})` : e.message;

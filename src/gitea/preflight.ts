@@ -1,3 +1,4 @@
+import { AnswerError } from './answer.js';
 import type { GiteaClient } from './client.js';
 import { ApiError, describeBody, statusText } from './errors.js';
 
@@ -30,8 +31,10 @@ export async function preflight(client: GiteaClient, credentials: string): Promi
   try {
     data = (await client.request('GET', 'version')).data;
   } catch (e) {
-    if (!(e instanceof ApiError)) throw e;
-    throw new PreflightError(failureMessage(e, base, endpoint, credentials));
+    // The client refuses a 2xx that is not JSON of the expected shape: say it as for any other wrong answer.
+    if (e instanceof AnswerError && e.answered) data = e.body;
+    else if (!(e instanceof ApiError)) throw e;
+    else throw new PreflightError(failureMessage(e, base, endpoint, credentials));
   }
   const version = (data as { version?: unknown } | undefined)?.version;
   if (data === null || typeof data !== 'object' || Array.isArray(data) || typeof version !== 'string' || !version)

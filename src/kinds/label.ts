@@ -1,4 +1,5 @@
 import type { LabelConfig, OrgConfig, RepoConfig } from '../config/types.js';
+import { countOf } from '../gitea/paging.js';
 import { apiPath } from '../gitea/path.js';
 import type { Op } from '../plan/types.js';
 import { bool, normalizeFields, text } from './fields.js';
@@ -116,8 +117,8 @@ function makeLabelKind(scopeType: 'repo' | 'org'): Kind {
         scopeType === 'repo' ? apiPath('repos', ...splitRepo(scope.name), 'issues') : apiPath('repos', 'issues', 'search'),
         { query: scopeType === 'repo' ? query : { ...query, owner: scope.name }, object: `issues carrying label "${change.key}" in ${scope.name}` },
       );
-      const count = Number(res.headers.get('x-total-count') ?? (Array.isArray(res.data) ? res.data.length : 0));
-      const what = `${count} issue${count === 1 ? '' : 's'}`;
+      const { count, exact } = countOf(res.headers, Array.isArray(res.data) ? res.data.length : 0);
+      const what = `${exact ? '' : 'at least '}${count} issue${count === 1 ? '' : 's'}`;
       const notes = [count ? `carried by ${what}: deleting it removes it from them` : 'carried by no issue'];
       return { notes, affects: { count, what: `is carried by ${what}` } };
     },

@@ -5,23 +5,20 @@ import { bool, normalizeFields } from './fields.js';
 import type { CurrentObject, DesiredObject, FieldSpec, Kind } from './types.js';
 
 const fields: FieldSpec[] = [bool('disabled')];
-const PAGE = 50;
 
 interface RunnerPage {
-  runners?: unknown[];
-  total_count?: number;
+  runners?: unknown[] | null;
+  total_count?: unknown;
 }
 
 /** The runner list has no paging headers: its body carries total_count (behavior.md §9). */
-async function listRunners(client: GiteaClient): Promise<unknown[]> {
-  const path = 'admin/actions/runners';
-  const get = (page: number) => client.get<RunnerPage>(path, { query: { page, limit: PAGE }, object: 'Actions runners' });
-  const first = await get(1);
-  const items = [...(first?.runners ?? [])];
-  const pages = Math.ceil(Number(first?.total_count ?? items.length) / PAGE);
-  const rest = await Promise.all(Array.from({ length: Math.max(0, pages - 1) }, (_, i) => get(i + 2)));
-  for (const p of rest) items.push(...(p?.runners ?? []));
-  return items;
+function listRunners(client: GiteaClient): Promise<unknown[]> {
+  return client.listWrapped(
+    'admin/actions/runners',
+    { object: 'Actions runners' },
+    (body) => ({ items: (body as RunnerPage | null)?.runners, total: (body as RunnerPage | null)?.total_count }),
+    'total_count',
+  );
 }
 
 const status = (c: CurrentObject) => `${String(c.fields.status ?? 'unknown')}${c.fields.busy ? ', busy' : ''}`;

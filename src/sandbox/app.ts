@@ -42,6 +42,8 @@ export interface AppOptions {
   verbose?: boolean;
   /** Random source for fault injection (tests make it deterministic). */
   random?: () => number;
+  /** Retry-After (seconds) of an injected 429; default 1 (tests that inject many set 0). */
+  faultRetryAfter?: number;
 }
 
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -63,7 +65,7 @@ function logBody(raw: string, contentType: string): unknown {
 }
 
 /** The answer of an injected fault (a proxy's plain text, except Gitea's own 500). */
-function faultResponse(kind: Exclude<FaultKind, 'drop'>, root: string): Response {
+function faultResponse(kind: Exclude<FaultKind, 'drop'>, root: string, retryAfter = 1): Response {
   const headers = { 'X-Forgeform-Sandbox-Fault': kind };
   switch (kind) {
     case '500': {
@@ -76,7 +78,7 @@ function faultResponse(kind: Exclude<FaultKind, 'drop'>, root: string): Response
     case '503':
       return plainText(503, 'Service Unavailable\n', headers);
     case '429':
-      return plainText(429, 'Too Many Requests\n', { ...headers, 'Retry-After': '1' });
+      return plainText(429, 'Too Many Requests\n', { ...headers, 'Retry-After': String(retryAfter) });
   }
 }
 
@@ -144,7 +146,7 @@ export function createApp(state: SandboxState, opts: AppOptions = {}): Hono<Sand
       const fault = opts.faultRate && opts.faultRate > 0 && random() < opts.faultRate ? FAULTS[Math.floor(random() * FAULTS.length) % FAULTS.length] : undefined;
       // 500, 503 and 429 refuse the request; 502 and a dropped connection may come after it was processed.
       if (fault === '500' || fault === '503' || fault === '429') {
-        const res = faultResponse(fault, rootOf(c));
+        const res = faultResponse(fault, rootOf(c), opts.faultRetryAfter);
         status = res.status;
         return res;
       }

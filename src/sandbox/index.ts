@@ -32,6 +32,10 @@ export interface SandboxOptions {
   latencyMs?: number;
   /** Share (0..1) of `/api/v1` requests answered with 500, 502, 503, 429 + Retry-After, or a dropped connection. */
   faultRate?: number;
+  /** Seed of the fault injection's random source: the same seed draws the same faults in the same order. */
+  faultSeed?: number;
+  /** Retry-After (seconds) of an injected 429; default 1. */
+  faultRetryAfter?: number;
   /** Load the state from this file when it exists (instead of the seed); write it after every successful write. */
   statePath?: string;
 }
@@ -59,6 +63,8 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     rootUrl: () => `${url}/`,
     latencyMs: opts.latencyMs,
     faultRate: opts.faultRate,
+    ...(opts.faultSeed !== undefined ? { random: seededRandom(opts.faultSeed) } : {}),
+    ...(opts.faultRetryAfter !== undefined ? { faultRetryAfter: opts.faultRetryAfter } : {}),
     statePath: opts.statePath,
     requestLog: log,
     verbose: Boolean(process.env.FORGEFORM_SANDBOX_VERBOSE),
@@ -91,5 +97,17 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
       });
       return closed;
     },
+  };
+}
+
+/** mulberry32: a small, well-spread PRNG, enough to make fault injection repeatable. */
+function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }

@@ -34,7 +34,8 @@ describe('an unreliable server', () => {
   });
 
   it('apply never repeats a create blindly; running it again finishes the job', async () => {
-    w = await world(seed, { faultRate: 0.25 });
+    // Retry-After 0: a 429 pauses the whole client, and with 1 s pauses this test would mostly wait.
+    w = await world(seed, { faultRate: 0.25, faultRetryAfter: 0 });
     const file = w.config(config);
     const env = { FORGEFORM_RETRY_LIMIT: '10' };
     let last = await w.cli(['apply', '-c', file, '--yes'], env);

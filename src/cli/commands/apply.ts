@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline/promises';
+import { describeDuplicates, findConcurrentDuplicates } from '../../apply/concurrent.js';
 import { execute } from '../../apply/executor.js';
 import { planShapeProblems } from '../../apply/plan-shape.js';
 import { verifySavedPlan } from '../../apply/verify.js';
@@ -8,6 +9,7 @@ import { resolvePlanSecrets } from '../../plan/planfile.js';
 import type { Plan } from '../../plan/types.js';
 import { renderApplySummary, renderResultLine } from '../../render/text.js';
 import { checkServer, makeClient } from '../context.js';
+import { interruptedSummary, NOT_STARTED, SIGNAL_EXIT, stopOnSignals } from '../interrupt.js';
 import { EXIT, UserError, type Output } from '../output.js';
 import { computePlan, printPlan, type PlanCommandOptions } from './plan.js';
 
@@ -87,15 +89,32 @@ export async function applyCommand(planFile: string | undefined, opts: ApplyComm
     }
   }
   const before = client.requestCount;
-  const results = await execute(plan.changes, {
-    client,
-    kinds,
-    policy: plan.policy,
-    refused,
-    onResult: (r) => out.stdout(renderResultLine(r, out.out)),
-  });
+  const stop = stopOnSignals(out);
+  let results;
+  try {
+    results = await execute(plan.changes, {
+      client,
+      kinds,
+      policy: plan.policy,
+      refused,
+      onResult: (r) => out.stdout(renderResultLine(r, out.out)),
+      shouldStop: () => stop.signal !== undefined,
+      notStarted: NOT_STARTED,
+    });
+  } finally {
+    stop.dispose();
+  }
+  const writes = client.requestCount - before;
   out.stdout(renderApplySummary(results, out.out));
-  out.stderr(`${client.requestCount - before} write requests (${client.requestCount} in all).`);
-  return results.every((r) => r.outcome === 'done') ? EXIT.ok : EXIT.error;
+  if (stop.signal) out.stdout(interruptedSummary(stop.signal, results));
+  out.stderr(`${writes} write requests (${client.requestCount} in all${client.retryCount ? `, ${client.retryCount} retried` : ''}).`);
+  // Another apply at the same time may have created the same names: read again where we created.
+  const beforeCheck = client.requestCount;
+  const concurrent = await findConcurrentDuplicates(results, client, kinds, plan.policy);
+  for (const line of describeDuplicates(concurrent, kinds)) out.stdout(`${out.out.red('✗')} ${line}`);
+  for (const u of concurrent.unchecked) out.stderr(out.err.yellow(`warning: could not read the ${u.kind}s of ${u.scope} again to look for objects another run created at the same time: ${u.error}`));
+  if (client.requestCount > beforeCheck) out.stderr(`${client.requestCount - beforeCheck} requests to read again where objects were created, for duplicates made by another run at the same time.`);
+  if (stop.signal) return SIGNAL_EXIT[stop.signal];
+  return results.every((r) => r.outcome === 'done') && concurrent.duplicates.length === 0 ? EXIT.ok : EXIT.error;
 }
 

@@ -113,7 +113,7 @@ export async function planCommand(opts: PlanCommandOptions, out: Output): Promis
     writeOutputFile(opts.out, serializePlan(plan, loaded.secrets), '--out', 0o600);
     out.stderr(`Plan saved to ${opts.out}. Apply it exactly with: forgeform apply ${opts.out}`);
   }
-  out.stderr(`${client.requestCount} requests.`);
+  out.stderr(`${client.requestCount} requests${client.retryCount ? ` (${client.retryCount} retried)` : ''}.`);
   if (plan.unsafe.length) {
     out.stderr(out.err.red(`This plan is unsafe: ${plan.unsafe.join('; ')}. apply will refuse it without --force.`));
     return EXIT.unsafe;

@@ -1,0 +1,155 @@
+/**
+ * A server (or what stands in front of it) that answers something other than what the API
+ * promises: a login page with 200, a lying X-Total-Count, paging ignored, a trickling or huge body.
+ * Each must end in a clear error or a warning, and never in a plan built from a wrong reading.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { startMisbehavingProxy, type Misbehaviour, type MisbehavingProxy, type ProxiedRequest } from '../support/misbehaving-proxy.js';
+import { calls, world, type World } from './helpers.js';
+
+const LABELS = Array.from({ length: 60 }, (_, i) => ({ name: `l${String(i).padStart(2, '0')}`, color: '00aa00' }));
+const seed = {
+  users: [{ username: 'root', admin: true, email: 'root@example.com' }],
+  orgs: [{ name: 'acme', owners: ['root'] }],
+  repos: [{ name: 'acme/widgets', labels: LABELS }],
+};
+/** Every label of the repository, declared as it is: the honest plan is empty. */
+const config = `version: 1
+repos:
+  acme/widgets:
+    labels:
+${LABELS.map((l) => `      ${l.name}: { color: "${l.color}" }`).join('\n')}
+`;
+
+const isLabelList = (r: ProxiedRequest) => r.method === 'GET' && r.path === 'repos/acme/widgets/labels';
+
+let w: World;
+let proxy: MisbehavingProxy | undefined;
+afterEach(async () => {
+  await proxy?.close();
+  proxy = undefined;
+  await w?.sandbox.close();
+});
+
+async function behind(rule: (r: ProxiedRequest) => Misbehaviour | undefined): Promise<{ cli: (args: string[], env?: NodeJS.ProcessEnv) => ReturnType<World['cli']> }> {
+  w = await world(seed);
+  proxy = await startMisbehavingProxy(w.sandbox.url, rule);
+  const file = w.config(config);
+  return { cli: (args, env = {}) => w.cli([...args, '-c', file], { FORGEFORM_URL: proxy!.url, ...env }) };
+}
+
+const writes = () => calls(w.sandbox).filter((c) => !c.startsWith('GET '));
+
+describe('an answer that is not JSON of the expected shape', () => {
+  it('a login page answered with 200 is an error naming the operation and quoting it; nothing is planned or created', async () => {
+    const { cli } = await behind((r) => (isLabelList(r) ? { type: 'html' } : undefined));
+    const plan = await cli(['plan']);
+    expect(plan.code).toBe(1);
+    expect(plan.stderr).toContain('labels of acme/widgets: GET /api/v1/repos/acme/widgets/labels');
+    expect(plan.stderr).toContain('answered text that is not JSON ("<!DOCTYPE html> <html><head><title>Sign in · Example SSO');
+    expect(plan.stderr).toContain('where a list is due: something other than Gitea answers at this URL (a proxy or a login page?); check --url');
+    expect(plan.stderr).not.toMatch(/\n\s+at /); // no stack trace
+    expect(plan.stdout).not.toContain('to create');
+
+    const apply = await cli(['apply', '--yes']);
+    expect(apply.code).toBe(1);
+    expect(writes()).toEqual([]);
+  });
+
+  it('a JSON object where a list is due is an error too', async () => {
+    const { cli } = await behind((r) => (isLabelList(r) ? { type: 'status', status: 200, headers: { 'content-type': 'application/json' }, body: '{"ok":true}' } : undefined));
+    const plan = await cli(['plan']);
+    expect(plan.code).toBe(1);
+    expect(plan.stderr).toContain('labels of acme/widgets: GET /api/v1/repos/acme/widgets/labels answered a JSON object with other fields ({"ok":true}) where a list is due');
+  });
+
+  it('an empty 200 where JSON is due is an error', async () => {
+    const { cli } = await behind((r) => (isLabelList(r) ? { type: 'status', status: 200, body: '' } : undefined));
+    const plan = await cli(['plan']);
+    expect(plan.code).toBe(1);
+    expect(plan.stderr).toContain('labels of acme/widgets: GET /api/v1/repos/acme/widgets/labels answered an empty body where a list is due');
+  });
+});
+
+describe('X-Total-Count is not trusted', () => {
+  it.each([
+    ['1', /X-Total-Count says 1 but the first page holds 50/],
+    ['abc', /X-Total-Count "abc" is not a count/],
+    ['-5', /X-Total-Count "-5" is not a count/],
+  ])('a header of %s: every page is read until a short one, with a warning; nothing is created twice', async (value, warning) => {
+    const { cli } = await behind((r) => (isLabelList(r) ? { type: 'total-count', value } : undefined));
+    const plan = await cli(['plan', '--detailed-exitcode']);
+    expect(plan.stdout).toContain('No changes.');
+    expect(plan.code).toBe(0);
+    expect(plan.stderr).toMatch(warning);
+    expect(plan.stderr).toContain('warning: labels of acme/widgets: GET /api/v1/repos/acme/widgets/labels: ');
+    // the fallback is sequential: page 2 (10 labels, short) ends the list
+    expect(calls(w.sandbox).filter((c) => c.startsWith('GET repos/acme/widgets/labels'))).toHaveLength(2);
+    const apply = await cli(['apply', '--yes']);
+    expect(apply.code).toBe(0);
+    expect(writes()).toEqual([]);
+  });
+
+  it('a header of 100000 does not fetch 2,000 pages: the short page ends the list', async () => {
+    const { cli } = await behind((r) => (isLabelList(r) ? { type: 'total-count', value: '100000' } : undefined));
+    const plan = await cli(['plan', '--detailed-exitcode']);
+    expect(plan.stdout).toContain('No changes.');
+    expect(plan.code).toBe(0);
+    const pages = calls(w.sandbox).filter((c) => c.startsWith('GET repos/acme/widgets/labels')).length;
+    expect(pages).toBeGreaterThanOrEqual(2);
+    expect(pages).toBeLessThanOrEqual(20); // page 2 is short; at most the pages fetched ahead follow it
+    expect(plan.stderr).toContain('X-Total-Count said 100000 but the list held 60');
+  });
+
+  it('a server that ignores the page parameter is stopped after 10× the announced pages', async () => {
+    const { cli } = await behind((r) => (isLabelList(r) ? { type: 'ignore-page' } : undefined));
+    const plan = await cli(['plan']);
+    expect(plan.code).toBe(1);
+    expect(plan.stderr).toContain(
+      'labels of acme/widgets: GET /api/v1/repos/acme/widgets/labels failed: the list did not end after 20 pages while X-Total-Count announced 60 (2 pages): the server (or a proxy) seems to ignore the page parameter; stopped',
+    );
+    expect(calls(w.sandbox).filter((c) => c.startsWith('GET repos/acme/widgets/labels')).length).toBeLessThanOrEqual(20 + 16);
+  });
+});
+
+describe('the time limit and the size limit cover the whole answer', () => {
+  it('a server trickling one byte a second is cut off by --timeout, naming the operation', async () => {
+    const { cli } = await behind((r) => (isLabelList(r) ? { type: 'trickle', intervalMs: 200 } : undefined));
+    const plan = await cli(['plan', '--timeout', '1'], { FORGEFORM_RETRY_LIMIT: '0' });
+    expect(plan.code).toBe(1);
+    expect(plan.stderr).toContain('labels of acme/widgets: GET /api/v1/repos/acme/widgets/labels failed: no answer in time; the server is slow or unreachable: check the URL, or raise --timeout');
+  });
+
+  it('a read cut off by the time limit is sent again once (not with the whole budget), and its error says so', async () => {
+    const { cli } = await behind((r) => (isLabelList(r) ? { type: 'trickle', intervalMs: 200 } : undefined));
+    const plan = await cli(['plan', '--timeout', '0.5', '--retries', '3']);
+    expect(plan.code).toBe(1);
+    expect(plan.stderr).toContain('failed: no answer in time; the server is slow or unreachable: check the URL, or raise --timeout (tried 2 times)');
+    expect(proxy!.seen.filter((s) => s.did === 'trickle')).toHaveLength(2);
+  });
+
+  it('an answer over 64 MB is refused cleanly', async () => {
+    const { cli } = await behind((r) => (isLabelList(r) ? { type: 'huge', bytes: 65 * 1024 * 1024 } : undefined));
+    const plan = await cli(['plan']);
+    expect(plan.code).toBe(1);
+    expect(plan.stderr).toContain('labels of acme/widgets: GET /api/v1/repos/acme/widgets/labels failed: the answer is larger than 64 MB: refused');
+    expect(plan.stderr).not.toMatch(/\n\s+at |heap|unexpected error/i);
+    expect(proxy!.seen.filter((s) => s.did === 'huge')).toHaveLength(1); // the same request would bring the same body
+  });
+});
+
+describe('a count read from X-Total-Count', () => {
+  it('a label carried by issues never reads as carried by none when the header is not a count: the delete stays unsafe', async () => {
+    w = await world({
+      users: [{ username: 'root', admin: true, email: 'root@example.com' }],
+      orgs: [{ name: 'acme', owners: ['root'] }],
+      repos: [{ name: 'acme/widgets', labels: [{ name: 'old', color: '999999' }, { name: 'bug', color: 'ee0701' }], issues: [{ title: 'Crash', labels: ['old'], author: 'root' }] }],
+    });
+    proxy = await startMisbehavingProxy(w.sandbox.url, (r) => (r.method === 'GET' && r.path === 'repos/acme/widgets/issues' ? { type: 'total-count', value: 'abc' } : undefined));
+    const file = w.config('version: 1\npolicy: { prune: [labels] }\nrepos:\n  acme/widgets:\n    labels:\n      bug: { color: ee0701 }\n');
+    const plan = await w.cli(['plan', '-c', file], { FORGEFORM_URL: proxy.url });
+    expect(plan.stdout).toContain('carried by at least 1 issue: deleting it removes it from them');
+    expect(plan.stdout).not.toContain('carried by no issue');
+    expect(plan.code).toBe(3);
+  });
+});

@@ -1,0 +1,94 @@
+/**
+ * An apply interrupted by SIGINT or SIGTERM starts nothing new, finishes what it started (every
+ * request of a change: a user created is also given the edit that bars it from signing in), says
+ * what was done and what was not, and exits 130 or 143. A second signal stops at once.
+ */
+import { spawn } from 'node:child_process';
+import { afterEach, describe, expect, it } from 'vitest';
+import { CLI, type CliResult, world, type World } from './helpers.js';
+
+interface ApiUser { login: string; prohibit_login: boolean }
+
+const NAMES = Array.from({ length: 16 }, (_, i) => `bot${String(i).padStart(2, '0')}`);
+const config = `version: 1
+users:
+${NAMES.map((n) => `  ${n}:\n    email: ${n}@example.com\n    password: \${BOT_PASSWORD}\n    prohibit_login: true`).join('\n')}
+`;
+const seed = { users: [{ username: 'root', admin: true, email: 'root@example.com' }] };
+
+let w: World;
+afterEach(async () => w?.sandbox.close());
+
+/** Starts `forgeform apply`, sends `signals` once the server has created the first user, and waits for the end. */
+function applyInterrupted(signals: NodeJS.Signals[], file: string): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, 'apply', '--yes', '--concurrency', '2', '-c', file], {
+      cwd: w.dir,
+      env: { PATH: process.env.PATH, NO_COLOR: '1', FORGEFORM_RETRY_DELAY_MS: '5', ...w.env, BOT_PASSWORD: 'a-long-bot-password-1' },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearInterval(poll);
+      resolve({ code, stdout, stderr });
+    });
+    const poll = setInterval(() => {
+      if (!w.sandbox.requests().some((r) => r.method === 'POST' && r.path === '/api/v1/admin/users')) return;
+      clearInterval(poll);
+      const [first, ...more] = signals;
+      child.kill(first);
+      // a second signal once the first one is acknowledged
+      if (more.length) {
+        const again = setInterval(() => {
+          if (!stderr.includes('received')) return;
+          clearInterval(again);
+          for (const s of more) child.kill(s);
+        }, 5);
+      }
+    }, 5);
+    child.stdin.end();
+  });
+}
+
+const bots = async () => (await w.api<ApiUser[]>('GET', 'admin/users?limit=50')).body.filter((u) => NAMES.includes(u.login));
+
+describe('an interrupted apply', () => {
+  it.each([
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+  ] as const)('%s: no change is left half-made, the rest is not started, and apply again finishes the job', async (signal, code) => {
+    w = await world(seed, { latencyMs: 100 });
+    const file = w.config(config);
+    const run = await applyInterrupted([signal], file);
+    expect(run.code).toBe(code);
+    expect(run.stderr).toContain(`${signal} received: finishing the changes in progress and starting no new one`);
+
+    const created = await bots();
+    // every user that was created also got its edit: none can sign in
+    expect(created.filter((u) => !u.prohibit_login)).toEqual([]);
+    expect(created.length).toBeGreaterThan(0);
+    expect(created.length).toBeLessThan(NAMES.length);
+    const notStarted = NAMES.filter((n) => !created.some((u) => u.login === n));
+    for (const n of notStarted) expect(run.stdout).toContain(`○ + user "${n}" in server: skipped, not started: apply was interrupted`);
+    for (const u of created) expect(run.stdout).toContain(`✓ + user "${u.login}" in server`);
+    expect(run.stdout).toContain(`Interrupted by ${signal}: ${created.length} changes done, 0 failed, ${notStarted.length} not started. Run apply again to finish.`);
+
+    const again = await w.cli(['apply', '--yes', '-c', file], { BOT_PASSWORD: 'a-long-bot-password-1' });
+    expect(again.code).toBe(0);
+    expect(again.stdout).toContain(`Apply complete! ${notStarted.length} created`);
+    const all = await bots();
+    expect(all).toHaveLength(NAMES.length);
+    expect(all.every((u) => u.prohibit_login)).toBe(true);
+  });
+
+  it('a second signal stops at once', async () => {
+    w = await world(seed, { latencyMs: 300 });
+    const run = await applyInterrupted(['SIGINT', 'SIGINT'], w.config(config));
+    expect(run.code).toBe(130);
+    expect(run.stderr).toContain('SIGINT again: stopping now. Changes in progress may be left incomplete; run apply again to finish them.');
+    expect(run.stdout).not.toContain('Apply complete');
+  });
+});

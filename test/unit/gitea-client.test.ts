@@ -1,0 +1,219 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { GiteaClient, NotSent } from '../../src/gitea/client.js';
+import { readAllPages, type Page } from '../../src/gitea/paging.js';
+import { apiPath, unsafePathReason } from '../../src/gitea/path.js';
+import type { Clock } from '../../src/gitea/retry.js';
+
+/** Time that only moves when the client sleeps: waits are seen, not waited for. */
+function fakeClock(): Clock & { slept: number[] } {
+  let t = 1_000_000;
+  const slept: number[] = [];
+  return {
+    slept,
+    now: () => t,
+    sleep: async (ms) => {
+      slept.push(ms);
+      t += ms;
+      await Promise.resolve();
+    },
+  };
+}
+
+type Handler = (req: IncomingMessage, res: ServerResponse) => void;
+let close: (() => Promise<void>) | undefined;
+afterEach(async () => {
+  await close?.();
+  close = undefined;
+});
+
+async function serve(handler: Handler): Promise<string> {
+  const server = createServer(handler);
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  close = () =>
+    new Promise<void>((r) => {
+      server.close(() => r());
+      server.closeAllConnections();
+    });
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+const json = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
+  res.writeHead(status, { 'content-type': 'application/json', ...headers });
+  res.end(JSON.stringify(body));
+};
+
+describe('a 429 pauses the whole client', () => {
+  it('a request queued behind a 429 waits for Retry-After too, though it got no 429 itself', async () => {
+    const clock = fakeClock();
+    const seen: { path: string; at: number }[] = [];
+    let limited = false;
+    const url = await serve((req, res) => {
+      seen.push({ path: req.url!, at: clock.now() });
+      if (req.url!.startsWith('/api/v1/a') && !limited) {
+        limited = true;
+        return json(res, 429, { message: 'slow down' }, { 'retry-after': '2' });
+      }
+      json(res, 200, { ok: true });
+    });
+    const client = new GiteaClient({ url, credentials: { token: 't' }, concurrency: 1, retryDelayMs: 1, clock });
+    const [a, b] = await Promise.all([client.get('a'), client.get('b')]);
+    expect(a).toEqual({ ok: true });
+    expect(b).toEqual({ ok: true });
+    const start = seen[0]!.at;
+    expect(seen.map((s) => s.path)).toEqual(['/api/v1/a', '/api/v1/b', '/api/v1/a']);
+    // b was sent after the pause the server asked for, not right after a's 429
+    expect(seen[1]!.at - start).toBeGreaterThanOrEqual(2000);
+    expect(client.retryCount).toBe(1);
+  });
+
+  it('a POST answered 503 or 429 is sent again (the server did not process it); a 500 is not', async () => {
+    const clock = fakeClock();
+    const statuses = [503, 429, 201];
+    let posts = 0;
+    const url = await serve((req, res) => {
+      if (req.method === 'POST') return json(res, statuses[posts++] ?? 500, { id: 7 }, { 'retry-after': '0' });
+      json(res, 500, { message: 'boom' });
+    });
+    const client = new GiteaClient({ url, credentials: { token: 't' }, retryDelayMs: 1, clock });
+    const res = await client.request('POST', 'repos/a/b/labels', { body: { name: 'x' } });
+    expect(res.status).toBe(201);
+    expect(posts).toBe(3);
+    await expect(client.request('POST', 'repos/a/b/labels', { body: { name: 'y' }, object: 'label y' })).rejects.toThrow('label y: POST /api/v1/repos/a/b/labels → 500 Internal Server Error');
+    expect(posts).toBe(4);
+  });
+
+  it('a Retry-After longer than forgeform waits fails at once, saying so', async () => {
+    const url = await serve((_req, res) => json(res, 429, { message: 'quota' }, { 'retry-after': '3600' }));
+    const client = new GiteaClient({ url, credentials: { token: 't' }, clock: fakeClock() });
+    await expect(client.get('x')).rejects.toThrow('the server asks to wait 3600 s before trying again');
+  });
+
+  it('reads are retried more patiently than writes, and --retries sets the budget', async () => {
+    let gets = 0;
+    let puts = 0;
+    const url = await serve((req, res) => {
+      if (req.method === 'GET') gets++;
+      else puts++;
+      json(res, 502, { message: 'bad gateway' });
+    });
+    const client = new GiteaClient({ url, credentials: { token: 't' }, retries: 2, retryDelayMs: 1, clock: fakeClock() });
+    await expect(client.get('x', { object: 'thing x' })).rejects.toThrow(/^thing x: GET \/api\/v1\/x → 502 Bad Gateway: bad gateway .*\(tried 11 times\)$/);
+    await expect(client.request('PUT', 'x')).rejects.toThrow('(tried 3 times)');
+    expect([gets, puts]).toEqual([11, 3]);
+  });
+
+  it('a DELETE whose answer was lost, and whose retry finds the object gone, is done', async () => {
+    let deletes = 0;
+    const url = await serve((req, res) => {
+      deletes++;
+      if (deletes === 1) return void req.socket.destroy(); // processed, answer lost
+      json(res, 404, { message: 'label not found' });
+    });
+    const client = new GiteaClient({ url, credentials: { token: 't' }, retryDelayMs: 1, clock: fakeClock() });
+    await expect(client.request('DELETE', 'repos/a/b/labels/3')).resolves.toMatchObject({ status: 404 });
+    // a 404 on the first attempt is a real 404
+    deletes = 1;
+    await expect(client.request('DELETE', 'repos/a/b/labels/3')).rejects.toThrow('404 Not Found');
+  });
+
+  it('an abandoned request is never sent', async () => {
+    let received = 0;
+    const url = await serve((_req, res) => {
+      received++;
+      json(res, 200, {});
+    });
+    const client = new GiteaClient({ url, credentials: { token: 't' } });
+    await expect(client.request('POST', 'admin/users', { body: {}, abandon: () => true })).rejects.toBeInstanceOf(NotSent);
+    expect(received).toBe(0);
+  });
+});
+
+describe('a request path never leaves the API base', () => {
+  it.each([
+    ['http://127.0.0.1:1/steal', 'an absolute URL'],
+    ['//evil.example/x', 'an absolute URL'],
+    ['/admin/users', 'relative to /api/v1'],
+    ['repos/a/../../../login', 'climb out'],
+    ['repos/a/%2e%2E/b', 'was not encoded as apiPath encodes it'],
+    [`repos/a/${encodeURIComponent('../x')}`, 'climb out'],
+    ['repos/a/b c/labels', 'was not encoded'],
+    ['repos/a/b?x=1', 'was not encoded'],
+    ['repos//labels', 'empty segment'],
+  ])('%s is refused before anything is sent', async (path, reason) => {
+    let received = 0;
+    const url = await serve((_req, res) => {
+      received++;
+      json(res, 200, {});
+    });
+    const client = new GiteaClient({ url, credentials: { token: 't' } });
+    await expect(client.request('DELETE', path, { object: 'x' })).rejects.toThrow(reason);
+    expect(received).toBe(0);
+  });
+
+  it('every path apiPath builds passes', () => {
+    for (const name of ['release/*', 'help wanted', 'ünïcode', 'a.b', '~x', "it's", '.hidden', 'a..b'])
+      expect(unsafePathReason(apiPath('repos', 'acme', 'w', 'branch_protections', name))).toBeUndefined();
+  });
+});
+
+describe('reading the pages of a list', () => {
+  const pages = (items: number, size: number, total: string | null) => {
+    const asked: number[] = [];
+    const fetch = async (page: number): Promise<Page<number>> => {
+      asked.push(page);
+      const all = Array.from({ length: items }, (_, i) => i);
+      return { items: all.slice((page - 1) * size, page * size), headers: new Headers(total === null ? {} : { 'x-total-count': total }) };
+    };
+    return { asked, fetch };
+  };
+  const opts = (warnings: string[]) => ({ pageSize: 50, prefetch: 16, maxPages: 1000, warn: (m: string) => warnings.push(m), endless: (n: number) => new Error(`endless after ${n}`) });
+
+  it('a server that caps the page size below the limit asked (MAX_RESPONSE_ITEMS) is read to the end', async () => {
+    const warnings: string[] = [];
+    const { asked, fetch } = pages(95, 30, '95');
+    expect(await readAllPages(fetch, opts(warnings))).toHaveLength(95);
+    expect(asked.sort()).toEqual([1, 2, 3, 4]);
+    expect(warnings).toEqual([]);
+  });
+
+  it('a true header fetches the announced pages ahead, and the last short one ends it', async () => {
+    const warnings: string[] = [];
+    const { asked, fetch } = pages(120, 50, '120');
+    expect(await readAllPages(fetch, opts(warnings))).toHaveLength(120);
+    expect(asked.sort()).toEqual([1, 2, 3]);
+    expect(warnings).toEqual([]);
+  });
+
+  it('without the header, pages are read one by one until a short one', async () => {
+    const { asked, fetch } = pages(100, 50, null);
+    expect(await readAllPages(fetch, opts([]))).toHaveLength(100);
+    expect(asked).toEqual([1, 2, 3]);
+  });
+});
+
+describe('lists whose body carries the total (Actions runners)', () => {
+  const runners = Array.from({ length: 60 }, (_, i) => ({ id: i + 1, name: `r${i}` }));
+  it.each([['1'], ['abc'], ['-5']])('a total_count of %s still reads every page, with a warning', async (total) => {
+    const url = await serve((req, res) => {
+      const q = new URL(req.url!, 'http://x').searchParams;
+      const page = Number(q.get('page'));
+      const limit = Number(q.get('limit'));
+      json(res, 200, { runners: runners.slice((page - 1) * limit, page * limit), total_count: total === '1' ? 1 : total });
+    });
+    const warnings: string[] = [];
+    const client = new GiteaClient({ url, credentials: { token: 't' }, onWarning: (m) => warnings.push(m) });
+    const items = await client.listWrapped('admin/actions/runners', { object: 'Actions runners' }, (b) => ({ items: (b as { runners: unknown }).runners, total: (b as { total_count: unknown }).total_count }), 'total_count');
+    expect(items).toHaveLength(60);
+    expect(warnings[0]).toMatch(/^Actions runners: GET \/api\/v1\/admin\/actions\/runners: total_count /);
+  });
+
+  it('a body without the list is an error naming the operation', async () => {
+    const url = await serve((_req, res) => json(res, 200, { runners: 'none' }));
+    const client = new GiteaClient({ url, credentials: { token: 't' } });
+    await expect(client.listWrapped('admin/actions/runners', { object: 'Actions runners' }, (b) => ({ items: (b as { runners: unknown }).runners, total: undefined }), 'total_count')).rejects.toThrow(
+      'Actions runners: GET /api/v1/admin/actions/runners answered a JSON object with other fields ({"runners":"none"}) where a list in its body is due',
+    );
+  });
+});
