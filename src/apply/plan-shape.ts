@@ -1,9 +1,9 @@
 // A saved plan is input from outside, like a config: before apply reads anything of it, its shape is
 // checked strictly against what this forgeform knows (kinds, actions, scopes, field names). Anything
 // unknown is refused by name: a plan from another version, or an edited one, is planned again.
-import type { Kind } from '../kinds/types.js';
+import type { Kind } from '../model/index.js';
 import { changeId, parseScopeId } from '../plan/planner.js';
-import type { Action, Change, Plan, PlanPolicy } from '../plan/types.js';
+import type { Action, Change, Plan, PlanPolicy } from '../model/index.js';
 
 const PLAN_KEYS = ['format_version', 'forgeform_version', 'created_at', 'server', 'config_digest', 'summary', 'policy', 'unsafe', 'warnings', 'changes'];
 const CHANGE_KEYS = ['id', 'kind', 'scope', 'key', 'action', 'from', 'fields', 'precondition', 'depends_on', 'ops', 'notes'];

@@ -4,12 +4,12 @@
 import { isDeepStrictEqual } from 'node:util';
 import { isApiError, type GiteaClient } from '../gitea/client.js';
 import { apiPath } from '../gitea/path.js';
-import type { CurrentObject, DesiredObject, Kind, Scope, ScopeContext } from '../kinds/types.js';
+import type { CurrentObject, DesiredObject, Kind, Scope, ScopeContext } from '../model/index.js';
 import { dependenciesOf, opsOf, type OpsBase } from '../plan/change-ops.js';
 import { objectDigest } from '../plan/digest.js';
 import { makeScopeContext, parseScopeId } from '../plan/planner.js';
 import { assessSavedPlan, type SafetyVerdict } from '../plan/safety.js';
-import type { Change, Plan } from '../plan/types.js';
+import type { Change, Plan } from '../model/index.js';
 import { isSecret } from '../secret.js';
 import { summaryOf } from './plan-shape.js';
 

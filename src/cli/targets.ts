@@ -1,5 +1,5 @@
 import picomatch from 'picomatch';
-import type { Scope } from '../kinds/types.js';
+import type { Scope } from '../model/index.js';
 import { UserError } from './output.js';
 
 /** Selector types: repo and org pick scopes (and the repository or organisation itself); the others pick server-wide objects. */

@@ -1,7 +1,7 @@
 import { Document } from 'yaml';
 import type { Config } from '../config/types.js';
 import { isApiError, type GiteaClient } from '../gitea/client.js';
-import type { CurrentObject, Kind } from '../kinds/types.js';
+import type { CurrentObject, Kind } from '../model/index.js';
 import { makeKindContext } from '../plan/planner.js';
 import { resolveScopes } from '../plan/scopes.js';
 import type { LoadedConfig } from '../config/types.js';

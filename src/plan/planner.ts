@@ -1,12 +1,12 @@
 import type { ConfigPath, LoadedConfig, SourceLocation } from '../config/types.js';
 import type { GiteaClient, RequestOptions } from '../gitea/client.js';
-import type { CurrentObject, DesiredObject, FieldSpec, Kind, KindContext, KindOptions, Scope, ScopeContext } from '../kinds/types.js';
+import { parseScopeId, scopeId, type CurrentObject, type DesiredObject, type FieldSpec, type Kind, type KindContext, type KindOptions, type Scope, type ScopeContext } from '../model/index.js';
 import { dependenciesOf, opsOf, type OpsBase } from './change-ops.js';
 import { diffFields, shownSecret } from './diff.js';
 import { objectDigest } from './digest.js';
 import { assessSafety, policyOf } from './safety.js';
 import { resolveScopes, type ResolvedScope } from './scopes.js';
-import type { Action, Change, FieldChange, Plan, PlanPolicy } from './types.js';
+import type { Action, Change, FieldChange, Plan, PlanPolicy } from '../model/index.js';
 import { VERSION } from '../version.js';
 
 export interface PlanError {
@@ -28,16 +28,9 @@ export interface PlanResult {
   errors: PlanError[];
 }
 
-export function scopeId(scope: Scope): string {
-  return `${scope.type}:${scope.name}`;
-}
-
 export { refsIn } from './change-ops.js';
 
-export function parseScopeId(id: string): Scope {
-  const i = id.indexOf(':');
-  return { type: id.slice(0, i) as Scope['type'], name: id.slice(i + 1) };
-}
+export { parseScopeId, scopeId };
 
 export function changeId(kind: Kind, scope: Scope, key: string): string {
   return `${kind.name}/${scopeId(scope)}/${key}`;

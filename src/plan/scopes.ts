@@ -3,7 +3,7 @@ import type { Config } from '../config/types.js';
 import { isApiError, type GiteaClient, type RequestOptions } from '../gitea/client.js';
 import { ApiError, describeBody } from '../gitea/errors.js';
 import { apiPath } from '../gitea/path.js';
-import type { RepoFacts, Scope } from '../kinds/types.js';
+import { isGlobKey, type RepoFacts, type Scope } from '../model/index.js';
 
 /** A scope with the config that applies to it and the config keys it came from (globs first, exact last). */
 export interface ResolvedScope {
@@ -25,11 +25,7 @@ interface ServerRepo {
   owner?: { login?: string; username?: string };
 }
 
-const GLOB = /[*?[\]{}]/;
-
-export function isGlobKey(key: string): boolean {
-  return GLOB.test(key);
-}
+export { isGlobKey };
 
 /** Not found: the one failure that is an answer about the scope rather than about the server. */
 const MISSING = Symbol('missing');

@@ -1,5 +1,5 @@
 import { describePolicy } from '../plan/safety.js';
-import type { Plan } from '../plan/types.js';
+import type { Plan } from '../model/index.js';
 import { colors } from './color.js';
 import { renderPlanText, summaryLine } from './text.js';
 

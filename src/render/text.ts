@@ -2,7 +2,7 @@ import { createPatch } from 'diff';
 import { kindByName } from '../kinds/index.js';
 import type { ChangeResult } from '../apply/executor.js';
 import { describePolicy } from '../plan/safety.js';
-import type { Change, Plan } from '../plan/types.js';
+import type { Change, Plan } from '../model/index.js';
 import type { Colors } from './color.js';
 import { isMultiline, show } from './values.js';
 
