@@ -145,7 +145,7 @@ export const hookKind: Kind = {
   scopeType: 'server',
   actions: ['create', 'update', 'delete', 'replace'],
   fields,
-  target: { type: 'hook', name: (key) => identityOf(key).url },
+  target: { type: 'hook', placeholder: 'URL', name: (key) => identityOf(key).url, acrossSlashes: true },
   replaceToRotate: true,
 
   async desired(scopeConfig, _scope, ctx) {
@@ -242,6 +242,10 @@ export const hookKind: Kind = {
     return { key: hookKey({ scope, type, url: String(config.url ?? '') }), id: Number(r.id), fields: normalizeFields(readable, values, false) };
   },
 
+  /** Hooks are a list in the config: their identity is scope + type + url, not a map key. */
+  exportInto(config, objects) {
+    config.hooks = Object.values(objects);
+  },
   toConfig(current: CurrentObject) {
     const id = identityOf(current.key);
     const f = current.fields;

@@ -29,7 +29,8 @@ export const repoKind: Kind = {
   scopeType: 'server',
   actions: ['create'],
   fields,
-  target: { type: 'repo' },
+  target: { type: 'repo', placeholder: 'OWNER/NAME' },
+  createsScope: 'repo',
   exportable: false,
 
   async desired(scopeConfig) {

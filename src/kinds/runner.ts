@@ -38,7 +38,7 @@ export const runnerKind: Kind = {
   scopeType: 'server',
   actions: ['update', 'delete'],
   fields,
-  target: { type: 'runner' },
+  target: { type: 'runner', placeholder: 'NAME' },
   // Changes on its own (a runner goes offline): a saved plan must not be refused for it.
   guardedByServer: ['status', 'busy'],
 
@@ -85,6 +85,9 @@ export const runnerKind: Kind = {
     return { key: String(r.name), id: Number(r.id), fields: { ...normalizeFields(fields, r, false), status: r.status, busy: Boolean(r.busy) } };
   },
 
+  exportInto(config, objects) {
+    config.actions = { ...(config.actions as object | undefined), runners: objects };
+  },
   toConfig(current: CurrentObject) {
     return { disabled: current.fields.disabled };
   },

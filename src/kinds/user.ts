@@ -147,7 +147,7 @@ export const userKind: Kind = {
   actions: ['create', 'update', 'rename', 'delete'],
   fields,
   context: [PURGE, DECLARED_KEYS],
-  target: { type: 'user' },
+  target: { type: 'user', placeholder: 'NAME' },
   // Read only when the config names them; apply's stale-plan check reads without the config.
   guardedByServer: ['badges', 'ssh_keys', SERVER_KEYS],
 

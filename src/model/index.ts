@@ -8,3 +8,4 @@ export type * from './object.js';
 export type * from './plan.js';
 export type * from './kind.js';
 export * from './scope.js';
+export * from './registry.js';

@@ -124,8 +124,14 @@ export interface Kind {
   dependsOn?(input: OpsInput): string[];
   /** Facts about the declared objects worth a warning even when nothing changes (offline runners). */
   notices?(desired: DesiredObject[], current: CurrentObject[], scope: Scope, ctx: KindContext): string[];
-  /** Server-wide kinds: the --target selector type that picks their objects (user:NAME) and the part of the key it matches. */
-  target?: { type: string; name?: (key: string) => string };
+  /**
+   * Server-wide kinds: the --target selector type that picks their objects (user:NAME), how help
+   * shows its value (NAME, URL), the part of the key it matches, and whether a * matches across
+   * slashes (URLs). A kind that creates scopes selects those scopes too (repo:OWNER/NAME).
+   */
+  target?: { type: string; placeholder: string; name?: (key: string) => string; acrossSlashes?: boolean };
+  /** Its objects are scopes of this type (organisations, repositories): a missing scope waits for their create. */
+  createsScope?: Scope['type'];
   /** Secrets cannot be edited in place: --rotate-secrets replaces the object (delete + create). */
   replaceToRotate?: boolean;
   /** A reason why this scope cannot be written (e.g. archived repositories); its changes are withheld. */
@@ -138,4 +144,6 @@ export interface Kind {
   exportable?: boolean;
   /** The config fragment that reproduces a current object (export). */
   toConfig(current: CurrentObject): Record<string, unknown>;
+  /** Server-wide kinds whose config section is not `config[configKey]` as a map: puts the exported objects (by key) in place. */
+  exportInto?(config: Record<string, unknown>, objects: Record<string, Record<string, unknown>>): void;
 }

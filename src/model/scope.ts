@@ -1,6 +1,12 @@
 /** What a kind lives in: a repository ("owner/name"), an organisation, or the whole server. */
+/** Scope types, the most specific first (the order selectors are listed in help). */
+export const SCOPE_TYPES = ['repo', 'org', 'server'] as const;
+
+/** What a scope's name looks like: nothing for the server, NAME for an organisation, OWNER/NAME for a repository. */
+export const SCOPE_NAME: Record<(typeof SCOPE_TYPES)[number], RegExp> = { server: /^$/, org: /^[^/\s]+$/, repo: /^[^/\s]+\/[^/\s]+$/ };
+
 export interface Scope {
-  type: 'repo' | 'org' | 'server';
+  type: (typeof SCOPE_TYPES)[number];
   name: string;
   /** Repository facts the planner learnt while resolving the scope. */
   repo?: RepoFacts;
@@ -31,3 +37,9 @@ const GLOB = /[*?[\]{}]/;
 export function isGlobKey(key: string): boolean {
   return GLOB.test(key);
 }
+
+/** The server scope: where server-wide objects (and the scopes the plan creates) live. */
+export const SERVER_SCOPE: Scope = { type: 'server', name: '' };
+
+/** The id of the change that creates the scope `name` of `type`, made by the kind whose objects are such scopes. */
+export type ScopeCreationId = (type: Scope['type'], name: string) => string | undefined;

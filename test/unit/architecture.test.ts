@@ -21,15 +21,13 @@ const namesKind = (text: string): boolean => KIND_NAMES.has(text) || kinds.some(
 
 /**
  * What issue 8 has not moved yet, per file: the count may only go down (then lower it here), and no
- * other file may start naming kinds. Most are scope resolution naming the config's orgs and repos sections.
+ * other file may start naming kinds. Scope resolution (src/scopes) is its own
+ * stage: it knows the model's scope types and the config sections that declare them.
  */
 const KIND_NAMES_LEFT: Record<string, number> = {
-  'src/apply/plan-shape.ts': 1,
-  'src/apply/verify.ts': 10,
+  // ExportSelection's repos and orgs (what --include names), as the export command fills them.
   'src/cli/commands/export.ts': 8,
-  'src/cli/targets.ts': 6,
-  'src/export/export.ts': 46,
-  'src/plan/scopes.ts': 35,
+  'src/export/export.ts': 9,
 };
 /** Functions still over the limit, by file and first line. */
 const LONG_FUNCTIONS_LEFT: string[] = [

@@ -4,6 +4,7 @@ import { execute } from '../../apply/executor.js';
 import { planShapeProblems } from '../../apply/plan-shape.js';
 import { verifySavedPlan } from '../../apply/verify.js';
 import { kinds } from '../../kinds/index.js';
+import { kindTitles } from '../../model/index.js';
 import { resolvePlanSecrets } from '../../plan/planfile.js';
 import type { Plan } from '../../plan/types.js';
 import { renderApplySummary, renderResultLine } from '../../render/text.js';
@@ -92,7 +93,7 @@ export async function applyCommand(planFile: string | undefined, opts: ApplyComm
     kinds,
     policy: plan.policy,
     refused,
-    onResult: (r) => out.stdout(renderResultLine(r, out.out)),
+    onResult: (r) => out.stdout(renderResultLine(r, out.out, kindTitles(kinds))),
   });
   out.stdout(renderApplySummary(results, out.out));
   out.stderr(`${client.requestCount - before} write requests (${client.requestCount} in all).`);
