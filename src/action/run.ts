@@ -3,6 +3,8 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import type { Plan } from '../plan/types.js';
+import { kinds } from '../kinds/index.js';
+import { kindTitles } from '../model/index.js';
 import { colors } from '../render/color.js';
 import { renderPlanMarkdown } from '../render/markdown.js';
 import { renderPlanText, summaryLine } from '../render/text.js';
@@ -107,7 +109,7 @@ class ActionRun {
 
   /** The plan in the log, in the chosen format; long plans in a collapsed group. */
   logPlan(plan: Plan): void {
-    const text = this.inputs.format === 'json' ? JSON.stringify(plan, null, 2) : this.inputs.format === 'markdown' ? renderPlanMarkdown(plan) : renderPlanText(plan, colors(false));
+    const text = this.inputs.format === 'json' ? JSON.stringify(plan, null, 2) : this.inputs.format === 'markdown' ? renderPlanMarkdown(plan, kindTitles(kinds)) : renderPlanText(plan, colors(false), kindTitles(kinds));
     const headline = oneLine(plan);
     if (text.split('\n').length > FOLD_LINES) {
       core.startGroup(`forgeform plan: ${headline} (expand for the changes)`);
@@ -126,7 +128,7 @@ class ActionRun {
     const sha = this.ctx.sha ? `commit \`${this.ctx.sha.slice(0, 12)}\`` : 'the working tree';
     const run = this.ctx.runUrl ? ` · [workflow run](${this.ctx.runUrl})` : '';
     const when = new Date().toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC');
-    return `${banner}${foldIfLong(renderPlanMarkdown(plan))}\n<sub>Planned ${sha} at ${when}${run}.</sub>\n`;
+    return `${banner}${foldIfLong(renderPlanMarkdown(plan, kindTitles(kinds)))}\n<sub>Planned ${sha} at ${when}${run}.</sub>\n`;
   }
 
   async summary(markdown: string): Promise<void> {

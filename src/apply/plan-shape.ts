@@ -1,9 +1,9 @@
 // A saved plan is input from outside, like a config: before apply reads anything of it, its shape is
 // checked strictly against what this forgeform knows (kinds, actions, scopes, field names). Anything
 // unknown is refused by name: a plan from another version, or an edited one, is planned again.
-import type { Kind } from '../kinds/types.js';
+import { SCOPE_NAME, type Kind } from '../model/index.js';
 import { changeId, parseScopeId } from '../plan/planner.js';
-import type { Action, Change, Plan, PlanPolicy } from '../plan/types.js';
+import type { Action, Change, Plan, PlanPolicy } from '../model/index.js';
 
 const PLAN_KEYS = ['format_version', 'forgeform_version', 'created_at', 'server', 'config_digest', 'summary', 'policy', 'unsafe', 'warnings', 'changes'];
 const CHANGE_KEYS = ['id', 'kind', 'scope', 'key', 'action', 'from', 'fields', 'precondition', 'depends_on', 'ops', 'notes'];
@@ -75,10 +75,7 @@ function validScope(id: string, kind: Kind): boolean {
   const i = id.indexOf(':');
   if (i < 0) return false;
   const scope = parseScopeId(id);
-  if (scope.type !== kind.scopeType) return false;
-  if (scope.type === 'server') return scope.name === '';
-  if (scope.type === 'org') return /^[^/\s]+$/.test(scope.name);
-  return /^[^/\s]+\/[^/\s]+$/.test(scope.name);
+  return scope.type === kind.scopeType && SCOPE_NAME[scope.type].test(scope.name);
 }
 
 function fieldProblems(fields: unknown, kind: Kind, action: Action): string[] {

@@ -3,13 +3,13 @@
 // and safety is decided again (src/plan/safety.ts) from the changes and the server.
 import { isDeepStrictEqual } from 'node:util';
 import { isApiError, type GiteaClient } from '../gitea/client.js';
-import { apiPath } from '../gitea/path.js';
-import type { CurrentObject, DesiredObject, Kind, Scope, ScopeContext } from '../kinds/types.js';
+import { scopeCreationIds, type CurrentObject, type DesiredObject, type Kind, type Scope } from '../model/index.js';
 import { dependenciesOf, opsOf, type OpsBase } from '../plan/change-ops.js';
 import { objectDigest } from '../plan/digest.js';
-import { makeScopeContext, parseScopeId } from '../plan/planner.js';
+import { makeScopeContext } from '../plan/planner.js';
 import { assessSavedPlan, type SafetyVerdict } from '../plan/safety.js';
-import type { Change, Plan } from '../plan/types.js';
+import type { Change, Plan } from '../model/index.js';
+import { scopeNow } from '../scopes/now.js';
 import { isSecret } from '../secret.js';
 import { summaryOf } from './plan-shape.js';
 
@@ -38,13 +38,14 @@ export async function verifySavedPlan(plan: Plan, client: GiteaClient, kinds: Ki
   const mismatches: string[] = [];
   const kindOf = (name: string) => kinds.find((k) => k.name === name)!;
   const planned = new Set(plan.changes.map((c) => c.id));
+  const creationId = scopeCreationIds(kinds);
 
   // One group per kind and scope, in the order kinds are planned (issues see the labels planned before them).
   const groups: Group[] = [];
   for (const kind of kinds) {
     const byScope = new Map<string, Change[]>();
     for (const c of plan.changes.filter((c) => c.kind === kind.name)) byScope.set(c.scope, [...(byScope.get(c.scope) ?? []), c]);
-    for (const [id, changes] of byScope) groups.push({ kind, scope: await scopeNow(id, planned, ctx), changes, current: [] });
+    for (const [id, changes] of byScope) groups.push({ kind, scope: await scopeNow(id, planned, ctx, creationId), changes, current: [] });
   }
 
   // The same reads as plan: each touched scope once; kinds that read only named objects are told which.
@@ -166,34 +167,4 @@ function plain(v: unknown): unknown {
   if (Array.isArray(v)) return v.map((x) => plain(x ?? null));
   if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).filter(([, x]) => x !== undefined).map(([k, x]) => [k, plain(x)]));
   return v ?? null;
-}
-
-/**
- * A scope as the planner saw it, from the server now: whether the plan creates it, and for a
- * repository whether it is archived and whether an organisation owns it.
- */
-async function scopeNow(id: string, planned: Set<string>, ctx: ScopeContext): Promise<Scope> {
-  const scope = parseScopeId(id);
-  if (scope.type === 'server') return scope;
-  if (scope.type === 'org') return planned.has(`org/server:/${scope.name}`) ? { ...scope, pendingCreate: `org/server:/${scope.name}` } : scope;
-  const [owner, name] = [scope.name.slice(0, scope.name.indexOf('/')), scope.name.slice(scope.name.indexOf('/') + 1)];
-  const ownerIsOrg = planned.has(`org/server:/${owner}`) || (await exists(ctx, apiPath('orgs', owner)));
-  if (planned.has(`repo/server:/${scope.name}`)) return { ...scope, repo: { owner, name, ownerIsOrg, archived: false }, pendingCreate: `repo/server:/${scope.name}` };
-  let archived = false;
-  try {
-    archived = Boolean((await ctx.cachedGet<{ archived?: boolean }>(apiPath('repos', owner, name), { object: `repository ${scope.name}` }))?.archived);
-  } catch (e) {
-    if (!isApiError(e, 404)) throw e;
-  }
-  return { ...scope, repo: { owner, name, ownerIsOrg, archived } };
-}
-
-async function exists(ctx: ScopeContext, path: string): Promise<boolean> {
-  try {
-    await ctx.cachedGet(path);
-    return true;
-  } catch (e) {
-    if (isApiError(e, 404)) return false;
-    throw e;
-  }
 }

@@ -1,10 +1,12 @@
 import picomatch from 'picomatch';
-import type { Scope } from '../kinds/types.js';
+import type { Scope, TargetType } from '../model/index.js';
 import { UserError } from './output.js';
 
-/** Selector types: repo and org pick scopes (and the repository or organisation itself); the others pick server-wide objects. */
-const TYPES = ['repo', 'org', 'user', 'hook', 'runner'] as const;
-const EXPECTED = 'repo:OWNER/NAME, org:NAME, user:NAME, hook:URL or runner:NAME (globs allowed)';
+/** "repo:OWNER/NAME, org:NAME, … or runner:NAME (globs allowed)": the selectors the kinds offer. */
+function expected(types: TargetType[]): string {
+  const all = types.map((t) => `${t.type}:${t.placeholder}`);
+  return `${all.length > 1 ? `${all.slice(0, -1).join(', ')} or ${all.at(-1)}` : (all[0] ?? '')} (globs allowed)`;
+}
 
 export interface Targets {
   /** Which repositories and organisations are planned. */
@@ -15,16 +17,20 @@ export interface Targets {
   unmatched: () => string[];
 }
 
-/** --target repo:acme/widgets, org:acme, user:alice, hook:https://ci.example.com/hook, runner:ci-1: restricts plan and apply. */
-export function parseTargets(selectors: string[] | undefined): Targets | undefined {
+/**
+ * --target TYPE:NAME restricts plan and apply. The types are the kinds' selectors (see targetTypes):
+ * those of kinds that create scopes pick scopes (and the scope object itself), the others server-wide objects.
+ */
+export function parseTargets(selectors: string[] | undefined, types: TargetType[]): Targets | undefined {
   if (!selectors?.length) return undefined;
   const matchers = selectors.map((s) => {
     const i = s.indexOf(':');
     const type = s.slice(0, i);
     const name = s.slice(i + 1);
-    if (i < 0 || !(TYPES as readonly string[]).includes(type) || !name) throw new UserError(`--target "${s}": expected ${EXPECTED}`);
+    const known = types.find((t) => t.type === type);
+    if (i < 0 || !known || !name) throw new UserError(`--target "${s}": expected ${expected(types)}`);
     // A URL's slashes are not path separators: there a * matches across them.
-    const glob = picomatch(name, { dot: true, ...(type === 'hook' ? { bash: true } : {}) });
+    const glob = picomatch(name, { dot: true, ...(known.acrossSlashes ? { bash: true } : {}) });
     return { selector: s, type, hit: false, match: (value: string) => value === name || glob(value) };
   });
   const object = (type: string, name: string) => {

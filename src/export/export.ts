@@ -1,9 +1,10 @@
 import { Document } from 'yaml';
 import type { Config } from '../config/types.js';
 import { isApiError, type GiteaClient } from '../gitea/client.js';
-import type { CurrentObject, Kind } from '../kinds/types.js';
+import { scopeCreationIds, type CurrentObject, type Kind } from '../model/index.js';
 import { makeKindContext } from '../plan/planner.js';
-import { resolveScopes } from '../plan/scopes.js';
+import { discoverOwners, scopeEntry, scopesConfig } from '../scopes/discover.js';
+import { resolveScopes, type ScopeProblem } from '../scopes/resolve.js';
 import type { LoadedConfig } from '../config/types.js';
 
 export interface ExportSelection {
@@ -20,11 +21,7 @@ export interface ExportSelection {
 }
 
 /** An organisation or repository the selection names that the server does not have (or cannot read). */
-export interface ExportProblem {
-  section: 'repos' | 'orgs';
-  key: string;
-  message: string;
-}
+export type ExportProblem = ScopeProblem;
 
 export class ExportSelectionError extends Error {
   constructor(readonly problems: ExportProblem[]) {
@@ -36,30 +33,6 @@ export interface ExportResult {
   config: Config;
   /** What could not be exported with this token, and why (server-wide kinds need a site administrator). */
   skipped: string[];
-}
-
-/**
- * Every organisation and repository owner the token can see: all of them for a site administrator,
- * else the token's own user and its organisations.
- */
-async function discoverOwners(client: GiteaClient, skipped: string[]): Promise<{ orgs: string[]; owners: string[] }> {
-  const names = (list: unknown[], ...keys: string[]) =>
-    list.flatMap((o) => {
-      const v = keys.map((k) => (o as Record<string, unknown>)?.[k]).find((x) => typeof x === 'string');
-      return typeof v === 'string' ? [v] : [];
-    });
-  try {
-    const [orgs, users] = await Promise.all([client.list('admin/orgs', { object: 'organisations' }), client.list('admin/users', { object: 'users' })]);
-    const orgNames = names(orgs, 'username', 'name');
-    return { orgs: orgNames, owners: [...orgNames, ...names(users, 'login', 'username')] };
-  } catch (e) {
-    if (!isApiError(e, 403)) throw e;
-  }
-  const [me, orgs] = await Promise.all([client.get<Record<string, unknown>>('user', { object: "the token's own user" }), client.list('user/orgs', { object: "the token's organisations" })]);
-  const orgNames = names(orgs, 'username', 'name');
-  const self = typeof me?.login === 'string' ? [me.login] : [];
-  skipped.push(`the token is not a site administrator's: only the repositories of ${[...self, ...orgNames].join(', ') || 'its own user'} are exported`);
-  return { orgs: orgNames, owners: [...self, ...orgNames] };
 }
 
 /**
@@ -80,13 +53,8 @@ export async function exportConfig(client: GiteaClient, kinds: Kind[], sel: Expo
     orgs = found.orgs;
     repos = found.owners.map((o) => `${o}/*`);
   }
-  const skeleton = (type: 'repo' | 'org') => Object.fromEntries(chosen.filter((k) => k.scopeType === type).map((k) => [k.configKey, {}]));
-  const probe: Config = {
-    version: 1,
-    ...(orgs.length ? { orgs: Object.fromEntries(orgs.map((o) => [o, skeleton('org')])) } : {}),
-    ...(repos.length ? { repos: Object.fromEntries(repos.map((r) => [r, skeleton('repo')])) } : {}),
-  };
-  const { scopes, problems } = await resolveScopes(probe, client);
+  const probe = scopesConfig(orgs, repos, (type) => Object.fromEntries(chosen.filter((k) => k.scopeType === type).map((k) => [k.configKey, {}])));
+  const { scopes, problems } = await resolveScopes(probe, client, scopeCreationIds(kinds));
   if (problems.length) throw new ExportSelectionError(problems);
   const ctx = makeKindContext(client, {} as LoadedConfig, { readEverything: true });
   const jobs = scopes.flatMap((rs) => chosen.filter((k) => k.scopeType === rs.scope.type).map((kind) => ({ kind, rs })));
@@ -115,8 +83,7 @@ export async function exportConfig(client: GiteaClient, kinds: Kind[], sel: Expo
     const objects = read[i];
     if (!objects) return;
     if (j.rs.scope.type === 'server') return exportServerKind(out, j.kind, objects);
-    const section = j.rs.scope.type === 'repo' ? (out.repos ??= {}) : (out.orgs ??= {});
-    const entry = ((section as Record<string, Record<string, unknown>>)[j.rs.scope.name] ??= {});
+    const entry = scopeEntry(out, j.rs.scope);
     const seen = new Set<string>();
     const map: Record<string, unknown> = {};
     for (const o of [...objects].sort((a, b) => a.key.localeCompare(b.key))) {
@@ -130,22 +97,17 @@ export async function exportConfig(client: GiteaClient, kinds: Kind[], sel: Expo
   return { config: out, skipped };
 }
 
-/** Server-wide objects go to their own sections: users, hooks (a list), actions.runners, and the orgs' own settings. */
+/** Server-wide objects go to their kind's section of the config (the kind says where when it is not its config key). */
 function exportServerKind(out: Config, kind: Kind, objects: CurrentObject[]): void {
   const sorted = [...objects].sort((a, b) => a.key.localeCompare(b.key));
   const map: Record<string, Record<string, unknown>> = {};
   for (const o of sorted) {
-    // Names are not unique for runners; a config cannot hold two of one name.
+    // Names are not unique for some kinds; a config cannot hold two of one name.
     if (!Object.hasOwn(map, o.key)) map[o.key] = kind.toConfig(o);
   }
-  if (kind.configKey === 'users') out.users = map;
-  else if (kind.configKey === 'runners') out.actions = { ...out.actions, runners: map };
-  else if (kind.configKey === 'hooks') out.hooks = Object.values(map) as unknown as Config['hooks'];
-  else if (kind.configKey === 'orgs') {
-    const orgs = (out.orgs ??= {}) as Record<string, Record<string, unknown>>;
-    // The organisation's settings first, then whatever its scope kinds (labels) add.
-    for (const [name, settings] of Object.entries(map)) orgs[name] = { ...settings, ...orgs[name] };
-  }
+  const config = out as unknown as Record<string, unknown>;
+  if (kind.exportInto) kind.exportInto(config, map);
+  else config[kind.configKey] = map;
 }
 
 export function toYaml(config: Config): string {

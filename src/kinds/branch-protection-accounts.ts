@@ -4,7 +4,7 @@
 // reads it anyway (the config manages users), else one lookup per distinct name.
 import { isApiError } from '../gitea/client.js';
 import { apiPath } from '../gitea/path.js';
-import type { DesiredObject, KindContext, Problem, Scope } from './types.js';
+import type { DesiredObject, KindContext, Problem, Scope } from '../model/index.js';
 import { userKind } from './user.js';
 
 /** Which accounts exist, lower-cased (Gitea's names are case-insensitive); undefined = not looked up. */

@@ -1,4 +1,4 @@
-import type { FieldSpec } from './types.js';
+import type { FieldSpec } from '../model/index.js';
 
 /** Lists the server may return as null (status_check_contexts before it is first set) compare as []. */
 export function asSet(value: unknown): string[] {

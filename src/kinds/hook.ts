@@ -1,10 +1,10 @@
 import type { Config, HookConfig } from '../config/types.js';
 import { apiPath } from '../gitea/path.js';
-import type { Op } from '../plan/types.js';
+import type { Op } from '../model/index.js';
 import { isDeepStrictEqual } from 'node:util';
 import { asSet, bool, normalizeFields, str } from './fields.js';
 import { secretFromEnvironment } from './secrets.js';
-import type { CurrentObject, DesiredObject, FieldSpec, Kind, Problem } from './types.js';
+import type { CurrentObject, DesiredObject, FieldSpec, Kind, Problem } from '../model/index.js';
 
 const ISSUE_EVENTS = ['issue_assign', 'issue_label', 'issue_milestone', 'issue_comment'];
 const PULL_EVENTS = ['pull_request_assign', 'pull_request_label', 'pull_request_milestone', 'pull_request_comment', 'pull_request_review', 'pull_request_review_request', 'pull_request_sync'];
@@ -145,7 +145,7 @@ export const hookKind: Kind = {
   scopeType: 'server',
   actions: ['create', 'update', 'delete', 'replace'],
   fields,
-  target: { type: 'hook', name: (key) => identityOf(key).url },
+  target: { type: 'hook', placeholder: 'URL', name: (key) => identityOf(key).url, acrossSlashes: true },
   replaceToRotate: true,
 
   async desired(scopeConfig, _scope, ctx) {
@@ -242,6 +242,10 @@ export const hookKind: Kind = {
     return { key: hookKey({ scope, type, url: String(config.url ?? '') }), id: Number(r.id), fields: normalizeFields(readable, values, false) };
   },
 
+  /** Hooks are a list in the config: their identity is scope + type + url, not a map key. */
+  exportInto(config, objects) {
+    config.hooks = Object.values(objects);
+  },
   toConfig(current: CurrentObject) {
     const id = identityOf(current.key);
     const f = current.fields;

@@ -6,7 +6,7 @@ import { orgKind } from './org.js';
 import { repoKind } from './repo.js';
 import { runnerKind } from './runner.js';
 import { userKind } from './user.js';
-import type { Kind } from './types.js';
+import type { Kind } from '../model/index.js';
 
 /**
  * Every kind forgeform manages, in the order they are planned and their changes listed. Users come

@@ -1,7 +1,7 @@
 import type { Config, OrgConfig } from '../config/types.js';
 import { apiPath } from '../gitea/path.js';
 import { normalizeFields, str, text } from './fields.js';
-import type { CurrentObject, DesiredObject, FieldSpec, Kind, OpsInput, Scope, ScopeContext } from './types.js';
+import type { CurrentObject, DesiredObject, FieldSpec, Kind, OpsInput, Scope, ScopeContext } from '../model/index.js';
 
 const fields: FieldSpec[] = [str('full_name'), text('description'), str('visibility'), str('website'), str('location')];
 
@@ -31,7 +31,8 @@ export const orgKind: Kind = {
   actions: ['create', 'update'],
   fields,
   context: [OWNER],
-  target: { type: 'org' },
+  target: { type: 'org', placeholder: 'NAME' },
+  createsScope: 'org',
 
   async desired(scopeConfig) {
     const objects: DesiredObject[] = [];
@@ -78,6 +79,11 @@ export const orgKind: Kind = {
     return { key: String(r.name ?? r.username), id: Number(r.id), fields: normalizeFields(fields, r, false) };
   },
 
+  /** The organisation's settings first, then whatever its scope kinds (labels) add. */
+  exportInto(config, objects) {
+    const orgs = (config.orgs ??= {}) as Record<string, Record<string, unknown>>;
+    for (const [name, settings] of Object.entries(objects)) orgs[name] = { ...settings, ...orgs[name] };
+  },
   toConfig(current: CurrentObject) {
     const f = current.fields;
     const out: Record<string, unknown> = {};

@@ -1,11 +1,10 @@
 import type { Config, RepoCreateConfig } from '../config/types.js';
 import { isApiError } from '../gitea/client.js';
 import { apiPath } from '../gitea/path.js';
-import { isGlobKey } from '../plan/scopes.js';
 import { splitRepo } from './branch-protection.js';
 import { bool, normalizeFields, set, str, text } from './fields.js';
 import { userChangeIds } from './org.js';
-import type { CurrentObject, DesiredObject, FieldSpec, Kind, OpsInput, Problem } from './types.js';
+import { isGlobKey, type CurrentObject, type DesiredObject, type FieldSpec, type Kind, type OpsInput, type Problem } from '../model/index.js';
 
 const fields: FieldSpec[] = [bool('private'), text('description'), bool('auto_init'), str('default_branch'), set('gitignores'), str('license'), str('readme')];
 
@@ -30,7 +29,8 @@ export const repoKind: Kind = {
   scopeType: 'server',
   actions: ['create'],
   fields,
-  target: { type: 'repo' },
+  target: { type: 'repo', placeholder: 'OWNER/NAME' },
+  createsScope: 'repo',
   exportable: false,
 
   async desired(scopeConfig) {

@@ -2,7 +2,7 @@ import type { Config, RunnerConfig } from '../config/types.js';
 import type { GiteaClient } from '../gitea/client.js';
 import { apiPath } from '../gitea/path.js';
 import { bool, normalizeFields } from './fields.js';
-import type { CurrentObject, DesiredObject, FieldSpec, Kind } from './types.js';
+import type { CurrentObject, DesiredObject, FieldSpec, Kind } from '../model/index.js';
 
 const fields: FieldSpec[] = [bool('disabled')];
 
@@ -35,7 +35,7 @@ export const runnerKind: Kind = {
   scopeType: 'server',
   actions: ['update', 'delete'],
   fields,
-  target: { type: 'runner' },
+  target: { type: 'runner', placeholder: 'NAME' },
   // Changes on its own (a runner goes offline): a saved plan must not be refused for it.
   guardedByServer: ['status', 'busy'],
 
@@ -82,6 +82,9 @@ export const runnerKind: Kind = {
     return { key: String(r.name), id: Number(r.id), fields: { ...normalizeFields(fields, r, false), status: r.status, busy: Boolean(r.busy) } };
   },
 
+  exportInto(config, objects) {
+    config.actions = { ...(config.actions as object | undefined), runners: objects };
+  },
   toConfig(current: CurrentObject) {
     return { disabled: current.fields.disabled };
   },

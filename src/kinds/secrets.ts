@@ -1,5 +1,5 @@
 import { literalTemplate, Secret } from '../secret.js';
-import type { KindContext, Problem } from './types.js';
+import type { KindContext, Problem } from '../model/index.js';
 import type { ConfigPath } from '../config/types.js';
 
 /**

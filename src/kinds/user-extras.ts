@@ -4,9 +4,9 @@ import { createHash } from 'node:crypto';
 import type { SshKeyConfig } from '../config/types.js';
 import type { GiteaClient } from '../gitea/client.js';
 import { apiPath } from '../gitea/path.js';
-import type { Op } from '../plan/types.js';
+import type { Op } from '../model/index.js';
 import { asSet } from './fields.js';
-import type { CurrentObject } from './types.js';
+import type { CurrentObject } from '../model/index.js';
 
 /** Where the keys' ids and titles travel with a user object (not a compared field). */
 export const SERVER_KEYS = '_ssh_keys';

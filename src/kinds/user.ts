@@ -1,9 +1,9 @@
 import type { Config, UserConfig } from '../config/types.js';
 import { apiPath } from '../gitea/path.js';
-import type { Change, Op } from '../plan/types.js';
+import type { Change, Op } from '../model/index.js';
 import { asSet, bool, int, normalizeFields, set, str, text } from './fields.js';
 import { secretFromEnvironment } from './secrets.js';
-import type { CurrentObject, DesiredObject, FieldSpec, Kind, KindContext, Problem, ScopeContext } from './types.js';
+import type { CurrentObject, DesiredObject, FieldSpec, Kind, KindContext, Problem, ScopeContext } from '../model/index.js';
 import { badgeOps, keyOps, readExtras, SERVER_KEYS, sshKeyIdentity, WANTED_KEYS, wantedKeys, type KnownKey } from './user-extras.js';
 
 const writeOnly = (spec: FieldSpec): FieldSpec => ({ ...spec, writeOnly: true });
@@ -147,7 +147,7 @@ export const userKind: Kind = {
   actions: ['create', 'update', 'rename', 'delete'],
   fields,
   context: [PURGE, DECLARED_KEYS],
-  target: { type: 'user' },
+  target: { type: 'user', placeholder: 'NAME' },
   // Read only when the config names them; apply's stale-plan check reads without the config.
   guardedByServer: ['badges', 'ssh_keys', SERVER_KEYS],
 

@@ -1,5 +1,5 @@
-import type { CurrentObject, Kind, OpsInput, Scope, ScopeContext } from '../kinds/types.js';
-import type { Change, Op } from './types.js';
+import type { CurrentObject, Kind, OpsInput, Scope, ScopeContext } from '../model/index.js';
+import type { Change, Op } from '../model/index.js';
 
 /** What a change's requests are built from besides the change itself: the server object and scope as read now. */
 export interface OpsBase {

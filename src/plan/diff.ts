@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
-import type { FieldSpec } from '../kinds/types.js';
+import type { FieldSpec } from '../model/index.js';
 import { isSecret, type Secret } from '../secret.js';
-import type { FieldChange } from './types.js';
+import type { FieldChange } from '../model/index.js';
 
 /** The managed fields whose desired value differs from the current one. */
 export function diffFields(

@@ -1,5 +1,5 @@
 import { isSecret, Secret } from '../secret.js';
-import type { Plan } from './types.js';
+import type { Plan } from '../model/index.js';
 
 /** Env values shorter than this are not searched for in plain strings (as in the output mask). */
 const MIN_NET_LENGTH = 3;

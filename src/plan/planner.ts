@@ -1,12 +1,12 @@
 import type { ConfigPath, LoadedConfig, SourceLocation } from '../config/types.js';
 import type { GiteaClient, RequestOptions } from '../gitea/client.js';
-import type { CurrentObject, DesiredObject, FieldSpec, Kind, KindContext, KindOptions, Scope, ScopeContext } from '../kinds/types.js';
+import { changeId, parseScopeId, scopeCreationIds, scopeId, type CurrentObject, type DesiredObject, type FieldSpec, type Kind, type KindContext, type KindOptions, type Scope, type ScopeContext } from '../model/index.js';
 import { dependenciesOf, opsOf, type OpsBase } from './change-ops.js';
 import { diffFields, shownSecret } from './diff.js';
 import { objectDigest } from './digest.js';
 import { assessSafety, policyOf } from './safety.js';
-import { resolveScopes, type ResolvedScope } from './scopes.js';
-import type { Action, Change, FieldChange, Plan, PlanPolicy } from './types.js';
+import { resolveScopes, type ResolvedScope } from '../scopes/resolve.js';
+import type { Action, Change, FieldChange, Plan, PlanPolicy } from '../model/index.js';
 import { VERSION } from '../version.js';
 
 export interface PlanError {
@@ -28,20 +28,11 @@ export interface PlanResult {
   errors: PlanError[];
 }
 
-export function scopeId(scope: Scope): string {
-  return `${scope.type}:${scope.name}`;
-}
-
 export { refsIn } from './change-ops.js';
 
-export function parseScopeId(id: string): Scope {
-  const i = id.indexOf(':');
-  return { type: id.slice(0, i) as Scope['type'], name: id.slice(i + 1) };
-}
+export { parseScopeId, scopeId };
 
-export function changeId(kind: Kind, scope: Scope, key: string): string {
-  return `${kind.name}/${scopeId(scope)}/${key}`;
-}
+export { changeId };
 
 const actionOrder: Record<Action, number> = { rename: 0, create: 1, replace: 1, update: 2, delete: 3 };
 
@@ -109,7 +100,7 @@ export async function buildPlan(opts: PlanOptions): Promise<PlanResult> {
     return kind.target ? select(kind.target.type, kind.target.name?.(key) ?? key) : false;
   };
 
-  const { scopes, problems, warnings: scopeWarnings } = await resolveScopes(config, client, opts.targets, (path, o) => ctx.cachedGet(path, o));
+  const { scopes, problems, warnings: scopeWarnings } = await resolveScopes(config, client, scopeCreationIds(kinds), opts.targets, (path, o) => ctx.cachedGet(path, o));
   for (const p of problems) errors.push({ message: p.message, location: loaded.locate([p.section, p.key], true) });
   warnings.push(...scopeWarnings);
 

@@ -2,7 +2,7 @@
 // safety: they report facts (what a change affects, why a change is guarded), and the rules here turn
 // the facts and the policy into reasons. octoDNS works the same way (its Plan owns the thresholds).
 import type { Config } from '../config/types.js';
-import type { Change, PlanPolicy } from './types.js';
+import type { Change, PlanPolicy } from '../model/index.js';
 
 /** The policy when the config says nothing: a saved plan can never be looser than this without --force. */
 export const DEFAULT_POLICY: Readonly<Pick<PlanPolicy, 'max_deletes' | 'max_delete_fraction'>> = { max_deletes: 10, max_delete_fraction: 0.3 };

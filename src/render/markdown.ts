@@ -1,10 +1,10 @@
 import { describePolicy } from '../plan/safety.js';
-import type { Plan } from '../plan/types.js';
+import type { Plan } from '../model/index.js';
 import { colors } from './color.js';
-import { renderPlanText, summaryLine } from './text.js';
+import { renderPlanText, summaryLine, type KindTitle } from './text.js';
 
 /** For pull-request comments: no ANSI, the plan in a diff block that forges colour. */
-export function renderPlanMarkdown(plan: Plan): string {
+export function renderPlanMarkdown(plan: Plan, kindTitle?: KindTitle): string {
   const out: string[] = ['### forgeform plan', ''];
   if (plan.changes.length === 0) {
     out.push('No changes. The server matches the configuration.');
@@ -14,7 +14,7 @@ export function renderPlanMarkdown(plan: Plan): string {
   out.push(`**${summaryLine(plan)}**`, '');
   if (plan.policy) out.push(`Policy: ${describePolicy(plan.policy)}`, '');
   for (const u of plan.unsafe) out.push(`> **Unsafe:** ${u}`, '');
-  const body = renderPlanText({ ...plan, warnings: [], unsafe: [] }, colors(false))
+  const body = renderPlanText({ ...plan, warnings: [], unsafe: [] }, colors(false), kindTitle)
     .split('\n')
     .filter((l) => !l.startsWith('Plan:') && !l.startsWith('Policy:') && l !== 'forgeform will perform the following actions:')
     .map((l) => l.replace(/^ {2}([+~\->])/, '$1').replace(/^ {6}([+~])/, '$1     '))

@@ -1,8 +1,7 @@
 import { createPatch } from 'diff';
-import { kindByName } from '../kinds/index.js';
 import type { ChangeResult } from '../apply/executor.js';
 import { describePolicy } from '../plan/safety.js';
-import type { Change, Plan } from '../plan/types.js';
+import type { Change, Plan } from '../model/index.js';
 import type { Colors } from './color.js';
 import { isMultiline, show } from './values.js';
 
@@ -14,13 +13,12 @@ export function summaryLine(plan: Plan): string {
   return `Plan: ${s.create} to create, ${s.update} to update, ${s.delete} to delete, ${s.rename} to rename${replace}.`;
 }
 
-function title(change: Change): string {
-  let kindTitle = change.kind;
-  try {
-    kindTitle = kindByName(change.kind).title;
-  } catch {
-    /* a plan file from another version: show the raw kind */
-  }
+/** A kind's human name by its machine name (see kindTitles); without one, output shows machine names. */
+export type KindTitle = (kind: string) => string;
+const rawKind: KindTitle = (kind) => kind;
+
+function title(change: Change, kindTitleOf: KindTitle): string {
+  const kindTitle = kindTitleOf(change.kind);
   if (change.action === 'rename') return `${kindTitle} "${change.from}" → "${change.key}"`;
   if (change.action === 'replace') return `${kindTitle} "${change.key}" (replaced: deleted and created again)`;
   return `${kindTitle} "${change.key}"`;
@@ -31,12 +29,12 @@ export function scopeLabel(scope: string): string {
   return scope === 'server:' ? 'server' : scope;
 }
 
-export function changeHeadline(change: Change): string {
-  return `${symbols[change.action]} ${title(change)}`;
+export function changeHeadline(change: Change, kindTitle: KindTitle = rawKind): string {
+  return `${symbols[change.action]} ${title(change, kindTitle)}`;
 }
 
 /** A plan as Terraform prints one: changes grouped by scope, one line per changed field. */
-export function renderPlanText(plan: Plan, c: Colors): string {
+export function renderPlanText(plan: Plan, c: Colors, kindTitle: KindTitle = rawKind): string {
   const lines: string[] = [];
   const paint = { create: c.green, update: c.yellow, delete: c.red, rename: c.cyan, replace: c.magenta } as const;
   for (const w of plan.warnings) lines.push(c.yellow(`Warning: ${w}`));
@@ -54,7 +52,7 @@ export function renderPlanText(plan: Plan, c: Colors): string {
       lines.push(c.bold(`  # ${scopeLabel(scope)}`));
     }
     const p = paint[ch.action];
-    lines.push(p(`  ${changeHeadline(ch)}`));
+    lines.push(p(`  ${changeHeadline(ch, kindTitle)}`));
     const width = Math.max(0, ...ch.fields.map((f) => f.path.length));
     for (const f of ch.fields) {
       if (ch.action === 'rename' && f.path === 'name') continue;
@@ -85,8 +83,8 @@ export function renderPlanText(plan: Plan, c: Colors): string {
   return lines.join('\n') + '\n';
 }
 
-export function renderResultLine(r: ChangeResult, c: Colors): string {
-  const head = `${changeHeadline(r.change)} in ${scopeLabel(r.change.scope)}`;
+export function renderResultLine(r: ChangeResult, c: Colors, kindTitle: KindTitle = rawKind): string {
+  const head = `${changeHeadline(r.change, kindTitle)} in ${scopeLabel(r.change.scope)}`;
   if (r.outcome === 'done') {
     const extra = r.notTaken?.length ? c.yellow(` (the server did not take: ${r.notTaken.join('; ')})`) : '';
     return `${c.green('✓')} ${head}${extra}`;

@@ -1,4 +1,4 @@
-import type { FieldChange } from '../plan/types.js';
+import type { FieldChange } from '../model/index.js';
 import { isSecret, SENSITIVE } from '../secret.js';
 
 export { SENSITIVE };

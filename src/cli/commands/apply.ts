@@ -5,6 +5,7 @@ import { execute } from '../../apply/executor.js';
 import { planShapeProblems } from '../../apply/plan-shape.js';
 import { verifySavedPlan } from '../../apply/verify.js';
 import { kinds } from '../../kinds/index.js';
+import { kindTitles } from '../../model/index.js';
 import { resolvePlanSecrets } from '../../plan/planfile.js';
 import type { Plan } from '../../plan/types.js';
 import { renderApplySummary, renderResultLine } from '../../render/text.js';
@@ -97,7 +98,7 @@ export async function applyCommand(planFile: string | undefined, opts: ApplyComm
       kinds,
       policy: plan.policy,
       refused,
-      onResult: (r) => out.stdout(renderResultLine(r, out.out)),
+      onResult: (r) => out.stdout(renderResultLine(r, out.out, kindTitles(kinds))),
       shouldStop: () => stop.signal !== undefined,
       notStarted: NOT_STARTED,
     });

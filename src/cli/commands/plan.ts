@@ -1,4 +1,5 @@
 import { kinds } from '../../kinds/index.js';
+import { kindTitles, targetTypes } from '../../model/index.js';
 import { buildPlan, makeKindContext, type PlanError } from '../../plan/planner.js';
 import type { Plan } from '../../plan/types.js';
 import { renderPlanMarkdown } from '../../render/markdown.js';
@@ -82,7 +83,7 @@ function locateNearest(loaded: LoadedConfig, path: ConfigPath): SourceLocation |
 export async function computePlan(opts: PlanCommandOptions, out: Output): Promise<{ plan: Plan; client: GiteaClient; loaded: LoadedConfig }> {
   // Everything that needs no server is checked before the first request.
   const loaded = await load(opts.config, out);
-  const targets = parseTargets(opts.target);
+  const targets = parseTargets(opts.target, targetTypes(kinds));
   if (opts.out) checkWritable(opts.out, '--out');
   const early = await configOnlyProblems(loaded);
   if (early.length) throw new UserError(`${formatPlanErrors(early)}\nPlanning failed: nothing was changed.`);
@@ -102,8 +103,8 @@ export async function computePlan(opts: PlanCommandOptions, out: Output): Promis
 
 export function printPlan(plan: Plan, format: PlanCommandOptions['format'], out: Output): void {
   if (format === 'json') out.stdout(JSON.stringify(plan, null, 2));
-  else if (format === 'markdown') out.stdout(renderPlanMarkdown(plan));
-  else out.stdout(renderPlanText(plan, out.out));
+  else if (format === 'markdown') out.stdout(renderPlanMarkdown(plan, kindTitles(kinds)));
+  else out.stdout(renderPlanText(plan, out.out, kindTitles(kinds)));
 }
 
 export async function planCommand(opts: PlanCommandOptions, out: Output): Promise<number> {

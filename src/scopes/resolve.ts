@@ -3,7 +3,7 @@ import type { Config } from '../config/types.js';
 import { isApiError, type GiteaClient, type RequestOptions } from '../gitea/client.js';
 import { ApiError, describeBody } from '../gitea/errors.js';
 import { apiPath } from '../gitea/path.js';
-import type { RepoFacts, Scope } from '../kinds/types.js';
+import { isGlobKey, SERVER_SCOPE, type RepoFacts, type Scope, type ScopeCreationId } from '../model/index.js';
 
 /** A scope with the config that applies to it and the config keys it came from (globs first, exact last). */
 export interface ResolvedScope {
@@ -25,11 +25,7 @@ interface ServerRepo {
   owner?: { login?: string; username?: string };
 }
 
-const GLOB = /[*?[\]{}]/;
-
-export function isGlobKey(key: string): boolean {
-  return GLOB.test(key);
-}
+export { isGlobKey };
 
 /** Not found: the one failure that is an answer about the scope rather than about the server. */
 const MISSING = Symbol('missing');
@@ -58,6 +54,8 @@ function failureMessage(what: string, e: unknown): string {
 export async function resolveScopes(
   config: Config,
   client: GiteaClient,
+  /** The change that creates a missing scope the config can create (asked of the kinds). */
+  creationId: ScopeCreationId,
   targets: (scope: Scope) => boolean = () => true,
   /** The GET to use for single objects: the planner passes its memoised one, so kinds can reuse the answers. */
   get: <T>(path: string, opts?: RequestOptions) => Promise<T> = (path, opts) => client.get(path, opts),
@@ -93,8 +91,7 @@ export async function resolveScopes(
     }
     return p;
   };
-  const serverScope: Scope = { type: 'server', name: '' };
-  scopes.push({ scope: serverScope, config, configKeys: [] });
+  scopes.push({ scope: { ...SERVER_SCOPE }, config, configKeys: [] });
 
   await Promise.all(
     Object.entries(config.orgs ?? {}).map(async ([name, cfg]) => {
@@ -108,7 +105,8 @@ export async function resolveScopes(
           problems.push({ section: 'orgs', key: name, message: `organisation "${name}" does not exist on the server: add owner: USER to create it` });
           return;
         }
-        scope.pendingCreate = `org/server:/${name}`;
+        const id = creationId('org', name);
+        if (id) scope.pendingCreate = id;
       }
       scopes.push({ scope, config: cfg, configKeys: [name] });
     }),
@@ -167,7 +165,8 @@ export async function resolveScopes(
       const isOrg = config.orgs?.[owner] ? true : await orgExists('repos', key, owner);
       if (isOrg === undefined) return;
       facts.set(key, { owner, name, ownerIsOrg: isOrg, archived: false });
-      pending.set(key, `repo/server:/${key}`);
+      const id = creationId('repo', key);
+      if (id) pending.set(key, id);
     }),
   );
 

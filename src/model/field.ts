@@ -1,0 +1,17 @@
+/** How a field is compared: scalars by value, sets ignoring order and duplicates, text as multi-line. */
+export type FieldType = 'scalar' | 'set' | 'text';
+
+export interface FieldSpec {
+  name: string;
+  type: FieldType;
+  /** Brings config and server values to one comparable shape (e.g. colours without '#'). */
+  normalize?: (value: unknown) => unknown;
+  /** Can be written but is never returned by the server: never compared. */
+  writeOnly?: boolean;
+  /** Never printed: rendered as (sensitive). */
+  sensitive?: boolean;
+  /** false: a write answer's value is not comparable with what was sent (e.g. labels in add mode). */
+  readBack?: boolean;
+  /** Write-only, and the server clears it on any edit that omits it: every edit of the object sends (and shows) it. */
+  resendOnEdit?: boolean;
+}

@@ -1,0 +1,149 @@
+import type { GiteaClient, RequestOptions } from '../gitea/client.js';
+import type { ConfigPath, LoadedConfig } from '../config/types.js';
+import type { FieldSpec } from './field.js';
+import type { CurrentObject, DesiredObject } from './object.js';
+import type { Action, Change, Op, PlanPolicy } from './plan.js';
+import type { Scope } from './scope.js';
+
+/** Plan-wide switches that change what kinds send. */
+export interface KindOptions {
+  /** Send write-only fields to every declared object, not only with other edits. */
+  syncWriteOnly?: boolean;
+  /** Send secrets again (or replace objects whose secrets cannot be edited). */
+  rotateSecrets?: boolean;
+  /** --target: whether a server-wide object is selected, by its kind's selector type and name (user, alice). Absent: all are. */
+  target?: (type: string, name: string) => boolean;
+  /** export: read every detail of every object, those otherwise read only when the config names them (a user's badges and keys) too. */
+  readEverything?: boolean;
+}
+
+/**
+ * What kinds get when they read the server and build requests, at plan time and at apply time alike.
+ * Apply has no configuration: only the policy the plan was made with (as the plan file shows it).
+ */
+export interface ScopeContext {
+  client: GiteaClient;
+  policy: PlanPolicy;
+  options: KindOptions;
+  /** Memoised GET of a path (label templates and the like), shared by all scopes of one plan. */
+  cachedGet<T>(path: string, opts?: RequestOptions): Promise<T>;
+  /** Memoised read of a kind in a scope: the planner and other kinds share one read. */
+  currentOf(kind: Kind, scope: Scope, desired?: DesiredObject[]): Promise<CurrentObject[]>;
+  /** The changes already planned for a kind in a scope (kinds are planned in registry order). */
+  plannedChanges(kindName: string, scope: Scope): Change[];
+  recordPlanned(kindName: string, scope: Scope, changes: Change[]): void;
+}
+
+/** Planning also has the configuration (desired state, its places, the secrets read from the environment). */
+export interface KindContext extends ScopeContext {
+  loaded: LoadedConfig;
+}
+
+/** Facts a kind reports about one planned change; src/plan/safety.ts decides what they mean. */
+export interface ChangeFacts {
+  notes?: string[];
+  /** Other objects the change alters (issues that lose a deleted label), and how to say so. */
+  affects?: { count: number; what: string };
+}
+
+/** A problem found while planning; the planner turns it into an error naming the config place. */
+export interface Problem {
+  message: string;
+  path?: ConfigPath;
+}
+
+export interface OpsInput {
+  scope: Scope;
+  action: Action;
+  desired?: DesiredObject;
+  current?: CurrentObject;
+  /** Names of the fields whose values differ (update and rename), write-only fields being sent included. */
+  changed: string[];
+  ctx: ScopeContext;
+  /** What the kind's prepare returned for this scope. */
+  prepared?: unknown;
+  /** The change's context values (see Kind.context): all that ops may use beyond desired and current. */
+  shown?: Record<string, unknown>;
+}
+
+/**
+ * One resource kind. Everything the planner, executor and renderers need to know about it is here;
+ * they stay generic.
+ */
+export interface Kind {
+  /** Where its objects sit inside a scope's config ("labels", "branch_protections"). */
+  configKey: string;
+  /** Machine name, used in change ids and plan files. */
+  name: string;
+  /** Human name for output ("branch protection"). */
+  title: string;
+  /** The entry of policy.prune that allows deleting undeclared objects of this kind. */
+  pruneKey: string;
+  scopeType: Scope['type'];
+  /** The actions its changes can have: a plan file with another one is refused. */
+  actions: Action[];
+  fields: FieldSpec[];
+  /**
+   * Names of the values (not fields of the object) its requests depend on: an organisation's owner,
+   * an issue's labels_mode, a user's purge. The planner shows them with the change (see shown), and
+   * apply gives ops nothing else: no request can depend on what the plan did not display.
+   */
+  context?: string[];
+  /** The context values of one change, read from the config and the policy at plan time. */
+  shown?(input: OpsInput & { ctx: KindContext }): Record<string, unknown> | undefined;
+  /** Desired objects of a scope, or undefined when the config does not manage this kind there. */
+  desired(scopeConfig: unknown, scope: Scope, ctx: KindContext): Promise<{ objects: DesiredObject[]; problems: Problem[] } | undefined>;
+  /** Current objects of a scope, with the fewest list calls (desired: for kinds that read only what is named). */
+  read(scope: Scope, ctx: ScopeContext, desired?: DesiredObject[]): Promise<CurrentObject[]>;
+  /**
+   * Asynchronous lookups a kind needs before diffing a scope (issue labels resolved against the
+   * labels as this plan leaves them, milestones by title). Its result reaches check, compare and ops.
+   */
+  prepare?(scope: Scope, desired: DesiredObject[], current: CurrentObject[], ctx: ScopeContext): Promise<unknown>;
+  /** Kind-specific checks of the desired state against the scope (e.g. teams on user repos); a problem withholds the object. */
+  check?(desired: DesiredObject, current: CurrentObject | undefined, scope: Scope, ctx: KindContext, prepared?: unknown): Problem[];
+  /** A field whose equality is not plain (e.g. labels_mode: add compares as a subset). */
+  compare?(field: string, desired: DesiredObject, current: CurrentObject | undefined, prepared?: unknown): ((want: unknown, have: unknown) => boolean) | undefined;
+  /** Why an undeclared object must survive a prune (protected users, the token's own user): kept with a warning. */
+  keep?(current: CurrentObject, scope: Scope, ctx: ScopeContext): string | undefined;
+  /**
+   * Why a planned change must never be made (a protected user deleted, the token's own user locked
+   * out, the last administrator demoted), judged on the server as read and the whole plan: asked at
+   * plan time and again at apply time.
+   */
+  guard?(change: Change, current: CurrentObject | undefined, ctx: ScopeContext, plan: Change[]): string | undefined;
+  /** Facts about a planned change (how many issues carry a label), asked at plan time and again at apply time. */
+  annotate?(change: Change, scope: Scope, ctx: ScopeContext): Promise<ChangeFacts | undefined>;
+  /**
+   * Fields left out of a saved plan's staleness digest: those the server itself refuses stale writes to,
+   * and those that are not part of the object's state as apply re-reads it (a user's badges and keys,
+   * read only when the config names them; a runner's online status).
+   */
+  guardedByServer?: string[];
+  /** Change ids (of kinds planned earlier, see ctx.plannedChanges) that must be done before this change: a repository's owner being created. */
+  dependsOn?(input: OpsInput): string[];
+  /** Facts about the declared objects worth a warning even when nothing changes (offline runners). */
+  notices?(desired: DesiredObject[], current: CurrentObject[], scope: Scope, ctx: KindContext): string[];
+  /**
+   * Server-wide kinds: the --target selector type that picks their objects (user:NAME), how help
+   * shows its value (NAME, URL), the part of the key it matches, and whether a * matches across
+   * slashes (URLs). A kind that creates scopes selects those scopes too (repo:OWNER/NAME).
+   */
+  target?: { type: string; placeholder: string; name?: (key: string) => string; acrossSlashes?: boolean };
+  /** Its objects are scopes of this type (organisations, repositories): a missing scope waits for their create. */
+  createsScope?: Scope['type'];
+  /** Secrets cannot be edited in place: --rotate-secrets replaces the object (delete + create). */
+  replaceToRotate?: boolean;
+  /** A reason why this scope cannot be written (e.g. archived repositories); its changes are withheld. */
+  readOnlyReason?(scope: Scope): string | undefined;
+  /** The HTTP operations that realise one change, in order. Bodies may hold {"$ref": change id} for an object created earlier in the plan. */
+  ops(input: OpsInput): Op[];
+  /** Turns a server object (from a list or a write response) into a CurrentObject. */
+  fromServer(raw: unknown): CurrentObject;
+  /** false: export leaves this kind out (issues are chosen one by one, not exported wholesale). */
+  exportable?: boolean;
+  /** The config fragment that reproduces a current object (export). */
+  toConfig(current: CurrentObject): Record<string, unknown>;
+  /** Server-wide kinds whose config section is not `config[configKey]` as a map: puts the exported objects (by key) in place. */
+  exportInto?(config: Record<string, unknown>, objects: Record<string, Record<string, unknown>>): void;
+}

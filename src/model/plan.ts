@@ -1,0 +1,70 @@
+/** replace = delete and create in one change, for what the server cannot edit in place. */
+export type Action = 'create' | 'update' | 'delete' | 'rename' | 'replace';
+
+export interface FieldChange {
+  path: string;
+  before?: unknown;
+  after?: unknown;
+  sensitive?: boolean;
+  /** Cannot be read back: sent, never compared. */
+  writeOnly?: boolean;
+  /**
+   * Not a field of the object: a value the change's requests depend on (an organisation's owner, a
+   * user's purge). Shown with the change, never compared, and given back to the kind at apply.
+   */
+  context?: boolean;
+}
+
+export interface Op {
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** Relative to /api/v1, segments already percent-encoded. */
+  path: string;
+  body?: unknown;
+  query?: Record<string, string | number | boolean>;
+  /** Why this op exists when a change needs more than one request (the server forces it). */
+  reason?: string;
+  /** What an error status means for this op, in the user's words (e.g. 409 → "changed since plan"). */
+  onStatus?: Record<string, string>;
+}
+
+export interface Change {
+  id: string;
+  kind: string;
+  /** Scope type and name, e.g. repo:acme/widgets. */
+  scope: string;
+  key: string;
+  action: Action;
+  /** Old identity of a rename. */
+  from?: string;
+  fields: FieldChange[];
+  precondition: {
+    digest: string | null;
+    /** How many other objects the change affects as the server was read (issues that carry a deleted label). */
+    affects?: number;
+  };
+  depends_on: string[];
+  ops: Op[];
+  notes?: string[];
+}
+
+/** The safety policy a plan was made with (policy.* of the config, defaults filled in). */
+export interface PlanPolicy {
+  prune: string[];
+  max_deletes: number;
+  max_delete_fraction: number;
+  protected_users: string[];
+  purge_users: boolean;
+}
+
+export interface Plan {
+  format_version: 1;
+  forgeform_version: string;
+  created_at: string;
+  server: string;
+  config_digest: string;
+  summary: { create: number; update: number; delete: number; rename: number; replace: number };
+  policy: PlanPolicy;
+  unsafe: string[];
+  warnings: string[];
+  changes: Change[];
+}

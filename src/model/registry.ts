@@ -1,0 +1,38 @@
+import type { Kind } from './kind.js';
+import { SCOPE_TYPES, SERVER_SCOPE, scopeId, type Scope, type ScopeCreationId } from './scope.js';
+
+/** The questions generic stages ask a list of kinds, so that none of them needs a kind's name. */
+
+/** "label/repo:acme/widgets/bug": a change's id names its kind, scope and key. */
+export function changeId(kind: Pick<Kind, 'name'>, scope: Scope, key: string): string {
+  return `${kind.name}/${scopeId(scope)}/${key}`;
+}
+
+/** Scopes the plan creates wait for the change of the kind whose objects are those scopes. */
+export function scopeCreationIds(kinds: Kind[]): ScopeCreationId {
+  return (type, name) => {
+    const kind = kinds.find((k) => k.createsScope === type);
+    return kind ? changeId(kind, SERVER_SCOPE, name) : undefined;
+  };
+}
+
+/** The human name of a kind for output; a plan file from another version may name an unknown one. */
+export function kindTitles(kinds: Kind[]): (name: string) => string {
+  return (name) => kinds.find((k) => k.name === name)?.title ?? name;
+}
+
+export interface TargetType {
+  type: string;
+  placeholder: string;
+  acrossSlashes?: boolean;
+}
+
+/** --target selector types: those that pick scopes first (most specific first), then server-wide objects, in registry order. */
+export function targetTypes(kinds: Kind[]): TargetType[] {
+  const rank = (k: Kind) => (k.createsScope ? SCOPE_TYPES.indexOf(k.createsScope) : SCOPE_TYPES.length);
+  return kinds
+    .map((k, i) => ({ k, i }))
+    .filter(({ k }) => k.target)
+    .sort((a, b) => rank(a.k) - rank(b.k) || a.i - b.i)
+    .map(({ k }) => ({ type: k.target!.type, placeholder: k.target!.placeholder, ...(k.target!.acrossSlashes ? { acrossSlashes: true } : {}) }));
+}

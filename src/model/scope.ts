@@ -1,0 +1,45 @@
+/** What a kind lives in: a repository ("owner/name"), an organisation, or the whole server. */
+/** Scope types, the most specific first (the order selectors are listed in help). */
+export const SCOPE_TYPES = ['repo', 'org', 'server'] as const;
+
+/** What a scope's name looks like: nothing for the server, NAME for an organisation, OWNER/NAME for a repository. */
+export const SCOPE_NAME: Record<(typeof SCOPE_TYPES)[number], RegExp> = { server: /^$/, org: /^[^/\s]+$/, repo: /^[^/\s]+\/[^/\s]+$/ };
+
+export interface Scope {
+  type: (typeof SCOPE_TYPES)[number];
+  name: string;
+  /** Repository facts the planner learnt while resolving the scope. */
+  repo?: RepoFacts;
+  /** The scope does not exist yet: this change (a repo or org create) makes it. Nothing is read there. */
+  pendingCreate?: string;
+}
+
+export interface RepoFacts {
+  owner: string;
+  name: string;
+  ownerIsOrg: boolean;
+  archived: boolean;
+}
+
+/** "repo:acme/widgets", "org:acme", "server:": how change ids and plan files name a scope. */
+export function scopeId(scope: Scope): string {
+  return `${scope.type}:${scope.name}`;
+}
+
+export function parseScopeId(id: string): Scope {
+  const i = id.indexOf(':');
+  return { type: id.slice(0, i) as Scope['type'], name: id.slice(i + 1) };
+}
+
+const GLOB = /[*?[\]{}]/;
+
+/** A repository key of the config with glob characters applies to every repository it matches. */
+export function isGlobKey(key: string): boolean {
+  return GLOB.test(key);
+}
+
+/** The server scope: where server-wide objects (and the scopes the plan creates) live. */
+export const SERVER_SCOPE: Scope = { type: 'server', name: '' };
+
+/** The id of the change that creates the scope `name` of `type`, made by the kind whose objects are such scopes. */
+export type ScopeCreationId = (type: Scope['type'], name: string) => string | undefined;
