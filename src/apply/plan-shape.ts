@@ -5,7 +5,7 @@ import { SCOPE_NAME, type Kind } from '../model/index.js';
 import { changeId, parseScopeId } from '../plan/planner.js';
 import type { Action, Change, Plan, PlanPolicy } from '../model/index.js';
 
-const PLAN_KEYS = ['format_version', 'forgeform_version', 'created_at', 'server', 'config_digest', 'summary', 'policy', 'unsafe', 'warnings', 'changes'];
+const PLAN_KEYS = ['format_version', 'forgeform_version', 'created_at', 'server', 'config_digest', 'summary', 'policy', 'unsafe', 'warnings', 'drift', 'changes'];
 const CHANGE_KEYS = ['id', 'kind', 'scope', 'key', 'action', 'from', 'fields', 'precondition', 'depends_on', 'ops', 'notes'];
 const FIELD_KEYS = ['path', 'before', 'after', 'sensitive', 'writeOnly', 'context'];
 const OP_KEYS = ['method', 'path', 'body', 'query', 'reason', 'onStatus'];
@@ -24,6 +24,7 @@ export function planShapeProblems(raw: unknown, kinds: Kind[]): string[] {
   if (typeof raw.server !== 'string') problems.push('server must be the URL the plan was made for');
   if (!isStringList(raw.unsafe ?? [])) problems.push('unsafe must be a list of strings');
   if (!isStringList(raw.warnings ?? [])) problems.push('warnings must be a list of strings');
+  if (!isStringList(raw.drift ?? [])) problems.push('drift must be a list of strings');
   problems.push(...policyProblems(raw.policy, kinds));
   if (!Array.isArray(raw.changes)) return [...problems, 'changes must be a list'];
 

@@ -68,7 +68,9 @@ export async function verifySavedPlan(plan: Plan, client: GiteaClient, kinds: Ki
     for (const c of g.changes) {
       const key = c.action === 'rename' ? c.from! : c.key;
       const matches = g.current.filter((o) => o.key === key);
-      const now = c.action === 'delete' && matches.length > 1 ? matches.find((o) => c.id.endsWith(`#${o.id}`)) : matches[0];
+      // Copies of one name: a delete names its copy by id; any other change is for the copy the plan read (its digest holds the id).
+      const now =
+        matches.length < 2 ? matches[0] : c.action === 'delete' ? matches.find((o) => c.id.endsWith(`#${o.id}`)) : (matches.find((o) => objectDigest(o, g.kind.guardedByServer) === c.precondition.digest) ?? matches[0]);
       nowOf.set(c.id, now);
       const digest = now ? objectDigest(now, g.kind.guardedByServer) : null;
       if (digest !== c.precondition.digest)

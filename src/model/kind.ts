@@ -46,6 +46,19 @@ export interface ChangeFacts {
   affects?: { count: number; what: string };
 }
 
+/**
+ * What a kind decides about several server objects that carry one declared name (two runs at once
+ * created it twice): the one that stands for the declared object, and the others that may go.
+ */
+export interface DuplicateResolution {
+  /** Compared and updated as the declared object; absent when none can be chosen (a human must merge them). */
+  keep?: CurrentObject;
+  /** Deleted when policy.prune lists the kind; named otherwise. */
+  remove: CurrentObject[];
+  /** Each copy named for the user (its id and what it is used for), and what is kept or why nothing is. */
+  message: string;
+}
+
 /** A problem found while planning; the planner turns it into an error naming the config place. */
 export interface Problem {
   message: string;
@@ -104,6 +117,11 @@ export interface Kind {
   check?(desired: DesiredObject, current: CurrentObject | undefined, scope: Scope, ctx: KindContext, prepared?: unknown): Problem[];
   /** A field whose equality is not plain (e.g. labels_mode: add compares as a subset). */
   compare?(field: string, desired: DesiredObject, current: CurrentObject | undefined, prepared?: unknown): ((want: unknown, have: unknown) => boolean) | undefined;
+  /**
+   * Several server objects carry the name of one declared object: which one is the declared object and
+   * which may be deleted. Without it, the planner names them and changes none of them.
+   */
+  resolveDuplicates?(desired: DesiredObject, matches: CurrentObject[], scope: Scope, ctx: ScopeContext): Promise<DuplicateResolution>;
   /** Why an undeclared object must survive a prune (protected users, the token's own user): kept with a warning. */
   keep?(current: CurrentObject, scope: Scope, ctx: ScopeContext): string | undefined;
   /**

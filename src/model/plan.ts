@@ -66,5 +66,11 @@ export interface Plan {
   policy: PlanPolicy;
   unsafe: string[];
   warnings: string[];
+  /**
+   * Differences from the configuration this plan names but does not change (duplicates of a declared
+   * label that a human must merge, or that policy.prune would remove). They count as changes for
+   * --detailed-exitcode. Absent when there are none.
+   */
+  drift?: string[];
   changes: Change[];
 }

@@ -87,6 +87,7 @@ export async function buildPlan(opts: PlanOptions): Promise<PlanResult> {
   const ctx = makeKindContext(client, loaded, opts.options);
   const errors: PlanError[] = [];
   const warnings: string[] = [];
+  const drift: string[] = [];
   const unsafe: string[] = [];
   const prune = new Set(ctx.policy.prune);
   /** Facts for the safety rules: existing objects per kind and scope, what changes affect, the server object of each change. */
@@ -216,12 +217,15 @@ export async function buildPlan(opts: PlanOptions): Promise<PlanResult> {
 
     for (const d of w.desired) {
       const matches = byKey.get(d.key) ?? [];
+      let cur = matches[0];
       if (matches.length > 1) {
         matches.forEach((m) => consumed.add(m));
-        warnings.push(`${kind.title} "${d.key}"${where(scope)}: ${matches.length} objects with this name exist on the server; forgeform changes none of them`);
-        continue;
+        const dup = await resolveDuplicates(kind, d, matches, scope, ctx, prune.has(kind.pruneKey), errors);
+        if (dup.message) (dup.drift ? drift : warnings).push(`${kind.title} "${d.key}"${where(scope)}: ${dup.message}`);
+        for (const r of dup.remove) scopeChanges.push(make('delete', d.key, [], undefined, r));
+        if (!dup.keep) continue;
+        cur = dup.keep;
       }
-      let cur = matches[0];
       let from: string | undefined;
       if (!cur) {
         for (const old of d.previously ?? []) {
@@ -321,6 +325,7 @@ export async function buildPlan(opts: PlanOptions): Promise<PlanResult> {
     policy: ctx.policy,
     unsafe,
     warnings,
+    ...(drift.length ? { drift } : {}),
     changes,
   };
   return { plan, errors };
@@ -346,6 +351,25 @@ function writeOnlyFields(kind: Kind, d: DesiredObject, cur: CurrentObject | unde
   const sendSecret = secret.filter((f) => rotate || (edits && f.resendOnEdit));
   const send = [...(changed.length || options.syncWriteOnly || rotate ? plain : []), ...sendSecret];
   return { fields: shown(send), replace: false, notSent: secret.filter((f) => !sendSecret.includes(f)).map((f) => f.name) };
+}
+
+/**
+ * Several server objects carry one declared name: the kind picks the one that is the declared object
+ * and those that may go (deleted under policy.prune, else named with what prune would do). A kind that
+ * cannot tell, or a scope it cannot read, leaves them all untouched and named.
+ */
+async function resolveDuplicates(kind: Kind, d: DesiredObject, matches: CurrentObject[], scope: Scope, ctx: KindContext, pruning: boolean, errors: PlanError[]): Promise<{ keep?: CurrentObject; remove: CurrentObject[]; message?: string; drift: boolean }> {
+  if (!kind.resolveDuplicates) return { remove: [], message: `${matches.length} objects with this name exist on the server; forgeform changes none of them`, drift: false };
+  let dup;
+  try {
+    dup = await kind.resolveDuplicates(d, matches, scope, ctx);
+  } catch (e) {
+    errors.push({ message: `${kind.title} "${d.key}"${where(scope)}: ${matches.length} objects with this name exist on the server, and forgeform cannot tell which to keep: ${(e as Error).message}` });
+    return { remove: [], drift: false };
+  }
+  if (pruning || !dup.remove.length) return { ...dup, drift: !dup.keep };
+  const ids = dup.remove.map((r) => `id ${r.id}`).join(', ');
+  return { ...(dup.keep ? { keep: dup.keep } : {}), remove: [], message: `${dup.message}; policy.prune: [${kind.pruneKey}] would delete ${ids}`, drift: true };
 }
 
 /** " in acme/widgets" for a repo or org; nothing for the server scope. */

@@ -13,6 +13,8 @@ export function summaryLine(plan: Plan): string {
   return `Plan: ${s.create} to create, ${s.update} to update, ${s.delete} to delete, ${s.rename} to rename${replace}.`;
 }
 
+export const NO_CHANGES_BUT_DRIFT = 'No changes planned, but the server differs from the configuration (see above).';
+
 /** A kind's human name by its machine name (see kindTitles); without one, output shows machine names. */
 export type KindTitle = (kind: string) => string;
 const rawKind: KindTitle = (kind) => kind;
@@ -21,6 +23,9 @@ function title(change: Change, kindTitleOf: KindTitle): string {
   const kindTitle = kindTitleOf(change.kind);
   if (change.action === 'rename') return `${kindTitle} "${change.from}" → "${change.key}"`;
   if (change.action === 'replace') return `${kindTitle} "${change.key}" (replaced: deleted and created again)`;
+  // One of several objects with this name: the planner gives its change id the object's id after #.
+  const copy = change.action === 'delete' ? /#(\d+)$/.exec(change.id) : null;
+  if (copy) return `${kindTitle} "${change.key}" (duplicate, id ${copy[1]})`;
   return `${kindTitle} "${change.key}"`;
 }
 
@@ -39,8 +44,10 @@ export function renderPlanText(plan: Plan, c: Colors, kindTitle: KindTitle = raw
   const paint = { create: c.green, update: c.yellow, delete: c.red, rename: c.cyan, replace: c.magenta } as const;
   for (const w of plan.warnings) lines.push(c.yellow(`Warning: ${w}`));
   if (plan.warnings.length) lines.push('');
+  for (const d of plan.drift ?? []) lines.push(c.yellow(`Differs: ${d}`));
+  if (plan.drift?.length) lines.push('');
   if (plan.changes.length === 0) {
-    lines.push(c.green('No changes. The server matches the configuration.'));
+    lines.push(plan.drift?.length ? c.yellow(NO_CHANGES_BUT_DRIFT) : c.green('No changes. The server matches the configuration.'));
     return lines.join('\n') + '\n';
   }
   lines.push('forgeform will perform the following actions:', '');

@@ -56,7 +56,7 @@ describe('two runs at once', () => {
 
     // and the next plan names the duplicate instead of silently leaving it
     const plan = await w.cli(['plan', '-c', `${w.dir}/forgeform.yaml`]);
-    expect(plan.stdout).toContain(`label "${NAMES[0]}" in acme/widgets: 2 objects with this name exist on the server`);
+    expect(plan.stdout).toMatch(new RegExp(`label "${NAMES[0]}" in acme/widgets: 2 labels with this name exist on the server \\(id \\d+ on 0 issues, id \\d+ on 0 issues\\)`));
   });
 
   it('two real applies at once: every duplicate on the server is named by a run that created it', async () => {

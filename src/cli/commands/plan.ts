@@ -119,5 +119,6 @@ export async function planCommand(opts: PlanCommandOptions, out: Output): Promis
     out.stderr(out.err.red(`This plan is unsafe: ${plan.unsafe.join('; ')}. apply will refuse it without --force.`));
     return EXIT.unsafe;
   }
-  return opts.detailedExitcode && plan.changes.length ? EXIT.changes : EXIT.ok;
+  // Drift (duplicates named, not changed) is a difference too: a check of the server must not pass.
+  return opts.detailedExitcode && (plan.changes.length || plan.drift?.length) ? EXIT.changes : EXIT.ok;
 }
