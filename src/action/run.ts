@@ -142,7 +142,7 @@ class ActionRun {
 
   planOutputs(p: PlanRun, exitCode: number): void {
     this.outputs({
-      'has-changes': String(p.plan.changes.length > 0),
+      'has-changes': String(differs(p.plan)),
       unsafe: String(p.plan.unsafe.length > 0),
       summary: oneLine(p.plan),
       'plan-file': p.file,
@@ -232,7 +232,7 @@ async function applyCommand(a: ActionRun): Promise<void> {
       `### forgeform apply refused: the reviewed plan is stale\n\nNothing was applied, because:\n${reasons.map((r) => `- ${r}`).join('\n')}\n\n` +
         `Planned again now — review this plan (re-run the pull request's plan, or open a new pull request), then merge again:\n\n${a.planMarkdown(now.plan)}`,
     );
-    a.outputs({ 'has-changes': String(now.plan.changes.length > 0), unsafe: String(now.plan.unsafe.length > 0), summary: `Refused a stale plan: ${reasons[0]}`, 'plan-file': now.file, 'exit-code': String(CLI_EXIT.error) });
+    a.outputs({ 'has-changes': String(differs(now.plan)), unsafe: String(now.plan.unsafe.length > 0), summary: `Refused a stale plan: ${reasons[0]}`, 'plan-file': now.file, 'exit-code': String(CLI_EXIT.error) });
     throw new ActionFailure(`The reviewed plan is stale, nothing was applied: ${reasons.join('; ')}. Planned again: see the step summary.`);
   }
 
@@ -245,7 +245,7 @@ async function applyCommand(a: ActionRun): Promise<void> {
   core.endGroup();
   const last = run.stdout.trimEnd().split('\n').at(-1) ?? '';
   await a.summary(`### forgeform apply\n\n${a.planMarkdown(now.plan)}\n<details open><summary>${last || `exit ${run.code}`}</summary>\n\n\`\`\`text\n${run.stdout.trimEnd()}\n\`\`\`\n\n</details>\n`);
-  a.outputs({ 'has-changes': String(now.plan.changes.length > 0), unsafe: String(now.plan.unsafe.length > 0), summary: now.plan.changes.length ? last : 'No changes.', 'plan-file': file, 'exit-code': String(run.code) });
+  a.outputs({ 'has-changes': String(differs(now.plan)), unsafe: String(now.plan.unsafe.length > 0), summary: now.plan.changes.length ? last : 'No changes.', 'plan-file': file, 'exit-code': String(run.code) });
   if (run.code === CLI_EXIT.unsafe) throw new ActionFailure(`Refused an unsafe plan: ${now.plan.unsafe.join('; ')}. Set force: true to apply it anyway.`);
   if (run.code !== CLI_EXIT.ok) throw new ActionFailure(`forgeform apply failed (exit ${run.code}): ${last}`);
 }
@@ -254,7 +254,7 @@ async function driftCommand(a: ActionRun): Promise<void> {
   const forge = a.forge('command: drift');
   const p = await a.plan(a.inputs.planFile ? resolve(a.cwd, a.inputs.planFile) : a.tempFile('forgeform-plan.json'));
   a.logPlan(p.plan);
-  const drifted = p.plan.changes.length > 0;
+  const drifted = differs(p.plan);
   const md = a.planMarkdown(p.plan);
   const body = drifted
     ? `### forgeform: the server drifted from the configuration\n\nThe nightly plan found changes that nobody reviewed. Bring the configuration in line (a pull request), or apply it to undo the drift. This issue is updated by every run while the drift lasts, and closed by the first run that finds none.\n\n${md}`
@@ -263,6 +263,11 @@ async function driftCommand(a: ActionRun): Promise<void> {
   a.planOutputs(p, p.code);
   const outcome = await reportDrift(forge, a.inputs.driftTitle, drifted, a.secrets.redact(body));
   if (outcome.action !== 'none') core.info(`Drift issue #${outcome.issue} ${outcome.action}.`);
+}
+
+/** Changes to make, or a difference no change can fix alone (duplicates of a declared label): both are drift. */
+function differs(plan: Plan): boolean {
+  return plan.changes.length > 0 || (plan.drift?.length ?? 0) > 0;
 }
 
 const COMMANDS: Record<Command, (a: ActionRun) => Promise<void>> = { plan: planCommand, apply: applyCommand, drift: driftCommand };

@@ -53,6 +53,6 @@ export function describeDuplicates(check: ConcurrentCheck, kinds: Kind[]): strin
   return check.duplicates.map(({ change, count }) => {
     const title = kinds.find((k) => k.name === change.kind)?.title ?? change.kind;
     const where = change.scope === 'server:' ? 'server' : change.scope;
-    return `${title} "${change.key}" in ${where}: created concurrently by another run (${count} with this name on the server now; delete the extra one — forgeform changes none of them while there are several)`;
+    return `${title} "${change.key}" in ${where}: created concurrently by another run (${count} with this name on the server now; the next plan names each copy and what can be done about it)`;
   });
 }
