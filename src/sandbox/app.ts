@@ -13,6 +13,8 @@ import { ApiRouter, API_PREFIX, rawPathOf, type SandboxEnv } from './http/router
 import { isAdminAuthorization, redactEntry } from './request-log.js';
 import { DOMAINS } from './domains/index.js';
 import type { SandboxState } from './core/state.js';
+import { defaultFlavor, type Flavor } from './flavors/flavor.js';
+import { optionFor } from './flavors/options.js';
 
 export interface RequestLogEntry {
   method: string;
@@ -44,6 +46,8 @@ export interface AppOptions {
   random?: () => number;
   /** Retry-After (seconds) of an injected 429; default 1 (tests that inject many set 0). */
   faultRetryAfter?: number;
+  /** The release to play (routes, fields, answers, quirks); default `gitea@main`, the idealised server. */
+  flavor?: Flavor;
 }
 
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -100,6 +104,7 @@ export function createApp(state: SandboxState, opts: AppOptions = {}): Hono<Sand
   const app = new Hono<SandboxEnv>();
   const log = opts.requestLog ?? [];
   const random = opts.random ?? Math.random;
+  const flavor = opts.flavor ?? defaultFlavor();
   const rootOf = (c: Context): string => {
     const configured = typeof opts.rootUrl === 'function' ? opts.rootUrl() : opts.rootUrl;
     const base = configured || new URL(c.req.url).origin;
@@ -156,7 +161,7 @@ export function createApp(state: SandboxState, opts: AppOptions = {}): Hono<Sand
       await next();
       const bodyOption = c.get('bodyOption');
       if (bodyOption) {
-        entry.unknownFields = bindBody(bodyOption, { method, contentType, rawBody: raw, query: new URLSearchParams() }).unknownFields;
+        entry.unknownFields = bindBody(optionFor(bodyOption, flavor), { method, contentType, rawBody: raw, query: new URLSearchParams() }).unknownFields;
       } else if (bodyOption === null && raw) {
         entry.unknownFields = jsonKeys(raw);
       }
@@ -179,7 +184,10 @@ export function createApp(state: SandboxState, opts: AppOptions = {}): Hono<Sand
     }
   });
 
-  const router = new ApiRouter(app, state, rootOf);
+  // Forgejo's own API root answers its version; on Gitea the path is an unknown page (404).
+  if (flavor.forgejoVersion) app.get('/api/forgejo/v1/version', () => json(200, { version: flavor.forgejoVersion }));
+
+  const router = new ApiRouter(app, state, rootOf, flavor);
   for (const domain of DOMAINS) domain.routes?.(router);
 
   app.notFound((c) => {

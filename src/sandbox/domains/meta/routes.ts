@@ -5,12 +5,13 @@
 import { json } from '../../http/respond.js';
 import { DEFAULT_PAGING_NUM, MAX_RESPONSE_ITEMS } from '../../http/paging.js';
 import type { ApiRouter } from '../../http/router.js';
+import { defaultFlavor } from '../../flavors/flavor.js';
 
-/** Looks like a Gitea version (a client's version checks work) and says what it is. */
-export const SANDBOX_VERSION = '1.27.0+forgeform-sandbox';
+/** The version of the default flavour (`gitea@main`): looks like a Gitea version and says what it is. */
+export const SANDBOX_VERSION = defaultFlavor().version;
 
 export function registerMiscRoutes(r: ApiRouter): void {
-  r.on('GET', '/version', () => json(200, { version: SANDBOX_VERSION }));
+  r.on('GET', '/version', () => json(200, { version: r.flavor.version }));
 
   r.on('GET', '/settings/api', () =>
     json(200, {
