@@ -30,6 +30,8 @@ export interface ApiContext {
 
   doer: UserRecord | null;
   isSigned: boolean;
+  /** Signed in with `Authorization: Basic` (a password, or a token in the password): `reqBasicOrRevProxyAuth`. */
+  isBasicAuth?: boolean;
   /** Scopes of the token that authenticated the request; null for password logins and anonymous calls. */
   tokenScopes: string[] | null;
 
