@@ -15,6 +15,7 @@ import { DOMAINS } from './domains/index.js';
 import type { SandboxState } from './core/state.js';
 import { defaultFlavor, type Flavor } from './flavors/flavor.js';
 import { optionFor } from './flavors/options.js';
+import { routeAvailable } from './flavors/releases.js';
 
 export interface RequestLogEntry {
   method: string;
@@ -48,6 +49,8 @@ export interface AppOptions {
   faultRetryAfter?: number;
   /** The release to play (routes, fields, answers, quirks); default `gitea@main`, the idealised server. */
   flavor?: Flavor;
+  /** `[federation] ENABLED = true`: `/api/v1/nodeinfo` and `/.well-known/nodeinfo`, on releases that have them. */
+  federation?: boolean;
 }
 
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -187,7 +190,11 @@ export function createApp(state: SandboxState, opts: AppOptions = {}): Hono<Sand
   // Forgejo's own API root answers its version; on Gitea the path is an unknown page (404).
   if (flavor.forgejoVersion) app.get('/api/forgejo/v1/version', () => json(200, { version: flavor.forgejoVersion }));
 
-  const router = new ApiRouter(app, state, rootOf, flavor);
+  const router = new ApiRouter(app, state, rootOf, flavor, opts.federation);
+  // The web side's link to the API's nodeinfo (`routers/web/nodeinfo.go`), with the API route.
+  if (opts.federation && routeAvailable(flavor, 'GET', '/nodeinfo')) {
+    app.get('/.well-known/nodeinfo', (c) => json(200, { links: [{ href: `${rootOf(c)}api/v1/nodeinfo`, rel: 'http://nodeinfo.diaspora.software/ns/schema/2.1' }] }));
+  }
   for (const domain of DOMAINS) domain.routes?.(router);
 
   app.notFound((c) => {

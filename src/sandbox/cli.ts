@@ -1,5 +1,5 @@
 /**
- * `forgeform sandbox [--port N] [--seed FILE] [--state FILE] [--token T] [--latency MS] [--fault-rate P] [--flavor FORK@RELEASE]`.
+ * `forgeform sandbox [--port N] [--seed FILE] [--state FILE] [--token T] [--latency MS] [--fault-rate P] [--flavor FORK@RELEASE] [--federation]`.
  * Prints one line on stdout — `forgeform sandbox listening on http://127.0.0.1:PORT (token: T)` —
  * and nothing else there; with FORGEFORM_SANDBOX_VERBOSE set, one line per request on stderr.
  * Runs until SIGINT or SIGTERM, then closes the server and resolves (exit code 0).
@@ -20,6 +20,8 @@ export interface SandboxCommandOptions {
   faultRate?: number;
   /** `gitea@1.25`, `forgejo@11` …: the release to play. */
   flavor?: string;
+  /** Turn federation on: `/nodeinfo` is served. */
+  federation?: boolean;
 }
 
 /** Test seams: where the first line goes, and a signal that stops the server like SIGTERM. */
@@ -73,7 +75,7 @@ function loadSeed(path: string): { seed: SeedFile; state: SandboxState } {
 
 async function start(opts: SandboxCommandOptions, loaded: { seed: SeedFile; state: SandboxState } | undefined): Promise<Sandbox> {
   try {
-    return await startSandbox({ port: opts.port ?? 0, seed: loaded?.seed, seedState: loaded?.state, statePath: opts.state, token: opts.token, latencyMs: opts.latency, faultRate: opts.faultRate, flavor: opts.flavor });
+    return await startSandbox({ port: opts.port ?? 0, seed: loaded?.seed, seedState: loaded?.state, statePath: opts.state, token: opts.token, latencyMs: opts.latency, faultRate: opts.faultRate, flavor: opts.flavor, ...(opts.federation ? { federation: true } : {}) });
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     const listen = code ? LISTEN_FAILURES[code] : undefined;

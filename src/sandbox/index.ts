@@ -42,6 +42,8 @@ export interface SandboxOptions {
   statePath?: string;
   /** The release to play: `gitea@1.25`, `forgejo@11` … (default: the seed's `flavor:`, else `gitea@main`). */
   flavor?: string;
+  /** `[federation] ENABLED = true` (default: the seed's `federation:`, else off): `/nodeinfo` on releases that have it. */
+  federation?: boolean;
 }
 
 export interface Sandbox {
@@ -76,6 +78,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     requestLog: log,
     verbose: Boolean(process.env.FORGEFORM_SANDBOX_VERBOSE),
     flavor,
+    federation: opts.federation ?? opts.seed?.federation ?? false,
   });
   const server = createAdaptorServer({ fetch: app.fetch }) as Server;
   await new Promise<void>((resolve, reject) => {

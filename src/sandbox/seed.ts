@@ -34,6 +34,8 @@ export interface SeedFile extends SeedAccountFile, SeedAdminMiscKeys, SeedHooks 
   notifications?: SeedNotification[];
   /** The release to play (`gitea@1.25`, `forgejo@11` …); `startSandbox({ flavor })` wins over it. */
   flavor?: string;
+  /** `[federation] ENABLED`: serve `/nodeinfo` (on releases that have it). */
+  federation?: boolean;
 }
 
 /**

@@ -239,3 +239,30 @@ describe('forgeform sandbox --flavor', () => {
     await expect(runSandboxCommand({ flavor: 'gitea@2.0' })).rejects.toBeInstanceOf(SandboxCommandError);
   });
 });
+
+describe('federation: /nodeinfo', () => {
+  it('off (the default): 404 as before; on: the release’s nodeinfo and the well-known link', async () => {
+    const off = await on('gitea@1.25');
+    expect((await off.call('GET', 'nodeinfo')).status).toBe(404);
+    expect((await fetch(`${off.url}/.well-known/nodeinfo`)).status).toBe(404);
+    await off.sb.close();
+
+    for (const [flavor, name, version] of [['gitea@1.25', 'gitea', '1.25.4'], ['forgejo@11', 'forgejo', '11.0.15+gitea-1.22.0']] as const) {
+      const hh = (h = await boot(SEED, { flavor, federation: true }));
+      const res = await hh.call<Record<string, unknown>>('GET', 'nodeinfo', { token: null });
+      expect(res.status).toBe(200);
+      expect(res.json).toMatchObject({ version: '2.1', software: { name, version }, protocols: ['activitypub'], services: { inbound: [], outbound: ['rss2.0'] }, metadata: {} });
+      expect(res.json.usage).toMatchObject({ users: { total: 7 }, localPosts: 2 });
+      const links = await fetch(`${hh.url}/.well-known/nodeinfo`);
+      expect(await links.json()).toEqual({ links: [{ href: `${hh.url}/api/v1/nodeinfo`, rel: 'http://nodeinfo.diaspora.software/ns/schema/2.1' }] });
+      await hh.sb.close();
+    }
+  });
+
+  it('the seed may turn it on; releases without a verified nodeinfo (gitea@1.26, gitea@main) keep the 404', async () => {
+    raw = await startSandbox({ token: ADMIN_TOKEN, seed: { ...SEED, flavor: 'forgejo@7', federation: true } });
+    expect((await fetch(`${raw.url}/api/v1/nodeinfo`)).status).toBe(200);
+    const main = (h = await boot(SEED, { federation: true }));
+    expect((await main.call('GET', 'nodeinfo')).status).toBe(404);
+  });
+});

@@ -86,6 +86,8 @@ export const ROUTES: Record<string, Availability> = {
   'POST /admin/actions/runners/registration-token': GITEA_ONLY('1.24'),
   'GET /admin/actions/runs': GITEA_ONLY('1.25'),
   'GET /admin/actions/jobs': GITEA_ONLY('1.25'),
+  // Registered only with federation on. Gitea 1.26.0-dev answers 501 there (unverified): not served.
+  'GET /nodeinfo': { gitea: { until: '1.25' }, forgejo: {} },
 };
 
 /** Behaviours that differ between releases (not a field or a route). */

@@ -48,6 +48,8 @@ export class ApiRouter {
     private readonly state: SandboxState,
     private readonly rootOf: (c: Context) => string,
     readonly flavor: Flavor,
+    /** `[federation] ENABLED`: the federation routes (`/nodeinfo`) exist only then. */
+    readonly federation = false,
   ) {}
 
   on(method: Method, path: string, ...steps: Step[]): void {
