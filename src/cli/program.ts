@@ -114,14 +114,18 @@ function buildProgram(out: Output, argv: string[], setCode: (code: number) => vo
     .option('--token <token>', 'the site administrator token (default: random)')
     .option('--latency <ms>', 'delay every response', '0')
     .option('--fault-rate <p>', 'answer this share of requests with 5xx, 429 or a dropped connection', '0')
+    .option('--flavor <fork@release>', 'play this release: gitea@1.21 … gitea@1.26, forgejo@7, forgejo@11, forgejo@15 (default gitea@main)')
+    .option('--federation', 'serve /nodeinfo as a server with federation enabled')
     .action(
-        run(async (opts: { port: string; seed?: string; state?: string; token?: string; latency: string; faultRate: string }) => {
+        run(async (opts: { port: string; seed?: string; state?: string; token?: string; latency: string; faultRate: string; flavor?: string; federation?: boolean }) => {
         const { runSandboxCommand, SandboxCommandError } = await import('../sandbox/cli.js');
         const options = {
           port: numberOption(opts.port, '--port'),
           ...(opts.seed ? { seed: opts.seed } : {}),
           ...(opts.state ? { state: opts.state } : {}),
           ...(opts.token ? { token: opts.token } : {}),
+          ...(opts.flavor ? { flavor: opts.flavor } : {}),
+          ...(opts.federation ? { federation: true } : {}),
           latency: numberOption(opts.latency, '--latency'),
           faultRate: numberOption(opts.faultRate, '--fault-rate'),
         };

@@ -13,6 +13,9 @@ import { ApiRouter, API_PREFIX, rawPathOf, type SandboxEnv } from './http/router
 import { isAdminAuthorization, redactEntry } from './request-log.js';
 import { DOMAINS } from './domains/index.js';
 import type { SandboxState } from './core/state.js';
+import { defaultFlavor, type Flavor } from './flavors/flavor.js';
+import { optionFor } from './flavors/options.js';
+import { routeAvailable } from './flavors/releases.js';
 
 export interface RequestLogEntry {
   method: string;
@@ -44,6 +47,10 @@ export interface AppOptions {
   random?: () => number;
   /** Retry-After (seconds) of an injected 429; default 1 (tests that inject many set 0). */
   faultRetryAfter?: number;
+  /** The release to play (routes, fields, answers, quirks); default `gitea@main`, the idealised server. */
+  flavor?: Flavor;
+  /** `[federation] ENABLED = true`: `/api/v1/nodeinfo` and `/.well-known/nodeinfo`, on releases that have them. */
+  federation?: boolean;
 }
 
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -100,6 +107,7 @@ export function createApp(state: SandboxState, opts: AppOptions = {}): Hono<Sand
   const app = new Hono<SandboxEnv>();
   const log = opts.requestLog ?? [];
   const random = opts.random ?? Math.random;
+  const flavor = opts.flavor ?? defaultFlavor();
   const rootOf = (c: Context): string => {
     const configured = typeof opts.rootUrl === 'function' ? opts.rootUrl() : opts.rootUrl;
     const base = configured || new URL(c.req.url).origin;
@@ -156,7 +164,7 @@ export function createApp(state: SandboxState, opts: AppOptions = {}): Hono<Sand
       await next();
       const bodyOption = c.get('bodyOption');
       if (bodyOption) {
-        entry.unknownFields = bindBody(bodyOption, { method, contentType, rawBody: raw, query: new URLSearchParams() }).unknownFields;
+        entry.unknownFields = bindBody(optionFor(bodyOption, flavor), { method, contentType, rawBody: raw, query: new URLSearchParams() }).unknownFields;
       } else if (bodyOption === null && raw) {
         entry.unknownFields = jsonKeys(raw);
       }
@@ -179,7 +187,14 @@ export function createApp(state: SandboxState, opts: AppOptions = {}): Hono<Sand
     }
   });
 
-  const router = new ApiRouter(app, state, rootOf);
+  // Forgejo's own API root answers its version; on Gitea the path is an unknown page (404).
+  if (flavor.forgejoVersion) app.get('/api/forgejo/v1/version', () => json(200, { version: flavor.forgejoVersion }));
+
+  const router = new ApiRouter(app, state, rootOf, flavor, opts.federation);
+  // The web side's link to the API's nodeinfo (`routers/web/nodeinfo.go`), with the API route.
+  if (opts.federation && routeAvailable(flavor, 'GET', '/nodeinfo')) {
+    app.get('/.well-known/nodeinfo', (c) => json(200, { links: [{ href: `${rootOf(c)}api/v1/nodeinfo`, rel: 'http://nodeinfo.diaspora.software/ns/schema/2.1' }] }));
+  }
   for (const domain of DOMAINS) domain.routes?.(router);
 
   app.notFound((c) => {

@@ -1,5 +1,5 @@
 /**
- * `forgeform sandbox [--port N] [--seed FILE] [--state FILE] [--token T] [--latency MS] [--fault-rate P]`.
+ * `forgeform sandbox [--port N] [--seed FILE] [--state FILE] [--token T] [--latency MS] [--fault-rate P] [--flavor FORK@RELEASE] [--federation]`.
  * Prints one line on stdout — `forgeform sandbox listening on http://127.0.0.1:PORT (token: T)` —
  * and nothing else there; with FORGEFORM_SANDBOX_VERBOSE set, one line per request on stderr.
  * Runs until SIGINT or SIGTERM, then closes the server and resolves (exit code 0).
@@ -9,6 +9,7 @@ import { startSandbox, type Sandbox } from './index.js';
 import { loadSeedFileState, type SeedFile } from './seed.js';
 import type { SandboxState } from './core/state.js';
 import { SeedError } from './core/seed-shape.js';
+import { FlavorError, parseFlavor } from './flavors/flavor.js';
 
 export interface SandboxCommandOptions {
   port?: number;
@@ -17,6 +18,10 @@ export interface SandboxCommandOptions {
   token?: string;
   latency?: number;
   faultRate?: number;
+  /** `gitea@1.25`, `forgejo@11` …: the release to play. */
+  flavor?: string;
+  /** Turn federation on: `/nodeinfo` is served. */
+  federation?: boolean;
 }
 
 /** Test seams: where the first line goes, and a signal that stops the server like SIGTERM. */
@@ -44,6 +49,14 @@ function checkArguments(opts: SandboxCommandOptions): void {
   if (opts.latency !== undefined && !(opts.latency >= 0 && opts.latency <= 600_000)) fail(`--latency must be a number of milliseconds from 0 to 600000, got ${opts.latency}`);
   if (opts.port !== undefined && !(Number.isInteger(opts.port) && opts.port >= 0 && opts.port <= 65535)) fail(`--port must be a whole number from 0 to 65535 (0 = any free port), got ${opts.port}`);
   // A token travels in a header: what a client cannot send, no client could ever use.
+  if (opts.flavor !== undefined) {
+    try {
+      parseFlavor(opts.flavor);
+    } catch (e) {
+      if (e instanceof FlavorError) fail(`--flavor: ${e.message}`);
+      throw e;
+    }
+  }
   if (opts.token !== undefined && !/^[\x21-\x7e]+$/.test(opts.token)) fail('--token must be plain ASCII with no spaces or line breaks');
 }
 
@@ -62,7 +75,7 @@ function loadSeed(path: string): { seed: SeedFile; state: SandboxState } {
 
 async function start(opts: SandboxCommandOptions, loaded: { seed: SeedFile; state: SandboxState } | undefined): Promise<Sandbox> {
   try {
-    return await startSandbox({ port: opts.port ?? 0, seed: loaded?.seed, seedState: loaded?.state, statePath: opts.state, token: opts.token, latencyMs: opts.latency, faultRate: opts.faultRate });
+    return await startSandbox({ port: opts.port ?? 0, seed: loaded?.seed, seedState: loaded?.state, statePath: opts.state, token: opts.token, latencyMs: opts.latency, faultRate: opts.faultRate, flavor: opts.flavor, ...(opts.federation ? { federation: true } : {}) });
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     const listen = code ? LISTEN_FAILURES[code] : undefined;

@@ -11,11 +11,13 @@ import { createAdaptorServer } from '@hono/node-server';
 import { createApp, persistState, type RequestLogEntry } from './app.js';
 import { adminUser, buildState, type SeedFile } from './seed.js';
 import { SandboxState } from './core/state.js';
+import { DEFAULT_FLAVOR_NAME, parseFlavor, type Flavor } from './flavors/flavor.js';
 
 export { createApp, type AppOptions, type RequestLogEntry } from './app.js';
 export { buildState, loadSeedFile, loadSeedFileState, SeedError, type SeedFile } from './seed.js';
 export { SandboxState } from './core/state.js';
 export { SANDBOX_VERSION } from './domains/meta/routes.js';
+export { DEFAULT_FLAVOR_NAME, FLAVORS, FlavorError, parseFlavor, type Flavor, type Fork } from './flavors/flavor.js';
 
 export interface SandboxOptions {
   /** 0 = any free port (the default). */
@@ -38,6 +40,10 @@ export interface SandboxOptions {
   faultRetryAfter?: number;
   /** Load the state from this file when it exists (instead of the seed); write it after every successful write. */
   statePath?: string;
+  /** The release to play: `gitea@1.25`, `forgejo@11` … (default: the seed's `flavor:`, else `gitea@main`). */
+  flavor?: string;
+  /** `[federation] ENABLED = true` (default: the seed's `federation:`, else off): `/nodeinfo` on releases that have it. */
+  federation?: boolean;
 }
 
 export interface Sandbox {
@@ -49,10 +55,13 @@ export interface Sandbox {
   clearRequests(): void;
   close(): Promise<void>;
   state: SandboxState;
+  /** The release the sandbox plays. */
+  flavor: Flavor;
 }
 
 export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> {
   const host = opts.host ?? '127.0.0.1';
+  const flavor = parseFlavor(opts.flavor ?? opts.seed?.flavor ?? DEFAULT_FLAVOR_NAME);
   const token = opts.token ?? randomBytes(20).toString('hex');
   const state = opts.statePath && existsSync(opts.statePath) ? SandboxState.fromJSON(readFileSync(opts.statePath, 'utf8')) : (opts.seedState ?? buildState(opts.seed));
   state.addToken(adminUser(state).id, token, ['all'], 'sandbox-admin');
@@ -68,6 +77,8 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     statePath: opts.statePath,
     requestLog: log,
     verbose: Boolean(process.env.FORGEFORM_SANDBOX_VERBOSE),
+    flavor,
+    federation: opts.federation ?? opts.seed?.federation ?? false,
   });
   const server = createAdaptorServer({ fetch: app.fetch }) as Server;
   await new Promise<void>((resolve, reject) => {
@@ -86,6 +97,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     url,
     token,
     state,
+    flavor,
     requests: () => log.map((e) => ({ ...e, query: { ...e.query }, unknownFields: [...e.unknownFields] })),
     clearRequests: () => {
       log.length = 0;

@@ -5,11 +5,14 @@
  */
 import { createHash } from 'node:crypto';
 import type { SandboxState } from './state.js';
+import type { Flavor } from '../flavors/flavor.js';
 
 /** What every converter needs: the state and ROOT_URL (with its trailing slash). */
 export interface ConvertContext {
   state: SandboxState;
   root: string;
+  /** The release whose answer shapes to use (an API context has it; seed-time conversions do not). */
+  flavor?: Flavor;
 }
 
 export const ZERO_TIME = '0001-01-01T00:00:00Z';

@@ -64,6 +64,9 @@ export interface TokenRecord {
   hash: string;
   /** Gitea token scopes, e.g. `all`, `read:repository`, `write:issue`. */
   scopes: string[];
+  /** Set for tokens made through `POST /users/{username}/tokens` (the list shows them). */
+  lastEight?: string;
+  createdAt?: string;
 }
 
 export interface OrgRecord {

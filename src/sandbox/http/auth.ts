@@ -72,6 +72,7 @@ export function authenticate(ctx: ApiContext): Response | undefined {
     }
   }
   ctx.isSigned = true;
+  ctx.isBasicAuth = cred.kind === 'basic';
   const doer = ctx.doer;
   if (!doer.isActive || doer.prohibitLogin) {
     return messageOnly(403, 'This account is prohibited from signing in, please contact your site administrator.');

@@ -7,6 +7,7 @@ import { lookupUserRedirect } from '../core/redirects.js';
 import { isOrgOwner, orgVisibleTo, repoAccessMode } from '../core/permissions.js';
 import { AccessMode, type RepoRecord } from '../core/state.js';
 import { bindBody } from './binding.js';
+import { optionFor } from '../flavors/options.js';
 import type { FormOf, OptionDef } from './options.js';
 import type { ApiContext, Step } from './context.js';
 import { apiError } from './respond.js';
@@ -104,7 +105,7 @@ export const userAssignment: Step = (ctx) => {
 /** `bind(api.X{})`: decode and validate the body into `ctx.form`, or 422. Read it with {@link formOf}. */
 export function bind(opt: OptionDef): Step {
   const step: Step = (ctx) => {
-    const res = bindBody(opt, { method: ctx.method, contentType: ctx.contentType, rawBody: ctx.rawBody, query: ctx.query });
+    const res = bindBody(optionFor(opt, ctx.flavor), { method: ctx.method, contentType: ctx.contentType, rawBody: ctx.rawBody, query: ctx.query });
     if (res.error) return apiError(ctx.root, 422, res.error);
     ctx.form = res.form;
     ctx.boundOption = opt;

@@ -8,10 +8,13 @@ import type { Context } from 'hono';
 import type { Form } from './binding.js';
 import type { OptionDef } from './options.js';
 import type { OrgRecord, Owner, RepoRecord, SandboxState, UserRecord } from '../core/state.js';
+import type { Flavor } from '../flavors/flavor.js';
 
 export interface ApiContext {
   c: Context;
   state: SandboxState;
+  /** The release the sandbox plays. */
+  flavor: Flavor;
   /** ROOT_URL, with its trailing slash: `http://127.0.0.1:PORT/`. */
   root: string;
   method: string;
@@ -27,6 +30,8 @@ export interface ApiContext {
 
   doer: UserRecord | null;
   isSigned: boolean;
+  /** Signed in with `Authorization: Basic` (a password, or a token in the password): `reqBasicOrRevProxyAuth`. */
+  isBasicAuth?: boolean;
   /** Scopes of the token that authenticated the request; null for password logins and anonymous calls. */
   tokenScopes: string[] | null;
 

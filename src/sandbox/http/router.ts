@@ -8,6 +8,8 @@ import { authenticate, sudo } from './auth.js';
 import { runSteps, withHeaders, type ApiContext, type Step } from './context.js';
 import type { OptionDef } from './options.js';
 import type { SandboxState } from '../core/state.js';
+import type { Flavor } from '../flavors/flavor.js';
+import { routeAvailable } from '../flavors/releases.js';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -45,9 +47,14 @@ export class ApiRouter {
     private readonly app: Hono<SandboxEnv>,
     private readonly state: SandboxState,
     private readonly rootOf: (c: Context) => string,
+    readonly flavor: Flavor,
+    /** `[federation] ENABLED`: the federation routes (`/nodeinfo`) exist only then. */
+    readonly federation = false,
   ) {}
 
   on(method: Method, path: string, ...steps: Step[]): void {
+    // A route the release does not have is not registered: a 404, as on that release.
+    if (!routeAvailable(this.flavor, method, path)) return;
     const full = API_PREFIX + path;
     const bodyOption = steps.find((s) => s.bodyOption)?.bodyOption ?? null;
     this.patterns.push({ method, re: patternToRegExp(full) });
@@ -69,6 +76,7 @@ export class ApiRouter {
     return {
       c,
       state: this.state,
+      flavor: this.flavor,
       root: this.rootOf(c),
       method: c.req.method === 'HEAD' ? 'GET' : c.req.method,
       rawPath: rawPathOf(c.req.url),

@@ -13,6 +13,7 @@ import { runnerLastOnlineMs, statusFilter, toActionRunner, toWorkflowJob, toWork
 import type { ActionStatus, RunnerRecord } from './records.js';
 import { EditActionRunnerOption } from './options.js';
 import { registrationToken } from './service.js';
+import { hasQuirk } from '../../flavors/releases.js';
 
 /** `ctx.PathParamInt64`: Go's `strconv.ParseInt`, 0 on failure. */
 function pathInt64(s: string | undefined): number {
@@ -43,7 +44,10 @@ function listRunners(ctx: ApiContext): Response {
   const runners = ctx.state.data.runners
     .filter((r) => disabled === undefined || r.disabled === disabled)
     .sort((a, b) => runnerLastOnlineMs(b, now) - runnerLastOnlineMs(a, now) || a.id - b.id);
-  return json(200, { runners: paginate(runners, opts).map(toActionRunner), total_count: runners.length });
+  const page = paginate(runners, opts).map(toActionRunner);
+  if (!hasQuirk(ctx.flavor, 'runnerListBareArray')) return json(200, { runners: page, total_count: runners.length });
+  setTotalCountHeader(ctx, runners.length);
+  return json(200, page);
 }
 
 /** Repeated `status` values (`ctx.FormStrings`); 400 `Invalid status X` for an unknown one. */

@@ -41,6 +41,7 @@ const BRANCH_PROTECTION_FIELDS = [
   f('protected_file_patterns', 'string'),
   f('unprotected_file_patterns', 'string'),
   f('block_admin_merge_override', 'bool'),
+  f('apply_to_admins', 'bool'),
 ];
 
 export const CreateBranchProtectionOption = option('CreateBranchProtectionOption', BRANCH_PROTECTION_FIELDS);

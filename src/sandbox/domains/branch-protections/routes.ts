@@ -21,6 +21,8 @@ import { type BranchProtectionRecord, PROTECTIONS, protectionsOfRepo } from './r
 import { fail, isFailure } from '../../core/failure.js';
 import { CreateBranchProtectionOption, EditBranchProtectionOption, UpdateBranchProtectionPriories } from './options.js';
 import { createProtection, editProtection, isGlobRule } from './service.js';
+import type { Flavor } from '../../flavors/flavor.js';
+import { shapeAnswer } from '../../flavors/releases.js';
 
 /** `GetProtectedBranchRules` order: priority, plain names before globs, creation. */
 function sortedRules(state: SandboxState, repoId: number): BranchProtectionRecord[] {
@@ -30,7 +32,7 @@ function sortedRules(state: SandboxState, repoId: number): BranchProtectionRecor
 }
 
 /** `convert.ToBranchProtection` (v1.24 generation): lists filtered to explicit readers, no `id`. */
-export function toBranchProtection(state: SandboxState, repo: RepoRecord, bp: BranchProtectionRecord): Record<string, unknown> {
+export function toBranchProtection(state: SandboxState, repo: RepoRecord, bp: BranchProtectionRecord, flavor?: Flavor): Record<string, unknown> {
   const readers = explicitReaderIds(state, repo);
   const teamReaders = teamsWithAccess(state, repo);
   const users = (field: string): string[] => {
@@ -42,7 +44,7 @@ export function toBranchProtection(state: SandboxState, repo: RepoRecord, bp: Br
     return teamReaders.filter((t) => saved.has(t.id)).map((t) => t.name);
   };
   const f = bp.flags;
-  return {
+  return shapeAnswer(flavor, 'BranchProtection', {
     branch_name: isGlobRule(bp.ruleName) ? '' : bp.ruleName,
     rule_name: bp.ruleName,
     priority: bp.priority,
@@ -82,9 +84,10 @@ export function toBranchProtection(state: SandboxState, repo: RepoRecord, bp: Br
     protected_file_patterns: bp.protectedFilePatterns,
     unprotected_file_patterns: bp.unprotectedFilePatterns,
     block_admin_merge_override: f.block_admin_merge_override ?? false,
+    apply_to_admins: f.apply_to_admins ?? false,
     created_at: bp.createdAt,
     updated_at: bp.updatedAt,
-  };
+  });
 }
 
 /**
@@ -111,11 +114,11 @@ export function registerBranchProtectionRoutes(r: ApiRouter): void {
   const base = '/repos/:owner/:repo/branch_protections';
   const guard = [scope('repository'), repoAssignment, reqToken, reqRepoAdmin];
 
-  r.on('GET', base, ...guard, (ctx) => json(200, sortedRules(ctx.state, ctx.repo!.id).map((bp) => toBranchProtection(ctx.state, ctx.repo!, bp))));
+  r.on('GET', base, ...guard, (ctx) => json(200, sortedRules(ctx.state, ctx.repo!.id).map((bp) => toBranchProtection(ctx.state, ctx.repo!, bp, ctx.flavor))));
 
   r.on('POST', base, ...guard, bind(CreateBranchProtectionOption), mustNotBeArchived, (ctx) => {
     const res = createProtection(ctx.state, ctx.repo!, ctx.form);
-    return isFailure(res) ? fail(ctx, res) : json(201, toBranchProtection(ctx.state, ctx.repo!, res));
+    return isFailure(res) ? fail(ctx, res) : json(201, toBranchProtection(ctx.state, ctx.repo!, res, ctx.flavor));
   });
 
   // POST …/priority is the priority endpoint; GET/PATCH/DELETE …/priority address a rule named "priority".
@@ -132,14 +135,14 @@ export function registerBranchProtectionRoutes(r: ApiRouter): void {
 
   r.on('GET', `${base}/*`, ...guard, (ctx) => {
     const bp = findRule(ctx);
-    return bp ? json(200, toBranchProtection(ctx.state, ctx.repo!, bp)) : notFound(ctx);
+    return bp ? json(200, toBranchProtection(ctx.state, ctx.repo!, bp, ctx.flavor)) : notFound(ctx);
   });
 
   r.on('PATCH', `${base}/*`, ...guard, bind(EditBranchProtectionOption), mustNotBeArchived, (ctx) => {
     const bp = findRule(ctx);
     if (!bp) return notFound(ctx);
     const res = editProtection(ctx.state, ctx.repo!, bp, ctx.form);
-    return isFailure(res) ? fail(ctx, res) : json(200, toBranchProtection(ctx.state, ctx.repo!, res));
+    return isFailure(res) ? fail(ctx, res) : json(200, toBranchProtection(ctx.state, ctx.repo!, res, ctx.flavor));
   });
 
   r.on('DELETE', `${base}/*`, ...guard, mustNotBeArchived, (ctx) => {

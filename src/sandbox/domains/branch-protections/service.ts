@@ -32,6 +32,8 @@ const PLAIN_FLAGS = [
   'enable_bypass_allowlist',
   'enable_deletion',
   'enable_deletion_allowlist',
+  // Forgejo only: the binder of every other release drops it (flavors/releases.ts).
+  'apply_to_admins',
 ];
 
 type BpForm = Record<string, unknown>;

@@ -22,6 +22,7 @@ import { pathInt64 } from '../users/badges-keys.js';
 import { ADMIN_STEPS } from '../../http/auth.js';
 import { fail, isFailure } from '../../core/failure.js';
 import { CreateHookOption, EditHookOption } from './options.js';
+import { hasQuirk } from '../../flavors/releases.js';
 import { createAdminHook, isValidHookUrl, toHook, updateHookEvents } from './service.js';
 
 /** `utils.editHook`: validation first (nothing is saved on a 422), then the resets. */
@@ -52,7 +53,7 @@ function editHook(ctx: ApiContext, hook: AdminHookRecord): Response {
   if (form.name !== undefined) next.name = form.name.trim();
   next.updatedAt = nowIso();
   Object.assign(hook, next);
-  return json(200, toHook(hook));
+  return json(200, toHook(hook, ctx.flavor));
 }
 
 function hookById(ctx: ApiContext): AdminHookRecord | undefined {
@@ -65,23 +66,24 @@ export function registerAdminHookRoutes(r: ApiRouter): void {
 
   // `type`: system (default, also for any other value), default, all. Paged since v1.26.
   r.on('GET', '/admin/hooks', ...admin, (ctx) => {
-    const type = ctx.query.get('type') ?? '';
+    // Before `type=` the list is the system hooks, whatever the query says.
+    const type = hasQuirk(ctx.flavor, 'adminHooksListType') ? (ctx.query.get('type') ?? '') : 'system';
     const hooks = ctx.state.data.adminHooks.filter((h) => (type === 'all' ? true : type === 'default' ? !h.isSystem : h.isSystem)).sort((a, b) => a.id - b.id);
     const opts = listOptions(ctx);
     setLinkHeader(ctx, hooks.length, opts.pageSize);
     setTotalCountHeader(ctx, hooks.length);
-    return json(200, paginate(hooks, opts).map(toHook));
+    return json(200, paginate(hooks, opts).map((h) => toHook(h, ctx.flavor)));
   });
 
   r.on('POST', '/admin/hooks', ...admin, bind(CreateHookOption), (ctx) => {
     const res = createAdminHook(ctx.state, formOf(ctx, CreateHookOption));
     if (isFailure(res)) return fail(ctx, res);
-    return json(201, toHook(res));
+    return json(201, toHook(res, ctx.flavor));
   });
 
   r.on('GET', '/admin/hooks/:id', ...admin, (ctx) => {
     const hook = hookById(ctx);
-    return hook ? json(200, toHook(hook)) : apiError(ctx.root, 404, 'not found');
+    return hook ? json(200, toHook(hook, ctx.flavor)) : apiError(ctx.root, 404, 'not found');
   });
 
   r.on('PATCH', '/admin/hooks/:id', ...admin, bind(EditHookOption), (ctx) => {

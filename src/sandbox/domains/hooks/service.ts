@@ -2,6 +2,8 @@
 import type { AdminHookRecord, HookEventMap } from './records.js';
 import { nowIso, type SandboxState } from '../../core/state.js';
 import { failure, type Failure } from '../../core/failure.js';
+import type { Flavor } from '../../flavors/flavor.js';
+import { hasQuirk, shapeAnswer } from '../../flavors/releases.js';
 import { CreateHookOption } from './options.js';
 import type { FormOf } from '../../http/options.js';
 
@@ -50,7 +52,7 @@ export function eventsArray(h: AdminHookRecord): string[] {
 }
 
 /** `webhook_service.ToHook`: `config` holds url and content type (and the Slack settings) only. */
-export function toHook(h: AdminHookRecord): Record<string, unknown> {
+export function toHook(h: AdminHookRecord, flavor?: Flavor): Record<string, unknown> {
   const config: Record<string, string> = { url: h.url, content_type: h.contentType };
   if (h.type === 'slack') {
     config.channel = h.slack?.channel ?? '';
@@ -58,19 +60,19 @@ export function toHook(h: AdminHookRecord): Record<string, unknown> {
     config.icon_url = h.slack?.iconUrl ?? '';
     config.color = h.slack?.color ?? '';
   }
-  return {
+  return shapeAnswer(flavor, 'Hook', {
     id: h.id,
     name: h.name,
     type: h.type,
     branch_filter: h.branchFilter,
     config,
     events: eventsArray(h),
-    // Hidden since PR #38406 (upstream main after v1.27.0-rc0).
-    authorization_header: '',
+    // Hidden since PR #38406 (upstream main after v1.27.0-rc0); every release before returns it decrypted.
+    authorization_header: flavor && hasQuirk(flavor, 'hookAuthorizationInClear') ? h.authorizationHeader : '',
     active: h.active,
     updated_at: h.updatedAt,
     created_at: h.createdAt,
-  };
+  });
 }
 
 /** `validation.IsValidURL`: an absolute http(s) URL whose port, if any, is digits. */

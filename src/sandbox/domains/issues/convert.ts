@@ -1,6 +1,7 @@
 /** API `Issue` and `Project` objects. */
 import { goPathEscape } from '../../http/respond.js';
 import type { ConvertContext } from '../../core/convert.js';
+import { shapeAnswer } from '../../flavors/releases.js';
 import { type IssueRecord, projectById, type ProjectRecord } from './records.js';
 import { labelById, type LabelRecord } from '../labels/records.js';
 import type { UserRecord } from '../../core/state.js';
@@ -26,7 +27,7 @@ export function toIssue(cx: ConvertContext, issue: IssueRecord, doer: UserRecord
   const author = cx.state.userById(issue.authorId);
   const assignees = issue.assigneeIds.map((id) => cx.state.userById(id)).filter((u): u is UserRecord => u !== undefined);
   const milestone = issue.milestoneId ? milestoneById(cx.state, issue.milestoneId) : undefined;
-  return {
+  return shapeAnswer(cx.flavor, 'Issue', {
     id: issue.id,
     url: `${repoApiUrl(cx, repo)}/issues/${issue.index}`,
     html_url: `${repoHtmlUrl(cx, repo)}/issues/${issue.index}`,
@@ -59,7 +60,7 @@ export function toIssue(cx: ConvertContext, issue: IssueRecord, doer: UserRecord
       .map((id) => projectById(cx.state, id))
       .filter((p): p is ProjectRecord => p !== undefined)
       .map((p) => toProject(cx, p)),
-  };
+  });
 }
 
 /** `structs.Project` (newest swagger; `creator`, `updated_at`, `closed_at`, `html_url` are omitempty). */

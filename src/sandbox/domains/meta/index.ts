@@ -1,5 +1,25 @@
-/** `/version`, `/settings/api`: public server facts. */
+/** `/version`, `/settings/api`: public server facts; the seed's `flavor:` (which release to play). */
 import type { SandboxDomain } from '../../core/domain.js';
+import { bool, SeedError, str } from '../../core/seed-shape.js';
+import { FlavorError, parseFlavor } from '../../flavors/flavor.js';
 import { registerMiscRoutes } from './routes.js';
 
-export const metaDomain: SandboxDomain = { name: 'meta', routes: registerMiscRoutes };
+export const metaDomain: SandboxDomain = {
+  name: 'meta',
+  routes: registerMiscRoutes,
+  seed: {
+    keys: ['flavor', 'federation'],
+    // Checked here so that a bad flavour is a seed error naming the key; `startSandbox` plays it.
+    load: (cx) => {
+      bool(cx.top.federation, 'federation');
+      const name = str(cx.top.flavor, 'flavor');
+      if (name === undefined) return;
+      try {
+        parseFlavor(name);
+      } catch (e) {
+        if (e instanceof FlavorError) throw new SeedError(`flavor: ${e.message}`);
+        throw e;
+      }
+    },
+  },
+};

@@ -5,12 +5,47 @@
 import { json } from '../../http/respond.js';
 import { DEFAULT_PAGING_NUM, MAX_RESPONSE_ITEMS } from '../../http/paging.js';
 import type { ApiRouter } from '../../http/router.js';
+import { defaultFlavor } from '../../flavors/flavor.js';
+import type { SandboxState } from '../../core/state.js';
 
-/** Looks like a Gitea version (a client's version checks work) and says what it is. */
-export const SANDBOX_VERSION = '1.27.0+forgeform-sandbox';
+/** The version of the default flavour (`gitea@main`): looks like a Gitea version and says what it is. */
+export const SANDBOX_VERSION = defaultFlavor().version;
+
+/** Six and one months back, as Go's `AddDate(0, -n, 0)`. */
+function monthsAgo(n: number): number {
+  const d = new Date();
+  d.setMonth(d.getMonth() - n);
+  return d.getTime();
+}
+
+/**
+ * `misc.NodeInfo` (Gitea v1.25.4 `routers/api/v1/misc/nodeinfo.go`, Forgejo the same with its own
+ * name and links): usage with the instance defaults (`SHARE_USER_STATISTICS = true`, registration
+ * open); the usage counts are `omitempty`.
+ */
+function nodeInfo(r: ApiRouter, state: SandboxState): Record<string, unknown> {
+  const active = (since: number): number => state.data.users.filter((u) => u.lastLogin !== null && Date.parse(u.lastLogin) >= since).length;
+  const drop0 = (o: Record<string, number>): Record<string, number> => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== 0));
+  const forgejo = r.flavor.fork === 'forgejo';
+  return {
+    version: '2.1',
+    software: forgejo
+      ? { name: 'forgejo', version: r.flavor.version, repository: 'https://codeberg.org/forgejo/forgejo.git', homepage: 'https://forgejo.org/' }
+      : { name: 'gitea', version: r.flavor.version, repository: 'https://github.com/go-gitea/gitea.git', homepage: 'https://gitea.io/' },
+    protocols: ['activitypub'],
+    services: { inbound: [], outbound: ['rss2.0'] },
+    openRegistrations: true,
+    usage: {
+      users: drop0({ total: state.data.users.length, activeHalfyear: active(monthsAgo(6)), activeMonth: active(monthsAgo(1)) }),
+      ...drop0({ localPosts: state.data.issues.length, localComments: (state.data.comments ?? []).length }),
+    },
+    metadata: {},
+  };
+}
 
 export function registerMiscRoutes(r: ApiRouter): void {
-  r.on('GET', '/version', () => json(200, { version: SANDBOX_VERSION }));
+  if (r.federation) r.on('GET', '/nodeinfo', (ctx) => json(200, nodeInfo(r, ctx.state)));
+  r.on('GET', '/version', () => json(200, { version: r.flavor.version }));
 
   r.on('GET', '/settings/api', () =>
     json(200, {

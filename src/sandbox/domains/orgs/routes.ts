@@ -15,14 +15,25 @@ import { checkEmail } from '../users/service.js';
 import { fail, isFailure } from '../../core/failure.js';
 import { CreateOrgOption, EditOrgOption } from './options.js';
 import { createOrg } from './service.js';
+import { hasQuirk } from '../../flavors/releases.js';
 
 
 const VISIBILITIES: readonly string[] = ['public', 'limited', 'private'];
 
-/** `org.Edit` (newest): e-mail first (validated unless empty), then only the given fields. */
+/** The text fields that Gitea ≤ 1.25 and Forgejo write from a plain (non-pointer) string. */
+const PLAIN_TEXT_FIELDS = ['full_name', 'description', 'website', 'location'] as const;
+
+/**
+ * `org.Edit`: e-mail first (validated unless empty), then the given fields. Releases with plain
+ * strings write the four text fields whatever was sent (omitted = cleared); releases before
+ * pointer e-mails keep an empty one; Forgejo drops `public`.
+ */
 function editOrg(ctx: ApiContext): Response {
-  const form = formOf(ctx, EditOrgOption);
+  const form = { ...formOf(ctx, EditOrgOption) };
   const org = ctx.org!;
+  if (hasQuirk(ctx.flavor, 'orgEditClearsOmitted')) for (const key of PLAIN_TEXT_FIELDS) form[key] ??= '';
+  if (hasQuirk(ctx.flavor, 'orgEditKeepsEmptyEmail') && form.email === '') delete form.email;
+  if (hasQuirk(ctx.flavor, 'orgEditIgnoresPublic') && form.visibility === 'public') delete form.visibility;
   if (form.email !== undefined) {
     if (form.email !== '') {
       const bad = checkEmail(form.email);

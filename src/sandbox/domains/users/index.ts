@@ -11,6 +11,7 @@ import { registerAdminUserRoutes } from './routes.js';
 import { loadUsersSeed } from './seed.js';
 import { registerUserRoutes } from './self.js';
 import { registerTeamUserRoutes } from './teams-users.js';
+import { registerTokenRoutes } from './tokens.js';
 
 const dropUserRows = (state: SandboxState, id: number): void => {
   state.indexes.of(EMAILS).removeWhere((e) => e.userId === id);
@@ -27,6 +28,7 @@ export const usersDomain: SandboxDomain = {
     registerAdminUserExtraRoutes(r);
     registerEmailRoutes(r);
     registerTeamUserRoutes(r);
+    registerTokenRoutes(r);
   },
   seed: { keys: ['users', 'auth_sources', 'badges'], load: loadUsersSeed },
   cascade: {

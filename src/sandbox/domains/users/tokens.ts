@@ -1,0 +1,83 @@
+/**
+ * Access tokens of a user: `GET`/`POST /users/{username}/tokens`, `DELETE …/tokens/{id}` — how a
+ * client bootstraps a token on a fresh server (Gitea v1.25.4 `routers/api/v1/user/app.go`; routes
+ * in `routers/api/v1/api.go` l.1021–1025). The group needs Basic authentication
+ * (`reqBasicOrRevProxyAuth`: 401 `auth required` for a token header) and the user themself or a
+ * site admin (`reqSelfOrAdmin`: 403).
+ */
+import { randomBytes } from 'node:crypto';
+import { reqToken, scope } from '../../http/auth.js';
+import { bind, formOf, notFound, userAssignment } from '../../http/checks.js';
+import type { Step } from '../../http/context.js';
+import { f, option } from '../../http/options.js';
+import { listOptions, paginate, setTotalCountHeader } from '../../http/paging.js';
+import { apiError, empty, json } from '../../http/respond.js';
+import type { ApiRouter } from '../../http/router.js';
+import { nowIso, TOKENS, type TokenRecord } from '../../core/state.js';
+import { ZERO_TIME } from '../../core/convert.js';
+
+export const CreateAccessTokenOption = option('CreateAccessTokenOption', [f('name', 'string', { rules: ['Required'] }), f('scopes', 'string[]')]);
+
+const CATEGORIES = ['activitypub', 'admin', 'issue', 'misc', 'notification', 'organization', 'package', 'repository', 'user'];
+const KNOWN_SCOPES = new Set(['all', 'public-only', ...CATEGORIES.flatMap((c) => [`read:${c}`, `write:${c}`])]);
+
+/** `AccessTokenScope.Normalize`: `all` covers every category; `write:x` covers `read:x`. An unknown scope is an error. */
+function normalizeScopes(scopes: string[]): string[] | { invalid: string } {
+  const given = scopes.flatMap((s) => s.split(',')).map((s) => s.trim()).filter((s) => s !== '');
+  const unknown = given.find((s) => !KNOWN_SCOPES.has(s));
+  if (unknown) return { invalid: unknown };
+  const set = new Set(given);
+  if (set.has('all')) return ['all', ...(set.has('public-only') ? ['public-only'] : [])];
+  return [...set].filter((s) => !(s.startsWith('read:') && set.has(`write:${s.slice(5)}`)));
+}
+
+const reqSelfOrAdmin: Step = (ctx) =>
+  ctx.doer?.isAdmin || ctx.contextUser?.id === ctx.doer?.id ? undefined : apiError(ctx.root, 403, 'doer should be the site admin or be same as the contextUser');
+
+const reqBasicAuth: Step = (ctx) => (ctx.isBasicAuth ? undefined : apiError(ctx.root, 401, 'auth required'));
+
+function toAccessToken(t: TokenRecord, token = ''): Record<string, unknown> {
+  return { id: t.id, name: t.name, sha1: token, token_last_eight: t.lastEight ?? '', scopes: t.scopes, created_at: t.createdAt ?? ZERO_TIME, last_used_at: t.createdAt ?? ZERO_TIME };
+}
+
+export function registerTokenRoutes(r: ApiRouter): void {
+  const group = [scope('user'), userAssignment, reqSelfOrAdmin, reqBasicAuth];
+
+  r.on('GET', '/users/:username/tokens', ...group, (ctx) => {
+    const tokens = ctx.state.data.tokens.filter((t) => t.userId === ctx.contextUser!.id).sort((a, b) => a.id - b.id);
+    setTotalCountHeader(ctx, tokens.length);
+    return json(200, paginate(tokens, listOptions(ctx)).map((t) => toAccessToken(t)));
+  });
+
+  r.on('POST', '/users/:username/tokens', ...group, bind(CreateAccessTokenOption), reqToken, (ctx) => {
+    const form = formOf(ctx, CreateAccessTokenOption);
+    const userId = ctx.contextUser!.id;
+    if (ctx.state.data.tokens.some((t) => t.userId === userId && t.name === form.name)) return apiError(ctx.root, 400, 'access token name has been used already');
+    const scopes = normalizeScopes(form.scopes ?? []);
+    if (!Array.isArray(scopes)) return apiError(ctx.root, 400, `invalid access token scope provided: invalid access token scope: ${scopes.invalid}`);
+    if (scopes.length === 0) return apiError(ctx.root, 400, 'access token must have a scope');
+    const value = randomBytes(20).toString('hex');
+    const rec = ctx.state.addToken(userId, value, scopes, form.name);
+    rec.lastEight = value.slice(-8);
+    rec.createdAt = nowIso();
+    // The only answer that carries the token; created_at stays Go's zero time, as the handler leaves it.
+    return json(201, { ...toAccessToken(rec, value), created_at: ZERO_TIME, last_used_at: ZERO_TIME });
+  });
+
+  // `{id}`: a number is an id; anything else a name (422 when two tokens share it).
+  r.on('DELETE', '/users/:username/tokens/:id', ...group, reqToken, (ctx) => {
+    const userId = ctx.contextUser!.id;
+    const raw = ctx.params.id ?? '';
+    const own = ctx.state.data.tokens.filter((t) => t.userId === userId);
+    let id = /^\d+$/.test(raw) ? Number(raw) : 0;
+    if (id === 0) {
+      const named = own.filter((t) => t.name === raw);
+      if (named.length === 0) return notFound(ctx);
+      if (named.length > 1) return apiError(ctx.root, 422, `multiple matches for token name '${raw}'`);
+      id = named[0]!.id;
+    }
+    if (!own.some((t) => t.id === id)) return notFound(ctx);
+    ctx.state.indexes.of(TOKENS).removeWhere((t) => t.id === id);
+    return empty(204);
+  });
+}
