@@ -1,3 +1,4 @@
+import type { ConfigPath, SourceLocation } from '../diagnostic.js';
 import type { SecretTemplates } from '../secret.js';
 
 // The shape of a validated config. schemas/forgeform.schema.json is the source of truth; these types
@@ -137,14 +138,7 @@ export interface IssueConfig {
 
 export type BranchProtectionConfig = Record<string, boolean | number | string | string[]>;
 
-/** A place in a config file; line and col are 1-based. */
-export interface SourceLocation {
-  file: string;
-  line: number;
-  col: number;
-}
-
-export type ConfigPath = (string | number)[];
+export type { ConfigPath, SourceLocation } from '../diagnostic.js';
 
 export interface LoadedConfig {
   config: Config;

@@ -6,13 +6,16 @@ import { diffFields, shownSecret } from './diff.js';
 import { objectDigest } from './digest.js';
 import { assessSafety, policyOf } from './safety.js';
 import { resolveScopes, type ResolvedScope } from '../scopes/resolve.js';
-import type { Action, Change, FieldChange, Plan, PlanPolicy } from '../model/index.js';
+import type { Action, Change, Diagnostic, FieldChange, Plan, PlanPolicy } from '../model/index.js';
 import { VERSION } from '../version.js';
 
-export interface PlanError {
-  message: string;
-  location?: SourceLocation;
-}
+/**
+ * A diagnostic while planning, with the place found for it. Sections not yet moved to the planner's
+ * steps still push `{message, location}`; buildPlan flattens the location into the diagnostic's file:line:col.
+ */
+type Reported = Diagnostic & { location?: SourceLocation | undefined };
+
+const placed = ({ location, ...d }: Reported): Diagnostic => ({ ...d, ...location });
 
 export interface PlanOptions {
   client: GiteaClient;
@@ -25,7 +28,7 @@ export interface PlanOptions {
 
 export interface PlanResult {
   plan: Plan;
-  errors: PlanError[];
+  errors: Diagnostic[];
 }
 
 export { refsIn } from './change-ops.js';
@@ -85,7 +88,7 @@ export async function buildPlan(opts: PlanOptions): Promise<PlanResult> {
   const { client, loaded, kinds } = opts;
   const config = loaded.config;
   const ctx = makeKindContext(client, loaded, opts.options);
-  const errors: PlanError[] = [];
+  const errors: Reported[] = [];
   const warnings: string[] = [];
   const unsafe: string[] = [];
   const prune = new Set(ctx.policy.prune);
@@ -101,7 +104,7 @@ export async function buildPlan(opts: PlanOptions): Promise<PlanResult> {
   };
 
   const { scopes, problems, warnings: scopeWarnings } = await resolveScopes(config, client, scopeCreationIds(kinds), opts.targets, (path, o) => ctx.cachedGet(path, o));
-  for (const p of problems) errors.push({ message: p.message, location: loaded.locate([p.section, p.key], true) });
+  for (const p of problems) errors.push({ ...p, location: p.path && loaded.locate(p.path, true) });
   warnings.push(...scopeWarnings);
 
   const locate = (rs: ResolvedScope, path: ConfigPath): SourceLocation | undefined => {
@@ -129,7 +132,7 @@ export async function buildPlan(opts: PlanOptions): Promise<PlanResult> {
       if (rs.scope.type !== kind.scopeType) continue;
       const d = await kind.desired(rs.config, rs.scope, ctx);
       if (!d) continue;
-      for (const p of d.problems) errors.push({ message: p.message, location: p.path ? locate(rs, p.path) : undefined });
+      for (const p of d.problems) errors.push({ ...p, location: p.path ? locate(rs, p.path) : undefined });
       work.push({ kind, rs, desired: rs.scope.type === 'server' ? d.objects.filter((o) => targeted(kind, o.key)) : d.objects });
     }
   }
@@ -239,7 +242,7 @@ export async function buildPlan(opts: PlanOptions): Promise<PlanResult> {
         }
       }
       const problems = kind.check?.(d, cur, scope, ctx, prepared) ?? [];
-      for (const p of problems) errors.push({ message: `${kind.title} "${d.key}"${where(scope)}: ${p.message}`, location: p.path ? locate(rs, p.path) : undefined });
+      for (const p of problems) errors.push({ ...p, resource: `${kind.title} "${d.key}"${where(scope)}`, location: p.path ? locate(rs, p.path) : undefined });
       if (cur) consumed.add(cur);
       if (problems.length) continue;
       const fields = diffFields(kind.fields, d.fields, cur?.fields, kind.compare ? (name) => kind.compare!(name, d, cur, prepared) : undefined);
@@ -279,7 +282,7 @@ export async function buildPlan(opts: PlanOptions): Promise<PlanResult> {
       const notes = await Promise.all(
         scopeChanges.map((c) =>
           kind.annotate!(c, scope, ctx).catch((e: unknown) => {
-            errors.push({ message: `${kind.title} "${c.key}"${where(scope)}: cannot tell what this ${c.action} affects: ${(e as Error).message}` });
+            errors.push({ resource: `${kind.title} "${c.key}"${where(scope)}`, message: `cannot tell what this ${c.action} affects: ${(e as Error).message}` });
             return undefined;
           }),
         ),
@@ -323,7 +326,7 @@ export async function buildPlan(opts: PlanOptions): Promise<PlanResult> {
     warnings,
     changes,
   };
-  return { plan, errors };
+  return { plan, errors: errors.map(placed) };
 }
 
 /**
