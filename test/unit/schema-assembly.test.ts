@@ -2,6 +2,8 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error: a plain .mjs script, run by node before any build; it has no type declarations.
 import { assembleSchema, FRAGMENTS, SCHEMA_PATH } from '../../scripts/assemble-schema.mjs';
+// @ts-expect-error: as above.
+import { configTypesSource, TYPES_PATH } from '../../scripts/config-types.mjs';
 
 const read = (path: string) => readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8');
 
@@ -21,5 +23,9 @@ describe('schemas/forgeform.schema.json', () => {
     const refs = [...JSON.stringify(schema).matchAll(/"\$ref":"#\/definitions\/([^"]+)"/g)].map((m) => m[1]!);
     expect(refs.length).toBeGreaterThan(0);
     for (const r of refs) expect(schema.definitions).toHaveProperty([r]);
+  });
+
+  it('has its TypeScript types generated from it (src/config/schema-types.ts; npm run schema writes both)', () => {
+    expect((configTypesSource as () => string)() === read(TYPES_PATH as string)).toBe(true);
   });
 });
