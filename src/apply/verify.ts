@@ -3,7 +3,7 @@
 // and safety is decided again (src/plan/safety.ts) from the changes and the server.
 import { isDeepStrictEqual } from 'node:util';
 import { isApiError, type GiteaClient } from '../gitea/client.js';
-import { scopeCreationIds, type CurrentObject, type DesiredObject, type Kind, type Scope } from '../model/index.js';
+import { scopeCreationIds, type CurrentObject, type Diagnostic, type DesiredObject, type Kind, type Scope } from '../model/index.js';
 import { dependenciesOf, opsOf, type OpsBase } from '../plan/change-ops.js';
 import { objectDigest } from '../plan/digest.js';
 import { makeScopeContext } from '../plan/planner.js';
@@ -19,7 +19,7 @@ export interface VerifiedPlan {
   /** Changes that will not run (stale plan), with the reason. */
   refused: Map<string, string>;
   /** Changes whose file requests differ from what they show: the whole plan is refused. */
-  mismatches: string[];
+  mismatches: Diagnostic[];
   verdict: SafetyVerdict;
 }
 
@@ -35,7 +35,7 @@ interface Group {
 export async function verifySavedPlan(plan: Plan, client: GiteaClient, kinds: Kind[]): Promise<VerifiedPlan> {
   const ctx = makeScopeContext(client, plan.policy);
   const refused = new Map<string, string>();
-  const mismatches: string[] = [];
+  const mismatches: Diagnostic[] = [];
   const kindOf = (name: string) => kinds.find((k) => k.name === name)!;
   const planned = new Set(plan.changes.map((c) => c.id));
   const creationId = scopeCreationIds(kinds);
@@ -82,7 +82,7 @@ export async function verifySavedPlan(plan: Plan, client: GiteaClient, kinds: Ki
               : 'exists on the server since the plan was made (stale plan): plan again'
             : 'no longer exists on the server (stale plan): plan again',
         );
-      else if (c.action === 'delete' && !plan.policy.prune.includes(g.kind.pruneKey)) mismatches.push(`${c.id}: deletes a ${g.kind.title}, but the plan's policy.prune does not list ${g.kind.pruneKey}`);
+      else if (c.action === 'delete' && !plan.policy.prune.includes(g.kind.pruneKey)) mismatches.push({ resource: c.id, message: `deletes a ${g.kind.title}, but the plan's policy.prune does not list ${g.kind.pruneKey}` });
     }
   }
 
@@ -104,15 +104,15 @@ export async function verifySavedPlan(plan: Plan, client: GiteaClient, kinds: Ki
       try {
         ops = opsOf(g.kind, c, base);
       } catch (e) {
-        mismatches.push(`${c.id}: its requests cannot be built from what it shows (${(e as Error).message})`);
+        mismatches.push({ resource: c.id, message: `its requests cannot be built from what it shows (${(e as Error).message})` });
         out.push(c);
         continue;
       }
-      if (!isDeepStrictEqual(plain(ops), plain(c.ops))) mismatches.push(`${c.id}: the requests in the plan file differ from what the change shows, built against the server as it is now (the file was edited, or what the change refers to moved on)`);
+      if (!isDeepStrictEqual(plain(ops), plain(c.ops))) mismatches.push({ resource: c.id, message: 'the requests in the plan file differ from what the change shows, built against the server as it is now (the file was edited, or what the change refers to moved on)' });
       const deps = dependenciesOf(g.kind, c, ops, base);
       const freeing = g.changes.find((r) => c.action === 'create' && r.action === 'rename' && r.from === c.key);
       if (freeing) deps.push(freeing.id);
-      if (!isDeepStrictEqual([...new Set(deps)].sort(), [...new Set(c.depends_on)].sort())) mismatches.push(`${c.id}: depends_on in the plan file differs from what the change needs (${deps.join(', ') || 'nothing'})`);
+      if (!isDeepStrictEqual([...new Set(deps)].sort(), [...new Set(c.depends_on)].sort())) mismatches.push({ resource: c.id, message: `depends_on in the plan file differs from what the change needs (${deps.join(', ') || 'nothing'})` });
       out.push({ ...c, ops, depends_on: [...new Set(deps)] });
     }
     ctx.recordPlanned(g.kind.name, g.scope, out);

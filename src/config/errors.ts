@@ -1,15 +1,7 @@
-/** One problem in a config: where it is (line and col 1-based; 0 when it concerns the whole file) and what was expected. */
-export interface ConfigProblem {
-  file: string;
-  line: number;
-  col: number;
-  message: string;
-}
+import { formatDiagnostic, type LocatedDiagnostic } from '../diagnostic.js';
 
-/** `file:line:col: message`, or `file: message` for a problem about the whole file. */
-export function formatProblem(p: ConfigProblem): string {
-  return p.line > 0 ? `${p.file}:${p.line}:${p.col}: ${p.message}` : `${p.file}: ${p.message}`;
-}
+/** One problem in a config: where it is (line and col 1-based; 0 when it concerns the whole file) and what was expected. */
+export type ConfigProblem = LocatedDiagnostic;
 
 /**
  * Sorts problems by file (in `fileOrder` when given, else by name), line and column, and drops exact duplicates.
@@ -28,7 +20,7 @@ export function sortProblems(problems: readonly ConfigProblem[], fileOrder: read
   );
   const seen = new Set<string>();
   return sorted.filter((p) => {
-    const key = formatProblem(p);
+    const key = formatDiagnostic(p);
     if (seen.has(key)) return false;
     seen.add(key);
     return true;
@@ -41,7 +33,7 @@ export const MAX_PROBLEMS_SHOWN = 50;
 export const MAX_MESSAGE = 400;
 
 function capped(p: ConfigProblem): string {
-  const line = formatProblem({ ...p, message: p.message.length > MAX_MESSAGE ? `${p.message.slice(0, MAX_MESSAGE - 1)}…` : p.message });
+  const line = formatDiagnostic({ ...p, message: p.message.length > MAX_MESSAGE ? `${p.message.slice(0, MAX_MESSAGE - 1)}…` : p.message });
   // A problem is one line, whatever a message quoted.
   return line.replace(/[\r\n]+/g, ' ');
 }

@@ -1,7 +1,7 @@
 import { Document } from 'yaml';
 import type { Config } from '../config/types.js';
 import { isApiError, type GiteaClient } from '../gitea/client.js';
-import { scopeCreationIds, type CurrentObject, type Kind } from '../model/index.js';
+import { formatDiagnostic, scopeCreationIds, type CurrentObject, type Kind } from '../model/index.js';
 import { makeKindContext } from '../plan/planner.js';
 import { discoverOwners, scopeEntry, scopesConfig } from '../scopes/discover.js';
 import { resolveScopes, type ScopeProblem } from '../scopes/resolve.js';
@@ -25,7 +25,7 @@ export type ExportProblem = ScopeProblem;
 
 export class ExportSelectionError extends Error {
   constructor(readonly problems: ExportProblem[]) {
-    super(problems.map((p) => `${p.key}: ${p.message}`).join('\n'));
+    super(problems.map((p) => formatDiagnostic({ ...p, resource: p.path[1] })).join('\n'));
   }
 }
 

@@ -62,7 +62,9 @@ export const branchProtectionKind: Kind = {
   async desired(scopeConfig, scope) {
     const rules = (scopeConfig as RepoConfig | undefined)?.branch_protections;
     if (!rules) return undefined;
-    const objects: DesiredObject[] = Object.entries(rules).map(([rule, cfg]: [string, BranchProtectionConfig]) => {
+    const objects: DesiredObject[] = Object.entries(rules).map(([rule, declared]: [string, BranchProtectionConfig]) => {
+      // The rule's settings as data: the field specs say how each is compared and sent.
+      const cfg: Record<string, unknown> = { ...declared };
       const d = { key: rule, fields: normalizeFields(fields, cfg, true), path: ['repos', scope.name, 'branch_protections', rule] };
       rememberDeclaredLists(d, cfg);
       return d;

@@ -9,3 +9,4 @@ export type * from './plan.js';
 export type * from './kind.js';
 export * from './scope.js';
 export * from './registry.js';
+export * from '../diagnostic.js';

@@ -1,5 +1,6 @@
 import type { GiteaClient, RequestOptions } from '../gitea/client.js';
-import type { ConfigPath, LoadedConfig } from '../config/types.js';
+import type { LoadedConfig } from '../config/types.js';
+import type { Diagnostic } from '../diagnostic.js';
 import type { FieldSpec } from './field.js';
 import type { CurrentObject, DesiredObject } from './object.js';
 import type { Action, Change, Op, PlanPolicy } from './plan.js';
@@ -59,11 +60,11 @@ export interface DuplicateResolution {
   message: string;
 }
 
-/** A problem found while planning; the planner turns it into an error naming the config place. */
-export interface Problem {
-  message: string;
-  path?: ConfigPath;
-}
+/**
+ * A problem a kind finds while planning: a diagnostic with the config path it concerns, which the
+ * planner turns into file:line:col, adding the resource (the kind's title, key and scope).
+ */
+export type Problem = Diagnostic;
 
 export interface OpsInput {
   scope: Scope;

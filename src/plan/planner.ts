@@ -6,13 +6,16 @@ import { diffFields, shownSecret } from './diff.js';
 import { objectDigest } from './digest.js';
 import { assessSafety, policyOf } from './safety.js';
 import { resolveScopes, type ResolvedScope } from '../scopes/resolve.js';
-import type { Action, Change, FieldChange, Plan, PlanPolicy } from '../model/index.js';
+import type { Action, Change, Diagnostic, FieldChange, Plan, PlanPolicy } from '../model/index.js';
 import { VERSION } from '../version.js';
 
-export interface PlanError {
-  message: string;
-  location?: SourceLocation;
-}
+/**
+ * A diagnostic while planning, with the place found for it. Sections not yet moved to the planner's
+ * steps still push `{message, location}`; buildPlan flattens the location into the diagnostic's file:line:col.
+ */
+type Reported = Diagnostic & { location?: SourceLocation | undefined };
+
+const placed = ({ location, ...d }: Reported): Diagnostic => ({ ...d, ...location });
 
 export interface PlanOptions {
   client: GiteaClient;
@@ -25,7 +28,7 @@ export interface PlanOptions {
 
 export interface PlanResult {
   plan: Plan;
-  errors: PlanError[];
+  errors: Diagnostic[];
 }
 
 export { refsIn } from './change-ops.js';
@@ -85,7 +88,7 @@ export async function buildPlan(opts: PlanOptions): Promise<PlanResult> {
   const { client, loaded, kinds } = opts;
   const config = loaded.config;
   const ctx = makeKindContext(client, loaded, opts.options);
-  const errors: PlanError[] = [];
+  const errors: Reported[] = [];
   const warnings: string[] = [];
   const drift: string[] = [];
   const unsafe: string[] = [];
@@ -102,7 +105,7 @@ export async function buildPlan(opts: PlanOptions): Promise<PlanResult> {
   };
 
   const { scopes, problems, warnings: scopeWarnings } = await resolveScopes(config, client, scopeCreationIds(kinds), opts.targets, (path, o) => ctx.cachedGet(path, o));
-  for (const p of problems) errors.push({ message: p.message, location: loaded.locate([p.section, p.key], true) });
+  for (const p of problems) errors.push({ ...p, location: p.path && loaded.locate(p.path, true) });
   warnings.push(...scopeWarnings);
 
   const locate = (rs: ResolvedScope, path: ConfigPath): SourceLocation | undefined => {
@@ -130,7 +133,7 @@ export async function buildPlan(opts: PlanOptions): Promise<PlanResult> {
       if (rs.scope.type !== kind.scopeType) continue;
       const d = await kind.desired(rs.config, rs.scope, ctx);
       if (!d) continue;
-      for (const p of d.problems) errors.push({ message: p.message, location: p.path ? locate(rs, p.path) : undefined });
+      for (const p of d.problems) errors.push({ ...p, location: p.path ? locate(rs, p.path) : undefined });
       work.push({ kind, rs, desired: rs.scope.type === 'server' ? d.objects.filter((o) => targeted(kind, o.key)) : d.objects });
     }
   }
@@ -243,7 +246,7 @@ export async function buildPlan(opts: PlanOptions): Promise<PlanResult> {
         }
       }
       const problems = kind.check?.(d, cur, scope, ctx, prepared) ?? [];
-      for (const p of problems) errors.push({ message: `${kind.title} "${d.key}"${where(scope)}: ${p.message}`, location: p.path ? locate(rs, p.path) : undefined });
+      for (const p of problems) errors.push({ ...p, resource: `${kind.title} "${d.key}"${where(scope)}`, location: p.path ? locate(rs, p.path) : undefined });
       if (cur) consumed.add(cur);
       if (problems.length) continue;
       const fields = diffFields(kind.fields, d.fields, cur?.fields, kind.compare ? (name) => kind.compare!(name, d, cur, prepared) : undefined);
@@ -283,7 +286,7 @@ export async function buildPlan(opts: PlanOptions): Promise<PlanResult> {
       const notes = await Promise.all(
         scopeChanges.map((c) =>
           kind.annotate!(c, scope, ctx).catch((e: unknown) => {
-            errors.push({ message: `${kind.title} "${c.key}"${where(scope)}: cannot tell what this ${c.action} affects: ${(e as Error).message}` });
+            errors.push({ resource: `${kind.title} "${c.key}"${where(scope)}`, message: `cannot tell what this ${c.action} affects: ${(e as Error).message}` });
             return undefined;
           }),
         ),
@@ -328,7 +331,7 @@ export async function buildPlan(opts: PlanOptions): Promise<PlanResult> {
     ...(drift.length ? { drift } : {}),
     changes,
   };
-  return { plan, errors };
+  return { plan, errors: errors.map(placed) };
 }
 
 /**
@@ -358,7 +361,7 @@ function writeOnlyFields(kind: Kind, d: DesiredObject, cur: CurrentObject | unde
  * and those that may go (deleted under policy.prune, else named with what prune would do). A kind that
  * cannot tell, or a scope it cannot read, leaves them all untouched and named.
  */
-async function resolveDuplicates(kind: Kind, d: DesiredObject, matches: CurrentObject[], scope: Scope, ctx: KindContext, pruning: boolean, errors: PlanError[]): Promise<{ keep?: CurrentObject; remove: CurrentObject[]; message?: string; drift: boolean }> {
+async function resolveDuplicates(kind: Kind, d: DesiredObject, matches: CurrentObject[], scope: Scope, ctx: KindContext, pruning: boolean, errors: Reported[]): Promise<{ keep?: CurrentObject; remove: CurrentObject[]; message?: string; drift: boolean }> {
   if (!kind.resolveDuplicates) return { remove: [], message: `${matches.length} objects with this name exist on the server; forgeform changes none of them`, drift: false };
   let dup;
   try {

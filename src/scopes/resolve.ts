@@ -3,7 +3,7 @@ import type { Config } from '../config/types.js';
 import { isApiError, type GiteaClient, type RequestOptions } from '../gitea/client.js';
 import { ApiError, describeBody } from '../gitea/errors.js';
 import { apiPath } from '../gitea/path.js';
-import { isGlobKey, SERVER_SCOPE, type RepoFacts, type Scope, type ScopeCreationId } from '../model/index.js';
+import { isGlobKey, type Diagnostic, SERVER_SCOPE, type RepoFacts, type Scope, type ScopeCreationId } from '../model/index.js';
 
 /** A scope with the config that applies to it and the config keys it came from (globs first, exact last). */
 export interface ResolvedScope {
@@ -12,11 +12,11 @@ export interface ResolvedScope {
   configKeys: string[];
 }
 
-export interface ScopeProblem {
-  section: 'repos' | 'orgs';
-  key: string;
-  message: string;
-}
+/** The config sections that declare scopes: a scope problem's path is [section, key]. */
+export type ScopeSection = 'repos' | 'orgs';
+
+/** A scope the config declares that cannot be resolved: a diagnostic whose path is [section, key]. */
+export type ScopeProblem = Diagnostic & { path: [ScopeSection, string] };
 
 interface ServerRepo {
   name: string;
@@ -65,13 +65,13 @@ export async function resolveScopes(
   const scopes: ResolvedScope[] = [];
 
   /** Runs one read for a config entry: its value, MISSING on 404, or undefined once a problem is recorded. */
-  const attempt = async <T>(section: ScopeProblem['section'], key: string, what: string, read: () => Promise<T>): Promise<T | typeof MISSING | undefined> => {
+  const attempt = async <T>(section: ScopeSection, key: string, what: string, read: () => Promise<T>): Promise<T | typeof MISSING | undefined> => {
     try {
       return await read();
     } catch (e) {
       if (isApiError(e, 404)) return MISSING;
       if (!(e instanceof ApiError) && !(e instanceof ShapeError)) throw e;
-      problems.push({ section, key, message: failureMessage(what, e) });
+      problems.push({ path: [section, key], message: failureMessage(what, e) });
       return undefined;
     }
   };
@@ -83,7 +83,7 @@ export async function resolveScopes(
   };
   const orgAnswers = new Map<string, Promise<boolean | undefined>>();
   /** Whether an organisation exists (memoised), or undefined once a problem is recorded for `key`. */
-  const orgExists = (section: ScopeProblem['section'], key: string, name: string): Promise<boolean | undefined> => {
+  const orgExists = (section: ScopeSection, key: string, name: string): Promise<boolean | undefined> => {
     let p = orgAnswers.get(name);
     if (!p) {
       p = attempt(section, key, `organisation ${name}`, () => getObject(apiPath('orgs', name))).then((r) => (r === undefined ? undefined : r !== MISSING));
@@ -102,7 +102,7 @@ export async function resolveScopes(
       if (!exists) {
         // An org the config can create (owner:) may be missing: its other kinds wait for the create.
         if (!(cfg as { owner?: string }).owner) {
-          problems.push({ section: 'orgs', key: name, message: `organisation "${name}" does not exist on the server: add owner: USER to create it` });
+          problems.push({ path: ['orgs', name], message: `organisation "${name}" does not exist on the server`, hint: 'add owner: USER to create it' });
           return;
         }
         const id = creationId('org', name);
@@ -126,7 +126,7 @@ export async function resolveScopes(
       const key = globs.find(([k]) => k.startsWith(`${owner}/`))![0];
       unlisted.add(owner);
       if (isGlobKey(owner)) {
-        problems.push({ section: 'repos', key, message: 'the owner part of a repository glob must be a plain name' });
+        problems.push({ path: ['repos', key], message: 'the owner part of a repository glob must be a plain name' });
         return;
       }
       const what = `the repositories of ${owner}`;
@@ -138,7 +138,7 @@ export async function resolveScopes(
       }
       if (repos === undefined) return;
       if (repos === MISSING) {
-        problems.push({ section: 'repos', key, message: `owner "${owner}" does not exist on the server` });
+        problems.push({ path: ['repos', key], message: `owner "${owner}" does not exist on the server` });
         return;
       }
       unlisted.delete(owner);
@@ -159,7 +159,7 @@ export async function resolveScopes(
       }
       const cfg = config.repos?.[key] as { create?: unknown } | undefined;
       if (!cfg?.create) {
-        problems.push({ section: 'repos', key, message: `repository ${key} does not exist on the server (or the token cannot see it); add create: {} to create it` });
+        problems.push({ path: ['repos', key], message: `repository ${key} does not exist on the server (or the token cannot see it); add create: {} to create it` });
         return;
       }
       const isOrg = config.orgs?.[owner] ? true : await orgExists('repos', key, owner);

@@ -5,7 +5,7 @@ import { execute } from '../../apply/executor.js';
 import { planShapeProblems } from '../../apply/plan-shape.js';
 import { verifySavedPlan } from '../../apply/verify.js';
 import { kinds } from '../../kinds/index.js';
-import { kindTitles } from '../../model/index.js';
+import { formatDiagnostic, kindTitles } from '../../model/index.js';
 import { resolvePlanSecrets } from '../../plan/planfile.js';
 import type { Plan } from '../../plan/types.js';
 import { renderApplySummary, renderResultLine } from '../../render/text.js';
@@ -66,7 +66,7 @@ export async function applyCommand(planFile: string | undefined, opts: ApplyComm
     printPlan(plan, opts.format, out);
     if (verified.mismatches.length)
       throw new UserError(
-        `Refusing the plan file: it does not do what it shows, so nothing was changed:\n${verified.mismatches.map((m) => `  ${m}`).join('\n')}\nMake the plan again with forgeform plan --out.`,
+        `Refusing the plan file: it does not do what it shows, so nothing was changed:\n${verified.mismatches.map((m) => `  ${formatDiagnostic(m)}`).join('\n')}\nMake the plan again with forgeform plan --out.`,
       );
     plan = { ...plan, unsafe: verified.verdict.unsafe };
   } else {

@@ -1,6 +1,7 @@
 import leven from 'leven';
 import { exportConfig, ExportSelectionError, toYaml, type ExportSelection } from '../../export/export.js';
 import { kinds } from '../../kinds/index.js';
+import { formatDiagnostic } from '../../model/index.js';
 import { connect, type ServerOptions } from '../context.js';
 import { checkWritable, writeOutputFile } from '../files.js';
 import { UserError, EXIT, type Output } from '../output.js';
@@ -57,7 +58,7 @@ export async function exportCommand(opts: ExportCommandOptions, out: Output): Pr
     };
     throw new UserError(
       e.problems
-        .map((p) => (p.section === 'orgs' && sel.orgs.includes(p.key) && /does not exist/.test(p.message) ? unknownWord(p.key) : `--include "${p.key}": ${p.message}`))
+        .map(({ path: [section, key], ...p }) => (section === 'orgs' && sel.orgs.includes(key) && /does not exist/.test(p.message) ? unknownWord(key) : formatDiagnostic({ ...p, resource: `--include "${key}"` })))
         .join('\n'),
     );
   }

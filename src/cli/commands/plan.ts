@@ -1,6 +1,6 @@
 import { kinds } from '../../kinds/index.js';
-import { kindTitles, targetTypes } from '../../model/index.js';
-import { buildPlan, makeKindContext, type PlanError } from '../../plan/planner.js';
+import { describeDiagnostic, formatDiagnostic, kindTitles, placeOf, targetTypes, type Diagnostic } from '../../model/index.js';
+import { buildPlan, makeKindContext } from '../../plan/planner.js';
 import type { Plan } from '../../plan/types.js';
 import { renderPlanMarkdown } from '../../render/markdown.js';
 import { renderPlanText } from '../../render/text.js';
@@ -26,18 +26,20 @@ export interface PlanCommandOptions extends ServerOptions {
  * The same fact found twice at one place is printed once, in its fuller wording: scope resolution and
  * the organisation kind both report a missing organisation, for instance.
  */
-function distinct(errors: PlanError[]): PlanError[] {
-  const at = (e: PlanError) => (e.location ? `${e.location.file}:${e.location.line}:${e.location.col}` : '');
+function distinct(errors: Diagnostic[]): Diagnostic[] {
+  const at = (e: Diagnostic) => placeOf(e) ?? '';
+  const said = errors.map(describeDiagnostic);
   return errors.filter(
     (e, i) =>
-      errors.findIndex((o) => at(o) === at(e) && o.message === e.message) === i &&
-      !errors.some((o) => at(o) === at(e) && o.message !== e.message && o.message.endsWith(e.message)),
+      errors.findIndex((o, j) => at(o) === at(e) && said[j] === said[i]) === i &&
+      !errors.some((o, j) => at(o) === at(e) && said[j] !== said[i] && said[j]!.endsWith(said[i]!)),
   );
 }
 
-export function formatPlanErrors(errors: PlanError[]): string {
+/** One line per distinct diagnostic; one that is in no file says so with `error:`. */
+export function formatPlanErrors(errors: Diagnostic[]): string {
   return distinct(errors)
-    .map((e) => (e.location ? `${e.location.file}:${e.location.line}:${e.location.col}: ${e.message}` : `error: ${e.message}`))
+    .map((e) => (placeOf(e) === undefined ? `error: ${formatDiagnostic(e)}` : formatDiagnostic(e)))
     .join('\n');
 }
 
@@ -46,7 +48,7 @@ export function formatPlanErrors(errors: PlanError[]): string {
  * a hook declared twice, create: on a glob), so that they end the run before any request. A kind
  * that reaches for the server while doing so is left to the planner: its verdict would need it.
  */
-async function configOnlyProblems(loaded: LoadedConfig): Promise<PlanError[]> {
+async function configOnlyProblems(loaded: LoadedConfig): Promise<Diagnostic[]> {
   const server = { touched: false };
   const offline = new Proxy({} as GiteaClient, {
     get() {
@@ -56,7 +58,7 @@ async function configOnlyProblems(loaded: LoadedConfig): Promise<PlanError[]> {
   });
   const ctx = makeKindContext(offline, loaded);
   const scope = { type: 'server' as const, name: '' };
-  const problems: PlanError[] = [];
+  const problems: Diagnostic[] = [];
   for (const kind of kinds.filter((k) => k.scopeType === 'server')) {
     server.touched = false;
     let found;
@@ -66,7 +68,7 @@ async function configOnlyProblems(loaded: LoadedConfig): Promise<PlanError[]> {
       continue;
     }
     if (server.touched || !found) continue;
-    for (const p of found.problems) problems.push({ message: p.message, ...(p.path ? { location: locateNearest(loaded, p.path) } : {}) });
+    for (const p of found.problems) problems.push({ ...p, ...(p.path ? locateNearest(loaded, p.path) : {}) });
   }
   return problems;
 }
