@@ -116,6 +116,14 @@ const GUARDED_EDITS: { field: string; value: unknown; what: string; selfOnly?: b
   { field: 'must_change_password', value: true, what: 'sets must_change_password on', selfOnly: true, adminMatters: () => false },
 ];
 
+/**
+ * Whether a guard may ask who the token's own user is: only a deletion (users pruned) or a guarded
+ * edit can touch it, so a plan without either spares GET /user (issue 12: requests = the floor).
+ */
+function selfMatters(ctx: ScopeContext, desired: DesiredObject[] | undefined): boolean {
+  return ctx.policy.prune.includes('users') || (desired ?? []).some((d) => GUARDED_EDITS.some((g) => d.fields[g.field] === g.value));
+}
+
 function editRefusals(name: string, want: Record<string, unknown>, was: Record<string, unknown>, ctx: ScopeContext, survivors: (u: CurrentObject) => boolean): { field: string; message: string }[] {
   const out: { field: string; message: string }[] = [];
   for (const g of GUARDED_EDITS) {
@@ -140,6 +148,7 @@ function editBody(name: string, want: Record<string, unknown>, current: CurrentO
 
 export const userKind: Kind = {
   name: 'user',
+  uniqueNames: true,
   title: 'user',
   pruneKey: 'users',
   configKey: 'users',
@@ -183,7 +192,7 @@ export const userKind: Kind = {
     const { client } = ctx;
     const [raw, me] = await Promise.all([
       client.list<unknown>('admin/users', { object: 'users' }),
-      ctx.cachedGet<{ login?: string } | undefined>('user', { object: "the token's own user" }),
+      selfMatters(ctx, desired) ? ctx.cachedGet<{ login?: string } | undefined>('user', { object: "the token's own user" }) : undefined,
     ]);
     const users = raw.map((r) => this.fromServer(r));
     factsOf.set(ctx, { self: String(me?.login ?? ''), users });
