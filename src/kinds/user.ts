@@ -117,11 +117,16 @@ const GUARDED_EDITS: { field: string; value: unknown; what: string; selfOnly?: b
 ];
 
 /**
- * Whether a guard may ask who the token's own user is: only a deletion (users pruned) or a guarded
- * edit can touch it, so a plan without either spares GET /user (issue 12: requests = the floor).
+ * Whether a guard may ask who the token's own user is. The token reads admin/users, so its user is
+ * a site administrator: only a deletion (users pruned) or a guarded edit of a current administrator
+ * can touch it. Any other plan spares GET /user (issue 12: plan requests = the floor).
  */
-function selfMatters(ctx: ScopeContext, desired: DesiredObject[] | undefined): boolean {
-  return ctx.policy.prune.includes('users') || (desired ?? []).some((d) => GUARDED_EDITS.some((g) => d.fields[g.field] === g.value));
+function selfMatters(ctx: ScopeContext, desired: DesiredObject[] | undefined, users: CurrentObject[]): boolean {
+  if (ctx.policy.prune.includes('users')) return true;
+  const admins = new Set(users.filter((u) => u.fields.admin === true).map((u) => lc(u.key)));
+  return (desired ?? []).some(
+    (d) => [d.key, ...(d.previously ?? [])].some((k) => admins.has(lc(k))) && GUARDED_EDITS.some((g) => d.fields[g.field] === g.value),
+  );
 }
 
 function editRefusals(name: string, want: Record<string, unknown>, was: Record<string, unknown>, ctx: ScopeContext, survivors: (u: CurrentObject) => boolean): { field: string; message: string }[] {
@@ -190,13 +195,11 @@ export const userKind: Kind = {
 
   async read(_scope, ctx, desired) {
     const { client } = ctx;
-    const [raw, me] = await Promise.all([
-      client.list<unknown>('admin/users', { object: 'users' }),
-      selfMatters(ctx, desired) ? ctx.cachedGet<{ login?: string } | undefined>('user', { object: "the token's own user" }) : undefined,
-    ]);
+    const raw = await client.list<unknown>('admin/users', { object: 'users' });
     const users = raw.map((r) => this.fromServer(r));
-    factsOf.set(ctx, { self: String(me?.login ?? ''), users });
     const byKey = new Map(users.map((u) => [u.key, u]));
+    const me = selfMatters(ctx, desired, users) ? await ctx.cachedGet<{ login?: string } | undefined>('user', { object: "the token's own user" }) : undefined;
+    factsOf.set(ctx, { self: String(me?.login ?? ''), users });
     const extras: Promise<void>[] = [];
     for (const d of desired ?? []) {
       const user = byKey.get(d.key) ?? (d.previously ?? []).map((p) => byKey.get(p)).find((u) => u !== undefined);
