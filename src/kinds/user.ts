@@ -75,8 +75,16 @@ function isLastAdmin(name: string, ctx: ScopeContext, survivesAsAdmin: (u: Curre
   return !facts.users.some((u) => u.key !== name && u.fields.admin === true && u.fields.active !== false && survivesAsAdmin(u));
 }
 
-/** At plan time: who stays an administrator, as the config declares users. */
+const survivorsOf = new WeakMap<ScopeContext, (u: CurrentObject) => boolean>();
+
+/** At plan time: who stays an administrator, as the config declares users (built once per plan: it is asked per user). */
 function survivorsByConfig(ctx: ScopeContext): (u: CurrentObject) => boolean {
+  let survivors = survivorsOf.get(ctx);
+  if (!survivors) survivorsOf.set(ctx, (survivors = buildSurvivorsByConfig(ctx)));
+  return survivors;
+}
+
+function buildSurvivorsByConfig(ctx: ScopeContext): (u: CurrentObject) => boolean {
   const config: Config | undefined = (ctx as Partial<KindContext>).loaded?.config;
   const declared = config?.users ?? {};
   const renamedTo = new Map<string, UserConfig>();
