@@ -21,6 +21,8 @@ export async function findConcurrentDuplicates(results: ChangeResult[], client: 
   const groups = new Map<string, Change[]>();
   for (const r of results) {
     if (r.outcome !== 'done' || (r.change.action !== 'create' && r.change.action !== 'replace')) continue;
+    // The server itself refuses a second one of these: no read can find a duplicate.
+    if (kinds.find((k) => k.name === r.change.kind)?.uniqueNames) continue;
     const id = `${r.change.kind} ${r.change.scope}`;
     groups.set(id, [...(groups.get(id) ?? []), r.change]);
   }

@@ -2,9 +2,9 @@ import { readFileSync } from 'node:fs';
 import { ConfigError } from '../config/errors.js';
 import { loadConfig } from '../config/load.js';
 import type { LoadedConfig } from '../config/types.js';
-import { GiteaClient, type Credentials } from '../gitea/client.js';
+import type { GiteaClient, Credentials } from '../gitea/client.js';
 import { urlHasCredentials } from '../secret.js';
-import { preflight, type ServerInfo } from '../gitea/preflight.js';
+import type { ServerInfo } from '../gitea/preflight.js';
 import { fileReason } from './files.js';
 import { EXIT, UserError, type Output } from './output.js';
 
@@ -55,7 +55,7 @@ interface ClientAndCredentials {
   credentials: string;
 }
 
-function clientFor(opts: ServerOptions, out: Output, configUrl?: string): ClientAndCredentials {
+async function clientFor(opts: ServerOptions, out: Output, configUrl?: string): Promise<ClientAndCredentials> {
   const url = opts.url ?? process.env.FORGEFORM_URL ?? configUrl;
   if (!url) throw new UserError('no server: pass --url, set FORGEFORM_URL, or set server.url in the config');
   if (urlHasCredentials(url)) {
@@ -105,6 +105,8 @@ function clientFor(opts: ServerOptions, out: Output, configUrl?: string): Client
   if (retries !== undefined && !(Number.isInteger(retries) && retries >= 0)) throw new UserError(`--retries must be a whole number ≥ 0, got ${retriesText}`);
   // Tuning knob for tests and unusual proxies; the default suits a real server.
   const retryDelay = process.env.FORGEFORM_RETRY_DELAY_MS ? Number(process.env.FORGEFORM_RETRY_DELAY_MS) : undefined;
+  // Imported here, not at the top: validate loads this module and needs no HTTP client.
+  const { GiteaClient } = await import('../gitea/client.js');
   const client = new GiteaClient({
     url: parsed.toString(),
     credentials,
@@ -121,14 +123,15 @@ function clientFor(opts: ServerOptions, out: Output, configUrl?: string): Client
 const credentialSources = new WeakMap<GiteaClient, string>();
 
 /** Server URL from --url, FORGEFORM_URL or server.url; credentials only from the environment or a file. Sends nothing. */
-export function makeClient(opts: ServerOptions, out: Output, configUrl?: string): GiteaClient {
-  const { client, credentials } = clientFor(opts, out, configUrl);
+export async function makeClient(opts: ServerOptions, out: Output, configUrl?: string): Promise<GiteaClient> {
+  const { client, credentials } = await clientFor(opts, out, configUrl);
   credentialSources.set(client, credentials);
   return client;
 }
 
 /** The preflight of a client from makeClient: the URL answers like Gitea or Forgejo and accepts the credentials. */
 export async function checkServer(client: GiteaClient): Promise<ServerInfo> {
+  const { preflight } = await import('../gitea/preflight.js');
   return preflight(client, credentialSources.get(client) ?? 'the credentials');
 }
 
@@ -137,6 +140,6 @@ export async function checkServer(client: GiteaClient): Promise<ServerInfo> {
  * Every command that reads state comes through here once, after all checks that need no server.
  */
 export async function connect(opts: ServerOptions, out: Output, configUrl?: string): Promise<{ client: GiteaClient; server: ServerInfo }> {
-  const client = makeClient(opts, out, configUrl);
+  const client = await makeClient(opts, out, configUrl);
   return { client, server: await checkServer(client) };
 }

@@ -1,9 +1,5 @@
 import { Command, CommanderError, Option } from 'commander';
 import { VERSION } from '../version.js';
-import { applyCommand } from './commands/apply.js';
-import { exportCommand } from './commands/export.js';
-import { planCommand } from './commands/plan.js';
-import { load } from './context.js';
 import { debugWanted, describeFailure, stackOf } from './failure.js';
 import { EXIT, Output, UserError } from './output.js';
 
@@ -34,7 +30,11 @@ export function reportFailure(e: unknown, out: Output, argv: string[] = process.
   return exitCode;
 }
 
-/** The commands, writing through `out`; `setCode` receives each action's exit code. */
+/**
+ * The commands, writing through `out`; `setCode` receives each action's exit code. Each action
+ * imports its command when it runs: `--version`, `--help` and `validate` then load neither the
+ * planner, the kinds nor the HTTP client (most of the startup CPU).
+ */
 function buildProgram(out: Output, argv: string[], setCode: (code: number) => void): Command {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   const run = <A extends any[]>(action: (...args: A) => Promise<number>) => {
@@ -60,6 +60,7 @@ function buildProgram(out: Output, argv: string[], setCode: (code: number) => vo
     .option('-c, --config <path>', 'config file or directory (repeatable; default forgeform.yaml)', collect)
     .action(
         run(async (opts: { config?: string[] }) => {
+        const { load } = await import('./context.js');
         const loaded = await load(opts.config, out);
         out.stdout(`The configuration is valid (${loaded.files.join(', ')}).`);
         return EXIT.ok;
@@ -76,8 +77,9 @@ function buildProgram(out: Output, argv: string[], setCode: (code: number) => vo
       .option('--detailed-exitcode', 'exit 2 when there are changes, 0 when none')
       .option('--sync-write-only', 'send write-only fields (never returned by the server) to every declared object')
       .option('--rotate-secrets', 'send secrets again; replace objects whose secret cannot be edited')
-      .option('--target <selector>', 'only these: repo:OWNER/NAME, org:NAME, user:NAME, hook:URL or runner:NAME, globs allowed (repeatable)', collect),
-  ).action(run(async (opts) => planCommand(opts, out)));
+      .option('--target <selector>', 'only these: repo:OWNER/NAME, org:NAME, user:NAME, hook:URL or runner:NAME, globs allowed (repeatable)', collect)
+      .option('--shard <k/n>', 'only the K-th of N parts of the configuration (by owner; server-wide objects in part 1), for N parallel CI jobs'),
+  ).action(run(async (opts) => (await import('./commands/plan.js')).planCommand(opts, out)));
 
   serverOptions(
     program
@@ -90,8 +92,9 @@ function buildProgram(out: Output, argv: string[], setCode: (code: number) => vo
       .option('--sync-write-only', 'send write-only fields (never returned by the server) to every declared object')
       .option('--rotate-secrets', 'send secrets again; replace objects whose secret cannot be edited')
       .addOption(new Option('--format <format>', 'format of the plan shown first').choices(['text', 'markdown', 'json']).default('text'))
-      .option('--target <selector>', 'only these: repo:OWNER/NAME, org:NAME, user:NAME, hook:URL or runner:NAME, globs allowed (repeatable)', collect),
-  ).action(run(async (planFile: string | undefined, opts) => applyCommand(planFile, opts, out)));
+      .option('--target <selector>', 'only these: repo:OWNER/NAME, org:NAME, user:NAME, hook:URL or runner:NAME, globs allowed (repeatable)', collect)
+      .option('--shard <k/n>', 'only the K-th of N parts of the configuration (by owner; server-wide objects in part 1), for N parallel CI jobs'),
+  ).action(run(async (planFile: string | undefined, opts) => (await import('./commands/apply.js')).applyCommand(planFile, opts, out)));
 
   serverOptions(
     program
@@ -103,7 +106,7 @@ function buildProgram(out: Output, argv: string[], setCode: (code: number) => vo
         'after',
         '\nWithout --include, export writes every kind in every organisation and repository the token can read, and, for a site\nadministrator, users (with their badges and SSH keys: two more requests per user), organisations, admin webhooks and runners.',
       ),
-  ).action(run(async (opts) => exportCommand(opts, out)));
+  ).action(run(async (opts) => (await import('./commands/export.js')).exportCommand(opts, out)));
 
   program
     .command('sandbox')

@@ -19,30 +19,6 @@ export class BodyTooLarge extends Error {
   }
 }
 
-/** Reads a body to the end, refusing it once it passes `limit` bytes (by Content-Length first, if told). */
-export async function readBody(res: globalThis.Response, limit: number): Promise<string> {
-  const declared = Number(res.headers.get('content-length') ?? NaN);
-  if (declared > limit) {
-    await res.body?.cancel().catch(() => undefined);
-    throw new BodyTooLarge(limit);
-  }
-  if (!res.body) return '';
-  const reader = res.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel().catch(() => undefined);
-      throw new BodyTooLarge(limit);
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks, size).toString('utf8');
-}
-
 /**
  * The JSON value of a 2xx answer, or what it held instead (`body`: the raw text when it is not JSON)
  * and what was due. `method` decides whether an empty body is fine (a write may answer 201/204 with

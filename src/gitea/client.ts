@@ -1,10 +1,10 @@
-import ky, { type KyInstance } from 'ky';
 import pLimit, { type LimitFunction } from 'p-limit';
-import { AnswerError, BodyTooLarge, DEFAULT_MAX_BODY_BYTES, parseAnswer, readBody, type Expect } from './answer.js';
+import { AnswerError, BodyTooLarge, DEFAULT_MAX_BODY_BYTES, parseAnswer, type Expect } from './answer.js';
 import { revealSecrets } from '../secret.js';
 import { ApiError } from './errors.js';
 import { readAllPages, type Page } from './paging.js';
 import { unsafePathReason } from './path.js';
+import { TimedOut, Transport, type AnswerHeaders } from './transport.js';
 import { backoffMs, mayHaveBeenProcessed, methodClass, realClock, retryAfterMs, SharedPause, shouldRetry, type Clock, type Failure } from './retry.js';
 
 export type Credentials = { token: string } | { username: string; password: string };
@@ -50,7 +50,7 @@ export interface RequestOptions {
 export interface Response<T> {
   status: number;
   data: T;
-  headers: Headers;
+  headers: AnswerHeaders;
 }
 
 /** The request was never sent (see RequestOptions.abandon). */
@@ -70,14 +70,14 @@ const DEFAULT_RETRIES = 3;
 
 /** What one attempt brought back. */
 type Attempt =
-  | { type: 'answer'; status: number; headers: Headers; text: string }
+  | { type: 'answer'; status: number; headers: AnswerHeaders; text: string }
   | { type: 'lost'; message: string; cause: unknown; timedOut: boolean }
   | { type: 'final'; message: string };
 
 export class GiteaClient {
   readonly baseUrl: string;
   readonly limit: LimitFunction;
-  private readonly http: KyInstance;
+  private readonly http: Transport;
   private readonly pause: SharedPause;
   private readonly clock: Clock;
   private readonly warned = new Set<string>();
@@ -91,24 +91,7 @@ export class GiteaClient {
     this.limit = pLimit(options.concurrency ?? 8);
     this.clock = options.clock ?? realClock;
     this.pause = new SharedPause(this.clock);
-    this.http = ky.create({
-      prefixUrl: `${this.baseUrl}/api/v1/`,
-      headers: { authorization: authorization(options.credentials), accept: 'application/json' },
-      // The client's own deadline covers the body too (ky's stops at the headers), and it retries itself.
-      timeout: false,
-      retry: 0,
-      // A 307 after a user rename must not be followed: the replayed PATCH/DELETE would hit the new name.
-      redirect: 'manual',
-      throwHttpErrors: false,
-      hooks: {
-        beforeRequest: [
-          (request) => {
-            this.requestCount++;
-            options.onRequest?.(request.method, new URL(request.url).pathname);
-          },
-        ],
-      },
-    });
+    this.http = new Transport(this.baseUrl, { authorization: authorization(options.credentials), accept: 'application/json' });
   }
 
   private get retries(): number {
@@ -185,17 +168,19 @@ export class GiteaClient {
     await this.pause.wait();
     if (first && opts.abandon?.()) throw new NotSent(method, path);
     const timeoutMs = this.options.timeoutMs ?? 30_000;
-    const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(), timeoutMs);
+    const query = opts.query ? definedOnly(opts.query) : undefined;
+    this.requestCount++;
+    this.options.onRequest?.(method, this.http.target(path).pathname);
     try {
-      const res = await this.http(path, {
+      const res = await this.http.exchange({
         method,
-        signal: controller.signal,
-        ...(opts.body !== undefined ? { body: requestBody(opts.body), headers: { 'content-type': 'application/json' } } : {}),
-        ...(opts.query ? { searchParams: definedOnly(opts.query) } : {}),
+        path,
+        ...(query ? { query } : {}),
+        ...(opts.body !== undefined ? { body: requestBody(opts.body) } : {}),
+        timeoutMs,
+        maxBodyBytes: this.options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
       });
-      const text = await readBody(res, this.options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
-      const answer: Attempt = { type: 'answer', status: res.status, headers: res.headers, text };
+      const answer: Attempt = { type: 'answer', status: res.status, headers: res.headers, text: res.text };
       if (isPaced(answer)) {
         const asked = retryAfterMs(res.headers, this.clock.now());
         if (asked === undefined || asked <= this.maxRetryAfterMs) this.pause.extend(Math.max(asked ?? 0, this.backoff(retry)));
@@ -203,10 +188,8 @@ export class GiteaClient {
       return answer;
     } catch (e) {
       if (e instanceof BodyTooLarge) return { type: 'final', message: e.message };
-      if (controller.signal.aborted) return { type: 'lost', message: `no complete answer within ${timeoutMs / 1000} s (--timeout)`, cause: e, timedOut: true };
+      if (e instanceof TimedOut) return { type: 'lost', message: `no complete answer within ${timeoutMs / 1000} s (--timeout)`, cause: e, timedOut: true };
       return { type: 'lost', message: networkMessage(e), cause: e, timedOut: false };
-    } finally {
-      clearTimeout(timer);
     }
   }
 

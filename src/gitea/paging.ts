@@ -1,3 +1,4 @@
+import type { AnswerHeaders } from './transport.js';
 /**
  * Reading every page of a list. The list ends at the first short page, whatever X-Total-Count
  * says: a proxy or an older server may send `1`, `abc` or `100000`, and trusting it would either
@@ -9,7 +10,7 @@
 
 export interface Page<T> {
   items: T[];
-  headers: Headers;
+  headers: AnswerHeaders;
 }
 
 export interface PagingOptions {
@@ -39,7 +40,7 @@ export function parseTotal(header: string | null): { total: number } | { invalid
  * when it is a count no smaller than the page, else what the page shows, which is then only a lower
  * bound. A header of `abc` must never read as "none": a label carried by issues would look free to delete.
  */
-export function countOf(headers: Headers, onPage: number): { count: number; exact: boolean } {
+export function countOf(headers: AnswerHeaders, onPage: number): { count: number; exact: boolean } {
   const header = parseTotal(headers.get('x-total-count'));
   if (header && 'total' in header && header.total >= onPage) return { count: header.total, exact: true };
   return { count: onPage, exact: false };

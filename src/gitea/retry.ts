@@ -1,3 +1,5 @@
+import type { AnswerHeaders } from './transport.js';
+
 /**
  * When a failed request is sent again. What the server did decides it, not just the method:
  *
@@ -48,7 +50,7 @@ export function mayHaveBeenProcessed(failure: Failure): boolean {
 }
 
 /** Retry-After (seconds or an HTTP date) in ms; undefined when absent or unreadable. */
-export function retryAfterMs(headers: Headers, now = Date.now()): number | undefined {
+export function retryAfterMs(headers: AnswerHeaders, now = Date.now()): number | undefined {
   const value = headers.get('retry-after')?.trim();
   if (!value) return undefined;
   if (/^\d+(\.\d+)?$/.test(value)) return Number(value) * 1000;

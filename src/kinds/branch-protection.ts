@@ -52,6 +52,7 @@ const teamFields = fields.filter((f) => f.name.endsWith('_teams')).map((f) => f.
 
 export const branchProtectionKind: Kind = {
   name: 'branch_protection',
+  uniqueNames: true,
   title: 'branch protection',
   pruneKey: 'branch_protections',
   configKey: 'branch_protections',

@@ -23,6 +23,7 @@ export function userChangeIds(ctx: ScopeContext, scope: Scope, name: string): st
  */
 export const orgKind: Kind = {
   name: 'org',
+  uniqueNames: true,
   title: 'organisation',
   // Organisations are never deleted: no policy.prune entry names them.
   pruneKey: 'orgs',

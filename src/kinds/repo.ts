@@ -22,6 +22,7 @@ interface Templates {
  */
 export const repoKind: Kind = {
   name: 'repo',
+  uniqueNames: true,
   title: 'repository',
   // Repositories are never deleted: no policy.prune entry names them.
   pruneKey: 'repos',

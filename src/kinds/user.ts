@@ -75,8 +75,16 @@ function isLastAdmin(name: string, ctx: ScopeContext, survivesAsAdmin: (u: Curre
   return !facts.users.some((u) => u.key !== name && u.fields.admin === true && u.fields.active !== false && survivesAsAdmin(u));
 }
 
-/** At plan time: who stays an administrator, as the config declares users. */
+const survivorsOf = new WeakMap<ScopeContext, (u: CurrentObject) => boolean>();
+
+/** At plan time: who stays an administrator, as the config declares users (built once per plan: it is asked per user). */
 function survivorsByConfig(ctx: ScopeContext): (u: CurrentObject) => boolean {
+  let survivors = survivorsOf.get(ctx);
+  if (!survivors) survivorsOf.set(ctx, (survivors = buildSurvivorsByConfig(ctx)));
+  return survivors;
+}
+
+function buildSurvivorsByConfig(ctx: ScopeContext): (u: CurrentObject) => boolean {
   const config: Config | undefined = (ctx as Partial<KindContext>).loaded?.config;
   const declared = config?.users ?? {};
   const renamedTo = new Map<string, UserConfig>();
@@ -116,6 +124,19 @@ const GUARDED_EDITS: { field: string; value: unknown; what: string; selfOnly?: b
   { field: 'must_change_password', value: true, what: 'sets must_change_password on', selfOnly: true, adminMatters: () => false },
 ];
 
+/**
+ * Whether a guard may ask who the token's own user is. The token reads admin/users, so its user is
+ * a site administrator: only a deletion (users pruned) or a guarded edit of a current administrator
+ * can touch it. Any other plan spares GET /user (issue 12: plan requests = the floor).
+ */
+function selfMatters(ctx: ScopeContext, desired: DesiredObject[] | undefined, users: CurrentObject[]): boolean {
+  if (ctx.policy.prune.includes('users')) return true;
+  const admins = new Set(users.filter((u) => u.fields.admin === true).map((u) => lc(u.key)));
+  return (desired ?? []).some(
+    (d) => [d.key, ...(d.previously ?? [])].some((k) => admins.has(lc(k))) && GUARDED_EDITS.some((g) => d.fields[g.field] === g.value),
+  );
+}
+
 function editRefusals(name: string, want: Record<string, unknown>, was: Record<string, unknown>, ctx: ScopeContext, survivors: (u: CurrentObject) => boolean): { field: string; message: string }[] {
   const out: { field: string; message: string }[] = [];
   for (const g of GUARDED_EDITS) {
@@ -140,6 +161,7 @@ function editBody(name: string, want: Record<string, unknown>, current: CurrentO
 
 export const userKind: Kind = {
   name: 'user',
+  uniqueNames: true,
   title: 'user',
   pruneKey: 'users',
   configKey: 'users',
@@ -181,13 +203,11 @@ export const userKind: Kind = {
 
   async read(_scope, ctx, desired) {
     const { client } = ctx;
-    const [raw, me] = await Promise.all([
-      client.list<unknown>('admin/users', { object: 'users' }),
-      ctx.cachedGet<{ login?: string } | undefined>('user', { object: "the token's own user" }),
-    ]);
+    const raw = await client.list<unknown>('admin/users', { object: 'users' });
     const users = raw.map((r) => this.fromServer(r));
-    factsOf.set(ctx, { self: String(me?.login ?? ''), users });
     const byKey = new Map(users.map((u) => [u.key, u]));
+    const me = selfMatters(ctx, desired, users) ? await ctx.cachedGet<{ login?: string } | undefined>('user', { object: "the token's own user" }) : undefined;
+    factsOf.set(ctx, { self: String(me?.login ?? ''), users });
     const extras: Promise<void>[] = [];
     for (const d of desired ?? []) {
       const user = byKey.get(d.key) ?? (d.previously ?? []).map((p) => byKey.get(p)).find((u) => u !== undefined);

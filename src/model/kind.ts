@@ -151,6 +151,12 @@ export interface Kind {
   target?: { type: string; placeholder: string; name?: (key: string) => string; acrossSlashes?: boolean };
   /** Its objects are scopes of this type (organisations, repositories): a missing scope waits for their create. */
   createsScope?: Scope['type'];
+  /**
+   * The server refuses a second object with the same name (users, organisations, repositories,
+   * branch protection rules): two runs at once cannot both create it, so apply does not read the
+   * scope again after creating one to look for duplicates (see src/apply/concurrent.ts).
+   */
+  uniqueNames?: boolean;
   /** Secrets cannot be edited in place: --rotate-secrets replaces the object (delete + create). */
   replaceToRotate?: boolean;
   /** A reason why this scope cannot be written (e.g. archived repositories); its changes are withheld. */

@@ -74,9 +74,11 @@ repos:
     expect(plan.code).toBe(0);
     expect(plan.stdout).toMatch(/~ issue "#1"\n\s+~ labels: \["defect"\] → \["docs", "kind\/bug"\]/);
     expect(plan.stdout).toContain('Plan: 0 to create, 4 to update, 0 to delete, 0 to rename.');
-    // reads: one GET per named issue, the repo and org label lists once
+    // reads: the four named issues from one page of the issue list (issue 12: it used to be one GET
+    // each), the repo and org label lists once
     const reads = calls(w.sandbox);
-    for (const n of [1, 2, 3, 4]) expect(reads.filter((c) => c === `GET repos/acme/widgets/issues/${n}`)).toHaveLength(1);
+    expect(reads.filter((c) => c.startsWith('GET repos/acme/widgets/issues'))).toEqual(['GET repos/acme/widgets/issues']);
+    expect(w.sandbox.requests().find((r) => r.path.endsWith('/issues'))?.query).toMatchObject({ state: 'all', page: '1', limit: '50' });
     expect(reads.filter((c) => c === 'GET repos/acme/widgets/labels')).toHaveLength(1);
     expect(reads.filter((c) => c === 'GET orgs/acme/labels')).toHaveLength(1);
 
@@ -97,6 +99,23 @@ repos:
     expect(names(await issue(w, 2))).toEqual(['docs']);
     expect(names(await issue(w, 3))).toEqual([]);
     expect(names(await issue(w, 4))).toEqual(['defect', 'docs', 'urgent']);
+    expect((await w.cli(['plan', '-c', file])).stdout).toContain('No changes.');
+  });
+
+  it('in a repository of 120 issues, issues past the first page of the list are read one by one (fewer reads than the rest of the list), closed ones too', async () => {
+    const many = { ...seed, repos: [{ ...seed.repos[0]!, issues: Array.from({ length: 120 }, (_, i) => ({ title: `Issue ${i + 1}`, author: 'alice', ...(i === 1 ? { state: 'closed' } : {}) })) }] };
+    w = await world(many);
+    const file = w.config('version: 1\nrepos:\n  acme/widgets:\n    issues:\n      1: { title: First }\n      2: { state: open }\n      119: { title: Late }\n');
+    const plan = await w.cli(['plan', '-c', file]);
+    expect(plan.code).toBe(0);
+    expect(plan.stdout).toContain('Plan: 0 to create, 3 to update, 0 to delete, 0 to rename.');
+    expect(plan.stdout).toMatch(/~ issue "#2"\n\s+~ state: "closed" → "open"/);
+    // the newest 50 come first: #119 is on it, #1 and #2 are not; two GETs cost less than two more pages
+    const reads = calls(w.sandbox).filter((c) => c.startsWith('GET repos/acme/widgets/issues'));
+    expect(reads.sort()).toEqual(['GET repos/acme/widgets/issues', 'GET repos/acme/widgets/issues/1', 'GET repos/acme/widgets/issues/2']);
+    expect((await w.cli(['apply', '-c', file, '--yes'])).code).toBe(0);
+    expect((await issue(w, 119)).title).toBe('Late');
+    expect((await issue(w, 2)).state).toBe('open');
     expect((await w.cli(['plan', '-c', file])).stdout).toContain('No changes.');
   });
 

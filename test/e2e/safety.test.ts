@@ -56,10 +56,14 @@ describe('safety policy', () => {
     expect(plan.stderr).toContain(`${file}:5:5: user "root": forgeform never deactivates this user: it is the token's own user`);
     expect(plan.stderr).toContain(`${file}:6:5: user "root": forgeform never prohibits sign-in for this user: it is the token's own user`);
     expect(plan.stderr).toContain(`${file}:7:5: user "root": forgeform never demotes this user: it is the token's own user`);
+    // the plan above asked who the token's user is; an edit of a user who is no administrator (so not the token's) does not
+    expect(calls(w.sandbox)).toContain('GET user');
+    w.sandbox.clearRequests();
     // on another user it is an ordinary edit
     const other = await w.cli(['apply', '-c', w.config('version: 1\nusers:\n  alice: { full_name: Alice, must_change_password: true }\n', 'other.yaml'), '--yes']);
     expect(other.code).toBe(0);
     expect(writes(w)).toEqual(['PATCH admin/users/alice']);
+    expect(calls(w.sandbox)).not.toContain('GET user');
     expect(w.sandbox.state.data.users.find((u) => u.name === 'root')?.mustChangePassword).toBeFalsy();
   });
 

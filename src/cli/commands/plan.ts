@@ -1,5 +1,5 @@
 import { kinds } from '../../kinds/index.js';
-import { describeDiagnostic, formatDiagnostic, kindTitles, placeOf, targetTypes, type Diagnostic } from '../../model/index.js';
+import { describeDiagnostic, formatDiagnostic, kindTitles, placeOf, targetTypes, type Diagnostic, type Scope } from '../../model/index.js';
 import { buildPlan, makeKindContext } from '../../plan/planner.js';
 import type { Plan } from '../../plan/types.js';
 import { renderPlanMarkdown } from '../../render/markdown.js';
@@ -10,6 +10,7 @@ import type { GiteaClient } from '../../gitea/client.js';
 import { connect, load, type ServerOptions } from '../context.js';
 import { checkWritable, writeOutputFile } from '../files.js';
 import { EXIT, UserError, type Output } from '../output.js';
+import { parseShard } from '../shard.js';
 import { parseTargets } from '../targets.js';
 
 export interface PlanCommandOptions extends ServerOptions {
@@ -18,6 +19,7 @@ export interface PlanCommandOptions extends ServerOptions {
   format?: 'text' | 'markdown' | 'json';
   detailedExitcode?: boolean;
   target?: string[];
+  shard?: string;
   syncWriteOnly?: boolean;
   rotateSecrets?: boolean;
 }
@@ -86,6 +88,12 @@ export async function computePlan(opts: PlanCommandOptions, out: Output): Promis
   // Everything that needs no server is checked before the first request.
   const loaded = await load(opts.config, out);
   const targets = parseTargets(opts.target, targetTypes(kinds));
+  const shard = parseShard(opts.shard, new Set(kinds.flatMap((k) => (k.createsScope && k.target ? [k.target.type] : []))));
+  // --target and --shard both narrow the plan: an object is planned when both select it (--target
+  // asked first, so that each selector still learns whether it matched anything).
+  const selectObject =
+    targets || shard ? (type: string, name: string) => (targets ? targets.object(type, name) : true) && (shard ? shard.object(type, name) : true) : undefined;
+  const selectScope = targets || shard ? (scope: Scope) => (targets ? targets.scope(scope) : true) && (shard ? shard.scope(scope) : true) : undefined;
   if (opts.out) checkWritable(opts.out, '--out');
   const early = await configOnlyProblems(loaded);
   if (early.length) throw new UserError(`${formatPlanErrors(early)}\nPlanning failed: nothing was changed.`);
@@ -94,8 +102,8 @@ export async function computePlan(opts: PlanCommandOptions, out: Output): Promis
     client,
     loaded,
     kinds,
-    options: { syncWriteOnly: Boolean(opts.syncWriteOnly), rotateSecrets: Boolean(opts.rotateSecrets), ...(targets ? { target: targets.object } : {}) },
-    ...(targets ? { targets: targets.scope } : {}),
+    options: { syncWriteOnly: Boolean(opts.syncWriteOnly), rotateSecrets: Boolean(opts.rotateSecrets), ...(selectObject ? { target: selectObject } : {}) },
+    ...(selectScope ? { targets: selectScope } : {}),
     onProgress: out.progress('Reading the server'),
   });
   if (errors.length) throw new UserError(`${formatPlanErrors(errors)}\nPlanning failed: nothing was changed.`);
