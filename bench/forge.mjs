@@ -3,6 +3,9 @@
 // changes. Besides the two files it returns the forge's shape before and after apply, and the writes a
 // minimal apply needs, worked out here from the generated data — never from what forgeform sends.
 
+// The generator is the one the sandbox and the fuzz test use (npm run bench builds dist/ first).
+import { seededRandom } from '../dist/random.js';
+
 /** Sizes of issue 12: `large` is the 1,000-repository forge, `small` a tenth of it for a quick run. */
 export const SIZES = {
   large: { repos: 1000, reposPerOrg: 250, labelsPerRepo: 30, users: 5000, hooks: 50, issuesPerRepo: 2 },
@@ -17,17 +20,8 @@ const RULES_PER_REPO = 2;
 
 export const USER_PASSWORD_VAR = 'BENCH_USER_PASSWORD';
 
-// mulberry32: a tiny deterministic generator; Math.random would make runs incomparable.
-function random(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+// A seeded generator (mulberry32): Math.random would make runs incomparable.
+const random = seededRandom;
 
 const pad = (n, width) => String(n).padStart(width, '0');
 

@@ -12,6 +12,7 @@ import { createApp, persistState, type RequestLogEntry } from './app.js';
 import { adminUser, buildState, type SeedFile } from './seed.js';
 import { SandboxState } from './core/state.js';
 import { DEFAULT_FLAVOR_NAME, parseFlavor, type Flavor } from './flavors/flavor.js';
+import { seededRandom } from '../random.js';
 
 export { createApp, type AppOptions, type RequestLogEntry } from './app.js';
 export { buildState, loadSeedFile, loadSeedFileState, SeedError, type SeedFile } from './seed.js';
@@ -112,14 +113,3 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   };
 }
 
-/** mulberry32: a small, well-spread PRNG, enough to make fault injection repeatable. */
-function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}

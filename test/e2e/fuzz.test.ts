@@ -15,6 +15,7 @@ import { runCommand } from '../../src/cli/program.js';
 import { loadSeedFile } from '../../src/sandbox/seed.js';
 import { spawn } from 'node:child_process';
 import { ADMIN_TOKEN, CLI, runCli, world, type CliResult, type World } from './helpers.js';
+import { seededRandom } from '../../src/random.js';
 
 const SEED = Number(process.env.FORGEFORM_FUZZ_SEED ?? 20261123);
 const VALIDATE_IN_PROCESS = 5000;
@@ -26,16 +27,7 @@ const PLAN_BATCH = 25;
 // ---------------------------------------------------------------- a small PRNG (mulberry32)
 
 type Rng = () => number;
-function mulberry32(seed: number): Rng {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const mulberry32: (seed: number) => Rng = seededRandom;
 const below = (r: Rng, n: number) => Math.floor(r() * n);
 const pick = <T>(r: Rng, items: readonly T[]): T => items[below(r, items.length)]!;
 const chance = (r: Rng, p: number) => r() < p;
