@@ -65,9 +65,12 @@ export async function verifySavedPlan(plan: Plan, client: GiteaClient, kinds: Ki
   const nowOf = new Map<string, CurrentObject | undefined>();
   for (const g of groups) {
     existing.set(`${g.kind.name} ${g.changes[0]!.scope}`, g.current.length);
+    // A create may take the name a rename of this plan frees (it waits for that rename): the object still under
+    // that name is the one being renamed, not a conflict.
+    const freed = new Set(g.changes.filter((r) => r.action === 'rename').map((r) => r.from!));
     for (const c of g.changes) {
       const key = c.action === 'rename' ? c.from! : c.key;
-      const matches = g.current.filter((o) => o.key === key);
+      const matches = c.action === 'create' && freed.has(key) ? [] : g.current.filter((o) => o.key === key);
       // Copies of one name: a delete names its copy by id; any other change is for the copy the plan read (its digest holds the id).
       const now =
         matches.length < 2 ? matches[0] : c.action === 'delete' ? matches.find((o) => c.id.endsWith(`#${o.id}`)) : (matches.find((o) => objectDigest(o, g.kind.guardedByServer) === c.precondition.digest) ?? matches[0]);

@@ -202,6 +202,7 @@ export async function buildPlan(opts: PlanOptions): Promise<PlanResult> {
 
     // `previously` must name one object unambiguously, or the plan would rename the wrong one (or none).
     const claimed = new Map<string, DesiredObject>();
+    const declared = new Set(w.desired.map((o) => o.key));
     for (const d of w.desired) {
       for (const old of d.previously ?? []) {
         const other = claimed.get(old);
@@ -210,7 +211,8 @@ export async function buildPlan(opts: PlanOptions): Promise<PlanResult> {
           errors.push({ message: `${kind.title} "${other.key}"${where(scope)}: previously names "${old}", which ${kind.title} "${d.key}" also claims`, location: locate(rs, [...other.path, 'previously']) });
         }
         claimed.set(old, d);
-        if (old !== d.key && byKey.has(old) && byKey.has(d.key))
+        // Both names on the server is the converged state when the old name is declared as an object of its own.
+        if (old !== d.key && byKey.has(old) && byKey.has(d.key) && !declared.has(old))
           errors.push({
             message: `${kind.title} "${d.key}"${where(scope)}: both "${old}" (named in previously) and "${d.key}" exist on the server, so forgeform cannot rename one into the other: delete one of them, or remove "${old}" from previously`,
             location: locate(rs, [...d.path, 'previously']),
@@ -218,8 +220,17 @@ export async function buildPlan(opts: PlanOptions): Promise<PlanResult> {
       }
     }
 
+    // A rename frees its old name: a declared object of that name is then a new one, not the renamed one.
+    const renamedAway = new Set<CurrentObject>();
     for (const d of w.desired) {
-      const matches = byKey.get(d.key) ?? [];
+      if (byKey.has(d.key)) continue;
+      const old = (d.previously ?? []).find((o) => byKey.has(o));
+      const olds = old === undefined ? [] : byKey.get(old)!;
+      if (olds.length === 1) renamedAway.add(olds[0]!);
+    }
+
+    for (const d of w.desired) {
+      const matches = (byKey.get(d.key) ?? []).filter((m) => !renamedAway.has(m));
       let cur = matches[0];
       if (matches.length > 1) {
         matches.forEach((m) => consumed.add(m));

@@ -34,11 +34,8 @@ describe('planner with a fake kind', () => {
     expect(toNew!.ops).toEqual([{ method: 'PATCH', path: `${APP}/${server.row(APP, 'old')!.id}`, body: { name: 'new', color: 'blue' } }]);
   });
 
-  // KNOWN DEFECT (match section of src/plan/planner.ts, helper D2's area): the object renamed away is
-  // matched a second time by the declared object of its old name, so the plan renames it AND updates it
-  // as "old" (PATCHing the renamed object), instead of creating "old" after the rename as the planner's
-  // "a create may reuse the name a rename frees" step intends. it.fails turns red once it is fixed: then make it `it`.
-  it.fails('a create may take the name a rename frees', async () => {
+  // The declared object of a name that a rename frees is a new object, created after the rename.
+  it('a create may take the name a rename frees', async () => {
     const freed = await plan(world().add(APP, { name: 'old', color: 'red' }), { repos: { 'acme/app': { widgets: { new: { color: 'red', previously: ['old'] }, old: { color: 'blue' } } } } });
     expect(actions(freed)).toEqual(['rename widget/repo:acme/app/new', 'create widget/repo:acme/app/old']);
     expect(freed.plan.changes[1]!.depends_on).toEqual(['widget/repo:acme/app/new']);
