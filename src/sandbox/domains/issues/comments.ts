@@ -25,6 +25,7 @@ import { repoHtmlUrl } from '../repos/convert.js';
 import { toUser } from '../users/convert.js';
 import { parseGoInt } from '../labels/service.js';
 import { issueFromPath } from './issue-labels.js';
+import { beforeSince } from './routes.js';
 import { CreateIssueCommentOption, EditIssueCommentOption } from './options.js';
 import { type CommentRecord, issueById, type IssueRecord } from './records.js';
 
@@ -58,22 +59,6 @@ function internalError(ctx: ApiContext, message: string): Response {
   return apiError(ctx.root, 500, ctx.doer?.isAdmin ? message : '');
 }
 
-const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
-
-/** `GetQueryBeforeSince`, in Unix seconds (0 = no bound). */
-function beforeSince(ctx: ApiContext): { before: number; since: number } | Response {
-  const out = { before: 0, since: 0 };
-  for (const key of ['before', 'since'] as const) {
-    const value = (ctx.query.get(key) ?? '').trim();
-    if (value === '') continue;
-    if (!RFC3339.test(value) || Number.isNaN(Date.parse(value))) {
-      return apiError(ctx.root, 422, `parsing time ${JSON.stringify(value)} as "2006-01-02T15:04:05Z07:00": cannot parse ${JSON.stringify(value)} as "2006"`);
-    }
-    out[key] = Math.floor(Date.parse(value) / 1000);
-  }
-  return out;
-}
-
 function issueOrError(ctx: ApiContext): IssueRecord | Response {
   const issue = issueFromPath(ctx);
   if (!issue) {
@@ -88,7 +73,8 @@ function listComments(ctx: ApiContext): Response {
   if (range instanceof Response) return range;
   const issue = issueOrError(ctx);
   if (issue instanceof Response) return issue;
-  const seconds = (iso: string) => Math.floor(Date.parse(iso) / 1000);
+  // The bounds are whole seconds in milliseconds, as Gitea compares Unix seconds.
+  const seconds = (iso: string) => Math.floor(Date.parse(iso) / 1000) * 1000;
   const matching = commentsOf(ctx.state)
     .filter((c) => c.issueId === issue.id)
     .filter((c) => (range.since === 0 || seconds(c.updatedAt) >= range.since) && (range.before === 0 || seconds(c.updatedAt) <= range.before))

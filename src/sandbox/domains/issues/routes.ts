@@ -226,7 +226,7 @@ function formBool(query: URLSearchParams, key: string): boolean {
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 
 /** `GetQueryBeforeSince`: RFC 3339 `before` / `since` as Unix milliseconds (0 = none), or a 422. */
-function beforeSince(ctx: ApiContext): { before: number; since: number } | Response {
+export function beforeSince(ctx: ApiContext): { before: number; since: number } | Response {
   const out = { before: 0, since: 0 };
   for (const key of ['before', 'since'] as const) {
     const value = (ctx.query.get(key) ?? '').trim();
