@@ -1,10 +1,10 @@
 // Writes schemas/forgeform.schema.json from its parts: schemas/parts/root.json (the format version,
-// server and policy) and one fragment per kind beside the kind's module (src/kinds/<kind>.schema.json:
+// server and policy) and one fragment per kind beside the kind's module (src/kinds/<kind>/schema.json:
 // the definitions it owns and, for a kind with a section of its own, that top-level property).
 // A kind's config is edited in its fragment, never in the assembled file:
 //   node scripts/assemble-schema.mjs          writes the schema
 //   node scripts/assemble-schema.mjs --check  exits 1 when the committed schema is not what the parts make
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const root = new URL('../', import.meta.url);
@@ -31,15 +31,15 @@ function addAll(into, from, what, part) {
 
 /** The assembled schema as the text of schemas/forgeform.schema.json. */
 export function assembleSchema() {
-  const onDisk = readdirSync(new URL('src/kinds/', root)).filter((f) => f.endsWith('.schema.json')).map((f) => f.slice(0, -'.schema.json'.length));
+  const onDisk = readdirSync(new URL('src/kinds/', root), { withFileTypes: true }).filter((d) => d.isDirectory() && existsSync(new URL(`src/kinds/${d.name}/schema.json`, root))).map((d) => d.name);
   const unlisted = onDisk.filter((f) => !FRAGMENTS.includes(f));
-  if (unlisted.length) throw new Error(`src/kinds/${unlisted[0]}.schema.json is not in FRAGMENTS of scripts/assemble-schema.mjs`);
+  if (unlisted.length) throw new Error(`src/kinds/${unlisted[0]}/schema.json is not in FRAGMENTS of scripts/assemble-schema.mjs`);
   const schema = readJson('schemas/parts/root.json');
   const rootProperties = schema.properties;
   schema.properties = { ...rootProperties };
   schema.definitions = { ...schema.definitions };
   for (const name of FRAGMENTS) {
-    const part = `src/kinds/${name}.schema.json`;
+    const part = `src/kinds/${name}/schema.json`;
     const fragment = readJson(part);
     const extra = Object.keys(fragment).filter((k) => k !== 'properties' && k !== 'definitions' && k !== '$comment');
     if (extra.length) throw new Error(`${part}: a fragment holds properties and definitions only, not "${extra[0]}"`);
@@ -58,7 +58,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const target = new URL(SCHEMA_PATH, root);
   if (process.argv.includes('--check')) {
     if (readFileSync(target, 'utf8') !== text) {
-      console.error(`${SCHEMA_PATH} is not what its parts make: run node scripts/assemble-schema.mjs (edit the fragments in src/kinds/*.schema.json, not the assembled file)`);
+      console.error(`${SCHEMA_PATH} is not what its parts make: run node scripts/assemble-schema.mjs (edit the fragments in src/kinds/*/schema.json, not the assembled file)`);
       process.exit(1);
     }
   } else writeFileSync(target, text);

@@ -1,11 +1,11 @@
-import { branchProtectionKind } from './branch-protection.js';
-import { hookKind } from './hook.js';
-import { issueKind } from './issue.js';
-import { orgLabelKind, repoLabelKind } from './label.js';
-import { orgKind } from './org.js';
-import { repoKind } from './repo.js';
-import { runnerKind } from './runner.js';
-import { userKind } from './user.js';
+import { branchProtectionKind } from './branch-protection/index.js';
+import { hookKind } from './hook/index.js';
+import { issueKind } from './issue/index.js';
+import { orgLabelKind, repoLabelKind } from './label/index.js';
+import { orgKind } from './org/index.js';
+import { repoKind } from './repo/index.js';
+import { runnerKind } from './runner/index.js';
+import { userKind } from './user/index.js';
 import type { Kind } from '../model/index.js';
 
 /**

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { LoadedConfig } from '../../src/config/types.js';
 import type { GiteaClient } from '../../src/gitea/client.js';
-import { eventsToConfig, expandEvents, hookKind, normalizeEvents } from '../../src/kinds/hook.js';
-import { runnerKind } from '../../src/kinds/runner.js';
+import { eventsToConfig, expandEvents, hookKind, normalizeEvents } from '../../src/kinds/hook/index.js';
+import { runnerKind } from '../../src/kinds/runner/index.js';
 import type { Scope } from '../../src/kinds/types.js';
-import { sshKeyIdentity } from '../../src/kinds/user-extras.js';
-import { userKind } from '../../src/kinds/user.js';
+import { sshKeyIdentity } from '../../src/kinds/user/extras.js';
+import { userKind } from '../../src/kinds/user/index.js';
 import { diffFields } from '../../src/plan/diff.js';
 import { makeKindContext } from '../../src/plan/planner.js';
 import { SecretTemplates } from '../../src/secret.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { branchProtectionKind } from '../../src/kinds/branch-protection.js';
-import { normalizeColor, orgLabelKind, repoLabelKind } from '../../src/kinds/label.js';
+import { branchProtectionKind } from '../../src/kinds/branch-protection/index.js';
+import { normalizeColor, orgLabelKind, repoLabelKind } from '../../src/kinds/label/index.js';
 import { diffFields } from '../../src/plan/diff.js';
 import type { Scope } from '../../src/kinds/types.js';
 import { makeKindContext } from '../../src/plan/planner.js';

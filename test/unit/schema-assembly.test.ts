@@ -16,7 +16,7 @@ describe('schemas/forgeform.schema.json', () => {
     const schema = JSON.parse(read(SCHEMA_PATH as string)) as { properties: object; definitions: Record<string, unknown> };
     const owners = new Map<string, string>();
     for (const name of FRAGMENTS as string[]) {
-      const fragment = JSON.parse(read(`src/kinds/${name}.schema.json`)) as { definitions?: object; properties?: object };
+      const fragment = JSON.parse(read(`src/kinds/${name}/schema.json`)) as { definitions?: object; properties?: object };
       for (const d of Object.keys(fragment.definitions ?? {})) owners.set(d, name);
     }
     expect([...owners.keys()].sort()).toEqual(Object.keys(schema.definitions).sort());

@@ -1,12 +1,12 @@
 // A user's badges and SSH keys: managed as two set fields of the user kind, read with one request
 // per user whose config names them, and written with one request per real change.
 import { createHash } from 'node:crypto';
-import type { SshKeyConfig } from '../config/types.js';
-import type { GiteaClient } from '../gitea/client.js';
-import { apiPath } from '../gitea/path.js';
-import type { Op } from '../model/index.js';
-import { asSet } from './fields.js';
-import type { CurrentObject } from '../model/index.js';
+import type { SshKeyConfig } from '../../config/types.js';
+import type { GiteaClient } from '../../gitea/client.js';
+import { apiPath } from '../../gitea/path.js';
+import type { Op } from '../../model/index.js';
+import { asSet } from '../fields.js';
+import type { CurrentObject } from '../../model/index.js';
 
 /** Where the keys' ids and titles travel with a user object (not a compared field). */
 export const SERVER_KEYS = '_ssh_keys';

@@ -1,9 +1,9 @@
-import type { BranchProtectionConfig, RepoConfig } from '../config/types.js';
-import { apiPath } from '../gitea/path.js';
-import type { Op } from '../model/index.js';
-import { bool, int, normalizeFields, set, str } from './fields.js';
-import { accountProblems, lookUpAccounts, rememberDeclaredLists, type KnownAccounts } from './branch-protection-accounts.js';
-import type { CurrentObject, DesiredObject, FieldSpec, Kind, KindContext, Problem } from '../model/index.js';
+import type { BranchProtectionConfig, RepoConfig } from '../../config/types.js';
+import { apiPath } from '../../gitea/path.js';
+import type { Op } from '../../model/index.js';
+import { bool, int, normalizeFields, set, str } from '../fields.js';
+import { accountProblems, lookUpAccounts, rememberDeclaredLists, type KnownAccounts } from './accounts.js';
+import type { CurrentObject, DesiredObject, FieldSpec, Kind, KindContext, Problem } from '../../model/index.js';
 
 // Every field of Gitea's EditBranchProtectionOption. rule_name is the identity and cannot be edited.
 const fields: FieldSpec[] = [

@@ -1,10 +1,10 @@
-import type { Config, RepoCreateConfig } from '../config/types.js';
-import { isApiError } from '../gitea/client.js';
-import { apiPath } from '../gitea/path.js';
-import { splitRepo } from './branch-protection.js';
-import { bool, normalizeFields, set, str, text } from './fields.js';
-import { userChangeIds } from './org.js';
-import { isGlobKey, type CurrentObject, type DesiredObject, type FieldSpec, type Kind, type OpsInput, type Problem } from '../model/index.js';
+import type { Config, RepoCreateConfig } from '../../config/types.js';
+import { isApiError } from '../../gitea/client.js';
+import { apiPath } from '../../gitea/path.js';
+import { splitRepo } from '../branch-protection/index.js';
+import { bool, normalizeFields, set, str, text } from '../fields.js';
+import { userChangeIds } from '../org/index.js';
+import { isGlobKey, type CurrentObject, type DesiredObject, type FieldSpec, type Kind, type OpsInput, type Problem } from '../../model/index.js';
 
 const fields: FieldSpec[] = [bool('private'), text('description'), bool('auto_init'), str('default_branch'), set('gitignores'), str('license'), str('readme')];
 

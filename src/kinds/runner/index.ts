@@ -1,8 +1,8 @@
-import type { Config, RunnerConfig } from '../config/types.js';
-import type { GiteaClient } from '../gitea/client.js';
-import { apiPath } from '../gitea/path.js';
-import { bool, normalizeFields } from './fields.js';
-import type { CurrentObject, DesiredObject, FieldSpec, Kind } from '../model/index.js';
+import type { Config, RunnerConfig } from '../../config/types.js';
+import type { GiteaClient } from '../../gitea/client.js';
+import { apiPath } from '../../gitea/path.js';
+import { bool, normalizeFields } from '../fields.js';
+import type { CurrentObject, DesiredObject, FieldSpec, Kind } from '../../model/index.js';
 
 const fields: FieldSpec[] = [bool('disabled')];
 

@@ -1,10 +1,10 @@
-import type { LabelConfig, OrgConfig, RepoConfig } from '../config/types.js';
-import { countOf } from '../gitea/paging.js';
-import { apiPath } from '../gitea/path.js';
-import type { Op } from '../model/index.js';
-import { bool, normalizeFields, text } from './fields.js';
-import { splitRepo } from './branch-protection.js';
-import type { CurrentObject, DesiredObject, FieldSpec, Kind, Problem, Scope, ScopeContext } from '../model/index.js';
+import type { LabelConfig, OrgConfig, RepoConfig } from '../../config/types.js';
+import { countOf } from '../../gitea/paging.js';
+import { apiPath } from '../../gitea/path.js';
+import type { Op } from '../../model/index.js';
+import { bool, normalizeFields, text } from '../fields.js';
+import { splitRepo } from '../branch-protection/index.js';
+import type { CurrentObject, DesiredObject, FieldSpec, Kind, Problem, Scope, ScopeContext } from '../../model/index.js';
 
 /** Gitea stores #rrggbb and answers rrggbb: compare lower-case, without '#', 3 digits expanded. */
 export function normalizeColor(value: unknown): string {

@@ -1,12 +1,12 @@
-import type { IssueConfig, RepoConfig } from '../config/types.js';
-import { isApiError } from '../gitea/client.js';
-import { apiPath } from '../gitea/path.js';
-import { countOf } from '../gitea/paging.js';
-import type { Op } from '../model/index.js';
-import { splitRepo } from './branch-protection.js';
-import { asSet, normalizeFields, set, str, text } from './fields.js';
-import { orgLabelKind, repoLabelKind } from './label.js';
-import type { CurrentObject, DesiredObject, FieldSpec, Kind, Problem, Scope, ScopeContext } from '../model/index.js';
+import type { IssueConfig, RepoConfig } from '../../config/types.js';
+import { isApiError } from '../../gitea/client.js';
+import { apiPath } from '../../gitea/path.js';
+import { countOf } from '../../gitea/paging.js';
+import type { Op } from '../../model/index.js';
+import { splitRepo } from '../branch-protection/index.js';
+import { asSet, normalizeFields, set, str, text } from '../fields.js';
+import { orgLabelKind, repoLabelKind } from '../label/index.js';
+import type { CurrentObject, DesiredObject, FieldSpec, Kind, Problem, Scope, ScopeContext } from '../../model/index.js';
 
 const dateOnly = (v: unknown) => (v === null || v === undefined || v === '' ? null : String(v).slice(0, 10));
 

@@ -1,7 +1,7 @@
-import type { Config, OrgConfig } from '../config/types.js';
-import { apiPath } from '../gitea/path.js';
-import { normalizeFields, str, text } from './fields.js';
-import type { CurrentObject, DesiredObject, FieldSpec, Kind, OpsInput, Scope, ScopeContext } from '../model/index.js';
+import type { Config, OrgConfig } from '../../config/types.js';
+import { apiPath } from '../../gitea/path.js';
+import { normalizeFields, str, text } from '../fields.js';
+import type { CurrentObject, DesiredObject, FieldSpec, Kind, OpsInput, Scope, ScopeContext } from '../../model/index.js';
 
 const fields: FieldSpec[] = [str('full_name'), text('description'), str('visibility'), str('website'), str('location')];
 

@@ -1,10 +1,10 @@
-import type { Config, HookConfig } from '../config/types.js';
-import { apiPath } from '../gitea/path.js';
-import type { Op } from '../model/index.js';
+import type { Config, HookConfig } from '../../config/types.js';
+import { apiPath } from '../../gitea/path.js';
+import type { Op } from '../../model/index.js';
 import { isDeepStrictEqual } from 'node:util';
-import { asSet, bool, normalizeFields, str } from './fields.js';
-import { secretFromEnvironment } from './secrets.js';
-import type { CurrentObject, DesiredObject, FieldSpec, Kind, Problem } from '../model/index.js';
+import { asSet, bool, normalizeFields, str } from '../fields.js';
+import { secretFromEnvironment } from '../secrets.js';
+import type { CurrentObject, DesiredObject, FieldSpec, Kind, Problem } from '../../model/index.js';
 
 const ISSUE_EVENTS = ['issue_assign', 'issue_label', 'issue_milestone', 'issue_comment'];
 const PULL_EVENTS = ['pull_request_assign', 'pull_request_label', 'pull_request_milestone', 'pull_request_comment', 'pull_request_review', 'pull_request_review_request', 'pull_request_sync'];

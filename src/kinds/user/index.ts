@@ -1,10 +1,10 @@
-import type { Config, UserConfig } from '../config/types.js';
-import { apiPath } from '../gitea/path.js';
-import type { Change, Op } from '../model/index.js';
-import { asSet, bool, int, normalizeFields, set, str, text } from './fields.js';
-import { secretFromEnvironment } from './secrets.js';
-import type { CurrentObject, DesiredObject, FieldSpec, Kind, KindContext, Problem, ScopeContext } from '../model/index.js';
-import { badgeOps, keyOps, readExtras, SERVER_KEYS, sshKeyIdentity, WANTED_KEYS, wantedKeys, type KnownKey } from './user-extras.js';
+import type { Config, UserConfig } from '../../config/types.js';
+import { apiPath } from '../../gitea/path.js';
+import type { Change, Op } from '../../model/index.js';
+import { asSet, bool, int, normalizeFields, set, str, text } from '../fields.js';
+import { secretFromEnvironment } from '../secrets.js';
+import type { CurrentObject, DesiredObject, FieldSpec, Kind, KindContext, Problem, ScopeContext } from '../../model/index.js';
+import { badgeOps, keyOps, readExtras, SERVER_KEYS, sshKeyIdentity, WANTED_KEYS, wantedKeys, type KnownKey } from './extras.js';
 
 const writeOnly = (spec: FieldSpec): FieldSpec => ({ ...spec, writeOnly: true });
 
