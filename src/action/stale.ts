@@ -14,7 +14,9 @@ function essence(c: Change): unknown {
  */
 export function staleReasons(reviewed: Plan, now: Plan): string[] {
   const reasons: string[] = [];
-  if (reviewed.server.replace(/\/+$/, '') !== now.server.replace(/\/+$/, '')) reasons.push(`it was made for ${reviewed.server}, not ${now.server}`);
+  if (reviewed.server.url.replace(/\/+$/, '') !== now.server.url.replace(/\/+$/, '')) reasons.push(`it was made for ${reviewed.server.url}, not ${now.server.url}`);
+  else if (reviewed.server.flavour !== now.server.flavour || reviewed.server.version !== now.server.version)
+    reasons.push(`it was made for ${reviewed.server.flavour ?? 'an unknown server'} ${reviewed.server.version ?? ''}, but the server now runs ${now.server.flavour ?? '?'} ${now.server.version ?? '?'}`.replace(/ +/g, ' '));
   if (reviewed.config_digest !== now.config_digest) reasons.push('the configuration changed since the plan was made (another change was merged, or commits were added after the review)');
   const before = new Map(reviewed.changes.map((c) => [c.id, c]));
   const after = new Map(now.changes.map((c) => [c.id, c]));

@@ -8,6 +8,7 @@ import type { GiteaClient } from '../gitea/client.js';
 import type { Kind } from '../kinds/types.js';
 import { makeScopeContext, parseScopeId } from '../plan/planner.js';
 import type { Change, PlanPolicy } from '../plan/types.js';
+import type { ServerInfo } from '../model/index.js';
 import type { ChangeResult } from './executor.js';
 
 export interface ConcurrentCheck {
@@ -17,7 +18,7 @@ export interface ConcurrentCheck {
   unchecked: { scope: string; kind: string; error: string }[];
 }
 
-export async function findConcurrentDuplicates(results: ChangeResult[], client: GiteaClient, kinds: Kind[], policy: PlanPolicy): Promise<ConcurrentCheck> {
+export async function findConcurrentDuplicates(results: ChangeResult[], client: GiteaClient, kinds: Kind[], policy: PlanPolicy, server?: ServerInfo): Promise<ConcurrentCheck> {
   const groups = new Map<string, Change[]>();
   for (const r of results) {
     if (r.outcome !== 'done' || (r.change.action !== 'create' && r.change.action !== 'replace')) continue;
@@ -27,7 +28,7 @@ export async function findConcurrentDuplicates(results: ChangeResult[], client: 
     groups.set(id, [...(groups.get(id) ?? []), r.change]);
   }
   const check: ConcurrentCheck = { duplicates: [], unchecked: [] };
-  const ctx = makeScopeContext(client, policy);
+  const ctx = makeScopeContext(client, policy, {}, server);
   await Promise.all(
     [...groups.values()].map(async (changes) => {
       const { kind: kindName, scope } = changes[0]!;

@@ -5,6 +5,7 @@ import { equal } from '../plan/diff.js';
 import { makeScopeContext, parseScopeId } from '../plan/planner.js';
 import type { Kind } from '../kinds/types.js';
 import type { Action, Change, Op, PlanPolicy } from '../plan/types.js';
+import type { ServerInfo } from '../model/index.js';
 
 export type Outcome = 'done' | 'failed' | 'skipped';
 
@@ -21,6 +22,8 @@ export interface ExecuteOptions {
   kinds: Kind[];
   /** The policy the plan was made with: what kinds read the server with (a create's re-read). */
   policy: PlanPolicy;
+  /** The release the server runs (how kinds read it). */
+  server?: ServerInfo;
   /** Changes refused before any request (stale plan), with the reason. */
   refused?: Map<string, string>;
   onResult?: (r: ChangeResult) => void;
@@ -99,7 +102,7 @@ async function createdAnyway(change: Change, error: unknown, opts: ExecuteOption
   if (!kind || change.ops.length !== 1) return false;
   try {
     // Kinds that read only what is named (repositories, issues) are told which object to look for.
-    const objects = await kind.read(parseScopeId(change.scope), makeScopeContext(opts.client, opts.policy), [{ key: change.key, fields: {}, path: [] }]);
+    const objects = await kind.read(parseScopeId(change.scope), makeScopeContext(opts.client, opts.policy, {}, opts.server), [{ key: change.key, fields: {}, path: [] }]);
     return objects.some((o) => o.key === change.key);
   } catch {
     return false;

@@ -1,7 +1,7 @@
 // A saved plan is input from outside, like a config: before apply reads anything of it, its shape is
 // checked strictly against what this forgeform knows (kinds, actions, scopes, field names). Anything
 // unknown is refused by name: a plan from another version, or an edited one, is planned again.
-import { SCOPE_NAME, type Kind } from '../model/index.js';
+import { FLAVOURS, parseVersion, SCOPE_NAME, type Flavour, type Kind } from '../model/index.js';
 import { changeId, parseScopeId } from '../plan/planner.js';
 import type { Action, Change, Plan, PlanPolicy } from '../model/index.js';
 
@@ -15,13 +15,24 @@ const ACTIONS: Action[] = ['create', 'update', 'delete', 'rename', 'replace'];
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isStringList = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === 'string');
 
+const SERVER_KEYS = ['url', 'flavour', 'version', 'assumed'];
+
+function serverProblems(server: unknown): string[] {
+  if (!isObject(server) || typeof server.url !== 'string') return ['server must be {"url", "flavour", "version"}: the server and release the plan was made for'];
+  const problems = Object.keys(server).filter((k) => !SERVER_KEYS.includes(k)).map((k) => `unknown key "${k}" in server`);
+  if (server.flavour !== undefined && !FLAVOURS.includes(server.flavour as Flavour)) problems.push(`server.flavour must be one of ${FLAVOURS.join(', ')}`);
+  if (server.version !== undefined && (typeof server.version !== 'string' || !parseVersion(server.version))) problems.push('server.version must be a release number');
+  if (server.assumed !== undefined && server.assumed !== true) problems.push('server.assumed must be true or absent');
+  return problems;
+}
+
 /** Problems with a plan file's shape, each naming where it is; empty when the plan can be verified further. */
 export function planShapeProblems(raw: unknown, kinds: Kind[]): string[] {
   const problems: string[] = [];
   if (!isObject(raw)) return ['the file does not hold a JSON object'];
   if (raw.format_version !== 1) return [`format_version is ${JSON.stringify(raw.format_version)}, this forgeform reads format_version 1`];
   for (const k of Object.keys(raw)) if (!PLAN_KEYS.includes(k)) problems.push(`unknown key "${k}" at the top level`);
-  if (typeof raw.server !== 'string') problems.push('server must be the URL the plan was made for');
+  problems.push(...serverProblems(raw.server));
   if (!isStringList(raw.unsafe ?? [])) problems.push('unsafe must be a list of strings');
   if (!isStringList(raw.warnings ?? [])) problems.push('warnings must be a list of strings');
   if (!isStringList(raw.drift ?? [])) problems.push('drift must be a list of strings');

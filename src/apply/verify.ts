@@ -3,7 +3,7 @@
 // and safety is decided again (src/plan/safety.ts) from the changes and the server.
 import { isDeepStrictEqual } from 'node:util';
 import { isApiError, type GiteaClient } from '../gitea/client.js';
-import { scopeCreationIds, type CurrentObject, type Diagnostic, type DesiredObject, type Kind, type Scope } from '../model/index.js';
+import { scopeCreationIds, type CurrentObject, type Diagnostic, type DesiredObject, type Kind, type Scope, type ServerInfo } from '../model/index.js';
 import { dependenciesOf, opsOf, type OpsBase } from '../plan/change-ops.js';
 import { objectDigest } from '../plan/digest.js';
 import { makeScopeContext } from '../plan/planner.js';
@@ -32,8 +32,8 @@ interface Group {
 }
 
 /** A saved plan, checked against the server as it is now and rebuilt through the kinds. */
-export async function verifySavedPlan(plan: Plan, client: GiteaClient, kinds: Kind[]): Promise<VerifiedPlan> {
-  const ctx = makeScopeContext(client, plan.policy);
+export async function verifySavedPlan(plan: Plan, client: GiteaClient, kinds: Kind[], server?: ServerInfo): Promise<VerifiedPlan> {
+  const ctx = makeScopeContext(client, plan.policy, {}, server);
   const refused = new Map<string, string>();
   const mismatches: Diagnostic[] = [];
   const kindOf = (name: string) => kinds.find((k) => k.name === name)!;

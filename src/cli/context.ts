@@ -4,7 +4,7 @@ import { loadConfig } from '../config/load.js';
 import type { LoadedConfig } from '../config/types.js';
 import type { GiteaClient, Credentials } from '../gitea/client.js';
 import { urlHasCredentials } from '../secret.js';
-import type { ServerInfo } from '../gitea/preflight.js';
+import { describeServer, olderThanKnown, OLDEST_KNOWN, parseServerSpec, serverFromReports, type ServerInfo } from '../model/server.js';
 import { fileReason } from './files.js';
 import { EXIT, UserError, type Output } from './output.js';
 
@@ -15,6 +15,7 @@ export interface ServerOptions {
   concurrency?: string;
   timeout?: string;
   retries?: string;
+  serverVersion?: string;
 }
 
 export const DEFAULT_CONFIG = 'forgeform.yaml';
@@ -129,10 +130,34 @@ export async function makeClient(opts: ServerOptions, out: Output, configUrl?: s
   return client;
 }
 
-/** The preflight of a client from makeClient: the URL answers like Gitea or Forgejo and accepts the credentials. */
-export async function checkServer(client: GiteaClient): Promise<ServerInfo> {
+/** --server-version as a server, checked before anything is read or sent. */
+export function assumedServer(opts: { serverVersion?: string | undefined }): ServerInfo | undefined {
+  if (opts.serverVersion === undefined) return undefined;
+  const server = parseServerSpec(opts.serverVersion);
+  if (typeof server === 'string') throw new UserError(`--server-version: ${server}`);
+  return server;
+}
+
+/**
+ * The preflight of a client from makeClient: the URL answers like Gitea or Forgejo and accepts the
+ * credentials, and which fork and release it runs. --server-version replaces the detection (and so
+ * the preflight's requests): the proxy it exists for hides /version.
+ */
+export async function checkServer(client: GiteaClient, opts: ServerOptions, out: Output): Promise<ServerInfo> {
+  const assumed = assumedServer(opts);
   const { preflight } = await import('../gitea/preflight.js');
-  return preflight(client, credentialSources.get(client) ?? 'the credentials');
+  let server = assumed;
+  if (!server) {
+    const report = await preflight(client, credentialSources.get(client) ?? 'the credentials');
+    server = serverFromReports(report);
+    if (!server)
+      throw new UserError(
+        `${client.baseUrl} reports version "${report.forgejo.version ?? report.version}", which is not a release number forgeform can compare: pass --server-version gitea@1.25 (or forgejo@11) to say which release it runs.`,
+      );
+  }
+  if (olderThanKnown(server))
+    out.stderr(out.err.yellow(`warning: ${describeServer(server)} is older than the oldest release forgeform knows (${server.flavour === 'gitea' ? 'Gitea' : 'Forgejo'} ${OLDEST_KNOWN[server.flavour]}): fields it lacks may be ignored without an error.`));
+  return server;
 }
 
 /**
@@ -141,5 +166,5 @@ export async function checkServer(client: GiteaClient): Promise<ServerInfo> {
  */
 export async function connect(opts: ServerOptions, out: Output, configUrl?: string): Promise<{ client: GiteaClient; server: ServerInfo }> {
   const client = await makeClient(opts, out, configUrl);
-  return { client, server: await checkServer(client) };
+  return { client, server: await checkServer(client, opts, out) };
 }

@@ -1,7 +1,7 @@
 import { Document } from 'yaml';
 import type { Config } from '../config/types.js';
 import { isApiError, type GiteaClient } from '../gitea/client.js';
-import { formatDiagnostic, scopeCreationIds, type CurrentObject, type Kind } from '../model/index.js';
+import { formatDiagnostic, scopeCreationIds, type CurrentObject, type Kind, type ServerInfo } from '../model/index.js';
 import { makeKindContext } from '../plan/planner.js';
 import { discoverOwners, scopeEntry, scopesConfig } from '../scopes/discover.js';
 import { resolveScopes, type ScopeProblem } from '../scopes/resolve.js';
@@ -39,7 +39,7 @@ export interface ExportResult {
  * The live state of the selected scopes as a forgeform config. Every kind of a scope is exported
  * in full, so planning the file against the same server shows no changes.
  */
-export async function exportConfig(client: GiteaClient, kinds: Kind[], sel: ExportSelection, onProgress?: (d: number, t: number) => void): Promise<ExportResult> {
+export async function exportConfig(client: GiteaClient, kinds: Kind[], sel: ExportSelection, onProgress?: (d: number, t: number) => void, server?: ServerInfo): Promise<ExportResult> {
   const exportable = kinds.filter((k) => k.exportable !== false);
   const scoped = exportable.filter((k) => k.scopeType !== 'server');
   const anyScoped = scoped.some((k) => sel.kinds.includes(k.configKey));
@@ -56,7 +56,7 @@ export async function exportConfig(client: GiteaClient, kinds: Kind[], sel: Expo
   const probe = scopesConfig(orgs, repos, (type) => Object.fromEntries(chosen.filter((k) => k.scopeType === type).map((k) => [k.configKey, {}])));
   const { scopes, problems } = await resolveScopes(probe, client, scopeCreationIds(kinds));
   if (problems.length) throw new ExportSelectionError(problems);
-  const ctx = makeKindContext(client, {} as LoadedConfig, { readEverything: true });
+  const ctx = makeKindContext(client, {} as LoadedConfig, { readEverything: true }, server);
   const jobs = scopes.flatMap((rs) => chosen.filter((k) => k.scopeType === rs.scope.type).map((kind) => ({ kind, rs })));
   let done = 0;
   /** Everything the token can read: what it may not read is left out, and said so once per kind. */

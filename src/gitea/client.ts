@@ -45,6 +45,8 @@ export interface RequestOptions {
    * apply uses it so that nothing new starts, while requests already sent may be retried.
    */
   abandon?: () => boolean;
+  /** The path is below /api/forgejo/v1/ (Forgejo's own API) instead of /api/v1/. */
+  forgejoApi?: boolean;
 }
 
 export interface Response<T> {
@@ -170,12 +172,13 @@ export class GiteaClient {
     const timeoutMs = this.options.timeoutMs ?? 30_000;
     const query = opts.query ? definedOnly(opts.query) : undefined;
     this.requestCount++;
-    this.options.onRequest?.(method, this.http.target(path).pathname);
+    this.options.onRequest?.(method, this.http.target(path, undefined, opts.forgejoApi).pathname);
     try {
       const res = await this.http.exchange({
         method,
         path,
         ...(query ? { query } : {}),
+        ...(opts.forgejoApi ? { forgejoApi: true } : {}),
         ...(opts.body !== undefined ? { body: requestBody(opts.body) } : {}),
         timeoutMs,
         maxBodyBytes: this.options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,

@@ -2,13 +2,12 @@ import { AnswerError } from './answer.js';
 import type { GiteaClient } from './client.js';
 import { ApiError, describeBody, statusText } from './errors.js';
 
-/**
- * What forgeform learnt about the server before reading any state. Kept as an object so that later
- * facts (Gitea or Forgejo, feature switches) join the version here rather than in every caller.
- */
-export interface ServerInfo {
-  /** As the server states it: "1.24.3", "11.0.1+gitea-1.22.0", "1.25.0+dev-123-gabc". */
+/** What the server says of itself; src/model/server.ts makes a release of it. */
+export interface ServerReport {
+  /** GET /api/v1/version: "1.25.4", "1.26.0+dev-12-gabc", "11.0.2+gitea-1.22.0". */
   version: string;
+  /** GET /api/forgejo/v1/version, which only Forgejo serves. */
+  forgejo: { version?: string; absent?: boolean };
 }
 
 /** The server is not one forgeform can talk to, or refused the credentials: a message for the user. */
@@ -17,14 +16,33 @@ export class PreflightError extends Error {
 }
 
 /**
- * One GET /version before any state is read. Gitea and Forgejo answer it without authentication
- * but with 401 to any invalid credential (behavior.md §1.1, §9), so this single request tells a
- * wrong URL, an unreachable host and a bad token apart before they surface as confusing errors on
- * the first repository ("does not exist") or the first write.
+ * GET /version before any state is read. Gitea and Forgejo answer it without authentication but
+ * with 401 to any invalid credential (behavior.md §1.1, §9), so this request tells a wrong URL, an
+ * unreachable host and a bad token apart before they surface as confusing errors on the first
+ * repository ("does not exist") or the first write. Then GET /api/forgejo/v1/version tells the
+ * forks apart: only Forgejo serves it (routers/api/forgejo/v1/api.go), Gitea answers 404.
  *
  * `credentials` says where the credentials came from ("the token in FORGEFORM_TOKEN"), for the 401 message.
  */
-export async function preflight(client: GiteaClient, credentials: string): Promise<ServerInfo> {
+export async function preflight(client: GiteaClient, credentials: string): Promise<ServerReport> {
+  // One after the other: a wrong URL or token gets a single request, and its message comes from /version.
+  const version = await reportedVersion(client, credentials);
+  return { version, forgejo: await forgejoVersion(client) };
+}
+
+/** What GET /api/forgejo/v1/version says: a version (Forgejo), absent (404: Gitea), or neither. */
+async function forgejoVersion(client: GiteaClient): Promise<{ version?: string; absent?: boolean }> {
+  try {
+    const data = (await client.request('GET', 'version', { forgejoApi: true })).data as { version?: unknown } | undefined;
+    return typeof data?.version === 'string' && data.version ? { version: data.version } : {};
+  } catch (e) {
+    if (e instanceof ApiError && e.status === 404) return { absent: true };
+    if (e instanceof ApiError || e instanceof AnswerError) return {};
+    throw e;
+  }
+}
+
+async function reportedVersion(client: GiteaClient, credentials: string): Promise<string> {
   const base = client.baseUrl;
   const endpoint = `${base}/api/v1/version`;
   let data: unknown;
@@ -39,7 +57,7 @@ export async function preflight(client: GiteaClient, credentials: string): Promi
   const version = (data as { version?: unknown } | undefined)?.version;
   if (data === null || typeof data !== 'object' || Array.isArray(data) || typeof version !== 'string' || !version)
     throw new PreflightError(`${base} is not a Gitea or Forgejo API: GET ${endpoint} answered ${describeBody(data)} instead of {"version": "…"}. ${urlAdvice(base)}`);
-  return { version };
+  return version;
 }
 
 function failureMessage(e: ApiError, base: string, endpoint: string, credentials: string): string {

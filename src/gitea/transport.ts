@@ -50,6 +50,8 @@ export interface Exchange {
   /** The path below the API root, already encoded (see src/gitea/path.ts). */
   path: string;
   query?: Record<string, string | number | boolean>;
+  /** Below /api/forgejo/v1/ (Forgejo's own API: its version) instead of /api/v1/. */
+  forgejoApi?: boolean;
   /** The JSON text of the body, if any. */
   body?: string;
   timeoutMs: number;
@@ -80,8 +82,8 @@ export class Transport {
   }
 
   /** The path and query as sent (and as onRequest reports it: the path alone). */
-  target(path: string, query?: Record<string, string | number | boolean>): { pathname: string; full: string } {
-    const pathname = this.apiRoot + path;
+  target(path: string, query?: Record<string, string | number | boolean>, forgejoApi = false): { pathname: string; full: string } {
+    const pathname = (forgejoApi ? this.apiRoot.replace(/api\/v1\/$/, 'api/forgejo/v1/') : this.apiRoot) + path;
     if (!query) return { pathname, full: pathname };
     const search = new URLSearchParams(Object.entries(query).map(([k, v]): [string, string] => [k, String(v)])).toString();
     return { pathname, full: search ? `${pathname}?${search}` : pathname };
@@ -108,7 +110,7 @@ export class Transport {
           hostname: this.origin.hostname,
           port: this.origin.port,
           method: x.method,
-          path: this.target(x.path, x.query).full,
+          path: this.target(x.path, x.query, x.forgejoApi).full,
           headers,
           agent: this.agent,
         },

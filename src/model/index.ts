@@ -9,4 +9,5 @@ export type * from './plan.js';
 export type * from './kind.js';
 export * from './scope.js';
 export * from './registry.js';
+export * from './server.js';
 export * from '../diagnostic.js';

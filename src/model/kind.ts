@@ -5,6 +5,7 @@ import type { FieldSpec } from './field.js';
 import type { CurrentObject, DesiredObject } from './object.js';
 import type { Action, Change, Op, PlanPolicy } from './plan.js';
 import type { Scope } from './scope.js';
+import type { ServerInfo } from './server.js';
 
 /** Plan-wide switches that change what kinds send. */
 export interface KindOptions {
@@ -24,6 +25,8 @@ export interface KindOptions {
  */
 export interface ScopeContext {
   client: GiteaClient;
+  /** The fork and release the server runs (see src/model/server.ts); absent only where no server was asked (offline checks, unit tests). */
+  server?: ServerInfo;
   policy: PlanPolicy;
   options: KindOptions;
   /** Memoised GET of a path (label templates and the like), shared by all scopes of one plan. */

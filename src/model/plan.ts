@@ -1,3 +1,4 @@
+import type { Flavour } from './server.js';
 /** replace = delete and create in one change, for what the server cannot edit in place. */
 export type Action = 'create' | 'update' | 'delete' | 'rename' | 'replace';
 
@@ -56,11 +57,21 @@ export interface PlanPolicy {
   purge_users: boolean;
 }
 
+/** A plan is applied only to the server and release it was read from: fields and requests depend on the release. */
+export interface PlanServer {
+  url: string;
+  flavour?: Flavour;
+  version?: string;
+  /** The release was given with --server-version, not detected. */
+  assumed?: boolean;
+}
+
 export interface Plan {
   format_version: 1;
   forgeform_version: string;
   created_at: string;
-  server: string;
+  /** The server the plan was made for: its URL, and the release it runs (absent when the plan was made without a preflight). */
+  server: PlanServer;
   config_digest: string;
   summary: { create: number; update: number; delete: number; rename: number; replace: number };
   policy: PlanPolicy;

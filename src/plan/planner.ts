@@ -1,6 +1,6 @@
 import type { ConfigPath, LoadedConfig, SourceLocation } from '../config/types.js';
 import type { GiteaClient, RequestOptions } from '../gitea/client.js';
-import { changeId, parseScopeId, scopeCreationIds, scopeId, type CurrentObject, type DesiredObject, type FieldSpec, type Kind, type KindContext, type KindOptions, type Scope, type ScopeContext } from '../model/index.js';
+import { changeId, parseScopeId, scopeCreationIds, scopeId, type CurrentObject, type DesiredObject, type FieldSpec, type Kind, type KindContext, type KindOptions, type Scope, type ScopeContext, type ServerInfo } from '../model/index.js';
 import { dependenciesOf, opsOf, type OpsBase } from './change-ops.js';
 import { diffFields, shownSecret } from './diff.js';
 import { objectDigest } from './digest.js';
@@ -22,6 +22,8 @@ export interface PlanOptions {
   loaded: LoadedConfig;
   kinds: Kind[];
   options?: KindOptions;
+  /** The release the preflight found (or --server-version gave). */
+  server?: ServerInfo;
   targets?: (scope: Scope) => boolean;
   onProgress?: (done: number, total: number) => void;
 }
@@ -40,12 +42,13 @@ export { changeId };
 const actionOrder: Record<Action, number> = { rename: 0, create: 1, replace: 1, update: 2, delete: 3 };
 
 /** The context kinds read and build requests with; apply makes one from the plan file's policy. */
-export function makeScopeContext(client: GiteaClient, policy: PlanPolicy, options: KindOptions = {}): ScopeContext {
+export function makeScopeContext(client: GiteaClient, policy: PlanPolicy, options: KindOptions = {}, server?: ServerInfo): ScopeContext {
   const cache = new Map<string, Promise<unknown>>();
   const reads = new Map<string, Promise<CurrentObject[]>>();
   const planned = new Map<string, Change[]>();
   const ctx: ScopeContext = {
     client,
+    ...(server ? { server } : {}),
     policy,
     options,
     cachedGet<T>(path: string, opts?: RequestOptions) {
@@ -76,8 +79,8 @@ export function makeScopeContext(client: GiteaClient, policy: PlanPolicy, option
 }
 
 /** Planning: the same context (one object, so that kinds' memos keyed by it are shared) with the configuration. */
-export function makeKindContext(client: GiteaClient, loaded: LoadedConfig, options: KindOptions = {}): KindContext {
-  return Object.assign(makeScopeContext(client, policyOf(loaded.config), options), { loaded });
+export function makeKindContext(client: GiteaClient, loaded: LoadedConfig, options: KindOptions = {}, server?: ServerInfo): KindContext {
+  return Object.assign(makeScopeContext(client, policyOf(loaded.config), options, server), { loaded });
 }
 
 /**
@@ -87,7 +90,7 @@ export function makeKindContext(client: GiteaClient, loaded: LoadedConfig, optio
 export async function buildPlan(opts: PlanOptions): Promise<PlanResult> {
   const { client, loaded, kinds } = opts;
   const config = loaded.config;
-  const ctx = makeKindContext(client, loaded, opts.options);
+  const ctx = makeKindContext(client, loaded, opts.options, opts.server);
   const errors: Reported[] = [];
   const warnings: string[] = [];
   const drift: string[] = [];
@@ -333,7 +336,7 @@ export async function buildPlan(opts: PlanOptions): Promise<PlanResult> {
     format_version: 1,
     forgeform_version: VERSION,
     created_at: new Date().toISOString(),
-    server: client.baseUrl,
+    server: { url: client.baseUrl, ...(opts.server ? { flavour: opts.server.flavour, version: opts.server.version, ...(opts.server.assumed ? { assumed: true } : {}) } : {}) },
     config_digest: loaded.digest,
     summary,
     policy: ctx.policy,

@@ -1,11 +1,13 @@
 import { describePolicy } from '../plan/safety.js';
 import type { Plan } from '../model/index.js';
 import { colors } from './color.js';
-import { NO_CHANGES_BUT_DRIFT, renderPlanText, summaryLine, type KindTitle } from './text.js';
+import { NO_CHANGES_BUT_DRIFT, renderPlanText, serverLine, summaryLine, type KindTitle } from './text.js';
 
 /** For pull-request comments: no ANSI, the plan in a diff block that forges colour. */
 export function renderPlanMarkdown(plan: Plan, kindTitle?: KindTitle): string {
   const out: string[] = ['### forgeform plan', ''];
+  const server = serverLine(plan);
+  if (server) out.push(server, '');
   if (plan.changes.length === 0) {
     out.push(plan.drift?.length ? NO_CHANGES_BUT_DRIFT : 'No changes. The server matches the configuration.');
     for (const d of plan.drift ?? []) out.push('', `> **Differs:** ${d}`);
@@ -16,7 +18,7 @@ export function renderPlanMarkdown(plan: Plan, kindTitle?: KindTitle): string {
   if (plan.policy) out.push(`Policy: ${describePolicy(plan.policy)}`, '');
   for (const u of plan.unsafe) out.push(`> **Unsafe:** ${u}`, '');
   for (const d of plan.drift ?? []) out.push(`> **Differs:** ${d}`, '');
-  const body = renderPlanText({ ...plan, warnings: [], unsafe: [], drift: [] }, colors(false), kindTitle)
+  const body = renderPlanText({ ...plan, server: { url: plan.server.url }, warnings: [], unsafe: [], drift: [] }, colors(false), kindTitle)
     .split('\n')
     .filter((l) => !l.startsWith('Plan:') && !l.startsWith('Policy:') && l !== 'forgeform will perform the following actions:')
     .map((l) => l.replace(/^ {2}([+~\->])/, '$1').replace(/^ {6}([+~])/, '$1     '))

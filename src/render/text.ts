@@ -1,7 +1,7 @@
 import { createPatch } from 'diff';
 import type { ChangeResult } from '../apply/executor.js';
 import { describePolicy } from '../plan/safety.js';
-import type { Change, Plan } from '../model/index.js';
+import { describeServer, type Change, type Plan } from '../model/index.js';
 import type { Colors } from './color.js';
 import { isMultiline, show } from './values.js';
 
@@ -11,6 +11,13 @@ export function summaryLine(plan: Plan): string {
   const s = plan.summary;
   const replace = s.replace ? `, ${s.replace} to replace` : '';
   return `Plan: ${s.create} to create, ${s.update} to update, ${s.delete} to delete, ${s.rename} to rename${replace}.`;
+}
+
+/** "Server: Gitea 1.25.4 at https://git.example.com": what the plan was read from, as fields and requests depend on the release. */
+export function serverLine(plan: Plan): string | undefined {
+  const { url, flavour, version, assumed } = plan.server;
+  if (!flavour || !version) return undefined;
+  return `Server: ${describeServer({ flavour, version })} at ${url}${assumed ? ' (as --server-version says)' : ''}`;
 }
 
 export const NO_CHANGES_BUT_DRIFT = 'No changes planned, but the server differs from the configuration (see above).';
@@ -42,6 +49,8 @@ export function changeHeadline(change: Change, kindTitle: KindTitle = rawKind): 
 export function renderPlanText(plan: Plan, c: Colors, kindTitle: KindTitle = rawKind): string {
   const lines: string[] = [];
   const paint = { create: c.green, update: c.yellow, delete: c.red, rename: c.cyan, replace: c.magenta } as const;
+  const server = serverLine(plan);
+  if (server) lines.push(c.dim(server), '');
   for (const w of plan.warnings) lines.push(c.yellow(`Warning: ${w}`));
   if (plan.warnings.length) lines.push('');
   for (const d of plan.drift ?? []) lines.push(c.yellow(`Differs: ${d}`));

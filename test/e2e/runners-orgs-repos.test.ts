@@ -274,10 +274,10 @@ describe('the admin example', () => {
     const plan = await w.cli(['plan', '-c', file, '--detailed-exitcode'], env);
     expect(plan.code).toBe(2);
     expect(plan.stdout).toContain('Plan: 5 to create, 4 to update, 3 to delete, 1 to rename.');
-    expect(plan.stderr).toContain('14 requests.');
+    expect(plan.stderr).toContain('15 requests.');
     const apply = await w.cli(['apply', '-c', file, '--yes'], env);
     expect(apply.code).toBe(0);
-    expect(apply.stderr).toContain('19 write requests (33 in all).');
+    expect(apply.stderr).toContain('19 write requests (34 in all).');
     expect(w.sandbox.requests().flatMap((r) => r.unknownFields)).toEqual([]);
     const again = await w.cli(['plan', '-c', file, '--detailed-exitcode'], env);
     expect(again.code).toBe(0);

@@ -67,7 +67,7 @@ describe('the safety policy', () => {
 });
 
 describe('plan file shape', () => {
-  const plan = (changes: unknown[], extra: Record<string, unknown> = {}) => ({ format_version: 1, server: 'http://x', policy: policy(), unsafe: [], warnings: [], changes, ...extra });
+  const plan = (changes: unknown[], extra: Record<string, unknown> = {}) => ({ format_version: 1, server: { url: 'http://x', flavour: 'forgejo', version: '11.0.2' }, policy: policy(), unsafe: [], warnings: [], changes, ...extra });
   const label = { id: 'repo_label/repo:acme/a/bug', kind: 'repo_label', scope: 'repo:acme/a', key: 'bug', action: 'create', fields: [{ path: 'color', after: 'ee0701' }], precondition: { digest: null }, depends_on: [], ops: [{ method: 'POST', path: 'repos/acme/a/labels', body: {} }] };
 
   it('accepts a plan this forgeform makes', () => {

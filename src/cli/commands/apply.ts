@@ -5,7 +5,7 @@ import { execute } from '../../apply/executor.js';
 import { planShapeProblems } from '../../apply/plan-shape.js';
 import { verifySavedPlan } from '../../apply/verify.js';
 import { kinds } from '../../kinds/index.js';
-import { formatDiagnostic, kindTitles } from '../../model/index.js';
+import { describeServer, formatDiagnostic, kindTitles, type PlanServer, type ServerInfo } from '../../model/index.js';
 import { resolvePlanSecrets } from '../../plan/planfile.js';
 import type { Plan } from '../../plan/types.js';
 import { renderApplySummary, renderResultLine } from '../../render/text.js';
@@ -40,6 +40,14 @@ function readPlanFile(path: string, out: Output): Plan {
   return resolved.plan;
 }
 
+/** Why a saved plan was made for another release than the server runs now (an upgrade in between), if it was. */
+function releaseMismatch(planned: PlanServer, now: ServerInfo): string | undefined {
+  if (!planned.flavour || !planned.version) return 'the plan file does not say which release it was made for';
+  const then = describeServer({ flavour: planned.flavour, version: planned.version });
+  if (planned.flavour === now.flavour && planned.version === now.version) return undefined;
+  return `the plan was made for ${then}, but the server runs ${describeServer(now)}${now.assumed ? ' (--server-version)' : ''}`;
+}
+
 async function confirm(out: Output): Promise<boolean> {
   const rl = createInterface({ input: process.stdin, output: process.stderr });
   const answer = await rl.question(out.err.bold("Apply these changes? Only 'yes' will be accepted: "));
@@ -52,16 +60,19 @@ export async function applyCommand(planFile: string | undefined, opts: ApplyComm
   let refused = new Map<string, string>();
   let client;
   let forbidden: string[] = [];
+  let server: ServerInfo;
   if (planFile) {
     // The plan already fixes the configuration (and the policy it was made with): another one cannot apply.
     if (opts.config?.length) throw new UserError(`apply ${planFile} takes no -c/--config: the plan file already fixes the configuration. Plan again with -c to change it.`);
     if (opts.shard !== undefined) throw new UserError(`apply ${planFile} takes no --shard: the plan file already fixes what is applied. Plan again with --shard to change it.`);
     plan = readPlanFile(planFile, out);
-    client = await makeClient({ ...opts, url: opts.url ?? process.env.FORGEFORM_URL ?? plan.server }, out);
-    if (client.baseUrl !== plan.server.replace(/\/+$/, ''))
-      throw new UserError(`the plan was made for ${plan.server}, not ${client.baseUrl}: refusing to apply it elsewhere`);
-    await checkServer(client);
-    const verified = await verifySavedPlan(plan, client, kinds);
+    client = await makeClient({ ...opts, url: opts.url ?? process.env.FORGEFORM_URL ?? plan.server.url }, out);
+    if (client.baseUrl !== plan.server.url.replace(/\/+$/, ''))
+      throw new UserError(`the plan was made for ${plan.server.url}, not ${client.baseUrl}: refusing to apply it elsewhere`);
+    server = await checkServer(client, opts, out);
+    const otherRelease = releaseMismatch(plan.server, server);
+    if (otherRelease) throw new UserError(`${otherRelease}: refusing to apply it, as what its requests do depends on the release. Plan again.`);
+    const verified = await verifySavedPlan(plan, client, kinds, server);
     ({ plan, refused } = verified);
     forbidden = verified.verdict.forbidden;
     printPlan(plan, opts.format, out);
@@ -71,7 +82,7 @@ export async function applyCommand(planFile: string | undefined, opts: ApplyComm
       );
     plan = { ...plan, unsafe: verified.verdict.unsafe };
   } else {
-    ({ plan, client } = await computePlan(opts, out));
+    ({ plan, client, server } = await computePlan(opts, out));
     printPlan(plan, opts.format, out);
   }
   if (plan.changes.length === 0) return EXIT.ok;
@@ -98,6 +109,7 @@ export async function applyCommand(planFile: string | undefined, opts: ApplyComm
       client,
       kinds,
       policy: plan.policy,
+      server,
       refused,
       onResult: (r) => out.stdout(renderResultLine(r, out.out, kindTitles(kinds))),
       shouldStop: () => stop.signal !== undefined,
@@ -112,7 +124,7 @@ export async function applyCommand(planFile: string | undefined, opts: ApplyComm
   out.stderr(`${writes} write requests (${client.requestCount} in all${client.retryCount ? `, ${client.retryCount} retried` : ''}).`);
   // Another apply at the same time may have created the same names: read again where we created.
   const beforeCheck = client.requestCount;
-  const concurrent = await findConcurrentDuplicates(results, client, kinds, plan.policy);
+  const concurrent = await findConcurrentDuplicates(results, client, kinds, plan.policy, server);
   for (const line of describeDuplicates(concurrent, kinds)) out.stdout(`${out.out.red('✗')} ${line}`);
   for (const u of concurrent.unchecked) out.stderr(out.err.yellow(`warning: could not read the ${u.kind}s of ${u.scope} again to look for objects another run created at the same time: ${u.error}`));
   if (client.requestCount > beforeCheck) out.stderr(`${client.requestCount - beforeCheck} requests to read again where objects were created, for duplicates made by another run at the same time.`);

@@ -46,10 +46,10 @@ export function parseIncludes(includes: string[] | undefined): ExportSelection {
 export async function exportCommand(opts: ExportCommandOptions, out: Output): Promise<number> {
   const sel = parseIncludes(opts.include);
   if (opts.output) checkWritable(opts.output, '-o');
-  const { client } = await connect(opts, out);
+  const { client, server } = await connect(opts, out);
   let result;
   try {
-    result = await exportConfig(client, kinds, sel, out.progress('Reading the server'));
+    result = await exportConfig(client, kinds, sel, out.progress('Reading the server'), server);
   } catch (e) {
     if (!(e instanceof ExportSelectionError)) throw e;
     const unknownWord = (key: string) => {

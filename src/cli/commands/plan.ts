@@ -1,5 +1,5 @@
 import { kinds } from '../../kinds/index.js';
-import { describeDiagnostic, formatDiagnostic, kindTitles, placeOf, targetTypes, type Diagnostic, type Scope } from '../../model/index.js';
+import { describeDiagnostic, formatDiagnostic, kindTitles, placeOf, targetTypes, type Diagnostic, type Scope, type ServerInfo } from '../../model/index.js';
 import { buildPlan, makeKindContext } from '../../plan/planner.js';
 import type { Plan } from '../../plan/types.js';
 import { renderPlanMarkdown } from '../../render/markdown.js';
@@ -84,7 +84,7 @@ function locateNearest(loaded: LoadedConfig, path: ConfigPath): SourceLocation |
 }
 
 /** Reads the server and computes the plan; configuration and server problems end here with exit 1. */
-export async function computePlan(opts: PlanCommandOptions, out: Output): Promise<{ plan: Plan; client: GiteaClient; loaded: LoadedConfig }> {
+export async function computePlan(opts: PlanCommandOptions, out: Output): Promise<{ plan: Plan; client: GiteaClient; loaded: LoadedConfig; server: ServerInfo }> {
   // Everything that needs no server is checked before the first request.
   const loaded = await load(opts.config, out);
   const targets = parseTargets(opts.target, targetTypes(kinds));
@@ -97,18 +97,19 @@ export async function computePlan(opts: PlanCommandOptions, out: Output): Promis
   if (opts.out) checkWritable(opts.out, '--out');
   const early = await configOnlyProblems(loaded);
   if (early.length) throw new UserError(`${formatPlanErrors(early)}\nPlanning failed: nothing was changed.`);
-  const { client } = await connect(opts, out, loaded.config.server?.url);
+  const { client, server } = await connect(opts, out, loaded.config.server?.url);
   const { plan, errors } = await buildPlan({
     client,
     loaded,
     kinds,
+    server,
     options: { syncWriteOnly: Boolean(opts.syncWriteOnly), rotateSecrets: Boolean(opts.rotateSecrets), ...(selectObject ? { target: selectObject } : {}) },
     ...(selectScope ? { targets: selectScope } : {}),
     onProgress: out.progress('Reading the server'),
   });
   if (errors.length) throw new UserError(`${formatPlanErrors(errors)}\nPlanning failed: nothing was changed.`);
   for (const selector of targets?.unmatched() ?? []) plan.warnings.push(`--target "${selector}" matches nothing the configuration declares: nothing is planned for it`);
-  return { plan, client, loaded };
+  return { plan, client, loaded, server };
 }
 
 export function printPlan(plan: Plan, format: PlanCommandOptions['format'], out: Output): void {
