@@ -16,8 +16,9 @@ export class PreflightError extends Error {
 }
 
 /**
- * GET /version before any state is read. Gitea and Forgejo answer it without authentication but
- * with 401 to any invalid credential (behavior.md §1.1, §9), so this request tells a wrong URL, an
+ * GET /version before any state is read. Gitea and Forgejo answer it without authentication
+ * (routers/api/v1/misc/version.go, registered outside reqToken in routers/api/v1/api.go), but the
+ * API's auth middleware that every route passes answers 401 to an invalid credential, so this request tells a wrong URL, an
  * unreachable host and a bad token apart before they surface as confusing errors on the first
  * repository ("does not exist") or the first write. Then GET /api/forgejo/v1/version tells the
  * forks apart: only Forgejo serves it (routers/api/forgejo/v1/api.go), Gitea answers 404.
