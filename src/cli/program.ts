@@ -120,8 +120,9 @@ function buildProgram(out: Output, argv: string[], setCode: (code: number) => vo
     .option('--fault-rate <p>', 'answer this share of requests with 5xx, 429 or a dropped connection', '0')
     .option('--flavor <fork@release>', 'play this release: gitea@1.21 … gitea@1.26, forgejo@7, forgejo@11, forgejo@15 (default gitea@main)')
     .option('--federation', 'serve /nodeinfo as a server with federation enabled')
+    .option('--timezone <zone>', "the server's time zone (IANA name, default UTC): due dates are answered in it")
     .action(
-        run(async (opts: { port: string; seed?: string; state?: string; token?: string; latency: string; faultRate: string; flavor?: string; federation?: boolean }) => {
+        run(async (opts: { port: string; seed?: string; state?: string; token?: string; latency: string; faultRate: string; flavor?: string; federation?: boolean; timezone?: string }) => {
         const { runSandboxCommand, SandboxCommandError } = await import('../sandbox/cli.js');
         const options = {
           port: numberOption(opts.port, '--port'),
@@ -130,6 +131,7 @@ function buildProgram(out: Output, argv: string[], setCode: (code: number) => vo
           ...(opts.token ? { token: opts.token } : {}),
           ...(opts.flavor ? { flavor: opts.flavor } : {}),
           ...(opts.federation ? { federation: true } : {}),
+          ...(opts.timezone ? { timezone: opts.timezone } : {}),
           latency: numberOption(opts.latency, '--latency'),
           faultRate: numberOption(opts.faultRate, '--fault-rate'),
         };

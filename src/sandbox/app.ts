@@ -51,6 +51,8 @@ export interface AppOptions {
   flavor?: Flavor;
   /** `[federation] ENABLED = true`: `/api/v1/nodeinfo` and `/.well-known/nodeinfo`, on releases that have them. */
   federation?: boolean;
+  /** The server's time zone (IANA name; default UTC): `due_date` in answers carries its offset. */
+  timezone?: string;
 }
 
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -190,7 +192,7 @@ export function createApp(state: SandboxState, opts: AppOptions = {}): Hono<Sand
   // Forgejo's own API root answers its version; on Gitea the path is an unknown page (404).
   if (flavor.forgejoVersion) app.get('/api/forgejo/v1/version', () => json(200, { version: flavor.forgejoVersion }));
 
-  const router = new ApiRouter(app, state, rootOf, flavor, opts.federation);
+  const router = new ApiRouter(app, state, rootOf, flavor, opts.federation, opts.timezone);
   // The web side's link to the API's nodeinfo (`routers/web/nodeinfo.go`), with the API route.
   if (opts.federation && routeAvailable(flavor, 'GET', '/nodeinfo')) {
     app.get('/.well-known/nodeinfo', (c) => json(200, { links: [{ href: `${rootOf(c)}api/v1/nodeinfo`, rel: 'http://nodeinfo.diaspora.software/ns/schema/2.1' }] }));

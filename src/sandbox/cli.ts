@@ -1,5 +1,5 @@
 /**
- * `forgeform sandbox [--port N] [--seed FILE] [--state FILE] [--token T] [--latency MS] [--fault-rate P] [--flavor FORK@RELEASE] [--federation]`.
+ * `forgeform sandbox [--port N] [--seed FILE] [--state FILE] [--token T] [--latency MS] [--fault-rate P] [--flavor FORK@RELEASE] [--federation] [--timezone ZONE]`.
  * Prints one line on stdout — `forgeform sandbox listening on http://127.0.0.1:PORT (token: T)` —
  * and nothing else there; with FORGEFORM_SANDBOX_VERBOSE set, one line per request on stderr.
  * Runs until SIGINT or SIGTERM, then closes the server and resolves (exit code 0).
@@ -10,6 +10,7 @@ import { loadSeedFileState, type SeedFile } from './seed.js';
 import type { SandboxState } from './core/state.js';
 import { SeedError } from './core/seed-shape.js';
 import { FlavorError, parseFlavor } from './flavors/flavor.js';
+import { isTimeZone } from './core/timezone.js';
 
 export interface SandboxCommandOptions {
   port?: number;
@@ -22,6 +23,8 @@ export interface SandboxCommandOptions {
   flavor?: string;
   /** Turn federation on: `/nodeinfo` is served. */
   federation?: boolean;
+  /** The server's time zone (IANA name), in which `due_date` is answered. */
+  timezone?: string;
 }
 
 /** Test seams: where the first line goes, and a signal that stops the server like SIGTERM. */
@@ -57,6 +60,7 @@ function checkArguments(opts: SandboxCommandOptions): void {
       throw e;
     }
   }
+  if (opts.timezone !== undefined && !isTimeZone(opts.timezone)) fail(`--timezone: unknown time zone "${opts.timezone}": expected an IANA name such as Europe/Berlin, or UTC`);
   if (opts.token !== undefined && !/^[\x21-\x7e]+$/.test(opts.token)) fail('--token must be plain ASCII with no spaces or line breaks');
 }
 
@@ -75,7 +79,7 @@ function loadSeed(path: string): { seed: SeedFile; state: SandboxState } {
 
 async function start(opts: SandboxCommandOptions, loaded: { seed: SeedFile; state: SandboxState } | undefined): Promise<Sandbox> {
   try {
-    return await startSandbox({ port: opts.port ?? 0, seed: loaded?.seed, seedState: loaded?.state, statePath: opts.state, token: opts.token, latencyMs: opts.latency, faultRate: opts.faultRate, flavor: opts.flavor, ...(opts.federation ? { federation: true } : {}) });
+    return await startSandbox({ port: opts.port ?? 0, seed: loaded?.seed, seedState: loaded?.state, statePath: opts.state, token: opts.token, latencyMs: opts.latency, faultRate: opts.faultRate, flavor: opts.flavor, ...(opts.federation ? { federation: true } : {}), ...(opts.timezone ? { timezone: opts.timezone } : {}) });
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     const listen = code ? LISTEN_FAILURES[code] : undefined;

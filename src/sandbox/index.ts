@@ -9,10 +9,11 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createAdaptorServer } from '@hono/node-server';
 import { createApp, persistState, type RequestLogEntry } from './app.js';
-import { adminUser, buildState, type SeedFile } from './seed.js';
+import { adminUser, buildState, SeedError, type SeedFile } from './seed.js';
 import { SandboxState } from './core/state.js';
 import { DEFAULT_FLAVOR_NAME, parseFlavor, type Flavor } from './flavors/flavor.js';
 import { seededRandom } from '../random.js';
+import { DEFAULT_TIMEZONE, isTimeZone } from './core/timezone.js';
 
 export { createApp, type AppOptions, type RequestLogEntry } from './app.js';
 export { buildState, loadSeedFile, loadSeedFileState, SeedError, type SeedFile } from './seed.js';
@@ -45,6 +46,8 @@ export interface SandboxOptions {
   flavor?: string;
   /** `[federation] ENABLED = true` (default: the seed's `federation:`, else off): `/nodeinfo` on releases that have it. */
   federation?: boolean;
+  /** The server's time zone, an IANA name (default: the seed's `timezone:`, else UTC): `due_date` is answered in it. */
+  timezone?: string;
 }
 
 export interface Sandbox {
@@ -58,6 +61,11 @@ export interface Sandbox {
   state: SandboxState;
   /** The release the sandbox plays. */
   flavor: Flavor;
+}
+
+function checkedTimezone(zone: string): string {
+  if (!isTimeZone(zone)) throw new SeedError(`timezone: unknown time zone "${zone}": expected an IANA name such as Europe/Berlin, or UTC`);
+  return zone;
 }
 
 export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> {
@@ -80,6 +88,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     verbose: Boolean(process.env.FORGEFORM_SANDBOX_VERBOSE),
     flavor,
     federation: opts.federation ?? opts.seed?.federation ?? false,
+    timezone: checkedTimezone(opts.timezone ?? opts.seed?.timezone ?? DEFAULT_TIMEZONE),
   });
   const server = createAdaptorServer({ fetch: app.fetch }) as Server;
   await new Promise<void>((resolve, reject) => {

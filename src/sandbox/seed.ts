@@ -36,6 +36,8 @@ export interface SeedFile extends SeedAccountFile, SeedAdminMiscKeys, SeedHooks 
   flavor?: string;
   /** `[federation] ENABLED`: serve `/nodeinfo` (on releases that have it). */
   federation?: boolean;
+  /** The server's time zone (an IANA name, default UTC): `due_date` is answered in it. */
+  timezone?: string;
 }
 
 /**

@@ -13,6 +13,8 @@ export interface ConvertContext {
   root: string;
   /** The release whose answer shapes to use (an API context has it; seed-time conversions do not). */
   flavor?: Flavor;
+  /** The server's time zone (an IANA name): `due_date` is answered in it. Unset: UTC. */
+  timezone?: string;
 }
 
 export const ZERO_TIME = '0001-01-01T00:00:00Z';

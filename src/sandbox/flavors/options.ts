@@ -1,24 +1,31 @@
 /**
  * An option struct as one release declares it: the sandbox declares each struct with the union
- * of every release's fields, and a release's binder sees only its own (`REQUEST_FIELDS`). A field
+ * of every release's fields in their newest form, and a release's binder sees only its own
+ * (`REQUEST_FIELDS`), each in that release's form (`FIELD_VARIANTS`: `[]int64` where a newer
+ * release takes `[]any`, a required string where a newer one has an optional pointer). A field
  * taken out here is ignored by binding and noted in the request log as unknown, as the real
  * server ignores it.
  */
-import type { OptionDef } from '../http/options.js';
+import type { FieldDef, OptionDef } from '../http/options.js';
 import type { Flavor } from './flavor.js';
-import { available, REQUEST_FIELDS } from './releases.js';
+import { available, FIELD_VARIANTS, REQUEST_FIELDS } from './releases.js';
 
 const cache = new WeakMap<Flavor, Map<OptionDef, OptionDef>>();
 
+function fieldFor(opt: OptionDef, d: FieldDef, flavor: Flavor): FieldDef {
+  const variant = FIELD_VARIANTS[opt.name]?.[d.json]?.find((v) => available(flavor, v.in));
+  return variant ? { ...d, ...variant.def } : d;
+}
+
 export function optionFor(opt: OptionDef, flavor: Flavor | undefined): OptionDef {
   const table = REQUEST_FIELDS[opt.name];
-  if (!flavor || !table) return opt;
+  if (!flavor || (!table && !FIELD_VARIANTS[opt.name])) return opt;
   let byOpt = cache.get(flavor);
   if (!byOpt) cache.set(flavor, (byOpt = new Map()));
   let out = byOpt.get(opt);
   if (!out) {
-    const fields = opt.fields.filter((d) => available(flavor, table[d.json]));
-    out = fields.length === opt.fields.length ? opt : { name: opt.name, fields };
+    const fields = opt.fields.filter((d) => available(flavor, table?.[d.json])).map((d) => fieldFor(opt, d, flavor));
+    out = fields.length === opt.fields.length && fields.every((d, i) => d === opt.fields[i]) ? opt : { name: opt.name, fields };
     byOpt.set(opt, out);
   }
   return out;

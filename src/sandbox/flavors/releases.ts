@@ -8,6 +8,7 @@
  * unknown), the router reads `ROUTES` (a route a release lacks is a 404), converters read
  * `ANSWER_FIELDS`, and handlers ask `hasQuirk` where a release behaves differently.
  */
+import type { FieldDef } from '../http/options.js';
 import { releaseNumber, type Flavor, type Release } from './flavor.js';
 
 export interface Span {
@@ -66,12 +67,47 @@ export const REQUEST_FIELDS: Record<string, Record<string, Availability>> = {
   EditHookOption: HOOK_NAME,
 };
 
+/** A request field declared otherwise by some releases: what those releases bind instead. */
+export interface FieldVariant {
+  in: Availability;
+  def: Partial<Omit<FieldDef, 'json'>>;
+}
+
+/** Go struct name → JSON key → the older declarations of that field (first match wins). */
+export const FIELD_VARIANTS: Record<string, Record<string, FieldVariant[]>> = {
+  // `[]int64` (ids only) before names were accepted (`[]any`): Gitea 1.22 (#30943), Forgejo 8.
+  IssueLabelsOption: { labels: [{ in: { gitea: { until: '1.21' }, forgejo: { until: 7 } }, def: { type: 'int[]' } }] },
+  // Forgejo 8 (d07c8c821c): `*int64` / `*string`, no longer required (the handler wants both or neither).
+  EditUserOption: {
+    source_id: [{ in: { forgejo: { since: 8 } }, def: { pointer: true } }],
+    login_name: [{ in: { forgejo: { since: 8 } }, def: { pointer: true, rules: [] } }],
+  },
+};
+
 /** Answers: Go struct name → JSON key → releases that send it. */
 export const ANSWER_FIELDS: Record<string, Record<string, Availability>> = {
   BranchProtection: BRANCH_PROTECTION,
   Issue: { content_version: GITEA_ONLY('1.26'), projects: MAIN_ONLY },
   Hook: HOOK_NAME,
+  // Gitea's runner: `disabled` with the runner PATCH (1.26). Forgejo's runner is another struct (QUIRKS.runnerForgejoAnswer).
+  ActionRunner: { disabled: GITEA_ONLY('1.26') },
 };
+
+/**
+ * Hook events the hook API sets (`utils.addHook` / `updateHookEvents`); an event a release does not
+ * list is ignored there, so a hook never has it. Events not named here: every release.
+ */
+export const HOOK_EVENTS: Record<string, Availability> = {
+  package: { gitea: { since: '1.23' }, forgejo: { since: 15 } },
+  status: GITEA_ONLY('1.23'),
+  workflow_job: GITEA_ONLY('1.24'),
+  workflow_run: GITEA_ONLY('1.25'),
+  action_run_failure: { forgejo: { since: 15 } },
+  action_run_recover: { forgejo: { since: 15 } },
+  action_run_success: { forgejo: { since: 15 } },
+};
+
+const REGISTRATION_TOKEN_GET: Availability = { gitea: { since: '1.22', until: '1.25' }, forgejo: {} };
 
 /** Routes, as registered (`METHOD /path/:param` under /api/v1) → releases that serve them. */
 export const ROUTES: Record<string, Availability> = {
@@ -83,7 +119,17 @@ export const ROUTES: Record<string, Availability> = {
   'GET /admin/actions/runners/:runner_id': { gitea: { since: '1.24' }, forgejo: { since: 15 } },
   'DELETE /admin/actions/runners/:runner_id': { gitea: { since: '1.24' }, forgejo: { since: 15 } },
   'PATCH /admin/actions/runners/:runner_id': GITEA_ONLY('1.26'),
+  // Runner registration tokens: GET from Gitea 1.22 (#27144) until 1.25 (gone in 1.26, #36801) and in
+  // every Forgejo; POST from Gitea 1.24 (#33873); Forgejo 15 adds a GET under /admin/actions/runners.
+  'GET /admin/runners/registration-token': REGISTRATION_TOKEN_GET,
+  'GET /admin/actions/runners/registration-token': { forgejo: { since: 15 } },
   'POST /admin/actions/runners/registration-token': GITEA_ONLY('1.24'),
+  'GET /repos/:owner/:repo/actions/runners/registration-token': REGISTRATION_TOKEN_GET,
+  'POST /repos/:owner/:repo/actions/runners/registration-token': GITEA_ONLY('1.24'),
+  'GET /orgs/:org/actions/runners/registration-token': REGISTRATION_TOKEN_GET,
+  'POST /orgs/:org/actions/runners/registration-token': GITEA_ONLY('1.24'),
+  'GET /user/actions/runners/registration-token': REGISTRATION_TOKEN_GET,
+  'POST /user/actions/runners/registration-token': GITEA_ONLY('1.24'),
   'GET /admin/actions/runs': GITEA_ONLY('1.25'),
   'GET /admin/actions/jobs': GITEA_ONLY('1.25'),
   // Registered only with federation on. Gitea 1.26.0-dev answers 501 there (unverified): not served.
@@ -104,6 +150,22 @@ export const QUIRKS = {
   adminHooksListType: GITEA_ONLY('1.24'),
   /** `GET /admin/actions/runners` answers a bare array with X-Total-Count (not `{runners, total_count}`). */
   runnerListBareArray: { forgejo: { since: 15 } },
+  /** Runners answer Forgejo's `ActionRunner`: uuid, owner_id, repo_id, version, description, labels as names, status offline/idle/active; no busy. */
+  runnerForgejoAnswer: { forgejo: { since: 15 } },
+  /** `DELETE /repos/{o}/{r}/issues/{i}/labels/{identifier}`: a label name (repository, then organisation), else a numeric id. */
+  issueLabelDeleteByName: { forgejo: { since: 13 } },
+  /** `PATCH /admin/users/{u}`: source_id and login_name optional but together (else 422); an explicit source_id 0 makes the user local. */
+  userEditLoginTogether: { forgejo: { since: 8 } },
+  /** `PATCH /admin/users/{u}` drops `visibility: public` (`optional.FromNonDefault`, public = 0). */
+  userEditIgnoresPublic: FORGEJO_ONLY,
+  /** `POST /admin/users/{u}/rename` of a user of an external login source: `ErrUserIsNotLocal`, a 500. Forgejo 13 lets an admin rename. */
+  renameNonLocalUserFails: { gitea: {}, forgejo: { until: 12 } },
+  /** Branch protection writes have no archive check at all (create, edit and delete work on an archived repository). */
+  protectionIgnoresArchive: { gitea: { until: '1.21' } },
+  /** `DELETE …/branch_protections/{name}` on an archived repository: the model's `ErrRepoIsArchived`, a 500 (no `mustNotBeArchived` on the route). */
+  protectionDeleteArchived500: { gitea: { since: '1.22', until: '1.25' }, forgejo: {} },
+  /** `POST /admin/users/{u}/badges` with a badge the user has: inserted again (no unique index), 204. */
+  badgeAddDuplicates: { gitea: { since: '1.22', until: '1.25' } },
 } satisfies Record<string, Availability>;
 
 export type Quirk = keyof typeof QUIRKS;

@@ -15,6 +15,8 @@ export interface ApiContext {
   state: SandboxState;
   /** The release the sandbox plays. */
   flavor: Flavor;
+  /** The server's time zone (`--timezone`, seed `timezone:`; default UTC). */
+  timezone: string;
   /** ROOT_URL, with its trailing slash: `http://127.0.0.1:PORT/`. */
   root: string;
   method: string;

@@ -10,6 +10,7 @@ import type { OptionDef } from './options.js';
 import type { SandboxState } from '../core/state.js';
 import type { Flavor } from '../flavors/flavor.js';
 import { routeAvailable } from '../flavors/releases.js';
+import { DEFAULT_TIMEZONE } from '../core/timezone.js';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -50,6 +51,8 @@ export class ApiRouter {
     readonly flavor: Flavor,
     /** `[federation] ENABLED`: the federation routes (`/nodeinfo`) exist only then. */
     readonly federation = false,
+    /** The server's time zone: answers' `due_date` carry its offset. */
+    readonly timezone = DEFAULT_TIMEZONE,
   ) {}
 
   on(method: Method, path: string, ...steps: Step[]): void {
@@ -77,6 +80,7 @@ export class ApiRouter {
       c,
       state: this.state,
       flavor: this.flavor,
+      timezone: this.timezone,
       root: this.rootOf(c),
       method: c.req.method === 'HEAD' ? 'GET' : c.req.method,
       rawPath: rawPathOf(c.req.url),

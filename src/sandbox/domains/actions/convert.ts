@@ -5,6 +5,8 @@ import { repoApiUrl, repoHtmlUrl, toRepo } from '../repos/convert.js';
 import { EPOCH, type ConvertContext } from '../../core/convert.js';
 import { AccessMode } from '../../core/state.js';
 import type { ActionJobRecord, ActionRunRecord, ActionStatus, RunnerRecord } from './records.js';
+import type { Flavor } from '../../flavors/flavor.js';
+import { hasQuirk, shapeAnswer } from '../../flavors/releases.js';
 
 /** `RunnerOfflineTime` and `RunnerIdleTime` (models/actions/runner.go). */
 export const RUNNER_OFFLINE_MS = 60_000;
@@ -27,10 +29,17 @@ export function runnerLastOnlineMs(r: RunnerRecord, nowMs = Date.now()): number 
   return r.lastOnline ? Date.parse(r.lastOnline) : 0;
 }
 
-/** `convert.ToActionRunner`: status online/offline, busy = active, label ids are positions. */
-export function toActionRunner(r: RunnerRecord): Record<string, unknown> {
+/**
+ * `convert.ToActionRunner`. Gitea: status online/offline, busy = active, label ids are positions,
+ * `disabled` from 1.26. Forgejo 15: its own struct — the runner's identity and scope, its version,
+ * labels as names, status offline/idle/active, no busy.
+ */
+export function toActionRunner(r: RunnerRecord, flavor?: Flavor): Record<string, unknown> {
   const status = runnerStatus(r);
-  return {
+  if (flavor && hasQuirk(flavor, 'runnerForgejoAnswer')) {
+    return { id: r.id, uuid: r.uuid, owner_id: r.ownerId, repo_id: r.repoId, name: r.name, status, version: r.version, labels: [...r.labels], description: r.description, ephemeral: r.ephemeral };
+  }
+  return shapeAnswer(flavor, 'ActionRunner', {
     id: r.id,
     name: r.name,
     status: status === 'offline' ? 'offline' : 'online',
@@ -38,7 +47,7 @@ export function toActionRunner(r: RunnerRecord): Record<string, unknown> {
     disabled: r.disabled,
     ephemeral: r.ephemeral,
     labels: r.labels.map((name, i) => ({ id: i, name, type: 'custom' })),
-  };
+  });
 }
 
 /** `convert.ToActionsStatus` (newest): the API status and conclusion of a run, job or step. */

@@ -4,8 +4,9 @@
  * registration token, and the run and job lists of the whole instance.
  */
 import { reqSiteAdmin, reqToken, scope } from '../../http/auth.js';
-import { bind, formOf } from '../../http/checks.js';
-import type { ApiContext } from '../../http/context.js';
+import { bind, formOf, orgAssignment, repoAssignment, reqOrgOwnership } from '../../http/checks.js';
+import type { ApiContext, Step } from '../../http/context.js';
+import { AccessMode } from '../../core/state.js';
 import { listOptions, paginate, setLinkHeader, setTotalCountHeader } from '../../http/paging.js';
 import { apiError, empty, json } from '../../http/respond.js';
 import type { ApiRouter } from '../../http/router.js';
@@ -13,7 +14,7 @@ import { runnerLastOnlineMs, statusFilter, toActionRunner, toWorkflowJob, toWork
 import type { ActionStatus, RunnerRecord } from './records.js';
 import { EditActionRunnerOption } from './options.js';
 import { registrationToken } from './service.js';
-import { hasQuirk } from '../../flavors/releases.js';
+import { ANSWER_FIELDS, available, hasQuirk } from '../../flavors/releases.js';
 
 /** `ctx.PathParamInt64`: Go's `strconv.ParseInt`, 0 on failure. */
 function pathInt64(s: string | undefined): number {
@@ -39,13 +40,15 @@ function findRunner(ctx: ApiContext): RunnerRecord | Response {
 
 function listRunners(ctx: ApiContext): Response {
   const opts = listOptions(ctx);
-  const disabled = formOptionalBool(ctx.query, 'disabled');
+  // The `disabled` filter came with the runner's disabled flag (Gitea 1.26).
+  const disabled = available(ctx.flavor, ANSWER_FIELDS.ActionRunner!.disabled) ? formOptionalBool(ctx.query, 'disabled') : undefined;
   const now = Date.now();
   const runners = ctx.state.data.runners
     .filter((r) => disabled === undefined || r.disabled === disabled)
     .sort((a, b) => runnerLastOnlineMs(b, now) - runnerLastOnlineMs(a, now) || a.id - b.id);
-  const page = paginate(runners, opts).map(toActionRunner);
+  const page = paginate(runners, opts).map((r) => toActionRunner(r, ctx.flavor));
   if (!hasQuirk(ctx.flavor, 'runnerListBareArray')) return json(200, { runners: page, total_count: runners.length });
+  setLinkHeader(ctx, runners.length, opts.pageSize);
   setTotalCountHeader(ctx, runners.length);
   return json(200, page);
 }
@@ -108,16 +111,37 @@ function listJobs(ctx: ApiContext): Response {
   return json(200, { total_count: jobs.length, jobs: paginate(jobs, opts).map((j) => toWorkflowJob(ctx, j)) });
 }
 
+/** `reqOwner()` (repository routes of the Actions group): the repository's owner access, or a site admin. */
+const reqRepoOwner: Step = (ctx) => (ctx.repoMode >= AccessMode.Owner || ctx.doer?.isAdmin ? undefined : apiError(ctx.root, 403, 'user should be the owner of the repo'));
+
+/**
+ * A scope's runner registration token (`shared.GetRegistrationToken`; POST: `CreateRegistrationToken`,
+ * the same lookup). Which of GET and POST a release serves at which path is releases.ts ROUTES data.
+ */
+function registerTokenRoutes(r: ApiRouter, path: string, steps: Step[], scopeOf: (ctx: ApiContext) => { ownerId: number; repoId: number }): void {
+  const answer = (ctx: ApiContext): Response => {
+    const { ownerId, repoId } = scopeOf(ctx);
+    return json(200, { token: registrationToken(ctx.state, ownerId, repoId).token });
+  };
+  r.on('GET', path, ...steps, answer);
+  r.on('POST', path, ...steps, answer);
+}
+
 export function registerAdminActionRoutes(r: ApiRouter): void {
   const admin = [scope('admin'), reqToken, reqSiteAdmin];
 
   r.on('GET', '/admin/actions/runners', ...admin, listRunners);
 
-  r.on('POST', '/admin/actions/runners/registration-token', ...admin, (ctx) => json(200, { token: registrationToken(ctx.state, 0, 0).token }));
+  // Before `/{runner_id}`: Forgejo 15 routes this GET itself (on Gitea it falls to the runner route, id 0 → 404).
+  registerTokenRoutes(r, '/admin/actions/runners/registration-token', admin, () => ({ ownerId: 0, repoId: 0 }));
+  registerTokenRoutes(r, '/admin/runners/registration-token', admin, () => ({ ownerId: 0, repoId: 0 }));
+  registerTokenRoutes(r, '/repos/:owner/:repo/actions/runners/registration-token', [scope('repository'), repoAssignment, reqToken, reqRepoOwner], (ctx) => ({ ownerId: 0, repoId: ctx.repo!.id }));
+  registerTokenRoutes(r, '/orgs/:org/actions/runners/registration-token', [scope('organization'), orgAssignment, reqToken, reqOrgOwnership], (ctx) => ({ ownerId: ctx.org!.id, repoId: 0 }));
+  registerTokenRoutes(r, '/user/actions/runners/registration-token', [scope('user'), reqToken], (ctx) => ({ ownerId: ctx.doer!.id, repoId: 0 }));
 
   r.on('GET', '/admin/actions/runners/:runner_id', ...admin, (ctx) => {
     const runner = findRunner(ctx);
-    return runner instanceof Response ? runner : json(200, toActionRunner(runner));
+    return runner instanceof Response ? runner : json(200, toActionRunner(runner, ctx.flavor));
   });
 
   r.on('PATCH', '/admin/actions/runners/:runner_id', ...admin, bind(EditActionRunnerOption), (ctx) => {
@@ -126,7 +150,7 @@ export function registerAdminActionRoutes(r: ApiRouter): void {
     const disabled = formOf(ctx, EditActionRunnerOption).disabled;
     if (typeof disabled !== 'boolean') return apiError(ctx.root, 422, '[Disabled]: Required');
     runner.disabled = disabled;
-    return json(200, toActionRunner(runner));
+    return json(200, toActionRunner(runner, ctx.flavor));
   });
 
   r.on('DELETE', '/admin/actions/runners/:runner_id', ...admin, (ctx) => {

@@ -12,8 +12,8 @@
  */
 import { reqToken, scope } from '../../http/auth.js';
 import { bind, mustNotBeArchived, notFound, repoAssignment, reqRepoAdmin, formOf } from '../../http/checks.js';
-import type { ApiContext } from '../../http/context.js';
-import { empty, json } from '../../http/respond.js';
+import type { ApiContext, Step } from '../../http/context.js';
+import { apiError, empty, json } from '../../http/respond.js';
 import type { ApiRouter } from '../../http/router.js';
 import { explicitReaderIds, teamsWithAccess } from '../../core/permissions.js';
 import { type RepoRecord, type SandboxState } from '../../core/state.js';
@@ -22,7 +22,7 @@ import { fail, isFailure } from '../../core/failure.js';
 import { CreateBranchProtectionOption, EditBranchProtectionOption, UpdateBranchProtectionPriories } from './options.js';
 import { createProtection, editProtection, isGlobRule } from './service.js';
 import type { Flavor } from '../../flavors/flavor.js';
-import { shapeAnswer } from '../../flavors/releases.js';
+import { hasQuirk, shapeAnswer } from '../../flavors/releases.js';
 
 /** `GetProtectedBranchRules` order: priority, plain names before globs, creation. */
 function sortedRules(state: SandboxState, repoId: number): BranchProtectionRecord[] {
@@ -110,13 +110,18 @@ function findRule(ctx: ApiContext): BranchProtectionRecord | undefined {
   return protectionsOfRepo(ctx.state, ctx.repo!.id).find((p) => p.ruleName === name);
 }
 
+/** `mustNotBeArchived` on create and edit, except where the release has no archive check (Gitea 1.21). */
+const archiveCheck: Step = (ctx) => (hasQuirk(ctx.flavor, 'protectionIgnoresArchive') ? undefined : mustNotBeArchived(ctx));
+/** On delete only where the route has it (Gitea main); older releases fail in the model or not at all. */
+const deleteArchiveCheck: Step = (ctx) => (hasQuirk(ctx.flavor, 'protectionIgnoresArchive') || hasQuirk(ctx.flavor, 'protectionDeleteArchived500') ? undefined : mustNotBeArchived(ctx));
+
 export function registerBranchProtectionRoutes(r: ApiRouter): void {
   const base = '/repos/:owner/:repo/branch_protections';
   const guard = [scope('repository'), repoAssignment, reqToken, reqRepoAdmin];
 
   r.on('GET', base, ...guard, (ctx) => json(200, sortedRules(ctx.state, ctx.repo!.id).map((bp) => toBranchProtection(ctx.state, ctx.repo!, bp, ctx.flavor))));
 
-  r.on('POST', base, ...guard, bind(CreateBranchProtectionOption), mustNotBeArchived, (ctx) => {
+  r.on('POST', base, ...guard, bind(CreateBranchProtectionOption), archiveCheck, (ctx) => {
     const res = createProtection(ctx.state, ctx.repo!, ctx.form);
     return isFailure(res) ? fail(ctx, res) : json(201, toBranchProtection(ctx.state, ctx.repo!, res, ctx.flavor));
   });
@@ -138,16 +143,19 @@ export function registerBranchProtectionRoutes(r: ApiRouter): void {
     return bp ? json(200, toBranchProtection(ctx.state, ctx.repo!, bp, ctx.flavor)) : notFound(ctx);
   });
 
-  r.on('PATCH', `${base}/*`, ...guard, bind(EditBranchProtectionOption), mustNotBeArchived, (ctx) => {
+  r.on('PATCH', `${base}/*`, ...guard, bind(EditBranchProtectionOption), archiveCheck, (ctx) => {
     const bp = findRule(ctx);
     if (!bp) return notFound(ctx);
     const res = editProtection(ctx.state, ctx.repo!, bp, ctx.form);
     return isFailure(res) ? fail(ctx, res) : json(200, toBranchProtection(ctx.state, ctx.repo!, res, ctx.flavor));
   });
 
-  r.on('DELETE', `${base}/*`, ...guard, mustNotBeArchived, (ctx) => {
+  r.on('DELETE', `${base}/*`, ...guard, deleteArchiveCheck, (ctx) => {
     const bp = findRule(ctx);
     if (!bp) return notFound(ctx);
+    // The route has no archive check; the model's `MustNotBeArchived` fails inside the delete.
+    const repo = ctx.repo!;
+    if (repo.archived && hasQuirk(ctx.flavor, 'protectionDeleteArchived500')) return apiError(ctx.root, 500, `<Repository ${repo.id}:${ctx.state.repoOwner(repo).name}/${repo.name}> is archived`);
     ctx.state.indexes.of(PROTECTIONS).remove(bp);
     return empty(204);
   });

@@ -44,7 +44,7 @@ function editHook(ctx: ApiContext, hook: AdminHookRecord): Response {
       next.slack = { channel: form.config.channel!, username: form.config.username ?? '', iconUrl: form.config.icon_url ?? '', color: form.config.color ?? '' };
     }
   }
-  next.events = updateHookEvents(form.events);
+  next.events = updateHookEvents(form.events, ctx.flavor);
   next.pushOnly = false;
   next.sendEverything = false;
   next.branchFilter = form.branch_filter ?? '';
@@ -76,7 +76,7 @@ export function registerAdminHookRoutes(r: ApiRouter): void {
   });
 
   r.on('POST', '/admin/hooks', ...admin, bind(CreateHookOption), (ctx) => {
-    const res = createAdminHook(ctx.state, formOf(ctx, CreateHookOption));
+    const res = createAdminHook(ctx.state, formOf(ctx, CreateHookOption), ctx.flavor);
     if (isFailure(res)) return fail(ctx, res);
     return json(201, toHook(res, ctx.flavor));
   });

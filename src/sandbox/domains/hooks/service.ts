@@ -3,7 +3,7 @@ import type { AdminHookRecord, HookEventMap } from './records.js';
 import { nowIso, type SandboxState } from '../../core/state.js';
 import { failure, type Failure } from '../../core/failure.js';
 import type { Flavor } from '../../flavors/flavor.js';
-import { hasQuirk, shapeAnswer } from '../../flavors/releases.js';
+import { available, hasQuirk, HOOK_EVENTS, shapeAnswer } from '../../flavors/releases.js';
 import { CreateHookOption } from './options.js';
 import type { FormOf } from '../../http/options.js';
 
@@ -18,7 +18,7 @@ export const ALL_HOOK_EVENTS = [
   'workflow_job',
 ];
 
-const PLAIN_EVENTS = ['create', 'push', 'delete', 'fork', 'repository', 'wiki', 'release', 'package', 'status', 'workflow_run', 'workflow_job'];
+const PLAIN_EVENTS = ['create', 'push', 'delete', 'fork', 'repository', 'wiki', 'release', 'package', 'status', 'workflow_run', 'workflow_job', 'action_run_failure', 'action_run_recover', 'action_run_success'];
 const ISSUE_EVENTS = ['issue_assign', 'issue_label', 'issue_milestone', 'issue_comment'];
 const PULL_EVENTS = ['pull_request_assign', 'pull_request_label', 'pull_request_milestone', 'pull_request_comment', 'pull_request_review', 'pull_request_review_request', 'pull_request_sync'];
 
@@ -27,9 +27,10 @@ const PULL_EVENTS = ['pull_request_assign', 'pull_request_label', 'pull_request_
  * `issues` / `pull_request` select their whole group, `issues_only` / `pull_request_only` just
  * the main event.
  */
-export function updateHookEvents(input: string[] | undefined): HookEventMap {
+export function updateHookEvents(input: string[] | undefined, flavor?: Flavor): HookEventMap {
   const events = (input && input.length > 0 ? input : ['push']).map((e) => e.toLowerCase());
-  const has = (e: string): boolean => events.includes(e);
+  // An event the release's handler does not look at is never set (releases.ts HOOK_EVENTS).
+  const has = (e: string): boolean => events.includes(e) && (!flavor || available(flavor, HOOK_EVENTS[e]));
   const map: HookEventMap = {};
   for (const e of PLAIN_EVENTS) map[e] = has(e);
   map.issues = has('issues_only') || has('issues');
@@ -102,7 +103,7 @@ const SLACK_CHANNEL = /^#?[a-z0-9_-]{1,80}$/;
 export type CreateHookForm = FormOf<typeof CreateHookOption>;
 
 /** `utils.addHook` for an admin hook (no owner, no repository), after binding. */
-export function createAdminHook(state: SandboxState, form: CreateHookForm): AdminHookRecord | Failure {
+export function createAdminHook(state: SandboxState, form: CreateHookForm, flavor?: Flavor): AdminHookRecord | Failure {
   const config = form.config ?? {};
   // checkCreateHookOption
   if (!HOOK_TYPES.includes(form.type)) return failure(422, `Invalid hook type: ${form.type}`);
@@ -136,7 +137,7 @@ export function createAdminHook(state: SandboxState, form: CreateHookForm): Admi
     branchFilter: form.branch_filter ?? '',
     pushOnly: false,
     sendEverything: false,
-    events: updateHookEvents(form.events),
+    events: updateHookEvents(form.events, flavor),
     slack,
     createdAt: now,
     updatedAt: now,

@@ -2,6 +2,7 @@
 import { goPathEscape } from '../../http/respond.js';
 import type { ConvertContext } from '../../core/convert.js';
 import { shapeAnswer } from '../../flavors/releases.js';
+import { formatInZone } from '../../core/timezone.js';
 import { type IssueRecord, projectById, type ProjectRecord } from './records.js';
 import { labelById, type LabelRecord } from '../labels/records.js';
 import type { UserRecord } from '../../core/state.js';
@@ -50,7 +51,8 @@ export function toIssue(cx: ConvertContext, issue: IssueRecord, doer: UserRecord
     created_at: issue.createdAt,
     updated_at: issue.updatedAt,
     closed_at: issue.closedAt,
-    due_date: issue.dueDate,
+    // Read back through `AsTime()`: in the server's zone (the only answer time the sandbox zones; see NOTES.md).
+    due_date: issue.dueDate && cx.timezone ? formatInZone(issue.dueDate, cx.timezone) : issue.dueDate,
     time_estimate: 0,
     pull_request: null,
     repository: { id: repo.id, name: repo.name, owner: owner.name, full_name: `${owner.name}/${repo.name}` },

@@ -28,6 +28,7 @@ import { labelById, type LabelRecord, labelsOfOrg, labelsOfRepo } from '../label
 import { type RepoRecord, type SandboxState } from '../../core/state.js';
 import { parseGoInt } from '../labels/service.js';
 import { IssueLabelsOption } from './options.js';
+import { hasQuirk } from '../../flavors/releases.js';
 
 /** `Label.ExclusiveScope`: the part before the last `/` of an exclusive label (none at either end). */
 export function exclusiveScope(label: LabelRecord): string {
@@ -149,11 +150,34 @@ export function registerIssueLabelRoutes(r: ApiRouter): void {
     const issue = issueFromPath(ctx);
     if (!issue) return notFound(ctx);
     if (!canWrite(ctx, issue.isPull ? 'pulls' : 'issues')) return empty(403);
-    const id = parseGoInt(ctx.params.id ?? '') ?? 0;
-    const label = id > 0 ? labelById(ctx.state, id) : undefined;
-    // `GetLabelByID`: ids ≤ 0 keep their value in the error, a missing row reports the empty row's id 0.
-    if (!label) return apiError(ctx.root, 422, `label does not exist [label_id: ${id > 0 ? 0 : id}]`);
+    const label = hasQuirk(ctx.flavor, 'issueLabelDeleteByName') ? labelByIdentifier(ctx, ctx.params.id ?? '') : labelByIdParam(ctx.params.id ?? '', ctx);
+    if (typeof label === 'string') return apiError(ctx.root, 422, label);
     issue.labelIds = issue.labelIds.filter((x) => x !== label.id);
     return empty(204);
   });
+}
+
+/** `GetLabelByID(ParamsInt64(":id"))`: ids ≤ 0 keep their value in the error, a missing row reports the empty row's id 0. */
+function labelByIdParam(param: string, ctx: ApiContext): LabelRecord | string {
+  const id = parseGoInt(param) ?? 0;
+  const label = id > 0 ? labelById(ctx.state, id) : undefined;
+  return label ?? `label does not exist [label_id: ${id > 0 ? 0 : id}]`;
+}
+
+/**
+ * Forgejo 13+ (`DeleteIssueLabel`, `{identifier}`): the repository's label of that name, else the
+ * organisation's, else — when the text is a number — the label of that id. The error is the last
+ * lookup's.
+ */
+function labelByIdentifier(ctx: ApiContext, name: string): LabelRecord | string {
+  const repo = ctx.repo!;
+  const owner = ctx.state.repoOwner(repo);
+  let error = `label does not exist [label_id: 0, repo_id: ${repo.id}]`;
+  let label = name ? labelsOfRepo(ctx.state, repo.id).find((l) => l.name === name) : undefined;
+  if (!label && owner.kind === 'org') {
+    label = name ? labelsOfOrg(ctx.state, owner.id).find((l) => l.name === name) : undefined;
+    error = `label does not exist [label_id: 0, org_id: ${owner.id}]`;
+  }
+  if (!label && /^[+-]?\d+$/.test(name)) return labelByIdParam(name, ctx);
+  return label ?? error;
 }

@@ -16,6 +16,7 @@ import type { BadgeRecord, PublicKeyRecord } from './records.js';
 import { nowIso, type SandboxState } from '../../core/state.js';
 import { fail, failure, isFailure, type Failure } from '../../core/failure.js';
 import { CreateKeyOption, UserBadgeOption } from './options.js';
+import { hasQuirk } from '../../flavors/releases.js';
 
 // ---- badges -----------------------------------------------------------------------------------
 
@@ -34,14 +35,16 @@ export function badgesOfUser(state: SandboxState, userId: number): BadgeRecord[]
 
 /**
  * `user_model.AddUserBadges`: one transaction over the list — an unknown slug or a badge the
- * user already has (earlier in the same list included) aborts everything (500).
+ * user already has (earlier in the same list included) aborts everything (500). `duplicates`:
+ * the released model (Gitea 1.22–1.25), with no unique index — a badge the user has is inserted
+ * again (and listed twice), and an unknown slug has the older message.
  */
-export function addUserBadges(state: SandboxState, userId: number, slugs: string[]): Failure | undefined {
+export function addUserBadges(state: SandboxState, userId: number, slugs: string[], duplicates = false): Failure | undefined {
   const added: number[] = [];
   for (const slug of slugs) {
     const badge = badgeBySlug(state, slug);
-    if (!badge) return failure(500, `badge does not exist [slug: ${slug}]`);
-    if (added.includes(badge.id) || state.data.userBadges.some((ub) => ub.userId === userId && ub.badgeId === badge.id)) {
+    if (!badge) return failure(500, duplicates ? `badge with slug ${slug} doesn't exist` : `badge does not exist [slug: ${slug}]`);
+    if (!duplicates && (added.includes(badge.id) || state.data.userBadges.some((ub) => ub.userId === userId && ub.badgeId === badge.id))) {
       return failure(500, `user badge already exists [user_id: ${userId}, badge_id: ${badge.id}]`);
     }
     added.push(badge.id);
@@ -114,7 +117,7 @@ export function registerAdminUserExtraRoutes(r: ApiRouter): void {
   });
 
   r.on('POST', '/admin/users/:username/badges', ...admin, userAssignment, bind(UserBadgeOption), (ctx) => {
-    const res = addUserBadges(ctx.state, ctx.contextUser!.id, formOf(ctx, UserBadgeOption).badge_slugs);
+    const res = addUserBadges(ctx.state, ctx.contextUser!.id, formOf(ctx, UserBadgeOption).badge_slugs, hasQuirk(ctx.flavor, 'badgeAddDuplicates'));
     if (res) return fail(ctx, res);
     return empty(204);
   });

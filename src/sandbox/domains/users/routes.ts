@@ -19,6 +19,7 @@ import { orgsOfMember, removeOrgMember } from '../orgs/members.js';
 import { hashPassword, nowIso, USERS, type OrgRecord, type SandboxState, type UserRecord } from '../../core/state.js';
 import { fail, failure, isFailure, type Failure } from '../../core/failure.js';
 import { CreateUserOption, EditUserOption, RenameUserOption } from './options.js';
+import { hasQuirk } from '../../flavors/releases.js';
 import type { FormOf } from '../../http/options.js';
 import { MIN_PASSWORD_LENGTH, checkEmail, checkUsableUsername, createUser } from './service.js';
 
@@ -123,12 +124,18 @@ function editUser(ctx: ApiContext): Response {
   const user = target.user;
   const { state } = ctx;
 
-  // 1. UpdateAuth: login source, login name (always written), password, must_change_password, prohibit_login.
+  // Forgejo 8+: both optional, but together.
+  const together = hasQuirk(ctx.flavor, 'userEditLoginTogether');
+  if (together && (form.source_id === undefined) !== (form.login_name === undefined)) {
+    return apiError(ctx.root, 422, 'source_id and login_name must be specified together');
+  }
+  // 1. UpdateAuth: login source, login name (always written, except on Forgejo 8+), password, must_change_password, prohibit_login.
   let sourceId = user.sourceId;
-  if (form.source_id) {
-    const source = authSourceById(state, form.source_id);
-    if (!source) return apiError(ctx.root, 500, `login source does not exist [id: ${form.source_id}]`);
-    sourceId = source.id;
+  // Gitea: `FromNonDefault` (0 = unchanged); Forgejo 8+: `FromPtr` (an explicit 0 is the local source).
+  if (form.source_id || (together && form.source_id === 0)) {
+    const source = form.source_id ? authSourceById(state, form.source_id) : undefined;
+    if (form.source_id && !source) return apiError(ctx.root, 500, `login source does not exist [id: ${form.source_id}]`);
+    sourceId = source?.id ?? 0;
   }
   let passwordHash = user.passwordHash;
   if (form.password && passwordIsManaged(state, { ...user, sourceId })) {
@@ -136,7 +143,7 @@ function editUser(ctx: ApiContext): Response {
     passwordHash = hashPassword(form.password);
   }
   user.sourceId = sourceId;
-  user.loginName = form.login_name ?? '';
+  if (!together || form.login_name !== undefined) user.loginName = form.login_name ?? '';
   user.passwordHash = passwordHash;
   if (form.must_change_password !== undefined) user.mustChangePassword = form.must_change_password;
   if (form.prohibit_login !== undefined) user.prohibitLogin = form.prohibit_login;
@@ -157,7 +164,8 @@ function editUser(ctx: ApiContext): Response {
   if (form.description !== undefined) user.description = form.description;
   if (form.active !== undefined) user.isActive = form.active;
   if (form.admin !== undefined) user.isAdmin = form.admin;
-  if (form.visibility) user.visibility = form.visibility;
+  // Forgejo: `optional.FromNonDefault(VisibilityModes[v])`, and public is the zero value.
+  if (form.visibility && !(form.visibility === 'public' && hasQuirk(ctx.flavor, 'userEditIgnoresPublic'))) user.visibility = form.visibility;
   if (form.allow_git_hook !== undefined) user.allowGitHook = form.allow_git_hook;
   if (form.allow_import_local !== undefined) user.allowImportLocal = form.allow_import_local;
   if (form.max_repo_creation !== undefined) user.maxRepoCreation = form.max_repo_creation;
@@ -207,9 +215,14 @@ export function deleteUser(state: SandboxState, user: UserRecord, purge: boolean
 
 // ---- rename -----------------------------------------------------------------------------------
 
-/** `user_service.RenameUser`: 204 also when unchanged; a case-only change leaves no redirect. */
-export function renameUser(state: SandboxState, user: UserRecord, newName: string): Failure | undefined {
+/**
+ * `user_service.RenameUser`: 204 also when unchanged; a case-only change leaves no redirect. With
+ * `localOnly` (every Gitea, Forgejo ≤ 12), a user of an external login source cannot be renamed:
+ * `ErrUserIsNotLocal`, which the handler does not map (500).
+ */
+export function renameUser(state: SandboxState, user: UserRecord, newName: string, localOnly = false): Failure | undefined {
   if (newName === user.name) return undefined;
+  if (localOnly && user.sourceId) return failure(500, `user is not local type [uid: ${user.id}, name: ${user.name}]`);
   const unusable = checkUsableUsername(newName);
   if (unusable) return unusable;
   if (newName.toLowerCase() === user.name.toLowerCase()) {
@@ -265,7 +278,7 @@ export function registerAdminUserRoutes(r: ApiRouter): void {
   r.on('POST', '/admin/users/:username/rename', ...admin, userAssignment, bind(RenameUserOption), (ctx) => {
     const target = ctx.contextUser!;
     if (target.kind === 'org') return apiError(ctx.root, 422, `${target.name} is an organization not a user`);
-    const res = renameUser(ctx.state, target.user, formOf(ctx, RenameUserOption).new_username);
+    const res = renameUser(ctx.state, target.user, formOf(ctx, RenameUserOption).new_username, hasQuirk(ctx.flavor, 'renameNonLocalUserFails'));
     if (res) return fail(ctx, res);
     return empty(204);
   });

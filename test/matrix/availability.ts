@@ -1,0 +1,28 @@
+/**
+ * What a flavour has, asked of the sandbox's own availability data (src/sandbox/flavors/releases.ts)
+ * and of forgeform's config schema, so that each flavour's config uses exactly what that release
+ * has — nothing here names a release.
+ */
+import { readFileSync } from 'node:fs';
+import type { Flavor } from '../../src/sandbox/index.js';
+import { available, hasQuirk, HOOK_EVENTS, REQUEST_FIELDS, ROUTES, type Quirk } from '../../src/sandbox/flavors/releases.js';
+
+export const field = (flavor: Flavor, struct: string, key: string): boolean => available(flavor, REQUEST_FIELDS[struct]?.[key]);
+export const route = (flavor: Flavor, methodAndPath: string): boolean => available(flavor, ROUTES[methodAndPath]);
+export const quirk = (flavor: Flavor, name: Quirk): boolean => hasQuirk(flavor, name);
+export const hookEvent = (flavor: Flavor, event: string): boolean => available(flavor, HOOK_EVENTS[event]);
+
+/** The config keys a kind's schema fragment declares for one object (`definitions.<name>.properties`). */
+export function configKeys(kind: string, definition: string): Set<string> {
+  const schema = JSON.parse(readFileSync(new URL(`../../src/kinds/${kind}/schema.json`, import.meta.url), 'utf8')) as { definitions: Record<string, { properties: Record<string, unknown> }> };
+  return new Set(Object.keys(schema.definitions[definition]?.properties ?? {}));
+}
+
+/** Branch protection fields some releases lack, that the config can name: the protections scenario's version-gated fields. */
+export function gatedProtectionFields(): string[] {
+  const keys = configKeys('branch-protection', 'branch_protection');
+  return Object.keys(REQUEST_FIELDS.CreateBranchProtectionOption ?? {}).filter((k) => keys.has(k));
+}
+
+/** The version in the server's own words, without a build suffix: `11.0.15`, `1.25.4`. */
+export const versionCore = (flavor: Flavor): string => flavor.version.replace(/\+.*$/, '');

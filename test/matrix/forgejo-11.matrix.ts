@@ -1,0 +1,3 @@
+import { defineFlavourMatrix } from './flavour-matrix.js';
+
+defineFlavourMatrix('forgejo@11');

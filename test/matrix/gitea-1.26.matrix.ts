@@ -1,0 +1,3 @@
+import { defineFlavourMatrix } from './flavour-matrix.js';
+
+defineFlavourMatrix('gitea@1.26');
