@@ -127,8 +127,8 @@ export function createApp(state: SandboxState, opts: AppOptions = {}): Hono<Sand
     return empty(204);
   });
 
-  // ---- around every /api/v1 request ----
-  app.use(`${API_PREFIX}/*`, async (c, next) => {
+  // ---- around every API request (/api/v1 and Forgejo's /api/forgejo/v1, and an unknown path below /api: a request all the same) ----
+  app.use('/api/*', async (c, next) => {
     const started = Date.now();
     const method = c.req.method;
     const contentType = c.req.header('content-type') ?? '';

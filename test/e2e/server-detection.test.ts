@@ -25,7 +25,8 @@ describe('which server: the fork and release are detected once, shown, and bind 
     const r = await gitea.cli(['plan', '-c', gitea.config(config)]);
     expect(r.code).toBe(0);
     expect(r.stdout.split('\n')[0]).toBe(`Server: Gitea 1.25.4 at ${gitea.sandbox.url}`);
-    expect(calls(gitea.sandbox)[0]).toBe('GET version');
+    expect(calls(gitea.sandbox).slice(0, 2)).toEqual(['GET version', 'GET /api/forgejo/v1/version']);
+    expect(gitea.sandbox.requests()[1]!.status).toBe(404);
     const json = await gitea.cli(['plan', '-c', gitea.config(config), '--format', 'json']);
     expect(JSON.parse(json.stdout).server).toEqual({ url: gitea.sandbox.url, flavour: 'gitea', version: '1.25.4' });
   });
@@ -34,6 +35,7 @@ describe('which server: the fork and release are detected once, shown, and bind 
     forgejo.sandbox.clearRequests();
     const r = await forgejo.cli(['plan', '-c', forgejo.config(config), '--format', 'markdown']);
     expect(r.code).toBe(0);
+    expect(forgejo.sandbox.requests().slice(0, 2).map((q) => `${q.method} ${q.path} ${q.status}`)).toEqual(['GET /api/v1/version 200', 'GET /api/forgejo/v1/version 200']);
     expect(r.stdout).toContain(`Server: Forgejo 11.0.15 at ${forgejo.sandbox.url}`);
     const json = await forgejo.cli(['plan', '-c', forgejo.config(config), '--format', 'json']);
     expect(JSON.parse(json.stdout).server).toEqual({ url: forgejo.sandbox.url, flavour: 'forgejo', version: '11.0.15' });
