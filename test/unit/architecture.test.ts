@@ -32,7 +32,6 @@ const KIND_NAMES_LEFT: Record<string, number> = {
 /** Functions still over the limit, by file and first line. */
 const LONG_FUNCTIONS_LEFT: string[] = [
   'src/apply/verify.ts: export async function verifySavedPlan(plan: Plan, client: GiteaClient, kinds: Kind[]): Promise<VerifiedPlan> {',
-  'src/plan/planner.ts: export async function buildPlan(opts: PlanOptions): Promise<PlanResult> {',
 ];
 
 function byFile(hits: string[]): Record<string, number> {
