@@ -1,5 +1,6 @@
 import { NotSent, type GiteaClient } from '../gitea/client.js';
 import { ApiError } from '../gitea/errors.js';
+import { describeDiagnostic, type Diagnostic } from '../diagnostic.js';
 import { isSecret } from '../secret.js';
 import { equal } from '../plan/diff.js';
 import { makeScopeContext, parseScopeId } from '../plan/planner.js';
@@ -21,8 +22,8 @@ export interface ExecuteOptions {
   kinds: Kind[];
   /** The policy the plan was made with: what kinds read the server with (a create's re-read). */
   policy: PlanPolicy;
-  /** Changes refused before any request (stale plan), with the reason. */
-  refused?: Map<string, string>;
+  /** Changes refused before any request (stale plan), with the reason (the result names the change). */
+  refused?: Map<string, Diagnostic>;
   onResult?: (r: ChangeResult) => void;
   /** Asked before each change sends its first request: true skips it (an interrupted apply). A change once started runs to its end. */
   shouldStop?: () => boolean;
@@ -48,7 +49,7 @@ export async function execute(changes: Change[], opts: ExecuteOptions): Promise<
   };
   const runChange = async (change: Change) => {
     const refusal = opts.refused?.get(change.id);
-    if (refusal) return record({ change, outcome: 'failed', error: refusal });
+    if (refusal) return record({ change, outcome: 'failed', error: describeDiagnostic(refusal) });
     const blocker = change.depends_on.map((d) => results.get(d)).find((r) => r && r.outcome !== 'done');
     if (blocker) return record({ change, outcome: 'skipped', error: `depends on ${blocker.change.id}, which ${blocker.outcome === 'failed' ? 'failed' : 'was skipped'}` });
     const notStarted = () => record({ change, outcome: 'skipped', error: opts.notStarted ?? 'not started' });

@@ -29,10 +29,8 @@ const KIND_NAMES_LEFT: Record<string, number> = {
   'src/cli/commands/export.ts': 8,
   'src/export/export.ts': 9,
 };
-/** Functions still over the limit, by file and first line. */
-const LONG_FUNCTIONS_LEFT: string[] = [
-  'src/apply/verify.ts: export async function verifySavedPlan(plan: Plan, client: GiteaClient, kinds: Kind[]): Promise<VerifiedPlan> {',
-];
+/** Functions still over the limit, by file and first line (none now: a new one must be split, not listed). */
+const LONG_FUNCTIONS_LEFT: string[] = [];
 
 function byFile(hits: string[]): Record<string, number> {
   const out: Record<string, number> = {};
