@@ -3,10 +3,11 @@
 // and safety is decided again (src/plan/safety.ts) from the changes and the server.
 import { isDeepStrictEqual } from 'node:util';
 import { isApiError, type GiteaClient } from '../gitea/client.js';
-import { scopeCreationIds, type CurrentObject, type Diagnostic, type DesiredObject, type Kind, type Scope, type ScopeContext } from '../model/index.js';
+import { planningOrder, scopeCreationIds, type CurrentObject, type Diagnostic, type DesiredObject, type Kind, type Scope, type ScopeContext } from '../model/index.js';
 import { dependenciesOf, opsOf, type OpsBase } from '../plan/change-ops.js';
 import { objectDigest } from '../plan/digest.js';
 import { makeScopeContext } from '../plan/planner.js';
+import { project, Projection } from '../plan/projection.js';
 import { assessSavedPlan, type SafetyVerdict } from '../plan/safety.js';
 import type { Change, Plan } from '../model/index.js';
 import { scopeNow } from '../scopes/now.js';
@@ -37,6 +38,7 @@ interface Verifying {
   plan: Plan;
   kinds: Kind[];
   ctx: ScopeContext;
+  projection: Projection;
   refused: Map<string, Diagnostic>;
   mismatches: Diagnostic[];
   /** The object each change is for, as the server has it now. */
@@ -58,13 +60,15 @@ const STALE = 'plan again';
  * 3. match: each change's object now; a change whose object moved on since the plan is refused as stale,
  *    a deletion outside the plan's policy.prune is a mismatch.
  * 4. rebuild: each change's requests and dependencies built again through its kind from what it shows;
- *    where they differ from the file's, that is a mismatch.
+ *    where they differ from the file's, that is a mismatch. Then the kind's objects as the plan leaves
+ *    them are projected for the kinds rebuilt after it, as the planner does.
  * 5. annotate: the kinds' facts again; a change whose facts moved on is refused as stale.
  * 6. assess: safety from the changes that will run and the server now (src/plan/safety.ts).
  */
 export async function verifySavedPlan(plan: Plan, client: GiteaClient, kinds: Kind[]): Promise<VerifiedPlan> {
-  const ctx = makeScopeContext(client, plan.policy);
-  const v: Verifying = { plan, kinds, ctx, refused: new Map(), mismatches: [], nowOf: new Map(), existing: new Map(), rebuilt: new Map(), affects: [] };
+  const projection = new Projection();
+  const ctx = makeScopeContext(client, plan.policy, {}, projection);
+  const v: Verifying = { plan, kinds, ctx, projection, refused: new Map(), mismatches: [], nowOf: new Map(), existing: new Map(), rebuilt: new Map(), affects: [] };
   const groups = await groupStep(v);
   await readStep(v, groups);
   for (const g of groups) matchStep(v, g);
@@ -73,16 +77,17 @@ export async function verifySavedPlan(plan: Plan, client: GiteaClient, kinds: Ki
   return assessStep(v);
 }
 
-/** 1. One group per kind and scope, in the order kinds are planned (issues see the labels planned before them). */
+/** 1. One group per kind and scope, in the order kinds are planned (issues see the labels as the plan leaves them). */
 async function groupStep(v: Verifying): Promise<Group[]> {
   const planned = new Set(v.plan.changes.map((c) => c.id));
   const creationId = scopeCreationIds(v.kinds);
   const groups: Group[] = [];
-  for (const kind of v.kinds) {
+  for (const kind of planningOrder(v.kinds)) {
     const byScope = new Map<string, Change[]>();
     for (const c of v.plan.changes.filter((c) => c.kind === kind.name)) byScope.set(c.scope, [...(byScope.get(c.scope) ?? []), c]);
     for (const [id, changes] of byScope) groups.push({ kind, scope: await scopeNow(id, planned, v.ctx, creationId), changes, current: [] });
   }
+  for (const g of groups) v.projection.expect(g.kind, g.scope);
   return groups;
 }
 
@@ -131,8 +136,19 @@ function staleness(now: CurrentObject | undefined, c: Change): string {
   return c.precondition.digest ? 'changed on the server since the plan was made (stale plan)' : 'exists on the server since the plan was made (stale plan)';
 }
 
-/** 4. The group's changes rebuilt through the kind from what they show and the server now. */
+/** 4. The group's changes rebuilt through the kind from what they show and the server now, then projected. */
 async function rebuildStep(v: Verifying, g: Group): Promise<void> {
+  v.projection.asking = g.kind;
+  try {
+    const out = await rebuildGroup(v, g);
+    v.projection.record(g.kind, g.scope, project(g.current, out, (id) => v.nowOf.get(id)));
+    for (const c of out) v.rebuilt.set(c.id, c);
+  } finally {
+    v.projection.asking = undefined;
+  }
+}
+
+async function rebuildGroup(v: Verifying, g: Group): Promise<Change[]> {
   const live = g.changes.filter((c) => !v.refused.has(c.id));
   if (g.kind.prepare && live.length) g.prepared = await g.kind.prepare(g.scope, live.map((c) => desiredOf(c, c.key)), g.current, v.ctx);
   const readOnly = g.kind.readOnlyReason?.(g.scope);
@@ -145,8 +161,7 @@ async function rebuildStep(v: Verifying, g: Group): Promise<void> {
     if (readOnly) v.refused.set(c.id, { message: readOnly });
     out.push(rebuildOne(v, g, c));
   }
-  v.ctx.recordPlanned(g.kind.name, g.scope, out);
-  for (const c of out) v.rebuilt.set(c.id, c);
+  return out;
 }
 
 /** One change with the requests and dependencies its kind builds now; a difference from the file's is a mismatch. */

@@ -1,8 +1,9 @@
 import type { LoadedConfig } from '../config/types.js';
 import type { GiteaClient, RequestOptions } from '../gitea/client.js';
-import { changeId, parseScopeId, scopeCreationIds, scopeId, type CurrentObject, type Kind, type KindContext, type KindOptions, type Scope, type ScopeContext } from '../model/index.js';
+import { changeId, parseScopeId, planningOrder, scopeCreationIds, scopeId, type CurrentObject, type Kind, type KindContext, type KindOptions, type Scope, type ScopeContext } from '../model/index.js';
 import { diffFields } from './diff.js';
 import { checkPreviously, matchOne, renamedAway, type Match } from './match.js';
+import { project, Projection } from './projection.js';
 import { locate, makeChange, placed, resourceOf, type Planning, type ScopePlan, type Work } from './planning.js';
 import { assessSafety, policyOf } from './safety.js';
 import { writeOnlyFields } from './write-only.js';
@@ -33,10 +34,9 @@ export { changeId };
 const actionOrder: Record<Action, number> = { rename: 0, create: 1, replace: 1, update: 2, delete: 3 };
 
 /** The context kinds read and build requests with; apply makes one from the plan file's policy. */
-export function makeScopeContext(client: GiteaClient, policy: PlanPolicy, options: KindOptions = {}): ScopeContext {
+export function makeScopeContext(client: GiteaClient, policy: PlanPolicy, options: KindOptions = {}, projection = new Projection()): ScopeContext {
   const cache = new Map<string, Promise<unknown>>();
   const reads = new Map<string, Promise<CurrentObject[]>>();
-  const planned = new Map<string, Change[]>();
   const ctx: ScopeContext = {
     client,
     policy,
@@ -58,19 +58,19 @@ export function makeScopeContext(client: GiteaClient, policy: PlanPolicy, option
       }
       return p;
     },
-    plannedChanges(kindName, scope) {
-      return planned.get(`${kindName} ${scopeId(scope)}`) ?? [];
+    projected(kind, scope) {
+      return projection.get(kind, scope, ctx);
     },
-    recordPlanned(kindName, scope, changes) {
-      planned.set(`${kindName} ${scopeId(scope)}`, changes);
+    madeBy(kind, scope, key) {
+      return projection.madeBy(kind, scope, key);
     },
   };
   return ctx;
 }
 
 /** Planning: the same context (one object, so that kinds' memos keyed by it are shared) with the configuration. */
-export function makeKindContext(client: GiteaClient, loaded: LoadedConfig, options: KindOptions = {}): KindContext {
-  return Object.assign(makeScopeContext(client, policyOf(loaded.config), options), { loaded });
+export function makeKindContext(client: GiteaClient, loaded: LoadedConfig, options: KindOptions = {}, projection = new Projection()): KindContext {
+  return Object.assign(makeScopeContext(client, policyOf(loaded.config), options, projection), { loaded });
 }
 
 /**
@@ -80,7 +80,7 @@ export function makeKindContext(client: GiteaClient, loaded: LoadedConfig, optio
  * 2. desired: each kind's declared objects per scope; their problems placed in the config.
  * 3. read: the server's objects of every kind and scope, concurrently, each read once.
  *
- *    Then for each kind (in registry order) and scope:
+ *    Then for each kind (after the kinds its `after` names, else in registry order) and scope:
  * 4. match: each declared object with the server object it stands for: its identity, `previously`
  *    (a rename), the kind's choice among copies of one name.
  * 5. diff: the fields that differ and the write-only ones sent, as a create, update, rename or replace.
@@ -103,8 +103,9 @@ export async function buildPlan(opts: PlanOptions): Promise<PlanResult> {
 }
 
 function startPlanning(opts: PlanOptions): Planning {
-  const ctx = makeKindContext(opts.client, opts.loaded, opts.options);
-  return { ctx, kinds: opts.kinds, errors: [], warnings: [], drift: [], changes: [], existing: new Map(), affects: [], currentOfChange: new Map() };
+  const projection = new Projection();
+  const ctx = makeKindContext(opts.client, opts.loaded, opts.options, projection);
+  return { ctx, kinds: opts.kinds, projection, errors: [], warnings: [], drift: [], changes: [], existing: new Map(), affects: [], currentOfChange: new Map() };
 }
 
 /** --target selects objects of server-wide kinds by the kind's selector type (user:NAME, hook:URL). */
@@ -123,16 +124,17 @@ async function resolveStep(p: Planning, opts: PlanOptions): Promise<ResolvedScop
   return scopes;
 }
 
-/** 2. What each kind declares in each scope of its type (--target picks among server-wide objects). */
+/** 2. What each kind declares in each scope of its type (--target picks among server-wide objects), in planning order. */
 async function desiredStep(p: Planning, scopes: ResolvedScope[]): Promise<Work[]> {
   const work: Work[] = [];
-  for (const kind of p.kinds) {
+  for (const kind of planningOrder(p.kinds)) {
     for (const rs of scopes) {
       if (rs.scope.type !== kind.scopeType) continue;
       const d = await kind.desired(rs.config, rs.scope, p.ctx);
       if (!d) continue;
       for (const problem of d.problems) p.errors.push({ ...problem, location: problem.path ? locate(p.ctx.loaded, rs, problem.path) : undefined });
       work.push({ kind, rs, desired: rs.scope.type === 'server' ? d.objects.filter((o) => targeted(p.ctx, kind, o.key)) : d.objects });
+      p.projection.expect(kind, rs.scope);
     }
   }
   return work;
@@ -157,20 +159,30 @@ async function readStep(p: Planning, work: Work[], onProgress?: (done: number, t
   );
 }
 
-/** Steps 4 to 8 for one kind in one scope. */
+/** Steps 4 to 8 for one kind in one scope. The kind may ask for the projection of the kinds in its `after` only. */
 async function planScope(p: Planning, w: Work, read: CurrentObject[] | undefined): Promise<void> {
-  const sp = await startScope(p, w, read);
-  if (!sp) return;
-  checkPreviously(p, sp);
-  sp.renamedAway = renamedAway(sp);
-  for (const d of sp.desired) diffStep(p, sp, await matchOne(p, sp, d));
-  pruneStep(p, sp);
-  waitForFreedNames(sp.changes);
-  p.warnings.push(...(sp.kind.notices?.(sp.desired, sp.current, sp.scope, p.ctx) ?? []));
-  if (withheld(p, sp)) return;
-  p.ctx.recordPlanned(sp.kind.name, sp.scope, sp.changes);
-  await annotateStep(p, sp);
-  p.changes.push(...sp.changes);
+  p.projection.asking = w.kind;
+  try {
+    const sp = await startScope(p, w, read);
+    if (!sp) return p.projection.record(w.kind, w.rs.scope);
+    checkPreviously(p, sp);
+    sp.renamedAway = renamedAway(sp);
+    for (const d of sp.desired) diffStep(p, sp, await matchOne(p, sp, d));
+    pruneStep(p, sp);
+    waitForFreedNames(sp.changes);
+    p.warnings.push(...(sp.kind.notices?.(sp.desired, sp.current, sp.scope, p.ctx) ?? []));
+    if (withheld(p, sp)) return p.projection.record(sp.kind, sp.scope, project(sp.read, [], () => undefined));
+    projectStep(p, sp);
+    await annotateStep(p, sp);
+    p.changes.push(...sp.changes);
+  } finally {
+    p.projection.asking = undefined;
+  }
+}
+
+/** 7. The kind's objects in the scope as this plan leaves them, for the kinds planned after it. */
+function projectStep(p: Planning, sp: ScopePlan): void {
+  p.projection.record(sp.kind, sp.scope, project(sp.read, sp.changes, (id) => p.currentOfChange.get(id)));
 }
 
 /** The scope's server objects by name, and the kind's lookups (prepare); undefined when either failed. */
@@ -190,7 +202,7 @@ async function startScope(p: Planning, w: Work, read: CurrentObject[] | undefine
   p.existing.set(`${kind.name} ${scopeId(rs.scope)}`, read?.length ?? 0);
   const byKey = new Map<string, CurrentObject[]>();
   for (const c of current) byKey.set(c.key, [...(byKey.get(c.key) ?? []), c]);
-  return { ...w, scope: rs.scope, current, byKey, consumed: new Set(), renamedAway: new Set(), prepared, changes: [] };
+  return { ...w, scope: rs.scope, read: read!, current, byKey, consumed: new Set(), renamedAway: new Set(), prepared, changes: [] };
 }
 
 /** 5. The change a matched declared object needs, if any (the kind's checks first: a problem withholds the object). */

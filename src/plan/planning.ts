@@ -4,6 +4,7 @@ import { changeId, scopeId, type Action, type Change, type CurrentObject, type D
 import type { ResolvedScope } from '../scopes/resolve.js';
 import { dependenciesOf, opsOf, type OpsBase } from './change-ops.js';
 import { objectDigest } from './digest.js';
+import type { Projection } from './projection.js';
 
 /** A diagnostic while planning, with the place found for it (flattened into file:line:col at the end). */
 export type Reported = Diagnostic & { location?: SourceLocation | undefined };
@@ -13,7 +14,9 @@ export const placed = ({ location, ...d }: Reported): Diagnostic => ({ ...d, ...
 /** What one plan gathers: problems, warnings, drift, the changes, and the facts the safety rules need. */
 export interface Planning {
   ctx: KindContext;
+  /** The kinds in registry order (the order changes are listed in). */
   kinds: Kind[];
+  projection: Projection;
   errors: Reported[];
   warnings: string[];
   drift: string[];
@@ -36,6 +39,8 @@ export interface Work {
 /** One kind in one scope while it is planned. */
 export interface ScopePlan extends Work {
   scope: Scope;
+  /** Every server object of the kind in the scope, as read. */
+  read: CurrentObject[];
   /** The server objects looked at (for --target on a server-wide kind: those selected, and those they rename). */
   current: CurrentObject[];
   byKey: Map<string, CurrentObject[]>;
