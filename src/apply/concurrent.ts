@@ -28,7 +28,7 @@ export async function findConcurrentDuplicates(results: ChangeResult[], client: 
     groups.set(id, [...(groups.get(id) ?? []), r.change]);
   }
   const check: ConcurrentCheck = { duplicates: [], unchecked: [] };
-  const ctx = makeScopeContext(client, policy, {}, server);
+  const ctx = makeScopeContext(client, policy, {}, { server });
   await Promise.all(
     [...groups.values()].map(async (changes) => {
       const { kind: kindName, scope } = changes[0]!;

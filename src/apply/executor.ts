@@ -1,5 +1,6 @@
 import { NotSent, type GiteaClient } from '../gitea/client.js';
 import { ApiError } from '../gitea/errors.js';
+import { describeDiagnostic, type Diagnostic } from '../diagnostic.js';
 import { isSecret } from '../secret.js';
 import { equal } from '../plan/diff.js';
 import { makeScopeContext, parseScopeId } from '../plan/planner.js';
@@ -24,8 +25,8 @@ export interface ExecuteOptions {
   policy: PlanPolicy;
   /** The release the server runs (how kinds read it). */
   server?: ServerInfo;
-  /** Changes refused before any request (stale plan), with the reason. */
-  refused?: Map<string, string>;
+  /** Changes refused before any request (stale plan), with the reason (the result names the change). */
+  refused?: Map<string, Diagnostic>;
   onResult?: (r: ChangeResult) => void;
   /** Asked before each change sends its first request: true skips it (an interrupted apply). A change once started runs to its end. */
   shouldStop?: () => boolean;
@@ -51,7 +52,7 @@ export async function execute(changes: Change[], opts: ExecuteOptions): Promise<
   };
   const runChange = async (change: Change) => {
     const refusal = opts.refused?.get(change.id);
-    if (refusal) return record({ change, outcome: 'failed', error: refusal });
+    if (refusal) return record({ change, outcome: 'failed', error: describeDiagnostic(refusal) });
     const blocker = change.depends_on.map((d) => results.get(d)).find((r) => r && r.outcome !== 'done');
     if (blocker) return record({ change, outcome: 'skipped', error: `depends on ${blocker.change.id}, which ${blocker.outcome === 'failed' ? 'failed' : 'was skipped'}` });
     const notStarted = () => record({ change, outcome: 'skipped', error: opts.notStarted ?? 'not started' });
@@ -102,7 +103,7 @@ async function createdAnyway(change: Change, error: unknown, opts: ExecuteOption
   if (!kind || change.ops.length !== 1) return false;
   try {
     // Kinds that read only what is named (repositories, issues) are told which object to look for.
-    const objects = await kind.read(parseScopeId(change.scope), makeScopeContext(opts.client, opts.policy, {}, opts.server), [{ key: change.key, fields: {}, path: [] }]);
+    const objects = await kind.read(parseScopeId(change.scope), makeScopeContext(opts.client, opts.policy, {}, { server: opts.server }), [{ key: change.key, fields: {}, path: [] }]);
     return objects.some((o) => o.key === change.key);
   } catch {
     return false;

@@ -1,7 +1,7 @@
 // A saved plan is input from outside, like a config: before apply reads anything of it, its shape is
 // checked strictly against what this forgeform knows (kinds, actions, scopes, field names). Anything
 // unknown is refused by name: a plan from another version, or an edited one, is planned again.
-import { FLAVOURS, parseVersion, SCOPE_NAME, type Flavour, type Kind } from '../model/index.js';
+import { FLAVOURS, parseVersion, SCOPE_NAME, type Diagnostic, type Flavour, type Kind } from '../model/index.js';
 import { changeId, parseScopeId } from '../plan/planner.js';
 import type { Action, Change, Plan, PlanPolicy } from '../model/index.js';
 
@@ -26,57 +26,75 @@ function serverProblems(server: unknown): string[] {
   return problems;
 }
 
-/** Problems with a plan file's shape, each naming where it is; empty when the plan can be verified further. */
-export function planShapeProblems(raw: unknown, kinds: Kind[]): string[] {
+/**
+ * Problems with a plan file's shape, each a diagnostic naming where it is (the change, or the plan's
+ * own keys); empty when the plan can be verified further.
+ */
+export function planShapeProblems(raw: unknown, kinds: Kind[]): Diagnostic[] {
+  if (!isObject(raw)) return [{ message: 'the file does not hold a JSON object' }];
+  if (raw.format_version !== 1) return [{ message: `format_version is ${JSON.stringify(raw.format_version)}, this forgeform reads format_version 1` }];
+  const problems = topLevelProblems(raw, kinds).map((message): Diagnostic => ({ message }));
+  if (!Array.isArray(raw.changes)) return [...problems, { message: 'changes must be a list' }];
+  const ids = new Set<string>();
+  raw.changes.forEach((c: unknown, i) => {
+    if (!isObject(c)) return problems.push({ message: `changes[${i}] is not an object` });
+    const resource = `change ${typeof c.id === 'string' ? c.id : `changes[${i}]`}`;
+    problems.push(...changeProblems(c, kinds, ids).map((message) => ({ resource, message })));
+  });
+  for (const c of raw.changes as Partial<Change>[])
+    for (const d of isObject(c) && isStringList(c.depends_on) ? c.depends_on : []) if (!ids.has(d)) problems.push({ resource: `change ${c.id}`, message: `depends on ${d}, which is not in the plan` });
+  return problems;
+}
+
+function topLevelProblems(raw: Record<string, unknown>, kinds: Kind[]): string[] {
   const problems: string[] = [];
-  if (!isObject(raw)) return ['the file does not hold a JSON object'];
-  if (raw.format_version !== 1) return [`format_version is ${JSON.stringify(raw.format_version)}, this forgeform reads format_version 1`];
   for (const k of Object.keys(raw)) if (!PLAN_KEYS.includes(k)) problems.push(`unknown key "${k}" at the top level`);
   problems.push(...serverProblems(raw.server));
   if (!isStringList(raw.unsafe ?? [])) problems.push('unsafe must be a list of strings');
   if (!isStringList(raw.warnings ?? [])) problems.push('warnings must be a list of strings');
   if (!isStringList(raw.drift ?? [])) problems.push('drift must be a list of strings');
-  problems.push(...policyProblems(raw.policy, kinds));
-  if (!Array.isArray(raw.changes)) return [...problems, 'changes must be a list'];
+  return [...problems, ...policyProblems(raw.policy, kinds)];
+}
 
-  const ids = new Set<string>();
-  raw.changes.forEach((c: unknown, i) => {
-    const at = `changes[${i}]`;
-    if (!isObject(c)) return problems.push(`${at} is not an object`);
-    const id = typeof c.id === 'string' ? c.id : at;
-    const say = (m: string) => problems.push(`change ${id}: ${m}`);
-    for (const k of Object.keys(c)) if (!CHANGE_KEYS.includes(k)) say(`unknown key "${k}"`);
-    const kind = kinds.find((k) => k.name === c.kind);
-    if (!kind) return say(`unknown kind ${JSON.stringify(c.kind)} (this forgeform knows ${kinds.map((k) => k.name).join(', ')})`);
-    if (typeof c.key !== 'string' || c.key === '') say('key must be a non-empty string');
-    if (!ACTIONS.includes(c.action as Action) || !kind.actions.includes(c.action as Action))
-      say(`action ${JSON.stringify(c.action)} is not one that ${kind.title} changes can have (${kind.actions.join(', ')})`);
-    if (typeof c.scope !== 'string' || !validScope(c.scope, kind)) say(`scope ${JSON.stringify(c.scope)} is not a ${kind.scopeType} scope`);
-    else if (typeof c.key === 'string') {
-      const expected = changeId(kind, parseScopeId(c.scope), c.key);
-      if (c.id !== expected && !(c.action === 'delete' && typeof c.id === 'string' && new RegExp(`^${escape(expected)}#\\d+$`).test(c.id))) say(`id must be ${expected}`);
-    }
-    if (typeof c.id === 'string') {
-      if (ids.has(c.id)) say('appears twice');
-      ids.add(c.id);
-    }
-    if ((c.action === 'rename') !== (typeof c.from === 'string')) say(c.action === 'rename' ? 'a rename needs from (the old name)' : 'only a rename has from');
-    problems.push(...fieldProblems(c.fields, kind, c.action as Action).map((m) => `change ${id}: ${m}`));
-    if (!isObject(c.precondition) || !(c.precondition.digest === null || typeof c.precondition.digest === 'string') || Object.keys(c.precondition).some((k) => !['digest', 'affects'].includes(k)))
-      say('precondition must be {digest, affects?}');
-    else if (c.precondition.affects !== undefined && !Number.isInteger(c.precondition.affects)) say('precondition.affects must be a count');
-    if (!isStringList(c.depends_on)) say('depends_on must be a list of change ids');
-    if (c.notes !== undefined && !isStringList(c.notes)) say('notes must be a list of strings');
-    if (!Array.isArray(c.ops)) say('ops must be a list');
-    else
-      c.ops.forEach((op: unknown, j) => {
-        if (!isObject(op) || !METHODS.includes(op.method as string) || typeof op.path !== 'string' || Object.keys(op).some((k) => !OP_KEYS.includes(k)))
-          say(`ops[${j}] is not a request ({method, path, body?, query?})`);
-      });
-  });
-  for (const c of raw.changes as Partial<Change>[])
-    for (const d of isObject(c) && isStringList(c.depends_on) ? c.depends_on : []) if (!ids.has(d)) problems.push(`change ${c.id}: depends on ${d}, which is not in the plan`);
-  return problems;
+/** What is wrong with one change (its id is added to `ids`). */
+function changeProblems(c: Record<string, unknown>, kinds: Kind[], ids: Set<string>): string[] {
+  const out: string[] = [];
+  for (const k of Object.keys(c)) if (!CHANGE_KEYS.includes(k)) out.push(`unknown key "${k}"`);
+  const kind = kinds.find((k) => k.name === c.kind);
+  if (!kind) return [...out, `unknown kind ${JSON.stringify(c.kind)} (this forgeform knows ${kinds.map((k) => k.name).join(', ')})`];
+  if (typeof c.key !== 'string' || c.key === '') out.push('key must be a non-empty string');
+  if (!ACTIONS.includes(c.action as Action) || !kind.actions.includes(c.action as Action))
+    out.push(`action ${JSON.stringify(c.action)} is not one that ${kind.title} changes can have (${kind.actions.join(', ')})`);
+  if (typeof c.scope !== 'string' || !validScope(c.scope, kind)) out.push(`scope ${JSON.stringify(c.scope)} is not a ${kind.scopeType} scope`);
+  else if (typeof c.key === 'string') {
+    const expected = changeId(kind, parseScopeId(c.scope), c.key);
+    if (c.id !== expected && !(c.action === 'delete' && typeof c.id === 'string' && new RegExp(`^${escape(expected)}#\\d+$`).test(c.id))) out.push(`id must be ${expected}`);
+  }
+  if (typeof c.id === 'string') {
+    if (ids.has(c.id)) out.push('appears twice');
+    ids.add(c.id);
+  }
+  if ((c.action === 'rename') !== (typeof c.from === 'string')) out.push(c.action === 'rename' ? 'a rename needs from (the old name)' : 'only a rename has from');
+  out.push(...fieldProblems(c.fields, kind, c.action as Action));
+  out.push(...recordProblems(c));
+  return out;
+}
+
+/** The precondition, dependencies, notes and requests of a change. */
+function recordProblems(c: Record<string, unknown>): string[] {
+  const out: string[] = [];
+  if (!isObject(c.precondition) || !(c.precondition.digest === null || typeof c.precondition.digest === 'string') || Object.keys(c.precondition).some((k) => !['digest', 'affects'].includes(k)))
+    out.push('precondition must be {digest, affects?}');
+  else if (c.precondition.affects !== undefined && !Number.isInteger(c.precondition.affects)) out.push('precondition.affects must be a count');
+  if (!isStringList(c.depends_on)) out.push('depends_on must be a list of change ids');
+  if (c.notes !== undefined && !isStringList(c.notes)) out.push('notes must be a list of strings');
+  if (!Array.isArray(c.ops)) out.push('ops must be a list');
+  else
+    c.ops.forEach((op: unknown, j) => {
+      if (!isObject(op) || !METHODS.includes(op.method as string) || typeof op.path !== 'string' || Object.keys(op).some((k) => !OP_KEYS.includes(k)))
+        out.push(`ops[${j}] is not a request ({method, path, body?, query?})`);
+    });
+  return out;
 }
 
 function escape(s: string): string {

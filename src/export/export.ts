@@ -1,9 +1,9 @@
 import { Document } from 'yaml';
 import type { Config } from '../config/types.js';
 import { isApiError, type GiteaClient } from '../gitea/client.js';
-import { formatDiagnostic, scopeCreationIds, type CurrentObject, type Kind, type ServerInfo } from '../model/index.js';
+import { formatDiagnostic, scopeCreationIds, type CurrentObject, type Kind, type ScopeNames, type ServerInfo } from '../model/index.js';
 import { makeKindContext } from '../plan/planner.js';
-import { discoverOwners, scopeEntry, scopesConfig } from '../scopes/discover.js';
+import { discoverScopes, scopeEntry, scopesConfig } from '../scopes/discover.js';
 import { resolveScopes, type ScopeProblem } from '../scopes/resolve.js';
 import type { LoadedConfig } from '../config/types.js';
 
@@ -13,9 +13,8 @@ export interface ExportSelection {
    * none named = all of them. Server-wide kinds (users, orgs, hooks, runners): only those named.
    */
   kinds: string[];
-  /** Repository names or globs (owner/name) and organisation names. */
-  repos: string[];
-  orgs: string[];
+  /** Repository names or globs (owner/name) and organisation names, by scope type. */
+  scopes: ScopeNames;
   /** Nothing was selected: every kind, in every organisation and repository the token can read. */
   everything?: boolean;
 }
@@ -47,16 +46,11 @@ export async function exportConfig(client: GiteaClient, kinds: Kind[], sel: Expo
     ? exportable
     : [...scoped.filter((k) => !anyScoped || sel.kinds.includes(k.configKey)), ...exportable.filter((k) => k.scopeType === 'server' && sel.kinds.includes(k.configKey))];
   const skipped: string[] = [];
-  let { repos, orgs } = sel;
-  if (sel.everything) {
-    const found = await discoverOwners(client, skipped);
-    orgs = found.orgs;
-    repos = found.owners.map((o) => `${o}/*`);
-  }
-  const probe = scopesConfig(orgs, repos, (type) => Object.fromEntries(chosen.filter((k) => k.scopeType === type).map((k) => [k.configKey, {}])));
+  const names = sel.everything ? await discoverScopes(client, skipped) : sel.scopes;
+  const probe = scopesConfig(names, (type) => Object.fromEntries(chosen.filter((k) => k.scopeType === type).map((k) => [k.configKey, {}])));
   const { scopes, problems } = await resolveScopes(probe, client, scopeCreationIds(kinds));
   if (problems.length) throw new ExportSelectionError(problems);
-  const ctx = makeKindContext(client, {} as LoadedConfig, { readEverything: true }, server);
+  const ctx = makeKindContext(client, {} as LoadedConfig, { readEverything: true }, { server });
   const jobs = scopes.flatMap((rs) => chosen.filter((k) => k.scopeType === rs.scope.type).map((kind) => ({ kind, rs })));
   let done = 0;
   /** Everything the token can read: what it may not read is left out, and said so once per kind. */

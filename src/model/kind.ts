@@ -2,7 +2,7 @@ import type { GiteaClient, RequestOptions } from '../gitea/client.js';
 import type { LoadedConfig } from '../config/types.js';
 import type { Diagnostic } from '../diagnostic.js';
 import type { FieldSpec } from './field.js';
-import type { CurrentObject, DesiredObject } from './object.js';
+import type { CurrentObject, DesiredObject, ProjectedObject } from './object.js';
 import type { Action, Change, Op, PlanPolicy } from './plan.js';
 import type { Scope } from './scope.js';
 import type { ServerInfo } from './server.js';
@@ -33,9 +33,19 @@ export interface ScopeContext {
   cachedGet<T>(path: string, opts?: RequestOptions): Promise<T>;
   /** Memoised read of a kind in a scope: the planner and other kinds share one read. */
   currentOf(kind: Kind, scope: Scope, desired?: DesiredObject[]): Promise<CurrentObject[]>;
-  /** The changes already planned for a kind in a scope (kinds are planned in registry order). */
-  plannedChanges(kindName: string, scope: Scope): Change[];
-  recordPlanned(kindName: string, scope: Scope, changes: Change[]): void;
+  /**
+   * The objects of a kind in a scope as this plan leaves them (labels renamed, deleted and created;
+   * an owner the plan creates). The asking kind lists that kind in `after`, so that the planner (and
+   * apply, for a saved plan) plans it first. Where the plan does not manage that kind, the objects
+   * are as the server has them.
+   */
+  projected(kind: Kind, scope: Scope): Promise<ProjectedObject[]>;
+  /**
+   * The change of this plan after which the object `key` of a kind exists under that name (its create,
+   * rename or replace), or undefined when this plan makes none: what a change that needs it waits for.
+   * The same rule as projected: the asking kind lists that kind in `after`. Nothing is read.
+   */
+  madeBy(kind: Kind, scope: Scope, key: string): string | undefined;
 }
 
 /** Planning also has the configuration (desired state, its places, the secrets read from the environment). */
@@ -142,7 +152,12 @@ export interface Kind {
    * read only when the config names them; a runner's online status).
    */
   guardedByServer?: string[];
-  /** Change ids (of kinds planned earlier, see ctx.plannedChanges) that must be done before this change: a repository's owner being created. */
+  /**
+   * Names of the kinds whose objects, as the plan leaves them, this kind asks for (ctx.projected):
+   * the planner plans those first, and refuses a cycle.
+   */
+  after?: string[];
+  /** Change ids (of kinds in `after`, see ctx.madeBy) that must be done before this change: a repository's owner being created. */
   dependsOn?(input: OpsInput): string[];
   /** Facts about the declared objects worth a warning even when nothing changes (offline runners). */
   notices?(desired: DesiredObject[], current: CurrentObject[], scope: Scope, ctx: KindContext): string[];

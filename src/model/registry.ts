@@ -36,3 +36,27 @@ export function targetTypes(kinds: Kind[]): TargetType[] {
     .sort((a, b) => rank(a.k) - rank(b.k) || a.i - b.i)
     .map(({ k }) => ({ type: k.target!.type, placeholder: k.target!.placeholder, ...(k.target!.acrossSlashes ? { acrossSlashes: true } : {}) }));
 }
+
+/**
+ * The kinds in the order they are planned: each after the kinds its `after` names, otherwise in
+ * registry order. A name no kind has, or kinds that wait for each other, is a fault of the registry.
+ */
+export function planningOrder(kinds: Kind[]): Kind[] {
+  const byName = new Map(kinds.map((k) => [k.name, k]));
+  const out: Kind[] = [];
+  const state = new Map<Kind, 'visiting' | 'done'>();
+  const visit = (k: Kind, path: string[]): void => {
+    if (state.get(k) === 'done') return;
+    if (state.get(k) === 'visiting') throw new Error(`kinds wait for each other (Kind.after): ${[...path.slice(path.indexOf(k.name)), k.name].join(' → ')}`);
+    state.set(k, 'visiting');
+    for (const name of k.after ?? []) {
+      const first = byName.get(name);
+      if (!first) throw new Error(`kind ${k.name} is planned after "${name}", which is no kind (Kind.after)`);
+      visit(first, [...path, k.name]);
+    }
+    state.set(k, 'done');
+    out.push(k);
+  };
+  for (const k of kinds) visit(k, []);
+  return out;
+}

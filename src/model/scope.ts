@@ -31,6 +31,20 @@ export function parseScopeId(id: string): Scope {
   return { type: id.slice(0, i) as Scope['type'], name: id.slice(i + 1) };
 }
 
+/** Names (or globs) of scopes, by scope type: what an export selects, what a config declares. */
+export type ScopeNames = Partial<Record<(typeof SCOPE_TYPES)[number], string[]>>;
+
+/**
+ * How a word on the command line (export --include) names a scope of each type: a repository as
+ * OWNER/NAME (globs allowed), an organisation as a plain name. The server scope has no name.
+ */
+const SCOPE_WORD: Partial<Record<(typeof SCOPE_TYPES)[number], RegExp>> = { repo: /\//, org: /^[\w.-]+$/ };
+
+/** The type of scope a command-line word names, the most specific first; undefined when it can name none. */
+export function scopeTypeOfWord(word: string): Scope['type'] | undefined {
+  return SCOPE_TYPES.find((type) => SCOPE_WORD[type]?.test(word));
+}
+
 const GLOB = /[*?[\]{}]/;
 
 /** A repository key of the config with glob characters applies to every repository it matches. */

@@ -54,5 +54,6 @@ export function refsIn(value: unknown, out: Set<string> = new Set()): Set<string
 
 /** The changes this one must wait for: objects its requests reference, what the kind names, the scope's create. */
 export function dependenciesOf(kind: Kind, change: Change, ops: Op[], base: OpsBase): string[] {
-  return [...new Set([...refsIn(ops), ...(kind.dependsOn?.(opsInputOf(change, base)) ?? []), ...(base.scope.pendingCreate ? [base.scope.pendingCreate] : [])])];
+  const named = kind.dependsOn?.(opsInputOf(change, base)) ?? [];
+  return [...new Set([...refsIn(ops), ...named, ...(base.scope.pendingCreate ? [base.scope.pendingCreate] : [])])];
 }

@@ -1,21 +1,15 @@
-import type { ConfigPath, LoadedConfig, SourceLocation } from '../config/types.js';
+import type { LoadedConfig } from '../config/types.js';
 import type { GiteaClient, RequestOptions } from '../gitea/client.js';
-import { changeId, parseScopeId, scopeCreationIds, scopeId, type CurrentObject, type DesiredObject, type FieldSpec, type Kind, type KindContext, type KindOptions, type Scope, type ScopeContext, type ServerInfo } from '../model/index.js';
-import { dependenciesOf, opsOf, type OpsBase } from './change-ops.js';
-import { diffFields, shownSecret } from './diff.js';
-import { objectDigest } from './digest.js';
+import { changeId, parseScopeId, planningOrder, scopeCreationIds, scopeId, type CurrentObject, type Kind, type KindContext, type KindOptions, type Scope, type ScopeContext, type ServerInfo } from '../model/index.js';
+import { diffFields } from './diff.js';
+import { checkPreviously, matchOne, renamedAway, type Match } from './match.js';
+import { project, Projection } from './projection.js';
+import { locate, makeChange, placed, resourceOf, type Planning, type ScopePlan, type Work } from './planning.js';
 import { assessSafety, policyOf } from './safety.js';
+import { writeOnlyFields } from './write-only.js';
 import { resolveScopes, type ResolvedScope } from '../scopes/resolve.js';
-import type { Action, Change, Diagnostic, FieldChange, Plan, PlanPolicy } from '../model/index.js';
+import type { Action, Change, Diagnostic, Plan, PlanPolicy } from '../model/index.js';
 import { VERSION } from '../version.js';
-
-/**
- * A diagnostic while planning, with the place found for it. Sections not yet moved to the planner's
- * steps still push `{message, location}`; buildPlan flattens the location into the diagnostic's file:line:col.
- */
-type Reported = Diagnostic & { location?: SourceLocation | undefined };
-
-const placed = ({ location, ...d }: Reported): Diagnostic => ({ ...d, ...location });
 
 export interface PlanOptions {
   client: GiteaClient;
@@ -41,11 +35,16 @@ export { changeId };
 
 const actionOrder: Record<Action, number> = { rename: 0, create: 1, replace: 1, update: 2, delete: 3 };
 
+/** What a context shares beyond the client and policy: the plan's projection, and the release the server runs. */
+export interface ContextExtras {
+  projection?: Projection;
+  server?: ServerInfo | undefined;
+}
+
 /** The context kinds read and build requests with; apply makes one from the plan file's policy. */
-export function makeScopeContext(client: GiteaClient, policy: PlanPolicy, options: KindOptions = {}, server?: ServerInfo): ScopeContext {
+export function makeScopeContext(client: GiteaClient, policy: PlanPolicy, options: KindOptions = {}, { projection = new Projection(), server }: ContextExtras = {}): ScopeContext {
   const cache = new Map<string, Promise<unknown>>();
   const reads = new Map<string, Promise<CurrentObject[]>>();
-  const planned = new Map<string, Change[]>();
   const ctx: ScopeContext = {
     client,
     ...(server ? { server } : {}),
@@ -68,336 +67,260 @@ export function makeScopeContext(client: GiteaClient, policy: PlanPolicy, option
       }
       return p;
     },
-    plannedChanges(kindName, scope) {
-      return planned.get(`${kindName} ${scopeId(scope)}`) ?? [];
+    projected(kind, scope) {
+      return projection.get(kind, scope, ctx);
     },
-    recordPlanned(kindName, scope, changes) {
-      planned.set(`${kindName} ${scopeId(scope)}`, changes);
+    madeBy(kind, scope, key) {
+      return projection.madeBy(kind, scope, key);
     },
   };
   return ctx;
 }
 
 /** Planning: the same context (one object, so that kinds' memos keyed by it are shared) with the configuration. */
-export function makeKindContext(client: GiteaClient, loaded: LoadedConfig, options: KindOptions = {}, server?: ServerInfo): KindContext {
-  return Object.assign(makeScopeContext(client, policyOf(loaded.config), options, server), { loaded });
+export function makeKindContext(client: GiteaClient, loaded: LoadedConfig, options: KindOptions = {}, extras: ContextExtras = {}): KindContext {
+  return Object.assign(makeScopeContext(client, policyOf(loaded.config), options, extras), { loaded });
 }
 
 /**
- * The one planner: for every kind and scope, read the server, diff the normalized desired state
- * against it, and turn differences into changes with their operations. Kinds supply all specifics.
+ * The one planner, a template of named steps (as octoDNS's plan()); kinds supply all specifics:
+ *
+ * 1. resolve scopes: the repositories, organisations and server the config declares (src/scopes).
+ * 2. desired: each kind's declared objects per scope; their problems placed in the config.
+ * 3. read: the server's objects of every kind and scope, concurrently, each read once.
+ *
+ *    Then for each kind (after the kinds its `after` names, else in registry order) and scope:
+ * 4. match: each declared object with the server object it stands for: its identity, `previously`
+ *    (a rename), the kind's choice among copies of one name.
+ * 5. diff: the fields that differ and the write-only ones sent, as a create, update, rename or replace.
+ * 6. prune: undeclared objects deleted where policy.prune lists the kind (and the kind keeps none);
+ *    a read-only scope withholds its changes.
+ * 7. project: the kind's objects as this plan leaves them, for the kinds planned after it.
+ * 8. annotate: the facts the kind reports about its changes (the issues a deleted label is on).
+ *
+ * 9. order: changes by scope, kind, action and key.
+ * 10. assess: safety, decided from those facts and the policy (src/plan/safety.ts).
  */
 export async function buildPlan(opts: PlanOptions): Promise<PlanResult> {
-  const { client, loaded, kinds } = opts;
-  const config = loaded.config;
-  const ctx = makeKindContext(client, loaded, opts.options, opts.server);
-  const errors: Reported[] = [];
-  const warnings: string[] = [];
-  const drift: string[] = [];
-  const unsafe: string[] = [];
-  const prune = new Set(ctx.policy.prune);
-  /** Facts for the safety rules: existing objects per kind and scope, what changes affect, the server object of each change. */
-  const existing = new Map<string, number>();
-  const affects: { change: Change; count: number; what: string }[] = [];
-  const currentOfChange = new Map<string, CurrentObject | undefined>();
-  /** --target selects objects of server-wide kinds by the kind's selector type (user:NAME, hook:URL). */
-  const targeted = (kind: Kind, key: string): boolean => {
-    const select = ctx.options.target;
-    if (!select) return true;
-    return kind.target ? select(kind.target.type, kind.target.name?.(key) ?? key) : false;
-  };
+  const p = startPlanning(opts);
+  const scopes = await resolveStep(p, opts);
+  const work = await desiredStep(p, scopes);
+  const currents = await readStep(p, work, opts.onProgress);
+  for (const [i, w] of work.entries()) await planScope(p, w, currents[i]);
+  orderStep(p.changes, opts.kinds);
+  return assessStep(p, opts);
+}
 
-  const { scopes, problems, warnings: scopeWarnings } = await resolveScopes(config, client, scopeCreationIds(kinds), opts.targets, (path, o) => ctx.cachedGet(path, o));
-  for (const p of problems) errors.push({ ...p, location: p.path && loaded.locate(p.path, true) });
-  warnings.push(...scopeWarnings);
+function startPlanning(opts: PlanOptions): Planning {
+  const projection = new Projection();
+  const ctx = makeKindContext(opts.client, opts.loaded, opts.options, { projection, server: opts.server });
+  return { ctx, kinds: opts.kinds, projection, errors: [], warnings: [], drift: [], changes: [], existing: new Map(), affects: [], currentOfChange: new Map() };
+}
 
-  const locate = (rs: ResolvedScope, path: ConfigPath): SourceLocation | undefined => {
-    // A repo's config may come from globs and its exact entry: try the most specific first.
-    // The server scope has no config key of its own: its paths are already complete (users.alice, hooks[2]).
-    for (const key of rs.configKeys.length ? [...rs.configKeys].reverse() : [undefined]) {
-      const candidate = [...path];
-      if (key !== undefined && candidate.length > 1) candidate[1] = key;
-      for (let n = candidate.length; n > 0; n--) {
-        const loc = loaded.locate(candidate.slice(0, n), n === candidate.length);
-        if (loc) return loc;
-      }
-    }
-    return undefined;
-  };
+/** --target selects objects of server-wide kinds by the kind's selector type (user:NAME, hook:URL). */
+function targeted(ctx: KindContext, kind: Kind, key: string): boolean {
+  const select = ctx.options.target;
+  if (!select) return true;
+  return kind.target ? select(kind.target.type, kind.target.name?.(key) ?? key) : false;
+}
 
-  interface Work {
-    kind: Kind;
-    rs: ResolvedScope;
-    desired: DesiredObject[];
-  }
+/** 1. The scopes the config declares, with the changes that create those still missing. */
+async function resolveStep(p: Planning, opts: PlanOptions): Promise<ResolvedScope[]> {
+  const { ctx } = p;
+  const { scopes, problems, warnings } = await resolveScopes(ctx.loaded.config, opts.client, scopeCreationIds(p.kinds), opts.targets, (path, o) => ctx.cachedGet(path, o));
+  for (const problem of problems) p.errors.push({ ...problem, location: problem.path && ctx.loaded.locate(problem.path, true) });
+  p.warnings.push(...warnings);
+  return scopes;
+}
+
+/** 2. What each kind declares in each scope of its type (--target picks among server-wide objects), in planning order. */
+async function desiredStep(p: Planning, scopes: ResolvedScope[]): Promise<Work[]> {
   const work: Work[] = [];
-  for (const kind of kinds) {
+  for (const kind of planningOrder(p.kinds)) {
     for (const rs of scopes) {
       if (rs.scope.type !== kind.scopeType) continue;
-      const d = await kind.desired(rs.config, rs.scope, ctx);
+      const d = await kind.desired(rs.config, rs.scope, p.ctx);
       if (!d) continue;
-      for (const p of d.problems) errors.push({ ...p, location: p.path ? locate(rs, p.path) : undefined });
-      work.push({ kind, rs, desired: rs.scope.type === 'server' ? d.objects.filter((o) => targeted(kind, o.key)) : d.objects });
+      for (const problem of d.problems) p.errors.push({ ...problem, location: problem.path ? locate(p.ctx.loaded, rs, problem.path) : undefined });
+      work.push({ kind, rs, desired: rs.scope.type === 'server' ? d.objects.filter((o) => targeted(p.ctx, kind, o.key)) : d.objects });
+      p.projection.expect(kind, rs.scope);
     }
   }
+  return work;
+}
 
+/** 3. Every kind and scope read at once (nothing in a scope the plan creates); undefined where the read failed. */
+async function readStep(p: Planning, work: Work[], onProgress?: (done: number, total: number) => void): Promise<(CurrentObject[] | undefined)[]> {
   let done = 0;
-  opts.onProgress?.(0, work.length);
-  const currents = await Promise.all(
+  onProgress?.(0, work.length);
+  return Promise.all(
     work.map(async (w) => {
       try {
         if (w.rs.scope.pendingCreate) return [];
-        return await ctx.currentOf(w.kind, w.rs.scope, w.desired);
+        return await p.ctx.currentOf(w.kind, w.rs.scope, w.desired);
       } catch (e) {
-        errors.push({ message: (e as Error).message });
+        p.errors.push({ message: (e as Error).message });
         return undefined;
       } finally {
-        opts.onProgress?.(++done, work.length);
+        onProgress?.(++done, work.length);
       }
     }),
   );
+}
 
-  const changes: Change[] = [];
-  for (const [i, w] of work.entries()) {
-    const { kind, rs } = w;
-    // --target on a server-wide kind: only the selected objects, and those they rename, are looked at (and pruned).
-    const renamed = new Set(w.desired.flatMap((d) => d.previously ?? []));
-    const current = rs.scope.type === 'server' ? currents[i]?.filter((c) => targeted(kind, c.key) || renamed.has(c.key)) : currents[i];
-    if (!current) continue;
-    const scope = rs.scope;
-    const byKey = new Map<string, CurrentObject[]>();
-    for (const c of current) byKey.set(c.key, [...(byKey.get(c.key) ?? []), c]);
-    const consumed = new Set<CurrentObject>();
-    const scopeChanges: Change[] = [];
-    let prepared: unknown;
-    try {
-      prepared = await kind.prepare?.(scope, w.desired, current, ctx);
-    } catch (e) {
-      errors.push({ message: (e as Error).message });
-      continue;
-    }
-    existing.set(`${kind.name} ${scopeId(scope)}`, currents[i]?.length ?? 0);
-    const make = (action: Action, key: string, fields: Change['fields'], desired?: DesiredObject, cur?: CurrentObject, from?: string): Change => {
-      const changed = fields.map((f) => f.path).filter((p) => p !== 'name');
-      const shown = kind.shown?.({ scope, action, desired, current: cur, changed, ctx, prepared }) ?? {};
-      const context = Object.entries(shown)
-        .filter(([, v]) => v !== undefined)
-        .map(([path, after]): FieldChange => ({ path, after, context: true }));
-      const change: Change = {
-        id: action === 'delete' && (byKey.get(key)?.length ?? 0) > 1 ? `${changeId(kind, scope, key)}#${cur?.id}` : changeId(kind, scope, key),
-        kind: kind.name,
-        scope: scopeId(scope),
-        key,
-        action,
-        ...(from !== undefined ? { from } : {}),
-        fields: [...fields, ...context],
-        precondition: { digest: cur ? objectDigest(cur, kind.guardedByServer) : null },
-        depends_on: [],
-        ops: [],
-      };
-      // The requests are built from what the change shows, exactly as apply will build them again.
-      const base: OpsBase = { scope, ...(cur ? { current: cur } : {}), ctx, prepared };
-      change.ops = opsOf(kind, change, base);
-      change.depends_on = dependenciesOf(kind, change, change.ops, base);
-      currentOfChange.set(change.id, cur);
-      return change;
-    };
-
-    // `previously` must name one object unambiguously, or the plan would rename the wrong one (or none).
-    const claimed = new Map<string, DesiredObject>();
-    const declared = new Set(w.desired.map((o) => o.key));
-    for (const d of w.desired) {
-      for (const old of d.previously ?? []) {
-        const other = claimed.get(old);
-        if (other && other !== d) {
-          errors.push({ message: `${kind.title} "${d.key}"${where(scope)}: previously names "${old}", which ${kind.title} "${other.key}" also claims: only one object can be renamed from it`, location: locate(rs, [...d.path, 'previously']) });
-          errors.push({ message: `${kind.title} "${other.key}"${where(scope)}: previously names "${old}", which ${kind.title} "${d.key}" also claims`, location: locate(rs, [...other.path, 'previously']) });
-        }
-        claimed.set(old, d);
-        // Both names on the server is the converged state when the old name is declared as an object of its own.
-        if (old !== d.key && byKey.has(old) && byKey.has(d.key) && !declared.has(old))
-          errors.push({
-            message: `${kind.title} "${d.key}"${where(scope)}: both "${old}" (named in previously) and "${d.key}" exist on the server, so forgeform cannot rename one into the other: delete one of them, or remove "${old}" from previously`,
-            location: locate(rs, [...d.path, 'previously']),
-          });
-      }
-    }
-
-    // A rename frees its old name: a declared object of that name is then a new one, not the renamed one.
-    const renamedAway = new Set<CurrentObject>();
-    for (const d of w.desired) {
-      if (byKey.has(d.key)) continue;
-      const old = (d.previously ?? []).find((o) => byKey.has(o));
-      const olds = old === undefined ? [] : byKey.get(old)!;
-      if (olds.length === 1) renamedAway.add(olds[0]!);
-    }
-
-    for (const d of w.desired) {
-      const matches = (byKey.get(d.key) ?? []).filter((m) => !renamedAway.has(m));
-      let cur = matches[0];
-      if (matches.length > 1) {
-        matches.forEach((m) => consumed.add(m));
-        const dup = await resolveDuplicates(kind, d, matches, scope, ctx, prune.has(kind.pruneKey), errors);
-        if (dup.message) (dup.drift ? drift : warnings).push(`${kind.title} "${d.key}"${where(scope)}: ${dup.message}`);
-        for (const r of dup.remove) scopeChanges.push(make('delete', d.key, [], undefined, r));
-        if (!dup.keep) continue;
-        cur = dup.keep;
-      }
-      let from: string | undefined;
-      if (!cur) {
-        for (const old of d.previously ?? []) {
-          const olds = (byKey.get(old) ?? []).filter((o) => !consumed.has(o));
-          if (olds.length > 1) {
-            warnings.push(`${kind.title} "${old}"${where(scope)}: ${olds.length} objects with this name exist; forgeform does not rename any of them to "${d.key}"`);
-            olds.forEach((o) => consumed.add(o));
-            break;
-          }
-          if (olds.length === 1) {
-            cur = olds[0];
-            from = old;
-            break;
-          }
-        }
-      }
-      const problems = kind.check?.(d, cur, scope, ctx, prepared) ?? [];
-      for (const p of problems) errors.push({ ...p, resource: `${kind.title} "${d.key}"${where(scope)}`, location: p.path ? locate(rs, p.path) : undefined });
-      if (cur) consumed.add(cur);
-      if (problems.length) continue;
-      const fields = diffFields(kind.fields, d.fields, cur?.fields, kind.compare ? (name) => kind.compare!(name, d, cur, prepared) : undefined);
-      const writeOnly = writeOnlyFields(kind, d, cur, fields, ctx.options);
-      if (writeOnly.notSent.length)
-        warnings.push(`${kind.title} "${d.key}"${where(scope)}: ${writeOnly.notSent.join(', ')}: (sensitive, not comparable; --rotate-secrets sends ${writeOnly.notSent.length === 1 ? 'it' : 'them'})`);
-      if (!cur) scopeChanges.push(make('create', d.key, [...fields, ...writeOnly.fields], d));
-      else if (writeOnly.replace) scopeChanges.push(make('replace', d.key, [...fields, ...writeOnly.fields], d, cur));
-      else if (from !== undefined) scopeChanges.push(make('rename', d.key, [{ path: 'name', before: from, after: d.key }, ...fields, ...writeOnly.fields], d, cur, from));
-      else if (fields.length || writeOnly.fields.length) scopeChanges.push(make('update', d.key, [...fields, ...writeOnly.fields], d, cur));
-    }
-
-    if (prune.has(kind.pruneKey)) {
-      for (const c of current) {
-        if (consumed.has(c)) continue;
-        const keep = kind.keep?.(c, scope, ctx);
-        if (keep) warnings.push(`${kind.title} "${c.key}"${where(scope)} is not deleted: ${keep}`);
-        else scopeChanges.push(make('delete', c.key, [], undefined, c));
-      }
-    }
-
-    // A create may reuse the name a rename frees.
-    for (const ch of scopeChanges) {
-      if (ch.action !== 'create') continue;
-      const freeing = scopeChanges.find((r) => r.action === 'rename' && r.from === ch.key);
-      if (freeing) ch.depends_on.push(freeing.id);
-    }
-
-    warnings.push(...(kind.notices?.(w.desired, current, scope, ctx) ?? []));
-
-    const reason = kind.readOnlyReason?.(scope);
-    if (reason && scopeChanges.length) {
-      warnings.push(`${scopeChanges.length} ${kind.title} change(s) withheld: ${reason}`);
-      continue;
-    }
-    if (kind.annotate) {
-      const notes = await Promise.all(
-        scopeChanges.map((c) =>
-          kind.annotate!(c, scope, ctx).catch((e: unknown) => {
-            errors.push({ resource: `${kind.title} "${c.key}"${where(scope)}`, message: `cannot tell what this ${c.action} affects: ${(e as Error).message}` });
-            return undefined;
-          }),
-        ),
-      );
-      for (const [j, note] of notes.entries()) {
-        if (!note) continue;
-        const change = scopeChanges[j]!;
-        if (note.notes?.length) change.notes = [...(change.notes ?? []), ...note.notes];
-        if (note.affects) {
-          change.precondition.affects = note.affects.count;
-          affects.push({ change, ...note.affects });
-        }
-      }
-    }
-    ctx.recordPlanned(kind.name, scope, scopeChanges);
-    changes.push(...scopeChanges);
+/** Steps 4 to 8 for one kind in one scope. The kind may ask for the projection of the kinds in its `after` only. */
+async function planScope(p: Planning, w: Work, read: CurrentObject[] | undefined): Promise<void> {
+  p.projection.asking = w.kind;
+  try {
+    const sp = await startScope(p, w, read);
+    if (!sp) return p.projection.record(w.kind, w.rs.scope);
+    checkPreviously(p, sp);
+    sp.renamedAway = renamedAway(sp);
+    for (const d of sp.desired) diffStep(p, sp, await matchOne(p, sp, d));
+    pruneStep(p, sp);
+    waitForFreedNames(sp.changes);
+    p.warnings.push(...(sp.kind.notices?.(sp.desired, sp.current, sp.scope, p.ctx) ?? []));
+    if (withheld(p, sp)) return p.projection.record(sp.kind, sp.scope, project(sp.read, [], () => undefined));
+    projectStep(p, sp);
+    await annotateStep(p, sp);
+    p.changes.push(...sp.changes);
+  } finally {
+    p.projection.asking = undefined;
   }
+}
 
-  changes.sort((a, b) => a.scope.localeCompare(b.scope) || kindIndex(kinds, a.kind) - kindIndex(kinds, b.kind) || actionOrder[a.action] - actionOrder[b.action] || a.key.localeCompare(b.key));
+/** 7. The kind's objects in the scope as this plan leaves them, for the kinds planned after it. */
+function projectStep(p: Planning, sp: ScopePlan): void {
+  p.projection.record(sp.kind, sp.scope, project(sp.read, sp.changes, (id) => p.currentOfChange.get(id)));
+}
 
-  const summary = { create: 0, update: 0, delete: 0, rename: 0, replace: 0 };
-  for (const c of changes) summary[c.action]++;
-  // A second net behind the kinds' checks: no change a guard forbids leaves the planner.
+/** The scope's server objects by name, and the kind's lookups (prepare); undefined when either failed. */
+async function startScope(p: Planning, w: Work, read: CurrentObject[] | undefined): Promise<ScopePlan | undefined> {
+  const { kind, rs } = w;
+  // --target on a server-wide kind: only the selected objects, and those they rename, are looked at (and pruned).
+  const renamed = new Set(w.desired.flatMap((d) => d.previously ?? []));
+  const current = rs.scope.type === 'server' ? read?.filter((c) => targeted(p.ctx, kind, c.key) || renamed.has(c.key)) : read;
+  if (!current) return undefined;
+  let prepared: unknown;
+  try {
+    prepared = await kind.prepare?.(rs.scope, w.desired, current, p.ctx);
+  } catch (e) {
+    p.errors.push({ message: (e as Error).message });
+    return undefined;
+  }
+  p.existing.set(`${kind.name} ${scopeId(rs.scope)}`, read?.length ?? 0);
+  const byKey = new Map<string, CurrentObject[]>();
+  for (const c of current) byKey.set(c.key, [...(byKey.get(c.key) ?? []), c]);
+  return { ...w, scope: rs.scope, read: read!, current, byKey, consumed: new Set(), renamedAway: new Set(), prepared, changes: [] };
+}
+
+/** 5. The change a matched declared object needs, if any (the kind's checks first: a problem withholds the object). */
+function diffStep(p: Planning, sp: ScopePlan, m: Match): void {
+  const { kind, scope } = sp;
+  const { desired: d, current: cur, from } = m;
+  for (const r of m.remove) sp.changes.push(makeChange(p, sp, { action: 'delete', key: d.key, fields: [], current: r }));
+  if (m.undecided) return;
+  const problems = kind.check?.(d, cur, scope, p.ctx, sp.prepared) ?? [];
+  for (const problem of problems) p.errors.push({ ...problem, resource: resourceOf(kind, d.key, scope), location: problem.path ? locate(p.ctx.loaded, sp.rs, problem.path) : undefined });
+  if (problems.length) return;
+  const fields = diffFields(kind.fields, d.fields, cur?.fields, kind.compare ? (name) => kind.compare!(name, d, cur, sp.prepared) : undefined);
+  const writeOnly = writeOnlyFields(kind, d, cur, fields, p.ctx.options);
+  if (writeOnly.notSent.length)
+    p.warnings.push(`${resourceOf(kind, d.key, scope)}: ${writeOnly.notSent.join(', ')}: (sensitive, not comparable; --rotate-secrets sends ${writeOnly.notSent.length === 1 ? 'it' : 'them'})`);
+  const sent = [...fields, ...writeOnly.fields];
+  const action = !cur ? 'create' : writeOnly.replace ? 'replace' : from !== undefined ? 'rename' : sent.length ? 'update' : undefined;
+  if (!action) return;
+  const shown = action === 'rename' ? [{ path: 'name', before: from, after: d.key }, ...sent] : sent;
+  sp.changes.push(makeChange(p, sp, { action, key: d.key, fields: shown, desired: d, ...(cur ? { current: cur } : {}), ...(action === 'rename' ? { from: from! } : {}) }));
+}
+
+/** 6. Undeclared objects go where policy.prune lists the kind, unless the kind keeps them. */
+function pruneStep(p: Planning, sp: ScopePlan): void {
+  if (!p.ctx.policy.prune.includes(sp.kind.pruneKey)) return;
+  for (const c of sp.current) {
+    if (sp.consumed.has(c)) continue;
+    const keep = sp.kind.keep?.(c, sp.scope, p.ctx);
+    if (keep) p.warnings.push(`${resourceOf(sp.kind, c.key, sp.scope)} is not deleted: ${keep}`);
+    else sp.changes.push(makeChange(p, sp, { action: 'delete', key: c.key, fields: [], current: c }));
+  }
+}
+
+/** A create may reuse the name a rename frees: it waits for that rename. */
+function waitForFreedNames(changes: Change[]): void {
+  for (const ch of changes) {
+    if (ch.action !== 'create') continue;
+    const freeing = changes.find((r) => r.action === 'rename' && r.from === ch.key);
+    if (freeing) ch.depends_on.push(freeing.id);
+  }
+}
+
+/** A scope the kind cannot write (an archived repository) withholds its changes, with a warning. */
+function withheld(p: Planning, sp: ScopePlan): boolean {
+  const reason = sp.kind.readOnlyReason?.(sp.scope);
+  if (!reason || !sp.changes.length) return false;
+  p.warnings.push(`${sp.changes.length} ${sp.kind.title} change(s) withheld: ${reason}`);
+  return true;
+}
+
+/** 8. What the kind reports about its changes: notes, and the other objects a change alters (for safety). */
+async function annotateStep(p: Planning, sp: ScopePlan): Promise<void> {
+  const { kind, scope } = sp;
+  if (!kind.annotate) return;
+  const notes = await Promise.all(
+    sp.changes.map((c) =>
+      kind.annotate!(c, scope, p.ctx).catch((e: unknown) => {
+        p.errors.push({ resource: resourceOf(kind, c.key, scope), message: `cannot tell what this ${c.action} affects: ${(e as Error).message}` });
+        return undefined;
+      }),
+    ),
+  );
+  for (const [j, note] of notes.entries()) {
+    if (!note) continue;
+    const change = sp.changes[j]!;
+    if (note.notes?.length) change.notes = [...(change.notes ?? []), ...note.notes];
+    if (note.affects) {
+      change.precondition.affects = note.affects.count;
+      p.affects.push({ change, ...note.affects });
+    }
+  }
+}
+
+/** 9. Changes by scope, then kind (registry order), action and key. */
+function orderStep(changes: Change[], kinds: Kind[]): void {
+  const index = (name: string) => kinds.findIndex((k) => k.name === name);
+  changes.sort((a, b) => a.scope.localeCompare(b.scope) || index(a.kind) - index(b.kind) || actionOrder[a.action] - actionOrder[b.action] || a.key.localeCompare(b.key));
+}
+
+/** 10. Safety from the facts gathered, and the plan. A guard is a second net behind the kinds' checks: no change it forbids leaves the planner. */
+/** The server as the plan file records it: its URL and, when the preflight ran, its release. */
+function planServer(opts: PlanOptions): Plan['server'] {
+  const s = opts.server;
+  return { url: opts.client.baseUrl, ...(s ? { flavour: s.flavour, version: s.version, ...(s.assumed ? { assumed: true } : {}) } : {}) };
+}
+
+function assessStep(p: Planning, opts: PlanOptions): PlanResult {
+  const { changes, ctx } = p;
+  const kindOf = (name: string) => p.kinds.find((k) => k.name === name)!;
   const guards = changes.flatMap((c) => {
-    const reason = kindByName(kinds, c.kind).guard?.(c, currentOfChange.get(c.id), ctx, changes);
+    const reason = kindOf(c.kind).guard?.(c, p.currentOfChange.get(c.id), ctx, changes);
     return reason ? [{ change: c, reason }] : [];
   });
-  const verdict = assessSafety({ changes, existing, affects, guards, title: (k) => kindByName(kinds, k).title }, ctx.policy);
-  unsafe.push(...verdict.unsafe);
-  for (const f of verdict.forbidden) errors.push({ message: f });
-
+  const verdict = assessSafety({ changes, existing: p.existing, affects: p.affects, guards, title: (k) => kindOf(k).title }, ctx.policy);
+  for (const f of verdict.forbidden) p.errors.push({ message: f });
+  const summary = { create: 0, update: 0, delete: 0, rename: 0, replace: 0 };
+  for (const c of changes) summary[c.action]++;
   const plan: Plan = {
     format_version: 1,
     forgeform_version: VERSION,
     created_at: new Date().toISOString(),
-    server: { url: client.baseUrl, ...(opts.server ? { flavour: opts.server.flavour, version: opts.server.version, ...(opts.server.assumed ? { assumed: true } : {}) } : {}) },
-    config_digest: loaded.digest,
+    server: planServer(opts),
+    config_digest: opts.loaded.digest,
     summary,
     policy: ctx.policy,
-    unsafe,
-    warnings,
-    ...(drift.length ? { drift } : {}),
+    unsafe: verdict.unsafe,
+    warnings: p.warnings,
+    ...(p.drift.length ? { drift: p.drift } : {}),
     changes,
   };
-  return { plan, errors: errors.map(placed) };
-}
-
-/**
- * Write-only fields cannot be compared. They ride along with any other edit of the object; with
- * --sync-write-only they are sent to every declared object; with --rotate-secrets the sensitive ones
- * are sent too, or the object is replaced when the kind cannot change them in place. A change carries
- * the value it sends (a secret is rendered as (sensitive) and saved as a reference): apply builds the
- * request from it. Secrets declared but not sent are named (notSent), so that they are not silently ignored.
- */
-function writeOnlyFields(kind: Kind, d: DesiredObject, cur: CurrentObject | undefined, changed: FieldChange[], options: KindOptions): { fields: FieldChange[]; replace: boolean; notSent: string[] } {
-  const specs = kind.fields.filter((f) => f.writeOnly && f.name in d.fields);
-  const shown = (send: FieldSpec[]) => send.map((f) => ({ path: f.name, after: f.sensitive ? shownSecret(d.fields[f.name]) : d.fields[f.name], writeOnly: true, ...(f.sensitive ? { sensitive: true } : {}) }));
-  // A create (and the create half of a replacement) sends them all: the plan shows them.
-  if (!cur) return { fields: shown(specs), replace: false, notSent: [] };
-  const plain = specs.filter((f) => !f.sensitive);
-  const secret = specs.filter((f) => f.sensitive);
-  const rotate = Boolean(options.rotateSecrets) && secret.length > 0;
-  if (rotate && kind.replaceToRotate) return { fields: shown(specs), replace: true, notSent: [] };
-  const edits = changed.length > 0 || Boolean(options.syncWriteOnly);
-  const sendSecret = secret.filter((f) => rotate || (edits && f.resendOnEdit));
-  const send = [...(changed.length || options.syncWriteOnly || rotate ? plain : []), ...sendSecret];
-  return { fields: shown(send), replace: false, notSent: secret.filter((f) => !sendSecret.includes(f)).map((f) => f.name) };
-}
-
-/**
- * Several server objects carry one declared name: the kind picks the one that is the declared object
- * and those that may go (deleted under policy.prune, else named with what prune would do). A kind that
- * cannot tell, or a scope it cannot read, leaves them all untouched and named.
- */
-async function resolveDuplicates(kind: Kind, d: DesiredObject, matches: CurrentObject[], scope: Scope, ctx: KindContext, pruning: boolean, errors: Reported[]): Promise<{ keep?: CurrentObject; remove: CurrentObject[]; message?: string; drift: boolean }> {
-  if (!kind.resolveDuplicates) return { remove: [], message: `${matches.length} objects with this name exist on the server; forgeform changes none of them`, drift: false };
-  let dup;
-  try {
-    dup = await kind.resolveDuplicates(d, matches, scope, ctx);
-  } catch (e) {
-    errors.push({ message: `${kind.title} "${d.key}"${where(scope)}: ${matches.length} objects with this name exist on the server, and forgeform cannot tell which to keep: ${(e as Error).message}` });
-    return { remove: [], drift: false };
-  }
-  if (pruning || !dup.remove.length) return { ...dup, drift: !dup.keep };
-  const ids = dup.remove.map((r) => `id ${r.id}`).join(', ');
-  return { ...(dup.keep ? { keep: dup.keep } : {}), remove: [], message: `${dup.message}; policy.prune: [${kind.pruneKey}] would delete ${ids}`, drift: true };
-}
-
-/** " in acme/widgets" for a repo or org; nothing for the server scope. */
-function where(scope: Scope): string {
-  return scope.name ? ` in ${scope.name}` : '';
-}
-
-function kindByName(kinds: Kind[], name: string): Kind {
-  return kinds.find((k) => k.name === name)!;
-}
-
-function kindIndex(kinds: Kind[], name: string): number {
-  return kinds.findIndex((k) => k.name === name);
+  return { plan, errors: p.errors.map(placed) };
 }

@@ -1,6 +1,6 @@
 import { isApiError, type GiteaClient } from '../gitea/client.js';
 import type { Config } from '../config/types.js';
-import type { Scope } from '../model/index.js';
+import type { Scope, ScopeNames } from '../model/index.js';
 
 /** The config section that declares the scopes of each type (the server scope is the whole config). */
 const SECTION = { repo: 'repos', org: 'orgs' } as const satisfies Partial<Record<Scope['type'], keyof Config>>;
@@ -13,7 +13,9 @@ export function scopeEntry(config: Config, scope: Scope): Record<string, unknown
 }
 
 /** A config that declares the given organisations and repositories (globs allowed), each with the entry `entry(type)` gives. */
-export function scopesConfig(orgs: string[], repos: string[], entry: (type: Scope['type']) => Record<string, unknown>): Config {
+export function scopesConfig(names: ScopeNames, entry: (type: Scope['type']) => Record<string, unknown>): Config {
+  const orgs = names.org ?? [];
+  const repos = names.repo ?? [];
   return {
     version: 1,
     ...(orgs.length ? { orgs: Object.fromEntries(orgs.map((o) => [o, entry('org')])) } : {}),
@@ -25,7 +27,12 @@ export function scopesConfig(orgs: string[], repos: string[], entry: (type: Scop
  * Every organisation and repository owner the token can see: all of them for a site administrator,
  * else the token's own user and its organisations.
  */
-export async function discoverOwners(client: GiteaClient, skipped: string[]): Promise<{ orgs: string[]; owners: string[] }> {
+export async function discoverScopes(client: GiteaClient, skipped: string[]): Promise<ScopeNames> {
+  const { orgs, owners } = await discoverOwners(client, skipped);
+  return { org: orgs, repo: owners.map((o) => `${o}/*`) };
+}
+
+async function discoverOwners(client: GiteaClient, skipped: string[]): Promise<{ orgs: string[]; owners: string[] }> {
   const names = (list: unknown[], ...keys: string[]) =>
     list.flatMap((o) => {
       const v = keys.map((k) => (o as Record<string, unknown>)?.[k]).find((x) => typeof x === 'string');

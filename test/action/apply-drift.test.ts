@@ -1,6 +1,7 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildActionDir } from './runner.js';
 import { actionWorld, writesTo, type ActionWorld } from './world.js';
+import type { ApiIssue, ApiLabel } from '../support/api-types.js';
 
 let actionDir: string;
 let w: ActionWorld;
@@ -17,19 +18,8 @@ repos:
       docs: { color: 0075ca }
 `;
 
-interface Label {
-  name: string;
-  color: string;
-}
-interface Issue {
-  number: number;
-  title: string;
-  body: string;
-  state: string;
-}
-
-const labels = async (w: ActionWorld) => (await w.api<Label[]>(w.managed, 'GET', 'repos/acme/widgets/labels')).body.map((l) => `${l.name}:${l.color}`).sort();
-const driftIssues = async (w: ActionWorld) => (await w.api<Issue[]>(w.forge, 'GET', 'repos/ci-bot/config/issues?state=all&type=issues')).body.filter((i) => i.title === 'forgeform: drift detected');
+const labels = async (w: ActionWorld) => (await w.api<ApiLabel[]>(w.managed, 'GET', 'repos/acme/widgets/labels')).body.map((l) => `${l.name}:${l.color}`).sort();
+const driftIssues = async (w: ActionWorld) => (await w.api<ApiIssue[]>(w.forge, 'GET', 'repos/ci-bot/config/issues?state=all&type=issues')).body.filter((i) => i.title === 'forgeform: drift detected');
 
 describe('the action on merge: command apply', () => {
   it('applies exactly the reviewed plan', async () => {

@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { startSandbox, type Sandbox, type SeedFile } from '../../src/sandbox/index.js';
 import { runAction, type StepResult } from './runner.js';
+import { apiCall } from '../support/api.js';
+import { writes } from '../support/requests.js';
 
 export const ADMIN_TOKEN = 'managed-admin-token-5d1e';
 export const BOT_TOKEN = 'forge-bot-token-8c2b';
@@ -81,13 +83,8 @@ export async function actionWorld(actionDir: string, seeds: { managed?: SeedFile
       });
     },
     async api<T>(server: Sandbox, method: string, path: string, body?: unknown) {
-      const res = await fetch(`${server.url}/api/v1/${path}`, {
-        method,
-        headers: { authorization: `token ${server === managed ? ADMIN_TOKEN : FORGE_ADMIN}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
-        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-      });
-      const text = await res.text();
-      return { status: res.status, body: (text ? JSON.parse(text) : undefined) as T };
+      const res = await apiCall<T>(server.url, method, path, { token: server === managed ? ADMIN_TOKEN : FORGE_ADMIN, ...(body !== undefined ? { body } : {}) });
+      return { status: res.status, body: res.json };
     },
     async close() {
       await managed.close();
@@ -97,9 +94,4 @@ export async function actionWorld(actionDir: string, seeds: { managed?: SeedFile
 }
 
 /** Writes to the managed server (anything but reads). */
-export function writesTo(server: Sandbox): string[] {
-  return server
-    .requests()
-    .filter((r) => r.method !== 'GET')
-    .map((r) => `${r.method} ${r.path.replace(/^\/api\/v1\//, '')}`);
-}
+export { writes as writesTo };

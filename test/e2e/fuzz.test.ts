@@ -14,7 +14,7 @@ import { parse, stringify } from 'yaml';
 import { runCommand } from '../../src/cli/program.js';
 import { loadSeedFile } from '../../src/sandbox/seed.js';
 import { spawn } from 'node:child_process';
-import { ADMIN_TOKEN, CLI, runCli, world, type CliResult, type World } from './helpers.js';
+import { ADMIN_TOKEN, CLI, cliEnv, runCli, world, type CliResult, type World } from './helpers.js';
 import { seededRandom } from '../../src/random.js';
 
 const SEED = Number(process.env.FORGEFORM_FUZZ_SEED ?? 20261123);
@@ -326,7 +326,7 @@ function runBatch(commands: string[][], env: NodeJS.ProcessEnv): Promise<CliResu
   const program = CLI.replace(/main\.js$/, 'program.js');
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--input-type=module', '-e', BATCH_DRIVER, program, JSON.stringify(commands)], {
-      env: { PATH: process.env.PATH, NO_COLOR: '1', FORGEFORM_RETRY_DELAY_MS: '5', ...env },
+      env: cliEnv(env),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';

@@ -1,9 +1,12 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.js';
+import { apiCall } from '../support/api.js';
+
+export { bodyOf, calls, requestsTo, writes } from '../support/requests.js';
 
 export const CLI = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
 export const ADMIN_TOKEN = 'e2e-admin-token';
@@ -14,21 +17,36 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Runs the built CLI as a separate process (the sandbox keeps serving in this one). */
-export function runCli(args: string[], opts: { env?: NodeJS.ProcessEnv; cwd?: string; input?: string } = {}): Promise<CliResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], {
-      cwd: opts.cwd,
-      env: { PATH: process.env.PATH, NO_COLOR: '1', FORGEFORM_RETRY_DELAY_MS: '5', ...opts.env },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+/** The environment every CLI process of the tests starts from: no colour, short retry delays, nothing else of this one's. */
+export function cliEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  return { PATH: process.env.PATH, NO_COLOR: '1', FORGEFORM_RETRY_DELAY_MS: '5', ...extra };
+}
+
+export interface RunningCli {
+  child: ChildProcessWithoutNullStreams;
+  /** What it wrote so far. */
+  output(): { stdout: string; stderr: string };
+  done: Promise<CliResult>;
+}
+
+/** Starts the built CLI as a separate process (the sandbox keeps serving in this one), for a test that acts while it runs. */
+export function spawnCli(args: string[], opts: { env?: NodeJS.ProcessEnv; cwd?: string; input?: string } = {}): RunningCli {
+  const child = spawn(process.execPath, [CLI, ...args], { cwd: opts.cwd, env: cliEnv(opts.env) });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  const done = new Promise<CliResult>((resolve, reject) => {
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(opts.input ?? '');
   });
+  child.stdin.end(opts.input ?? '');
+  return { child, output: () => ({ stdout, stderr }), done };
+}
+
+/** Runs the built CLI as a separate process to its end. */
+export function runCli(args: string[], opts: { env?: NodeJS.ProcessEnv; cwd?: string; input?: string } = {}): Promise<CliResult> {
+  return spawnCli(args, opts).done;
 }
 
 export interface World {
@@ -62,23 +80,13 @@ export async function world(seed: SandboxOptions['seed'], extra: Partial<Sandbox
       // Worlds with fault injection answer the test's own reads with faults too: GETs try again.
       for (let attempt = 0; ; attempt++) {
         try {
-          const res = await fetch(`${sandbox.url}/api/v1/${path}`, {
-            method,
-            headers: { authorization: `token ${ADMIN_TOKEN}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
-            ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-          });
-          const text = await res.text();
+          const res = await apiCall<T>(sandbox.url, method, path, { token: ADMIN_TOKEN, ...(body !== undefined ? { body } : {}) });
           if (method === 'GET' && (res.status >= 500 || res.status === 429) && attempt < 20) continue;
-          return { status: res.status, body: (text ? JSON.parse(text) : undefined) as T };
+          return { status: res.status, body: res.json };
         } catch (e) {
           if (method !== 'GET' || attempt >= 20) throw e;
         }
       }
     },
   };
-}
-
-/** The API requests the sandbox received (without the /api/v1 prefix), e.g. "GET repos/acme/widgets/labels". */
-export function calls(sandbox: Sandbox): string[] {
-  return sandbox.requests().map((r) => `${r.method} ${r.path.replace(/^\/api\/v1\//, '')}`);
 }

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SeedFile } from '../../src/sandbox/index.js';
-import { calls, runCli, ADMIN_TOKEN, world, type World } from './helpers.js';
+import type { ApiHook } from '../support/api-types.js';
+import { ADMIN_TOKEN, calls, requestsTo, runCli, world, type World, writes } from './helpers.js';
 
 const HOOK_SECRET = 'hook-signing-secret-7f3a';
 const HOOK_TOKEN = 'ci-bearer-token-19c2';
@@ -15,20 +16,8 @@ const ciHook = (extra: Record<string, unknown> = {}) => ({
   ...extra,
 });
 
-interface ApiHook {
-  id: number;
-  type: string;
-  events: string[];
-  branch_filter: string;
-  active: boolean;
-  config: Record<string, string>;
-}
-
 let w: World;
 afterEach(async () => w?.sandbox.close());
-
-const writes = (w: World) => calls(w.sandbox).filter((c) => !c.startsWith('GET '));
-const requestsTo = (w: World, method: string, path: string) => w.sandbox.requests().filter((r) => r.method === method && r.path === `/api/v1/${path}`);
 
 async function hooks(w: World, type: 'system' | 'default' | 'all' = 'all'): Promise<ApiHook[]> {
   return (await w.api<ApiHook[]>('GET', `admin/hooks?type=${type}&limit=50`)).body;
@@ -58,7 +47,7 @@ hooks:
     expect(plan.stdout).toMatch(/\+ admin webhook "system gitea https:\/\/ci.example.com\/hook"[\s\S]*\+ secret\s+= \(sensitive\)[\s\S]*\+ authorization_header\s+= \(sensitive\)/);
     expect(plan.stdout).toContain('+ admin webhook "default slack https://hooks.slack.example.com/x"');
     // the list does not say which hooks are system ones: one list per type
-    expect(calls(w.sandbox)).toEqual(['GET version', 'GET admin/hooks', 'GET admin/hooks']);
+    expect(calls(w.sandbox)).toEqual(['GET version', 'GET /api/forgejo/v1/version', 'GET admin/hooks', 'GET admin/hooks']);
     expect(w.sandbox.requests().filter((r) => r.path.endsWith('/admin/hooks')).map((r) => r.query.type).sort()).toEqual(['default', 'system']);
     const json = await w.cli(['plan', '-c', file, '--format', 'json'], env);
     const saved = readFileSync(planFile, 'utf8');
@@ -74,7 +63,7 @@ hooks:
     expect(savedCi.ops[0]!.body.config.secret).toEqual({ $env: '${HOOK_SECRET}' });
 
     // ...while the hook was created with them
-    const posts = requestsTo(w, 'POST', 'admin/hooks').map((r) => r.body as { type: string; config: Record<string, unknown> });
+    const posts = requestsTo(w.sandbox, 'POST', 'admin/hooks').map((r) => r.body as { type: string; config: Record<string, unknown> });
     expect(posts).toHaveLength(2);
     const ci = posts.find((b) => b.type === 'gitea')!;
     expect(ci).toMatchObject({
@@ -103,8 +92,8 @@ hooks:
     expect(plan.stdout).toContain('Gitea clears the authorization header of a hook on every edit that does not send it');
     w.sandbox.clearRequests();
     expect((await w.cli(['apply', '-c', file, '--yes'])).code).toBe(0);
-    expect(writes(w)).toEqual([`PATCH admin/hooks/${before.id}`]);
-    expect(requestsTo(w, 'PATCH', `admin/hooks/${before.id}`)[0]?.body).toEqual({
+    expect(writes(w.sandbox)).toEqual([`PATCH admin/hooks/${before.id}`]);
+    expect(requestsTo(w.sandbox, 'PATCH', `admin/hooks/${before.id}`)[0]?.body).toEqual({
       config: { url: 'https://ci.example.com/hook', content_type: 'json' },
       events: ['pull_request', 'push'],
       branch_filter: '{main,release/*}',
@@ -121,7 +110,7 @@ hooks:
     w.sandbox.clearRequests();
     const apply = await w.cli(['apply', '-c', withHeader, '--yes'], { HOOK_TOKEN });
     expect(apply.stdout).toContain('authorization_header is sent again');
-    expect(requestsTo(w, 'PATCH', `admin/hooks/${before.id}`)[0]?.body).toMatchObject({ branch_filter: 'main', authorization_header: `Bearer ${HOOK_TOKEN}` });
+    expect(requestsTo(w.sandbox, 'PATCH', `admin/hooks/${before.id}`)[0]?.body).toMatchObject({ branch_filter: 'main', authorization_header: `Bearer ${HOOK_TOKEN}` });
     expect(apply.stdout + apply.stderr).not.toContain(HOOK_TOKEN);
   });
 
@@ -136,7 +125,7 @@ hooks:
     w.sandbox.clearRequests();
     const apply = await w.cli(['apply', '-c', file, '--yes', '--rotate-secrets'], { HOOK_SECRET });
     expect(apply.code).toBe(0);
-    expect(writes(w)).toEqual([`DELETE admin/hooks/${oldId}`, 'POST admin/hooks']);
+    expect(writes(w.sandbox)).toEqual([`DELETE admin/hooks/${oldId}`, 'POST admin/hooks']);
     const now = await hooks(w);
     expect(now).toHaveLength(1);
     expect(now[0]!.id).not.toBe(oldId);
@@ -150,7 +139,7 @@ hooks:
     const apply = await w.cli(['apply', '-c', file, '--yes']);
     expect(apply.code).toBe(0);
     expect(apply.stdout).toContain('Warning: admin webhook "system gitea https://ci.example.com/hook": 2 objects with this name exist on the server; forgeform changes none of them');
-    expect(writes(w)).toEqual([]);
+    expect(writes(w.sandbox)).toEqual([]);
   });
 
   it('prunes undeclared hooks only with hooks in policy.prune, telling system and default hooks apart', async () => {
@@ -163,7 +152,7 @@ hooks:
     const prune = await w.cli(['apply', '-c', w.config(`version: 1\npolicy: { prune: [hooks] }\n${declared}`), '--yes']);
     expect(prune.code).toBe(0);
     expect(prune.stdout).toContain('- admin webhook "default gitea https://ci.example.com/hook"');
-    expect(writes(w)).toEqual([`DELETE admin/hooks/${defaultId}`]);
+    expect(writes(w.sandbox)).toEqual([`DELETE admin/hooks/${defaultId}`]);
     expect(await hooks(w, 'default')).toEqual([]);
     expect(await hooks(w, 'system')).toHaveLength(1);
   });
@@ -177,7 +166,7 @@ hooks:
     const slackKeys = await w.cli(['plan', '-c', w.config('version: 1\nhooks:\n  - { url: "https://x.example.com", channel: "#dev" }\n', 'b.yaml')]);
     expect(slackKeys.code).toBe(1);
     expect(slackKeys.stderr).toContain('hooks[0]: channel, username, icon_url and color are Slack settings: they need type: slack');
-    expect(writes(w)).toEqual([]);
+    expect(writes(w.sandbox)).toEqual([]);
   });
 
   it('the same hook declared in two files is an error naming both places', async () => {

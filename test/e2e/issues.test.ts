@@ -1,18 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { ApiIssue } from '../support/api-types.js';
 import { ADMIN_TOKEN, calls, runCli, world, type World } from './helpers.js';
-
-interface Issue {
-  number: number;
-  title: string;
-  body: string;
-  state: string;
-  labels: { id: number; name: string }[];
-  milestone: { title: string } | null;
-  assignees: { login: string }[] | null;
-  due_date: string | null;
-  content_version: number;
-}
 
 const seed = {
   users: [
@@ -53,10 +42,10 @@ const seed = {
 let w: World;
 afterEach(async () => w?.sandbox.close());
 
-async function issue(w: World, n: number): Promise<Issue> {
-  return (await w.api<Issue>('GET', `repos/acme/widgets/issues/${n}`)).body;
+async function issue(w: World, n: number): Promise<ApiIssue> {
+  return (await w.api<ApiIssue>('GET', `repos/acme/widgets/issues/${n}`)).body;
 }
-const names = (i: Issue) => i.labels.map((l) => l.name).sort();
+const names = (i: ApiIssue) => i.labels.map((l) => l.name).sort();
 
 describe('issue labels', () => {
   it('uses one call per issue for each shape of label change, and a second plan is empty', async () => {

@@ -4,10 +4,8 @@
  * [labels] it deletes the copies no issue carries and keeps the one issues carry (or the oldest).
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { ADMIN_TOKEN, calls, runCli, world, type World } from './helpers.js';
-
-interface Label { id: number; name: string; description: string }
-interface Issue { number: number; labels: Label[] }
+import type { ApiIssue, ApiLabel } from '../support/api-types.js';
+import { ADMIN_TOKEN, runCli, world, type World, writes } from './helpers.js';
 
 const seed = {
   users: [{ username: 'root', admin: true, email: 'root@example.com' }],
@@ -31,13 +29,12 @@ afterEach(async () => {
 
 /** Two copies of "bug", as two runs at once leave them; returns their ids, oldest first. */
 async function twoCopies(): Promise<[number, number]> {
-  const a = await w.api<Label>('POST', 'repos/acme/widgets/labels', { name: 'bug', color: 'ee0701', description: 'Something is broken' });
-  const b = await w.api<Label>('POST', 'repos/acme/widgets/labels', { name: 'bug', color: 'ee0701', description: 'Something is broken' });
+  const a = await w.api<ApiLabel>('POST', 'repos/acme/widgets/labels', { name: 'bug', color: 'ee0701', description: 'Something is broken' });
+  const b = await w.api<ApiLabel>('POST', 'repos/acme/widgets/labels', { name: 'bug', color: 'ee0701', description: 'Something is broken' });
   return [a.body.id, b.body.id];
 }
-const issueWith = (title: string, labels: number[]) => w.api<Issue>('POST', 'repos/acme/widgets/issues', { title, labels });
-const bugs = async () => (await w.api<Label[]>('GET', 'repos/acme/widgets/labels')).body.filter((l) => l.name === 'bug');
-const writes = () => calls(w.sandbox).filter((c) => !c.startsWith('GET '));
+const issueWith = (title: string, labels: number[]) => w.api<ApiIssue>('POST', 'repos/acme/widgets/issues', { title, labels });
+const bugs = async () => (await w.api<ApiLabel[]>('GET', 'repos/acme/widgets/labels')).body.filter((l) => l.name === 'bug');
 
 describe('duplicates of a declared label', () => {
   it('with prune, the copy no issue carries is deleted, the carried one is updated as the declared label, and the next plan is empty', async () => {
@@ -64,9 +61,9 @@ describe('duplicates of a declared label', () => {
     const apply = await runCli(['apply', planFile], { env: { FORGEFORM_TOKEN: ADMIN_TOKEN, NO_COLOR: '1' } });
     expect(apply.stdout + apply.stderr).not.toMatch(/stale|refuse/i);
     expect(apply.code).toBe(0);
-    expect(writes().sort()).toEqual([`DELETE repos/acme/widgets/labels/${older}`, `PATCH repos/acme/widgets/labels/${newer}`]);
+    expect(writes(w.sandbox).sort()).toEqual([`DELETE repos/acme/widgets/labels/${older}`, `PATCH repos/acme/widgets/labels/${newer}`]);
     expect((await bugs()).map((l) => [l.id, l.description])).toEqual([[newer, 'Broken']]);
-    const issues = (await w.api<Issue[]>('GET', 'repos/acme/widgets/issues?state=all')).body;
+    const issues = (await w.api<ApiIssue[]>('GET', 'repos/acme/widgets/issues?state=all')).body;
     expect(issues.map((i) => i.labels.map((l) => l.id))).toEqual([[newer], [newer]]);
 
     const again = await w.cli(['plan', '-c', file, '--detailed-exitcode'], { NO_COLOR: '1' });
@@ -81,7 +78,7 @@ describe('duplicates of a declared label', () => {
     const apply = await w.cli(['apply', '--yes', '-c', w.config(config(true))], { NO_COLOR: '1' });
     expect(apply.code).toBe(0);
     expect(apply.stdout).toContain(`forgeform keeps id ${older} (the oldest)`);
-    expect(writes()).toContain(`DELETE repos/acme/widgets/labels/${newer}`);
+    expect(writes(w.sandbox)).toContain(`DELETE repos/acme/widgets/labels/${newer}`);
     expect((await bugs()).map((l) => l.id)).toEqual([older]);
   });
 
@@ -96,7 +93,7 @@ describe('duplicates of a declared label', () => {
     const apply = await runCli(['apply', planFile], { env: { FORGEFORM_TOKEN: ADMIN_TOKEN, NO_COLOR: '1' } });
     expect(apply.code).toBe(1);
     expect(apply.stdout + apply.stderr).toContain('is carried by 1 issue now, 0 when the plan was made (stale plan)');
-    expect(writes()).toEqual([]);
+    expect(writes(w.sandbox)).toEqual([]);
     expect((await bugs()).map((l) => l.id)).toEqual([older, newer]);
   });
 
@@ -117,7 +114,7 @@ describe('duplicates of a declared label', () => {
     expect(plan.stdout).not.toContain('No changes. The server matches');
     const apply = await w.cli(['apply', '--yes', '-c', file]);
     expect(apply.code).toBe(0);
-    expect(writes()).toEqual([]);
+    expect(writes(w.sandbox)).toEqual([]);
     expect((await bugs()).map((l) => l.id)).toEqual([older, newer]);
   });
 
@@ -131,20 +128,20 @@ describe('duplicates of a declared label', () => {
     expect(plan.stdout).toContain(
       `> **Differs:** label "bug" in acme/widgets: 2 labels with this name exist on the server (id ${older} on 1 issue, id ${newer} on 0 issues); forgeform keeps id ${older} (the one on issues); policy.prune: [labels] would delete id ${newer}`,
     );
-    expect(writes()).toEqual([]);
+    expect(writes(w.sandbox)).toEqual([]);
   });
 
   it('an organisation label with a copy no issue carries: that copy is deleted', async () => {
     w = await world({ ...seed, repos: [{ name: 'acme/widgets' }, { name: 'acme/gadgets' }] });
-    const a = await w.api<Label>('POST', 'orgs/acme/labels', { name: 'team/core', color: '00aa00' });
-    const b = await w.api<Label>('POST', 'orgs/acme/labels', { name: 'team/core', color: '00aa00' });
+    const a = await w.api<ApiLabel>('POST', 'orgs/acme/labels', { name: 'team/core', color: '00aa00' });
+    const b = await w.api<ApiLabel>('POST', 'orgs/acme/labels', { name: 'team/core', color: '00aa00' });
     await w.api('POST', 'repos/acme/gadgets/issues', { title: 'Crash', labels: [b.body.id] });
     w.sandbox.clearRequests();
     const file = w.config('version: 1\npolicy: { prune: [labels] }\norgs:\n  acme:\n    labels:\n      team/core: { color: "00aa00" }\n');
     const apply = await w.cli(['apply', '--yes', '-c', file], { NO_COLOR: '1' });
     expect(apply.code).toBe(0);
     expect(apply.stdout).toContain(`(id ${a.body.id} on 0 issues, id ${b.body.id} on 1 issue); forgeform keeps id ${b.body.id}`);
-    expect(writes()).toEqual([`DELETE orgs/acme/labels/${a.body.id}`]);
+    expect(writes(w.sandbox)).toEqual([`DELETE orgs/acme/labels/${a.body.id}`]);
     expect((await w.cli(['plan', '-c', file, '--detailed-exitcode'])).code).toBe(0);
   });
 });

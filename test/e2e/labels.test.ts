@@ -1,7 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { calls, world, type World } from './helpers.js';
-
-interface Label { id: number; name: string; color: string; description: string; exclusive: boolean; is_archived: boolean }
+import type { ApiLabel } from '../support/api-types.js';
+import { calls, type World, world } from './helpers.js';
 
 const seed = {
   users: [
@@ -43,8 +42,8 @@ repos:
 let w: World;
 afterEach(async () => w?.sandbox.close());
 
-async function labels(w: World, path = 'repos/acme/widgets/labels'): Promise<Label[]> {
-  return (await w.api<Label[]>('GET', `${path}?limit=50`)).body;
+async function labels(w: World, path = 'repos/acme/widgets/labels'): Promise<ApiLabel[]> {
+  return (await w.api<ApiLabel[]>('GET', `${path}?limit=50`)).body;
 }
 
 describe('labels end to end', () => {
@@ -86,7 +85,7 @@ describe('labels end to end', () => {
     // the PATCH carried is_archived, so the archived label stayed archived
     expect(byName.docs).toMatchObject({ color: '0000ff', description: 'Documentation', is_archived: true });
     // the rename kept the label on its issue
-    const issue = await w.api<{ labels: Label[] }>('GET', 'repos/acme/widgets/issues/1');
+    const issue = await w.api<{ labels: ApiLabel[] }>('GET', 'repos/acme/widgets/issues/1');
     expect(issue.body.labels.map((l) => l.name)).toEqual(['bug']);
     expect((await labels(w, 'orgs/acme/labels')).map((l) => l.name).sort()).toEqual(['kind/bug', 'kind/feature']);
 

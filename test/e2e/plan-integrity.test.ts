@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SeedFile } from '../../src/sandbox/index.js';
-import { ADMIN_TOKEN, calls, runCli, world, type World } from './helpers.js';
+import { ADMIN_TOKEN, calls, runCli, world, type World, writes } from './helpers.js';
 
 // A saved plan is input from outside: apply must do only what the plan shows, whatever else the file says.
 
@@ -55,7 +55,6 @@ function edit(planFile: string, change: (p: SavedPlan) => void): void {
   writeFileSync(planFile, JSON.stringify(plan, null, 2));
 }
 
-const writes = (w: World) => calls(w.sandbox).filter((c) => !c.startsWith('GET '));
 const applyFile = (planFile: string, ...args: string[]) => runCli(['apply', planFile, ...args], { env: { FORGEFORM_TOKEN: ADMIN_TOKEN } });
 
 describe('a saved plan does only what it shows', () => {
@@ -72,7 +71,7 @@ describe('a saved plan does only what it shows', () => {
     expect(apply.stderr).toContain('repo_label/repo:acme/widgets/triage');
     expect(apply.stderr).toMatch(/requests .* differ from what the change shows/);
     expect(apply.stdout + apply.stderr).not.toContain('Apply complete');
-    expect(writes(w)).toEqual([]);
+    expect(writes(w.sandbox)).toEqual([]);
     expect(w.sandbox.state.data.users.map((u) => u.name)).toContain('mallory');
   });
 
@@ -86,7 +85,7 @@ describe('a saved plan does only what it shows', () => {
     const apply = await applyFile(planFile);
     expect(apply.code).toBe(1);
     expect(apply.stderr).toContain('repo_label/repo:acme/widgets/triage');
-    expect(writes(w)).toEqual([]);
+    expect(writes(w.sandbox)).toEqual([]);
     expect(w.sandbox.state.data.users.find((u) => u.name === 'mallory')?.isAdmin).toBe(false);
   });
 
@@ -100,7 +99,7 @@ describe('a saved plan does only what it shows', () => {
     const apply = await applyFile(planFile);
     expect(apply.code).toBe(1);
     expect(apply.stderr).toContain('repo_label/repo:acme/widgets/triage');
-    expect(writes(w)).toEqual([]);
+    expect(writes(w.sandbox)).toEqual([]);
   });
 
   it('applies what the change shows: its fields and its ops edited together do what the plan displays', async () => {
@@ -127,7 +126,7 @@ describe('a saved plan does only what it shows', () => {
     const apply = await applyFile(planFile);
     expect(apply.code).toBe(1);
     expect(apply.stderr).toContain('repo_label/repo:acme/widgets/triage');
-    expect(writes(w)).toEqual([]);
+    expect(writes(w.sandbox)).toEqual([]);
   });
 
   it('refuses to get past max_deletes by emptying the file’s unsafe list', async () => {
@@ -142,7 +141,7 @@ describe('a saved plan does only what it shows', () => {
     expect(apply.code).toBe(3);
     expect(apply.stderr).toContain('2 deletions planned, more than policy.max_deletes (1)');
     expect(apply.stderr).toContain('--force');
-    expect(writes(w)).toEqual([]);
+    expect(writes(w.sandbox)).toEqual([]);
     const forced = await applyFile(planFile, '--force');
     expect(forced.code).toBe(0);
     expect(forced.stdout).toContain('2 deleted');
@@ -161,7 +160,7 @@ describe('a saved plan does only what it shows', () => {
     expect(apply.code).toBe(3);
     expect(apply.stdout).toContain('max_deletes 20');
     expect(apply.stderr).toMatch(/12 deletions planned, more than the default max_deletes \(10\)/);
-    expect(writes(w)).toEqual([]);
+    expect(writes(w.sandbox)).toEqual([]);
   });
 
   it('a label put on an issue after the plan makes its deletion stale', async () => {
@@ -174,7 +173,7 @@ describe('a saved plan does only what it shows', () => {
     const apply = await applyFile(planFile);
     expect(apply.code).not.toBe(0);
     expect(apply.stdout + apply.stderr).toMatch(/label "c".*carried by 1 issue/);
-    expect(writes(w)).toEqual([]);
+    expect(writes(w.sandbox)).toEqual([]);
     expect((await w.api<{ name: string }[]>('GET', 'repos/acme/widgets/labels')).body.map((l) => l.name)).toContain('c');
   });
 
@@ -207,7 +206,7 @@ describe('a saved plan does only what it shows', () => {
       expect(apply.code, what).toBe(1);
       expect(apply.stderr, what).toMatch(message);
       expect(apply.stderr, what).not.toMatch(/at .*\.js:\d+/);
-      expect(writes(w), what).toEqual([]);
+      expect(writes(w.sandbox), what).toEqual([]);
     }
   });
 
@@ -225,6 +224,6 @@ describe('a saved plan does only what it shows', () => {
     const apply = await applyFile(planFile);
     expect(apply.code).toBe(1);
     expect(apply.stderr).toContain('user/server:/mallory');
-    expect(writes(w)).toEqual([]);
+    expect(writes(w.sandbox)).toEqual([]);
   });
 });

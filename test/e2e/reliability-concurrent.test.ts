@@ -5,9 +5,8 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { firstTimes, startMisbehavingProxy, type MisbehavingProxy } from '../support/misbehaving-proxy.js';
-import { runCli, world, type World } from './helpers.js';
-
-interface Label { name: string }
+import type { ApiLabel } from '../support/api-types.js';
+import { runCli, type World, world } from './helpers.js';
 
 const NAMES = Array.from({ length: 20 }, (_, i) => `area/${String(i).padStart(2, '0')}`);
 const seed = {
@@ -30,7 +29,7 @@ afterEach(async () => {
   await w?.sandbox.close();
 });
 
-const serverLabels = async () => (await w.api<Label[]>('GET', 'repos/acme/widgets/labels?limit=50')).body.map((l) => l.name);
+const serverLabels = async () => (await w.api<ApiLabel[]>('GET', 'repos/acme/widgets/labels?limit=50')).body.map((l) => l.name);
 const duplicated = (names: string[]) => [...new Set(names.filter((n, i) => names.indexOf(n) !== i))].sort();
 
 describe('two runs at once', () => {

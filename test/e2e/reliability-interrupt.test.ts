@@ -3,11 +3,9 @@
  * request of a change: a user created is also given the edit that bars it from signing in), says
  * what was done and what was not, and exits 130 or 143. A second signal stops at once.
  */
-import { spawn } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CLI, type CliResult, world, type World } from './helpers.js';
-
-interface ApiUser { login: string; prohibit_login: boolean }
+import type { ApiUser } from '../support/api-types.js';
+import { spawnCli, world, type CliResult, type World } from './helpers.js';
 
 const NAMES = Array.from({ length: 16 }, (_, i) => `bot${String(i).padStart(2, '0')}`);
 const config = `version: 1
@@ -21,36 +19,22 @@ afterEach(async () => w?.sandbox.close());
 
 /** Starts `forgeform apply`, sends `signals` once the server has created the first user, and waits for the end. */
 function applyInterrupted(signals: NodeJS.Signals[], file: string): Promise<CliResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, 'apply', '--yes', '--concurrency', '2', '-c', file], {
-      cwd: w.dir,
-      env: { PATH: process.env.PATH, NO_COLOR: '1', FORGEFORM_RETRY_DELAY_MS: '5', ...w.env, BOT_PASSWORD: 'a-long-bot-password-1' },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearInterval(poll);
-      resolve({ code, stdout, stderr });
-    });
-    const poll = setInterval(() => {
-      if (!w.sandbox.requests().some((r) => r.method === 'POST' && r.path === '/api/v1/admin/users')) return;
-      clearInterval(poll);
-      const [first, ...more] = signals;
-      child.kill(first);
-      // a second signal once the first one is acknowledged
-      if (more.length) {
-        const again = setInterval(() => {
-          if (!stderr.includes('received')) return;
-          clearInterval(again);
-          for (const s of more) child.kill(s);
-        }, 5);
-      }
-    }, 5);
-    child.stdin.end();
-  });
+  const run = spawnCli(['apply', '--yes', '--concurrency', '2', '-c', file], { cwd: w.dir, env: { ...w.env, BOT_PASSWORD: 'a-long-bot-password-1' } });
+  const poll = setInterval(() => {
+    if (!w.sandbox.requests().some((r) => r.method === 'POST' && r.path === '/api/v1/admin/users')) return;
+    clearInterval(poll);
+    const [first, ...more] = signals;
+    run.child.kill(first);
+    // a second signal once the first one is acknowledged
+    if (more.length) {
+      const again = setInterval(() => {
+        if (!run.output().stderr.includes('received')) return;
+        clearInterval(again);
+        for (const s of more) run.child.kill(s);
+      }, 5);
+    }
+  }, 5);
+  return run.done.finally(() => clearInterval(poll));
 }
 
 const bots = async () => (await w.api<ApiUser[]>('GET', 'admin/users?limit=50')).body.filter((u) => NAMES.includes(u.login));

@@ -4,9 +4,8 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { firstTimes, startMisbehavingProxy, type Misbehaviour, type MisbehavingProxy, type ProxiedRequest } from '../support/misbehaving-proxy.js';
-import { calls, world, type World } from './helpers.js';
-
-interface Label { id: number; name: string }
+import type { ApiLabel } from '../support/api-types.js';
+import { calls, type World, world } from './helpers.js';
 
 const seed = {
   users: [{ username: 'root', admin: true, email: 'root@example.com' }],
@@ -39,7 +38,7 @@ async function behind(rule: (r: ProxiedRequest) => Misbehaviour | undefined) {
   return (args: string[], env: NodeJS.ProcessEnv = {}) => w.cli([...args, '-c', file], { FORGEFORM_URL: proxy!.url, ...env });
 }
 
-const labelNames = async () => (await w.api<Label[]>('GET', 'repos/acme/widgets/labels?limit=50')).body.map((l) => l.name).sort();
+const labelNames = async () => (await w.api<ApiLabel[]>('GET', 'repos/acme/widgets/labels?limit=50')).body.map((l) => l.name).sort();
 const isPost = (r: ProxiedRequest) => r.method === 'POST' && r.path === 'repos/acme/widgets/labels';
 
 describe('writes', () => {

@@ -1,8 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { world, type World } from './helpers.js';
-
-interface Label { id: number; name: string; color: string }
-interface Issue { labels: Label[] }
+import type { ApiIssue, ApiLabel } from '../support/api-types.js';
+import { type World, world } from './helpers.js';
 
 const seed = {
   users: [
@@ -39,10 +37,10 @@ describe('a rename frees a name that the config declares again', () => {
     expect(apply.code).toBe(0);
     expect(apply.stdout).toContain('Apply complete! 1 created, 0 updated, 0 deleted, 1 renamed.');
 
-    const labels = (await w.api<Label[]>('GET', 'repos/acme/widgets/labels')).body;
+    const labels = (await w.api<ApiLabel[]>('GET', 'repos/acme/widgets/labels')).body;
     expect(labels.map((l) => `${l.name} ${l.color}`).sort()).toEqual(['bug ee0701', 'defect 000000']);
     // The issue kept its label through the rename.
-    const issue = (await w.api<Issue>('GET', 'repos/acme/widgets/issues/1')).body;
+    const issue = (await w.api<ApiIssue>('GET', 'repos/acme/widgets/issues/1')).body;
     expect(issue.labels.map((l) => l.name)).toEqual(['bug']);
 
     const again = await w.cli(['plan', '-c', cfg, '--detailed-exitcode']);

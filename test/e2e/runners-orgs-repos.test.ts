@@ -2,25 +2,16 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadSeedFile, type SeedFile } from '../../src/sandbox/index.js';
-import { calls, world, type World } from './helpers.js';
+import type { ApiRunner } from '../support/api-types.js';
+import { bodyOf, calls, world, type World, writes } from './helpers.js';
 
 const users: SeedFile['users'] = [
   { username: 'root', admin: true, email: 'root@example.com' },
   { username: 'alice', email: 'alice@example.com' },
 ];
 
-interface ApiRunner {
-  id: number;
-  name: string;
-  disabled: boolean;
-  status: string;
-}
-
 let w: World;
 afterEach(async () => w?.sandbox.close());
-
-const writes = (w: World) => calls(w.sandbox).filter((c) => !c.startsWith('GET '));
-const bodyOf = (w: World, method: string, path: string) => w.sandbox.requests().find((r) => r.method === method && r.path === `/api/v1/${path}`)?.body;
 
 async function runners(w: World): Promise<ApiRunner[]> {
   return (await w.api<{ runners: ApiRunner[] }>('GET', 'admin/actions/runners?limit=50')).body.runners;
@@ -52,8 +43,8 @@ actions:
     expect(plan.stdout).toContain('Plan: 0 to create, 1 to update, 0 to delete, 0 to rename.');
     w.sandbox.clearRequests();
     expect((await w.cli(['apply', '-c', file, '--yes'])).code).toBe(0);
-    expect(writes(w)).toEqual([`PATCH admin/actions/runners/${byName['runner-1']!.id}`]);
-    expect(bodyOf(w, 'PATCH', `admin/actions/runners/${byName['runner-1']!.id}`)).toEqual({ disabled: true });
+    expect(writes(w.sandbox)).toEqual([`PATCH admin/actions/runners/${byName['runner-1']!.id}`]);
+    expect(bodyOf(w.sandbox, 'PATCH', `admin/actions/runners/${byName['runner-1']!.id}`)).toEqual({ disabled: true });
 
     const pruning = w.config(config(true));
     const prunePlan = await w.cli(['plan', '-c', pruning]);
@@ -61,7 +52,7 @@ actions:
     expect(prunePlan.stdout).toMatch(/- runner "acme-runner"\n\s+# the runner is online/);
     w.sandbox.clearRequests();
     expect((await w.cli(['apply', '-c', pruning, '--yes'])).code).toBe(0);
-    expect(writes(w).sort()).toEqual([`DELETE admin/actions/runners/${byName['acme-runner']!.id}`, `DELETE admin/actions/runners/${byName['runner-old']!.id}`].sort());
+    expect(writes(w.sandbox).sort()).toEqual([`DELETE admin/actions/runners/${byName['acme-runner']!.id}`, `DELETE admin/actions/runners/${byName['runner-old']!.id}`].sort());
     expect((await runners(w)).map((r) => [r.name, r.disabled])).toEqual([
       ['runner-1', true],
       ['runner-2', false],
@@ -118,10 +109,10 @@ orgs:
     w.sandbox.clearRequests();
     const apply = await w.cli(['apply', '-c', file, '--yes']);
     expect(apply.code).toBe(0);
-    expect(writes(w).sort()).toEqual(['PATCH orgs/acme', 'POST admin/users/alice/orgs', 'POST orgs/tools/labels']);
-    expect(writes(w).indexOf('POST orgs/tools/labels')).toBeGreaterThan(writes(w).indexOf('POST admin/users/alice/orgs'));
-    expect(bodyOf(w, 'POST', 'admin/users/alice/orgs')).toEqual({ username: 'tools', full_name: 'Tools', visibility: 'limited' });
-    expect(bodyOf(w, 'PATCH', 'orgs/acme')).toEqual({ full_name: 'ACME Corp', website: 'https://acme.example.com' });
+    expect(writes(w.sandbox).sort()).toEqual(['PATCH orgs/acme', 'POST admin/users/alice/orgs', 'POST orgs/tools/labels']);
+    expect(writes(w.sandbox).indexOf('POST orgs/tools/labels')).toBeGreaterThan(writes(w.sandbox).indexOf('POST admin/users/alice/orgs'));
+    expect(bodyOf(w.sandbox, 'POST', 'admin/users/alice/orgs')).toEqual({ username: 'tools', full_name: 'Tools', visibility: 'limited' });
+    expect(bodyOf(w.sandbox, 'PATCH', 'orgs/acme')).toEqual({ full_name: 'ACME Corp', website: 'https://acme.example.com' });
     expect(w.sandbox.requests().flatMap((r) => r.unknownFields)).toEqual([]);
     expect((await w.cli(['plan', '-c', file, '--detailed-exitcode'])).code).toBe(0);
   });
@@ -140,7 +131,7 @@ orgs:
     expect(saved.changes.find((c) => c.id === 'org/server:/dora-works')?.depends_on).toEqual(['user/server:/dora']);
     const apply = await w.cli(['apply', planFile], { DORA_PASSWORD: 'dora-password-1' });
     expect(apply.code).toBe(0);
-    expect(writes(w)).toEqual(['POST admin/users', 'POST admin/users/dora/orgs']);
+    expect(writes(w.sandbox)).toEqual(['POST admin/users', 'POST admin/users/dora/orgs']);
   });
 
   it('an organisation that does not exist and has no owner is an error naming its place', async () => {
@@ -195,12 +186,12 @@ repos:
     expect(plan.stdout).not.toContain('acme/widgets');
     expect(plan.stdout).toContain('Plan: 2 to create, 0 to update, 0 to delete, 0 to rename.');
     // template names are checked only because a repository is to be created; the repository GETs are shared
-    expect(calls(w.sandbox).sort()).toEqual(['GET gitignore/templates', 'GET licenses', 'GET orgs/acme', 'GET repos/acme/new', 'GET repos/acme/widgets', 'GET version']);
+    expect(calls(w.sandbox).sort()).toEqual(['GET /api/forgejo/v1/version', 'GET gitignore/templates', 'GET licenses', 'GET orgs/acme', 'GET repos/acme/new', 'GET repos/acme/widgets', 'GET version']);
     w.sandbox.clearRequests();
     const apply = await w.cli(['apply', '-c', file, '--yes']);
     expect(apply.code).toBe(0);
-    expect(writes(w)).toEqual(['POST admin/users/acme/repos', 'POST repos/acme/new/labels']);
-    expect(bodyOf(w, 'POST', 'admin/users/acme/repos')).toEqual({
+    expect(writes(w.sandbox)).toEqual(['POST admin/users/acme/repos', 'POST repos/acme/new/labels']);
+    expect(bodyOf(w.sandbox, 'POST', 'admin/users/acme/repos')).toEqual({
       name: 'new',
       private: true,
       description: 'Brand new',
@@ -241,7 +232,7 @@ repos:
     expect(again.code).toBe(1);
     expect(again.stderr).toContain(`${fixed}:5:7: repository "acme/new": "Cobol" is not a .gitignore template of the server (GET /gitignore/templates)`);
     expect(again.stderr).toContain(`${fixed}:6:7: repository "acme/new": "WTFPL-9" is not a license template of the server (GET /licenses)`);
-    expect(writes(w)).toEqual([]);
+    expect(writes(w.sandbox)).toEqual([]);
   });
 
   it('creates a user, an organisation it owns and a repository in it, in that order, in one apply', async () => {
@@ -260,7 +251,7 @@ repos:
     const env = { ERIN_PASSWORD: 'erin-password-1' };
     const apply = await w.cli(['apply', '-c', file, '--yes'], env);
     expect(apply.code).toBe(0);
-    expect(writes(w)).toEqual(['POST admin/users', 'POST admin/users/erin/orgs', 'POST admin/users/erins-org/repos', 'POST repos/erins-org/app/branch_protections']);
+    expect(writes(w.sandbox)).toEqual(['POST admin/users', 'POST admin/users/erin/orgs', 'POST admin/users/erins-org/repos', 'POST repos/erins-org/app/branch_protections']);
     expect((await w.cli(['plan', '-c', file, '--detailed-exitcode'], env)).code).toBe(0);
   });
 });

@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SeedFile } from '../../src/sandbox/index.js';
-import { ADMIN_TOKEN, calls, runCli, world, type World } from './helpers.js';
+import { ADMIN_TOKEN, calls, runCli, world, type World, writes } from './helpers.js';
 
 const labels = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => ({ name: `${prefix}${i}`, color: '111111' }));
 const users: SeedFile['users'] = [
@@ -13,8 +13,6 @@ const users: SeedFile['users'] = [
 let w: World;
 afterEach(async () => w?.sandbox.close());
 
-const writes = (w: World) => calls(w.sandbox).filter((c) => !c.startsWith('GET '));
-
 describe('safety policy', () => {
   it('max_deletes defaults to 10: more deletions make the plan unsafe, and --force lifts it', async () => {
     w = await world({ users, orgs: [{ name: 'acme', owners: ['root'] }], repos: [{ name: 'acme/a', labels: labels('a', 6) }, { name: 'acme/b', labels: labels('b', 6) }] });
@@ -25,7 +23,7 @@ describe('safety policy', () => {
     expect(plan.stdout).toContain('Policy: prune [labels], max_deletes 10, max_delete_fraction 0.3');
     const refused = await w.cli(['apply', '-c', file, '--yes']);
     expect(refused.code).toBe(3);
-    expect(writes(w)).toEqual([]);
+    expect(writes(w.sandbox)).toEqual([]);
     const forced = await w.cli(['apply', '-c', file, '--yes', '--force']);
     expect(forced.code).toBe(0);
     expect(forced.stdout).toContain('12 deleted');
@@ -62,7 +60,7 @@ describe('safety policy', () => {
     // on another user it is an ordinary edit
     const other = await w.cli(['apply', '-c', w.config('version: 1\nusers:\n  alice: { full_name: Alice, must_change_password: true }\n', 'other.yaml'), '--yes']);
     expect(other.code).toBe(0);
-    expect(writes(w)).toEqual(['PATCH admin/users/alice']);
+    expect(writes(w.sandbox)).toEqual(['PATCH admin/users/alice']);
     expect(calls(w.sandbox)).not.toContain('GET user');
     expect(w.sandbox.state.data.users.find((u) => u.name === 'root')?.mustChangePassword).toBeFalsy();
   });
@@ -84,7 +82,7 @@ describe('safety policy', () => {
     expect(apply.code).toBe(3);
     expect(apply.stderr).toContain(`user "root": forgeform never deletes this user: it is the token's own user`);
     expect(apply.stderr).toContain('No flag lifts this');
-    expect(writes(w)).toEqual([]);
+    expect(writes(w.sandbox)).toEqual([]);
   });
 
   it('previously must be unambiguous: two objects claiming one old name, and old and new names both on the server, are errors at their place', async () => {
@@ -98,7 +96,7 @@ describe('safety policy', () => {
     const r2 = await w.cli(['plan', '-c', both]);
     expect(r2.code).toBe(1);
     expect(r2.stderr).toMatch(new RegExp(`${both}:5:\\d+: label "y" in acme/a: both "x" \\(named in previously\\) and "y" exist on the server`));
-    expect(writes(w)).toEqual([]);
+    expect(writes(w.sandbox)).toEqual([]);
   });
 
   it('a secret declared on an existing object is named once, not silently ignored', async () => {

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SeedFile } from '../../src/sandbox/index.js';
-import { calls, world, type World } from './helpers.js';
+import type { ApiUser } from '../support/api-types.js';
+import { bodyOf, calls, world, type World, writes } from './helpers.js';
 
 const KEY_OLD = 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAII8vywx2sI3cqKD7ZSC0zl8u/dy3KXHSkqwT7tg5me5Y alice@old';
 const KEY_NEW = 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAINqTQkNGARZ35lWV7p0/JmhtEM5fyqkOTOKq7lBVaSLl alice@laptop';
@@ -40,20 +41,8 @@ users:
     allow_git_hook: true
 `;
 
-interface ApiUser {
-  id: number;
-  login: string;
-  login_name: string;
-  full_name: string;
-  visibility: string;
-  is_admin: boolean;
-}
-
 let w: World;
 afterEach(async () => w?.sandbox.close());
-
-const writes = (w: World) => calls(w.sandbox).filter((c) => !c.startsWith('GET '));
-const bodyOf = (w: World, method: string, path: string) => w.sandbox.requests().find((r) => r.method === method && r.path === `/api/v1/${path}`)?.body as Record<string, unknown> | undefined;
 
 async function users(w: World): Promise<ApiUser[]> {
   return (await w.api<ApiUser[]>('GET', 'admin/users?limit=50')).body;
@@ -82,14 +71,14 @@ describe('users end to end', () => {
     expect(out).toContain('Plan: 1 to create, 1 to update, 0 to delete, 1 to rename.');
     // one paged user list; badges and keys only for the user whose config names them; not the
     // token's own user (GET user): no guard needs it when nothing is pruned, demoted or deactivated
-    expect(calls(w.sandbox).sort()).toEqual(['GET admin/users', 'GET admin/users/alice/badges', 'GET users/alice/keys', 'GET version']);
+    expect(calls(w.sandbox).sort()).toEqual(['GET /api/forgejo/v1/version', 'GET admin/users', 'GET admin/users/alice/badges', 'GET users/alice/keys', 'GET version']);
     expect(w.sandbox.requests().find((r) => r.path.endsWith('admin/users'))?.query).toMatchObject({ page: '1', limit: '50' });
 
     w.sandbox.clearRequests();
     const apply = await w.cli(['apply', '-c', file, '--yes'], env);
     expect(apply.code).toBe(0);
     expect(apply.stdout).toContain('Apply complete! 1 created, 1 updated, 0 deleted, 1 renamed.');
-    expect(writes(w).sort()).toEqual(
+    expect(writes(w.sandbox).sort()).toEqual(
       [
         'POST admin/users/bob-old/rename',
         'PATCH admin/users/bob',
@@ -106,14 +95,14 @@ describe('users end to end', () => {
     // user names are unique on the server: after creating carol, apply does not read the users again to look for duplicates
     expect(calls(w.sandbox).filter((c) => c === 'GET admin/users')).toHaveLength(1);
     // every edit carries what Gitea requires (login_name, source_id) and only the changed fields besides
-    expect(bodyOf(w, 'PATCH', 'admin/users/alice')).toEqual({ login_name: 'alice', source_id: 0, full_name: 'Alice Liddell', max_repo_creation: 5 });
-    expect(bodyOf(w, 'PATCH', 'admin/users/bob')).toEqual({ login_name: 'bob', source_id: 0, visibility: 'private' });
-    expect(bodyOf(w, 'DELETE', 'admin/users/alice/badges')).toEqual({ badge_slugs: ['helper'] });
-    expect(bodyOf(w, 'POST', 'admin/users/alice/badges')).toEqual({ badge_slugs: ['maintainer'] });
-    expect(bodyOf(w, 'POST', 'admin/users/alice/keys')).toEqual({ title: 'laptop', key: KEY_NEW });
+    expect(bodyOf(w.sandbox, 'PATCH', 'admin/users/alice')).toEqual({ login_name: 'alice', source_id: 0, full_name: 'Alice Liddell', max_repo_creation: 5 });
+    expect(bodyOf(w.sandbox, 'PATCH', 'admin/users/bob')).toEqual({ login_name: 'bob', source_id: 0, visibility: 'private' });
+    expect(bodyOf(w.sandbox, 'DELETE', 'admin/users/alice/badges')).toEqual({ badge_slugs: ['helper'] });
+    expect(bodyOf(w.sandbox, 'POST', 'admin/users/alice/badges')).toEqual({ badge_slugs: ['maintainer'] });
+    expect(bodyOf(w.sandbox, 'POST', 'admin/users/alice/keys')).toEqual({ title: 'laptop', key: KEY_NEW });
     // the create sends the password; admin and the write-only flags need the PATCH after it
-    expect(bodyOf(w, 'POST', 'admin/users')).toMatchObject({ username: 'carol', password: CAROL_PASSWORD, must_change_password: false });
-    expect(bodyOf(w, 'PATCH', 'admin/users/carol')).toMatchObject({ admin: true, allow_git_hook: true });
+    expect(bodyOf(w.sandbox, 'POST', 'admin/users')).toMatchObject({ username: 'carol', password: CAROL_PASSWORD, must_change_password: false });
+    expect(bodyOf(w.sandbox, 'PATCH', 'admin/users/carol')).toMatchObject({ admin: true, allow_git_hook: true });
     expect(apply.stdout + apply.stderr + plan.stdout + plan.stderr).not.toContain(CAROL_PASSWORD);
 
     // the rename kept the user's id
@@ -137,7 +126,7 @@ describe('users end to end', () => {
     w = await world(seed);
     const apply = await w.cli(['apply', '-c', w.config('version: 1\npolicy: { prune: [labels, hooks] }\nusers:\n  alice: { full_name: Alice L }\n'), '--yes']);
     expect(apply.code).toBe(0);
-    expect(writes(w)).toEqual(['PATCH admin/users/alice']);
+    expect(writes(w.sandbox)).toEqual(['PATCH admin/users/alice']);
     expect((await users(w)).map((u) => u.login).sort()).toEqual(['alice', 'bob-old', 'keeper', 'mallory', 'root']);
   });
 
@@ -158,7 +147,7 @@ users:
     expect(plan.stdout).toContain('Plan: 0 to create, 0 to update, 2 to delete, 0 to rename.');
     const apply = await w.cli(['apply', '-c', file, '--yes']);
     expect(apply.code).toBe(0);
-    expect(writes(w).filter((c) => c.startsWith('DELETE')).sort()).toEqual(['DELETE admin/users/bob-old', 'DELETE admin/users/mallory']);
+    expect(writes(w.sandbox).filter((c) => c.startsWith('DELETE')).sort()).toEqual(['DELETE admin/users/bob-old', 'DELETE admin/users/mallory']);
     expect((await users(w)).map((u) => u.login).sort()).toEqual(['alice', 'keeper', 'root']);
   });
 
@@ -175,7 +164,7 @@ users:
     expect(plan.code).toBe(1);
     expect(plan.stderr).toContain(`${file}:4:5: user "root": forgeform never demotes this user: it is the token's own user`);
     expect(plan.stderr).toContain(`${file}:6:5: user "boss": forgeform never demotes this user: it is the last site administrator`);
-    expect(writes(w)).toEqual([]);
+    expect(writes(w.sandbox)).toEqual([]);
     // demoting one of two administrators is fine
     const ok = await w.cli(['apply', '-c', w.config('version: 1\nusers:\n  boss: { admin: false }\n'), '--yes']);
     expect(ok.code).toBe(0);
@@ -208,8 +197,8 @@ users:
     w.sandbox.clearRequests();
     const apply = await w.cli(['apply', '-c', file, '--yes', '--sync-write-only']);
     expect(apply.code).toBe(0);
-    expect(bodyOf(w, 'PATCH', 'admin/users/alice')).toEqual({ login_name: 'alice', source_id: 0, max_repo_creation: 3, allow_create_organization: false });
-    expect(bodyOf(w, 'PATCH', 'admin/users/keeper')).toEqual({ login_name: 'keeper', source_id: 0, max_repo_creation: 3 });
+    expect(bodyOf(w.sandbox, 'PATCH', 'admin/users/alice')).toEqual({ login_name: 'alice', source_id: 0, max_repo_creation: 3, allow_create_organization: false });
+    expect(bodyOf(w.sandbox, 'PATCH', 'admin/users/keeper')).toEqual({ login_name: 'keeper', source_id: 0, max_repo_creation: 3 });
     expect(w.sandbox.state.data.users.filter((u) => ['alice', 'keeper'].includes(u.name)).map((u) => u.maxRepoCreation)).toEqual([3, 3]);
   });
 
@@ -225,7 +214,7 @@ users:
     expect(plan.stdout).toContain('must_change_password is not written: Gitea creates the user with must_change_password: true');
     const apply = await w.cli(['apply', planFile], { CAROL_PASSWORD });
     expect(apply.code).toBe(0);
-    expect(bodyOf(w, 'POST', 'admin/users')).toMatchObject({ username: 'carol', password: CAROL_PASSWORD });
+    expect(bodyOf(w.sandbox, 'POST', 'admin/users')).toMatchObject({ username: 'carol', password: CAROL_PASSWORD });
     // Gitea's default: the new user must change its password before using the API
     expect(w.sandbox.state.data.users.find((u) => u.name === 'carol')?.mustChangePassword).toBe(true);
     expect((await w.cli(['plan', '-c', file], { CAROL_PASSWORD })).stdout).toContain('No changes.');
@@ -234,7 +223,7 @@ users:
     const rotate = await w.cli(['apply', '-c', file, '--yes', '--rotate-secrets'], { CAROL_PASSWORD: 'a-brand-new-password' });
     expect(rotate.code).toBe(0);
     expect(rotate.stdout).toMatch(/~ user "carol"\n\s+\+ password = \(sensitive\)/);
-    expect(bodyOf(w, 'PATCH', 'admin/users/carol')).toEqual({ login_name: 'carol', source_id: 0, password: 'a-brand-new-password' });
+    expect(bodyOf(w.sandbox, 'PATCH', 'admin/users/carol')).toEqual({ login_name: 'carol', source_id: 0, password: 'a-brand-new-password' });
 
     const literal = await w.cli(['plan', '-c', w.config('version: 1\nusers:\n  dave: { email: d@example.com, password: hunter2-in-the-repo }\n')]);
     expect(literal.code).toBe(1);
@@ -275,7 +264,7 @@ users:
     expect(plan.stdout).toContain('No changes.');
     const lists = w.sandbox.requests().filter((r) => r.path === '/api/v1/admin/users');
     expect(lists.map((r) => r.query.page).sort()).toEqual(['1', '2', '3']);
-    expect(calls(w.sandbox).filter((c) => !c.startsWith('GET admin/users') && c !== 'GET user')).toEqual(['GET version']);
+    expect(calls(w.sandbox).filter((c) => !c.startsWith('GET admin/users') && c !== 'GET user')).toEqual(['GET version', 'GET /api/forgejo/v1/version']);
   });
 
   it('export writes the users without passwords, and planning it shows no changes', async () => {

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SeedFile } from '../../src/sandbox/index.js';
 import { apiError, boot, SEED, type Harness } from './helpers.js';
+import type { ApiRunner } from '../support/api-types.js';
 
 let h: Harness;
 afterEach(async () => h?.sb.close());
@@ -26,12 +27,10 @@ const ACTIONS_SEED: SeedFile = {
   },
 };
 
-type Runner = { id: number; name: string; status: string; busy: boolean; disabled: boolean; ephemeral: boolean; labels: { id: number; name: string; type: string }[] };
-
 describe('admin runners', () => {
   it('GET /admin/actions/runners lists every runner with the body count and no paging headers', async () => {
     h = await boot(ACTIONS_SEED);
-    const res = await h.call<{ runners: Runner[]; total_count: number }>('GET', 'admin/actions/runners');
+    const res = await h.call<{ runners: ApiRunner[]; total_count: number }>('GET', 'admin/actions/runners');
     expect(res.status).toBe(200);
     expect(res.json.total_count).toBe(4);
     expect(res.headers.get('x-total-count')).toBeNull();
@@ -47,11 +46,11 @@ describe('admin runners', () => {
 
   it('filters by disabled and honours page/limit while total_count counts all matches', async () => {
     h = await boot(ACTIONS_SEED);
-    const disabled = await h.call<{ runners: Runner[]; total_count: number }>('GET', 'admin/actions/runners?disabled=true');
+    const disabled = await h.call<{ runners: ApiRunner[]; total_count: number }>('GET', 'admin/actions/runners?disabled=true');
     expect(disabled.json.runners.map((r) => r.name)).toEqual(['old-runner']);
-    const enabled = await h.call<{ runners: Runner[]; total_count: number }>('GET', 'admin/actions/runners?disabled=false');
+    const enabled = await h.call<{ runners: ApiRunner[]; total_count: number }>('GET', 'admin/actions/runners?disabled=false');
     expect(enabled.json.total_count).toBe(3);
-    const page = await h.call<{ runners: Runner[]; total_count: number }>('GET', 'admin/actions/runners?limit=1&page=2');
+    const page = await h.call<{ runners: ApiRunner[]; total_count: number }>('GET', 'admin/actions/runners?limit=1&page=2');
     expect(page.json.runners).toHaveLength(1);
     expect(page.json.total_count).toBe(4);
     const bogus = await h.call<{ total_count: number }>('GET', 'admin/actions/runners?disabled=maybe');
@@ -81,7 +80,7 @@ describe('admin runners', () => {
 
   it('GET /admin/actions/runners/{id} answers the runner, 404 for unknown or non-numeric ids', async () => {
     h = await boot(ACTIONS_SEED);
-    const res = await h.call<Runner>('GET', 'admin/actions/runners/2');
+    const res = await h.call<ApiRunner>('GET', 'admin/actions/runners/2');
     expect(res.status).toBe(200);
     expect(res.json).toMatchObject({ id: 2, name: 'idle-runner', status: 'online', busy: false });
     const missing = await h.call('GET', 'admin/actions/runners/99');
@@ -93,11 +92,11 @@ describe('admin runners', () => {
 
   it('PATCH /admin/actions/runners/{id} sets disabled and answers the re-read runner', async () => {
     h = await boot(ACTIONS_SEED);
-    const res = await h.call<Runner>('PATCH', 'admin/actions/runners/2', { body: { disabled: true } });
+    const res = await h.call<ApiRunner>('PATCH', 'admin/actions/runners/2', { body: { disabled: true } });
     expect(res.status).toBe(200);
     expect(res.json).toMatchObject({ id: 2, disabled: true });
-    expect((await h.call<Runner>('GET', 'admin/actions/runners/2')).json.disabled).toBe(true);
-    const back = await h.call<Runner>('PATCH', 'admin/actions/runners/2', { body: { disabled: false } });
+    expect((await h.call<ApiRunner>('GET', 'admin/actions/runners/2')).json.disabled).toBe(true);
+    const back = await h.call<ApiRunner>('PATCH', 'admin/actions/runners/2', { body: { disabled: false } });
     expect(back.json.disabled).toBe(false);
   });
 
@@ -272,7 +271,7 @@ describe('state file', () => {
     expect((await h.call('DELETE', 'admin/actions/runners/4')).status).toBe(204);
     await h.sb.close();
     h = await boot(undefined, { statePath });
-    const res = await h.call<{ runners: Runner[]; total_count: number }>('GET', 'admin/actions/runners');
+    const res = await h.call<{ runners: ApiRunner[]; total_count: number }>('GET', 'admin/actions/runners');
     expect(res.json.total_count).toBe(3);
     expect(res.json.runners.find((r) => r.id === 2)?.disabled).toBe(true);
     expect((await h.call<{ token: string }>('POST', 'admin/actions/runners/registration-token')).json.token).toBe('seeded-registration-token-0000000000000');

@@ -1,22 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ACCOUNT_SEED } from './account-fixtures.js';
 import { apiError, boot, type Harness } from './helpers.js';
+import type { ApiHook } from '../support/api-types.js';
 
 let h: Harness;
 afterEach(async () => h?.sb.close());
-
-interface Hook {
-  id: number;
-  name: string;
-  type: string;
-  branch_filter: string;
-  config: Record<string, string>;
-  events: string[];
-  authorization_header: string;
-  active: boolean;
-  created_at: string;
-  updated_at: string;
-}
 
 const ISSUE_EVENTS = ['issues', 'issue_assign', 'issue_label', 'issue_milestone', 'issue_comment'];
 const PULL_EVENTS = [
@@ -31,38 +19,38 @@ const BODY = { type: 'gitea', config: { url: 'https://example.com/hook', content
 describe('POST /admin/hooks', () => {
   it('creates a default, inactive hook; secret and authorization header are never returned', async () => {
     h = await boot(ACCOUNT_SEED);
-    const res = await h.call<Hook>('POST', 'admin/hooks', { body: BODY });
+    const res = await h.call<ApiHook>('POST', 'admin/hooks', { body: BODY });
     expect(res.status).toBe(201);
     expect(res.json).toMatchObject({ type: 'gitea', name: '', branch_filter: '', config: { url: 'https://example.com/hook', content_type: 'json' }, events: ['push'], authorization_header: '', active: false });
     expect(res.json.config).toEqual({ url: 'https://example.com/hook', content_type: 'json' });
     expect(res.text).not.toContain('top-secret');
     expect(res.text).not.toContain('Bearer abc');
     // a default hook: not in the default (system) list, in type=default and type=all
-    const system = await h.call<Hook[]>('GET', 'admin/hooks');
+    const system = await h.call<ApiHook[]>('GET', 'admin/hooks');
     expect(system.json.map((x) => x.id)).not.toContain(res.json.id);
-    expect((await h.call<Hook[]>('GET', 'admin/hooks?type=default')).json.map((x) => x.id)).toContain(res.json.id);
-    const got = await h.call<Hook>('GET', `admin/hooks/${res.json.id}`);
+    expect((await h.call<ApiHook[]>('GET', 'admin/hooks?type=default')).json.map((x) => x.id)).toContain(res.json.id);
+    const got = await h.call<ApiHook>('GET', `admin/hooks/${res.json.id}`);
     expect(got.json).toMatchObject({ id: res.json.id, authorization_header: '', config: { url: 'https://example.com/hook', content_type: 'json' } });
     expect(got.text).not.toContain('top-secret');
   });
 
   it('creates a system hook when config.is_system_webhook is true; expands issues and pull_request', async () => {
     h = await boot(ACCOUNT_SEED);
-    const res = await h.call<Hook>('POST', 'admin/hooks', {
+    const res = await h.call<ApiHook>('POST', 'admin/hooks', {
       body: { ...BODY, active: true, name: '  nightly  ', branch_filter: '{main,release/*}', events: ['Issues', 'PULL_REQUEST', 'create', 'bogus'], config: { ...BODY.config, is_system_webhook: 'TRUE' } },
     });
     expect(res.status).toBe(201);
     expect(res.json).toMatchObject({ active: true, name: 'nightly', branch_filter: '{main,release/*}' });
     expect(sorted(res.json.events)).toEqual(sorted(['create', ...ISSUE_EVENTS, ...PULL_EVENTS]));
     expect(res.json.config).not.toHaveProperty('is_system_webhook');
-    expect((await h.call<Hook[]>('GET', 'admin/hooks')).json.map((x) => x.id)).toContain(res.json.id);
-    const only = await h.call<Hook>('POST', 'admin/hooks', { body: { ...BODY, events: ['issues_only', 'pull_request_only', 'issue_label'] } });
+    expect((await h.call<ApiHook[]>('GET', 'admin/hooks')).json.map((x) => x.id)).toContain(res.json.id);
+    const only = await h.call<ApiHook>('POST', 'admin/hooks', { body: { ...BODY, events: ['issues_only', 'pull_request_only', 'issue_label'] } });
     expect(sorted(only.json.events)).toEqual(['issue_label', 'issues', 'pull_request']);
   });
 
   it('keeps slack settings in config', async () => {
     h = await boot(ACCOUNT_SEED);
-    const res = await h.call<Hook>('POST', 'admin/hooks', { body: { type: 'slack', config: { url: 'https://hooks.slack.com/a', content_type: 'form', channel: ' #dev ', username: 'bot' } } });
+    const res = await h.call<ApiHook>('POST', 'admin/hooks', { body: { type: 'slack', config: { url: 'https://hooks.slack.com/a', content_type: 'form', channel: ' #dev ', username: 'bot' } } });
     expect(res.status).toBe(201);
     expect(res.json.config).toEqual({ url: 'https://hooks.slack.com/a', content_type: 'form', channel: '#dev', username: 'bot', icon_url: '', color: '' });
   });
@@ -85,7 +73,7 @@ describe('POST /admin/hooks', () => {
     expect(slack.json).toEqual(apiError(h, 'Invalid slack channel name'));
     expect((await post({ ...BODY, branch_filter: '[main' })).json).toEqual(apiError(h, '[BranchFilter]: unterminated character class'));
     expect((await post({ ...BODY, name: 'n'.repeat(256) })).json).toEqual(apiError(h, '[Name]: MaxSize'));
-    expect((await h.call<Hook[]>('GET', 'admin/hooks?type=all')).json).toHaveLength(2);
+    expect((await h.call<ApiHook[]>('GET', 'admin/hooks?type=all')).json).toHaveLength(2);
   });
 
   it('logs config keys as known (free-form map) and misspelt top-level keys as unknown', async () => {
@@ -99,15 +87,15 @@ describe('POST /admin/hooks', () => {
 describe('GET /admin/hooks', () => {
   it('filters by type (system by default, also for unknown values) and pages with headers', async () => {
     h = await boot(ACCOUNT_SEED);
-    const system = await h.call<Hook[]>('GET', 'admin/hooks');
+    const system = await h.call<ApiHook[]>('GET', 'admin/hooks');
     expect(system.status).toBe(200);
     expect(system.json.map((x) => x.config.url)).toEqual(['https://ci.example.com/system']);
-    expect((await h.call<Hook[]>('GET', 'admin/hooks?type=bogus')).json.map((x) => x.config.url)).toEqual(['https://ci.example.com/system']);
-    const def = await h.call<Hook[]>('GET', 'admin/hooks?type=default');
+    expect((await h.call<ApiHook[]>('GET', 'admin/hooks?type=bogus')).json.map((x) => x.config.url)).toEqual(['https://ci.example.com/system']);
+    const def = await h.call<ApiHook[]>('GET', 'admin/hooks?type=default');
     expect(def.json).toHaveLength(1);
     expect(def.json[0]).toMatchObject({ type: 'slack', branch_filter: 'main', active: false, config: { channel: '#ops' } });
     expect(sorted(def.json[0]!.events)).toEqual(sorted(ISSUE_EVENTS));
-    const all = await h.call<Hook[]>('GET', 'admin/hooks?type=all&limit=1');
+    const all = await h.call<ApiHook[]>('GET', 'admin/hooks?type=all&limit=1');
     expect(all.json).toHaveLength(1);
     expect(all.headers.get('x-total-count')).toBe('2');
     expect(all.headers.get('link')).toContain('rel="next"');
@@ -139,31 +127,31 @@ describe('GET/PATCH/DELETE /admin/hooks/{id}', () => {
 
   it('PATCH resets omitted events to push and clears branch_filter and authorization_header; keeps active and name', async () => {
     h = await boot(ACCOUNT_SEED);
-    const created = await h.call<Hook>('POST', 'admin/hooks', { body: { ...BODY, active: true, name: 'n', events: ['create', 'issues'], branch_filter: 'main' } });
+    const created = await h.call<ApiHook>('POST', 'admin/hooks', { body: { ...BODY, active: true, name: 'n', events: ['create', 'issues'], branch_filter: 'main' } });
     const id = created.json.id;
-    const res = await h.call<Hook>('PATCH', `admin/hooks/${id}`, { body: { config: { url: 'https://example.com/new', secret: 'changed' } } });
+    const res = await h.call<ApiHook>('PATCH', `admin/hooks/${id}`, { body: { config: { url: 'https://example.com/new', secret: 'changed' } } });
     expect(res.status).toBe(200);
     expect(res.json).toMatchObject({ id, events: ['push'], branch_filter: '', active: true, name: 'n', config: { url: 'https://example.com/new', content_type: 'json' } });
-    expect((await h.call<Hook>('GET', `admin/hooks/${id}`)).json).toMatchObject({ events: ['push'], branch_filter: '' });
-    const again = await h.call<Hook>('PATCH', `admin/hooks/${id}`, { body: { events: ['release'], branch_filter: 'dev', active: false, name: '' } });
+    expect((await h.call<ApiHook>('GET', `admin/hooks/${id}`)).json).toMatchObject({ events: ['push'], branch_filter: '' });
+    const again = await h.call<ApiHook>('PATCH', `admin/hooks/${id}`, { body: { events: ['release'], branch_filter: 'dev', active: false, name: '' } });
     expect(again.json).toMatchObject({ events: ['release'], branch_filter: 'dev', active: false, name: '' });
   });
 
   it('PATCH validates url and content type (422, nothing saved) and cannot turn a hook into a system hook', async () => {
     h = await boot(ACCOUNT_SEED);
-    const created = await h.call<Hook>('POST', 'admin/hooks', { body: { ...BODY, events: ['fork'] } });
+    const created = await h.call<ApiHook>('POST', 'admin/hooks', { body: { ...BODY, events: ['fork'] } });
     const id = created.json.id;
     expect((await h.call('PATCH', `admin/hooks/${id}`, { body: { config: { url: 'nope' } } })).json).toEqual(apiError(h, 'Invalid url'));
     expect((await h.call('PATCH', `admin/hooks/${id}`, { body: { config: { url: 'https://ok.example', content_type: 'yaml' } } })).json).toEqual(apiError(h, 'Invalid content type'));
     expect((await h.call('PATCH', `admin/hooks/${id}`, { body: { branch_filter: '{a' } })).status).toBe(422);
-    expect((await h.call<Hook>('GET', `admin/hooks/${id}`)).json).toMatchObject({ events: ['fork'], config: { url: 'https://example.com/hook' } });
+    expect((await h.call<ApiHook>('GET', `admin/hooks/${id}`)).json).toMatchObject({ events: ['fork'], config: { url: 'https://example.com/hook' } });
     await h.call('PATCH', `admin/hooks/${id}`, { body: { config: { is_system_webhook: 'true' } } });
-    expect((await h.call<Hook[]>('GET', 'admin/hooks')).json.map((x) => x.id)).not.toContain(id);
+    expect((await h.call<ApiHook[]>('GET', 'admin/hooks')).json.map((x) => x.id)).not.toContain(id);
   });
 
   it('DELETE answers 204', async () => {
     h = await boot(ACCOUNT_SEED);
-    const [hook] = (await h.call<Hook[]>('GET', 'admin/hooks')).json;
+    const [hook] = (await h.call<ApiHook[]>('GET', 'admin/hooks')).json;
     const res = await h.call('DELETE', `admin/hooks/${hook!.id}`);
     expect(res.status).toBe(204);
     expect((await h.call('GET', `admin/hooks/${hook!.id}`)).status).toBe(404);

@@ -1,4 +1,7 @@
 import { startSandbox, type Sandbox, type SandboxOptions, type SeedFile } from '../../src/sandbox/index.js';
+import { apiCall, type ApiResult, type CallOptions } from '../support/api.js';
+
+export type { ApiResult, CallOptions };
 
 export const ADMIN_TOKEN = 'admin-token';
 
@@ -52,26 +55,10 @@ export const SEED: SeedFile = {
   ],
 };
 
-export interface ApiResult<T = unknown> {
-  status: number;
-  headers: Headers;
-  text: string;
-  json: T;
-}
-
-export interface CallOptions {
-  /** Token to send as `Authorization: token …`; null = anonymous. Default: the admin token. */
-  token?: string | null;
-  body?: unknown;
-  /** A raw body (sent as is, with `contentType`). */
-  rawBody?: string;
-  contentType?: string;
-  headers?: Record<string, string>;
-}
-
 export interface Harness {
   sb: Sandbox;
   url: string;
+  /** An API call, as the admin unless opts.token says otherwise (null: anonymous). */
   call<T = unknown>(method: string, path: string, opts?: CallOptions): Promise<ApiResult<T>>;
 }
 
@@ -80,28 +67,8 @@ export async function boot(seed: SeedFile | undefined = SEED, extra: Partial<San
   return {
     sb,
     url: sb.url,
-    async call<T>(method: string, path: string, opts: CallOptions = {}): Promise<ApiResult<T>> {
-      const headers: Record<string, string> = { ...opts.headers };
-      const token = opts.token === undefined ? ADMIN_TOKEN : opts.token;
-      if (token !== null && headers.authorization === undefined) headers.authorization = `token ${token}`;
-      let body: string | Uint8Array | undefined;
-      if (opts.rawBody !== undefined) {
-        // Bytes: fetch adds no Content-Type of its own (a string body would get text/plain).
-        body = new TextEncoder().encode(opts.rawBody);
-        if (opts.contentType !== undefined) headers['content-type'] = opts.contentType;
-      } else if (opts.body !== undefined) {
-        body = JSON.stringify(opts.body);
-        headers['content-type'] = opts.contentType ?? 'application/json';
-      }
-      const res = await fetch(`${sb.url}/api/v1/${path.replace(/^\//, '')}`, { method, headers, body });
-      const text = await res.text();
-      let json: unknown;
-      try {
-        json = text ? JSON.parse(text) : undefined;
-      } catch {
-        json = undefined;
-      }
-      return { status: res.status, headers: res.headers, text, json: json as T };
+    call<T>(method: string, path: string, opts: CallOptions = {}): Promise<ApiResult<T>> {
+      return apiCall<T>(sb.url, method, path, { ...opts, token: opts.token === undefined ? ADMIN_TOKEN : opts.token });
     },
   };
 }

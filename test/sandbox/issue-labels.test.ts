@@ -1,24 +1,19 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { apiError, boot, type Harness } from './helpers.js';
 import { ISSUE_SEED, labelId } from './issues-seed.js';
-
-interface Label {
-  id: number;
-  name: string;
-  url: string;
-}
+import type { ApiLabel } from '../support/api-types.js';
 
 let h: Harness;
 afterEach(async () => h?.sb.close());
 
 const W = 'acme/widgets';
 const L1 = `repos/${W}/issues/1/labels`;
-const names = (labels: Label[]): string[] => labels.map((l) => l.name);
+const names = (labels: ApiLabel[]): string[] => labels.map((l) => l.name);
 
 describe('GET /repos/{o}/{r}/issues/{index}/labels', () => {
   it('lists the labels of an issue sorted by name, repository and organisation labels mixed', async () => {
     h = await boot(ISSUE_SEED);
-    const res = await h.call<Label[]>('GET', `repos/${W}/issues/2/labels`, { token: null });
+    const res = await h.call<ApiLabel[]>('GET', `repos/${W}/issues/2/labels`, { token: null });
     expect(res.status).toBe(200);
     expect(names(res.json)).toEqual(['bug', 'org-bug']);
     expect(res.json[1]!.url).toMatch(/\/api\/v1\/orgs\/acme\/labels\/\d+$/);
@@ -30,23 +25,23 @@ describe('POST /repos/{o}/{r}/issues/{index}/labels', () => {
   it('answers 200 (not 201) with every label of the issue sorted by name', async () => {
     h = await boot(ISSUE_SEED);
     const feature = await labelId(h, W, 'feature');
-    const res = await h.call<Label[]>('POST', L1, { token: 'bob-token', body: { labels: [feature] } });
+    const res = await h.call<ApiLabel[]>('POST', L1, { token: 'bob-token', body: { labels: [feature] } });
     expect(res.status).toBe(200);
     expect(names(res.json)).toEqual(['bug', 'feature']);
     // Adding a present label again changes nothing.
-    expect(names((await h.call<Label[]>('POST', L1, { body: { labels: [feature] } })).json)).toEqual(['bug', 'feature']);
+    expect(names((await h.call<ApiLabel[]>('POST', L1, { body: { labels: [feature] } })).json)).toEqual(['bug', 'feature']);
   });
 
   it('takes strings as names — "5" is the label named 5 — and ignores unknown names', async () => {
     h = await boot(ISSUE_SEED);
-    const res = await h.call<Label[]>('POST', L1, { body: { labels: ['5', 'feature', 'no-such-label'] } });
+    const res = await h.call<ApiLabel[]>('POST', L1, { body: { labels: ['5', 'feature', 'no-such-label'] } });
     expect(res.status).toBe(200);
     expect(names(res.json)).toEqual(['5', 'bug', 'feature']);
   });
 
   it('matches names against the organisation labels too, adding every label of a duplicated name', async () => {
     h = await boot(ISSUE_SEED);
-    const res = await h.call<Label[]>('POST', L1, { body: { labels: ['dup', 'org-bug'] } });
+    const res = await h.call<ApiLabel[]>('POST', L1, { body: { labels: ['dup', 'org-bug'] } });
     expect(res.status).toBe(200);
     expect(names(res.json)).toEqual(['bug', 'dup', 'dup', 'org-bug']);
     const ids = [await labelId(h, W, 'dup'), await labelId(h, 'acme', 'dup')];
@@ -57,7 +52,7 @@ describe('POST /repos/{o}/{r}/issues/{index}/labels', () => {
     h = await boot(ISSUE_SEED);
     const foreign = await labelId(h, 'acme/gadgets', 'bug');
     const feature = await labelId(h, W, 'feature');
-    const res = await h.call<Label[]>('POST', L1, { body: { labels: [foreign, 99999, feature + 0.9] } });
+    const res = await h.call<ApiLabel[]>('POST', L1, { body: { labels: [foreign, 99999, feature + 0.9] } });
     expect(res.status).toBe(200);
     expect(names(res.json)).toEqual(['bug', 'feature']);
   });
@@ -76,7 +71,7 @@ describe('POST /repos/{o}/{r}/issues/{index}/labels', () => {
     const notList = await h.call('POST', L1, { body: { labels: 'bug' } });
     expect(notList.status).toBe(422);
     expect(notList.json).toEqual(apiError(h, '[]: json: cannot unmarshal string into Go struct field IssueLabelsOption.labels of type []interface {}'));
-    expect(names((await h.call<Label[]>('GET', L1)).json)).toEqual(['bug']);
+    expect(names((await h.call<ApiLabel[]>('GET', L1)).json)).toEqual(['bug']);
   });
 
   it('collapses exclusive scopes: a newly added exclusive label removes the others of its scope, name order deciding', async () => {
@@ -85,12 +80,12 @@ describe('POST /repos/{o}/{r}/issues/{index}/labels', () => {
     const high = await labelId(h, W, 'priority/high');
     const medium = await labelId(h, W, 'priority/medium');
     // Issue #3 has priority/low; adding priority/high replaces it.
-    const res = await h.call<Label[]>('POST', I3, { body: { labels: [high] } });
+    const res = await h.call<ApiLabel[]>('POST', I3, { body: { labels: [high] } });
     expect(res.status).toBe(200);
     expect(names(res.json)).toEqual(['feature', 'priority/high']);
     // Two of one scope in one request: the labels are applied in name order, so the later name wins
     // whatever the request order.
-    const both = await h.call<Label[]>('POST', I3, { body: { labels: [medium, high] } });
+    const both = await h.call<ApiLabel[]>('POST', I3, { body: { labels: [medium, high] } });
     expect(names(both.json)).toEqual(['feature', 'priority/medium']);
   });
 
@@ -106,7 +101,7 @@ describe('POST /repos/{o}/{r}/issues/{index}/labels', () => {
 
   it('has no archived check', async () => {
     h = await boot(ISSUE_SEED);
-    const res = await h.call<Label[]>('POST', 'repos/acme/attic/issues/1/labels', { body: { labels: ['old'] } });
+    const res = await h.call<ApiLabel[]>('POST', 'repos/acme/attic/issues/1/labels', { body: { labels: ['old'] } });
     expect(res.status).toBe(200);
     expect(names(res.json)).toEqual(['old']);
   });
@@ -116,19 +111,19 @@ describe('PUT /repos/{o}/{r}/issues/{index}/labels', () => {
   it('replaces the labels; [] and a missing list clear them', async () => {
     h = await boot(ISSUE_SEED);
     const I2 = `repos/${W}/issues/2/labels`;
-    const res = await h.call<Label[]>('PUT', I2, { body: { labels: ['feature', 'dup'] } });
+    const res = await h.call<ApiLabel[]>('PUT', I2, { body: { labels: ['feature', 'dup'] } });
     expect(res.status).toBe(200);
     expect(names(res.json)).toEqual(['dup', 'dup', 'feature']);
-    expect((await h.call<Label[]>('PUT', I2, { body: { labels: [] } })).json).toEqual([]);
+    expect((await h.call<ApiLabel[]>('PUT', I2, { body: { labels: [] } })).json).toEqual([]);
     await h.call('PUT', I2, { body: { labels: ['bug'] } });
-    const cleared = await h.call<Label[]>('PUT', I2, { body: {} });
+    const cleared = await h.call<ApiLabel[]>('PUT', I2, { body: {} });
     expect(cleared.status).toBe(200);
     expect(cleared.json).toEqual([]);
   });
 
   it('keeps only the last label of each exclusive scope (in name order)', async () => {
     h = await boot(ISSUE_SEED);
-    const res = await h.call<Label[]>('PUT', L1, { body: { labels: ['priority/medium', 'bug', 'priority/high', 'priority/low'] } });
+    const res = await h.call<ApiLabel[]>('PUT', L1, { body: { labels: ['priority/medium', 'bug', 'priority/high', 'priority/low'] } });
     expect(res.status).toBe(200);
     expect(names(res.json)).toEqual(['bug', 'priority/medium']);
   });

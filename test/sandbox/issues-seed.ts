@@ -1,5 +1,6 @@
 import type { SeedFile } from '../../src/sandbox/index.js';
 import type { Harness } from './helpers.js';
+export type { ApiIssue } from '../support/api-types.js';
 
 /**
  * The seed of the issue, issue-label and issue-edit tests:
@@ -69,20 +70,3 @@ export async function labelId(h: Harness, where: string, name: string): Promise<
   return label.id;
 }
 
-export interface ApiIssue {
-  id: number;
-  number: number;
-  title: string;
-  body: string;
-  ref: string;
-  state: string;
-  labels: { id: number; name: string }[];
-  milestone: { id: number; title: string } | null;
-  assignees: { login: string }[] | null;
-  assignee: { login: string } | null;
-  due_date: string | null;
-  content_version: number;
-  projects: { id: number; title: string }[];
-  user: { login: string };
-  closed_at: string | null;
-}

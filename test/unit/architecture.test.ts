@@ -20,20 +20,14 @@ const KIND_NAMES = new Set(kinds.flatMap((k) => [k.name, k.configKey, k.pruneKey
 const namesKind = (text: string): boolean => KIND_NAMES.has(text) || kinds.some((k) => text.startsWith(`${k.name}/`));
 
 /**
- * What issue 8 has not moved yet, per file: the count may only go down (then lower it here), and no
- * other file may start naming kinds. Scope resolution (src/scopes) is its own
- * stage: it knows the model's scope types and the config sections that declare them.
+ * Files allowed to name kinds, with how many times: none now. Should one ever be needed while a move
+ * is under way, list it here with its count, which may then only go down; no other file may start
+ * naming kinds. Scope resolution (src/scopes) is its own stage: it knows the model's scope types and
+ * the config sections that declare them.
  */
-const KIND_NAMES_LEFT: Record<string, number> = {
-  // ExportSelection's repos and orgs (what --include names), as the export command fills them.
-  'src/cli/commands/export.ts': 8,
-  'src/export/export.ts': 9,
-};
-/** Functions still over the limit, by file and first line. */
-const LONG_FUNCTIONS_LEFT: string[] = [
-  'src/apply/verify.ts: export async function verifySavedPlan(plan: Plan, client: GiteaClient, kinds: Kind[], server?: ServerInfo): Promise<VerifiedPlan> {',
-  'src/plan/planner.ts: export async function buildPlan(opts: PlanOptions): Promise<PlanResult> {',
-];
+const KIND_NAMES_LEFT: Record<string, number> = {};
+/** Functions still over the limit, by file and first line (none now: a new one must be split, not listed). */
+const LONG_FUNCTIONS_LEFT: string[] = [];
 
 function byFile(hits: string[]): Record<string, number> {
   const out: Record<string, number> = {};

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { planShapeProblems } from '../../src/apply/plan-shape.js';
+import { formatDiagnostic } from '../../src/diagnostic.js';
 import { kinds } from '../../src/kinds/index.js';
 import { assessSafety, assessSavedPlan, DEFAULT_POLICY, describePolicy, policyOf, type SafetyFacts } from '../../src/plan/safety.js';
 import type { Change, PlanPolicy } from '../../src/plan/types.js';
@@ -75,7 +76,7 @@ describe('plan file shape', () => {
   });
 
   it('names what it does not know', () => {
-    const problems = (c: Record<string, unknown>, extra?: Record<string, unknown>) => planShapeProblems(plan([{ ...label, ...c }], extra), kinds).join('\n');
+    const problems = (c: Record<string, unknown>, extra?: Record<string, unknown>) => planShapeProblems(plan([{ ...label, ...c }], extra), kinds).map(formatDiagnostic).join('\n');
     expect(problems({ kind: 'wormhole' })).toMatch(/unknown kind "wormhole"/);
     expect(problems({ action: 'delete' })).toMatch(/a delete carries no field values/);
     expect(problems({ action: 'rename' })).toMatch(/a rename needs from/);
@@ -89,5 +90,7 @@ describe('plan file shape', () => {
     expect(problems({}, { policy: { ...policy(), max_deletes: -1 } })).toMatch(/policy.max_deletes must be a count/);
     expect(problems({}, { policy: undefined })).toMatch(/records no policy/);
     expect(problems({}, { extra: true })).toMatch(/unknown key "extra" at the top level/);
+    // Each problem is a diagnostic naming the change it is about, printed by the one formatter.
+    expect(planShapeProblems(plan([{ ...label, notes: 'x' }]), kinds)).toEqual([{ resource: `change ${label.id}`, message: 'notes must be a list of strings' }]);
   });
 });

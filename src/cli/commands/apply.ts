@@ -5,7 +5,7 @@ import { execute } from '../../apply/executor.js';
 import { planShapeProblems } from '../../apply/plan-shape.js';
 import { verifySavedPlan } from '../../apply/verify.js';
 import { kinds } from '../../kinds/index.js';
-import { describeServer, formatDiagnostic, kindTitles, type PlanServer, type ServerInfo } from '../../model/index.js';
+import { describeServer, formatDiagnostic, kindTitles, type Diagnostic, type PlanServer, type ServerInfo } from '../../model/index.js';
 import { resolvePlanSecrets } from '../../plan/planfile.js';
 import type { Plan } from '../../plan/types.js';
 import { renderApplySummary, renderResultLine } from '../../render/text.js';
@@ -28,7 +28,7 @@ function readPlanFile(path: string, out: Output): Plan {
   }
   const problems = planShapeProblems(raw, kinds);
   if (problems.length) {
-    const shown = problems.slice(0, 10).map((p) => `  ${p}`);
+    const shown = problems.slice(0, 10).map((p) => `  ${formatDiagnostic(p)}`);
     if (problems.length > 10) shown.push(`  … and ${problems.length - 10} more`);
     throw new UserError(`${path} is not a plan this forgeform can apply; nothing was changed:\n${shown.join('\n')}\nMake the plan again with forgeform plan --out.`);
   }
@@ -57,7 +57,7 @@ async function confirm(out: Output): Promise<boolean> {
 
 export async function applyCommand(planFile: string | undefined, opts: ApplyCommandOptions, out: Output): Promise<number> {
   let plan: Plan;
-  let refused = new Map<string, string>();
+  let refused = new Map<string, Diagnostic>();
   let client;
   let forbidden: string[] = [];
   let server: ServerInfo;

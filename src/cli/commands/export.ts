@@ -1,7 +1,7 @@
 import leven from 'leven';
 import { exportConfig, ExportSelectionError, toYaml, type ExportSelection } from '../../export/export.js';
 import { kinds } from '../../kinds/index.js';
-import { formatDiagnostic } from '../../model/index.js';
+import { formatDiagnostic, scopeTypeOfWord } from '../../model/index.js';
 import { connect, type ServerOptions } from '../context.js';
 import { checkWritable, writeOutputFile } from '../files.js';
 import { UserError, EXIT, type Output } from '../output.js';
@@ -10,8 +10,6 @@ export interface ExportCommandOptions extends ServerOptions {
   include?: string[];
   output?: string;
 }
-
-const ORG_NAME = /^[\w.-]+$/;
 
 const exportableKinds = () => [...new Set(kinds.filter((k) => k.exportable !== false).map((k) => k.configKey))];
 
@@ -29,16 +27,16 @@ function nearKind(word: string): string | undefined {
  */
 export function parseIncludes(includes: string[] | undefined): ExportSelection {
   const kindKeys = exportableKinds();
-  const sel: ExportSelection = { kinds: [], repos: [], orgs: [] };
+  const sel: ExportSelection = { kinds: [], scopes: {} };
   if (!includes?.length) return { ...sel, everything: true };
   for (const inc of includes) {
+    const type = scopeTypeOfWord(inc);
     if (kindKeys.includes(inc)) sel.kinds.push(inc);
-    else if (inc.includes('/')) sel.repos.push(inc);
-    else if (ORG_NAME.test(inc)) sel.orgs.push(inc);
+    else if (type) (sel.scopes[type] ??= []).push(inc);
     else throw new UserError(`--include "${inc}" is not a kind, a repository or an organisation: expected a kind (${kindKeys.join(', ')}), OWNER/REPO (globs allowed) or an organisation name`);
   }
   const serverWide = kinds.filter((k) => k.scopeType === 'server' && k.exportable !== false).map((k) => k.configKey);
-  if (!sel.repos.length && !sel.orgs.length && !sel.kinds.some((k) => serverWide.includes(k)))
+  if (!Object.values(sel.scopes).some((names) => names.length) && !sel.kinds.some((k) => serverWide.includes(k)))
     throw new UserError(`export needs, besides kinds of repositories, at least one --include OWNER/REPO (globs allowed), --include ORG, or --include ${serverWide.join('|')}; or no --include at all, for everything`);
   return sel;
 }
@@ -56,10 +54,10 @@ export async function exportCommand(opts: ExportCommandOptions, out: Output): Pr
       const near = nearKind(key);
       return `--include "${key}" is not a kind${near ? ` (did you mean "${near}"?)` : ''} and no organisation of this name exists on the server (or the token cannot see it); the kinds are ${exportableKinds().join(', ')}`;
     };
+    // A plain word that names no organisation may be a mistyped kind.
+    const mayBeKind = (key: string) => !key.includes('/') && (opts.include ?? []).includes(key);
     throw new UserError(
-      e.problems
-        .map(({ path: [section, key], ...p }) => (section === 'orgs' && sel.orgs.includes(key) && /does not exist/.test(p.message) ? unknownWord(key) : formatDiagnostic({ ...p, resource: `--include "${key}"` })))
-        .join('\n'),
+      e.problems.map(({ path: [, key], ...p }) => (mayBeKind(key) && /does not exist/.test(p.message) ? unknownWord(key) : formatDiagnostic({ ...p, resource: `--include "${key}"` }))).join('\n'),
     );
   }
   for (const s of result.skipped) out.stderr(out.err.yellow(`Warning: ${s}`));

@@ -53,8 +53,8 @@ async function usersNamed(ctx: KindContext, names: Set<string>): Promise<KnownAc
   const known: KnownAccounts['users'] = new Map();
   if (!names.size) return known;
   // Users the plan itself creates or renames into existence count as existing.
-  for (const c of ctx.plannedChanges(userKind.name, SERVER)) if (c.action === 'create' || c.action === 'rename') known.set(lc(c.key), 'exists');
   if (ctx.loaded.config?.users) {
+    for (const u of await ctx.projected(userKind, SERVER)) if (u.madeBy) known.set(lc(u.key), 'exists');
     // The planner has read every user already for the users section: no request more.
     const all = new Set((await ctx.currentOf(userKind, SERVER)).map((u) => lc(u.key)));
     for (const n of names) if (!known.has(lc(n))) known.set(lc(n), all.has(lc(n)) ? 'exists' : 'missing');

@@ -1,5 +1,6 @@
 import type { BranchProtectionConfig, RepoConfig } from '../../config/types.js';
 import { apiPath } from '../../gitea/path.js';
+import { userKind } from '../user/index.js';
 import type { Op } from '../../model/index.js';
 import { bool, int, normalizeFields, set, str } from '../fields.js';
 import { accountProblems, lookUpAccounts, rememberDeclaredLists, type KnownAccounts } from './accounts.js';
@@ -59,6 +60,8 @@ export const branchProtectionKind: Kind = {
   scopeType: 'repo',
   actions: ['create', 'update', 'delete'],
   fields,
+  // Users the plan creates count as existing in the allowlists (src/kinds/branch-protection/accounts.ts).
+  after: [userKind.name],
 
   async desired(scopeConfig, scope) {
     const rules = (scopeConfig as RepoConfig | undefined)?.branch_protections;

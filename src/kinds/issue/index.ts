@@ -72,17 +72,8 @@ function labelSources(scope: Scope): [Kind, Scope][] {
 /** Labels as they will be after the plan: current ones renamed or deleted, planned ones added. */
 async function labelCatalogue(scope: Scope, ctx: ScopeContext): Promise<LabelTarget[]> {
   const out: LabelTarget[] = [];
-  for (const [kind, s] of labelSources(scope)) {
-    const current = s.pendingCreate ? [] : await ctx.currentOf(kind, s);
-    const planned = ctx.plannedChanges(kind.name, s);
-    for (const c of current) {
-      const change = planned.find((p) => p.precondition.digest !== null && (p.action === 'rename' ? p.from === c.key : p.key === c.key) && p.ops.some((o) => o.path.endsWith(`/${c.id}`)));
-      if (change?.action === 'delete') continue;
-      const exclusive = change?.fields.find((f) => f.path === 'exclusive')?.after ?? c.fields.exclusive;
-      out.push({ name: change?.action === 'rename' ? change.key : c.key, id: c.id as number, exclusive: Boolean(exclusive) });
-    }
-    for (const p of planned) if (p.action === 'create') out.push({ name: p.key, id: { $ref: p.id }, exclusive: Boolean(p.fields.find((f) => f.path === 'exclusive')?.after) });
-  }
+  for (const [kind, s] of labelSources(scope))
+    for (const l of await ctx.projected(kind, s)) out.push({ name: l.key, id: l.id as LabelTarget['id'], exclusive: Boolean(l.fields.exclusive) });
   return out;
 }
 
@@ -194,6 +185,8 @@ export const issueKind: Kind = {
   actions: ['update'],
   fields,
   context: [LABELS_MODE, CONTENT_VERSION],
+  // Labels are resolved against the labels as this plan leaves them.
+  after: [repoLabelKind.name, orgLabelKind.name],
   // A body edit carries the content version it was planned from; Gitea answers 409 when it moved on.
   guardedByServer: ['body', '_content_version'],
 

@@ -1,5 +1,6 @@
 import type { Config, OrgConfig } from '../../config/types.js';
 import { apiPath } from '../../gitea/path.js';
+import { userKind } from '../user/index.js';
 import { normalizeFields, str, text } from '../fields.js';
 import type { CurrentObject, DesiredObject, FieldSpec, Kind, OpsInput, Scope, ScopeContext } from '../../model/index.js';
 
@@ -10,10 +11,8 @@ const OWNER = 'owner';
 
 /** The change ids that create or rename a user in this plan (a new owner must exist first). */
 export function userChangeIds(ctx: ScopeContext, scope: Scope, name: string): string[] {
-  return ctx
-    .plannedChanges('user', scope)
-    .filter((c) => c.key === name && (c.action === 'create' || c.action === 'rename'))
-    .map((c) => c.id);
+  const made = ctx.madeBy(userKind, scope, name);
+  return made ? [made] : [];
 }
 
 /**
@@ -34,6 +33,8 @@ export const orgKind: Kind = {
   context: [OWNER],
   target: { type: 'org', placeholder: 'NAME' },
   createsScope: 'org',
+  // A new organisation's owner may be a user this plan creates.
+  after: [userKind.name],
 
   async desired(scopeConfig) {
     const objects: DesiredObject[] = [];

@@ -3,7 +3,8 @@ import { isApiError } from '../../gitea/client.js';
 import { apiPath } from '../../gitea/path.js';
 import { splitRepo } from '../branch-protection/index.js';
 import { bool, normalizeFields, set, str, text } from '../fields.js';
-import { userChangeIds } from '../org/index.js';
+import { orgKind, userChangeIds } from '../org/index.js';
+import { userKind } from '../user/index.js';
 import { isGlobKey, type CurrentObject, type DesiredObject, type FieldSpec, type Kind, type OpsInput, type Problem } from '../../model/index.js';
 
 const fields: FieldSpec[] = [bool('private'), text('description'), bool('auto_init'), str('default_branch'), set('gitignores'), str('license'), str('readme')];
@@ -32,6 +33,8 @@ export const repoKind: Kind = {
   fields,
   target: { type: 'repo', placeholder: 'OWNER/NAME' },
   createsScope: 'repo',
+  // A new repository's owner may be an organisation or user this plan creates.
+  after: [orgKind.name, userKind.name],
   exportable: false,
 
   async desired(scopeConfig) {
@@ -97,8 +100,8 @@ export const repoKind: Kind = {
   dependsOn({ action, desired, scope, ctx }: OpsInput) {
     if (action !== 'create') return [];
     const [owner] = splitRepo(desired!.key);
-    const org = ctx.plannedChanges('org', scope).filter((c) => c.key === owner && c.action === 'create');
-    return [...org.map((c) => c.id), ...userChangeIds(ctx, scope, owner)];
+    const org = ctx.madeBy(orgKind, scope, owner);
+    return [...(org ? [org] : []), ...userChangeIds(ctx, scope, owner)];
   },
 
   ops({ desired }) {

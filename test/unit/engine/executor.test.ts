@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { execute, type ChangeResult } from '../../../src/apply/executor.js';
-import type { Kind } from '../../../src/model/index.js';
+import type { Diagnostic, Kind } from '../../../src/model/index.js';
 import { FakeServer, fakeKind, plan } from './fake.js';
 
 const APP = 'repos/acme/app/widgets';
@@ -8,7 +8,7 @@ const GADGETS = 'repos/acme/app/gadgets';
 const kinds: Kind[] = [fakeKind(), fakeKind({ name: 'gadget', refersTo: 'widget' })];
 
 /** Plans the config against the server, then applies the plan to it. */
-async function planAndApply(server: FakeServer, config: Record<string, unknown>, refused?: Map<string, string>): Promise<ChangeResult[]> {
+async function planAndApply(server: FakeServer, config: Record<string, unknown>, refused?: Map<string, Diagnostic>): Promise<ChangeResult[]> {
   const { plan: p, errors } = await plan(server, config, { kinds });
   expect(errors).toEqual([]);
   server.sent = [];
@@ -65,7 +65,7 @@ describe('executor with a fake kind', () => {
 
   it('sends nothing for a refused change, and skips what depends on it', async () => {
     const server = new FakeServer().repo('acme/app');
-    const results = await planAndApply(server, { repos: { 'acme/app': { widgets: { w: {} }, gadgets: { w: {} } } } }, new Map([['widget/repo:acme/app/w', 'stale plan: plan again']]));
+    const results = await planAndApply(server, { repos: { 'acme/app': { widgets: { w: {} }, gadgets: { w: {} } } } }, new Map([['widget/repo:acme/app/w', { message: 'stale plan', hint: 'plan again' }]]));
     expect(outcomes(results)).toEqual(['failed widget/repo:acme/app/w: stale plan: plan again', 'skipped gadget/repo:acme/app/w: depends on widget/repo:acme/app/w, which failed']);
     expect(server.writes()).toEqual([]);
   });

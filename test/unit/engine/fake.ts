@@ -155,6 +155,7 @@ export function fakeKind(o: FakeKindOptions = {}): Kind {
     ],
     ...(o.replaceToRotate ? { replaceToRotate: true } : {}),
     ...(scopeType === 'server' ? { target: { type: name, placeholder: 'NAME' } } : {}),
+    ...(o.refersTo ? { after: [o.refersTo] } : {}),
     async desired(scopeConfig, scope) {
       const declared = (scopeConfig as Record<string, Record<string, Record<string, unknown>> | undefined>)?.[configKey];
       if (!declared) return undefined;
@@ -191,9 +192,8 @@ export function fakeKind(o: FakeKindOptions = {}): Kind {
         const body: Record<string, unknown> = { name: desired!.key, ...fields };
         if (o.refersTo) {
           // The object this one points at: its id when it exists, a {"$ref"} to its create when this plan makes it.
-          const refKind = o.refersTo;
-          const planned = ctx.plannedChanges(refKind, scope).find((c) => c.key === desired!.key && c.action === 'create');
-          body.ref_id = planned ? { $ref: planned.id } : null;
+          const made = ctx.madeBy(fakeKind({ name: o.refersTo }), scope, desired!.key);
+          body.ref_id = made ? { $ref: made } : null;
         }
         const create = { method: 'POST' as const, path: collection(scope), body };
         return action === 'replace' ? [{ method: 'DELETE', path: `${collection(scope)}/${current!.id}`, reason: 'the secret cannot be edited' }, create] : [create];

@@ -37,7 +37,7 @@ describe('a saved plan checked against the server before apply', () => {
     server.row(APP, 'edit')!.color = 'green';
     server.add(APP, { name: 'fresh' });
     const verified = await verifySavedPlan(p, server.client(), kinds);
-    expect([...verified.refused]).toEqual([
+    expect([...verified.refused].map(([id, d]) => [id, formatDiagnostic(d)])).toEqual([
       ['widget/repo:acme/app/fresh', 'exists on the server since the plan was made (stale plan): plan again'],
       ['widget/repo:acme/app/edit', 'changed on the server since the plan was made (stale plan): plan again'],
     ]);

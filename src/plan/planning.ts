@@ -1,0 +1,122 @@
+// The state one buildPlan carries from step to step (see planner.ts), and the one way a change is made.
+import type { ConfigPath, LoadedConfig, SourceLocation } from '../config/types.js';
+import { changeId, scopeId, type Action, type Change, type CurrentObject, type DesiredObject, type Diagnostic, type FieldChange, type Kind, type KindContext, type Scope } from '../model/index.js';
+import type { ResolvedScope } from '../scopes/resolve.js';
+import { dependenciesOf, opsOf, type OpsBase } from './change-ops.js';
+import { objectDigest } from './digest.js';
+import type { Projection } from './projection.js';
+
+/** A diagnostic while planning, with the place found for it (flattened into file:line:col at the end). */
+export type Reported = Diagnostic & { location?: SourceLocation | undefined };
+
+export const placed = ({ location, ...d }: Reported): Diagnostic => ({ ...d, ...location });
+
+/** What one plan gathers: problems, warnings, drift, the changes, and the facts the safety rules need. */
+export interface Planning {
+  ctx: KindContext;
+  /** The kinds in registry order (the order changes are listed in). */
+  kinds: Kind[];
+  projection: Projection;
+  errors: Reported[];
+  warnings: string[];
+  drift: string[];
+  changes: Change[];
+  /** How many objects of a kind a scope holds on the server, keyed by `${kind} ${scope}`. */
+  existing: Map<string, number>;
+  /** Changes that alter other objects (a deleted label taken off issues). */
+  affects: { change: Change; count: number; what: string }[];
+  /** The server object each change was computed from (guards judge it). */
+  currentOfChange: Map<string, CurrentObject | undefined>;
+}
+
+/** One kind in one declared scope: what the config wants there. */
+export interface Work {
+  kind: Kind;
+  rs: ResolvedScope;
+  desired: DesiredObject[];
+}
+
+/** One kind in one scope while it is planned. */
+export interface ScopePlan extends Work {
+  scope: Scope;
+  /** Every server object of the kind in the scope, as read. */
+  read: CurrentObject[];
+  /** The server objects looked at (for --target on a server-wide kind: those selected, and those they rename). */
+  current: CurrentObject[];
+  byKey: Map<string, CurrentObject[]>;
+  /** Server objects a declared object stands for (or that must not be pruned): the rest may be pruned. */
+  consumed: Set<CurrentObject>;
+  /** Objects renamed to another declared name: their old name is free for a declared object of its own. */
+  renamedAway: Set<CurrentObject>;
+  /** What the kind's prepare returned (its lookups for check, compare and ops). */
+  prepared: unknown;
+  changes: Change[];
+}
+
+/** " in acme/widgets" for a repo or org; nothing for the server scope. */
+export function where(scope: Scope): string {
+  return scope.name ? ` in ${scope.name}` : '';
+}
+
+/** `label "bug" in acme/widgets`: how messages name one object. */
+export function resourceOf(kind: Kind, key: string, scope: Scope): string {
+  return `${kind.title} "${key}"${where(scope)}`;
+}
+
+/** The place of a config path of a scope: a repo's config may come from globs and its exact entry, the most specific is tried first. */
+export function locate(loaded: LoadedConfig, rs: ResolvedScope, path: ConfigPath): SourceLocation | undefined {
+  // The server scope has no config key of its own: its paths are already complete (users.alice, hooks[2]).
+  for (const key of rs.configKeys.length ? [...rs.configKeys].reverse() : [undefined]) {
+    const candidate = [...path];
+    if (key !== undefined && candidate.length > 1) candidate[1] = key;
+    for (let n = candidate.length; n > 0; n--) {
+      const loc = loaded.locate(candidate.slice(0, n), n === candidate.length);
+      if (loc) return loc;
+    }
+  }
+  return undefined;
+}
+
+/** What a change is made of besides its kind and scope. */
+export interface ChangeSpec {
+  action: Action;
+  key: string;
+  fields: FieldChange[];
+  desired?: DesiredObject;
+  current?: CurrentObject;
+  /** The old name of a rename. */
+  from?: string;
+}
+
+/**
+ * A change with its context values, precondition digest, requests and dependencies. The requests are
+ * built from what the change shows, exactly as apply will build them again.
+ */
+export function makeChange(p: Planning, sp: ScopePlan, spec: ChangeSpec): Change {
+  const { kind, scope } = sp;
+  const { action, key, desired, current: cur, from } = spec;
+  const changed = spec.fields.map((f) => f.path).filter((path) => path !== 'name');
+  const shown = kind.shown?.({ scope, action, desired, current: cur, changed, ctx: p.ctx, prepared: sp.prepared }) ?? {};
+  const context = Object.entries(shown)
+    .filter(([, v]) => v !== undefined)
+    .map(([path, after]): FieldChange => ({ path, after, context: true }));
+  // Copies of one name: a delete names its copy by id.
+  const copies = (sp.byKey.get(key)?.length ?? 0) > 1;
+  const change: Change = {
+    id: action === 'delete' && copies ? `${changeId(kind, scope, key)}#${cur?.id}` : changeId(kind, scope, key),
+    kind: kind.name,
+    scope: scopeId(scope),
+    key,
+    action,
+    ...(from !== undefined ? { from } : {}),
+    fields: [...spec.fields, ...context],
+    precondition: { digest: cur ? objectDigest(cur, kind.guardedByServer) : null },
+    depends_on: [],
+    ops: [],
+  };
+  const base: OpsBase = { scope, ...(cur ? { current: cur } : {}), ctx: p.ctx, prepared: sp.prepared };
+  change.ops = opsOf(kind, change, base);
+  change.depends_on = dependenciesOf(kind, change, change.ops, base);
+  p.currentOfChange.set(change.id, cur);
+  return change;
+}

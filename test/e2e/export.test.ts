@@ -1,0 +1,30 @@
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { kinds } from '../../src/kinds/index.js';
+import { EVERY_KIND } from '../support/seeds.js';
+import { calls, world, type World } from './helpers.js';
+
+let w: World;
+beforeAll(async () => {
+  w = await world(EVERY_KIND);
+});
+afterAll(async () => w.sandbox.close());
+
+// The registry's contract, end to end: whatever kinds there are, export then plan is empty.
+describe('export of a server with objects of every kind', () => {
+  it('writes every exportable kind, and planning the file against the same server changes nothing', async () => {
+    const out = `${w.dir}/exported.yaml`;
+    const exported = await w.cli(['export', '-o', out]);
+    expect(exported.code, exported.stderr).toBe(0);
+    const text = readFileSync(out, 'utf8');
+    for (const kind of kinds.filter((k) => k.exportable !== false)) expect(text, kind.name).toMatch(new RegExp(`^\\s*${kind.configKey}:`, 'm'));
+    for (const name of ['alice:', 'acme:', 'acme/widgets:', 'org-bug:', 'bug:', 'main:', 'https://ci.example.com/hook', 'runner-1:']) expect(text).toContain(name);
+
+    w.sandbox.clearRequests();
+    const plan = await w.cli(['plan', '-c', out, '--detailed-exitcode']);
+    expect(plan.stderr).not.toMatch(/error|warning/i);
+    expect(plan.stdout).toContain('No changes');
+    expect(plan.code).toBe(0);
+    expect(calls(w.sandbox).filter((c) => !c.startsWith('GET '))).toEqual([]);
+  });
+});

@@ -1,0 +1,26 @@
+import type { SeedFile } from '../../src/sandbox/index.js';
+
+/**
+ * A sandbox seed with objects of every kind forgeform manages: users, an organisation with a label,
+ * a repository with a label, a branch protection, a milestone and an issue, an admin webhook and an
+ * Actions runner. The registry contract test and the export round trip use it; a new kind adds its
+ * objects here.
+ */
+export const EVERY_KIND: SeedFile = {
+  users: [
+    { username: 'root', admin: true, email: 'root@example.com' },
+    { username: 'alice', email: 'alice@example.com' },
+  ],
+  orgs: [{ name: 'acme', owners: ['root'], labels: [{ name: 'org-bug', color: 'ee0701' }] }],
+  repos: [
+    {
+      name: 'acme/widgets',
+      labels: [{ name: 'bug', color: 'ee0701' }],
+      branch_protections: [{ rule_name: 'main' }],
+      milestones: [{ title: 'v1' }],
+      issues: [{ title: 'First', body: 'one', labels: ['bug'], milestone: 'v1' }],
+    },
+  ],
+  hooks: [{ type: 'gitea', config: { url: 'https://ci.example.com/hook', content_type: 'json', is_system_webhook: true }, events: ['push'], active: true }],
+  actions: { runners: [{ name: 'runner-1' }] },
+};
