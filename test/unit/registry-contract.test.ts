@@ -1,6 +1,7 @@
 // The contract every kind of the registry fulfils, checked for all of them at once (Renovate's
-// manager contract test): adding a kind that breaks it fails here, naming the kind. Export → plan
-// being empty is checked end to end in test/e2e/export.test.ts.
+// manager contract test): adding a kind that breaks it fails here, naming the kind. Unique names,
+// config keys and target types are checked in test/unit/registry.test.ts; export → plan being empty
+// end to end in test/e2e/export.test.ts.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,15 +22,6 @@ const root = fileURLToPath(new URL('../../', import.meta.url));
 const KINDS_DIR = join(root, 'src/kinds');
 
 describe('every kind of the registry', () => {
-  it('has a unique name, config key within its scope type, and --target type', () => {
-    const dup = (values: string[]) => values.filter((v, i) => values.indexOf(v) !== i);
-    expect(dup(kinds.map((k) => k.name))).toEqual([]);
-    expect(dup(kinds.map((k) => `${k.scopeType} ${k.configKey}`))).toEqual([]);
-    expect(dup(kinds.flatMap((k) => (k.target ? [k.target.type] : [])))).toEqual([]);
-    // At most one kind creates the scopes of a type: the planner asks it for their creation.
-    expect(dup(kinds.flatMap((k) => (k.createsScope ? [k.createsScope] : [])))).toEqual([]);
-  });
-
   it('waits only for kinds that exist, in an order without cycles', () => {
     expect(() => planningOrder(kinds)).not.toThrow();
     expect(planningOrder(kinds)).toHaveLength(kinds.length);
