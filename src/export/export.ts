@@ -1,7 +1,8 @@
 import { Document } from 'yaml';
 import type { Config } from '../config/types.js';
 import { isApiError, type GiteaClient } from '../gitea/client.js';
-import { formatDiagnostic, scopeCreationIds, type CurrentObject, type Kind, type ServerInfo } from '../model/index.js';
+import { formatDiagnostic, scopeCreationIds, serverHas, type CurrentObject, type Kind, type ServerInfo } from '../model/index.js';
+import { availableFieldsOf, unavailableMessage } from '../plan/availability.js';
 import { makeKindContext } from '../plan/planner.js';
 import { discoverOwners, scopeEntry, scopesConfig } from '../scopes/discover.js';
 import { resolveScopes, type ScopeProblem } from '../scopes/resolve.js';
@@ -43,10 +44,14 @@ export async function exportConfig(client: GiteaClient, kinds: Kind[], sel: Expo
   const exportable = kinds.filter((k) => k.exportable !== false);
   const scoped = exportable.filter((k) => k.scopeType !== 'server');
   const anyScoped = scoped.some((k) => sel.kinds.includes(k.configKey));
-  const chosen = sel.everything
+  let chosen = sel.everything
     ? exportable
     : [...scoped.filter((k) => !anyScoped || sel.kinds.includes(k.configKey)), ...exportable.filter((k) => k.scopeType === 'server' && sel.kinds.includes(k.configKey))];
   const skipped: string[] = [];
+  // A kind the release lacks has nothing to read: said once, and left out.
+  const lacking = server ? chosen.filter((k) => k.availability && !serverHas(server, k.availability)) : [];
+  for (const k of lacking) skipped.push(`${k.configKey}: not exported, ${unavailableMessage({ path: [], what: k.configKey, availability: k.availability!, kind: true }, server!)}`);
+  chosen = chosen.filter((k) => !lacking.includes(k));
   let { repos, orgs } = sel;
   if (sel.everything) {
     const found = await discoverOwners(client, skipped);
@@ -82,7 +87,7 @@ export async function exportConfig(client: GiteaClient, kinds: Kind[], sel: Expo
   jobs.forEach((j, i) => {
     const objects = read[i];
     if (!objects) return;
-    if (j.rs.scope.type === 'server') return exportServerKind(out, j.kind, objects);
+    if (j.rs.scope.type === 'server') return exportServerKind(out, j.kind, objects, server);
     const entry = scopeEntry(out, j.rs.scope);
     const seen = new Set<string>();
     const map: Record<string, unknown> = {};
@@ -90,7 +95,7 @@ export async function exportConfig(client: GiteaClient, kinds: Kind[], sel: Expo
       // Names are not unique on the server; a config cannot hold two of one name.
       if (seen.has(o.key)) continue;
       seen.add(o.key);
-      map[o.key] = j.kind.toConfig(o);
+      map[o.key] = availableFieldsOf(j.kind, j.kind.toConfig(o), server);
     }
     entry[j.kind.configKey] = map;
   });
@@ -98,12 +103,12 @@ export async function exportConfig(client: GiteaClient, kinds: Kind[], sel: Expo
 }
 
 /** Server-wide objects go to their kind's section of the config (the kind says where when it is not its config key). */
-function exportServerKind(out: Config, kind: Kind, objects: CurrentObject[]): void {
+function exportServerKind(out: Config, kind: Kind, objects: CurrentObject[], server: ServerInfo | undefined): void {
   const sorted = [...objects].sort((a, b) => a.key.localeCompare(b.key));
   const map: Record<string, Record<string, unknown>> = {};
   for (const o of sorted) {
     // Names are not unique for some kinds; a config cannot hold two of one name.
-    if (!Object.hasOwn(map, o.key)) map[o.key] = kind.toConfig(o);
+    if (!Object.hasOwn(map, o.key)) map[o.key] = availableFieldsOf(kind, kind.toConfig(o), server);
   }
   const config = out as unknown as Record<string, unknown>;
   if (kind.exportInto) kind.exportInto(config, map);
