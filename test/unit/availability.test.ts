@@ -62,6 +62,16 @@ describe('the availability check of a config', () => {
     expect(messages(config, 'gitea@1.22')).toEqual([]);
   });
 
+  it('hook name is Gitea 1.26’s; issue projects are in no release (the sandbox’s gitea@main, 1.27, has them)', () => {
+    const hooks = { version: 1, hooks: [{ url: 'https://ci.example.com', name: 'ci' }] };
+    expect(messages(hooks, 'gitea@1.25.4')).toEqual(['name needs Gitea ≥ 1.26 (server: Gitea 1.25.4)']);
+    expect(messages(hooks, 'forgejo@15')).toEqual(['name needs Gitea ≥ 1.26 (server: Forgejo 15.0.0)']);
+    expect(messages(hooks, 'gitea@1.26')).toEqual([]);
+    const issues = { version: 1, repos: { 'acme/widgets': { issues: { 3: { projects: [1] } } } } };
+    expect(messages(issues, 'gitea@1.26')).toEqual(['projects needs Gitea ≥ 1.27 (server: Gitea 1.26.0)']);
+    expect(messages(issues, 'gitea@1.27')).toEqual([]);
+  });
+
   it('a feature that is not a field is checked where the config asks for it', () => {
     const kind: Kind = {
       ...runnerKind,
