@@ -1,8 +1,8 @@
 import { Document } from 'yaml';
 import type { Config } from '../config/types.js';
 import { isApiError, type GiteaClient } from '../gitea/client.js';
-import { formatDiagnostic, scopeCreationIds, serverHas, type CurrentObject, type Kind, type ServerInfo } from '../model/index.js';
-import { availableFieldsOf, unavailableMessage } from '../plan/availability.js';
+import { formatDiagnostic, scopeCreationIds, type CurrentObject, type Kind, type ServerInfo } from '../model/index.js';
+import { availableFieldsOf, kindUnavailable } from '../plan/availability.js';
 import { makeKindContext } from '../plan/planner.js';
 import { discoverOwners, scopeEntry, scopesConfig } from '../scopes/discover.js';
 import { resolveScopes, type ScopeProblem } from '../scopes/resolve.js';
@@ -49,9 +49,11 @@ export async function exportConfig(client: GiteaClient, kinds: Kind[], sel: Expo
     : [...scoped.filter((k) => !anyScoped || sel.kinds.includes(k.configKey)), ...exportable.filter((k) => k.scopeType === 'server' && sel.kinds.includes(k.configKey))];
   const skipped: string[] = [];
   // A kind the release lacks has nothing to read: said once, and left out.
-  const lacking = server ? chosen.filter((k) => k.availability && !serverHas(server, k.availability)) : [];
-  for (const k of lacking) skipped.push(`${k.configKey}: not exported, ${unavailableMessage({ path: [], what: k.configKey, availability: k.availability!, kind: true }, server!)}`);
-  chosen = chosen.filter((k) => !lacking.includes(k));
+  for (const k of chosen) {
+    const why = kindUnavailable(k, server);
+    if (why) skipped.push(`${k.configKey}: not exported, ${why}`);
+  }
+  chosen = chosen.filter((k) => !kindUnavailable(k, server));
   let { repos, orgs } = sel;
   if (sel.everything) {
     const found = await discoverOwners(client, skipped);

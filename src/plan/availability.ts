@@ -85,6 +85,12 @@ export function unavailableMessage(r: Requirement, server: ServerInfo): string {
   return `${r.what} ${r.kind ? 'need' : 'needs'} ${describeAvailability(r.availability)} (server: ${describeServer(server)})`;
 }
 
+/** Why the release lacks a kind as a whole, in the words of unavailableMessage; undefined when it has it (or no server is known). */
+export function kindUnavailable(kind: Kind, server: ServerInfo | undefined): string | undefined {
+  if (!server || !kind.availability || serverHas(server, kind.availability)) return undefined;
+  return unavailableMessage({ path: [], what: kind.configKey, availability: kind.availability, kind: true }, server);
+}
+
 /** The place of a path, or of its nearest enclosing value that has one. */
 function placeOf(loaded: Pick<LoadedConfig, 'locate'>, path: ConfigPath): Partial<Diagnostic> {
   for (let n = path.length; n > 0; n--) {

@@ -1,5 +1,4 @@
 import type { Config, RunnerConfig } from '../../config/types.js';
-import type { GiteaClient } from '../../gitea/client.js';
 import { apiPath } from '../../gitea/path.js';
 import { bool, inEither, inForgejo, inGitea, normalizeFields, only } from '../fields.js';
 import { serverHas, type CurrentObject, type DesiredObject, type FieldSpec, type Kind, type KindFeature, type ScopeContext } from '../../model/index.js';
@@ -29,9 +28,10 @@ interface RunnerPage {
 }
 
 /** Every runner of every scope, in the answer shape of the server's release. */
-function listRunners(client: GiteaClient, ctx: Pick<ScopeContext, 'server'>): Promise<unknown[]> {
+function listRunners({ client, server }: Pick<ScopeContext, 'client' | 'server'>): Promise<unknown[]> {
   const path = 'admin/actions/runners';
-  if (ctx.server && serverHas(ctx.server, features.bareList.availability)) return client.list(path, { object: 'Actions runners', query: { visible: 'true' } });
+  // No server known (unit tests): Gitea's shape, the default sandbox's.
+  if (server && serverHas(server, features.bareList.availability)) return client.list(path, { object: 'Actions runners', query: { visible: 'true' } });
   // Gitea's list has no paging headers: its body carries total_count (behavior.md §9).
   return client.listWrapped(
     path,
@@ -83,7 +83,7 @@ export const runnerKind: Kind = {
   },
 
   async read(_scope, ctx) {
-    return (await listRunners(ctx.client, ctx)).map((r) => this.fromServer(r));
+    return (await listRunners(ctx)).map((r) => this.fromServer(r));
   },
 
   check(desired, current) {
