@@ -34,7 +34,7 @@ export function reportFailure(e: unknown, out: Output, argv: string[] = process.
 /**
  * The commands, writing through `out`; `setCode` receives each action's exit code. Each action
  * imports its command when it runs: `--version`, `--help` and `validate` then load neither the
- * planner, the kinds nor the HTTP client (most of the startup CPU).
+ * planner, the kinds (but for validate --server-version) nor the HTTP client (most of the startup CPU).
  */
 function buildProgram(out: Output, argv: string[], setCode: (code: number) => void): Command {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -59,14 +59,8 @@ function buildProgram(out: Output, argv: string[], setCode: (code: number) => vo
     .command('validate')
     .description('check the config files against the schema, without contacting the server')
     .option('-c, --config <path>', 'config file or directory (repeatable; default forgeform.yaml)', collect)
-    .action(
-        run(async (opts: { config?: string[] }) => {
-        const { load } = await import('./context.js');
-        const loaded = await load(opts.config, out);
-        out.stdout(`The configuration is valid (${loaded.files.join(', ')}).`);
-        return EXIT.ok;
-      }),
-    );
+    .option('--server-version <fork@release>', 'also check that this release (gitea@1.25, forgejo@11) has every kind and field the config uses, as plan does')
+    .action(run(async (opts) => (await import('./commands/validate.js')).validateCommand(opts, out)));
 
   serverOptions(
     program

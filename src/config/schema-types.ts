@@ -80,9 +80,10 @@ export interface Policy {
 /** Gitea Actions settings of the server. */
 export interface ActionsConfig {
   /**
-   * Registered Actions runners, by name (needs a site administrator's token with the write:admin scope).
-   * forgeform cannot register runners: a declared runner must exist. With policy.prune containing runners,
-   * runners not listed here are deleted (runners of every scope: global, organisation, user and repository).
+   * Registered Actions runners, by name (needs a site administrator's token with the write:admin scope, and
+   * Gitea 1.24 or newer, or Forgejo 15 or newer: older releases have no runner API). forgeform cannot
+   * register runners: a declared runner must exist. With policy.prune containing runners, runners not listed
+   * here are deleted (runners of every scope: global, organisation, user and repository).
    */
   runners?: Record<string, RunnerConfig>;
 }
@@ -175,10 +176,10 @@ export interface LabelConfig {
 }
 
 /**
- * Settings of one branch protection rule (every field of Gitea's EditBranchProtectionOption). A field that is
- * not written is not managed. Gitea defaults enable_push to false: a rule with only a name blocks all direct
- * pushes (changes land through merged pull requests only). The push whitelist flags only take effect with
- * enable_push: true.
+ * Settings of one branch protection rule (every field of Gitea's and Forgejo's EditBranchProtectionOption;
+ * some exist only in some releases, see docs/servers.md). A field that is not written is not managed. Gitea
+ * defaults enable_push to false: a rule with only a name blocks all direct pushes (changes land through
+ * merged pull requests only). The push whitelist flags only take effect with enable_push: true.
  */
 export interface BranchProtectionConfig {
   /**
@@ -207,23 +208,32 @@ export interface BranchProtectionConfig {
    * enable_push_whitelist: true.
    */
   push_whitelist_deploy_keys?: boolean;
-  /** Allow force pushes to matching branches. Only takes effect with enable_push: true. */
+  /**
+   * Allow force pushes to matching branches. Only takes effect with enable_push: true. Gitea 1.23 and newer
+   * only; Forgejo has no such setting (forgeform refuses it there).
+   */
   enable_force_push?: boolean;
   /**
    * Only the users and teams in force_push_allowlist_usernames / force_push_allowlist_teams may force-push.
-   * Only takes effect with enable_push: true and enable_force_push: true.
+   * Only takes effect with enable_push: true and enable_force_push: true. Gitea 1.23 and newer only; Forgejo
+   * has no such setting (forgeform refuses it there).
    */
   enable_force_push_allowlist?: boolean;
-  /** Users who may force-push when enable_force_push_allowlist is true. */
+  /**
+   * Users who may force-push when enable_force_push_allowlist is true. Gitea 1.23 and newer only; Forgejo has
+   * no such setting (forgeform refuses it there).
+   */
   force_push_allowlist_usernames?: string[];
   /**
    * Teams whose members may force-push when enable_force_push_allowlist is true. Organisation repositories
-   * only: Gitea ignores team lists on repositories owned by a user.
+   * only: Gitea ignores team lists on repositories owned by a user. Gitea 1.23 and newer only; Forgejo has no
+   * such setting (forgeform refuses it there).
    */
   force_push_allowlist_teams?: string[];
   /**
    * Deploy keys with write access may also force-push. Only takes effect with enable_push, enable_force_push
-   * and enable_force_push_allowlist all true.
+   * and enable_force_push_allowlist all true. Gitea 1.23 and newer only; Forgejo has no such setting
+   * (forgeform refuses it there).
    */
   force_push_allowlist_deploy_keys?: boolean;
   /**
@@ -268,16 +278,30 @@ export interface BranchProtectionConfig {
   block_on_official_review_requests?: boolean;
   /** Merging is blocked while the head branch is behind the base branch. */
   block_on_outdated_branch?: boolean;
-  /** Merging is blocked until the code owners (CODEOWNERS file) have approved. Newer Gitea versions only. */
+  /**
+   * Merging is blocked until the code owners (CODEOWNERS file) have approved. In no released Gitea or Forgejo
+   * yet (only Gitea development builds after 1.26): forgeform refuses it on servers that would ignore it.
+   */
   block_on_codeowner_reviews?: boolean;
-  /** Repository administrators may not merge pull requests that do not satisfy this rule. */
+  /**
+   * Repository administrators may not merge pull requests that do not satisfy this rule. Gitea 1.23 and newer
+   * only; Forgejo has no such setting (forgeform refuses it there).
+   */
   block_admin_merge_override?: boolean;
   /** Approvals are dismissed when new commits are pushed to the pull request. */
   dismiss_stale_approvals?: boolean;
-  /** Approvals given to older commits of the pull request do not count towards required_approvals. */
+  /**
+   * Approvals given to older commits of the pull request do not count towards required_approvals. Gitea 1.22
+   * and newer, and Forgejo.
+   */
   ignore_stale_approvals?: boolean;
   /** Pushes containing unsigned or unverifiable commits are rejected. */
   require_signed_commits?: boolean;
+  /**
+   * The rule binds repository administrators too: they may not merge past it or push protected files (Forgejo
+   * only; Gitea has block_admin_merge_override instead, for merges).
+   */
+  apply_to_admins?: boolean;
   /**
    * Glob patterns separated by ";" of files that may not be changed by direct pushes, even by users allowed
    * to push (e.g. "*.lock;.gitea/**").
@@ -289,34 +313,50 @@ export interface BranchProtectionConfig {
    */
   unprotected_file_patterns?: string;
   /**
-   * The users and teams in bypass_allowlist_usernames / bypass_allowlist_teams may bypass this rule. Newer
-   * Gitea versions only.
+   * The users and teams in bypass_allowlist_usernames / bypass_allowlist_teams may bypass this rule. In no
+   * released Gitea or Forgejo yet (only Gitea development builds after 1.26): forgeform refuses it on servers
+   * that would ignore it.
    */
   enable_bypass_allowlist?: boolean;
-  /** Users who may bypass this rule when enable_bypass_allowlist is true. */
+  /**
+   * Users who may bypass this rule when enable_bypass_allowlist is true. In no released Gitea or Forgejo yet
+   * (only Gitea development builds after 1.26): forgeform refuses it on servers that would ignore it.
+   */
   bypass_allowlist_usernames?: string[];
   /**
    * Teams whose members may bypass this rule when enable_bypass_allowlist is true. Organisation repositories
-   * only: Gitea ignores team lists on repositories owned by a user.
+   * only: Gitea ignores team lists on repositories owned by a user. In no released Gitea or Forgejo yet (only
+   * Gitea development builds after 1.26): forgeform refuses it on servers that would ignore it.
    */
   bypass_allowlist_teams?: string[];
-  /** Matching branches may be deleted. Newer server versions only. */
+  /**
+   * Matching branches may be deleted. In no released Gitea or Forgejo yet (only Gitea development builds
+   * after 1.26): forgeform refuses it on servers that would ignore it.
+   */
   enable_deletion?: boolean;
   /**
    * Only the users and teams in deletion_allowlist_usernames / deletion_allowlist_teams may delete matching
-   * branches. Only takes effect with enable_deletion: true.
+   * branches. Only takes effect with enable_deletion: true. In no released Gitea or Forgejo yet (only Gitea
+   * development builds after 1.26): forgeform refuses it on servers that would ignore it.
    */
   enable_deletion_allowlist?: boolean;
-  /** Users who may delete matching branches when enable_deletion_allowlist is true. */
+  /**
+   * Users who may delete matching branches when enable_deletion_allowlist is true. In no released Gitea or
+   * Forgejo yet (only Gitea development builds after 1.26): forgeform refuses it on servers that would ignore
+   * it.
+   */
   deletion_allowlist_usernames?: string[];
   /**
    * Teams whose members may delete matching branches when enable_deletion_allowlist is true. Organisation
-   * repositories only: Gitea ignores team lists on repositories owned by a user.
+   * repositories only: Gitea ignores team lists on repositories owned by a user. In no released Gitea or
+   * Forgejo yet (only Gitea development builds after 1.26): forgeform refuses it on servers that would ignore
+   * it.
    */
   deletion_allowlist_teams?: string[];
   /**
    * Position of this rule among the repository's rules when several match a branch (1 = first). Omit it to
-   * let Gitea assign one.
+   * let Gitea assign one. Gitea 1.23 and newer only; Forgejo has no such setting (forgeform refuses it
+   * there).
    */
   priority?: number;
 }
@@ -444,7 +484,7 @@ export interface UserConfig {
   /**
    * Slugs of the badges the user has, as a set: missing ones are added, others removed. Badges are defined in
    * Gitea's web admin only (there is no API to create them). Read with one request per user that has badges
-   * written.
+   * written. Gitea 1.22 and newer only: Forgejo has no badges.
    */
   badges?: string[];
   /**
@@ -528,7 +568,10 @@ export interface HookConfig {
 
 /** One registered Actions runner, by name. */
 export interface RunnerConfig {
-  /** A disabled runner takes no new jobs (Gitea 1.26 and newer). */
+  /**
+   * A disabled runner takes no new jobs. Gitea 1.26 and newer only (no other release can change it through
+   * the API: forgeform refuses it there).
+   */
   disabled?: boolean;
 }
 

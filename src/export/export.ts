@@ -2,6 +2,7 @@ import { Document } from 'yaml';
 import type { Config } from '../config/types.js';
 import { isApiError, type GiteaClient } from '../gitea/client.js';
 import { formatDiagnostic, scopeCreationIds, type CurrentObject, type Kind, type ScopeNames, type ServerInfo } from '../model/index.js';
+import { availableFieldsOf, kindUnavailable } from '../plan/availability.js';
 import { makeKindContext } from '../plan/planner.js';
 import { discoverScopes, scopeEntry, scopesConfig } from '../scopes/discover.js';
 import { resolveScopes, type ScopeProblem } from '../scopes/resolve.js';
@@ -42,10 +43,16 @@ export async function exportConfig(client: GiteaClient, kinds: Kind[], sel: Expo
   const exportable = kinds.filter((k) => k.exportable !== false);
   const scoped = exportable.filter((k) => k.scopeType !== 'server');
   const anyScoped = scoped.some((k) => sel.kinds.includes(k.configKey));
-  const chosen = sel.everything
+  let chosen = sel.everything
     ? exportable
     : [...scoped.filter((k) => !anyScoped || sel.kinds.includes(k.configKey)), ...exportable.filter((k) => k.scopeType === 'server' && sel.kinds.includes(k.configKey))];
   const skipped: string[] = [];
+  // A kind the release lacks has nothing to read: said once, and left out.
+  for (const k of chosen) {
+    const why = kindUnavailable(k, server);
+    if (why) skipped.push(`${k.configKey}: not exported, ${why}`);
+  }
+  chosen = chosen.filter((k) => !kindUnavailable(k, server));
   const names = sel.everything ? await discoverScopes(client, skipped) : sel.scopes;
   const probe = scopesConfig(names, (type) => Object.fromEntries(chosen.filter((k) => k.scopeType === type).map((k) => [k.configKey, {}])));
   const { scopes, problems } = await resolveScopes(probe, client, scopeCreationIds(kinds));
@@ -76,7 +83,7 @@ export async function exportConfig(client: GiteaClient, kinds: Kind[], sel: Expo
   jobs.forEach((j, i) => {
     const objects = read[i];
     if (!objects) return;
-    if (j.rs.scope.type === 'server') return exportServerKind(out, j.kind, objects);
+    if (j.rs.scope.type === 'server') return exportServerKind(out, j.kind, objects, server);
     const entry = scopeEntry(out, j.rs.scope);
     const seen = new Set<string>();
     const map: Record<string, unknown> = {};
@@ -84,7 +91,7 @@ export async function exportConfig(client: GiteaClient, kinds: Kind[], sel: Expo
       // Names are not unique on the server; a config cannot hold two of one name.
       if (seen.has(o.key)) continue;
       seen.add(o.key);
-      map[o.key] = j.kind.toConfig(o);
+      map[o.key] = availableFieldsOf(j.kind, j.kind.toConfig(o), server);
     }
     entry[j.kind.configKey] = map;
   });
@@ -92,12 +99,12 @@ export async function exportConfig(client: GiteaClient, kinds: Kind[], sel: Expo
 }
 
 /** Server-wide objects go to their kind's section of the config (the kind says where when it is not its config key). */
-function exportServerKind(out: Config, kind: Kind, objects: CurrentObject[]): void {
+function exportServerKind(out: Config, kind: Kind, objects: CurrentObject[], server: ServerInfo | undefined): void {
   const sorted = [...objects].sort((a, b) => a.key.localeCompare(b.key));
   const map: Record<string, Record<string, unknown>> = {};
   for (const o of sorted) {
     // Names are not unique for some kinds; a config cannot hold two of one name.
-    if (!Object.hasOwn(map, o.key)) map[o.key] = kind.toConfig(o);
+    if (!Object.hasOwn(map, o.key)) map[o.key] = availableFieldsOf(kind, kind.toConfig(o), server);
   }
   const config = out as unknown as Record<string, unknown>;
   if (kind.exportInto) kind.exportInto(config, map);

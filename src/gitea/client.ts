@@ -283,6 +283,5 @@ function networkMessage(e: unknown): string {
   return String(e);
 }
 
-export function isApiError(e: unknown, status?: number): e is ApiError {
-  return e instanceof ApiError && (status === undefined || e.status === status);
-}
+// Defined beside ApiError, so that kinds can ask it without loading the HTTP client (validate stays light).
+export { isApiError } from './errors.js';

@@ -127,3 +127,8 @@ export function describeBody(data: unknown): string {
   if (typeof data !== 'object') return `a JSON ${typeof data} (${JSON.stringify(data).slice(0, 60)})`;
   return `a JSON object with other fields (${JSON.stringify(data).slice(0, 60)})`;
 }
+
+/** An answer of the server with this status (any when none is given). */
+export function isApiError(e: unknown, status?: number): e is ApiError {
+  return e instanceof ApiError && (status === undefined || e.status === status);
+}

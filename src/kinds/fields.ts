@@ -1,4 +1,4 @@
-import type { FieldSpec } from '../model/index.js';
+import type { Availability, FieldSpec } from '../model/index.js';
 
 /** Lists the server may return as null (status_check_contexts before it is first set) compare as []. */
 export function asSet(value: unknown): string[] {
@@ -12,6 +12,17 @@ export const int = (name: string): FieldSpec => ({ name, type: 'scalar', normali
 export const str = (name: string): FieldSpec => ({ name, type: 'scalar', normalize: (v) => (v === null || v === undefined ? '' : String(v)) });
 export const text = (name: string): FieldSpec => ({ name, type: 'text', normalize: (v) => (v === null || v === undefined ? '' : String(v)) });
 export const set = (name: string): FieldSpec => ({ name, type: 'set', normalize: asSet });
+
+/** A field that only some releases have (see FieldSpec.availability); the others are in every release. */
+export const only = (availability: Availability, spec: FieldSpec): FieldSpec => ({ ...spec, availability });
+
+/**
+ * Availability as the release notes say it: Gitea (from a release on), Forgejo (from a release on),
+ * or either. Bounds are inclusive: "1.23" is every 1.23.x, "15" every 15.x. A fork not named has none.
+ */
+export const inGitea = (since?: string): Availability => ({ gitea: since === undefined ? {} : { since } });
+export const inForgejo = (since?: string): Availability => ({ forgejo: since === undefined ? {} : { since } });
+export const inEither = (...forks: Availability[]): Availability => Object.assign({}, ...forks) as Availability;
 
 /** Applies each field's normalisation to the fields present in a record. */
 export function normalizeFields(specs: FieldSpec[], raw: Record<string, unknown>, onlyPresent: boolean): Record<string, unknown> {

@@ -1,3 +1,5 @@
+import type { Availability } from './server.js';
+
 /** How a field is compared: scalars by value, sets ignoring order and duplicates, text as multi-line. */
 export type FieldType = 'scalar' | 'set' | 'text';
 
@@ -14,4 +16,10 @@ export interface FieldSpec {
   readBack?: boolean;
   /** Write-only, and the server clears it on any edit that omits it: every edit of the object sends (and shows) it. */
   resendOnEdit?: boolean;
+  /**
+   * The releases of each fork that have the field (absent: every release of both). A server without
+   * it would ignore it, so the value would never converge: the plan refuses a config that sets it
+   * there (src/plan/availability.ts), and export leaves it out.
+   */
+  availability?: Availability;
 }

@@ -5,7 +5,8 @@ import type { FieldSpec } from './field.js';
 import type { CurrentObject, DesiredObject, ProjectedObject } from './object.js';
 import type { Action, Change, Op, PlanPolicy } from './plan.js';
 import type { Scope } from './scope.js';
-import type { ServerInfo } from './server.js';
+import type { Availability, ServerInfo } from './server.js';
+import type { ConfigPath } from '../diagnostic.js';
 
 /** Plan-wide switches that change what kinds send. */
 export interface KindOptions {
@@ -94,6 +95,20 @@ export interface OpsInput {
 }
 
 /**
+ * Something a kind uses that is not one of its fields (a route, an answer shape, a value of a field),
+ * with the releases that have it. The kind asks `serverHas(ctx.server, feature.availability)` where
+ * it reads and writes; with `usedBy`, the config can ask for it, and the plan refuses that on a
+ * release without it, as it does for fields.
+ */
+export interface KindFeature {
+  availability: Availability;
+  /** How an error names it ("scope: default"); default: the field usedBy returns. */
+  what?: string;
+  /** The field of a declared object (its config as written) that makes it use the feature, when it does. */
+  usedBy?(declared: Record<string, unknown>): string | undefined;
+}
+
+/**
  * One resource kind. Everything the planner, executor and renderers need to know about it is here;
  * they stay generic.
  */
@@ -110,6 +125,20 @@ export interface Kind {
   /** The actions its changes can have: a plan file with another one is refused. */
   actions: Action[];
   fields: FieldSpec[];
+  /**
+   * The releases that have the kind at all (its routes), per fork; absent: every release. A config
+   * that declares it for a server without it is a plan error at the section's place.
+   */
+  availability?: Availability;
+  /** Its features that are not fields, by name, with the releases that have them (see KindFeature). */
+  features?: Record<string, KindFeature>;
+  /**
+   * Where its objects sit in the configuration, "*" standing for each key of a map or index of a
+   * list (["actions", "runners", "*"]). Absent: the section of its scope type, each scope, its
+   * configKey, each object (see declaredAt in registry.ts). Read without the server: the
+   * availability check and `validate --server-version` walk the config with it.
+   */
+  declaredAt?: ConfigPath;
   /**
    * Names of the values (not fields of the object) its requests depend on: an organisation's owner,
    * an issue's labels_mode, a user's purge. The planner shows them with the change (see shown), and

@@ -1,3 +1,4 @@
+import type { ConfigPath } from '../diagnostic.js';
 import type { Kind } from './kind.js';
 import { SCOPE_TYPES, SERVER_SCOPE, scopeId, type Scope, type ScopeCreationId } from './scope.js';
 
@@ -59,4 +60,20 @@ export function planningOrder(kinds: Kind[]): Kind[] {
   };
   for (const k of kinds) visit(k, []);
   return out;
+}
+
+/** The config section whose entries are the scopes of a type (the server scope is the whole config). */
+const SCOPE_SECTIONS = { repo: 'repos', org: 'orgs' } as const satisfies Record<Exclude<Scope['type'], 'server'>, string>;
+
+/** A wildcard of a config pattern: each key of a map, or each index of a list. */
+export const EACH = '*';
+
+/**
+ * Where a kind's objects sit in the configuration, as a pattern with EACH for every scope and object:
+ * the kind's own declaredAt, else [configKey, *] for a server-wide kind and [section, *, configKey, *]
+ * for a kind of repositories or organisations.
+ */
+export function declaredAt(kind: Kind): ConfigPath {
+  if (kind.declaredAt) return kind.declaredAt;
+  return kind.scopeType === 'server' ? [kind.configKey, EACH] : [SCOPE_SECTIONS[kind.scopeType], EACH, kind.configKey, EACH];
 }

@@ -402,10 +402,11 @@ describe('schema', () => {
     expect(typeof schema.$id).toBe('string');
   });
 
-  it('covers every field of EditBranchProtectionOption', () => {
+  it('covers every field of EditBranchProtectionOption (Gitea\'s and Forgejo\'s apply_to_admins)', () => {
     const defs = configSchema().definitions as Record<string, { properties: Record<string, { type?: string }> }>;
     const props = defs.branch_protection!.properties;
-    expect(Object.keys(props)).toHaveLength(37);
+    expect(Object.keys(props)).toHaveLength(38);
+    expect(props.apply_to_admins?.type).toBe('boolean');
     expect(props.approvals_whitelist_username?.type).toBe('array');
     expect(props.enable_deletion_allowlist?.type).toBe('boolean');
   });

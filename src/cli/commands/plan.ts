@@ -1,5 +1,6 @@
 import { kinds } from '../../kinds/index.js';
 import { describeDiagnostic, formatDiagnostic, kindTitles, placeOf, targetTypes, type Diagnostic, type Scope, type ServerInfo } from '../../model/index.js';
+import { unavailableIn } from '../../plan/availability.js';
 import { buildPlan, makeKindContext } from '../../plan/planner.js';
 import type { Plan } from '../../plan/types.js';
 import { renderPlanMarkdown } from '../../render/markdown.js';
@@ -98,6 +99,9 @@ export async function computePlan(opts: PlanCommandOptions, out: Output): Promis
   const early = await configOnlyProblems(loaded);
   if (early.length) throw new UserError(`${formatPlanErrors(early)}\nPlanning failed: nothing was changed.`);
   const { client, server } = await connect(opts, out, loaded.config.server?.url);
+  // What the release lacks is known from the config and the preflight: refused before any state is read.
+  const unavailable = unavailableIn(kinds, loaded, server);
+  if (unavailable.length) throw new UserError(`${formatPlanErrors(unavailable)}\nPlanning failed: nothing was changed.`);
   const { plan, errors } = await buildPlan({
     client,
     loaded,

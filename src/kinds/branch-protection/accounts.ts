@@ -2,7 +2,7 @@
 // force-push lists). Gitea refuses the whole write with a 422 when one of them does not exist, so
 // the plan checks them first: one team list per organisation, and the user list when the plan
 // reads it anyway (the config manages users), else one lookup per distinct name.
-import { isApiError } from '../../gitea/client.js';
+import { isApiError } from '../../gitea/errors.js';
 import { apiPath } from '../../gitea/path.js';
 import type { DesiredObject, KindContext, Problem, Scope } from '../../model/index.js';
 import { userKind } from '../user/index.js';

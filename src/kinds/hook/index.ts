@@ -57,7 +57,7 @@ const fields: FieldSpec[] = [
   { name: 'events', type: 'set', normalize: normalizeEvents },
   str('branch_filter'),
   bool('active'),
-  str('name'),
+  { ...str('name'), availability: { gitea: { since: '1.26' } } }, // Gitea 1.26 (#37025, modules/structs/hook.go); no Forgejo: elsewhere ignored, never converges
   ...SLACK_KEYS.map(str),
   // Never returned; Gitea cannot change the secret in place, and clears the header on an edit without it.
   { name: 'secret', type: 'scalar', writeOnly: true, sensitive: true },

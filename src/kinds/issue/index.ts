@@ -1,5 +1,5 @@
 import type { IssueConfig, RepoConfig } from '../../config/types.js';
-import { isApiError } from '../../gitea/client.js';
+import { isApiError } from '../../gitea/errors.js';
 import { apiPath } from '../../gitea/path.js';
 import { countOf } from '../../gitea/paging.js';
 import type { Op } from '../../model/index.js';
@@ -19,7 +19,7 @@ const fields: FieldSpec[] = [
   { name: 'milestone', type: 'scalar', normalize: (v) => (v === undefined || v === null ? null : String(v)) },
   set('assignees'),
   { name: 'due_date', type: 'scalar', normalize: dateOnly },
-  { name: 'projects', type: 'set', normalize: (v) => asSet(v).map(Number).sort((a, b) => a - b) },
+  { name: 'projects', type: 'set', normalize: (v) => asSet(v).map(Number).sort((a, b) => a - b), availability: { gitea: { since: '1.27' } } }, // in no release (not in EditIssueOption of Gitea 1.25.4, main of 2026-04, any Forgejo): only the sandbox's gitea@main (1.27.0)
   str('ref'),
 ];
 

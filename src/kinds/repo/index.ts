@@ -1,5 +1,5 @@
 import type { Config, RepoCreateConfig } from '../../config/types.js';
-import { isApiError } from '../../gitea/client.js';
+import { isApiError } from '../../gitea/errors.js';
 import { apiPath } from '../../gitea/path.js';
 import { splitRepo } from '../branch-protection/index.js';
 import { bool, normalizeFields, set, str, text } from '../fields.js';

@@ -4,9 +4,12 @@ import { createHash } from 'node:crypto';
 import type { SshKeyConfig } from '../../config/types.js';
 import type { GiteaClient } from '../../gitea/client.js';
 import { apiPath } from '../../gitea/path.js';
-import type { Op } from '../../model/index.js';
-import { asSet } from '../fields.js';
+import { serverHas, type Availability, type Op, type ServerInfo } from '../../model/index.js';
+import { asSet, inGitea } from '../fields.js';
 import type { CurrentObject } from '../../model/index.js';
+
+/** GET/POST/DELETE /admin/users/{username}/badges: Gitea 1.22 (#23106); no Forgejo routes them (routers/api/v1/api.go). */
+export const BADGES: Availability = inGitea('1.22');
 
 /** Where the keys' ids and titles travel with a user object (not a compared field). */
 export const SERVER_KEYS = '_ssh_keys';
@@ -34,8 +37,8 @@ export function wantedKeys(keys: SshKeyConfig[]): KnownKey[] {
   return keys.map((k) => ({ title: k.title, key: k.key.trim(), identity: sshKeyIdentity(k.key) }));
 }
 
-/** Reads the badges and keys of one user, for the fields its config names. */
-export async function readExtras(client: GiteaClient, user: CurrentObject, wants: { badges: boolean; keys: boolean }): Promise<void> {
+/** Reads the badges and keys of one user, for the fields its config names; badges only from a release that has them. */
+export async function readExtras(client: GiteaClient, user: CurrentObject, wants: { badges: boolean; keys: boolean }, server: ServerInfo | undefined): Promise<void> {
   const who = `user ${user.key}`;
   const badges = async () => {
     const list = await client.get<{ slug?: string; Slug?: string }[] | undefined>(apiPath('admin', 'users', user.key, 'badges'), { object: `badges of ${who}` });
@@ -48,7 +51,7 @@ export async function readExtras(client: GiteaClient, user: CurrentObject, wants
     user.fields.ssh_keys = asSet(known.map((k) => k.identity));
     user.fields[SERVER_KEYS] = known;
   };
-  await Promise.all([...(wants.badges ? [badges()] : []), ...(wants.keys ? [keys()] : [])]);
+  await Promise.all([...(wants.badges && serverHas(server, BADGES) ? [badges()] : []), ...(wants.keys ? [keys()] : [])]);
 }
 
 /** Badge changes: one DELETE (JSON body) for those to remove, one POST for those to add (a POST fails whole on one assigned slug). */

@@ -1,10 +1,10 @@
 import type { Config, UserConfig } from '../../config/types.js';
 import { apiPath } from '../../gitea/path.js';
 import type { Change, Op } from '../../model/index.js';
-import { asSet, bool, int, normalizeFields, set, str, text } from '../fields.js';
+import { asSet, bool, int, normalizeFields, only, set, str, text } from '../fields.js';
 import { secretFromEnvironment } from '../secrets.js';
 import type { CurrentObject, DesiredObject, FieldSpec, Kind, KindContext, Problem, ScopeContext } from '../../model/index.js';
-import { badgeOps, keyOps, readExtras, SERVER_KEYS, sshKeyIdentity, WANTED_KEYS, wantedKeys, type KnownKey } from './extras.js';
+import { BADGES, badgeOps, keyOps, readExtras, SERVER_KEYS, sshKeyIdentity, WANTED_KEYS, wantedKeys, type KnownKey } from './extras.js';
 
 const writeOnly = (spec: FieldSpec): FieldSpec => ({ ...spec, writeOnly: true });
 
@@ -29,7 +29,7 @@ const fields: FieldSpec[] = [
   writeOnly(bool('must_change_password')),
   { name: 'password', type: 'scalar', writeOnly: true, sensitive: true },
   // Read per user, only when the config names them.
-  set('badges'),
+  only(BADGES, set('badges')),
   set('ssh_keys'),
 ];
 
@@ -212,10 +212,10 @@ export const userKind: Kind = {
     for (const d of desired ?? []) {
       const user = byKey.get(d.key) ?? (d.previously ?? []).map((p) => byKey.get(p)).find((u) => u !== undefined);
       const wants = { badges: 'badges' in d.fields, keys: 'ssh_keys' in d.fields };
-      if (user && (wants.badges || wants.keys)) extras.push(readExtras(client, user, wants));
+      if (user && (wants.badges || wants.keys)) extras.push(readExtras(client, user, wants, ctx.server));
     }
     // export: one request per user and detail, which its help announces.
-    if (ctx.options.readEverything) for (const u of users) extras.push(readExtras(client, u, { badges: true, keys: true }));
+    if (ctx.options.readEverything) for (const u of users) extras.push(readExtras(client, u, { badges: true, keys: true }, ctx.server));
     await Promise.all(extras);
     return users;
   },
