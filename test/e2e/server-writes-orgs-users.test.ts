@@ -105,3 +105,49 @@ describe('organisation e-mail and visibility where the API cannot write them', (
     expect((await gitea.cli(['plan', '-c', there])).stdout).toContain('No changes.');
   });
 });
+
+describe('users the API cannot rename or make public', () => {
+  const users: SeedFile = {
+    auth_sources: [{ id: 3, name: 'corporate-ldap', type: 'ldap' }],
+    users: [
+      { username: 'root', admin: true, email: 'root@example.com' },
+      { username: 'carol', email: 'carol@example.com', source_id: 3, login_name: 'carol' },
+      { username: 'dave', email: 'dave@example.com', visibility: 'limited' },
+    ],
+  };
+  let gitea: World;
+  let forgejo: World;
+  beforeAll(async () => {
+    [gitea, forgejo] = await Promise.all([world(users, { flavor: 'gitea@1.25' }), world(users, { flavor: 'forgejo@11' })]);
+  });
+  afterAll(async () => Promise.all([gitea.sandbox.close(), forgejo.sandbox.close()]));
+
+  it('renaming a user of an external login source is a plan error naming the user and why, not a 500 at apply', async () => {
+    const file = gitea.config('version: 1\nusers:\n  caroline:\n    previously: [carol]\n    full_name: Caroline\n');
+    gitea.sandbox.clearRequests();
+    const r = await gitea.cli(['apply', '-c', file, '--yes']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(
+      `${file}:4:5: user "caroline": user "carol" signs in through an external login source (source_id 3), and Gitea 1.25.4 cannot rename such a user (the server fails with 500 "user is not local type")`,
+    );
+    expect(r.stderr).toContain('make it a local user first');
+    expect(calls(gitea.sandbox).filter((c) => !c.startsWith('GET'))).toEqual([]);
+    // A local user is renamed as before.
+    const local = gitea.config('version: 1\nusers:\n  david:\n    previously: [dave]\n');
+    expect((await gitea.cli(['apply', '-c', local, '--yes'])).code).toBe(0);
+    expect((await gitea.api('GET', 'users/david')).status).toBe(200);
+  });
+
+  it('making a user public is a plan error on Forgejo (its PATCH drops "public"), and done on Gitea', async () => {
+    const yaml = 'version: 1\nusers:\n  dave: { visibility: public }\n';
+    const file = forgejo.config(yaml);
+    forgejo.sandbox.clearRequests();
+    const r = await forgejo.cli(['plan', '-c', file]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`${file}:3:11: user "dave": Forgejo 11.0.15 cannot make a user public through its API (PATCH /admin/users/{username} drops visibility "public")`);
+    expect(r.stderr).toContain('change it in the web UI');
+    const other = forgejo.config('version: 1\nusers:\n  dave: { visibility: private }\n');
+    expect((await forgejo.cli(['apply', '-c', other, '--yes'])).code).toBe(0);
+    expect((await forgejo.cli(['plan', '-c', other])).stdout).toContain('No changes.');
+  });
+});
