@@ -8,7 +8,7 @@ import type { Action, Change, Plan, PlanPolicy } from '../model/index.js';
 const PLAN_KEYS = ['format_version', 'forgeform_version', 'created_at', 'server', 'config_digest', 'summary', 'policy', 'unsafe', 'warnings', 'drift', 'changes'];
 const CHANGE_KEYS = ['id', 'kind', 'scope', 'key', 'action', 'from', 'fields', 'precondition', 'depends_on', 'ops', 'notes'];
 const FIELD_KEYS = ['path', 'before', 'after', 'sensitive', 'writeOnly', 'context'];
-const OP_KEYS = ['method', 'path', 'body', 'query', 'reason', 'onStatus'];
+const OP_KEYS = ['method', 'path', 'body', 'query', 'reason', 'onStatus', 'expect'];
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 const ACTIONS: Action[] = ['create', 'update', 'delete', 'rename', 'replace'];
 
@@ -72,6 +72,8 @@ export function planShapeProblems(raw: unknown, kinds: Kind[]): string[] {
       c.ops.forEach((op: unknown, j) => {
         if (!isObject(op) || !METHODS.includes(op.method as string) || typeof op.path !== 'string' || Object.keys(op).some((k) => !OP_KEYS.includes(k)))
           say(`ops[${j}] is not a request ({method, path, body?, query?})`);
+        else if (op.expect !== undefined && (op.method !== 'GET' || !isObject(op.expect) || !isStringList(op.expect.fields) || typeof op.expect.message !== 'string'))
+          say(`ops[${j}].expect must be {fields, message} on a GET`);
       });
   });
   for (const c of raw.changes as Partial<Change>[])

@@ -6,7 +6,7 @@ import type { Op } from '../../model/index.js';
 import { splitRepo } from '../branch-protection/index.js';
 import { asSet, normalizeFields, set, str, text } from '../fields.js';
 import { orgLabelKind, repoLabelKind } from '../label/index.js';
-import type { CurrentObject, DesiredObject, FieldSpec, Kind, Problem, Scope, ScopeContext } from '../../model/index.js';
+import { describeServer, serverHas, type Availability, type CurrentObject, type DesiredObject, type FieldSpec, type Kind, type Problem, type Scope, type ScopeContext, type ServerInfo } from '../../model/index.js';
 
 const dateOnly = (v: unknown) => (v === null || v === undefined || v === '' ? null : String(v).slice(0, 10));
 
@@ -96,6 +96,22 @@ export function exclusiveScope(name: string): string | undefined {
 const LABELS_MODE = 'labels_mode';
 /** The body version a body edit was planned from: shown with it, sent, and Gitea answers 409 when it moved on. */
 const CONTENT_VERSION = 'content_version';
+/**
+ * Releases that take `content_version` in an issue edit and refuse a stale one (409): Gitea 1.26
+ * (#37035). The others ignore it, so forgeform checks the body itself (see bodyLockedByServer).
+ */
+const CONTENT_LOCK: Availability = { gitea: { since: '1.26' } };
+/**
+ * Where the server has no lock, a copy of the body that the saved plan's staleness digest covers
+ * (`body` itself is left out of it: where the server guards it, a body edited since the plan must not
+ * make the issue's other changes stale).
+ */
+const UNGUARDED_BODY = '_body';
+
+/** Whether the server itself refuses a body edit planned from an older body; unknown server: assumed not. */
+function bodyLockedByServer(server: ServerInfo | undefined): boolean {
+  return server !== undefined && serverHas(server, CONTENT_LOCK);
+}
 
 function mode(d: DesiredObject): 'add' | 'exact' {
   return d.fields._labels_mode === 'exact' ? 'exact' : 'add';
@@ -194,7 +210,8 @@ export const issueKind: Kind = {
   actions: ['update'],
   fields,
   context: [LABELS_MODE, CONTENT_VERSION],
-  // A body edit carries the content version it was planned from; Gitea answers 409 when it moved on.
+  // A body edit carries the content version it was planned from; Gitea 1.26 answers 409 when it moved on.
+  // Elsewhere the body's copy (UNGUARDED_BODY) is in the digest, and apply checks the body itself.
   guardedByServer: ['body', '_content_version'],
 
   async desired(scopeConfig, scope) {
@@ -217,7 +234,14 @@ export const issueKind: Kind = {
       readIssues(scope, ctx, desired.map((d) => Number(d.key.slice(1)))),
       ...(desired.some((d) => 'labels' in d.fields) ? labelSources(scope).filter(([, s]) => !s.pendingCreate).map(([k, s]) => ctx.currentOf(k, s)) : []),
     ]);
-    return issues.filter((i): i is ServerIssue => i !== undefined).map((i) => this.fromServer(i));
+    const locked = bodyLockedByServer(ctx.server);
+    return issues
+      .filter((i): i is ServerIssue => i !== undefined)
+      .map((i) => {
+        const o = this.fromServer(i);
+        if (!locked) o.fields[UNGUARDED_BODY] = o.fields.body;
+        return o;
+      });
   },
 
   async prepare(scope, desired, current, ctx): Promise<Prepared> {
@@ -242,19 +266,29 @@ export const issueKind: Kind = {
     };
   },
 
-  shown({ desired, current, changed }) {
+  shown({ desired, current, changed, ctx }) {
     return {
       ...(changed.includes('labels') && mode(desired!) === 'exact' ? { [LABELS_MODE]: 'exact' } : {}),
-      ...(changed.includes('body') ? { [CONTENT_VERSION]: current!.fields._content_version } : {}),
+      ...(changed.includes('body') && bodyLockedByServer(ctx.server) ? { [CONTENT_VERSION]: current!.fields._content_version } : {}),
     };
   },
 
-  ops({ scope, desired, changed, prepared, shown }) {
+  ops({ scope, desired, changed, prepared, shown, ctx }) {
     const d = desired!;
     const base = apiPath('repos', ...splitRepo(scope.name), 'issues', d.key.slice(1));
     const p = (prepared as Prepared).get(d.key)!;
     const exact = shown?.[LABELS_MODE] === 'exact';
+    const locked = bodyLockedByServer(ctx.server);
     const ops: Op[] = [];
+    // No lock on the server: read the issue again before the first write, and stop if its body moved on.
+    if (changed.includes('body') && !locked)
+      ops.push({
+        method: 'GET',
+        path: base,
+        expect: { fields: ['body'], message: `issue ${d.key} of ${scope.name}: its body changed since the plan was made (checked by forgeform: the server has no content_version to refuse a stale edit): plan again` },
+        onStatus: { '404': `issue ${d.key} of ${scope.name} no longer exists: plan again` },
+      });
+    const writes = ops.length;
     if (changed.includes('labels')) {
       // Ids only (never ids and names mixed): names may be duplicated, ids are exact.
       const additions = p.targets.filter((t) => !p.currentNames.includes(t.name));
@@ -271,16 +305,25 @@ export const issueKind: Kind = {
       else if (name === 'due_date') Object.assign(body, value === null ? { unset_due_date: true } : { due_date: `${String(value)}T00:00:00Z` });
       else body[name] = value;
     }
-    if ('body' in body) body.content_version = shown?.[CONTENT_VERSION];
+    if ('body' in body && locked) body.content_version = shown?.[CONTENT_VERSION];
     if (Object.keys(body).length)
       ops.push({
         method: 'PATCH',
         path: base,
         body,
-        onStatus: { '409': `issue ${d.key} of ${scope.name} changed since the plan was made: plan again` },
-        ...(ops.length ? { reason: 'Gitea changes the labels and the fields of an issue with separate calls' } : {}),
+        ...(locked ? { onStatus: { '409': `issue ${d.key} of ${scope.name} changed since the plan was made: plan again` } } : {}),
+        ...(ops.length > writes ? { reason: 'Gitea changes the labels and the fields of an issue with separate calls' } : {}),
       });
     return ops;
+  },
+
+  async annotate(change, _scope, ctx) {
+    if (!ctx.server || bodyLockedByServer(ctx.server) || !change.fields.some((f) => f.path === 'body' && !f.context)) return undefined;
+    return {
+      notes: [
+        `the body is checked by forgeform, not by the server: ${describeServer(ctx.server)} ignores content_version, so apply reads the issue again right before its first write and refuses the edit if the body changed since the plan (an edit made between that read and the write is still overwritten)`,
+      ],
+    };
   },
 
   fromServer(raw) {
