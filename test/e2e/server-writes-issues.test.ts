@@ -47,13 +47,13 @@ async function interposer(target: string, when: (method: string, url: string) =>
       const up = request(`${target}${req.url}`, { method: req.method, headers: req.headers }, (answer) => {
         const body: Buffer[] = [];
         answer.on('data', (c: Buffer) => body.push(c));
-        answer.on('end', async () => {
-          if (!fired && when(req.method ?? '', req.url ?? '')) {
-            fired = true;
-            await then();
-          }
-          res.writeHead(answer.statusCode ?? 502, answer.headers);
-          res.end(Buffer.concat(body));
+        answer.on('end', () => {
+          const act = !fired && when(req.method ?? '', req.url ?? '');
+          if (act) fired = true;
+          void (act ? then() : Promise.resolve()).then(() => {
+            res.writeHead(answer.statusCode ?? 502, answer.headers);
+            res.end(Buffer.concat(body));
+          });
         });
       });
       up.end(Buffer.concat(chunks));
