@@ -109,7 +109,8 @@ function fieldProblems(fields: unknown, kind: Kind, action: Action): string[] {
     const spec = kind.fields.find((s) => s.name === f.path);
     if (!spec) return out.push(`field "${f.path}" is not a field of a ${kind.title}`);
     if (Boolean(f.sensitive) !== Boolean(spec.sensitive)) out.push(`field "${f.path}" must ${spec.sensitive ? '' : 'not '}be marked sensitive`);
-    if (Boolean(f.writeOnly) !== Boolean(spec.writeOnly)) out.push(`field "${f.path}" must ${spec.writeOnly ? '' : 'not '}be marked write-only`);
+    // A write-only field may come unmarked: compared, where the server returned it.
+    if (f.writeOnly && !spec.writeOnly) out.push(`field "${f.path}" must not be marked write-only`);
   });
   if (action === 'delete' && fields.some((f) => isObject(f) && f.context !== true)) out.push('a delete carries no field values');
   return out;
