@@ -170,3 +170,23 @@ describe('issue bodies where the server locks them (content_version)', () => {
     expect(one.notes ?? []).toEqual([]);
   });
 });
+
+describe('issue due dates on a server east of UTC', () => {
+  it('a due date set on a server in Tokyo time reads back as the same day, so a second plan is empty', async () => {
+    w = await world(
+      { ...seed, repos: [{ name: 'acme/widgets', issues: [{ title: 'Due', author: 'alice', due_date: '2026-12-24' }] }] },
+      { flavor: 'gitea@1.25', timezone: 'Asia/Tokyo' },
+    );
+    const file = w.config('version: 1\nrepos:\n  acme/widgets:\n    issues:\n      1: { due_date: 2027-01-15 }\n');
+    const plan = await w.cli(['plan', '-c', file]);
+    expect(plan.stdout).toMatch(/~ due_date\s*: "2026-12-24" → "2027-01-15"/);
+    w.sandbox.clearRequests();
+    const apply = await w.cli(['apply', '-c', file, '--yes']);
+    expect(apply.code).toBe(0);
+    expect(apply.stdout).not.toContain('did not take');
+    expect(w.sandbox.requests().find((r) => r.method === 'PATCH')!.body).toEqual({ due_date: '2027-01-15T00:00:00+09:00' });
+    const issue = (await w.api<{ due_date: string }>('GET', 'repos/acme/widgets/issues/1')).body;
+    expect(issue.due_date).toBe('2027-01-15T23:59:59+09:00');
+    expect((await w.cli(['plan', '-c', file])).stdout).toContain('No changes.');
+  });
+});

@@ -5,10 +5,10 @@ import { countOf } from '../../gitea/paging.js';
 import type { Op } from '../../model/index.js';
 import { splitRepo } from '../branch-protection/index.js';
 import { asSet, normalizeFields, set, str, text } from '../fields.js';
+import { dueDateToSend, serverDate, serverOffset } from './due-date.js';
 import { orgLabelKind, repoLabelKind } from '../label/index.js';
 import { describeServer, serverHas, type Availability, type CurrentObject, type DesiredObject, type FieldSpec, type Kind, type Problem, type Scope, type ScopeContext, type ServerInfo } from '../../model/index.js';
 
-const dateOnly = (v: unknown) => (v === null || v === undefined || v === '' ? null : String(v).slice(0, 10));
 
 const fields: FieldSpec[] = [
   // Label names, compared by the labels_mode rule (see compare); a write answer is not comparable.
@@ -18,7 +18,8 @@ const fields: FieldSpec[] = [
   text('body'),
   { name: 'milestone', type: 'scalar', normalize: (v) => (v === undefined || v === null ? null : String(v)) },
   set('assignees'),
-  { name: 'due_date', type: 'scalar', normalize: dateOnly },
+  // The day as the server writes it, in its own zone (see due-date.ts).
+  { name: 'due_date', type: 'scalar', normalize: serverDate },
   { name: 'projects', type: 'set', normalize: (v) => asSet(v).map(Number).sort((a, b) => a - b) },
   str('ref'),
 ];
@@ -33,6 +34,8 @@ interface ServerIssue {
   milestone: { id: number; title: string } | null;
   assignees: { login: string }[] | null;
   due_date: string | null;
+  created_at?: string;
+  updated_at?: string;
   projects?: { id: number }[] | null;
   content_version?: number;
 }
@@ -107,6 +110,8 @@ const CONTENT_LOCK: Availability = { gitea: { since: '1.26' } };
  * make the issue's other changes stale).
  */
 const UNGUARDED_BODY = '_body';
+/** The server's UTC offset as the issue's answer shows it: a due date is sent in it (due-date.ts). */
+const UTC_OFFSET = '_utc_offset';
 
 /** Whether the server itself refuses a body edit planned from an older body; unknown server: assumed not. */
 function bodyLockedByServer(server: ServerInfo | undefined): boolean {
@@ -273,7 +278,7 @@ export const issueKind: Kind = {
     };
   },
 
-  ops({ scope, desired, changed, prepared, shown, ctx }) {
+  ops({ scope, desired, current, changed, prepared, shown, ctx }) {
     const d = desired!;
     const base = apiPath('repos', ...splitRepo(scope.name), 'issues', d.key.slice(1));
     const p = (prepared as Prepared).get(d.key)!;
@@ -302,7 +307,7 @@ export const issueKind: Kind = {
       const value = d.fields[name];
       if (name === 'labels') continue;
       else if (name === 'milestone') body.milestone = value === null ? 0 : p.milestoneId;
-      else if (name === 'due_date') Object.assign(body, value === null ? { unset_due_date: true } : { due_date: `${String(value)}T00:00:00Z` });
+      else if (name === 'due_date') Object.assign(body, value === null ? { unset_due_date: true } : { due_date: dueDateToSend(String(value), String(current?.fields[UTC_OFFSET] ?? 'Z')) });
       else body[name] = value;
     }
     if ('body' in body && locked) body.content_version = shown?.[CONTENT_VERSION];
@@ -343,7 +348,11 @@ export const issueKind: Kind = {
       },
       false,
     );
-    return { key: `#${i.number}`, id: i.number, fields: { ...f, _label_ids: (i.labels ?? []).map((l) => l.id).sort((a, b) => a - b), _content_version: i.content_version ?? 0 } };
+    return {
+      key: `#${i.number}`,
+      id: i.number,
+      fields: { ...f, _label_ids: (i.labels ?? []).map((l) => l.id).sort((a, b) => a - b), _content_version: i.content_version ?? 0, [UTC_OFFSET]: serverOffset(i) },
+    };
   },
 
   exportable: false,
