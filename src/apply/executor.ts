@@ -57,10 +57,10 @@ export async function execute(changes: Change[], opts: ExecuteOptions): Promise<
     if (blocker) return record({ change, outcome: 'skipped', error: `depends on ${blocker.change.id}, which ${blocker.outcome === 'failed' ? 'failed' : 'was skipped'}` });
     const notStarted = () => record({ change, outcome: 'skipped', error: opts.notStarted ?? 'not started' });
     if (opts.shouldStop?.()) return notStarted();
+    const kind = opts.kinds.find((k) => k.name === change.kind);
     try {
-      const { firstId, last } = await runOps(opts.client, change.ops, created, opts.shouldStop);
+      const { firstId, last } = await runOps(opts.client, change.ops, created, opts.shouldStop, (op, answer) => checkUnchanged(kind, change, op, answer));
       if (firstId !== undefined) created.set(change.id, firstId);
-      const kind = opts.kinds.find((k) => k.name === change.kind);
       const notTaken = kind && last !== undefined ? compareReadBack(kind, change, last) : [];
       record({ change, outcome: 'done', ...(notTaken.length ? { notTaken } : {}) });
     } catch (e) {
@@ -128,9 +128,10 @@ function resolveRefs(value: unknown, created: Map<string, unknown>): unknown {
 
 /**
  * Runs one change's ops in order; `{id}` in a later path is the id the first answer carried. Only the
- * first request may be abandoned (`abandon`): once it is sent, the change is finished.
+ * first request may be abandoned (`abandon`): once it is sent, the change is finished. An op that
+ * expects the object unchanged (Op.expect) stops the change when `check` throws.
  */
-async function runOps(client: GiteaClient, ops: Op[], created: Map<string, unknown>, abandon?: () => boolean): Promise<{ firstId: unknown; last: unknown }> {
+async function runOps(client: GiteaClient, ops: Op[], created: Map<string, unknown>, abandon?: () => boolean, check?: (op: Op, answer: unknown) => void): Promise<{ firstId: unknown; last: unknown }> {
   let firstId: unknown;
   let last: unknown;
   for (const op of ops) {
@@ -138,6 +139,10 @@ async function runOps(client: GiteaClient, ops: Op[], created: Map<string, unkno
     const body = op.body === undefined ? undefined : resolveRefs(op.body, created);
     try {
       const res = await client.request(op.method, path, { ...(body !== undefined ? { body } : {}), ...(op.query ? { query: op.query } : {}), ...(op === ops[0] && abandon ? { abandon } : {}) });
+      if (op.expect) {
+        check?.(op, res.data);
+        continue;
+      }
       last = res.data;
       if (firstId === undefined && op.method === 'POST' && res.data && typeof res.data === 'object' && 'id' in res.data) firstId = (res.data).id;
     } catch (e) {
@@ -147,6 +152,17 @@ async function runOps(client: GiteaClient, ops: Op[], created: Map<string, unkno
     }
   }
   return { firstId, last };
+}
+
+/** Op.expect: the re-read object must still hold, in each named field, the change's `before` value (compared as the kind compares). */
+function checkUnchanged(kind: Kind | undefined, change: Change, op: Op, answer: unknown): void {
+  const now = kind && answer && typeof answer === 'object' ? kind.fromServer(answer) : undefined;
+  const moved = op.expect!.fields.some((name) => {
+    const spec = kind?.fields.find((s) => s.name === name);
+    const planned = change.fields.find((f) => f.path === name && !f.context);
+    return !now || !spec || !planned || !equal(spec, now.fields[name], planned.before);
+  });
+  if (moved) throw new Error(op.expect!.message);
 }
 
 /** The server may answer 2xx and still drop a value (users without access, gated flags): say so. */

@@ -8,7 +8,7 @@ import type { Action, Change, Plan, PlanPolicy } from '../model/index.js';
 const PLAN_KEYS = ['format_version', 'forgeform_version', 'created_at', 'server', 'config_digest', 'summary', 'policy', 'unsafe', 'warnings', 'drift', 'changes'];
 const CHANGE_KEYS = ['id', 'kind', 'scope', 'key', 'action', 'from', 'fields', 'precondition', 'depends_on', 'ops', 'notes'];
 const FIELD_KEYS = ['path', 'before', 'after', 'sensitive', 'writeOnly', 'context'];
-const OP_KEYS = ['method', 'path', 'body', 'query', 'reason', 'onStatus'];
+const OP_KEYS = ['method', 'path', 'body', 'query', 'reason', 'onStatus', 'expect'];
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 const ACTIONS: Action[] = ['create', 'update', 'delete', 'rename', 'replace'];
 
@@ -93,6 +93,8 @@ function recordProblems(c: Record<string, unknown>): string[] {
     c.ops.forEach((op: unknown, j) => {
       if (!isObject(op) || !METHODS.includes(op.method as string) || typeof op.path !== 'string' || Object.keys(op).some((k) => !OP_KEYS.includes(k)))
         out.push(`ops[${j}] is not a request ({method, path, body?, query?})`);
+      else if (op.expect !== undefined && (op.method !== 'GET' || !isObject(op.expect) || !isStringList(op.expect.fields) || typeof op.expect.message !== 'string'))
+        out.push(`ops[${j}].expect must be {fields, message} on a GET`);
     });
   return out;
 }
@@ -125,7 +127,8 @@ function fieldProblems(fields: unknown, kind: Kind, action: Action): string[] {
     const spec = kind.fields.find((s) => s.name === f.path);
     if (!spec) return out.push(`field "${f.path}" is not a field of a ${kind.title}`);
     if (Boolean(f.sensitive) !== Boolean(spec.sensitive)) out.push(`field "${f.path}" must ${spec.sensitive ? '' : 'not '}be marked sensitive`);
-    if (Boolean(f.writeOnly) !== Boolean(spec.writeOnly)) out.push(`field "${f.path}" must ${spec.writeOnly ? '' : 'not '}be marked write-only`);
+    // A write-only field may come unmarked: compared, where the server returned it.
+    if (f.writeOnly && !spec.writeOnly) out.push(`field "${f.path}" must not be marked write-only`);
   });
   if (action === 'delete' && fields.some((f) => isObject(f) && f.context !== true)) out.push('a delete carries no field values');
   return out;

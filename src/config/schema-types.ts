@@ -90,7 +90,7 @@ export interface ActionsConfig {
 
 /**
  * Settings of one organisation. owner creates it when it is missing; full_name, description, visibility,
- * website and location are managed when written.
+ * website, location and email are managed when written.
  */
 export interface OrgConfig {
   /**
@@ -109,6 +109,11 @@ export interface OrgConfig {
   website?: string;
   /** Where the organisation is. */
   location?: string;
+  /**
+   * Public e-mail address of the organisation, or "" for none. Gitea ≤ 1.25 and Forgejo ≤ 9 cannot clear it
+   * through the API: "" is then a plan error while the organisation has one.
+   */
+  email?: string;
   /**
    * Name of a label template of the server (e.g. "Default" or "Advanced"): its labels are declared as if
    * written under labels, and explicit labels override them field by field.

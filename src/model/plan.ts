@@ -26,6 +26,12 @@ export interface Op {
   reason?: string;
   /** What an error status means for this op, in the user's words (e.g. 409 → "changed since plan"). */
   onStatus?: Record<string, string>;
+  /**
+   * A read that must find the object as the change saw it: each named field of the answer (as the
+   * kind reads it) still equals the change's `before`, else the change fails with `message` before its
+   * next request. forgeform's own check where the server has no lock (issue bodies before Gitea 1.26).
+   */
+  expect?: { fields: string[]; message: string };
 }
 
 export interface Change {

@@ -12,7 +12,8 @@ export function diffFields(
 ): FieldChange[] {
   const changes: FieldChange[] = [];
   for (const spec of specs) {
-    if (!(spec.name in desired) || spec.writeOnly) continue;
+    // A write-only field is compared where the kind's read has it (a server that returns it after all).
+    if (!(spec.name in desired) || (spec.writeOnly && !(current && spec.name in current))) continue;
     const after = desired[spec.name];
     const before = current?.[spec.name];
     const custom = comparer?.(spec.name);

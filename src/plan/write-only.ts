@@ -9,7 +9,8 @@ import { shownSecret } from './diff.js';
  * request from it. Secrets declared but not sent are named (notSent), so that they are not silently ignored.
  */
 export function writeOnlyFields(kind: Kind, d: DesiredObject, cur: CurrentObject | undefined, changed: FieldChange[], options: KindOptions): { fields: FieldChange[]; replace: boolean; notSent: string[] } {
-  const specs = kind.fields.filter((f) => f.writeOnly && f.name in d.fields);
+  // Those the server returned were compared (diffFields) like any field.
+  const specs = kind.fields.filter((f) => f.writeOnly && f.name in d.fields && !(cur && f.name in cur.fields));
   const shown = (send: FieldSpec[]) => send.map((f) => ({ path: f.name, after: f.sensitive ? shownSecret(d.fields[f.name]) : d.fields[f.name], writeOnly: true, ...(f.sensitive ? { sensitive: true } : {}) }));
   // A create (and the create half of a replacement) sends them all: the plan shows them.
   if (!cur) return { fields: shown(specs), replace: false, notSent: [] };

@@ -112,7 +112,8 @@ orgs:
     expect(writes(w.sandbox).sort()).toEqual(['PATCH orgs/acme', 'POST admin/users/alice/orgs', 'POST orgs/tools/labels']);
     expect(writes(w.sandbox).indexOf('POST orgs/tools/labels')).toBeGreaterThan(writes(w.sandbox).indexOf('POST admin/users/alice/orgs'));
     expect(bodyOf(w.sandbox, 'POST', 'admin/users/alice/orgs')).toEqual({ username: 'tools', full_name: 'Tools', visibility: 'limited' });
-    expect(bodyOf(w.sandbox, 'PATCH', 'orgs/acme')).toEqual({ full_name: 'ACME Corp', website: 'https://acme.example.com' });
+    // Released servers clear the text fields an edit omits: it carries their current values (docs/servers-writes.md).
+    expect(bodyOf(w.sandbox, 'PATCH', 'orgs/acme')).toEqual({ full_name: 'ACME Corp', description: '', website: 'https://acme.example.com', location: '' });
     expect(w.sandbox.requests().flatMap((r) => r.unknownFields)).toEqual([]);
     expect((await w.cli(['plan', '-c', file, '--detailed-exitcode'])).code).toBe(0);
   });

@@ -4,7 +4,8 @@ import type { Op } from '../../model/index.js';
 import { isDeepStrictEqual } from 'node:util';
 import { asSet, bool, normalizeFields, str } from '../fields.js';
 import { secretFromEnvironment } from '../secrets.js';
-import type { CurrentObject, DesiredObject, FieldSpec, Kind, Problem } from '../../model/index.js';
+import { isSecret, Secret } from '../../secret.js';
+import { describeAvailability, describeServer, serverHas, type Availability, type CurrentObject, type DesiredObject, type FieldSpec, type Kind, type Problem, type ScopeContext, type ServerInfo } from '../../model/index.js';
 
 const ISSUE_EVENTS = ['issue_assign', 'issue_label', 'issue_milestone', 'issue_comment'];
 const PULL_EVENTS = ['pull_request_assign', 'pull_request_label', 'pull_request_milestone', 'pull_request_comment', 'pull_request_review', 'pull_request_review_request', 'pull_request_sync'];
@@ -61,8 +62,29 @@ const fields: FieldSpec[] = [
   ...SLACK_KEYS.map(str),
   // Never returned; Gitea cannot change the secret in place, and clears the header on an edit without it.
   { name: 'secret', type: 'scalar', writeOnly: true, sensitive: true },
+  // Write-only where the server hides it (Gitea 1.27); released servers return it, and read() then gives it to the diff.
   { name: 'authorization_header', type: 'scalar', writeOnly: true, sensitive: true, resendOnEdit: true },
 ];
+
+/**
+ * What each release does with hooks, as data (docs/servers-writes.md). Every released Gitea and every
+ * Forgejo answer a hook with its authorization header in clear (`ToHook`, services/webhook/general.go):
+ * there forgeform compares it (as a Secret: it reaches no output) and sends it back on edits that do
+ * not change it. Only Gitea ≥ 1.24 lists default hooks (`GET /admin/hooks?type=`); elsewhere the list
+ * is the system hooks whatever `type` says. Hook names exist from Gitea 1.26 (the name field's availability).
+ */
+const HEADER_IN_CLEAR: Availability = { gitea: { until: '1.26' }, forgejo: {} };
+const LIST_BY_TYPE: Availability = { gitea: { since: '1.24' } };
+
+/** The template of a header read from the server: a saved plan stores this text, never the value; apply reads the server again. */
+const FROM_SERVER = '(the header the server holds, read again at apply)';
+
+/** Unknown server (offline checks): the older behaviour of each, which never compares a value it may not get. */
+const has = (server: ServerInfo | undefined, a: Availability) => server !== undefined && serverHas(server, a);
+const listsByType = (server: ServerInfo | undefined) => server === undefined || serverHas(server, LIST_BY_TYPE);
+
+/** A secret's value, for comparison only. */
+const revealed = (v: unknown) => (isSecret(v) ? v.reveal() : v === null || v === undefined ? '' : String(v));
 
 /** read() tags each server hook with the list it came from: the hook itself does not say. */
 const SCOPE_TAG = '_scope';
@@ -87,7 +109,7 @@ function identityOf(key: string): Identity {
  * active unless said otherwise. A replacement keeps what the config does not manage as it was.
  */
 function createBody(d: DesiredObject, replaced?: CurrentObject): Record<string, unknown> {
-  const kept = replaced ? Object.fromEntries(['content_type', 'branch_filter', 'active', ...SLACK_KEYS].filter((k) => k in replaced.fields).map((k) => [k, replaced.fields[k]])) : {};
+  const kept = replaced ? Object.fromEntries(['content_type', 'branch_filter', 'active', 'authorization_header', ...SLACK_KEYS].filter((k) => k in replaced.fields).map((k) => [k, replaced.fields[k]])) : {};
   const want = { ...kept, ...d.fields };
   const id = identityOf(d.key);
   // Values are strings, or the Secret of config.secret (revealed only when the body is sent).
@@ -114,7 +136,8 @@ function createBody(d: DesiredObject, replaced?: CurrentObject): Record<string, 
 /**
  * The body of PATCH /admin/hooks/{id}: Gitea resets what an edit omits (events to [push], branch filter
  * and authorization header cleared, Slack settings cleared when channel is sent), so it carries the
- * hook's whole state — desired where the config manages it, current elsewhere.
+ * hook's whole state — desired where the config manages it, current elsewhere (the header too, where
+ * the server returned it).
  */
 function editBody(d: DesiredObject, cur: CurrentObject): Record<string, unknown> {
   const want = d.fields;
@@ -128,9 +151,22 @@ function editBody(d: DesiredObject, cur: CurrentObject): Record<string, unknown>
     events: 'events' in want ? want.events : eventsToConfig(have.events),
     branch_filter: pick('branch_filter') ?? '',
     active: pick('active'),
-    ...('authorization_header' in want ? { authorization_header: want.authorization_header } : {}),
+    ...('authorization_header' in want || 'authorization_header' in have ? { authorization_header: pick('authorization_header') } : {}),
     ...('name' in want ? { name: want.name } : {}),
   };
+}
+
+/** What this server's API cannot do with a declared hook: list its default hooks. (A name it lacks is the name field's availability.) */
+function serverRefusals(desired: DesiredObject, id: Identity, ctx: ScopeContext): Problem[] {
+  const server = ctx.server;
+  if (!server) return [];
+  const problems: Problem[] = [];
+  if (id.scope === 'default' && !listsByType(server))
+    problems.push({
+      path: [...desired.path, 'scope'],
+      message: `${describeServer(server)} cannot list default hooks (GET /admin/hooks lists system hooks only; ${describeAvailability(LIST_BY_TYPE)} has ?type=default), so forgeform cannot tell whether this one exists: manage it in the web UI (Site Administration → Default Webhooks), or declare it as a system hook`,
+    });
+  return problems;
 }
 
 /**
@@ -180,25 +216,34 @@ export const hookKind: Kind = {
     return { objects, problems };
   },
 
-  // The list does not say whether a hook is a system or a default one: list each type on its own.
-  async read(_scope, { client }) {
+  // The list does not say whether a hook is a system or a default one: list each type on its own, where the server can.
+  async read(_scope, ctx) {
+    const inClear = has(ctx.server, HEADER_IN_CLEAR);
     const list = (type: 'system' | 'default') =>
-      client.list<Record<string, unknown>>('admin/hooks', { query: { type }, object: `${type} webhooks` }).then((hooks) => hooks.map((h) => this.fromServer({ ...h, [SCOPE_TAG]: type })));
-    const [system, dflt] = await Promise.all([list('system'), list('default')]);
+      ctx.client.list<Record<string, unknown>>('admin/hooks', { query: { type }, object: `${type} webhooks` }).then((hooks) =>
+        hooks.map((h) => {
+          const o = this.fromServer({ ...h, [SCOPE_TAG]: type });
+          if (inClear) o.fields.authorization_header = new Secret(revealed(h.authorization_header), FROM_SERVER);
+          return o;
+        }),
+      );
+    const [system, dflt] = await Promise.all([list('system'), listsByType(ctx.server) ? list('default') : []]);
     return [...system, ...dflt];
   },
 
   compare(field) {
     // Gitea stores "issues" as issues and its sub-events: compare what it will store with what it has.
     if (field === 'events') return (want, have) => isDeepStrictEqual(expandEvents(asSet(want)), normalizeEvents(have));
+    // Secrets compare as their values (their templates differ: the config's ${NAME}, the server's read).
+    if (field === 'authorization_header') return (want, have) => revealed(want) === revealed(have);
     return undefined;
   },
 
-  check(desired, current) {
+  check(desired, current, _scope, ctx) {
     const id = identityOf(desired.key);
     if (!current && (id.type === 'matrix' || id.type === 'packagist'))
       return [{ path: [...desired.path, 'type'], message: `Gitea's API cannot set the ${id.type === 'matrix' ? 'room' : 'package'} settings of a ${id.type} hook: create it in Gitea's web UI; forgeform then manages its other fields` }];
-    return [];
+    return serverRefusals(desired, id, ctx);
   },
 
   ops({ action, desired, current }) {
@@ -221,10 +266,13 @@ export const hookKind: Kind = {
     const notes: string[] = [];
     const edit = change.ops.find((o) => o.method === 'PATCH');
     if (edit) {
+      const sent = (edit.body as Record<string, unknown>).authorization_header;
       notes.push(
-        'authorization_header' in (edit.body as Record<string, unknown>)
-          ? 'authorization_header is sent again: Gitea clears it on any edit that omits it'
-          : 'Gitea clears the authorization header of a hook on every edit that does not send it: declare authorization_header if this hook has one',
+        sent === undefined
+          ? 'Gitea clears the authorization header of a hook on every edit that does not send it: declare authorization_header if this hook has one'
+          : isSecret(sent) && sent.template === FROM_SERVER
+            ? 'the authorization header is sent back as the server holds it: Gitea clears it on any edit that omits it'
+            : 'authorization_header is sent again: Gitea clears it on any edit that omits it',
       );
     }
     for (const op of change.ops) if (op.reason) notes.push(op.reason);

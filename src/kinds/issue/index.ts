@@ -5,10 +5,10 @@ import { countOf } from '../../gitea/paging.js';
 import type { Op } from '../../model/index.js';
 import { splitRepo } from '../branch-protection/index.js';
 import { asSet, normalizeFields, set, str, text } from '../fields.js';
+import { dueDateToSend, serverDate, serverOffset } from './due-date.js';
 import { orgLabelKind, repoLabelKind } from '../label/index.js';
-import type { CurrentObject, DesiredObject, FieldSpec, Kind, Problem, Scope, ScopeContext } from '../../model/index.js';
+import { describeServer, serverHas, type Availability, type CurrentObject, type DesiredObject, type FieldSpec, type Kind, type Problem, type Scope, type ScopeContext, type ServerInfo } from '../../model/index.js';
 
-const dateOnly = (v: unknown) => (v === null || v === undefined || v === '' ? null : String(v).slice(0, 10));
 
 const fields: FieldSpec[] = [
   // Label names, compared by the labels_mode rule (see compare); a write answer is not comparable.
@@ -18,7 +18,8 @@ const fields: FieldSpec[] = [
   text('body'),
   { name: 'milestone', type: 'scalar', normalize: (v) => (v === undefined || v === null ? null : String(v)) },
   set('assignees'),
-  { name: 'due_date', type: 'scalar', normalize: dateOnly },
+  // The day as the server writes it, in its own zone (see due-date.ts).
+  { name: 'due_date', type: 'scalar', normalize: serverDate },
   { name: 'projects', type: 'set', normalize: (v) => asSet(v).map(Number).sort((a, b) => a - b), availability: { gitea: { since: '1.27' } } }, // in no release (not in EditIssueOption of Gitea 1.25.4, main of 2026-04, any Forgejo): only the sandbox's gitea@main (1.27.0)
   str('ref'),
 ];
@@ -33,6 +34,8 @@ interface ServerIssue {
   milestone: { id: number; title: string } | null;
   assignees: { login: string }[] | null;
   due_date: string | null;
+  created_at?: string;
+  updated_at?: string;
   projects?: { id: number }[] | null;
   content_version?: number;
 }
@@ -87,6 +90,24 @@ export function exclusiveScope(name: string): string | undefined {
 const LABELS_MODE = 'labels_mode';
 /** The body version a body edit was planned from: shown with it, sent, and Gitea answers 409 when it moved on. */
 const CONTENT_VERSION = 'content_version';
+/**
+ * Releases that take `content_version` in an issue edit and refuse a stale one (409): Gitea 1.26
+ * (#37035). The others ignore it, so forgeform checks the body itself (see bodyLockedByServer).
+ */
+const CONTENT_LOCK: Availability = { gitea: { since: '1.26' } };
+/**
+ * Where the server has no lock, a copy of the body that the saved plan's staleness digest covers
+ * (`body` itself is left out of it: where the server guards it, a body edited since the plan must not
+ * make the issue's other changes stale).
+ */
+const UNGUARDED_BODY = '_body';
+/** The server's UTC offset as the issue's answer shows it: a due date is sent in it (due-date.ts). */
+const UTC_OFFSET = '_utc_offset';
+
+/** Whether the server itself refuses a body edit planned from an older body; unknown server: assumed not. */
+function bodyLockedByServer(server: ServerInfo | undefined): boolean {
+  return server !== undefined && serverHas(server, CONTENT_LOCK);
+}
 
 function mode(d: DesiredObject): 'add' | 'exact' {
   return d.fields._labels_mode === 'exact' ? 'exact' : 'add';
@@ -187,7 +208,8 @@ export const issueKind: Kind = {
   context: [LABELS_MODE, CONTENT_VERSION],
   // Labels are resolved against the labels as this plan leaves them.
   after: [repoLabelKind.name, orgLabelKind.name],
-  // A body edit carries the content version it was planned from; Gitea answers 409 when it moved on.
+  // A body edit carries the content version it was planned from; Gitea 1.26 answers 409 when it moved on.
+  // Elsewhere the body's copy (UNGUARDED_BODY) is in the digest, and apply checks the body itself.
   guardedByServer: ['body', '_content_version'],
 
   async desired(scopeConfig, scope) {
@@ -210,7 +232,14 @@ export const issueKind: Kind = {
       readIssues(scope, ctx, desired.map((d) => Number(d.key.slice(1)))),
       ...(desired.some((d) => 'labels' in d.fields) ? labelSources(scope).filter(([, s]) => !s.pendingCreate).map(([k, s]) => ctx.currentOf(k, s)) : []),
     ]);
-    return issues.filter((i): i is ServerIssue => i !== undefined).map((i) => this.fromServer(i));
+    const locked = bodyLockedByServer(ctx.server);
+    return issues
+      .filter((i): i is ServerIssue => i !== undefined)
+      .map((i) => {
+        const o = this.fromServer(i);
+        if (!locked) o.fields[UNGUARDED_BODY] = o.fields.body;
+        return o;
+      });
   },
 
   async prepare(scope, desired, current, ctx): Promise<Prepared> {
@@ -235,19 +264,29 @@ export const issueKind: Kind = {
     };
   },
 
-  shown({ desired, current, changed }) {
+  shown({ desired, current, changed, ctx }) {
     return {
       ...(changed.includes('labels') && mode(desired!) === 'exact' ? { [LABELS_MODE]: 'exact' } : {}),
-      ...(changed.includes('body') ? { [CONTENT_VERSION]: current!.fields._content_version } : {}),
+      ...(changed.includes('body') && bodyLockedByServer(ctx.server) ? { [CONTENT_VERSION]: current!.fields._content_version } : {}),
     };
   },
 
-  ops({ scope, desired, changed, prepared, shown }) {
+  ops({ scope, desired, current, changed, prepared, shown, ctx }) {
     const d = desired!;
     const base = apiPath('repos', ...splitRepo(scope.name), 'issues', d.key.slice(1));
     const p = (prepared as Prepared).get(d.key)!;
     const exact = shown?.[LABELS_MODE] === 'exact';
+    const locked = bodyLockedByServer(ctx.server);
     const ops: Op[] = [];
+    // No lock on the server: read the issue again before the first write, and stop if its body moved on.
+    if (changed.includes('body') && !locked)
+      ops.push({
+        method: 'GET',
+        path: base,
+        expect: { fields: ['body'], message: `issue ${d.key} of ${scope.name}: its body changed since the plan was made (checked by forgeform: the server has no content_version to refuse a stale edit): plan again` },
+        onStatus: { '404': `issue ${d.key} of ${scope.name} no longer exists: plan again` },
+      });
+    const writes = ops.length;
     if (changed.includes('labels')) {
       // Ids only (never ids and names mixed): names may be duplicated, ids are exact.
       const additions = p.targets.filter((t) => !p.currentNames.includes(t.name));
@@ -261,19 +300,28 @@ export const issueKind: Kind = {
       const value = d.fields[name];
       if (name === 'labels') continue;
       else if (name === 'milestone') body.milestone = value === null ? 0 : p.milestoneId;
-      else if (name === 'due_date') Object.assign(body, value === null ? { unset_due_date: true } : { due_date: `${String(value)}T00:00:00Z` });
+      else if (name === 'due_date') Object.assign(body, value === null ? { unset_due_date: true } : { due_date: dueDateToSend(String(value), String(current?.fields[UTC_OFFSET] ?? 'Z')) });
       else body[name] = value;
     }
-    if ('body' in body) body.content_version = shown?.[CONTENT_VERSION];
+    if ('body' in body && locked) body.content_version = shown?.[CONTENT_VERSION];
     if (Object.keys(body).length)
       ops.push({
         method: 'PATCH',
         path: base,
         body,
-        onStatus: { '409': `issue ${d.key} of ${scope.name} changed since the plan was made: plan again` },
-        ...(ops.length ? { reason: 'Gitea changes the labels and the fields of an issue with separate calls' } : {}),
+        ...(locked ? { onStatus: { '409': `issue ${d.key} of ${scope.name} changed since the plan was made: plan again` } } : {}),
+        ...(ops.length > writes ? { reason: 'Gitea changes the labels and the fields of an issue with separate calls' } : {}),
       });
     return ops;
+  },
+
+  async annotate(change, _scope, ctx) {
+    if (!ctx.server || bodyLockedByServer(ctx.server) || !change.fields.some((f) => f.path === 'body' && !f.context)) return undefined;
+    return {
+      notes: [
+        `the body is checked by forgeform, not by the server: ${describeServer(ctx.server)} ignores content_version, so apply reads the issue again right before its first write and refuses the edit if the body changed since the plan (an edit made between that read and the write is still overwritten)`,
+      ],
+    };
   },
 
   fromServer(raw) {
@@ -293,7 +341,11 @@ export const issueKind: Kind = {
       },
       false,
     );
-    return { key: `#${i.number}`, id: i.number, fields: { ...f, _label_ids: (i.labels ?? []).map((l) => l.id).sort((a, b) => a - b), _content_version: i.content_version ?? 0 } };
+    return {
+      key: `#${i.number}`,
+      id: i.number,
+      fields: { ...f, _label_ids: (i.labels ?? []).map((l) => l.id).sort((a, b) => a - b), _content_version: i.content_version ?? 0, [UTC_OFFSET]: serverOffset(i) },
+    };
   },
 
   exportable: false,

@@ -3,7 +3,7 @@ import { apiPath } from '../../gitea/path.js';
 import type { Change, Op } from '../../model/index.js';
 import { asSet, bool, int, normalizeFields, only, set, str, text } from '../fields.js';
 import { secretFromEnvironment } from '../secrets.js';
-import type { CurrentObject, DesiredObject, FieldSpec, Kind, KindContext, Problem, ScopeContext } from '../../model/index.js';
+import { describeServer, serverHas, type Availability, type CurrentObject, type DesiredObject, type FieldSpec, type Kind, type KindContext, type Problem, type ScopeContext, type ServerInfo } from '../../model/index.js';
 import { BADGES, badgeOps, keyOps, readExtras, SERVER_KEYS, sshKeyIdentity, WANTED_KEYS, wantedKeys, type KnownKey } from './extras.js';
 
 const writeOnly = (spec: FieldSpec): FieldSpec => ({ ...spec, writeOnly: true });
@@ -42,6 +42,31 @@ const EDIT_FIELDS = new Set([
 ]);
 /** Values a new user already has: a create does not PATCH them. */
 const CREATED_WITH: Record<string, unknown> = { admin: false, active: true, prohibit_login: false, website: '', location: '', description: '' };
+
+/**
+ * Releases whose rename refuses a user of an external login source (`ErrUserIsNotLocal`, which the
+ * handler does not map: a 500): every Gitea; Forgejo until 13 lets an administrator rename one.
+ */
+const RENAME_NEEDS_LOCAL_USER: Availability = { gitea: {}, forgejo: { until: '12' } };
+/** Forgejo reads the visibility of a user edit with `optional.FromNonDefault`, and public is the zero value: "public" is dropped. */
+const PUBLIC_DROPPED: Availability = { forgejo: {} };
+
+/** What this server's API cannot do to an existing user, by the config path that asks for it. */
+function serverRefusals(desired: DesiredObject, current: CurrentObject, server: ServerInfo): Problem[] {
+  const problems: Problem[] = [];
+  const sourceId = Number(current.fields.source_id ?? 0);
+  if (current.key !== desired.key && sourceId !== 0 && serverHas(server, RENAME_NEEDS_LOCAL_USER))
+    problems.push({
+      path: [...desired.path, 'previously'],
+      message: `user "${current.key}" signs in through an external login source (source_id ${sourceId}), and ${describeServer(server)} cannot rename such a user (the server fails with 500 "user is not local type"): make it a local user first (Site Administration → User Accounts → Edit → Authentication Source), rename it, then set its source again; or remove "${current.key}" from previously`,
+    });
+  if (desired.fields.visibility === 'public' && current.fields.visibility !== 'public' && serverHas(server, PUBLIC_DROPPED))
+    problems.push({
+      path: [...desired.path, 'visibility'],
+      message: `${describeServer(server)} cannot make a user public through its API (PATCH /admin/users/{username} drops visibility "public"): change it in the web UI (Site Administration → User Accounts → Edit, or the user's own Settings → Privacy), or remove visibility from the config`,
+    });
+  return problems;
+}
 
 /** What the user read learnt for the guards: the token's own user and every user. */
 interface UserFacts {
@@ -238,6 +263,7 @@ export const userKind: Kind = {
       return problems;
     }
     for (const r of editRefusals(current.key, f, current.fields, ctx, survivorsByConfig(ctx))) problems.push({ path: [...desired.path, r.field], message: r.message });
+    if (ctx.server) problems.push(...serverRefusals(desired, current, ctx.server));
     return problems;
   },
 
