@@ -88,12 +88,14 @@ export function generateForge(size) {
   // ── admin hooks (system) ─────────────────────────────────────────────────────────────────────────
   const seedHooks = [];
   const hookLines = [];
+  let hooksCreated = 0;
   const hookUrl = (i) => `https://ci.example.test/hooks/${pad(i, 3)}`;
   for (let i = 1; i <= s.hooks; i++) {
     hookLines.push(`  - { url: ${hookUrl(i)}, events: [push, issues], content_type: json, branch_filter: main, active: true }`);
     const d = drift(rnd, [['events', 7], ['missing', 3]]);
     if (d === 'missing') {
       write('hook', 'POST');
+      hooksCreated++;
       continue;
     }
     if (d === 'events') write('hook', 'PATCH');
@@ -111,11 +113,13 @@ export function generateForge(size) {
     const org = orgs[Math.floor(r / s.reposPerOrg)];
     const name = `${org}/repo-${pad(r, 4)}`;
     const seededLabels = [];
+    let labelsCreated = 0;
     for (const l of labels) {
       declared.labels++;
       const d = drift(rnd, [['color', 2], ['description', 1], ['missing', 1]]);
       if (d === 'missing') {
         write('label', 'POST');
+        labelsCreated++;
         continue;
       }
       if (d) write('label', 'PATCH');
@@ -171,7 +175,7 @@ export function generateForge(size) {
       '    issues:',
       ...issueLines,
     );
-    shapeRepos.push({ org, labels: seededLabels.length, protections: seededRules.length, issues: issues.length, chosenIssues: s.issuesPerRepo });
+    shapeRepos.push({ org, labels: seededLabels.length, labelsCreated, protections: seededRules.length, issues: issues.length, chosenIssues: s.issuesPerRepo });
   }
 
   const labelBlock = labels.map((l) => `      ${yamlString(l.name)}: { color: "${l.color}", description: ${yamlString(l.description)} }`);
@@ -205,14 +209,18 @@ export function generateForge(size) {
     users: seedUsers.length,
     hooks: { system: seedHooks.length, default: 0 },
     labelDeletes,
+    usersCreated,
+    hooksCreated,
   };
   // After apply the server is the config: every repository has exactly the declared labels and rules.
   const after = {
     ...before,
-    repos: shapeRepos.map((r) => ({ ...r, labels: labels.length, protections: RULES_PER_REPO })),
+    repos: shapeRepos.map((r) => ({ ...r, labels: labels.length, labelsCreated: 0, protections: RULES_PER_REPO })),
     users: seedUsers.length + usersCreated,
     hooks: { system: s.hooks, default: 0 },
     labelDeletes: 0,
+    usersCreated: 0,
+    hooksCreated: 0,
   };
   return { size, sizes: s, seed, config, before, after, writes, declared };
 }

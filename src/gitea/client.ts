@@ -81,6 +81,13 @@ export class GiteaClient {
   private readonly pause: SharedPause;
   private readonly clock: Clock;
   private readonly warned = new Set<string>();
+  /**
+   * Lists that ended on X-Total-Count's word rather than on a short page (src/gitea/paging.ts), by
+   * path: the page that would prove the end, read before the first create into that list (a POST to
+   * the list's own path, as every Gitea collection takes its creates).
+   */
+  private readonly unproven = new Map<string, Map<string, () => Promise<void>>>();
+  private readonly proofs = new Map<string, Promise<void>>();
   /** HTTP attempts sent. */
   requestCount = 0;
   /** Attempts that were a retry of a failed one. */
@@ -106,6 +113,7 @@ export class GiteaClient {
   async request<T = unknown>(method: string, path: string, opts: RequestOptions = {}): Promise<Response<T>> {
     const unsafe = unsafePathReason(path);
     if (unsafe) throw new AnswerError(method, path, `refused: ${unsafe}`, opts.object);
+    if (method === 'POST' && this.unproven.has(path)) await this.proveListEnds(path);
     const cls = methodClass(method);
     const budget = cls === 'read' ? this.retries * READ_PATIENCE : this.retries;
     let maybeProcessed = false;
@@ -199,10 +207,51 @@ export class GiteaClient {
 
   /** Every item of a paged list (see src/gitea/paging.ts for how far it reads, and how much at once). */
   async list<T = unknown>(path: string, opts: RequestOptions = {}): Promise<T[]> {
-    return this.readPages<T>(path, opts, async (page) => {
+    const fetchPage = async (page: number) => {
       const res = await this.request<T[]>('GET', path, { ...opts, expect: 'list', query: { ...opts.query, limit: PAGE_SIZE, page } });
       return { items: res.data, headers: res.headers };
-    });
+    };
+    return this.readPages<T>(path, opts, fetchPage, undefined, (next, total) =>
+      this.remember(path, JSON.stringify(opts.query ?? {}), async () => {
+        const after = await fetchPage(next);
+        if (after.items.length)
+          throw new AnswerError(
+            'GET',
+            path,
+            `said X-Total-Count ${total}, yet page ${next} holds ${after.items.length} more: the list cannot be read whole (a proxy or cache in front of the server answers a wrong total), so nothing is created in it`,
+            opts.object,
+          );
+      }),
+    );
+  }
+
+  private remember(path: string, query: string, prove: () => Promise<void>): void {
+    let byQuery = this.unproven.get(path);
+    if (!byQuery) this.unproven.set(path, (byQuery = new Map()));
+    byQuery.set(query, prove);
+  }
+
+  /**
+   * Reads the page after every list of `path` that ended on X-Total-Count's word (once: concurrent
+   * creates share the proof). Before a create into a list, something missing from it must be missing
+   * from the server: a wrong total would make forgeform create an object a second time.
+   */
+  proveListEnds(path: string): Promise<void> {
+    const byQuery = this.unproven.get(path);
+    if (!byQuery) return Promise.resolve();
+    let proof = this.proofs.get(path);
+    if (!proof) {
+      // A failed proof stays: every create into that list fails the same way, without reading again.
+      const proving = [...byQuery];
+      proof = Promise.all(proving.map(([, prove]) => prove())).then(() => {
+        for (const [query, prove] of proving) if (byQuery.get(query) === prove) byQuery.delete(query);
+        if (!byQuery.size) this.unproven.delete(path);
+        this.proofs.delete(path);
+      });
+      proof.catch(() => undefined);
+      this.proofs.set(path, proof);
+    }
+    return proof;
   }
 
   /**
@@ -223,7 +272,7 @@ export class GiteaClient {
     );
   }
 
-  private readPages<T>(path: string, opts: RequestOptions, fetchPage: (page: number) => Promise<Page<T>>, totalName?: string): Promise<T[]> {
+  private readPages<T>(path: string, opts: RequestOptions, fetchPage: (page: number) => Promise<Page<T>>, totalName?: string, onTrusted?: (next: number, total: number) => void): Promise<T[]> {
     const what = `${opts.object ? `${opts.object}: ` : ''}GET /api/v1/${path}`;
     return readAllPages<T>(fetchPage, {
       pageSize: PAGE_SIZE,
@@ -232,6 +281,7 @@ export class GiteaClient {
       warn: (m) => this.warn(`${what}: ${m}`),
       endless: (pages, why) => new AnswerError('GET', path, `failed: the list did not end after ${pages} pages ${why}: the server (or a proxy) seems to ignore the page parameter; stopped`, opts.object),
       ...(totalName ? { totalName } : {}),
+      ...(onTrusted ? { onTrusted } : {}),
     });
   }
 

@@ -191,6 +191,41 @@ describe('reading the pages of a list', () => {
     expect(await readAllPages(fetch, opts([]))).toHaveLength(100);
     expect(asked).toEqual([1, 2, 3]);
   });
+
+  it('full pages that add up exactly to the header end the list: no empty page is read, and the caller learns which page would prove it', async () => {
+    for (const n of [50, 100, 250]) {
+      const warnings: string[] = [];
+      const trusted: number[] = [];
+      const { asked, fetch } = pages(n, 50, String(n));
+      expect(await readAllPages(fetch, { ...opts(warnings), onTrusted: (next) => trusted.push(next) })).toHaveLength(n);
+      expect(asked.sort((a, b) => a - b)).toEqual(Array.from({ length: n / 50 }, (_, i) => i + 1));
+      expect(trusted).toEqual([n / 50 + 1]);
+      expect(warnings).toEqual([]);
+    }
+  });
+
+  it('without the header, a list of exactly 100 still needs its empty third page, and nothing is left to prove', async () => {
+    const trusted: number[] = [];
+    const { asked, fetch } = pages(100, 50, null);
+    expect(await readAllPages(fetch, { ...opts([]), onTrusted: (next) => trusted.push(next) })).toHaveLength(100);
+    expect(asked).toEqual([1, 2, 3]);
+    expect(trusted).toEqual([]);
+  });
+
+  it('a later page that announces more (objects created while reading) is read on', async () => {
+    let grown = false;
+    const asked: number[] = [];
+    const fetch = async (page: number): Promise<Page<number>> => {
+      asked.push(page);
+      const all = Array.from({ length: grown ? 101 : 100 }, (_, i) => i);
+      const items = all.slice((page - 1) * 50, page * 50);
+      const headers = new Headers({ 'x-total-count': String(all.length) });
+      grown = true; // created right after page 1 was answered
+      return { items, headers };
+    };
+    expect(await readAllPages(fetch, opts([]))).toHaveLength(101);
+    expect(asked).toEqual([1, 2, 3]);
+  });
 });
 
 describe('lists whose body carries the total (Actions runners)', () => {
