@@ -10,7 +10,7 @@ import type { GiteaClient } from '../../gitea/client.js';
 import { connect, load, type ServerOptions } from '../context.js';
 import { checkWritable, writeOutputFile } from '../files.js';
 import { EXIT, UserError, type Output } from '../output.js';
-import { parseShard } from '../shard.js';
+import { parseShard, shardConfig } from '../shard.js';
 import { parseTargets } from '../targets.js';
 
 export interface PlanCommandOptions extends ServerOptions {
@@ -98,9 +98,11 @@ export async function computePlan(opts: PlanCommandOptions, out: Output): Promis
   const early = await configOnlyProblems(loaded);
   if (early.length) throw new UserError(`${formatPlanErrors(early)}\nPlanning failed: nothing was changed.`);
   const { client } = await connect(opts, out, loaded.config.server?.url);
+  // A shard plans its part of the configuration only, so that it reads nothing it does not plan.
+  const planned = shard ? { ...loaded, config: shardConfig(loaded.config, shard) } : loaded;
   const { plan, errors } = await buildPlan({
     client,
-    loaded,
+    loaded: planned,
     kinds,
     options: { syncWriteOnly: Boolean(opts.syncWriteOnly), rotateSecrets: Boolean(opts.rotateSecrets), ...(selectObject ? { target: selectObject } : {}) },
     ...(selectScope ? { targets: selectScope } : {}),
