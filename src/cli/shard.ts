@@ -33,7 +33,7 @@ export interface ConfigNarrowing {
 }
 
 /** Top-level keys that are settings of the run, not objects: every narrowed configuration keeps them. */
-const SETTINGS = new Set(['version', 'server', 'policy']);
+export const SETTINGS: ReadonlySet<string> = new Set(['version', 'server', 'policy']);
 export const SCOPE_SECTIONS: readonly ScopeSection[] = ['orgs', 'repos'];
 
 /** The top-level sections of server-wide objects (users, hooks, actions): all but the settings and the scope sections. */
