@@ -13,13 +13,12 @@
 import { execFile } from 'node:child_process';
 import { readFile, realpath, stat } from 'node:fs/promises';
 import { dirname, relative, sep } from 'node:path';
-import { isDeepStrictEqual, promisify } from 'node:util';
-import picomatch from 'picomatch';
+import { promisify } from 'node:util';
 import { parse } from 'yaml';
 import type { Config } from '../config/types.js';
-import { isGlobKey, type Scope } from '../model/index.js';
+import type { Scope } from '../model/index.js';
+import { compareConfigs, selectChanged, type ConfigNarrowing } from '../scopes/sections.js';
 import { UserError } from './output.js';
-import { SCOPE_SECTIONS, SETTINGS, serverWideSections as serverWide, type ConfigNarrowing, type ScopeSection } from './shard.js';
 
 const run = promisify(execFile);
 
@@ -93,12 +92,6 @@ function merge(a: unknown, b: unknown): unknown {
 
 const isMap = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** The owner of a repository key (OWNER/NAME or OWNER/glob). */
-const ownerOf = (key: string) => {
-  const slash = key.indexOf('/');
-  return (slash < 0 ? key : key.slice(0, slash)).toLowerCase();
-};
-
 /**
  * What changed in the configuration at `paths` since `ref`. Errors (not a git repository, an unknown
  * ref) say so before any request; an old version that cannot be parsed plans everything, saying why.
@@ -141,48 +134,12 @@ function everything(ref: string, why: string): ChangedOnly {
 }
 
 function compare(ref: string, before: Sections, after: Sections, fileCount: number): ChangedOnly {
-  const setting = [...SETTINGS].find((k) => !isDeepStrictEqual(before[k], after[k]));
-  if (setting) return everything(ref, `${setting} changed since ${ref}`);
-
-  const changed: Record<ScopeSection, Set<string>> = { orgs: new Set(), repos: new Set() };
-  for (const section of SCOPE_SECTIONS) {
-    const old = isMap(before[section]) ? before[section] : {};
-    const now = isMap(after[section]) ? after[section] : {};
-    for (const key of new Set([...Object.keys(old), ...Object.keys(now)])) if (!isDeepStrictEqual(old[key], now[key])) changed[section].add(key);
-  }
-  const sections = new Set(
-    [...new Set([...Object.keys(before), ...Object.keys(after)])].filter(
-      (k) => !SETTINGS.has(k) && !(SCOPE_SECTIONS as readonly string[]).includes(k) && !isDeepStrictEqual(before[k], after[k]),
-    ),
-  );
-  const globs = [...changed.repos].filter(isGlobKey).map((k) => picomatch(k, { dot: true }));
-  const repoChanged = (name: string) => changed.repos.has(name) || globs.some((m) => m(name));
-  // A repository's config merges the globs that match it with its exact entry: every glob of an owner
-  // with a planned repository stays, and the scope filter below keeps the unchanged repositories out.
-  const owners = new Set([...changed.repos].map(ownerOf));
-
-  const narrowing: ConfigNarrowing = {
-    entry: (section, key) =>
-      section === 'orgs' ? changed.orgs.has(key) : isGlobKey(key) ? changed.repos.has(key) || owners.has(ownerOf(key)) : repoChanged(key),
-    section: (key) => sections.has(key),
-  };
-  const scope = (s: Scope) => (s.type === 'org' ? changed.orgs.has(s.name) : s.type === 'repo' ? repoChanged(s.name) : true);
-
-  const named = [
-    ...(changed.orgs.size ? [`orgs ${[...changed.orgs].join(', ')}`] : []),
-    ...(changed.repos.size ? [`repos ${[...changed.repos].join(', ')}`] : []),
-    ...sections,
-  ];
+  const changes = compareConfigs(before, after);
+  if (changes.setting) return everything(ref, `${changes.setting} changed since ${ref}`);
+  const { scope, narrowing, named, skipped } = selectChanged(changes);
   const summary = (config: Config) => {
-    const orgs = Object.keys(config.orgs ?? {}).filter((k) => !changed.orgs.has(k)).length;
-    const repos = Object.keys(config.repos ?? {}).filter((k) => !(isGlobKey(k) ? changed.repos.has(k) : repoChanged(k))).length;
-    const skipped = [
-      ...(orgs ? [`${orgs} organisation${orgs === 1 ? '' : 's'}`] : []),
-      ...(repos ? [`${repos} repository entr${repos === 1 ? 'y' : 'ies'}`] : []),
-      ...serverWide(config).filter((k) => !sections.has(k)),
-    ];
     const planned = fileCount ? named.join('; ') || 'nothing: files changed, but no entry in them' : `nothing: no configuration file changed since ${ref}`;
-    return `--changed-only ${ref}: planned ${planned}; skipped as unchanged: ${skipped.join(', ') || 'nothing'}`;
+    return `--changed-only ${ref}: planned ${planned}; skipped as unchanged: ${skipped(config).join(', ') || 'nothing'}`;
   };
   return { narrowing, scope, summary };
 }

@@ -1,5 +1,6 @@
 import type { Config } from '../config/types.js';
 import type { Scope } from '../model/index.js';
+import { narrowConfig } from '../scopes/sections.js';
 import { UserError } from './output.js';
 
 /**
@@ -20,40 +21,6 @@ export interface Shard {
   object: (type: string, name: string) => boolean;
   /** Whether an owner (an organisation, or the OWNER of OWNER/NAME) and what it holds are in this shard. */
   owner: (name: string) => boolean;
-}
-
-/** The config sections whose entries are scopes, by owner. */
-export type ScopeSection = 'orgs' | 'repos';
-
-/** What a narrowed configuration keeps: entries of the scope sections, and the other (server-wide) sections. */
-export interface ConfigNarrowing {
-  entry: (section: ScopeSection, key: string) => boolean;
-  /** A server-wide section (users, hooks, runners): kept whole, or left out (its kind then reads nothing). */
-  section: (key: string) => boolean;
-}
-
-/** Top-level keys that are settings of the run, not objects: every narrowed configuration keeps them. */
-export const SETTINGS: ReadonlySet<string> = new Set(['version', 'server', 'policy']);
-export const SCOPE_SECTIONS: readonly ScopeSection[] = ['orgs', 'repos'];
-
-/** The top-level sections of server-wide objects (users, hooks, actions): all but the settings and the scope sections. */
-export function serverWideSections(config: Config): string[] {
-  return Object.keys(config).filter((k) => !SETTINGS.has(k) && !(SCOPE_SECTIONS as readonly string[]).includes(k));
-}
-
-/**
- * The configuration with only what a narrowed run plans (a shard, --changed-only). Leaving a section
- * out rather than filtering its objects after reading is what keeps a run from reading what it does
- * not plan: a kind whose section is absent reads nothing (shard 2 never reads the server's users).
- */
-export function narrowConfig(config: Config, keep: ConfigNarrowing): Config {
-  const out: Record<string, unknown> = { ...config };
-  for (const section of SCOPE_SECTIONS) {
-    const entries = config[section];
-    if (entries) out[section] = Object.fromEntries(Object.entries(entries).filter(([key]) => keep.entry(section, key)));
-  }
-  for (const key of serverWideSections(config)) if (!keep.section(key)) delete out[key];
-  return out as unknown as Config;
 }
 
 /** A shard's configuration: its owners' organisations and repositories; the server-wide sections in shard 1 only. */

@@ -10,7 +10,8 @@ import type { GiteaClient } from '../../gitea/client.js';
 import { connect, DEFAULT_CONFIG, load, type ServerOptions } from '../context.js';
 import { checkWritable, writeOutputFile } from '../files.js';
 import { EXIT, UserError, type Output } from '../output.js';
-import { narrowConfig, parseShard, shardConfig } from '../shard.js';
+import { narrowConfig } from '../../scopes/sections.js';
+import { parseShard, shardConfig } from '../shard.js';
 import { parseTargets } from '../targets.js';
 
 export interface PlanCommandOptions extends ServerOptions {
