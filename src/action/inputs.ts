@@ -68,7 +68,7 @@ function shardInput(): string {
 
 export function readInputs(): Inputs {
   const concurrency = get('concurrency');
-  if (concurrency && !/^[1-9]\d*$/.test(concurrency)) throw new InputError(`input concurrency must be a positive integer, got "${concurrency}"`);
+  if (concurrency && !(/^[1-9]\d*$/.test(concurrency) && Number(concurrency) <= 64)) throw new InputError(`input concurrency must be a whole number from 1 to 64, got "${concurrency}"`);
   const shard = shardInput();
   return {
     command: oneOf('command', ['plan', 'apply', 'drift'] as const, 'plan'),

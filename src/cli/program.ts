@@ -10,7 +10,7 @@ function serverOptions(cmd: Command): Command {
     .option('--url <url>', 'server URL (env FORGEFORM_URL, else server.url of the config)')
     .option('--token-file <file>', 'read the API token from a file (else env FORGEFORM_TOKEN, or FORGEFORM_USERNAME + FORGEFORM_PASSWORD)')
     .option('--insecure-http', 'allow plain http to a host other than loopback')
-    .option('--concurrency <n>', 'requests in flight at most', '8')
+    .option('--concurrency <n>', 'requests in flight at most (1 to 64)', '8')
     .option('--timeout <seconds>', 'time limit of one request attempt', '30')
     .option('--retries <n>', 'how often a failed request is sent again when that is safe (reads: 5 times as often; default 3)');
 }
