@@ -49,9 +49,9 @@ export function planFloor(shape) {
  * - after creating labels or admin hooks, the list of each scope where it created them is read again
  *   (src/apply/concurrent.ts): Gitea does not keep label or hook names unique, and this read is the
  *   only way to see that another run created the same name at the same time;
- * - before the first create into a list that ended because its full pages added up exactly to
- *   X-Total-Count, the page after it is read (src/gitea/paging.ts): the proof that what the plan
- *   creates is missing, not past a wrong total.
+ * - before the first write under a repository (`repos/OWNER/NAME/`) or under `admin/`, the page after
+ *   each list there that ended because its full pages added up exactly to X-Total-Count
+ *   (src/gitea/paging.ts): the proof that what the plan decided from an absence rests on the whole list.
  * @param before the shape the plan reads, after the shape once applied (the re-read sees it)
  */
 export function applyReadsFloor(before, after) {
@@ -63,15 +63,14 @@ export function applyReadsFloor(before, after) {
     exceptions[exception] += n;
   };
   for (const [i, r] of before.repos.entries()) {
-    if (!r.labelsCreated) continue;
-    add('repository labels', 're-read after creates', pages(after.repos[i].labels));
-    if (exact(r.labels)) add('repository labels', 'proof of a list end', 1);
+    if (r.labelsCreated) add('repository labels', 're-read after creates', pages(after.repos[i].labels));
+    if (r.writes && exact(r.labels)) add('repository labels', 'proof of a list end', 1);
   }
-  if (before.hooksCreated) {
-    add('admin hooks', 're-read after creates', pages(after.hooks.system) + pages(after.hooks.default));
+  if (before.hooksCreated) add('admin hooks', 're-read after creates', pages(after.hooks.system) + pages(after.hooks.default));
+  if (before.adminWrites) {
     add('admin hooks', 'proof of a list end', Number(exact(before.hooks.system)) + Number(exact(before.hooks.default)));
+    if (exact(before.users)) add('users', 'proof of a list end', 1);
   }
-  if (before.usersCreated && exact(before.users)) add('users', 'proof of a list end', 1);
   return { parts, exceptions };
 }
 

@@ -83,8 +83,8 @@ export class GiteaClient {
   private readonly warned = new Set<string>();
   /**
    * Lists that ended on X-Total-Count's word rather than on a short page (src/gitea/paging.ts), by
-   * path: the page that would prove the end, read before the first create into that list (a POST to
-   * the list's own path, as every Gitea collection takes its creates).
+   * path: the page that would prove the end, read before the first write under the same parent (see
+   * writeParent) — a create, rename or delete there may rest on what the list did not show.
    */
   private readonly unproven = new Map<string, Map<string, () => Promise<void>>>();
   private readonly proofs = new Map<string, Promise<void>>();
@@ -113,7 +113,7 @@ export class GiteaClient {
   async request<T = unknown>(method: string, path: string, opts: RequestOptions = {}): Promise<Response<T>> {
     const unsafe = unsafePathReason(path);
     if (unsafe) throw new AnswerError(method, path, `refused: ${unsafe}`, opts.object);
-    if (method === 'POST' && this.unproven.has(path)) await this.proveListEnds(path);
+    if (method !== 'GET' && this.unproven.size) await this.proveListsUnder(writeParent(method, path));
     const cls = methodClass(method);
     const budget = cls === 'read' ? this.retries * READ_PATIENCE : this.retries;
     let maybeProcessed = false;
@@ -218,7 +218,7 @@ export class GiteaClient {
           throw new AnswerError(
             'GET',
             path,
-            `said X-Total-Count ${total}, yet page ${next} holds ${after.items.length} more: the list cannot be read whole (a proxy or cache in front of the server answers a wrong total), so nothing is created in it`,
+            `said X-Total-Count ${total}, yet page ${next} holds ${after.items.length} more: the list cannot be read whole (a proxy or cache in front of the server answers a wrong total), so nothing that depends on what it holds is written`,
             opts.object,
           );
       }),
@@ -231,17 +231,24 @@ export class GiteaClient {
     byQuery.set(query, prove);
   }
 
+  /** Proves every list read on X-Total-Count's word whose path starts with `prefix` (all of them for ''). */
+  private async proveListsUnder(prefix: string): Promise<void> {
+    const paths = [...this.unproven.keys()].filter((p) => p.startsWith(prefix));
+    if (paths.length) await Promise.all(paths.map((p) => this.proveListEnds(p)));
+  }
+
   /**
    * Reads the page after every list of `path` that ended on X-Total-Count's word (once: concurrent
-   * creates share the proof). Before a create into a list, something missing from it must be missing
-   * from the server: a wrong total would make forgeform create an object a second time.
+   * writes share the proof). What a write decides from a list's absence (a create, a rename into a
+   * free name, a copy carried by no issue) must rest on the whole list: a wrong total would make
+   * forgeform create an object a second time.
    */
-  proveListEnds(path: string): Promise<void> {
+  private proveListEnds(path: string): Promise<void> {
     const byQuery = this.unproven.get(path);
     if (!byQuery) return Promise.resolve();
     let proof = this.proofs.get(path);
     if (!proof) {
-      // A failed proof stays: every create into that list fails the same way, without reading again.
+      // A failed proof stays: every write depending on that list fails the same way, without reading again.
       const proving = [...byQuery];
       proof = Promise.all(proving.map(([, prove]) => prove())).then(() => {
         for (const [query, prove] of proving) if (byQuery.get(query) === prove) byQuery.delete(query);
@@ -290,6 +297,18 @@ export class GiteaClient {
     this.warned.add(message);
     this.options.onWarning?.(message);
   }
+}
+
+/**
+ * Where the lists a write may rest on live: the parent of the collection it writes to
+ * (`POST repos/o/r/labels` and `DELETE repos/o/r/labels/7` → `repos/o/r/`, whose labels and issues
+ * lists decided them; `POST admin/users` → `admin/`).
+ */
+function writeParent(method: string, path: string): string {
+  const segments = path.split('/');
+  const collection = method === 'POST' ? segments : segments.slice(0, -1);
+  const parent = collection.slice(0, -1);
+  return parent.length ? `${parent.join('/')}/` : '';
 }
 
 /** A failed answer that asks the client to slow down: it pauses every request, not just its own. */

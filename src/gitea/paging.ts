@@ -9,9 +9,10 @@ import type { AnswerHeaders } from './transport.js';
  *
  * What the exact-total stop leaves to trust: a header too low by a whole number of pages (`50` on a
  * list of 60) ends the list early, and an object past it looks missing. Missing objects are never
- * deleted (prune acts only on what was read), so the one harm is creating one that exists (a second
- * label or hook of that name, a create instead of a rename). `onTrusted` hands the page after the end
- * to the caller: the client reads it before the first create into that list (src/gitea/client.ts).
+ * deleted (prune acts only on what was read); the harm is in what a write decides from an absence: a
+ * create of one that exists (a second label or hook of that name), a rename into a name that is taken,
+ * the delete of a label copy whose issues were not all read. `onTrusted` hands the page after the end
+ * to the caller: the client reads it before the first write under the same parent (src/gitea/client.ts).
  * A list that does not end within a sane number of pages (a server that ignores `page`) stops with
  * an error instead of reading forever.
  */

@@ -228,6 +228,52 @@ describe('reading the pages of a list', () => {
   });
 });
 
+describe('a list that ended on X-Total-Count is proven before a write that may rest on it', () => {
+  /** Lists of 50 under repos/a/b, saying 50; `hidden` more items the header does not count (a lying proxy). */
+  const server = (hidden: number) => {
+    const seen: string[] = [];
+    const handler: Handler = (req, res) => {
+      seen.push(`${req.method} ${req.url}`);
+      const url = new URL(req.url!, 'http://x');
+      const page = Number(url.searchParams.get('page') ?? 1);
+      if (req.method !== 'GET') return json(res, req.method === 'DELETE' ? 204 : 200, req.method === 'DELETE' ? '' : { ok: true });
+      const all = Array.from({ length: 50 + hidden }, (_, i) => ({ id: i }));
+      json(res, 200, all.slice((page - 1) * 50, page * 50), { 'x-total-count': '50' });
+    };
+    return { seen, handler };
+  };
+
+  it('no page past the total is read by a plan; the first write under the same repository reads it (once), a write elsewhere does not', async () => {
+    const { seen, handler } = server(0);
+    const client = new GiteaClient({ url: await serve(handler), credentials: { token: 't' } });
+    expect(await client.list('repos/a/b/labels')).toHaveLength(50);
+    expect(await client.list('repos/a/b/issues', { query: { state: 'all' } })).toHaveLength(50);
+    expect(seen).toEqual(['GET /api/v1/repos/a/b/labels?limit=50&page=1', 'GET /api/v1/repos/a/b/issues?state=all&limit=50&page=1']);
+    await client.request('PATCH', 'repos/x/y/labels/1', { body: {} });
+    expect(seen).toHaveLength(3);
+    await Promise.all([client.request('DELETE', 'repos/a/b/labels/7'), client.request('POST', 'repos/a/b/labels', { body: { name: 'n' } })]);
+    expect(seen.slice(3).sort()).toEqual(
+      ['GET /api/v1/repos/a/b/issues?state=all&limit=50&page=2', 'GET /api/v1/repos/a/b/labels?limit=50&page=2', 'DELETE /api/v1/repos/a/b/labels/7', 'POST /api/v1/repos/a/b/labels'].sort(),
+    );
+    // proven once: later writes read nothing more
+    await client.request('POST', 'repos/a/b/labels', { body: { name: 'm' } });
+    expect(seen.at(-1)).toBe('POST /api/v1/repos/a/b/labels');
+    expect(seen.filter((s) => s.startsWith('GET'))).toHaveLength(4);
+  });
+
+  it('when the page after holds more, the write is refused and never sent, naming the list and the header', async () => {
+    const { seen, handler } = server(10);
+    const client = new GiteaClient({ url: await serve(handler), credentials: { token: 't' } });
+    await client.list('repos/a/b/labels', { object: 'labels of a/b' });
+    await expect(client.request('DELETE', 'repos/a/b/labels/7')).rejects.toThrow(
+      'labels of a/b: GET /api/v1/repos/a/b/labels said X-Total-Count 50, yet page 2 holds 10 more: the list cannot be read whole (a proxy or cache in front of the server answers a wrong total), so nothing that depends on what it holds is written',
+    );
+    await expect(client.request('POST', 'repos/a/b/labels', { body: {} })).rejects.toThrow('yet page 2 holds 10 more');
+    expect(seen.filter((s) => !s.startsWith('GET'))).toEqual([]);
+    expect(seen.filter((s) => s.includes('page=2'))).toHaveLength(1);
+  });
+});
+
 describe('lists whose body carries the total (Actions runners)', () => {
   const runners = Array.from({ length: 60 }, (_, i) => ({ id: i + 1, name: `r${i}` }));
   it.each([['1'], ['abc'], ['-5']])('a total_count of %s still reads every page, with a warning', async (total) => {
