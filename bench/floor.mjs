@@ -6,6 +6,13 @@ export const PAGE = 50;
 export const pages = (n) => Math.max(1, Math.ceil(n / PAGE));
 
 /**
+ * The preflight's reads (src/gitea/preflight.ts): `GET /version` tells a Gitea from something else at
+ * the URL before anything is planned. A documented exception to "reads the plan needs"; server
+ * detection may add its reads here.
+ */
+export const PREFLIGHT_READS = 1;
+
+/**
  * The reads of a minimal plan, by part. Every part is one kind of list (or single GET) the plan cannot
  * do without; the comment says why it is needed and why no cheaper call exists.
  * @param shape see generateForge(): orgs, repos, users, hooks, labelDeletes
@@ -31,11 +38,45 @@ export function planFloor(shape) {
     'chosen issues': sum((r) => (r.chosenIssues ? Math.min(r.chosenIssues, pages(r.issues)) : 0)),
     // A plan that deletes a label says how many issues carry it: one counted GET per deleted label.
     'label deletions (issue count)': shape.labelDeletes,
+    // Documented exception: the preflight.
+    preflight: PREFLIGHT_READS,
   };
+}
+
+/**
+ * The reads of a minimal apply (without a plan file): the plan's, plus two documented exceptions,
+ * added to the part whose list they read again (`exceptions` says how many of each):
+ * - after creating labels or admin hooks, the list of each scope where it created them is read again
+ *   (src/apply/concurrent.ts): Gitea does not keep label or hook names unique, and this read is the
+ *   only way to see that another run created the same name at the same time;
+ * - before the first write under a repository (`repos/OWNER/NAME/`) or under `admin/`, the page after
+ *   each list there that ended because its full pages added up exactly to X-Total-Count
+ *   (src/gitea/paging.ts): the proof that what the plan decided from an absence rests on the whole list.
+ * @param before the shape the plan reads, after the shape once applied (the re-read sees it)
+ */
+export function applyReadsFloor(before, after) {
+  const parts = planFloor(before);
+  const exact = (n) => n > 0 && n % PAGE === 0;
+  const exceptions = { 're-read after creates': 0, 'proof of a list end': 0 };
+  const add = (part, exception, n) => {
+    parts[part] += n;
+    exceptions[exception] += n;
+  };
+  for (const [i, r] of before.repos.entries()) {
+    if (r.labelsCreated) add('repository labels', 're-read after creates', pages(after.repos[i].labels));
+    if (r.writes && exact(r.labels)) add('repository labels', 'proof of a list end', 1);
+  }
+  if (before.hooksCreated) add('admin hooks', 're-read after creates', pages(after.hooks.system) + pages(after.hooks.default));
+  if (before.adminWrites) {
+    add('admin hooks', 'proof of a list end', Number(exact(before.hooks.system)) + Number(exact(before.hooks.default)));
+    if (exact(before.users)) add('users', 'proof of a list end', 1);
+  }
+  return { parts, exceptions };
 }
 
 /** Which part of planFloor() a GET belongs to, by its path (and query); undefined: outside the floor. */
 const GET_PARTS = [
+  [/^\/api\/v1\/version$|^\/api\/forgejo\/v1\/version$/, 'preflight'],
   [/^\/api\/v1\/(orgs|users)\/[^/]+\/repos$/, 'repository lists'],
   [/^\/api\/v1\/admin\/users$/, 'users'],
   [/^\/api\/v1\/admin\/hooks$/, 'admin hooks'],

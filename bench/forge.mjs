@@ -63,6 +63,7 @@ export function generateForge(size) {
     writes[kind] ??= {};
     writes[kind][method] = (writes[kind][method] ?? 0) + 1;
   };
+  const totalWrites = () => Object.values(writes).reduce((n, byMethod) => n + Object.values(byMethod).reduce((a, b) => a + b, 0), 0);
   const declared = { repos: s.repos, labels: 0, branch_protections: 0, users: s.users, hooks: s.hooks, issues: 0 };
   let labelDeletes = 0;
 
@@ -88,12 +89,14 @@ export function generateForge(size) {
   // ── admin hooks (system) ─────────────────────────────────────────────────────────────────────────
   const seedHooks = [];
   const hookLines = [];
+  let hooksCreated = 0;
   const hookUrl = (i) => `https://ci.example.test/hooks/${pad(i, 3)}`;
   for (let i = 1; i <= s.hooks; i++) {
     hookLines.push(`  - { url: ${hookUrl(i)}, events: [push, issues], content_type: json, branch_filter: main, active: true }`);
     const d = drift(rnd, [['events', 7], ['missing', 3]]);
     if (d === 'missing') {
       write('hook', 'POST');
+      hooksCreated++;
       continue;
     }
     if (d === 'events') write('hook', 'PATCH');
@@ -110,12 +113,15 @@ export function generateForge(size) {
   for (let r = 0; r < s.repos; r++) {
     const org = orgs[Math.floor(r / s.reposPerOrg)];
     const name = `${org}/repo-${pad(r, 4)}`;
+    const writesBefore = totalWrites();
     const seededLabels = [];
+    let labelsCreated = 0;
     for (const l of labels) {
       declared.labels++;
       const d = drift(rnd, [['color', 2], ['description', 1], ['missing', 1]]);
       if (d === 'missing') {
         write('label', 'POST');
+        labelsCreated++;
         continue;
       }
       if (d) write('label', 'PATCH');
@@ -171,7 +177,7 @@ export function generateForge(size) {
       '    issues:',
       ...issueLines,
     );
-    shapeRepos.push({ org, labels: seededLabels.length, protections: seededRules.length, issues: issues.length, chosenIssues: s.issuesPerRepo });
+    shapeRepos.push({ org, labels: seededLabels.length, labelsCreated, writes: totalWrites() - writesBefore, protections: seededRules.length, issues: issues.length, chosenIssues: s.issuesPerRepo });
   }
 
   const labelBlock = labels.map((l) => `      ${yamlString(l.name)}: { color: "${l.color}", description: ${yamlString(l.description)} }`);
@@ -205,14 +211,22 @@ export function generateForge(size) {
     users: seedUsers.length,
     hooks: { system: seedHooks.length, default: 0 },
     labelDeletes,
+    usersCreated,
+    hooksCreated,
+    adminWrites: Object.entries(writes)
+      .filter(([kind]) => kind === 'user' || kind === 'hook')
+      .reduce((n, [, byMethod]) => n + Object.values(byMethod).reduce((a, b) => a + b, 0), 0),
   };
   // After apply the server is the config: every repository has exactly the declared labels and rules.
   const after = {
     ...before,
-    repos: shapeRepos.map((r) => ({ ...r, labels: labels.length, protections: RULES_PER_REPO })),
+    repos: shapeRepos.map((r) => ({ ...r, labels: labels.length, labelsCreated: 0, writes: 0, protections: RULES_PER_REPO })),
     users: seedUsers.length + usersCreated,
     hooks: { system: s.hooks, default: 0 },
     labelDeletes: 0,
+    usersCreated: 0,
+    hooksCreated: 0,
+    adminWrites: 0,
   };
   return { size, sizes: s, seed, config, before, after, writes, declared };
 }

@@ -17,6 +17,8 @@ export interface Inputs {
   rotateSecrets: boolean;
   concurrency: string;
   target: string[];
+  /** K/N: the K-th of N parts of the configuration (a matrix job), or '' for all of it. */
+  shard: string;
   workingDirectory: string;
   driftTitle: string;
 }
@@ -55,9 +57,19 @@ function list(name: string, splitCommas: boolean): string[] {
     .filter(Boolean);
 }
 
+/** K/N with 1 ≤ K ≤ N, as --shard takes it (checked here, so that a typo fails before planning), or ''. */
+function shardInput(): string {
+  const text = get('shard').trim();
+  if (!text) return '';
+  const m = /^(\d+)\s*\/\s*(\d+)$/.exec(text);
+  if (!m || Number(m[1]) < 1 || Number(m[1]) > Number(m[2])) throw new InputError(`input shard must be K/N with 1 ≤ K ≤ N (e.g. 2/4, from a matrix), got "${text}"`);
+  return `${Number(m[1])}/${Number(m[2])}`;
+}
+
 export function readInputs(): Inputs {
   const concurrency = get('concurrency');
-  if (concurrency && !/^[1-9]\d*$/.test(concurrency)) throw new InputError(`input concurrency must be a positive integer, got "${concurrency}"`);
+  if (concurrency && !(/^[1-9]\d*$/.test(concurrency) && Number(concurrency) <= 64)) throw new InputError(`input concurrency must be a whole number from 1 to 64, got "${concurrency}"`);
+  const shard = shardInput();
   return {
     command: oneOf('command', ['plan', 'apply', 'drift'] as const, 'plan'),
     config: list('config', true),
@@ -71,7 +83,9 @@ export function readInputs(): Inputs {
     rotateSecrets: bool('rotate-secrets', false),
     concurrency,
     target: list('target', false),
+    shard,
     workingDirectory: get('working-directory') || '.',
-    driftTitle: get('drift-title') || 'forgeform: drift detected',
+    // Each shard keeps its own drift issue: one shard without drift must not close another's.
+    driftTitle: get('drift-title') || `forgeform: drift detected${shard ? ` (shard ${shard})` : ''}`,
   };
 }

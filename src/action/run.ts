@@ -91,9 +91,9 @@ class ActionRun {
 
   /** `forgeform plan --format json --out FILE --detailed-exitcode`: exit 0, 2 or 3 gives a plan. */
   async plan(file: string): Promise<PlanRun> {
-    const { target, rotateSecrets } = this.inputs;
+    const { target, rotateSecrets, shard } = this.inputs;
     mkdirSync(dirname(file), { recursive: true });
-    const args = ['plan', ...this.serverArgs(), '--format', 'json', '--out', file, '--detailed-exitcode', ...target.flatMap((t) => ['--target', t]), ...(rotateSecrets ? ['--rotate-secrets'] : [])];
+    const args = ['plan', ...this.serverArgs(), '--format', 'json', '--out', file, '--detailed-exitcode', ...target.flatMap((t) => ['--target', t]), ...(shard ? ['--shard', shard] : []), ...(rotateSecrets ? ['--rotate-secrets'] : [])];
     const run = await this.cli(args);
     if (run.code !== CLI_EXIT.ok && run.code !== CLI_EXIT.changes && run.code !== CLI_EXIT.unsafe) return this.failWith('plan', run);
     this.relayStderr(run.stderr, false);
@@ -160,7 +160,7 @@ class ActionRun {
 
   /** Identifies this configuration's comment, so that two configs planned in one PR keep one comment each. */
   marker(): string {
-    return `forgeform:plan dir=${this.inputs.workingDirectory} config=${this.inputs.config.join(',') || 'forgeform.yaml'}`;
+    return `forgeform:plan dir=${this.inputs.workingDirectory} config=${this.inputs.config.join(',') || 'forgeform.yaml'}${this.inputs.shard ? ` shard=${this.inputs.shard}` : ''}`;
   }
 
   tempFile(name: string): string {

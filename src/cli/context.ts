@@ -19,6 +19,8 @@ export interface ServerOptions {
 }
 
 export const DEFAULT_CONFIG = 'forgeform.yaml';
+/** More requests in flight than this gain nothing on a Gitea server and only risk its rate limits. */
+export const MAX_CONCURRENCY = 64;
 
 export async function load(paths: string[] | undefined, out: Output): Promise<LoadedConfig> {
   try {
@@ -97,7 +99,9 @@ async function clientFor(opts: ServerOptions, out: Output, configUrl?: string): 
   out.addSecrets('token' in credentials ? [credentials.token] : [credentials.password]);
 
   const concurrency = opts.concurrency === undefined ? 8 : Number(opts.concurrency);
-  if (!Number.isInteger(concurrency) || concurrency < 1) throw new UserError(`--concurrency must be a positive integer, got ${opts.concurrency}`);
+  // Up to 64 is safe: a 429 or Retry-After pauses every request of the client, not one slot (src/gitea/client.ts).
+  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > MAX_CONCURRENCY)
+    throw new UserError(`--concurrency must be a whole number from 1 to ${MAX_CONCURRENCY}, got ${opts.concurrency}`);
   const timeout = opts.timeout === undefined ? 30 : Number(opts.timeout);
   if (!(timeout > 0) || timeout > MAX_TIMEOUT_SECONDS)
     throw new UserError(`--timeout must be a number of seconds above 0 and at most ${MAX_TIMEOUT_SECONDS}, got ${opts.timeout}`);

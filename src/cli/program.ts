@@ -10,7 +10,7 @@ function serverOptions(cmd: Command): Command {
     .option('--url <url>', 'server URL (env FORGEFORM_URL, else server.url of the config)')
     .option('--token-file <file>', 'read the API token from a file (else env FORGEFORM_TOKEN, or FORGEFORM_USERNAME + FORGEFORM_PASSWORD)')
     .option('--insecure-http', 'allow plain http to a host other than loopback')
-    .option('--concurrency <n>', 'requests in flight at most', '8')
+    .option('--concurrency <n>', 'requests in flight at most (1 to 64)', '8')
     .option('--timeout <seconds>', 'time limit of one request attempt', '30')
     .option('--retries <n>', 'how often a failed request is sent again when that is safe (reads: 5 times as often; default 3)')
     .option('--server-version <fork@release>', 'the release the server runs (gitea@1.25, forgejo@11.0.2) instead of asking it (for a proxy that hides /version)');
@@ -73,7 +73,8 @@ function buildProgram(out: Output, argv: string[], setCode: (code: number) => vo
       .option('--sync-write-only', 'send write-only fields (never returned by the server) to every declared object')
       .option('--rotate-secrets', 'send secrets again; replace objects whose secret cannot be edited')
       .option('--target <selector>', 'only these: repo:OWNER/NAME, org:NAME, user:NAME, hook:URL or runner:NAME, globs allowed (repeatable)', collect)
-      .option('--shard <k/n>', 'only the K-th of N parts of the configuration (by owner; server-wide objects in part 1), for N parallel CI jobs'),
+      .option('--shard <k/n>', 'only the K-th of N parts of the configuration (by owner; server-wide objects in part 1), for N parallel CI jobs')
+      .option('--changed-only <ref>', 'only the organisations, repositories and server-wide sections whose configuration changed since the git ref REF'),
   ).action(run(async (opts) => (await import('./commands/plan.js')).planCommand(opts, out)));
 
   serverOptions(
@@ -88,7 +89,8 @@ function buildProgram(out: Output, argv: string[], setCode: (code: number) => vo
       .option('--rotate-secrets', 'send secrets again; replace objects whose secret cannot be edited')
       .addOption(new Option('--format <format>', 'format of the plan shown first').choices(['text', 'markdown', 'json']).default('text'))
       .option('--target <selector>', 'only these: repo:OWNER/NAME, org:NAME, user:NAME, hook:URL or runner:NAME, globs allowed (repeatable)', collect)
-      .option('--shard <k/n>', 'only the K-th of N parts of the configuration (by owner; server-wide objects in part 1), for N parallel CI jobs'),
+      .option('--shard <k/n>', 'only the K-th of N parts of the configuration (by owner; server-wide objects in part 1), for N parallel CI jobs')
+      .option('--changed-only <ref>', 'only the organisations, repositories and server-wide sections whose configuration changed since the git ref REF'),
   ).action(run(async (planFile: string | undefined, opts) => (await import('./commands/apply.js')).applyCommand(planFile, opts, out)));
 
   serverOptions(

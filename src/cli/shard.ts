@@ -1,4 +1,6 @@
+import type { Config } from '../config/types.js';
 import type { Scope } from '../model/index.js';
+import { narrowConfig } from '../scopes/sections.js';
 import { UserError } from './output.js';
 
 /**
@@ -17,6 +19,13 @@ export interface Shard {
   scope: (scope: Scope) => boolean;
   /** Whether an object of a server-wide kind is in this shard, by the kind's selector type and name. */
   object: (type: string, name: string) => boolean;
+  /** Whether an owner (an organisation, or the OWNER of OWNER/NAME) and what it holds are in this shard. */
+  owner: (name: string) => boolean;
+}
+
+/** A shard's configuration: its owners' organisations and repositories; the server-wide sections in shard 1 only. */
+export function shardConfig(config: Config, shard: Shard): Config {
+  return narrowConfig(config, { entry: (_section, key) => shard.owner(key), section: () => shard.index === 1 });
 }
 
 /** 32-bit FNV-1a: small, stable across Node versions and platforms (unlike any built-in hash). */
@@ -52,5 +61,6 @@ export function parseShard(text: string | undefined, scopeTypes: Set<string>): S
     count,
     scope: (scope) => (scope.type === 'server' ? index === 1 : mine(scope.name)),
     object: (type, name) => (scopeTypes.has(type) ? mine(name) : index === 1),
+    owner: mine,
   };
 }

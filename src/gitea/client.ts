@@ -83,6 +83,13 @@ export class GiteaClient {
   private readonly pause: SharedPause;
   private readonly clock: Clock;
   private readonly warned = new Set<string>();
+  /**
+   * Lists that ended on X-Total-Count's word rather than on a short page (src/gitea/paging.ts), by
+   * path: the page that would prove the end, read before the first write under the same parent (see
+   * writeParent) — a create, rename or delete there may rest on what the list did not show.
+   */
+  private readonly unproven = new Map<string, Map<string, () => Promise<void>>>();
+  private readonly proofs = new Map<string, Promise<void>>();
   /** HTTP attempts sent. */
   requestCount = 0;
   /** Attempts that were a retry of a failed one. */
@@ -108,6 +115,7 @@ export class GiteaClient {
   async request<T = unknown>(method: string, path: string, opts: RequestOptions = {}): Promise<Response<T>> {
     const unsafe = unsafePathReason(path);
     if (unsafe) throw new AnswerError(method, path, `refused: ${unsafe}`, opts.object);
+    if (method !== 'GET' && this.unproven.size) await this.proveListsUnder(writeParent(method, path));
     const cls = methodClass(method);
     const budget = cls === 'read' ? this.retries * READ_PATIENCE : this.retries;
     let maybeProcessed = false;
@@ -202,10 +210,58 @@ export class GiteaClient {
 
   /** Every item of a paged list (see src/gitea/paging.ts for how far it reads, and how much at once). */
   async list<T = unknown>(path: string, opts: RequestOptions = {}): Promise<T[]> {
-    return this.readPages<T>(path, opts, async (page) => {
+    const fetchPage = async (page: number) => {
       const res = await this.request<T[]>('GET', path, { ...opts, expect: 'list', query: { ...opts.query, limit: PAGE_SIZE, page } });
       return { items: res.data, headers: res.headers };
-    });
+    };
+    return this.readPages<T>(path, opts, fetchPage, undefined, (next, total) =>
+      this.remember(path, JSON.stringify(opts.query ?? {}), async () => {
+        const after = await fetchPage(next);
+        if (after.items.length)
+          throw new AnswerError(
+            'GET',
+            path,
+            `said X-Total-Count ${total}, yet page ${next} holds ${after.items.length} more: the list cannot be read whole (a proxy or cache in front of the server answers a wrong total), so nothing that depends on what it holds is written`,
+            opts.object,
+          );
+      }),
+    );
+  }
+
+  private remember(path: string, query: string, prove: () => Promise<void>): void {
+    let byQuery = this.unproven.get(path);
+    if (!byQuery) this.unproven.set(path, (byQuery = new Map()));
+    byQuery.set(query, prove);
+  }
+
+  /** Proves every list read on X-Total-Count's word whose path starts with `prefix` (all of them for ''). */
+  private async proveListsUnder(prefix: string): Promise<void> {
+    const paths = [...this.unproven.keys()].filter((p) => p.startsWith(prefix));
+    if (paths.length) await Promise.all(paths.map((p) => this.proveListEnds(p)));
+  }
+
+  /**
+   * Reads the page after every list of `path` that ended on X-Total-Count's word (once: concurrent
+   * writes share the proof). What a write decides from a list's absence (a create, a rename into a
+   * free name, a copy carried by no issue) must rest on the whole list: a wrong total would make
+   * forgeform create an object a second time.
+   */
+  private proveListEnds(path: string): Promise<void> {
+    const byQuery = this.unproven.get(path);
+    if (!byQuery) return Promise.resolve();
+    let proof = this.proofs.get(path);
+    if (!proof) {
+      // A failed proof stays: every write depending on that list fails the same way, without reading again.
+      const proving = [...byQuery];
+      proof = Promise.all(proving.map(([, prove]) => prove())).then(() => {
+        for (const [query, prove] of proving) if (byQuery.get(query) === prove) byQuery.delete(query);
+        if (!byQuery.size) this.unproven.delete(path);
+        this.proofs.delete(path);
+      });
+      proof.catch(() => undefined);
+      this.proofs.set(path, proof);
+    }
+    return proof;
   }
 
   /**
@@ -226,7 +282,7 @@ export class GiteaClient {
     );
   }
 
-  private readPages<T>(path: string, opts: RequestOptions, fetchPage: (page: number) => Promise<Page<T>>, totalName?: string): Promise<T[]> {
+  private readPages<T>(path: string, opts: RequestOptions, fetchPage: (page: number) => Promise<Page<T>>, totalName?: string, onTrusted?: (next: number, total: number) => void): Promise<T[]> {
     const what = `${opts.object ? `${opts.object}: ` : ''}GET /api/v1/${path}`;
     return readAllPages<T>(fetchPage, {
       pageSize: PAGE_SIZE,
@@ -235,6 +291,7 @@ export class GiteaClient {
       warn: (m) => this.warn(`${what}: ${m}`),
       endless: (pages, why) => new AnswerError('GET', path, `failed: the list did not end after ${pages} pages ${why}: the server (or a proxy) seems to ignore the page parameter; stopped`, opts.object),
       ...(totalName ? { totalName } : {}),
+      ...(onTrusted ? { onTrusted } : {}),
     });
   }
 
@@ -243,6 +300,18 @@ export class GiteaClient {
     this.warned.add(message);
     this.options.onWarning?.(message);
   }
+}
+
+/**
+ * Where the lists a write may rest on live: the parent of the collection it writes to
+ * (`POST repos/o/r/labels` and `DELETE repos/o/r/labels/7` → `repos/o/r/`, whose labels and issues
+ * lists decided them; `POST admin/users` → `admin/`).
+ */
+function writeParent(method: string, path: string): string {
+  const segments = path.split('/');
+  const collection = method === 'POST' ? segments : segments.slice(0, -1);
+  const parent = collection.slice(0, -1);
+  return parent.length ? `${parent.join('/')}/` : '';
 }
 
 /** A failed answer that asks the client to slow down: it pauses every request, not just its own. */

@@ -1,11 +1,20 @@
 import type { AnswerHeaders } from './transport.js';
 /**
- * Reading every page of a list. The list ends at the first short page, whatever X-Total-Count
- * says: a proxy or an older server may send `1`, `abc` or `100000`, and trusting it would either
- * miss objects (apply then creates them again) or fetch thousands of empty pages. The header only
- * decides how many pages are fetched ahead, concurrently; without a usable one, pages are read one
- * by one. A list that does not end within a sane number of pages (a server that ignores `page`)
- * stops with an error instead of reading forever.
+ * Reading every page of a list. The list ends at the first short page, or when its full pages add up
+ * exactly to X-Total-Count (a list of 100 would otherwise cost a third, empty page). Beyond that the
+ * header is not trusted: a proxy or an older server may send `1`, `abc` or `100000`. A header smaller
+ * than the first page, or not a count, is named in a warning and the pages are read one by one until a
+ * short one; a header larger than the list only decides how many pages are fetched ahead, and the
+ * short page ends the list. A later page announcing a larger total (the list grew meanwhile) is read on.
+ *
+ * What the exact-total stop leaves to trust: a header too low by a whole number of pages (`50` on a
+ * list of 60) ends the list early, and an object past it looks missing. Missing objects are never
+ * deleted (prune acts only on what was read); the harm is in what a write decides from an absence: a
+ * create of one that exists (a second label or hook of that name), a rename into a name that is taken,
+ * the delete of a label copy whose issues were not all read. `onTrusted` hands the page after the end
+ * to the caller: the client reads it before the first write under the same parent (src/gitea/client.ts).
+ * A list that does not end within a sane number of pages (a server that ignores `page`) stops with
+ * an error instead of reading forever.
  */
 
 export interface Page<T> {
@@ -25,6 +34,8 @@ export interface PagingOptions {
   endless: (pages: number, why: string) => Error;
   /** Where the total comes from, for messages; default X-Total-Count. */
   totalName?: string;
+  /** The list ended because its full pages added up to the total, not on a short page: `next` is the page that would prove it. */
+  onTrusted?: (next: number, total: number) => void;
 }
 
 /** X-Total-Count as a count, or why it is not one. */
@@ -62,8 +73,13 @@ export async function readAllPages<T>(fetchPage: (page: number) => Promise<Page<
   let pageSize = opts.pageSize;
   if (total !== undefined && first.items.length > 0 && first.items.length < pageSize && total > first.items.length) pageSize = first.items.length;
   if (first.items.length < pageSize) return items;
+  const trusted = (next: number) => {
+    opts.onTrusted?.(next, total!);
+    return items;
+  };
+  if (items.length === total) return trusted(2);
 
-  const announced = total === undefined ? undefined : Math.ceil(total / pageSize);
+  let announced = total === undefined ? undefined : Math.ceil(total / pageSize);
   const maxPages = announced === undefined ? opts.maxPages : Math.max(10 * announced, 10);
   const pending = new Map<number, Promise<Page<T>>>();
   const start = (page: number) => {
@@ -84,6 +100,14 @@ export async function readAllPages<T>(fetchPage: (page: number) => Promise<Page<
     pending.delete(page);
     items.push(...current.items);
     if (current.items.length < pageSize) break;
+    if (total === undefined) continue;
+    // Objects created while the list is read: a later page announces more, and is read on.
+    const now = parseTotal(current.headers.get('x-total-count'));
+    if (now && 'total' in now && now.total > total) {
+      total = now.total;
+      announced = Math.ceil(total / pageSize);
+    }
+    if (items.length === total) return trusted(page + 1);
   }
   if (total !== undefined && items.length !== total) opts.warn(`${name} said ${total} but the list held ${items.length}`);
   return items;

@@ -81,20 +81,64 @@ export async function resolveScopes(
     if (!isObject(data)) throw new ShapeError(`GET /api/v1/${path} answered ${describeBody(data)} where an object is due: something other than Gitea answers at this URL (a proxy or a login page?); check --url`);
     return data as T;
   };
+  const repoEntries = Object.entries(config.repos ?? {});
+  const globs = repoEntries.filter(([k]) => isGlobKey(k));
+  const exact = repoEntries.filter(([k]) => !isGlobKey(k));
+
+  const facts = new Map<string, RepoFacts>();
+  const pending = new Map<string, string>();
+  const globOwners = [...new Set(globs.map(([k]) => k.slice(0, k.indexOf('/'))))];
+  /** Owners whose repositories could not be listed: their globs already have a problem, not a warning. */
+  const unlisted = new Set<string>();
+  /**
+   * What an owner's repository list said about it: `orgs/NAME/repos` answered (an organisation),
+   * 404 (none of that name), or undefined when it could not be read. The organisation checks below
+   * take that answer instead of a GET of their own.
+   */
+  const listedAsOrg = new Map<string, Promise<boolean | undefined>>();
+  const listings = globOwners.map(async (owner) => {
+    const key = globs.find(([k]) => k.startsWith(`${owner}/`))![0];
+    unlisted.add(owner);
+    if (isGlobKey(owner)) {
+      problems.push({ path: ['repos', key], message: 'the owner part of a repository glob must be a plain name' });
+      return;
+    }
+    const what = `the repositories of ${owner}`;
+    let isOrg = true;
+    const listing = attempt('repos', key, what, () => client.list<ServerRepo>(apiPath('orgs', owner, 'repos')));
+    listedAsOrg.set(owner, listing.then((r) => (r === undefined ? undefined : r !== MISSING)));
+    let repos = await listing;
+    if (repos === MISSING) {
+      isOrg = false;
+      repos = await attempt('repos', key, what, () => client.list<ServerRepo>(apiPath('users', owner, 'repos')));
+    }
+    if (repos === undefined) return;
+    if (repos === MISSING) {
+      problems.push({ path: ['repos', key], message: `owner "${owner}" does not exist on the server` });
+      return;
+    }
+    unlisted.delete(owner);
+    for (const r of repos) if (isObject(r) && typeof r.full_name === 'string') facts.set(r.full_name, { owner, name: r.name, ownerIsOrg: isOrg, archived: Boolean(r.archived) });
+  });
+
   const orgAnswers = new Map<string, Promise<boolean | undefined>>();
   /** Whether an organisation exists (memoised), or undefined once a problem is recorded for `key`. */
   const orgExists = (section: ScopeSection, key: string, name: string): Promise<boolean | undefined> => {
     let p = orgAnswers.get(name);
     if (!p) {
-      p = attempt(section, key, `organisation ${name}`, () => getObject(apiPath('orgs', name))).then((r) => (r === undefined ? undefined : r !== MISSING));
+      const ask = () => attempt(section, key, `organisation ${name}`, () => getObject(apiPath('orgs', name))).then((r) => (r === undefined ? undefined : r !== MISSING));
+      const listed = listedAsOrg.get(name);
+      // Its repository list already answered as an organisation's, or 404: no GET of its own.
+      p = listed ? listed.then((answer) => answer ?? ask()) : ask();
       orgAnswers.set(name, p);
     }
     return p;
   };
   scopes.push({ scope: { ...SERVER_SCOPE }, config, configKeys: [] });
 
-  await Promise.all(
-    Object.entries(config.orgs ?? {}).map(async ([name, cfg]) => {
+  await Promise.all([
+    ...listings,
+    ...Object.entries(config.orgs ?? {}).map(async ([name, cfg]) => {
       const scope: Scope = { type: 'org', name };
       if (!targets(scope)) return;
       const exists = await orgExists('orgs', name, name);
@@ -110,41 +154,7 @@ export async function resolveScopes(
       }
       scopes.push({ scope, config: cfg, configKeys: [name] });
     }),
-  );
-
-  const repoEntries = Object.entries(config.repos ?? {});
-  const globs = repoEntries.filter(([k]) => isGlobKey(k));
-  const exact = repoEntries.filter(([k]) => !isGlobKey(k));
-
-  const facts = new Map<string, RepoFacts>();
-  const pending = new Map<string, string>();
-  const globOwners = [...new Set(globs.map(([k]) => k.slice(0, k.indexOf('/'))))];
-  /** Owners whose repositories could not be listed: their globs already have a problem, not a warning. */
-  const unlisted = new Set<string>();
-  await Promise.all(
-    globOwners.map(async (owner) => {
-      const key = globs.find(([k]) => k.startsWith(`${owner}/`))![0];
-      unlisted.add(owner);
-      if (isGlobKey(owner)) {
-        problems.push({ path: ['repos', key], message: 'the owner part of a repository glob must be a plain name' });
-        return;
-      }
-      const what = `the repositories of ${owner}`;
-      let isOrg = true;
-      let repos = await attempt('repos', key, what, () => client.list<ServerRepo>(apiPath('orgs', owner, 'repos')));
-      if (repos === MISSING) {
-        isOrg = false;
-        repos = await attempt('repos', key, what, () => client.list<ServerRepo>(apiPath('users', owner, 'repos')));
-      }
-      if (repos === undefined) return;
-      if (repos === MISSING) {
-        problems.push({ path: ['repos', key], message: `owner "${owner}" does not exist on the server` });
-        return;
-      }
-      unlisted.delete(owner);
-      for (const r of repos) if (isObject(r) && typeof r.full_name === 'string') facts.set(r.full_name, { owner, name: r.name, ownerIsOrg: isOrg, archived: Boolean(r.archived) });
-    }),
-  );
+  ]);
 
   await Promise.all(
     exact.map(async ([key]) => {

@@ -30,11 +30,11 @@ const docBlocks = [...readFileSync(join(ROOT, 'docs/ci.md'), 'utf8').matchAll(/`
 const forgeformSteps = (w: Workflow) => Object.values(w.jobs).flatMap((j) => j.steps.filter((s) => /forgeform@/.test(s.uses ?? '')));
 
 describe('the GitOps example repository and the copy-paste workflows', () => {
-  it('has plan, apply and drift workflows for both forges, and the docs show all six', () => {
+  it('has plan, apply and drift workflows for both forges, and the docs show all six, and the sharded plan and apply', () => {
     expect(workflows.map(([n]) => n).sort()).toEqual(
       ['.gitea/workflows/forgeform-apply.yml', '.gitea/workflows/forgeform-drift.yml', '.gitea/workflows/forgeform-plan.yml', '.github/workflows/forgeform-apply.yml', '.github/workflows/forgeform-drift.yml', '.github/workflows/forgeform-plan.yml'].sort(),
     );
-    expect(docBlocks).toHaveLength(6);
+    expect(docBlocks).toHaveLength(8);
   });
 
   it.each([...workflows, ...docBlocks])('%s passes only inputs the action has', (_name, w) => {

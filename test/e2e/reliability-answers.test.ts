@@ -110,6 +110,42 @@ describe('X-Total-Count is not trusted', () => {
   });
 });
 
+describe('a list whose full pages add up exactly to X-Total-Count', () => {
+  const fifty = LABELS.slice(0, 50);
+  const declare = (labels: { name: string; color: string }[]) => `version: 1
+repos:
+  acme/widgets:
+    labels:
+${labels.map((l) => `      ${l.name}: { color: "${l.color}" }`).join('\n')}
+`;
+
+  it('ends there: no empty page is read by a plan; a create into it first reads the page after (empty), then creates', async () => {
+    w = await world({ ...seed, repos: [{ name: 'acme/widgets', labels: fifty }] });
+    const plan = await w.cli(['plan', '--detailed-exitcode', '-c', w.config(declare(fifty))]);
+    expect(plan.stdout).toContain('No changes.');
+    const labelCalls = () => w.sandbox.requests().flatMap((r) => (r.path.endsWith('repos/acme/widgets/labels') ? [`${r.method}${r.query.page ? ` page ${r.query.page}` : ''}`] : []));
+    expect(labelCalls()).toEqual(['GET page 1']);
+
+    w.sandbox.clearRequests();
+    const apply = await w.cli(['apply', '--yes', '-c', w.config(declare([...fifty, { name: 'new', color: '112233' }]))]);
+    expect(apply.code).toBe(0);
+    // then the re-read after creating (src/apply/concurrent.ts): 51 labels now, a short second page
+    expect(labelCalls()).toEqual(['GET page 1', 'GET page 2', 'POST', 'GET page 1', 'GET page 2']);
+  });
+
+  it('a header too low by a whole page (50 on a list of 60) cannot make apply create a label twice: the create is refused, naming the header', async () => {
+    const { cli } = await behind((r) => (isLabelList(r) ? { type: 'total-count', value: '50' } : undefined));
+    const apply = await cli(['apply', '--yes']);
+    expect(apply.code).toBe(1);
+    // The plan could not tell (its creates are what the wrong total shows); apply proves the list before creating.
+    expect(apply.stdout).toContain('✗ + label "l50" in repo:acme/widgets: labels of acme/widgets: GET /api/v1/repos/acme/widgets/labels said X-Total-Count 50, yet page 2 holds 10 more: the list cannot be read whole');
+    expect(apply.stdout).toContain('Apply incomplete! 0 created');
+    expect(apply.stderr + apply.stdout).not.toMatch(/\n\s+at /);
+    expect(writes(w.sandbox)).toEqual([]);
+    expect(w.sandbox.requests().filter((r) => r.method === 'GET' && r.path.endsWith('/labels') && r.query.page === '2')).toHaveLength(1);
+  });
+});
+
 describe('the time limit and the size limit cover the whole answer', () => {
   it('a server trickling one byte a second is cut off by --timeout, naming the operation', async () => {
     const { cli } = await behind((r) => (isLabelList(r) ? { type: 'trickle', intervalMs: 200 } : undefined));

@@ -84,6 +84,42 @@ describe('--shard K/N', () => {
     expect(after.stdout).toContain('No changes.');
   });
 
+  it('shards 2..N read no server-wide list (users, admin hooks, runners, organisations) and no owner of another shard; shard 1 reads the server-wide ones', async () => {
+    w = await world({
+      ...seed,
+      hooks: [{ type: 'gitea', config: { url: 'https://ci.example.com/x', content_type: 'json', is_system_webhook: true }, events: ['push'], active: true }],
+      actions: { runners: [{ name: 'build-1' }] },
+    });
+    const withServerWide = `${config}hooks:
+  - { url: https://ci.example.com/x, events: [push], content_type: json, active: true }
+actions:
+  runners:
+    build-1: {}
+`;
+    const file = w.config(withServerWide);
+    const env = { CAROL_PASSWORD: 'correct-horse-battery' };
+    const SERVER_WIDE = /^GET (admin\/(users|hooks|orgs|actions\/runners|emails)|user)$/;
+    const reads: string[][] = [];
+    for (const k of [1, 2, 3]) {
+      w.sandbox.clearRequests();
+      const r = await w.cli(['plan', '-c', file, '--shard', `${k}/3`], env);
+      expect(r.stderr).not.toContain('error');
+      expect(r.code, r.stderr).toBe(0);
+      reads.push(calls(w.sandbox));
+    }
+    expect(reads[0]!.filter((c) => SERVER_WIDE.test(c))).toEqual(expect.arrayContaining(['GET admin/users', 'GET admin/hooks', 'GET admin/actions/runners']));
+    for (const [i, sent] of reads.entries()) {
+      if (i > 0) expect(sent.filter((c) => SERVER_WIDE.test(c) && c !== 'GET admin/orgs')).toEqual([]);
+      // every owner's lists are read by one shard only
+      for (const org of ORGS) {
+        const readers = reads.filter((r) => r.some((c) => c.startsWith(`GET orgs/${org}/`) || c.startsWith(`GET repos/${org}/`)));
+        expect(readers.length, org).toBe(1);
+      }
+    }
+    // the organisation list only where an organisation with owner (newco) is planned
+    expect(reads.filter((r) => r.includes('GET admin/orgs'))).toHaveLength(1);
+  });
+
   it('a malformed --shard is an error naming the option, before any request', async () => {
     w = await world(seed);
     const file = w.config(config);

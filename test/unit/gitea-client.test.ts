@@ -191,6 +191,87 @@ describe('reading the pages of a list', () => {
     expect(await readAllPages(fetch, opts([]))).toHaveLength(100);
     expect(asked).toEqual([1, 2, 3]);
   });
+
+  it('full pages that add up exactly to the header end the list: no empty page is read, and the caller learns which page would prove it', async () => {
+    for (const n of [50, 100, 250]) {
+      const warnings: string[] = [];
+      const trusted: number[] = [];
+      const { asked, fetch } = pages(n, 50, String(n));
+      expect(await readAllPages(fetch, { ...opts(warnings), onTrusted: (next) => trusted.push(next) })).toHaveLength(n);
+      expect(asked.sort((a, b) => a - b)).toEqual(Array.from({ length: n / 50 }, (_, i) => i + 1));
+      expect(trusted).toEqual([n / 50 + 1]);
+      expect(warnings).toEqual([]);
+    }
+  });
+
+  it('without the header, a list of exactly 100 still needs its empty third page, and nothing is left to prove', async () => {
+    const trusted: number[] = [];
+    const { asked, fetch } = pages(100, 50, null);
+    expect(await readAllPages(fetch, { ...opts([]), onTrusted: (next) => trusted.push(next) })).toHaveLength(100);
+    expect(asked).toEqual([1, 2, 3]);
+    expect(trusted).toEqual([]);
+  });
+
+  it('a later page that announces more (objects created while reading) is read on', async () => {
+    let grown = false;
+    const asked: number[] = [];
+    const fetch = async (page: number): Promise<Page<number>> => {
+      asked.push(page);
+      const all = Array.from({ length: grown ? 101 : 100 }, (_, i) => i);
+      const items = all.slice((page - 1) * 50, page * 50);
+      const headers = new Headers({ 'x-total-count': String(all.length) });
+      grown = true; // created right after page 1 was answered
+      return { items, headers };
+    };
+    expect(await readAllPages(fetch, opts([]))).toHaveLength(101);
+    expect(asked).toEqual([1, 2, 3]);
+  });
+});
+
+describe('a list that ended on X-Total-Count is proven before a write that may rest on it', () => {
+  /** Lists of 50 under repos/a/b, saying 50; `hidden` more items the header does not count (a lying proxy). */
+  const server = (hidden: number) => {
+    const seen: string[] = [];
+    const handler: Handler = (req, res) => {
+      seen.push(`${req.method} ${req.url}`);
+      const url = new URL(req.url!, 'http://x');
+      const page = Number(url.searchParams.get('page') ?? 1);
+      if (req.method !== 'GET') return json(res, req.method === 'DELETE' ? 204 : 200, req.method === 'DELETE' ? '' : { ok: true });
+      const all = Array.from({ length: 50 + hidden }, (_, i) => ({ id: i }));
+      json(res, 200, all.slice((page - 1) * 50, page * 50), { 'x-total-count': '50' });
+    };
+    return { seen, handler };
+  };
+
+  it('no page past the total is read by a plan; the first write under the same repository reads it (once), a write elsewhere does not', async () => {
+    const { seen, handler } = server(0);
+    const client = new GiteaClient({ url: await serve(handler), credentials: { token: 't' } });
+    expect(await client.list('repos/a/b/labels')).toHaveLength(50);
+    expect(await client.list('repos/a/b/issues', { query: { state: 'all' } })).toHaveLength(50);
+    expect(seen).toEqual(['GET /api/v1/repos/a/b/labels?limit=50&page=1', 'GET /api/v1/repos/a/b/issues?state=all&limit=50&page=1']);
+    await client.request('PATCH', 'repos/x/y/labels/1', { body: {} });
+    expect(seen).toHaveLength(3);
+    await Promise.all([client.request('DELETE', 'repos/a/b/labels/7'), client.request('POST', 'repos/a/b/labels', { body: { name: 'n' } })]);
+    expect(seen.slice(3).sort()).toEqual(
+      ['GET /api/v1/repos/a/b/issues?state=all&limit=50&page=2', 'GET /api/v1/repos/a/b/labels?limit=50&page=2', 'DELETE /api/v1/repos/a/b/labels/7', 'POST /api/v1/repos/a/b/labels'].sort(),
+    );
+    // proven once: later writes read nothing more
+    await client.request('POST', 'repos/a/b/labels', { body: { name: 'm' } });
+    expect(seen.at(-1)).toBe('POST /api/v1/repos/a/b/labels');
+    expect(seen.filter((s) => s.startsWith('GET'))).toHaveLength(4);
+  });
+
+  it('when the page after holds more, the write is refused and never sent, naming the list and the header', async () => {
+    const { seen, handler } = server(10);
+    const client = new GiteaClient({ url: await serve(handler), credentials: { token: 't' } });
+    await client.list('repos/a/b/labels', { object: 'labels of a/b' });
+    await expect(client.request('DELETE', 'repos/a/b/labels/7')).rejects.toThrow(
+      'labels of a/b: GET /api/v1/repos/a/b/labels said X-Total-Count 50, yet page 2 holds 10 more: the list cannot be read whole (a proxy or cache in front of the server answers a wrong total), so nothing that depends on what it holds is written',
+    );
+    await expect(client.request('POST', 'repos/a/b/labels', { body: {} })).rejects.toThrow('yet page 2 holds 10 more');
+    expect(seen.filter((s) => !s.startsWith('GET'))).toEqual([]);
+    expect(seen.filter((s) => s.includes('page=2'))).toHaveLength(1);
+  });
 });
 
 describe('lists whose body carries the total (Actions runners)', () => {

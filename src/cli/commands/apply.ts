@@ -65,6 +65,7 @@ export async function applyCommand(planFile: string | undefined, opts: ApplyComm
     // The plan already fixes the configuration (and the policy it was made with): another one cannot apply.
     if (opts.config?.length) throw new UserError(`apply ${planFile} takes no -c/--config: the plan file already fixes the configuration. Plan again with -c to change it.`);
     if (opts.shard !== undefined) throw new UserError(`apply ${planFile} takes no --shard: the plan file already fixes what is applied. Plan again with --shard to change it.`);
+    if (opts.changedOnly !== undefined) throw new UserError(`apply ${planFile} takes no --changed-only: the plan file already fixes what is applied. Plan again with --changed-only to change it.`);
     plan = readPlanFile(planFile, out);
     client = await makeClient({ ...opts, url: opts.url ?? process.env.FORGEFORM_URL ?? plan.server.url }, out);
     if (client.baseUrl !== plan.server.url.replace(/\/+$/, ''))

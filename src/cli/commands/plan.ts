@@ -8,10 +8,11 @@ import { renderPlanText } from '../../render/text.js';
 import { serializePlan } from '../../plan/planfile.js';
 import type { ConfigPath, LoadedConfig, SourceLocation } from '../../config/types.js';
 import type { GiteaClient } from '../../gitea/client.js';
-import { connect, load, type ServerOptions } from '../context.js';
+import { connect, DEFAULT_CONFIG, load, type ServerOptions } from '../context.js';
 import { checkWritable, writeOutputFile } from '../files.js';
 import { EXIT, UserError, type Output } from '../output.js';
-import { parseShard } from '../shard.js';
+import { narrowConfig } from '../../scopes/sections.js';
+import { parseShard, shardConfig } from '../shard.js';
 import { parseTargets } from '../targets.js';
 
 export interface PlanCommandOptions extends ServerOptions {
@@ -21,6 +22,8 @@ export interface PlanCommandOptions extends ServerOptions {
   detailedExitcode?: boolean;
   target?: string[];
   shard?: string;
+  /** --changed-only REF: only what the configuration changed since a git ref (src/cli/changed.ts). */
+  changedOnly?: string;
   syncWriteOnly?: boolean;
   rotateSecrets?: boolean;
 }
@@ -94,17 +97,26 @@ export async function computePlan(opts: PlanCommandOptions, out: Output): Promis
   // asked first, so that each selector still learns whether it matched anything).
   const selectObject =
     targets || shard ? (type: string, name: string) => (targets ? targets.object(type, name) : true) && (shard ? shard.object(type, name) : true) : undefined;
-  const selectScope = targets || shard ? (scope: Scope) => (targets ? targets.scope(scope) : true) && (shard ? shard.scope(scope) : true) : undefined;
   if (opts.out) checkWritable(opts.out, '--out');
   const early = await configOnlyProblems(loaded);
   if (early.length) throw new UserError(`${formatPlanErrors(early)}\nPlanning failed: nothing was changed.`);
+  const changed = opts.changedOnly === undefined ? undefined : await (await import('../changed.js')).changedSince(opts.changedOnly, opts.config?.length ? opts.config : [DEFAULT_CONFIG]);
+  if (changed) out.stderr(changed.summary(loaded.config));
+  const selectScope =
+    targets || shard || changed
+      ? (scope: Scope) => (targets ? targets.scope(scope) : true) && (shard ? shard.scope(scope) : true) && (changed ? changed.scope(scope) : true)
+      : undefined;
   const { client, server } = await connect(opts, out, loaded.config.server?.url);
   // What the release lacks is known from the config and the preflight: refused before any state is read.
   const unavailable = unavailableIn(kinds, loaded, server);
   if (unavailable.length) throw new UserError(`${formatPlanErrors(unavailable)}\nPlanning failed: nothing was changed.`);
+  // A shard (and --changed-only) plans its part of the configuration only, so that it reads nothing it does not plan.
+  let config = shard ? shardConfig(loaded.config, shard) : loaded.config;
+  if (changed?.narrowing) config = narrowConfig(config, changed.narrowing);
+  const planned = config === loaded.config ? loaded : { ...loaded, config };
   const { plan, errors } = await buildPlan({
     client,
-    loaded,
+    loaded: planned,
     kinds,
     server,
     options: { syncWriteOnly: Boolean(opts.syncWriteOnly), rotateSecrets: Boolean(opts.rotateSecrets), ...(selectObject ? { target: selectObject } : {}) },
