@@ -1,5 +1,5 @@
 /**
- * Admin Actions endpoints (behavior.md §9; `routers/api/v1/admin/{runners,action}.go`,
+ * Admin Actions endpoints (`routers/api/v1/admin/{runners,action}.go`,
  * `routers/api/v1/shared/{runners,action}.go`): runners (list, get, edit, delete), the global
  * registration token, and the run and job lists of the whole instance.
  */
@@ -31,7 +31,7 @@ export function formOptionalBool(query: URLSearchParams, key: string): boolean |
   return undefined;
 }
 
-/** `getRunnerByID`: `runner with id N: resource does not exist` (behavior.md §9). */
+/** `getRunnerByID`: `runner with id N: resource does not exist` (`models/actions/runner.go`). */
 function findRunner(ctx: ApiContext): RunnerRecord | Response {
   const id = pathInt64(ctx.params.runner_id);
   const runner = ctx.state.data.runners.find((r) => r.id === id);

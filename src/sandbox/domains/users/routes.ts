@@ -1,8 +1,8 @@
 /**
- * Admin user endpoints (behavior.md §7): list, create, edit, delete and rename users. The create
- * function is shared with the seed loader, so a seeded user is exactly what the API would have
- * created. Badges and keys are in `badges-keys.ts`; creating an organisation or a repository on
- * behalf of a user is in the orgs and repos domains.
+ * Admin user endpoints (`routers/api/v1/admin/user.go`, `services/user`): list, create, edit,
+ * delete and rename users. The create function is shared with the seed loader, so a seeded user is
+ * exactly what the API would have created. Badges and keys are in `badges-keys.ts`; creating an
+ * organisation or a repository on behalf of a user is in the orgs and repos domains.
  */
 import { ADMIN_STEPS } from '../../http/auth.js';
 import { bind, userAssignment, formOf } from '../../http/checks.js';
