@@ -21,15 +21,10 @@ import { fail, failure, isFailure, type Failure } from '../../core/failure.js';
 import { CreateUserOption, EditUserOption, RenameUserOption } from './options.js';
 import { hasQuirk } from '../../flavors/releases.js';
 import type { FormOf } from '../../http/options.js';
+import { formBool } from '../../http/form.js';
 import { MIN_PASSWORD_LENGTH, checkEmail, checkUsableUsername, createUser } from './service.js';
 
 // ---- list -------------------------------------------------------------------------------------
-
-/** `ctx.FormBool`: Go's `strconv.ParseBool`, plus `on`; anything else is false. */
-export function formBool(query: URLSearchParams, key: string): boolean {
-  const v = query.get(key) ?? '';
-  return /^(1|t|T|TRUE|true|True)$/.test(v) || v.toLowerCase() === 'on';
-}
 
 type UserSort = (a: UserRecord, b: UserRecord) => number;
 
