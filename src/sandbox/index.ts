@@ -1,7 +1,7 @@
 /**
  * `forgeform sandbox`: a built-in, Gitea-compatible HTTP server on loopback. See README.md beside
- * this file for the seed format and what is served; NOTES.md for server facts found in the Gitea
- * source beyond `gitea/behavior.md`.
+ * this file for the seed format and what is served; NOTES.md for the server facts it reproduces and
+ * the Gitea source files they come from.
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';

@@ -141,6 +141,32 @@ describe('runners', () => {
     }
   });
 
+  const SCOPED: SeedFile = {
+    ...SEED,
+    actions: { runners: [{ name: 'global' }, { name: 'of-acme', owner: 'acme' }, { name: 'of-carol', owner: 'carol' }, { name: 'of-widgets', repo: 'acme/widgets' }] },
+  };
+  const names = (json: unknown): string[] => (json as { name: string }[]).map((r) => r.name).sort();
+
+  it('forgejo@15 lists the instance runners only, every visible runner with visible=true; Gitea lists every scope', async () => {
+    const f = await on('forgejo@15', SCOPED);
+    const plain = await f.call('GET', 'admin/actions/runners');
+    expect(names(plain.json)).toEqual(['global']);
+    expect(plain.headers.get('x-total-count')).toBe('1');
+    const visible = await f.call('GET', 'admin/actions/runners?visible=true');
+    expect(names(visible.json)).toEqual(['global', 'of-acme', 'of-carol', 'of-widgets']);
+    expect(visible.headers.get('x-total-count')).toBe('4');
+    // `ctx.FormBool`: `on` counts, anything Go cannot parse as true does not.
+    expect(names((await f.call('GET', 'admin/actions/runners?visible=on')).json)).toHaveLength(4);
+    expect(names((await f.call('GET', 'admin/actions/runners?visible=yes')).json)).toEqual(['global']);
+
+    for (const flavor of ['gitea@1.24', 'gitea@main']) {
+      const hh = await on(flavor, SCOPED);
+      const list = await hh.call<{ runners: unknown[]; total_count: number }>('GET', 'admin/actions/runners');
+      expect(names(list.json.runners)).toEqual(['global', 'of-acme', 'of-carol', 'of-widgets']);
+      expect(list.json.total_count).toBe(4);
+    }
+  });
+
   const TOKEN_ROUTES: [string, string][] = [
     ['admin/runners/registration-token', 'GET'],
     ['admin/actions/runners/registration-token', 'POST'],

@@ -18,7 +18,7 @@ export function normalizeEvents(value: unknown): string[] {
   return asSet(asSet(value).flatMap((e) => (e.toLowerCase() === 'pull_request_review' ? REVIEW_EVENTS : [e.toLowerCase()])));
 }
 
-/** The events Gitea stores for the events a create or edit names (behavior.md §8.2). */
+/** The events Gitea stores for the events a create or edit names (`routers/api/v1/utils/hook.go`). */
 export function expandEvents(events: string[]): string[] {
   const out: string[] = [];
   for (const raw of events) {

@@ -32,7 +32,7 @@ function listRunners({ client, server }: Pick<ScopeContext, 'client' | 'server'>
   const path = 'admin/actions/runners';
   // No server known (unit tests): Gitea's shape, the default sandbox's.
   if (server && serverHas(server, features.bareList.availability)) return client.list(path, { object: 'Actions runners', query: { visible: 'true' } });
-  // Gitea's list has no paging headers: its body carries total_count (behavior.md §9).
+  // Gitea's list has no paging headers: its body carries total_count (`routers/api/v1/shared/runners.go`).
   return client.listWrapped(
     path,
     { object: 'Actions runners' },

@@ -21,7 +21,7 @@ const fields: FieldSpec[] = [
   str('website'),
   str('location'),
   text('description'),
-  // Never returned by the server (behavior.md §7.3): sent, never compared.
+  // Never returned by the server (`services/convert/user.go`): sent, never compared.
   writeOnly(int('max_repo_creation')),
   writeOnly(bool('allow_create_organization')),
   writeOnly(bool('allow_git_hook')),

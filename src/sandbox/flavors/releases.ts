@@ -150,6 +150,8 @@ export const QUIRKS = {
   adminHooksListType: GITEA_ONLY('1.24'),
   /** `GET /admin/actions/runners` answers a bare array with X-Total-Count (not `{runners, total_count}`). */
   runnerListBareArray: { forgejo: { since: 15 } },
+  /** `GET /admin/actions/runners` lists only the instance's own runners unless `visible=true` (`FindRunnerOptions.WithVisible`). */
+  runnerListInstanceOnly: { forgejo: { since: 15 } },
   /** Runners answer Forgejo's `ActionRunner`: uuid, owner_id, repo_id, version, description, labels as names, status offline/idle/active; no busy. */
   runnerForgejoAnswer: { forgejo: { since: 15 } },
   /** `DELETE /repos/{o}/{r}/issues/{i}/labels/{identifier}`: a label name (repository, then organisation), else a numeric id. */

@@ -1,5 +1,6 @@
 /**
- * Authentication and the checks that follow it (behavior.md §1.1–§1.2):
+ * Authentication and the checks that follow it (`routers/api/v1/api.go`,
+ * `services/auth/{basic,oauth2,group}.go`):
  *
  * - `Authorization: token|Bearer <t>` (scheme case-insensitive, exactly two fields), `?token=` /
  *   `?access_token=` (with the deprecation warning header), and `Basic` where an empty password or

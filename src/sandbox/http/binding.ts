@@ -213,7 +213,7 @@ function checkRules(d: FieldDef, value: unknown): string | undefined {
       continue;
     }
     if (rule === 'Required') {
-      // `[]` passes, a missing or null list does not (behavior.md §1.4).
+      // `[]` passes, a missing or null list does not (`gitea.com/go-chi/binding` `binding.go`).
       if (Array.isArray(v)) continue;
       if (isZero(v)) return fail('Required');
       continue;

@@ -65,7 +65,7 @@ export function reqRepoReader(unit: RepoUnit): Step {
       : apiError(ctx.root, 403, 'user should have specific read permission or be a repo admin or a site admin');
 }
 
-/** `mustNotBeArchived`: 423 on the routes that have it (behavior.md §1.6). */
+/** `mustNotBeArchived`: 423 on the routes that have it (`routers/api/v1/api.go`). */
 export const mustNotBeArchived: Step = (ctx) => (ctx.repo?.archived ? apiError(ctx.root, 423, 'repo is archived') : undefined);
 
 export const mustEnableIssuesOrPulls: Step = (ctx) => (canRead(ctx, 'issues') || canRead(ctx, 'pulls') ? undefined : notFound(ctx));

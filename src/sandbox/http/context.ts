@@ -2,7 +2,7 @@
  * The per-request context that route steps share, and the step runner. A route is a list of
  * steps run in order, like the chi middleware chain of a Gitea route: the first step that returns
  * a Response answers the request. The order of the steps is the order of Gitea's checks
- * (behavior.md §1.1), which decides which error a bad request gets.
+ * (`routers/api/v1/api.go`), which decides which error a bad request gets.
  */
 import type { Context } from 'hono';
 import type { Form } from './binding.js';

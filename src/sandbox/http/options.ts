@@ -114,9 +114,10 @@ export function p<const J extends string, const T extends Scalar | OptionDef, co
 }
 
 /**
- * A Go `*string` whose binding rules the newest binder runs on the pointed-to value (behavior.md
- * §7.3: a non-URL `website` is a 422 on user PATCH). Declared plain: the decoder only sets keys
- * that are present, so the handlers still see "omitted" as undefined.
+ * A Go `*string` whose binding rules the newest binder runs on the pointed-to value
+ * (`modules/structs/admin_user.go` `EditUserOption.Website`: a non-URL `website` is a 422 on user
+ * PATCH). Declared plain: the decoder only sets keys that are present, so the handlers still see
+ * "omitted" as undefined.
  */
 export function ps<const J extends string, const R extends readonly string[]>(json: J, rules: R, opts: FieldOpts<R> = {}): TypedField<J, 'string', R> {
   return f(json, 'string', { ...opts, rules });

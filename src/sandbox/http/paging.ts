@@ -1,5 +1,5 @@
 /**
- * Paging as `routers/api/v1/utils/page.go` and `services/context/api.go` do it (behavior.md §1.5):
+ * Paging as `routers/api/v1/utils/page.go` and `services/context/api.go` do it:
  * `page` ≤ 0 → 1, `limit` ≤ 0 → 30, `limit` > 50 → 50; `X-Total-Count`; `Link` with next, last,
  * first, prev joined by "," without a space, each URL being ROOT_URL + the request URI with `page`
  * replaced (the query re-encoded the way Go's `url.Values.Encode` does: keys sorted).

@@ -1,7 +1,7 @@
 /**
- * Records of the Actions admin endpoints (behavior.md §9): runners, the runner registration token,
- * workflow runs and jobs. Saved in the state file with everything else (`StateData` extends
- * {@link ActionsData}).
+ * Records of the Actions admin endpoints (`models/actions/{runner,runner_token}.go`): runners, the
+ * runner registration token, workflow runs and jobs. Saved in the state file with everything else
+ * (`StateData` extends {@link ActionsData}).
  */
 
 /** Gitea's `actions_model.Status` values, by their internal names. */

@@ -1,5 +1,5 @@
 /**
- * Admin Actions endpoints (behavior.md §9; `routers/api/v1/admin/{runners,action}.go`,
+ * Admin Actions endpoints (`routers/api/v1/admin/{runners,action}.go`,
  * `routers/api/v1/shared/{runners,action}.go`): runners (list, get, edit, delete), the global
  * registration token, and the run and job lists of the whole instance.
  */
@@ -7,6 +7,7 @@ import { reqSiteAdmin, reqToken, scope } from '../../http/auth.js';
 import { bind, formOf, orgAssignment, repoAssignment, reqOrgOwnership } from '../../http/checks.js';
 import type { ApiContext, Step } from '../../http/context.js';
 import { AccessMode } from '../../core/state.js';
+import { formBool, formOptionalBool } from '../../http/form.js';
 import { listOptions, paginate, setLinkHeader, setTotalCountHeader } from '../../http/paging.js';
 import { apiError, empty, json } from '../../http/respond.js';
 import type { ApiRouter } from '../../http/router.js';
@@ -23,15 +24,7 @@ function pathInt64(s: string | undefined): number {
   return Number.isSafeInteger(n) ? n : 0;
 }
 
-/** `ctx.FormOptionalBool`: `strconv.ParseBool`, absent or invalid = no filter. */
-export function formOptionalBool(query: URLSearchParams, key: string): boolean | undefined {
-  const v = query.get(key) ?? '';
-  if (['1', 't', 'T', 'TRUE', 'true', 'True'].includes(v)) return true;
-  if (['0', 'f', 'F', 'FALSE', 'false', 'False'].includes(v)) return false;
-  return undefined;
-}
-
-/** `getRunnerByID`: `runner with id N: resource does not exist` (behavior.md §9). */
+/** `getRunnerByID`: `runner with id N: resource does not exist` (`models/actions/runner.go`). */
 function findRunner(ctx: ApiContext): RunnerRecord | Response {
   const id = pathInt64(ctx.params.runner_id);
   const runner = ctx.state.data.runners.find((r) => r.id === id);
@@ -42,8 +35,11 @@ function listRunners(ctx: ApiContext): Response {
   const opts = listOptions(ctx);
   // The `disabled` filter came with the runner's disabled flag (Gitea 1.26).
   const disabled = available(ctx.flavor, ANSWER_FIELDS.ActionRunner!.disabled) ? formOptionalBool(ctx.query, 'disabled') : undefined;
+  // Forgejo's list is the instance's own runners unless `visible` asks for every runner it can see.
+  const instanceOnly = hasQuirk(ctx.flavor, 'runnerListInstanceOnly') && !formBool(ctx.query, 'visible');
   const now = Date.now();
   const runners = ctx.state.data.runners
+    .filter((r) => !instanceOnly || (r.ownerId === 0 && r.repoId === 0))
     .filter((r) => disabled === undefined || r.disabled === disabled)
     .sort((a, b) => runnerLastOnlineMs(b, now) - runnerLastOnlineMs(a, now) || a.id - b.id);
   const page = paginate(runners, opts).map((r) => toActionRunner(r, ctx.flavor));

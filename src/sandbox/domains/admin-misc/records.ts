@@ -1,7 +1,7 @@
 /**
- * Records of the other admin endpoints (behavior.md §9): cron tasks, packages and unadopted
- * repository directories. Saved in the state file with everything else (`StateData` extends
- * {@link AdminMiscData}).
+ * Records of the other admin endpoints (`routers/api/v1/admin/{cron,adopt,packages}.go`): cron
+ * tasks, packages and unadopted repository directories. Saved in the state file with everything
+ * else (`StateData` extends {@link AdminMiscData}).
  */
 
 export interface CronTaskRecord {

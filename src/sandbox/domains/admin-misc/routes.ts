@@ -1,5 +1,5 @@
 /**
- * Other admin endpoints (behavior.md §9): cron tasks (`routers/api/v1/admin/cron.go`), packages
+ * Other admin endpoints: cron tasks (`routers/api/v1/admin/cron.go`), packages
  * (`admin/packages.go`, newest only) and unadopted repositories (`admin/adopt.go`,
  * `services/repository/adopt.go`).
  */

@@ -1,4 +1,4 @@
-/** Branch protection rules (behavior.md §2). */
+/** Branch protection rules (`routers/api/v1/repo/branch.go`, `models/git/protected_branch.go`). */
 import type { SandboxDomain } from '../../core/domain.js';
 import { PROTECTIONS } from './records.js';
 import { registerBranchProtectionRoutes } from './routes.js';

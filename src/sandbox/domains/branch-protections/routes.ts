@@ -1,5 +1,5 @@
 /**
- * Branch protections (behavior.md §2), as `routers/api/v1/repo/branch.go` (≈ v1.25) does them:
+ * Branch protections, as `routers/api/v1/repo/branch.go` (≈ v1.25) does them:
  *
  * - every route needs a token and repository-admin rights, GET included;
  * - `{name}` is a catch-all, URL-unescaped once, looked up exactly (case-sensitive);

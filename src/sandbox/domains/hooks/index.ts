@@ -1,4 +1,4 @@
-/** Admin (system and default) webhooks (behavior.md §8). */
+/** Admin (system and default) webhooks (`routers/api/v1/admin/hooks.go`). */
 import type { SandboxDomain } from '../../core/domain.js';
 import { registerAdminHookRoutes } from './routes.js';
 import { loadHooksSeed } from './seed.js';

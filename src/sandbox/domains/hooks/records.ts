@@ -1,4 +1,4 @@
-/** The admin (system and default) webhooks (behavior.md §8), saved in the state file (`StateData` extends {@link HooksData}). */
+/** The admin (system and default) webhooks (`models/webhook/webhook.go`), saved in the state file (`StateData` extends {@link HooksData}). */
 
 /** Hook events as the `HookEvents` map stores them (event name → chosen). */
 export type HookEventMap = Record<string, boolean>;

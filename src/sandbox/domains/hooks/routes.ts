@@ -1,5 +1,5 @@
 /**
- * Admin (system and default) webhooks, behavior.md §8 in full (`routers/api/v1/admin/hooks.go`,
+ * Admin (system and default) webhooks (`routers/api/v1/admin/hooks.go`,
  * `routers/api/v1/utils/hook.go`, `models/webhook`, `services/webhook`):
  *
  * - `POST` creates a *default* hook unless `config.is_system_webhook` parses as true; `active`

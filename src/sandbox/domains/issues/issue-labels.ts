@@ -1,5 +1,5 @@
 /**
- * Issue labels (behavior.md §4; `routers/api/v1/repo/issue_label.go`,
+ * Issue labels (`routers/api/v1/repo/issue_label.go`,
  * `models/issues/issue_label.go`):
  *
  * - `labels` holds numbers (ids, truncated) or strings (names, `"5"` is a name); another type is

@@ -7,9 +7,10 @@
  *   callers; unknown or foreign label ids and an unknown milestone are dropped silently; an unknown
  *   assignee is 422. The deadline is saved as given (no end-of-day rounding on create).
  * - `GET /repos/{o}/{r}/issues/{index}`.
- * - `PATCH /repos/{o}/{r}/issues/{index}` (behavior.md §5): author-or-writer gate (403, empty
- *   body), fields applied one after another — title, body, ref, deadline, assignees, milestone,
- *   projects, state — so a failure part-way keeps the earlier changes; 201 with the re-read issue.
+ * - `PATCH /repos/{o}/{r}/issues/{index}` (`routers/api/v1/repo/issue.go` `EditIssue`):
+ *   author-or-writer gate (403, empty body), fields applied one after another — title, body, ref,
+ *   deadline, assignees, milestone, projects, state — so a failure part-way keeps the earlier
+ *   changes; 201 with the re-read issue.
  * - `GET /repos/{o}/{r}/issues` and `GET /repos/issues/search`: both send `X-Total-Count` and
  *   `Link` (`SetLinkHeader` + `SetTotalCountHeader` in both handlers).
  *

@@ -1,4 +1,4 @@
-/** Repository and organisation labels (behavior.md §3), and the label templates (§6). */
+/** Repository and organisation labels (`routers/api/v1/{repo,org}/label.go`), and the label templates. */
 import type { SandboxDomain } from '../../core/domain.js';
 import { LABELS } from './records.js';
 import { registerLabelRoutes } from './routes.js';

@@ -63,8 +63,8 @@ export function deleteLabel(state: SandboxState, id: number): void {
 }
 
 /**
- * The issues that may carry a label: those of its repository, or of its organisation's
- * repositories (an issue only ever gets labels of its repository or its owner: §4).
+ * The issues that may carry a label: those of its repository, or of its organisation's repositories
+ * (an issue only ever gets labels of its repository or its owner: `models/issues/issue_label.go`).
  */
 function issuesCarrying(state: SandboxState, label: LabelRecord): { labelIds: number[] }[] {
   const repoIds = label.repoId !== 0 ? [label.repoId] : state.reposOfOwner(label.orgId).map((r) => r.id);

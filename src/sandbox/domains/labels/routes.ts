@@ -1,9 +1,10 @@
 /**
- * Repository and organisation labels (behavior.md §3): colour normalisation with `#`-less output,
- * duplicate names allowed, GET by id or exact name, PATCH by id only (archived = present-and-true),
- * DELETE always 204, `X-Total-Count` without `Link`, name order and the `sort` values. Repository
- * label writes need write access to issues or pull requests; organisation label writes need
- * ownership, and reading one organisation label needs a token.
+ * Repository and organisation labels (`routers/api/v1/repo/label.go`,
+ * `routers/api/v1/org/label.go`, `modules/label/label.go`): colour normalisation with `#`-less
+ * output, duplicate names allowed, GET by id or exact name, PATCH by id only (archived =
+ * present-and-true), DELETE always 204, `X-Total-Count` without `Link`, name order and the `sort`
+ * values. Repository label writes need write access to issues or pull requests; organisation label
+ * writes need ownership, and reading one organisation label needs a token.
  */
 import { reqToken, scope } from '../../http/auth.js';
 import { bind, notFound, orgAssignment, repoAssignment, reqOrgOwnership, reqOrgVisible, reqRepoWriter, formOf } from '../../http/checks.js';
@@ -87,7 +88,7 @@ function deleteLabel(ctx: ApiContext, belongs: (l: LabelRecord) => boolean): Res
 }
 
 export function registerLabelRoutes(r: ApiRouter): void {
-  // ---- label templates (public, behavior.md §6) ----
+  // ---- label templates (public, `routers/api/v1/misc/label_templates.go`) ----
   r.on('GET', '/label/templates', () => json(200, labelTemplateNames()));
 
   r.on('GET', '/label/templates/:name', (ctx) => {

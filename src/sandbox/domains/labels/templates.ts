@@ -1,6 +1,7 @@
 /**
- * The label templates a vanilla Gitea ships (behavior.md §6): `options/label/Default` and
- * `options/label/Advanced.yaml`, in file order. Colours without `#`.
+ * The label templates a vanilla Gitea ships (`routers/api/v1/misc/label_templates.go`,
+ * `modules/label/parser.go`): `options/label/Default` and `options/label/Advanced.yaml`, in file
+ * order. Colours without `#`.
  */
 
 export interface LabelTemplateEntry {

@@ -1,5 +1,5 @@
 /**
- * Rendering and repository templates (behavior.md §9; `routers/api/v1/misc/{markup,gitignore,licenses}.go`,
+ * Rendering and repository templates (`routers/api/v1/misc/{markup,gitignore,licenses}.go`,
  * `routers/common/markup.go`): `POST /markdown`, `/markdown/raw`, `/markup` (token required, no
  * scope), `GET /gitignore/templates[/{name}]`, `GET /licenses[/{name}]`.
  */

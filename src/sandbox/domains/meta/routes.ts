@@ -1,6 +1,7 @@
 /**
- * Public endpoints: `/version`, `/settings/api` (behavior.md §9). No token needed — but a wrong
- * credential is still 401 (the router authenticates every route).
+ * Public endpoints: `/version`, `/settings/api` (`routers/api/v1/misc/version.go`,
+ * `routers/api/v1/settings/settings.go`). No token needed — but a wrong credential is still 401
+ * (the router authenticates every route).
  */
 import { json } from '../../http/respond.js';
 import { DEFAULT_PAGING_NUM, MAX_RESPONSE_ITEMS } from '../../http/paging.js';

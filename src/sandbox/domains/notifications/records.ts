@@ -1,4 +1,4 @@
-/** Notification threads (behavior.md §9), saved in the state file (`StateData` extends {@link NotificationsData}). */
+/** Notification threads (`models/activities/notification.go`), saved in the state file (`StateData` extends {@link NotificationsData}). */
 
 export type NotificationSource = 'issue' | 'pull' | 'commit' | 'repository';
 export type NotificationStatus = 'unread' | 'read' | 'pinned';

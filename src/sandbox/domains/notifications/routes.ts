@@ -1,5 +1,5 @@
 /**
- * The caller's notification threads (behavior.md §9; `routers/api/v1/notify/{user,notifications,threads}.go`):
+ * The caller's notification threads (`routers/api/v1/notify/{user,notifications,threads}.go`):
  * list, mark (205), the unread count, one thread, mark one thread (205). The group needs the
  * `notification` scope and a token on every route.
  */

@@ -1,6 +1,6 @@
 /**
  * Organisations: `POST /admin/users/{username}/orgs`, `GET /admin/orgs`, `GET`/`PATCH /orgs/{org}`
- * (behavior.md §9, `routers/api/v1/admin/org.go`, `routers/api/v1/org/org.go`).
+ * (`routers/api/v1/admin/org.go`, `routers/api/v1/org/org.go`).
  */
 import { ADMIN_STEPS, reqToken, scope } from '../../http/auth.js';
 import { bind, formOf, notFound, orgAssignment, reqOrgOwnership, userAssignment } from '../../http/checks.js';

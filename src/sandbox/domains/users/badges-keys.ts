@@ -1,6 +1,6 @@
 /**
- * A user's badges and SSH keys (behavior.md §7.7, §7.8): `GET/POST/DELETE
- * /admin/users/{username}/badges`, `POST /admin/users/{username}/keys`, `DELETE
+ * A user's badges and SSH keys (`routers/api/v1/admin/user_badge.go`, `routers/api/v1/user/key.go`):
+ * `GET/POST/DELETE /admin/users/{username}/badges`, `POST /admin/users/{username}/keys`, `DELETE
  * /admin/users/{username}/keys/{id}`, and the public `GET /users/{username}/keys` to read them back.
  * The key and badge functions are shared with the seed loader.
  */

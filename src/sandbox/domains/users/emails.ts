@@ -1,4 +1,4 @@
-/** `GET /admin/emails` and `GET /admin/emails/search` (behavior.md §9, `routers/api/v1/admin/email.go`). */
+/** `GET /admin/emails` and `GET /admin/emails/search` (`routers/api/v1/admin/email.go`). */
 import { ADMIN_STEPS } from '../../http/auth.js';
 import type { ApiContext } from '../../http/context.js';
 import { listOptions, paginate, setLinkHeader, setTotalCountHeader } from '../../http/paging.js';

@@ -1,7 +1,8 @@
 /**
- * Records of the admin account endpoints (behavior.md §7): e-mail addresses, SSH public keys,
- * badges, user-name redirects left by renames (`core/redirects.ts`) and login sources. `StateData`
- * (core/state.ts) extends {@link AccountStateData}, so they are saved in the state file.
+ * Records of the admin account endpoints (`routers/api/v1/admin/{user,user_badge}.go`): e-mail
+ * addresses, SSH public keys, badges, user-name redirects left by renames (`core/redirects.ts`) and
+ * login sources. `StateData` (core/state.ts) extends {@link AccountStateData}, so they are saved in
+ * the state file.
  */
 import type { UserRedirectRecord } from '../../core/redirects.js';
 

@@ -1,8 +1,8 @@
 /**
- * Admin user endpoints (behavior.md §7): list, create, edit, delete and rename users. The create
- * function is shared with the seed loader, so a seeded user is exactly what the API would have
- * created. Badges and keys are in `badges-keys.ts`; creating an organisation or a repository on
- * behalf of a user is in the orgs and repos domains.
+ * Admin user endpoints (`routers/api/v1/admin/user.go`, `services/user`): list, create, edit,
+ * delete and rename users. The create function is shared with the seed loader, so a seeded user is
+ * exactly what the API would have created. Badges and keys are in `badges-keys.ts`; creating an
+ * organisation or a repository on behalf of a user is in the orgs and repos domains.
  */
 import { ADMIN_STEPS } from '../../http/auth.js';
 import { bind, userAssignment, formOf } from '../../http/checks.js';
@@ -21,15 +21,10 @@ import { fail, failure, isFailure, type Failure } from '../../core/failure.js';
 import { CreateUserOption, EditUserOption, RenameUserOption } from './options.js';
 import { hasQuirk } from '../../flavors/releases.js';
 import type { FormOf } from '../../http/options.js';
+import { formBool } from '../../http/form.js';
 import { MIN_PASSWORD_LENGTH, checkEmail, checkUsableUsername, createUser } from './service.js';
 
 // ---- list -------------------------------------------------------------------------------------
-
-/** `ctx.FormBool`: Go's `strconv.ParseBool`, plus `on`; anything else is false. */
-export function formBool(query: URLSearchParams, key: string): boolean {
-  const v = query.get(key) ?? '';
-  return /^(1|t|T|TRUE|true|True)$/.test(v) || v.toLowerCase() === 'on';
-}
 
 type UserSort = (a: UserRecord, b: UserRecord) => number;
 

@@ -1,0 +1,18 @@
+/** Query-string booleans as Gitea's and Forgejo's `services/context/base.go` read them. */
+
+const GO_TRUE = ['1', 't', 'T', 'TRUE', 'true', 'True'];
+const GO_FALSE = ['0', 'f', 'F', 'FALSE', 'false', 'False'];
+
+/** `ctx.FormBool`: Go's `strconv.ParseBool`, plus `on`; anything else is false. */
+export function formBool(query: URLSearchParams, key: string): boolean {
+  const v = query.get(key) ?? '';
+  return GO_TRUE.includes(v) || v.toLowerCase() === 'on';
+}
+
+/** `ctx.FormOptionalBool`: `strconv.ParseBool`, absent or invalid = no filter. */
+export function formOptionalBool(query: URLSearchParams, key: string): boolean | undefined {
+  const v = query.get(key) ?? '';
+  if (GO_TRUE.includes(v)) return true;
+  if (GO_FALSE.includes(v)) return false;
+  return undefined;
+}
