@@ -48,11 +48,11 @@ export function toIssue(cx: ConvertContext, issue: IssueRecord, doer: UserRecord
     state: issue.state,
     is_locked: issue.isLocked,
     comments: issue.numComments,
-    created_at: issue.createdAt,
-    updated_at: issue.updatedAt,
-    closed_at: issue.closedAt,
-    // Read back through `AsTime()`: in the server's zone (the only answer time the sandbox zones; see NOTES.md).
-    due_date: issue.dueDate && cx.timezone ? formatInZone(issue.dueDate, cx.timezone) : issue.dueDate,
+    // Every time of an issue is read back through `AsTime()` (services/convert/issue.go): in the server's zone.
+    created_at: zoned(cx, issue.createdAt),
+    updated_at: zoned(cx, issue.updatedAt),
+    closed_at: zoned(cx, issue.closedAt),
+    due_date: zoned(cx, issue.dueDate),
     time_estimate: 0,
     pull_request: null,
     repository: { id: repo.id, name: repo.name, owner: owner.name, full_name: `${owner.name}/${repo.name}` },
@@ -63,6 +63,11 @@ export function toIssue(cx: ConvertContext, issue: IssueRecord, doer: UserRecord
       .filter((p): p is ProjectRecord => p !== undefined)
       .map((p) => toProject(cx, p)),
   });
+}
+
+/** A stored instant as the server's answers show it: in its zone (`2024-05-02T08:59:59+09:00`). */
+function zoned<T extends string | null | undefined>(cx: ConvertContext, time: T): T {
+  return (time && cx.timezone ? formatInZone(time, cx.timezone) : time) as T;
 }
 
 /** `structs.Project` (newest swagger; `creator`, `updated_at`, `closed_at`, `html_url` are omitempty). */
