@@ -3,8 +3,7 @@ import { defineConfig } from 'vitest/config';
 /**
  * The cross-flavour matrix (test/matrix): forgeform's core scenarios against the sandbox playing
  * every Gitea and Forgejo release it knows, one test file per flavour so that flavours run in
- * parallel. Kept out of `npm test` (its files are `*.matrix.ts`) until forgeform handles every
- * release; run it with `npm run test:matrix`.
+ * parallel. `npm test` runs them with everything else; `npm run test:matrix` runs them alone.
  */
 export default defineConfig({
   test: {

@@ -114,7 +114,7 @@ function buildProgram(out: Output, argv: string[], setCode: (code: number) => vo
     .option('--token <token>', 'the site administrator token (default: random)')
     .option('--latency <ms>', 'delay every response', '0')
     .option('--fault-rate <p>', 'answer this share of requests with 5xx, 429 or a dropped connection', '0')
-    .option('--flavor <fork@release>', 'play this release: gitea@1.21 … gitea@1.26, forgejo@7, forgejo@11, forgejo@15 (default gitea@main)')
+    .option('--flavor <fork@release>', 'play this release: gitea@1.21 … gitea@1.26, forgejo@7, forgejo@11, forgejo@15 (default gitea@1.26; gitea@main = Gitea\'s development branch)')
     .option('--federation', 'serve /nodeinfo as a server with federation enabled')
     .option('--timezone <zone>', "the server's time zone (IANA name, default UTC): due dates are answered in it")
     .action(

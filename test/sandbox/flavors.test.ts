@@ -47,7 +47,11 @@ describe('flavour versions', () => {
     }
   });
 
-  it('the default is the idealised gitea@main the tests were written against', async () => {
+  it('the default is the newest Gitea release; gitea@main (with what no release has yet) is asked for by name', async () => {
+    raw = await startSandbox({ token: ADMIN_TOKEN, seed: SEED });
+    expect(raw.flavor.name).toBe('gitea@1.26');
+    expect(await (await fetch(`${raw.url}/api/v1/version`)).json()).toEqual({ version: '1.26.0' });
+    await raw.close();
     h = await boot(SEED);
     expect(h.sb.flavor.name).toBe('gitea@main');
     expect((await h.call('GET', 'version')).json).toEqual({ version: '1.27.0+forgeform-sandbox' });

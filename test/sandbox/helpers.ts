@@ -62,8 +62,12 @@ export interface Harness {
   call<T = unknown>(method: string, path: string, opts?: CallOptions): Promise<ApiResult<T>>;
 }
 
+/**
+ * A sandbox for the tests of one domain. They describe Gitea's newest behaviour (`gitea@main`, with
+ * the fields no release has yet); what each release does differently is tested in flavors*.test.ts.
+ */
 export async function boot(seed: SeedFile | undefined = SEED, extra: Partial<SandboxOptions> = {}): Promise<Harness> {
-  const sb = await startSandbox({ port: 0, token: ADMIN_TOKEN, seed, ...extra });
+  const sb = await startSandbox({ port: 0, token: ADMIN_TOKEN, seed, ...(seed?.flavor ? {} : { flavor: 'gitea@main' }), ...extra });
   return {
     sb,
     url: sb.url,

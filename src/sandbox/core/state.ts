@@ -8,7 +8,7 @@
  * `domains/<domain>/records.ts` with its lookups; {@link StateData} extends `XData` and
  * {@link emptyStateData} spreads `emptyXData()`, so the state file saves it.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes } from 'node:crypto';
 import { emptyActionsData, type ActionsData } from '../domains/actions/records.js';
 import { emptyBranchProtectionsData, type BranchProtectionsData } from '../domains/branch-protections/records.js';
 import { emptyIssuesData, type IssuesData } from '../domains/issues/records.js';
@@ -134,6 +134,8 @@ export interface RepoUnits {
 /** The access model (users, tokens, organisations, teams, repositories) is here; every other domain's arrays come from its `records.ts`. */
 export interface StateData extends LabelsData, MilestonesData, IssuesData, BranchProtectionsData, ActionsData, AdminMiscData, NotificationsData, AccountStateData, HooksData {
   version: 1;
+  /** The key hook authorization headers are encrypted with in the state file (Gitea's SECRET_KEY). */
+  secretKey?: string;
   nextId: Record<string, number>;
   users: UserRecord[];
   tokens: TokenRecord[];
@@ -186,6 +188,26 @@ const HASHED = 'sandbox-hashed:';
 
 function hashedForFile(value: string): string {
   return value === '' || value.startsWith(HASHED) ? value : `${HASHED}${hashPassword(value)}`;
+}
+
+/** How a state file marks a value it stores encrypted (AES-256-GCM: iv, tag and text, hex). */
+const SEALED = 'sandbox-sealed:';
+
+function sealed(value: string, keyHex: string): string {
+  if (value === '' || value.startsWith(SEALED) || value.startsWith(HASHED)) return value;
+  // The IV from the value (as SIV does): the same header saves as the same text, so a file re-saved unchanged stays the same.
+  const iv = createHmac('sha256', Buffer.from(keyHex, 'hex')).update(value).digest().subarray(0, 12);
+  const cipher = createCipheriv('aes-256-gcm', Buffer.from(keyHex, 'hex'), iv);
+  const text = Buffer.concat([cipher.update(value, 'utf8'), cipher.final()]);
+  return `${SEALED}${iv.toString('hex')}:${cipher.getAuthTag().toString('hex')}:${text.toString('hex')}`;
+}
+
+function unsealed(value: string, keyHex: string): string {
+  if (!value.startsWith(SEALED)) return value;
+  const [iv, tag, text] = value.slice(SEALED.length).split(':');
+  const decipher = createDecipheriv('aes-256-gcm', Buffer.from(keyHex, 'hex'), Buffer.from(iv ?? '', 'hex'));
+  decipher.setAuthTag(Buffer.from(tag ?? '', 'hex'));
+  return Buffer.concat([decipher.update(Buffer.from(text ?? '', 'hex')), decipher.final()]).toString('utf8');
 }
 
 export function checkPassword(hash: string | null, password: string): boolean {
@@ -318,11 +340,14 @@ export class SandboxState {
 
   /**
    * The state file holds no credential in clear: tokens and passwords are hashed when they are set,
-   * hook secrets and authorization headers (kept as sent while the sandbox runs) are hashed here —
-   * the sandbox never gives them back (its hooks answer authorization_header "", as the newest Gitea does).
+   * hook secrets are hashed here (no release gives them back). Hook authorization headers are
+   * encrypted instead, as Gitea encrypts them with its SECRET_KEY (models/webhook/webhook.go
+   * `HeaderAuthorizationEncrypted`): every release returns them, so a restarted sandbox must too.
+   * The key is kept in the file, as Gitea keeps its key in app.ini beside the database.
    */
   toJSON(): string {
-    const adminHooks = this.data.adminHooks.map((h) => ({ ...h, secret: hashedForFile(h.secret), authorizationHeader: hashedForFile(h.authorizationHeader) }));
+    const key = (this.data.secretKey ??= randomBytes(32).toString('hex'));
+    const adminHooks = this.data.adminHooks.map((h) => ({ ...h, secret: hashedForFile(h.secret), authorizationHeader: sealed(h.authorizationHeader, key) }));
     return JSON.stringify({ format: 'forgeform-sandbox-state', ...this.data, adminHooks }, null, 2) + '\n';
   }
 
@@ -332,6 +357,8 @@ export class SandboxState {
       throw new Error('not a forgeform sandbox state file (expected "format": "forgeform-sandbox-state", "version": 1)');
     }
     const { format: _format, ...rest } = parsed;
-    return new SandboxState({ ...emptyStateData(), ...rest });
+    const data = { ...emptyStateData(), ...rest };
+    if (data.secretKey) data.adminHooks = data.adminHooks.map((h) => ({ ...h, authorizationHeader: unsealed(h.authorizationHeader, data.secretKey!) }));
+    return new SandboxState(data);
   }
 }

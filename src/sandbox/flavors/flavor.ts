@@ -42,11 +42,10 @@ export const FLAVORS: readonly Flavor[] = [
 ];
 
 /**
- * The flavour when none is asked for: the idealised server, so that forgeform's tests (which do
- * not yet handle version differences) see what they always saw. It becomes the newest Gitea
- * release together with forgeform's version handling.
+ * The flavour when none is asked for: the newest Gitea release, as a newcomer's server would be.
+ * `gitea@main` (Gitea's development branch, with what no release has yet) is asked for by name.
  */
-export const DEFAULT_FLAVOR_NAME = 'gitea@main';
+export const DEFAULT_FLAVOR_NAME = 'gitea@1.26';
 
 function gitea(line: string, version: string): Flavor {
   return { name: `gitea@${line}`, fork: 'gitea', release: releaseNumber('gitea', line), version };
