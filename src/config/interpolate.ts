@@ -36,7 +36,7 @@ export function interpolate(
   const sensitive = new Set<string>();
   const failed = new Set<string>();
   const holder = { root: data };
-  forEachStringValue(source, (value, path, offset) => {
+  forEachStringValue(source, data, (value, path, offset) => {
     if (!value.includes('${')) return;
     let substituted = false;
     // The same text in the one form a saved plan's {"$env": …} understands: ${env:NAME} becomes ${NAME}.

@@ -1,10 +1,8 @@
 import { createHash } from 'node:crypto';
 import { readFile, readdir, realpath, stat } from 'node:fs/promises';
 import { basename, join, normalize } from 'node:path';
-import { isMap, isSeq } from 'yaml';
 import { SecretTemplates } from '../secret.js';
 import { ConfigError, type ConfigProblem } from './errors.js';
-import { excerpt } from './excerpt.js';
 import { interpolate } from './interpolate.js';
 import { mergeFiles } from './merge.js';
 import { locateIn, parseYaml, position, type YamlSource } from './source.js';
@@ -162,23 +160,9 @@ async function listFiles(paths: string[], order: string[], report: (file: string
 function loadFile(f: LoadedFile, env: NodeJS.ProcessEnv, secrets: Map<string, string>, templates: SecretTemplates): ConfigProblem[] {
   const decoded = decodeText(f.content);
   if ('problem' in decoded) return [{ file: f.name, line: 0, col: 0, message: decoded.problem }];
-  const { source, problems } = parseYaml(f.name, decoded.text);
+  const { source, data: raw, problems } = parseYaml(f.name, decoded.text);
   f.source = source;
-  // A document with syntax errors is only partly read: checking its content would report invented problems.
-  if (problems.length > 0) return problems;
-  if (source.doc.contents === null) return [{ ...position(source, 0), message: 'the file is empty (expected at least "version: 1")' }];
-  // A file that is not a map is not a config at all (a .env file reads as one long string): say so without quoting it.
-  if (!isMap(source.doc.contents)) {
-    const got = isSeq(source.doc.contents) ? 'a list' : 'a single value';
-    return [{ ...position(source, source.doc.contents.range[0]), message: `not a forgeform config: expected a YAML map that starts with "version: 1", got ${got}` }];
-  }
-
-  let raw: unknown;
-  try {
-    raw = source.doc.toJS({ maxAliasCount: 100 });
-  } catch (e) {
-    return [{ ...position(source, 0), message: excerpt((e as Error).message, 160, false) }];
-  }
+  if (problems.length > 0 || raw === undefined) return problems;
   const result = interpolate(source, raw, env, secrets, templates);
   problems.push(...result.problems);
   const data = result.data;

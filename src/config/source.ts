@@ -1,34 +1,57 @@
-import { LineCounter, isAlias, isMap, isScalar, isSeq, parseDocument, type Document, type Pair, type YAMLError, type YAMLMap } from 'yaml';
+import { LineCounter, isMap, isSeq, parseDocument, type YAMLError } from 'yaml';
 import type { ConfigProblem } from './errors.js';
 import { excerpt, quoted } from './excerpt.js';
 import { formatPath } from './path.js';
+import { parsePlainYaml } from './plain-yaml.js';
+import { keyName, linePos, lineStarts, ListPositions, MapPositions, positionsOf, resolvePosition, startOf, type PositionNode } from './positions.js';
 import type { ConfigPath, SourceLocation } from './types.js';
 
-/** A parsed config file: its text, its YAML document (never modified) and the line index for positions. */
+export { keyName } from './positions.js';
+
+/**
+ * A parsed config file, as kept after loading: where its nodes are written and where its lines start, for
+ * file:line:col. Neither its text nor its YAML document is kept.
+ */
 export interface YamlSource {
   file: string;
-  text: string;
-  doc: Document.Parsed;
-  lineCounter: LineCounter;
+  lines: readonly number[];
+  root: PositionNode;
 }
 
-/** The `key:` node and the value node at a path; `complete` is false when the walk stopped at an ancestor. */
-interface Resolved {
-  node: unknown;
-  key: unknown;
-  complete: boolean;
-}
+/**
+ * Parses a config file: its JS data (when it is a map without errors), the positions of its nodes, and its problems
+ * (YAML syntax, duplicate keys, not a map). The plain YAML configs are written in is read by a small reader of our
+ * own; anything beyond it by yaml, whose document is dropped once its positions are taken.
+ */
+export function parseYaml(file: string, text: string): { source: YamlSource; data?: Record<string, unknown>; problems: ConfigProblem[] } {
+  const plain = parsePlainYaml(text);
+  if (plain) return { source: { file, lines: lineStarts(text), root: plain.root }, data: plain.data, problems: [] };
 
-export function parseYaml(file: string, text: string): { source: YamlSource; problems: ConfigProblem[] } {
   const lineCounter = new LineCounter();
   // uniqueKeys is off: yaml compares each new key with every earlier key of its map (quadratic in the map's size, 17 s
   // for 25,000 repositories); duplicateKeys() below does the same check with one hash map per YAML map.
   const doc = parseDocument(text, { lineCounter, prettyErrors: true, uniqueKeys: false });
-  const source: YamlSource = { file, text, doc, lineCounter };
+  // The positions are taken once the document is known to be readable (a too deeply nested one is not).
+  const source: YamlSource = { file, lines: lineCounter.lineStarts, root: 0 };
   const problems = [...doc.errors, ...doc.warnings].map((e) => yamlProblem(source, e));
   // A document with syntax errors is only partly read: its duplicates may be invented by the error recovery.
-  if (problems.length === 0) problems.push(...duplicateKeys(source));
-  return { source, problems };
+  if (problems.length === 0) problems.push(...duplicateKeys(source, doc.contents));
+  // A document with syntax errors is only partly read: checking its content would report invented problems.
+  if (problems.length > 0) return { source, problems };
+  if (doc.contents === null) return { source, problems: [{ ...position(source, 0), message: 'the file is empty (expected at least "version: 1")' }] };
+  // A file that is not a map is not a config at all (a .env file reads as one long string): say so without quoting it.
+  if (!isMap(doc.contents)) {
+    const got = isSeq(doc.contents) ? 'a list' : 'a single value';
+    return { source, problems: [{ ...position(source, doc.contents.range[0]), message: `not a forgeform config: expected a YAML map that starts with "version: 1", got ${got}` }] };
+  }
+  let data: unknown;
+  try {
+    data = doc.toJS({ maxAliasCount: 100 });
+  } catch (e) {
+    return { source, problems: [{ ...position(source, 0), message: excerpt((e as Error).message, 160, false) }] };
+  }
+  source.root = positionsOf(doc);
+  return { source, data: data as Record<string, unknown>, problems };
 }
 
 function yamlProblem(source: YamlSource, e: YAMLError): ConfigProblem {
@@ -49,7 +72,7 @@ function yamlProblem(source: YamlSource, e: YAMLError): ConfigProblem {
  * Every key written twice in one map, at the second one, naming the first. Keys are compared by the name they get in
  * the JS copy (so `1` and `"1"` clash: both would be the issue "1"). One pass, one hash map per YAML map.
  */
-function duplicateKeys(source: YamlSource): ConfigProblem[] {
+function duplicateKeys(source: YamlSource, contents: unknown): ConfigProblem[] {
   const problems: ConfigProblem[] = [];
   // Aliases are not followed: the anchored node is checked where it is written.
   const visit = (node: unknown, path: ConfigPath) => {
@@ -78,14 +101,8 @@ function duplicateKeys(source: YamlSource): ConfigProblem[] {
       });
     }
   };
-  visit(source.doc.contents, []);
+  visit(contents, []);
   return problems;
-}
-
-/** The name a map key has in the JS copy of the document. */
-export function keyName(key: unknown): string {
-  if (isScalar(key)) return String(key.value);
-  return String(key);
 }
 
 function rangeStart(node: unknown): number | undefined {
@@ -94,46 +111,8 @@ function rangeStart(node: unknown): number | undefined {
 }
 
 export function position(source: YamlSource, offset: number): SourceLocation {
-  const { line, col } = source.lineCounter.linePos(offset);
+  const { line, col } = linePos(source.lines, offset);
   return { file: source.file, line, col };
-}
-
-function deref(source: YamlSource, node: unknown): unknown {
-  return isAlias(node) ? node.resolve(source.doc) : node;
-}
-
-/** Each YAML map's pairs by key name, built on first use: a lookup per path segment must not scan the map. */
-const pairIndex = new WeakMap<YAMLMap, Map<string, Pair>>();
-
-function pairOf(map: YAMLMap, name: string): Pair | undefined {
-  let index = pairIndex.get(map);
-  if (!index) {
-    index = new Map();
-    // The first of duplicate keys wins, as a linear search would find it.
-    for (const pair of map.items) {
-      const key = keyName(pair.key);
-      if (!index.has(key)) index.set(key, pair);
-    }
-    pairIndex.set(map, index);
-  }
-  return index.get(name);
-}
-
-function resolve(source: YamlSource, path: ConfigPath): Resolved {
-  let node: unknown = deref(source, source.doc.contents);
-  let key: unknown = null;
-  for (const seg of path) {
-    if (isMap(node)) {
-      const pair = pairOf(node, String(seg));
-      if (!pair) return { node, key, complete: false };
-      key = pair.key;
-      node = deref(source, pair.value);
-    } else if (isSeq(node) && typeof seg === 'number' && seg < node.items.length) {
-      key = null;
-      node = deref(source, node.items[seg]);
-    } else return { node, key, complete: false };
-  }
-  return { node, key, complete: true };
 }
 
 /**
@@ -141,28 +120,41 @@ function resolve(source: YamlSource, path: ConfigPath): Resolved {
  * that exists (for errors); otherwise a path that is not in the file gives undefined.
  */
 export function locateIn(source: YamlSource, path: ConfigPath, atKey = false, nearest = false): SourceLocation | undefined {
-  const r = resolve(source, path);
+  const r = resolvePosition(source.root, path);
   if (!r.complete && !nearest) return undefined;
-  const target = atKey && r.complete && r.key ? r.key : r.node;
-  const start = rangeStart(target);
-  if (start === undefined) return nearest ? position(source, 0) : undefined;
-  return position(source, start);
+  return position(source, atKey && r.complete && r.keyAt !== null ? r.keyAt : startOf(r.node));
 }
 
-/** Calls `fn` for every string scalar that is a value (not a key), with its path; follows aliases. */
-export function forEachStringValue(source: YamlSource, fn: (value: string, path: ConfigPath, offset: number) => void): void {
+/**
+ * Calls `fn` for every string value (not a key) of `data`, the JS copy of `source`, with its path and where it is
+ * written; follows aliases as the copy does.
+ */
+export function forEachStringValue(source: YamlSource, data: unknown, fn: (value: string, path: ConfigPath, offset: number) => void): void {
   const stack = new Set<unknown>();
-  const visit = (raw: unknown, path: ConfigPath) => {
-    const node = deref(source, raw);
-    if (stack.has(node)) return; // an alias inside its own anchor
-    if (isScalar(node)) {
-      if (typeof node.value === 'string') fn(node.value, path, rangeStart(node) ?? 0);
+  const path: ConfigPath = [];
+  const visit = (value: unknown, at: PositionNode) => {
+    if (typeof value === 'string') {
+      fn(value, [...path], startOf(at));
       return;
     }
-    stack.add(node);
-    if (isMap(node)) for (const pair of node.items) visit(pair.value, [...path, keyName(pair.key)]);
-    else if (isSeq(node)) node.items.forEach((item, i) => visit(item, [...path, i]));
-    stack.delete(node);
+    if (value === null || typeof value !== 'object' || stack.has(at)) return; // an alias inside its own anchor
+    stack.add(at);
+    if (at instanceof MapPositions) {
+      const e = at.entries;
+      for (let i = 0; i < e.length; i += 3) {
+        const name = e[i] as string;
+        path.push(name);
+        visit(Object.hasOwn(value, name) ? (value as Record<string, unknown>)[name] : undefined, e[i + 2] as PositionNode);
+        path.pop();
+      }
+    } else if (at instanceof ListPositions && Array.isArray(value)) {
+      at.items.forEach((item, i) => {
+        path.push(i);
+        visit(value[i], item);
+        path.pop();
+      });
+    }
+    stack.delete(at);
   };
-  visit(source.doc.contents, []);
+  visit(data, source.root);
 }
