@@ -7,10 +7,10 @@ export const pages = (n) => Math.max(1, Math.ceil(n / PAGE));
 
 /**
  * The preflight's reads (src/gitea/preflight.ts): `GET /version` tells a Gitea from something else at
- * the URL before anything is planned. A documented exception to "reads the plan needs"; server
- * detection may add its reads here.
+ * the URL before anything is planned, and `GET /api/forgejo/v1/version` (which only Forgejo serves)
+ * tells the forks apart. A documented exception to "reads the plan needs".
  */
-export const PREFLIGHT_READS = 1;
+export const PREFLIGHT_READS = 2;
 
 /**
  * The reads of a minimal plan, by part. Every part is one kind of list (or single GET) the plan cannot

@@ -2,8 +2,7 @@ import { LineCounter, isMap, isSeq, parseDocument, type YAMLError } from 'yaml';
 import type { ConfigProblem } from './errors.js';
 import { excerpt, quoted } from './excerpt.js';
 import { formatPath } from './path.js';
-import { parsePlainYaml } from './plain-yaml.js';
-import { keyName, linePos, lineStarts, ListPositions, MapPositions, positionsOf, resolvePosition, startOf, type PositionNode } from './positions.js';
+import { keyName, linePos, ListPositions, MapPositions, positionsOf, resolvePosition, startOf, type PositionNode } from './positions.js';
 import type { ConfigPath, SourceLocation } from './types.js';
 
 export { keyName } from './positions.js';
@@ -20,13 +19,9 @@ export interface YamlSource {
 
 /**
  * Parses a config file: its JS data (when it is a map without errors), the positions of its nodes, and its problems
- * (YAML syntax, duplicate keys, not a map). The plain YAML configs are written in is read by a small reader of our
- * own; anything beyond it by yaml, whose document is dropped once its positions are taken.
+ * (YAML syntax, duplicate keys, not a map), read by yaml, whose document is dropped once its positions are taken.
  */
 export function parseYaml(file: string, text: string): { source: YamlSource; data?: Record<string, unknown>; problems: ConfigProblem[] } {
-  const plain = parsePlainYaml(text);
-  if (plain) return { source: { file, lines: lineStarts(text), root: plain.root }, data: plain.data, problems: [] };
-
   const lineCounter = new LineCounter();
   // uniqueKeys is off: yaml compares each new key with every earlier key of its map (quadratic in the map's size, 17 s
   // for 25,000 repositories); duplicateKeys() below does the same check with one hash map per YAML map.
