@@ -117,7 +117,7 @@ function matchStep(v: Verifying, g: Group): void {
     const matches = c.action === 'create' && freed.has(key) ? [] : g.current.filter((o) => o.key === key);
     const now = objectNow(c, matches, g.kind);
     v.nowOf.set(c.id, now);
-    const digest = now ? objectDigest(now, g.kind.guardedByServer) : null;
+    const digest = now ? objectDigest(now, g.kind) : null;
     if (digest !== c.precondition.digest) v.refused.set(c.id, { message: staleness(now, c), hint: STALE });
     else if (c.action === 'delete' && !v.plan.policy.prune.includes(g.kind.pruneKey))
       v.mismatches.push({ resource: c.id, message: `deletes a ${g.kind.title}, but the plan's policy.prune does not list ${g.kind.pruneKey}` });
@@ -128,7 +128,7 @@ function matchStep(v: Verifying, g: Group): void {
 function objectNow(c: Change, matches: CurrentObject[], kind: Kind): CurrentObject | undefined {
   if (matches.length < 2) return matches[0];
   if (c.action === 'delete') return matches.find((o) => c.id.endsWith(`#${o.id}`));
-  return matches.find((o) => objectDigest(o, kind.guardedByServer) === c.precondition.digest) ?? matches[0];
+  return matches.find((o) => objectDigest(o, kind) === c.precondition.digest) ?? matches[0];
 }
 
 function staleness(now: CurrentObject | undefined, c: Change): string {

@@ -182,6 +182,11 @@ export interface Kind {
    */
   guardedByServer?: string[];
   /**
+   * Values of an object's meta that its saved plan's staleness digest covers beside its fields (an
+   * issue's label ids: a label deleted and created again under its name). Absent: none.
+   */
+  inDigest?(current: CurrentObject): Record<string, unknown> | undefined;
+  /**
    * Names of the kinds whose objects, as the plan leaves them, this kind asks for (ctx.projected):
    * the planner plans those first, and refuses a cycle.
    */

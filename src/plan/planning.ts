@@ -110,7 +110,7 @@ export function makeChange(p: Planning, sp: ScopePlan, spec: ChangeSpec): Change
     action,
     ...(from !== undefined ? { from } : {}),
     fields: [...spec.fields, ...context],
-    precondition: { digest: cur ? objectDigest(cur, kind.guardedByServer) : null },
+    precondition: { digest: cur ? objectDigest(cur, kind) : null },
     depends_on: [],
     ops: [],
   };
