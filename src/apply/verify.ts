@@ -4,7 +4,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { isApiError, type GiteaClient } from '../gitea/client.js';
 import { planningOrder, scopeCreationIds, type CurrentObject, type Diagnostic, type DesiredObject, type Kind, type Scope, type ScopeContext, type ServerInfo } from '../model/index.js';
-import { dependenciesOf, opsOf, type OpsBase } from '../plan/change-ops.js';
+import { dependenciesOf, hasItsObject, opsOf, type OpsBase } from '../plan/change-ops.js';
 import { objectDigest } from '../plan/digest.js';
 import { makeScopeContext } from '../plan/planner.js';
 import { project, Projection } from '../plan/projection.js';
@@ -168,6 +168,8 @@ async function rebuildGroup(v: Verifying, g: Group): Promise<Change[]> {
 function rebuildOne(v: Verifying, g: Group, c: Change): Change {
   const now = v.nowOf.get(c.id);
   const base: OpsBase = { scope: g.scope, ...(now ? { current: now } : {}), ctx: v.ctx, prepared: g.prepared };
+  // Its object is gone: the change is refused as stale (matchStep), and there is nothing to build its requests on.
+  if (!hasItsObject(c, base)) return c;
   let ops;
   try {
     ops = opsOf(g.kind, c, base);

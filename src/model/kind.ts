@@ -80,11 +80,9 @@ export interface DuplicateResolution {
  */
 export type Problem = Diagnostic;
 
-export interface OpsInput {
+/** What every change's requests are built from, whatever its action. */
+interface OpsInputBase {
   scope: Scope;
-  action: Action;
-  desired?: DesiredObject;
-  current?: CurrentObject;
   /** Names of the fields whose values differ (update and rename), write-only fields being sent included. */
   changed: string[];
   ctx: ScopeContext;
@@ -93,6 +91,18 @@ export interface OpsInput {
   /** The change's context values (see Kind.context): all that ops may use beyond desired and current. */
   shown?: Record<string, unknown>;
 }
+
+/**
+ * What a change is about, by action: a create has only the declared object, a delete only the
+ * server's, the others both. Narrow on `action` to reach them.
+ */
+export type OpsSubject =
+  | { action: 'create'; desired: DesiredObject; current?: undefined }
+  | { action: 'update' | 'rename' | 'replace'; desired: DesiredObject; current: CurrentObject }
+  | { action: 'delete'; desired?: undefined; current: CurrentObject };
+
+/** The input of a kind's ops (and shown, dependsOn). */
+export type OpsInput = OpsInputBase & OpsSubject;
 
 /**
  * Something a kind uses that is not one of its fields (a route, an answer shape, a value of a field),

@@ -249,14 +249,14 @@ export const hookKind: Kind = {
   ops({ action, desired, current }) {
     const remove: Op = { method: 'DELETE', path: apiPath('admin', 'hooks', current?.id ?? 0) };
     if (action === 'delete') return [remove];
-    const create: Op = { method: 'POST', path: 'admin/hooks', body: createBody(desired!, action === 'replace' ? current : undefined) };
+    const create: Op = { method: 'POST', path: 'admin/hooks', body: createBody(desired, action === 'replace' ? current : undefined) };
     if (action === 'create') return [create];
     if (action === 'replace') return [{ ...remove, reason: 'Gitea cannot change a hook secret in place: the hook is deleted and created again (it gets a new id)' }, create];
     return [
       {
         method: 'PATCH',
-        path: apiPath('admin', 'hooks', current!.id!),
-        body: editBody(desired!, current!),
+        path: apiPath('admin', 'hooks', current.id!),
+        body: editBody(desired, current),
         onStatus: { '500': 'the hook no longer exists on the server (Gitea answers 500 for an unknown hook id): plan again' },
       },
     ];

@@ -8,6 +8,7 @@ import { asSet, normalizeFields, set, str, text } from '../fields.js';
 import { dueDateToSend, serverDate, serverOffset } from './due-date.js';
 import { orgLabelKind, repoLabelKind } from '../label/index.js';
 import { describeServer, serverHas, type Availability, type CurrentObject, type DesiredObject, type FieldSpec, type Kind, type Problem, type Scope, type ScopeContext, type ServerInfo } from '../../model/index.js';
+import { notAnActionOf } from '../actions.js';
 
 
 const fields: FieldSpec[] = [
@@ -282,15 +283,16 @@ export const issueKind: Kind = {
     };
   },
 
-  shown({ desired, current, changed, ctx }) {
+  shown({ action, desired, current, changed, ctx }) {
+    if (action !== 'update') return notAnActionOf('issue', action);
     return {
-      ...(changed.includes('labels') && mode(desired!) === 'exact' ? { [LABELS_MODE]: 'exact' } : {}),
+      ...(changed.includes('labels') && mode(desired) === 'exact' ? { [LABELS_MODE]: 'exact' } : {}),
       ...(changed.includes('body') && bodyLockedByServer(ctx.server) ? { [CONTENT_VERSION]: metaOf(current).contentVersion } : {}),
     };
   },
 
-  ops({ scope, desired, current, changed, prepared, shown, ctx }) {
-    const d = desired!;
+  ops({ scope, action, desired: d, current, changed, prepared, shown, ctx }) {
+    if (action !== 'update') return notAnActionOf('issue', action);
     const base = apiPath('repos', ...splitRepo(scope.name), 'issues', d.key.slice(1));
     const p = (prepared as Prepared).get(d.key)!;
     const exact = shown?.[LABELS_MODE] === 'exact';

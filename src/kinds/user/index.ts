@@ -285,7 +285,7 @@ export const userKind: Kind = {
 
   shown({ action, desired, changed, ctx }) {
     if (action === 'delete') return ctx.policy.purge_users ? { [PURGE]: true } : undefined;
-    const keys = declaredUserMetaOf(desired!).sshKeys;
+    const keys = declaredUserMetaOf(desired).sshKeys;
     if (keys && (action === 'create' || changed.includes('ssh_keys'))) return { [DECLARED_KEYS]: keys.map((k) => ({ title: k.title, key: k.key })) };
     return undefined;
   },
@@ -296,18 +296,18 @@ export const userKind: Kind = {
       return [
         {
           method: 'DELETE',
-          path: apiPath('admin', 'users', current!.key),
+          path: apiPath('admin', 'users', current.key),
           ...(purge ? { query: { purge: true } } : {}),
           onStatus: {
             '422': purge
-              ? `Gitea refused to delete user "${current!.key}"`
-              : `Gitea refused to delete user "${current!.key}": move or delete what it owns first, or set policy.purge_users: true to delete it with its repositories and the organisations it alone owns`,
+              ? `Gitea refused to delete user "${current.key}"`
+              : `Gitea refused to delete user "${current.key}": move or delete what it owns first, or set policy.purge_users: true to delete it with its repositories and the organisations it alone owns`,
           },
         },
       ];
     }
-    const name = desired!.key;
-    const want = desired!.fields;
+    const name = desired.key;
+    const want = desired.fields;
     const userPath = apiPath('admin', 'users', name);
     const declared = (shown?.[DECLARED_KEYS] as { title: string; key: string }[] | undefined) ?? [];
     const wantedKeys: KnownKey[] = declared.map((k) => ({ ...k, identity: sshKeyIdentity(k.key) }));
@@ -323,7 +323,7 @@ export const userKind: Kind = {
       if (later.length) ops.push({ method: 'PATCH', path: userPath, body: editBody(name, want, undefined, later), reason: 'Gitea cannot set these when it creates a user' });
       return ops;
     }
-    const cur = current!;
+    const cur = current;
     if (action === 'rename') ops.push({ method: 'POST', path: apiPath('admin', 'users', cur.key, 'rename'), body: { new_username: name } });
     if (changed.includes('badges')) ops.push(...badgeOps(name, want.badges, cur.fields.badges));
     if (changed.includes('ssh_keys')) ops.push(...keyOps(name, wantedKeys, userMetaOf(cur).sshKeys ?? []));
