@@ -1,4 +1,4 @@
-import type { Action, CurrentObject, DesiredObject, Kind, OpsInput, OpsSubject, Scope, ScopeContext } from '../model/index.js';
+import type { Action, CurrentObject, DesiredObject, KindWriting, OpsInput, OpsSubject, Scope, ScopeContext } from '../model/index.js';
 import type { Change, Op } from '../model/index.js';
 
 /** What a change's requests are built from besides the change itself: the server object and scope as read now. */
@@ -51,7 +51,7 @@ export function hasItsObject(change: Change, base: OpsBase): boolean {
   return change.action === 'create' || base.current !== undefined;
 }
 
-export function opsOf(kind: Kind, change: Change, base: OpsBase): Op[] {
+export function opsOf(kind: KindWriting, change: Change, base: OpsBase): Op[] {
   return kind.ops(opsInputOf(change, base));
 }
 
@@ -67,7 +67,7 @@ export function refsIn(value: unknown, out: Set<string> = new Set()): Set<string
 }
 
 /** The changes this one must wait for: objects its requests reference, what the kind names, the scope's create. */
-export function dependenciesOf(kind: Kind, change: Change, ops: Op[], base: OpsBase): string[] {
+export function dependenciesOf(kind: KindWriting, change: Change, ops: Op[], base: OpsBase): string[] {
   const named = kind.dependsOn?.(opsInputOf(change, base)) ?? [];
   return [...new Set([...refsIn(ops), ...named, ...(base.scope.pendingCreate ? [base.scope.pendingCreate] : [])])];
 }

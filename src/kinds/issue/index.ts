@@ -368,9 +368,5 @@ export const issueKind: Kind = {
       meta: { labelIds: (i.labels ?? []).map((l) => l.id).sort((a, b) => a - b), contentVersion: i.content_version ?? 0, utcOffset: serverOffset(i) } satisfies IssueMeta,
     };
   },
-
-  exportable: false,
-  toConfig() {
-    return {};
-  },
+  // No export facet: issues are chosen one by one, not exported wholesale.
 };

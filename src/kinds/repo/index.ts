@@ -36,7 +36,7 @@ export const repoKind: Kind = {
   createsScope: 'repo',
   // A new repository's owner may be an organisation or user this plan creates.
   after: [orgKind.name, userKind.name],
-  exportable: false,
+  // No export facet: export writes repositories as scopes, not as objects to create.
 
   async desired(scopeConfig) {
     const objects: DesiredObject[] = [];
@@ -116,9 +116,5 @@ export const repoKind: Kind = {
   fromServer(raw) {
     const r = raw as Record<string, unknown>;
     return { key: String(r.full_name), id: Number(r.id), fields: {} };
-  },
-
-  toConfig() {
-    return {};
   },
 };
