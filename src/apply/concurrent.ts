@@ -5,7 +5,7 @@
  * it created that now exists more than once: another run created it at the same time.
  */
 import type { GiteaClient } from '../gitea/client.js';
-import type { Kind } from '../kinds/types.js';
+import type { ReadingKind } from '../model/index.js';
 import { makeScopeContext, parseScopeId } from '../plan/planner.js';
 import type { Change, PlanPolicy } from '../plan/types.js';
 import type { ServerInfo } from '../model/index.js';
@@ -18,7 +18,7 @@ export interface ConcurrentCheck {
   unchecked: { scope: string; kind: string; error: string }[];
 }
 
-export async function findConcurrentDuplicates(results: ChangeResult[], client: GiteaClient, kinds: Kind[], policy: PlanPolicy, server?: ServerInfo): Promise<ConcurrentCheck> {
+export async function findConcurrentDuplicates(results: ChangeResult[], client: GiteaClient, kinds: ReadingKind[], policy: PlanPolicy, server?: ServerInfo): Promise<ConcurrentCheck> {
   const groups = new Map<string, Change[]>();
   for (const r of results) {
     if (r.outcome !== 'done' || (r.change.action !== 'create' && r.change.action !== 'replace')) continue;
@@ -52,7 +52,7 @@ export async function findConcurrentDuplicates(results: ChangeResult[], client: 
 }
 
 /** One line per duplicate, naming it: "label "bug" in repo:acme/widgets: created concurrently by another run (2 on the server)". */
-export function describeDuplicates(check: ConcurrentCheck, kinds: Kind[]): string[] {
+export function describeDuplicates(check: ConcurrentCheck, kinds: ReadingKind[]): string[] {
   return check.duplicates.map(({ change, count }) => {
     const title = kinds.find((k) => k.name === change.kind)?.title ?? change.kind;
     const where = change.scope === 'server:' ? 'server' : change.scope;

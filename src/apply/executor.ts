@@ -4,7 +4,7 @@ import { describeDiagnostic, type Diagnostic } from '../diagnostic.js';
 import { isSecret } from '../secret.js';
 import { equal } from '../plan/diff.js';
 import { makeScopeContext, parseScopeId } from '../plan/planner.js';
-import type { Kind } from '../kinds/types.js';
+import type { ReadingKind } from '../model/index.js';
 import type { Action, Change, Op, PlanPolicy } from '../plan/types.js';
 import type { ServerInfo } from '../model/index.js';
 
@@ -20,7 +20,7 @@ export interface ChangeResult {
 
 export interface ExecuteOptions {
   client: GiteaClient;
-  kinds: Kind[];
+  kinds: ReadingKind[];
   /** The policy the plan was made with: what kinds read the server with (a create's re-read). */
   policy: PlanPolicy;
   /** The release the server runs (how kinds read it). */
@@ -155,7 +155,7 @@ async function runOps(client: GiteaClient, ops: Op[], created: Map<string, unkno
 }
 
 /** Op.expect: the re-read object must still hold, in each named field, the change's `before` value (compared as the kind compares). */
-function checkUnchanged(kind: Kind | undefined, change: Change, op: Op, answer: unknown): void {
+function checkUnchanged(kind: ReadingKind | undefined, change: Change, op: Op, answer: unknown): void {
   const now = kind && answer && typeof answer === 'object' ? kind.fromServer(answer) : undefined;
   const moved = op.expect!.fields.some((name) => {
     const spec = kind?.fields.find((s) => s.name === name);
@@ -166,7 +166,7 @@ function checkUnchanged(kind: Kind | undefined, change: Change, op: Op, answer: 
 }
 
 /** The server may answer 2xx and still drop a value (users without access, gated flags): say so. */
-function compareReadBack(kind: Kind, change: Change, answer: unknown): string[] {
+function compareReadBack(kind: ReadingKind, change: Change, answer: unknown): string[] {
   if (!answer || typeof answer !== 'object' || Array.isArray(answer)) return [];
   const current = kind.fromServer(answer);
   const out: string[] = [];

@@ -3,8 +3,8 @@
 // and safety is decided again (src/plan/safety.ts) from the changes and the server.
 import { isDeepStrictEqual } from 'node:util';
 import { isApiError, type GiteaClient } from '../gitea/client.js';
-import { planningOrder, scopeCreationIds, type CurrentObject, type Diagnostic, type DesiredObject, type Kind, type Scope, type ScopeContext, type ServerInfo } from '../model/index.js';
-import { dependenciesOf, opsOf, type OpsBase } from '../plan/change-ops.js';
+import { planningOrder, scopeCreationIds, type CurrentObject, type Diagnostic, type DesiredObject, type ApplyingKind, type Scope, type ScopeContext, type ServerInfo } from '../model/index.js';
+import { dependenciesOf, hasItsObject, opsOf, type OpsBase } from '../plan/change-ops.js';
 import { objectDigest } from '../plan/digest.js';
 import { makeScopeContext } from '../plan/planner.js';
 import { project, Projection } from '../plan/projection.js';
@@ -26,7 +26,7 @@ export interface VerifiedPlan {
 
 /** The changes of one kind in one scope, and that scope's objects as they are now. */
 interface Group {
-  kind: Kind;
+  kind: ApplyingKind;
   scope: Scope;
   changes: Change[];
   current: CurrentObject[];
@@ -36,7 +36,7 @@ interface Group {
 /** What the check of one saved plan gathers, step by step. */
 interface Verifying {
   plan: Plan;
-  kinds: Kind[];
+  kinds: ApplyingKind[];
   ctx: ScopeContext;
   projection: Projection;
   refused: Map<string, Diagnostic>;
@@ -65,7 +65,7 @@ const STALE = 'plan again';
  * 5. annotate: the kinds' facts again; a change whose facts moved on is refused as stale.
  * 6. assess: safety from the changes that will run and the server now (src/plan/safety.ts).
  */
-export async function verifySavedPlan(plan: Plan, client: GiteaClient, kinds: Kind[], server?: ServerInfo): Promise<VerifiedPlan> {
+export async function verifySavedPlan(plan: Plan, client: GiteaClient, kinds: ApplyingKind[], server?: ServerInfo): Promise<VerifiedPlan> {
   const projection = new Projection();
   const ctx = makeScopeContext(client, plan.policy, {}, { projection, server });
   const v: Verifying = { plan, kinds, ctx, projection, refused: new Map(), mismatches: [], nowOf: new Map(), existing: new Map(), rebuilt: new Map(), affects: [] };
@@ -117,7 +117,7 @@ function matchStep(v: Verifying, g: Group): void {
     const matches = c.action === 'create' && freed.has(key) ? [] : g.current.filter((o) => o.key === key);
     const now = objectNow(c, matches, g.kind);
     v.nowOf.set(c.id, now);
-    const digest = now ? objectDigest(now, g.kind.guardedByServer) : null;
+    const digest = now ? objectDigest(now, g.kind) : null;
     if (digest !== c.precondition.digest) v.refused.set(c.id, { message: staleness(now, c), hint: STALE });
     else if (c.action === 'delete' && !v.plan.policy.prune.includes(g.kind.pruneKey))
       v.mismatches.push({ resource: c.id, message: `deletes a ${g.kind.title}, but the plan's policy.prune does not list ${g.kind.pruneKey}` });
@@ -125,10 +125,10 @@ function matchStep(v: Verifying, g: Group): void {
 }
 
 /** Copies of one name: a delete names its copy by id; any other change is for the copy the plan read (its digest holds the id). */
-function objectNow(c: Change, matches: CurrentObject[], kind: Kind): CurrentObject | undefined {
+function objectNow(c: Change, matches: CurrentObject[], kind: ApplyingKind): CurrentObject | undefined {
   if (matches.length < 2) return matches[0];
   if (c.action === 'delete') return matches.find((o) => c.id.endsWith(`#${o.id}`));
-  return matches.find((o) => objectDigest(o, kind.guardedByServer) === c.precondition.digest) ?? matches[0];
+  return matches.find((o) => objectDigest(o, kind) === c.precondition.digest) ?? matches[0];
 }
 
 function staleness(now: CurrentObject | undefined, c: Change): string {
@@ -168,6 +168,8 @@ async function rebuildGroup(v: Verifying, g: Group): Promise<Change[]> {
 function rebuildOne(v: Verifying, g: Group, c: Change): Change {
   const now = v.nowOf.get(c.id);
   const base: OpsBase = { scope: g.scope, ...(now ? { current: now } : {}), ctx: v.ctx, prepared: g.prepared };
+  // Its object is gone: the change is refused as stale (matchStep), and there is nothing to build its requests on.
+  if (!hasItsObject(c, base)) return c;
   let ops;
   try {
     ops = opsOf(g.kind, c, base);

@@ -1,12 +1,12 @@
 import { Document } from 'yaml';
 import type { Config } from '../config/types.js';
 import { isApiError, type GiteaClient } from '../gitea/client.js';
-import { formatDiagnostic, scopeCreationIds, type CurrentObject, type Kind, type ScopeNames, type ServerInfo } from '../model/index.js';
+import { exportable, formatDiagnostic, scopeCreationIds, type CurrentObject, type ExportingKind, type KindExport, type KindMeta, type KindReading, type ScopeNames, type ServerInfo } from '../model/index.js';
 import { availableFieldsOf, kindUnavailable } from '../plan/availability.js';
-import { makeKindContext } from '../plan/planner.js';
+import { makeScopeContext } from '../plan/planner.js';
+import { policyOf } from '../plan/safety.js';
 import { discoverScopes, scopeEntry, scopesConfig } from '../scopes/discover.js';
 import { resolveScopes, type ScopeProblem } from '../scopes/resolve.js';
-import type { LoadedConfig } from '../config/types.js';
 
 export interface ExportSelection {
   /**
@@ -39,13 +39,13 @@ export interface ExportResult {
  * The live state of the selected scopes as a forgeform config. Every kind of a scope is exported
  * in full, so planning the file against the same server shows no changes.
  */
-export async function exportConfig(client: GiteaClient, kinds: Kind[], sel: ExportSelection, onProgress?: (d: number, t: number) => void, server?: ServerInfo): Promise<ExportResult> {
-  const exportable = kinds.filter((k) => k.exportable !== false);
-  const scoped = exportable.filter((k) => k.scopeType !== 'server');
+export async function exportConfig(client: GiteaClient, kinds: (KindMeta & KindReading & KindExport)[], sel: ExportSelection, onProgress?: (d: number, t: number) => void, server?: ServerInfo): Promise<ExportResult> {
+  const exported = kinds.filter(exportable);
+  const scoped = exported.filter((k) => k.scopeType !== 'server');
   const anyScoped = scoped.some((k) => sel.kinds.includes(k.configKey));
   let chosen = sel.everything
-    ? exportable
-    : [...scoped.filter((k) => !anyScoped || sel.kinds.includes(k.configKey)), ...exportable.filter((k) => k.scopeType === 'server' && sel.kinds.includes(k.configKey))];
+    ? exported
+    : [...scoped.filter((k) => !anyScoped || sel.kinds.includes(k.configKey)), ...exported.filter((k) => k.scopeType === 'server' && sel.kinds.includes(k.configKey))];
   const skipped: string[] = [];
   // A kind the release lacks has nothing to read: said once, and left out.
   for (const k of chosen) {
@@ -57,7 +57,8 @@ export async function exportConfig(client: GiteaClient, kinds: Kind[], sel: Expo
   const probe = scopesConfig(names, (type) => Object.fromEntries(chosen.filter((k) => k.scopeType === type).map((k) => [k.configKey, {}])));
   const { scopes, problems } = await resolveScopes(probe, client, scopeCreationIds(kinds));
   if (problems.length) throw new ExportSelectionError(problems);
-  const ctx = makeKindContext(client, {} as LoadedConfig, { readEverything: true }, { server });
+  // Reading needs no configuration: the default policy (export deletes nothing).
+  const ctx = makeScopeContext(client, policyOf(undefined), { readEverything: true }, { server });
   const jobs = scopes.flatMap((rs) => chosen.filter((k) => k.scopeType === rs.scope.type).map((kind) => ({ kind, rs })));
   let done = 0;
   /** Everything the token can read: what it may not read is left out, and said so once per kind. */
@@ -99,7 +100,7 @@ export async function exportConfig(client: GiteaClient, kinds: Kind[], sel: Expo
 }
 
 /** Server-wide objects go to their kind's section of the config (the kind says where when it is not its config key). */
-function exportServerKind(out: Config, kind: Kind, objects: CurrentObject[], server: ServerInfo | undefined): void {
+function exportServerKind(out: Config, kind: ExportingKind, objects: CurrentObject[], server: ServerInfo | undefined): void {
   const sorted = [...objects].sort((a, b) => a.key.localeCompare(b.key));
   const map: Record<string, Record<string, unknown>> = {};
   for (const o of sorted) {

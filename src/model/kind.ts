@@ -33,20 +33,20 @@ export interface ScopeContext {
   /** Memoised GET of a path (label templates and the like), shared by all scopes of one plan. */
   cachedGet<T>(path: string, opts?: RequestOptions): Promise<T>;
   /** Memoised read of a kind in a scope: the planner and other kinds share one read. */
-  currentOf(kind: Kind, scope: Scope, desired?: DesiredObject[]): Promise<CurrentObject[]>;
+  currentOf(kind: ReadingKind, scope: Scope, desired?: DesiredObject[]): Promise<CurrentObject[]>;
   /**
    * The objects of a kind in a scope as this plan leaves them (labels renamed, deleted and created;
    * an owner the plan creates). The asking kind lists that kind in `after`, so that the planner (and
    * apply, for a saved plan) plans it first. Where the plan does not manage that kind, the objects
    * are as the server has them.
    */
-  projected(kind: Kind, scope: Scope): Promise<ProjectedObject[]>;
+  projected(kind: ReadingKind, scope: Scope): Promise<ProjectedObject[]>;
   /**
    * The change of this plan after which the object `key` of a kind exists under that name (its create,
    * rename or replace), or undefined when this plan makes none: what a change that needs it waits for.
    * The same rule as projected: the asking kind lists that kind in `after`. Nothing is read.
    */
-  madeBy(kind: Kind, scope: Scope, key: string): string | undefined;
+  madeBy(kind: KindMeta, scope: Scope, key: string): string | undefined;
 }
 
 /** Planning also has the configuration (desired state, its places, the secrets read from the environment). */
@@ -80,11 +80,9 @@ export interface DuplicateResolution {
  */
 export type Problem = Diagnostic;
 
-export interface OpsInput {
+/** What every change's requests are built from, whatever its action. */
+interface OpsInputBase {
   scope: Scope;
-  action: Action;
-  desired?: DesiredObject;
-  current?: CurrentObject;
   /** Names of the fields whose values differ (update and rename), write-only fields being sent included. */
   changed: string[];
   ctx: ScopeContext;
@@ -93,6 +91,18 @@ export interface OpsInput {
   /** The change's context values (see Kind.context): all that ops may use beyond desired and current. */
   shown?: Record<string, unknown>;
 }
+
+/**
+ * What a change is about, by action: a create has only the declared object, a delete only the
+ * server's, the others both. Narrow on `action` to reach them.
+ */
+export type OpsSubject =
+  | { action: 'create'; desired: DesiredObject; current?: undefined }
+  | { action: 'update' | 'rename' | 'replace'; desired: DesiredObject; current: CurrentObject }
+  | { action: 'delete'; desired?: undefined; current: CurrentObject };
+
+/** The input of a kind's ops (and shown, dependsOn). */
+export type OpsInput = OpsInputBase & OpsSubject;
 
 /**
  * Something a kind uses that is not one of its fields (a route, an answer shape, a value of a field),
@@ -109,10 +119,10 @@ export interface KindFeature {
 }
 
 /**
- * One resource kind. Everything the planner, executor and renderers need to know about it is here;
- * they stay generic.
+ * What a kind is: its names, where its objects sit in the config and on the server, the changes it
+ * can make, the releases that have it, how --target picks its objects. Read without the server.
  */
-export interface Kind {
+export interface KindMeta {
   /** Where its objects sit inside a scope's config ("labels", "branch_protections"). */
   configKey: string;
   /** Machine name, used in change ids and plan files. */
@@ -124,7 +134,6 @@ export interface Kind {
   scopeType: Scope['type'];
   /** The actions its changes can have: a plan file with another one is refused. */
   actions: Action[];
-  fields: FieldSpec[];
   /**
    * The releases that have the kind at all (its routes), per fork; absent: every release. A config
    * that declares it for a server without it is a plan error at the section's place.
@@ -139,57 +148,6 @@ export interface Kind {
    * availability check and `validate --server-version` walk the config with it.
    */
   declaredAt?: ConfigPath;
-  /**
-   * Names of the values (not fields of the object) its requests depend on: an organisation's owner,
-   * an issue's labels_mode, a user's purge. The planner shows them with the change (see shown), and
-   * apply gives ops nothing else: no request can depend on what the plan did not display.
-   */
-  context?: string[];
-  /** The context values of one change, read from the config and the policy at plan time. */
-  shown?(input: OpsInput & { ctx: KindContext }): Record<string, unknown> | undefined;
-  /** Desired objects of a scope, or undefined when the config does not manage this kind there. */
-  desired(scopeConfig: unknown, scope: Scope, ctx: KindContext): Promise<{ objects: DesiredObject[]; problems: Problem[] } | undefined>;
-  /** Current objects of a scope, with the fewest list calls (desired: for kinds that read only what is named). */
-  read(scope: Scope, ctx: ScopeContext, desired?: DesiredObject[]): Promise<CurrentObject[]>;
-  /**
-   * Asynchronous lookups a kind needs before diffing a scope (issue labels resolved against the
-   * labels as this plan leaves them, milestones by title). Its result reaches check, compare and ops.
-   */
-  prepare?(scope: Scope, desired: DesiredObject[], current: CurrentObject[], ctx: ScopeContext): Promise<unknown>;
-  /** Kind-specific checks of the desired state against the scope (e.g. teams on user repos); a problem withholds the object. */
-  check?(desired: DesiredObject, current: CurrentObject | undefined, scope: Scope, ctx: KindContext, prepared?: unknown): Problem[];
-  /** A field whose equality is not plain (e.g. labels_mode: add compares as a subset). */
-  compare?(field: string, desired: DesiredObject, current: CurrentObject | undefined, prepared?: unknown): ((want: unknown, have: unknown) => boolean) | undefined;
-  /**
-   * Several server objects carry the name of one declared object: which one is the declared object and
-   * which may be deleted. Without it, the planner names them and changes none of them.
-   */
-  resolveDuplicates?(desired: DesiredObject, matches: CurrentObject[], scope: Scope, ctx: ScopeContext): Promise<DuplicateResolution>;
-  /** Why an undeclared object must survive a prune (protected users, the token's own user): kept with a warning. */
-  keep?(current: CurrentObject, scope: Scope, ctx: ScopeContext): string | undefined;
-  /**
-   * Why a planned change must never be made (a protected user deleted, the token's own user locked
-   * out, the last administrator demoted), judged on the server as read and the whole plan: asked at
-   * plan time and again at apply time.
-   */
-  guard?(change: Change, current: CurrentObject | undefined, ctx: ScopeContext, plan: Change[]): string | undefined;
-  /** Facts about a planned change (how many issues carry a label), asked at plan time and again at apply time. */
-  annotate?(change: Change, scope: Scope, ctx: ScopeContext): Promise<ChangeFacts | undefined>;
-  /**
-   * Fields left out of a saved plan's staleness digest: those the server itself refuses stale writes to,
-   * and those that are not part of the object's state as apply re-reads it (a user's badges and keys,
-   * read only when the config names them; a runner's online status).
-   */
-  guardedByServer?: string[];
-  /**
-   * Names of the kinds whose objects, as the plan leaves them, this kind asks for (ctx.projected):
-   * the planner plans those first, and refuses a cycle.
-   */
-  after?: string[];
-  /** Change ids (of kinds in `after`, see ctx.madeBy) that must be done before this change: a repository's owner being created. */
-  dependsOn?(input: OpsInput): string[];
-  /** Facts about the declared objects worth a warning even when nothing changes (offline runners). */
-  notices?(desired: DesiredObject[], current: CurrentObject[], scope: Scope, ctx: KindContext): string[];
   /**
    * Server-wide kinds: the --target selector type that picks their objects (user:NAME), how help
    * shows its value (NAME, URL), the part of the key it matches, and whether a * matches across
@@ -206,16 +164,111 @@ export interface Kind {
   uniqueNames?: boolean;
   /** Secrets cannot be edited in place: --rotate-secrets replaces the object (delete + create). */
   replaceToRotate?: boolean;
-  /** A reason why this scope cannot be written (e.g. archived repositories); its changes are withheld. */
-  readOnlyReason?(scope: Scope): string | undefined;
-  /** The HTTP operations that realise one change, in order. Bodies may hold {"$ref": change id} for an object created earlier in the plan. */
-  ops(input: OpsInput): Op[];
+  /**
+   * Names of the kinds whose objects, as the plan leaves them, this kind asks for (ctx.projected):
+   * the planner plans those first, and refuses a cycle.
+   */
+  after?: string[];
+}
+
+/**
+ * How a kind reads the server: its fields, its objects as read, how values compare, what a saved
+ * plan's staleness digest covers. All that apply (the stale-plan check, the read-back of answers)
+ * and export need besides a client.
+ */
+export interface KindReading {
+  fields: FieldSpec[];
+  /** Current objects of a scope, with the fewest list calls (desired: for kinds that read only what is named). */
+  read(scope: Scope, ctx: ScopeContext, desired?: DesiredObject[]): Promise<CurrentObject[]>;
   /** Turns a server object (from a list or a write response) into a CurrentObject. */
   fromServer(raw: unknown): CurrentObject;
-  /** false: export leaves this kind out (issues are chosen one by one, not exported wholesale). */
-  exportable?: boolean;
-  /** The config fragment that reproduces a current object (export). */
-  toConfig(current: CurrentObject): Record<string, unknown>;
+  /** A field whose equality is not plain (e.g. labels_mode: add compares as a subset). */
+  compare?(field: string, desired: DesiredObject, current: CurrentObject | undefined, prepared?: unknown): ((want: unknown, have: unknown) => boolean) | undefined;
+  /**
+   * Fields left out of a saved plan's staleness digest: those the server itself refuses stale writes to,
+   * and those that are not part of the object's state as apply re-reads it (a user's badges and keys,
+   * read only when the config names them; a runner's online status).
+   */
+  guardedByServer?: string[];
+  /**
+   * Values of an object's meta that its saved plan's staleness digest covers beside its fields (an
+   * issue's label ids: a label deleted and created again under its name). Absent: none.
+   */
+  inDigest?(current: CurrentObject): Record<string, unknown> | undefined;
+}
+
+/** How a kind turns its config into declared objects and judges them against the server, at plan time only. */
+export interface KindPlanning {
+  /** Desired objects of a scope, or undefined when the config does not manage this kind there. */
+  desired(scopeConfig: unknown, scope: Scope, ctx: KindContext): Promise<{ objects: DesiredObject[]; problems: Problem[] } | undefined>;
+  /** Kind-specific checks of the desired state against the scope (e.g. teams on user repos); a problem withholds the object. */
+  check?(desired: DesiredObject, current: CurrentObject | undefined, scope: Scope, ctx: KindContext, prepared?: unknown): Problem[];
+  /**
+   * Several server objects carry the name of one declared object: which one is the declared object and
+   * which may be deleted. Without it, the planner names them and changes none of them.
+   */
+  resolveDuplicates?(desired: DesiredObject, matches: CurrentObject[], scope: Scope, ctx: ScopeContext): Promise<DuplicateResolution>;
+  /** Why an undeclared object must survive a prune (protected users, the token's own user): kept with a warning. */
+  keep?(current: CurrentObject, scope: Scope, ctx: ScopeContext): string | undefined;
+  /** Facts about the declared objects worth a warning even when nothing changes (offline runners). */
+  notices?(desired: DesiredObject[], current: CurrentObject[], scope: Scope, ctx: KindContext): string[];
+}
+
+/** What a kind says about a planned change, asked at plan time and again at apply time on the server as it is then. */
+export interface KindSafety {
+  /** A reason why this scope cannot be written (e.g. archived repositories); its changes are withheld. */
+  readOnlyReason?(scope: Scope): string | undefined;
+  /**
+   * Why a planned change must never be made (a protected user deleted, the token's own user locked
+   * out, the last administrator demoted), judged on the server as read and the whole plan: asked at
+   * plan time and again at apply time.
+   */
+  guard?(change: Change, current: CurrentObject | undefined, ctx: ScopeContext, plan: Change[]): string | undefined;
+  /** Facts about a planned change (how many issues carry a label), asked at plan time and again at apply time. */
+  annotate?(change: Change, scope: Scope, ctx: ScopeContext): Promise<ChangeFacts | undefined>;
+}
+
+/**
+ * How a kind builds the requests of one change. ops get only what the change shows and the server as
+ * read (apply has no config); shown is the plan-time half that puts config values on display.
+ */
+export interface KindWriting {
+  /**
+   * Names of the values (not fields of the object) its requests depend on: an organisation's owner,
+   * an issue's labels_mode, a user's purge. The planner shows them with the change (see shown), and
+   * apply gives ops nothing else: no request can depend on what the plan did not display.
+   */
+  context?: string[];
+  /** The context values of one change, read from the config and the policy at plan time. */
+  shown?(input: OpsInput & { ctx: KindContext }): Record<string, unknown> | undefined;
+  /**
+   * Asynchronous lookups a kind needs before diffing a scope (issue labels resolved against the
+   * labels as this plan leaves them, milestones by title). Its result reaches check, compare and ops.
+   */
+  prepare?(scope: Scope, desired: DesiredObject[], current: CurrentObject[], ctx: ScopeContext): Promise<unknown>;
+  /** The HTTP operations that realise one change, in order. Bodies may hold {"$ref": change id} for an object created earlier in the plan. */
+  ops(input: OpsInput): Op[];
+  /** Change ids (of kinds in `after`, see ctx.madeBy) that must be done before this change: a repository's owner being created. */
+  dependsOn?(input: OpsInput): string[];
+}
+
+/** How a kind writes the server's objects as config (export); a kind without toConfig is not exported. */
+export interface KindExport {
+  /** The config fragment that reproduces a current object. Absent: export leaves the kind out (issues are chosen one by one, not exported wholesale). */
+  toConfig?(current: CurrentObject): Record<string, unknown>;
   /** Server-wide kinds whose config section is not `config[configKey]` as a map: puts the exported objects (by key) in place. */
   exportInto?(config: Record<string, unknown>, objects: Record<string, Record<string, unknown>>): void;
 }
+
+/**
+ * One resource kind: metadata and its facets. Everything the planner, executor and renderers need to
+ * know about it is here; they stay generic, and each asks only for the facets it uses.
+ */
+export interface Kind extends KindMeta, KindReading, KindPlanning, KindSafety, KindWriting, KindExport {}
+
+/** What reads a kind's objects without planning (apply's checks, export, ctx.currentOf). */
+export type ReadingKind = KindMeta & KindReading;
+/** What apply needs of a kind to check a saved plan and rebuild its requests: no config, no planning. */
+export type ApplyingKind = KindMeta & KindReading & KindSafety & KindWriting;
+/** What export needs of a kind: one that has toConfig (see exportable in registry.ts). */
+export type ExportingKind = KindMeta & KindReading & KindExport & Required<Pick<KindExport, 'toConfig'>>;

@@ -1,19 +1,32 @@
 import type { ConfigPath } from '../config/types.js';
 
-export interface DesiredObject {
+/**
+ * Values an object carries that are none of its fields (an issue's label ids and body version, a
+ * user's keys as the server lists them, an issue's labels_mode). Only its kind reads them (ops,
+ * checks, export): the diff, the plan file and the saved plan's digest never see them (a kind that
+ * wants some in the digest says so, see Kind.inDigest). A kind types its own meta (IssueMeta, …) and
+ * reads it through one accessor in its folder.
+ */
+export type ObjectMeta = object;
+
+export interface DesiredObject<M extends object = ObjectMeta> {
   key: string;
   /** Managed fields only, normalized. */
   fields: Record<string, unknown>;
+  /** What the config says beside the fields (see ObjectMeta). */
+  meta?: M;
   previously?: string[];
   /** Where the object was declared, for error messages. */
   path: ConfigPath;
 }
 
-export interface CurrentObject {
+export interface CurrentObject<M extends object = ObjectMeta> {
   key: string;
   id?: number | string;
   /** Every field the server returned, normalized. */
   fields: Record<string, unknown>;
+  /** What the server returned beside the fields (see ObjectMeta). */
+  meta?: M;
 }
 
 /**

@@ -1,16 +1,16 @@
 import type { ConfigPath } from '../diagnostic.js';
-import type { Kind } from './kind.js';
+import type { ExportingKind, KindExport, KindMeta, KindReading } from './kind.js';
 import { SCOPE_TYPES, SERVER_SCOPE, scopeId, type Scope, type ScopeCreationId } from './scope.js';
 
 /** The questions generic stages ask a list of kinds, so that none of them needs a kind's name. */
 
 /** "label/repo:acme/widgets/bug": a change's id names its kind, scope and key. */
-export function changeId(kind: Pick<Kind, 'name'>, scope: Scope, key: string): string {
+export function changeId(kind: Pick<KindMeta, 'name'>, scope: Scope, key: string): string {
   return `${kind.name}/${scopeId(scope)}/${key}`;
 }
 
 /** Scopes the plan creates wait for the change of the kind whose objects are those scopes. */
-export function scopeCreationIds(kinds: Kind[]): ScopeCreationId {
+export function scopeCreationIds(kinds: KindMeta[]): ScopeCreationId {
   return (type, name) => {
     const kind = kinds.find((k) => k.createsScope === type);
     return kind ? changeId(kind, SERVER_SCOPE, name) : undefined;
@@ -18,7 +18,7 @@ export function scopeCreationIds(kinds: Kind[]): ScopeCreationId {
 }
 
 /** The human name of a kind for output; a plan file from another version may name an unknown one. */
-export function kindTitles(kinds: Kind[]): (name: string) => string {
+export function kindTitles(kinds: KindMeta[]): (name: string) => string {
   return (name) => kinds.find((k) => k.name === name)?.title ?? name;
 }
 
@@ -29,8 +29,8 @@ export interface TargetType {
 }
 
 /** --target selector types: those that pick scopes first (most specific first), then server-wide objects, in registry order. */
-export function targetTypes(kinds: Kind[]): TargetType[] {
-  const rank = (k: Kind) => (k.createsScope ? SCOPE_TYPES.indexOf(k.createsScope) : SCOPE_TYPES.length);
+export function targetTypes(kinds: KindMeta[]): TargetType[] {
+  const rank = (k: KindMeta) => (k.createsScope ? SCOPE_TYPES.indexOf(k.createsScope) : SCOPE_TYPES.length);
   return kinds
     .map((k, i) => ({ k, i }))
     .filter(({ k }) => k.target)
@@ -42,11 +42,11 @@ export function targetTypes(kinds: Kind[]): TargetType[] {
  * The kinds in the order they are planned: each after the kinds its `after` names, otherwise in
  * registry order. A name no kind has, or kinds that wait for each other, is a fault of the registry.
  */
-export function planningOrder(kinds: Kind[]): Kind[] {
+export function planningOrder<K extends KindMeta>(kinds: K[]): K[] {
   const byName = new Map(kinds.map((k) => [k.name, k]));
-  const out: Kind[] = [];
-  const state = new Map<Kind, 'visiting' | 'done'>();
-  const visit = (k: Kind, path: string[]): void => {
+  const out: K[] = [];
+  const state = new Map<K, 'visiting' | 'done'>();
+  const visit = (k: K, path: string[]): void => {
     if (state.get(k) === 'done') return;
     if (state.get(k) === 'visiting') throw new Error(`kinds wait for each other (Kind.after): ${[...path.slice(path.indexOf(k.name)), k.name].join(' → ')}`);
     state.set(k, 'visiting');
@@ -73,7 +73,12 @@ export const EACH = '*';
  * the kind's own declaredAt, else [configKey, *] for a server-wide kind and [section, *, configKey, *]
  * for a kind of repositories or organisations.
  */
-export function declaredAt(kind: Kind): ConfigPath {
+export function declaredAt(kind: KindMeta): ConfigPath {
   if (kind.declaredAt) return kind.declaredAt;
   return kind.scopeType === 'server' ? [kind.configKey, EACH] : [SCOPE_SECTIONS[kind.scopeType], EACH, kind.configKey, EACH];
+}
+
+/** Whether export writes a kind's objects: it has the export facet's toConfig. */
+export function exportable<K extends KindMeta & KindReading & KindExport>(kind: K): kind is K & ExportingKind {
+  return kind.toConfig !== undefined;
 }

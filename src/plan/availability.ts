@@ -16,7 +16,8 @@ import {
   type Availability,
   type ConfigPath,
   type Diagnostic,
-  type Kind,
+  type KindMeta,
+  type ReadingKind,
   type ServerInfo,
 } from '../model/index.js';
 
@@ -51,7 +52,7 @@ export function placesOf(tree: unknown, pattern: ConfigPath): Place[] {
 }
 
 /** The release-dependent things one declared object uses: its fields that some releases lack, and the features it asks for. */
-function objectRequirements(kind: Kind, path: ConfigPath, declared: Record<string, unknown>): Requirement[] {
+function objectRequirements(kind: ReadingKind, path: ConfigPath, declared: Record<string, unknown>): Requirement[] {
   const out: Requirement[] = [];
   for (const field of kind.fields) {
     if (field.availability && Object.hasOwn(declared, field.name)) out.push({ path: [...path, field.name], what: field.name, availability: field.availability });
@@ -64,7 +65,7 @@ function objectRequirements(kind: Kind, path: ConfigPath, declared: Record<strin
 }
 
 /** Everything in the configuration that only some releases have, kind by kind, wherever it is written (globs included). */
-export function requirementsOf(kinds: Kind[], config: unknown): Requirement[] {
+export function requirementsOf(kinds: ReadingKind[], config: unknown): Requirement[] {
   const out: Requirement[] = [];
   for (const kind of kinds) {
     const pattern = declaredAt(kind);
@@ -86,7 +87,7 @@ export function unavailableMessage(r: Requirement, server: ServerInfo): string {
 }
 
 /** Why the release lacks a kind as a whole, in the words of unavailableMessage; undefined when it has it (or no server is known). */
-export function kindUnavailable(kind: Kind, server: ServerInfo | undefined): string | undefined {
+export function kindUnavailable(kind: KindMeta, server: ServerInfo | undefined): string | undefined {
   if (!server || !kind.availability || serverHas(server, kind.availability)) return undefined;
   return unavailableMessage({ path: [], what: kind.configKey, availability: kind.availability, kind: true }, server);
 }
@@ -104,7 +105,7 @@ function placeOf(loaded: Pick<LoadedConfig, 'locate'>, path: ConfigPath): Partia
  * Every value of the configuration that the server's release lacks, as a diagnostic at its
  * file:line:col naming both sides. Empty when the release has all of them.
  */
-export function unavailableIn(kinds: Kind[], loaded: Pick<LoadedConfig, 'config' | 'locate'>, server: ServerInfo): Diagnostic[] {
+export function unavailableIn(kinds: ReadingKind[], loaded: Pick<LoadedConfig, 'config' | 'locate'>, server: ServerInfo): Diagnostic[] {
   return requirementsOf(kinds, loaded.config)
     .filter((r) => !serverHas(server, r.availability))
     .map((r) => ({
@@ -123,7 +124,7 @@ function inFileOrder(a: Diagnostic, b: Diagnostic): number {
 }
 
 /** A server object's config fragment without the fields its release lacks (export writes only what plan accepts there). */
-export function availableFieldsOf(kind: Kind, fragment: Record<string, unknown>, server: ServerInfo | undefined): Record<string, unknown> {
+export function availableFieldsOf(kind: ReadingKind, fragment: Record<string, unknown>, server: ServerInfo | undefined): Record<string, unknown> {
   const lacking = new Set(kind.fields.filter((f) => f.availability && !serverHas(server, f.availability)).map((f) => f.name));
   return lacking.size ? Object.fromEntries(Object.entries(fragment).filter(([k]) => !lacking.has(k))) : fragment;
 }

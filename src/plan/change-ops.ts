@@ -1,4 +1,4 @@
-import type { CurrentObject, Kind, OpsInput, Scope, ScopeContext } from '../model/index.js';
+import type { Action, CurrentObject, DesiredObject, KindWriting, OpsInput, OpsSubject, Scope, ScopeContext } from '../model/index.js';
 import type { Change, Op } from '../model/index.js';
 
 /** What a change's requests are built from besides the change itself: the server object and scope as read now. */
@@ -25,19 +25,33 @@ export function opsInputOf(change: Change, base: OpsBase): OpsInput {
       changed.push(f.path);
     }
   }
-  return {
-    scope: base.scope,
-    action: change.action,
-    ...(change.action === 'delete' ? {} : { desired: { key: change.key, fields, path: [] } }),
-    ...(base.current ? { current: base.current } : {}),
-    changed,
-    ctx: base.ctx,
-    prepared: base.prepared,
-    shown,
-  };
+  const desired = change.action === 'delete' ? undefined : { key: change.key, fields, path: [] };
+  return { scope: base.scope, changed, ctx: base.ctx, prepared: base.prepared, shown, ...subjectOf(change.id, change.action, desired, base.current) };
 }
 
-export function opsOf(kind: Kind, change: Change, base: OpsBase): Op[] {
+/**
+ * The objects a change of this action is about, as its kind's ops take them. A change without them
+ * is a bug of the planner; apply refuses a change whose object is gone as stale before it builds its
+ * requests (see hasItsObject).
+ */
+export function subjectOf(id: string, action: Action, desired: DesiredObject | undefined, current: CurrentObject | undefined): OpsSubject {
+  const lacking = (what: string) => new Error(`${id}: a ${action} needs ${what}`);
+  if (action === 'create') {
+    if (!desired) throw lacking('the declared object');
+    return { action, desired };
+  }
+  if (!current) throw lacking('the object as the server has it');
+  if (action === 'delete') return { action, current };
+  if (!desired) throw lacking('the declared object');
+  return { action, desired, current };
+}
+
+/** Whether the object a change addresses was read (every action but create addresses one): what its ops need. */
+export function hasItsObject(change: Change, base: OpsBase): boolean {
+  return change.action === 'create' || base.current !== undefined;
+}
+
+export function opsOf(kind: KindWriting, change: Change, base: OpsBase): Op[] {
   return kind.ops(opsInputOf(change, base));
 }
 
@@ -53,7 +67,7 @@ export function refsIn(value: unknown, out: Set<string> = new Set()): Set<string
 }
 
 /** The changes this one must wait for: objects its requests reference, what the kind names, the scope's create. */
-export function dependenciesOf(kind: Kind, change: Change, ops: Op[], base: OpsBase): string[] {
+export function dependenciesOf(kind: KindWriting, change: Change, ops: Op[], base: OpsBase): string[] {
   const named = kind.dependsOn?.(opsInputOf(change, base)) ?? [];
   return [...new Set([...refsIn(ops), ...named, ...(base.scope.pendingCreate ? [base.scope.pendingCreate] : [])])];
 }

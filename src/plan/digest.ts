@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { CurrentObject, Kind } from '../model/index.js';
 
 /** A stable digest of a value: keys sorted, so equal objects give equal digests. */
 export function digestOf(value: unknown): string {
@@ -16,10 +17,13 @@ function stableJson(v: unknown): string {
 }
 
 /**
- * The digest a change's precondition carries: the object's id (ops address it) and its fields,
- * less those the kind guards otherwise (an issue body is guarded by its content version).
+ * The digest a change's precondition carries: the object's id (ops address it) and its fields, less
+ * those the kind guards otherwise (an issue body is guarded by its content version), and the values
+ * beside its fields that the kind names (an issue's label ids). Nothing else of its meta counts.
  */
-export function objectDigest(o: { id?: number | string; fields: Record<string, unknown> }, unguarded: string[] = []): string {
+export function objectDigest(o: CurrentObject, kind: Pick<Kind, 'guardedByServer' | 'inDigest'>): string {
+  const unguarded = kind.guardedByServer ?? [];
   const fields = Object.fromEntries(Object.entries(o.fields).filter(([k]) => !unguarded.includes(k)));
-  return digestOf({ id: o.id ?? null, fields });
+  const beside = kind.inDigest?.(o);
+  return digestOf({ id: o.id ?? null, fields, ...(beside ? { beside } : {}) });
 }

@@ -2,7 +2,7 @@
 import type { ConfigPath, LoadedConfig, SourceLocation } from '../config/types.js';
 import { changeId, scopeId, type Action, type Change, type CurrentObject, type DesiredObject, type Diagnostic, type FieldChange, type Kind, type KindContext, type Scope } from '../model/index.js';
 import type { ResolvedScope } from '../scopes/resolve.js';
-import { dependenciesOf, opsOf, type OpsBase } from './change-ops.js';
+import { dependenciesOf, opsOf, subjectOf, type OpsBase } from './change-ops.js';
 import { objectDigest } from './digest.js';
 import type { Projection } from './projection.js';
 
@@ -96,21 +96,22 @@ export function makeChange(p: Planning, sp: ScopePlan, spec: ChangeSpec): Change
   const { kind, scope } = sp;
   const { action, key, desired, current: cur, from } = spec;
   const changed = spec.fields.map((f) => f.path).filter((path) => path !== 'name');
-  const shown = kind.shown?.({ scope, action, desired, current: cur, changed, ctx: p.ctx, prepared: sp.prepared }) ?? {};
+  // Copies of one name: a delete names its copy by id.
+  const copies = (sp.byKey.get(key)?.length ?? 0) > 1;
+  const id = action === 'delete' && copies ? `${changeId(kind, scope, key)}#${cur?.id}` : changeId(kind, scope, key);
+  const shown = kind.shown?.({ scope, changed, ctx: p.ctx, prepared: sp.prepared, ...subjectOf(id, action, desired, cur) }) ?? {};
   const context = Object.entries(shown)
     .filter(([, v]) => v !== undefined)
     .map(([path, after]): FieldChange => ({ path, after, context: true }));
-  // Copies of one name: a delete names its copy by id.
-  const copies = (sp.byKey.get(key)?.length ?? 0) > 1;
   const change: Change = {
-    id: action === 'delete' && copies ? `${changeId(kind, scope, key)}#${cur?.id}` : changeId(kind, scope, key),
+    id,
     kind: kind.name,
     scope: scopeId(scope),
     key,
     action,
     ...(from !== undefined ? { from } : {}),
     fields: [...spec.fields, ...context],
-    precondition: { digest: cur ? objectDigest(cur, kind.guardedByServer) : null },
+    precondition: { digest: cur ? objectDigest(cur, kind) : null },
     depends_on: [],
     ops: [],
   };

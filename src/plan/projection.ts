@@ -2,28 +2,28 @@
 // kinds planned after it (issue labels resolved against the labels as the plan leaves them, a
 // repository waiting for its owner's creation). Kinds ask through ctx.projected; plan and apply
 // (for a saved plan) record what they planned here.
-import { scopeId, type Change, type CurrentObject, type Kind, type ProjectedObject, type Scope, type ScopeContext } from '../model/index.js';
+import { scopeId, type Change, type CurrentObject, type KindMeta, type ProjectedObject, type ReadingKind, type Scope, type ScopeContext } from '../model/index.js';
 
 /** What one plan (or one check of a saved plan) has projected, kind by kind and scope by scope. */
 export class Projection {
   private readonly done = new Map<string, ProjectedObject[] | undefined>();
   private readonly pending = new Set<string>();
   /** The kind being planned: it may ask only for the kinds its `after` names. */
-  asking: Kind | undefined;
+  asking: KindMeta | undefined;
 
   /** This kind is planned in this scope later: until it is, its projection is not known. */
-  expect(kind: Kind, scope: Scope): void {
+  expect(kind: KindMeta, scope: Scope): void {
     this.pending.add(keyOf(kind, scope));
   }
 
   /** This kind is planned in this scope; without objects (it could not be read), it is as the server has it. */
-  record(kind: Kind, scope: Scope, objects?: ProjectedObject[]): void {
+  record(kind: KindMeta, scope: Scope, objects?: ProjectedObject[]): void {
     this.pending.delete(keyOf(kind, scope));
     this.done.set(keyOf(kind, scope), objects);
   }
 
   /** The objects as the plan leaves them; where the plan does not plan the kind, as the server has them. */
-  async get(kind: Kind, scope: Scope, ctx: ScopeContext): Promise<ProjectedObject[]> {
+  async get(kind: ReadingKind, scope: Scope, ctx: ScopeContext): Promise<ProjectedObject[]> {
     const objects = this.planned(kind, scope);
     if (objects) return objects;
     // Not managed here by this plan: as the server has it (nothing in a scope the plan creates).
@@ -31,11 +31,11 @@ export class Projection {
   }
 
   /** The change after which the object `key` exists under that name, when this plan makes one. */
-  madeBy(kind: Kind, scope: Scope, key: string): string | undefined {
+  madeBy(kind: KindMeta, scope: Scope, key: string): string | undefined {
     return this.planned(kind, scope)?.find((o) => o.key === key && o.madeBy)?.madeBy;
   }
 
-  private planned(kind: Kind, scope: Scope): ProjectedObject[] | undefined {
+  private planned(kind: KindMeta, scope: Scope): ProjectedObject[] | undefined {
     const asking = this.asking;
     if (asking && asking.name !== kind.name && !(asking.after ?? []).includes(kind.name))
       throw new Error(`kind ${asking.name} asks for the ${kind.name} objects as the plan leaves them, but its after does not name ${kind.name}`);
@@ -45,7 +45,7 @@ export class Projection {
   }
 }
 
-function keyOf(kind: Kind, scope: Scope): string {
+function keyOf(kind: KindMeta, scope: Scope): string {
   return `${kind.name} ${scopeId(scope)}`;
 }
 

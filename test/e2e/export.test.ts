@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { kinds } from '../../src/kinds/index.js';
+import { exportable } from '../../src/model/index.js';
 import { EVERY_KIND } from '../support/seeds.js';
 import { calls, world, type World } from './helpers.js';
 
@@ -17,7 +18,7 @@ describe('export of a server with objects of every kind', () => {
     const exported = await w.cli(['export', '-o', out]);
     expect(exported.code, exported.stderr).toBe(0);
     const text = readFileSync(out, 'utf8');
-    for (const kind of kinds.filter((k) => k.exportable !== false)) expect(text, kind.name).toMatch(new RegExp(`^\\s*${kind.configKey}:`, 'm'));
+    for (const kind of kinds.filter(exportable)) expect(text, kind.name).toMatch(new RegExp(`^\\s*${kind.configKey}:`, 'm'));
     for (const name of ['alice:', 'acme:', 'acme/widgets:', 'org-bug:', 'bug:', 'main:', 'https://ci.example.com/hook', 'runner-1:']) expect(text).toContain(name);
 
     w.sandbox.clearRequests();

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LoadedConfig } from '../../src/config/types.js';
 import { GiteaClient } from '../../src/gitea/client.js';
 import { kinds } from '../../src/kinds/index.js';
-import { planningOrder, SERVER_SCOPE, type Action, type CurrentObject, type DesiredObject, type Kind, type KindContext, type Op, type OpsInput, type Scope } from '../../src/model/index.js';
+import { planningOrder, SERVER_SCOPE, type Action, type CurrentObject, type DesiredObject, type Kind, type KindContext, type Op, type OpsInput, type OpsSubject, type Scope } from '../../src/model/index.js';
 import { makeKindContext } from '../../src/plan/planner.js';
 import { DOMAINS } from '../../src/sandbox/domains/index.js';
 import { defaultFlavor } from '../../src/sandbox/flavors/flavor.js';
@@ -133,7 +133,7 @@ async function opsOfEveryAction(kind: Kind, scope: Scope, current: CurrentObject
   const managed = kind.fields.filter((f) => f.name in current.fields);
   const asRead = Object.fromEntries(managed.map((f) => [f.name, current.fields[f.name]]));
   const emptied = Object.fromEntries(managed.map((f) => [f.name, f.type === 'set' ? [] : current.fields[f.name]]));
-  const variants: { action: Action; desired?: DesiredObject; current?: CurrentObject }[] = [
+  const variants: OpsSubject[] = [
     { action: 'update', desired: { key: current.key, fields: asRead, path: [] }, current },
     { action: 'update', desired: { key: current.key, fields: emptied, path: [] }, current },
     { action: 'create', desired: { key: current.key, fields: asRead, path: [] } },
@@ -145,7 +145,7 @@ async function opsOfEveryAction(kind: Kind, scope: Scope, current: CurrentObject
   for (const v of variants.filter((v) => kind.actions.includes(v.action))) {
     const changed = v.desired ? managed.filter((f) => !f.writeOnly).map((f) => f.name) : [];
     const prepared = await kind.prepare?.(scope, v.desired ? [v.desired] : [], v.current ? [v.current] : [], ctx);
-    const input: OpsInput = { scope, action: v.action, ...(v.desired ? { desired: v.desired } : {}), ...(v.current ? { current: v.current } : {}), changed, ctx, prepared };
+    const input: OpsInput = { scope, ...v, changed, ctx, prepared };
     const shown = kind.shown?.({ ...input, ctx }) ?? {};
     for (const op of kind.ops({ ...input, shown })) out.push({ action: v.action, op });
   }

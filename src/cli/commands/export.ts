@@ -1,7 +1,7 @@
 import leven from 'leven';
 import { exportConfig, ExportSelectionError, toYaml, type ExportSelection } from '../../export/export.js';
 import { kinds } from '../../kinds/index.js';
-import { formatDiagnostic, scopeTypeOfWord } from '../../model/index.js';
+import { exportable, formatDiagnostic, scopeTypeOfWord } from '../../model/index.js';
 import { connect, type ServerOptions } from '../context.js';
 import { checkWritable, writeOutputFile } from '../files.js';
 import { UserError, EXIT, type Output } from '../output.js';
@@ -11,7 +11,7 @@ export interface ExportCommandOptions extends ServerOptions {
   output?: string;
 }
 
-const exportableKinds = () => [...new Set(kinds.filter((k) => k.exportable !== false).map((k) => k.configKey))];
+const exportableKinds = () => [...new Set(kinds.filter(exportable).map((k) => k.configKey))];
 
 /** The kind a word is probably a typo of ("label", "hook", "branch-protections"). */
 function nearKind(word: string): string | undefined {
@@ -35,7 +35,7 @@ export function parseIncludes(includes: string[] | undefined): ExportSelection {
     else if (type) (sel.scopes[type] ??= []).push(inc);
     else throw new UserError(`--include "${inc}" is not a kind, a repository or an organisation: expected a kind (${kindKeys.join(', ')}), OWNER/REPO (globs allowed) or an organisation name`);
   }
-  const serverWide = kinds.filter((k) => k.scopeType === 'server' && k.exportable !== false).map((k) => k.configKey);
+  const serverWide = kinds.filter((k) => k.scopeType === 'server' && exportable(k)).map((k) => k.configKey);
   if (!Object.values(sel.scopes).some((names) => names.length) && !sel.kinds.some((k) => serverWide.includes(k)))
     throw new UserError(`export needs, besides kinds of repositories, at least one --include OWNER/REPO (globs allowed), --include ORG, or --include ${serverWide.join('|')}; or no --include at all, for everything`);
   return sel;

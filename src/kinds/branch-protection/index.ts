@@ -133,20 +133,20 @@ export const branchProtectionKind: Kind = {
   ops({ scope, action, desired, current, changed }) {
     const [owner, repo] = splitRepo(scope.name);
     const base = apiPath('repos', owner, repo, 'branch_protections');
-    if (action === 'delete') return [{ method: 'DELETE', path: `${base}/${encodeURIComponent(current!.key)}` }];
-    const want = desired!.fields;
+    if (action === 'delete') return [{ method: 'DELETE', path: `${base}/${encodeURIComponent(current.key)}` }];
+    const want = desired.fields;
     if (action === 'create') {
-      return [{ method: 'POST', path: base, body: { rule_name: desired!.key, ...want } }];
+      return [{ method: 'POST', path: base, body: { rule_name: desired.key, ...want } }];
     }
     const body: Record<string, unknown> = {};
     const add = (name: string) => {
       if (name in body) return;
-      body[name] = name in want ? want[name] : current!.fields[name];
+      body[name] = name in want ? want[name] : current.fields[name];
     };
     for (const name of changed) add(name);
     for (const name of Object.keys(body)) for (const c of companions[name] ?? []) add(c);
     for (const name of Object.keys(body)) for (const g of patchGates[name] ?? []) add(g);
-    const op: Op = { method: 'PATCH', path: `${base}/${encodeURIComponent(desired!.key)}`, body };
+    const op: Op = { method: 'PATCH', path: `${base}/${encodeURIComponent(desired.key)}`, body };
     return [op];
   },
 

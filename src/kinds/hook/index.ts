@@ -86,9 +86,6 @@ const listsByType = (server: ServerInfo | undefined) => server === undefined || 
 /** A secret's value, for comparison only. */
 const revealed = (v: unknown) => (isSecret(v) ? v.reveal() : v === null || v === undefined ? '' : String(v));
 
-/** read() tags each server hook with the list it came from: the hook itself does not say. */
-const SCOPE_TAG = '_scope';
-
 interface Identity {
   scope: 'system' | 'default';
   type: string;
@@ -173,6 +170,17 @@ function serverRefusals(desired: DesiredObject, id: Identity, ctx: ScopeContext)
  * Admin webhooks (system and default). The server gives them no name: identity is scope + type +
  * url, and the change key reads e.g. "system gitea https://ci.example.com/hook".
  */
+/** A server hook, in the list it came from (system or default): the hook itself does not say. */
+function hookFromServer(raw: unknown, scope: Identity['scope']): CurrentObject {
+  const r = raw as Record<string, unknown> & { config?: Record<string, unknown> };
+  const config = r.config ?? {};
+  const type = String(r.type ?? '');
+  const values: Record<string, unknown> = { content_type: config.content_type, events: r.events, branch_filter: r.branch_filter, active: r.active, name: r.name };
+  if (type === 'slack') for (const k of SLACK_KEYS) values[k] = config[k];
+  const readable = fields.filter((f) => !f.writeOnly && (type === 'slack' || !SLACK_KEYS.includes(f.name)));
+  return { key: hookKey({ scope, type, url: String(config.url ?? '') }), id: Number(r.id), fields: normalizeFields(readable, values, false) };
+}
+
 export const hookKind: Kind = {
   name: 'hook',
   title: 'admin webhook',
@@ -222,7 +230,7 @@ export const hookKind: Kind = {
     const list = (type: 'system' | 'default') =>
       ctx.client.list<Record<string, unknown>>('admin/hooks', { query: { type }, object: `${type} webhooks` }).then((hooks) =>
         hooks.map((h) => {
-          const o = this.fromServer({ ...h, [SCOPE_TAG]: type });
+          const o = hookFromServer(h, type);
           if (inClear) o.fields.authorization_header = new Secret(revealed(h.authorization_header), FROM_SERVER);
           return o;
         }),
@@ -249,14 +257,14 @@ export const hookKind: Kind = {
   ops({ action, desired, current }) {
     const remove: Op = { method: 'DELETE', path: apiPath('admin', 'hooks', current?.id ?? 0) };
     if (action === 'delete') return [remove];
-    const create: Op = { method: 'POST', path: 'admin/hooks', body: createBody(desired!, action === 'replace' ? current : undefined) };
+    const create: Op = { method: 'POST', path: 'admin/hooks', body: createBody(desired, action === 'replace' ? current : undefined) };
     if (action === 'create') return [create];
     if (action === 'replace') return [{ ...remove, reason: 'Gitea cannot change a hook secret in place: the hook is deleted and created again (it gets a new id)' }, create];
     return [
       {
         method: 'PATCH',
-        path: apiPath('admin', 'hooks', current!.id!),
-        body: editBody(desired!, current!),
+        path: apiPath('admin', 'hooks', current.id!),
+        body: editBody(desired, current),
         onStatus: { '500': 'the hook no longer exists on the server (Gitea answers 500 for an unknown hook id): plan again' },
       },
     ];
@@ -279,15 +287,9 @@ export const hookKind: Kind = {
     return notes.length ? { notes } : undefined;
   },
 
+  // A write's answer does not say which list the hook is in either; apply compares its fields only.
   fromServer(raw) {
-    const r = raw as Record<string, unknown> & { config?: Record<string, unknown> };
-    const config = r.config ?? {};
-    const type = String(r.type ?? '');
-    const values: Record<string, unknown> = { content_type: config.content_type, events: r.events, branch_filter: r.branch_filter, active: r.active, name: r.name };
-    if (type === 'slack') for (const k of SLACK_KEYS) values[k] = config[k];
-    const readable = fields.filter((f) => !f.writeOnly && (type === 'slack' || !SLACK_KEYS.includes(f.name)));
-    const scope = r[SCOPE_TAG] === 'default' ? 'default' : 'system';
-    return { key: hookKey({ scope, type, url: String(config.url ?? '') }), id: Number(r.id), fields: normalizeFields(readable, values, false) };
+    return hookFromServer(raw, 'system');
   },
 
   /** Hooks are a list in the config: their identity is scope + type + url, not a map key. */

@@ -8,6 +8,7 @@ import { asSet, normalizeFields, set, str, text } from '../fields.js';
 import { dueDateToSend, serverDate, serverOffset } from './due-date.js';
 import { orgLabelKind, repoLabelKind } from '../label/index.js';
 import { describeServer, serverHas, type Availability, type CurrentObject, type DesiredObject, type FieldSpec, type Kind, type Problem, type Scope, type ScopeContext, type ServerInfo } from '../../model/index.js';
+import { notAnActionOf } from '../actions.js';
 
 
 const fields: FieldSpec[] = [
@@ -95,14 +96,27 @@ const CONTENT_VERSION = 'content_version';
  * (#37035). The others ignore it, so forgeform checks the body itself (see bodyLockedByServer).
  */
 const CONTENT_LOCK: Availability = { gitea: { since: '1.26' } };
-/**
- * Where the server has no lock, a copy of the body that the saved plan's staleness digest covers
- * (`body` itself is left out of it: where the server guards it, a body edited since the plan must not
- * make the issue's other changes stale).
- */
-const UNGUARDED_BODY = '_body';
-/** The server's UTC offset as the issue's answer shows it: a due date is sent in it (due-date.ts). */
-const UTC_OFFSET = '_utc_offset';
+/** What an issue carries beside its fields, as read. */
+interface IssueMeta {
+  /** Its labels' ids: names may be duplicated, ids are exact. */
+  labelIds: number[];
+  /** The body version a body edit is planned from (see CONTENT_VERSION). */
+  contentVersion: number;
+  /** The server's UTC offset as the issue's answer shows it: a due date is sent in it (due-date.ts). */
+  utcOffset: string;
+  /**
+   * Where the server has no lock, a copy of the body that the saved plan's staleness digest covers
+   * (`body` itself is left out of it: where the server guards it, a body edited since the plan must
+   * not make the issue's other changes stale).
+   */
+  unguardedBody?: unknown;
+}
+/** What the config says of an issue beside its fields. */
+interface DeclaredIssueMeta {
+  labelsMode?: 'add' | 'exact';
+}
+const metaOf = (o: CurrentObject | undefined) => (o?.meta ?? {}) as Partial<IssueMeta>;
+const declaredMetaOf = (d: DesiredObject) => (d.meta ?? {}) as DeclaredIssueMeta;
 
 /** Whether the server itself refuses a body edit planned from an older body; unknown server: assumed not. */
 function bodyLockedByServer(server: ServerInfo | undefined): boolean {
@@ -110,7 +124,7 @@ function bodyLockedByServer(server: ServerInfo | undefined): boolean {
 }
 
 function mode(d: DesiredObject): 'add' | 'exact' {
-  return d.fields._labels_mode === 'exact' ? 'exact' : 'add';
+  return declaredMetaOf(d).labelsMode === 'exact' ? 'exact' : 'add';
 }
 
 function prepareOne(d: DesiredObject, cur: CurrentObject | undefined, catalogue: LabelTarget[], milestones: Milestone[], scope: Scope): PreparedIssue {
@@ -147,7 +161,7 @@ function prepareOne(d: DesiredObject, cur: CurrentObject | undefined, catalogue:
         message: found.length ? `milestone "${d.fields.milestone}" is ambiguous: ${found.length} milestones have that title` : `milestone "${d.fields.milestone}" does not exist in ${scope.name}`,
       });
   }
-  const ids = (cur?.fields._label_ids as number[] | undefined) ?? [];
+  const ids = metaOf(cur).labelIds ?? [];
   const currentNames = ids.map((id) => catalogue.find((l) => l.id === id)?.name).filter((n): n is string => n !== undefined);
   return { problems, targets, currentNames, ...(milestoneId !== undefined ? { milestoneId } : {}) };
 }
@@ -209,8 +223,12 @@ export const issueKind: Kind = {
   // Labels are resolved against the labels as this plan leaves them.
   after: [repoLabelKind.name, orgLabelKind.name],
   // A body edit carries the content version it was planned from; Gitea 1.26 answers 409 when it moved on.
-  // Elsewhere the body's copy (UNGUARDED_BODY) is in the digest, and apply checks the body itself.
-  guardedByServer: ['body', '_content_version'],
+  // Elsewhere the body's copy (IssueMeta.unguardedBody) is in the digest, and apply checks the body itself.
+  guardedByServer: ['body'],
+  inDigest(current) {
+    const { labelIds, utcOffset, unguardedBody } = metaOf(current);
+    return { labelIds, utcOffset, ...(unguardedBody !== undefined ? { body: unguardedBody } : {}) };
+  },
 
   async desired(scopeConfig, scope) {
     const issues = (scopeConfig as RepoConfig | undefined)?.issues;
@@ -219,7 +237,8 @@ export const issueKind: Kind = {
       const { labels_mode, ...managed } = cfg;
       return {
         key: `#${index}`,
-        fields: { ...normalizeFields(fields, managed, true), ...(labels_mode ? { _labels_mode: labels_mode } : {}) },
+        fields: normalizeFields(fields, managed, true),
+        ...(labels_mode ? { meta: { labelsMode: labels_mode } satisfies DeclaredIssueMeta } : {}),
         path: ['repos', scope.name, 'issues', index],
       };
     });
@@ -237,7 +256,7 @@ export const issueKind: Kind = {
       .filter((i): i is ServerIssue => i !== undefined)
       .map((i) => {
         const o = this.fromServer(i);
-        if (!locked) o.fields[UNGUARDED_BODY] = o.fields.body;
+        if (!locked) o.meta = { ...o.meta, unguardedBody: o.fields.body };
         return o;
       });
   },
@@ -264,15 +283,16 @@ export const issueKind: Kind = {
     };
   },
 
-  shown({ desired, current, changed, ctx }) {
+  shown({ action, desired, current, changed, ctx }) {
+    if (action !== 'update') return notAnActionOf('issue', action);
     return {
-      ...(changed.includes('labels') && mode(desired!) === 'exact' ? { [LABELS_MODE]: 'exact' } : {}),
-      ...(changed.includes('body') && bodyLockedByServer(ctx.server) ? { [CONTENT_VERSION]: current!.fields._content_version } : {}),
+      ...(changed.includes('labels') && mode(desired) === 'exact' ? { [LABELS_MODE]: 'exact' } : {}),
+      ...(changed.includes('body') && bodyLockedByServer(ctx.server) ? { [CONTENT_VERSION]: metaOf(current).contentVersion } : {}),
     };
   },
 
-  ops({ scope, desired, current, changed, prepared, shown, ctx }) {
-    const d = desired!;
+  ops({ scope, action, desired: d, current, changed, prepared, shown, ctx }) {
+    if (action !== 'update') return notAnActionOf('issue', action);
     const base = apiPath('repos', ...splitRepo(scope.name), 'issues', d.key.slice(1));
     const p = (prepared as Prepared).get(d.key)!;
     const exact = shown?.[LABELS_MODE] === 'exact';
@@ -300,7 +320,7 @@ export const issueKind: Kind = {
       const value = d.fields[name];
       if (name === 'labels') continue;
       else if (name === 'milestone') body.milestone = value === null ? 0 : p.milestoneId;
-      else if (name === 'due_date') Object.assign(body, value === null ? { unset_due_date: true } : { due_date: dueDateToSend(String(value), String(current?.fields[UTC_OFFSET] ?? 'Z')) });
+      else if (name === 'due_date') Object.assign(body, value === null ? { unset_due_date: true } : { due_date: dueDateToSend(String(value), metaOf(current).utcOffset ?? 'Z') });
       else body[name] = value;
     }
     if ('body' in body && locked) body.content_version = shown?.[CONTENT_VERSION];
@@ -344,12 +364,9 @@ export const issueKind: Kind = {
     return {
       key: `#${i.number}`,
       id: i.number,
-      fields: { ...f, _label_ids: (i.labels ?? []).map((l) => l.id).sort((a, b) => a - b), _content_version: i.content_version ?? 0, [UTC_OFFSET]: serverOffset(i) },
+      fields: f,
+      meta: { labelIds: (i.labels ?? []).map((l) => l.id).sort((a, b) => a - b), contentVersion: i.content_version ?? 0, utcOffset: serverOffset(i) } satisfies IssueMeta,
     };
   },
-
-  exportable: false,
-  toConfig() {
-    return {};
-  },
+  // No export facet: issues are chosen one by one, not exported wholesale.
 };

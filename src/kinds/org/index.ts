@@ -4,6 +4,7 @@ import { userKind } from '../user/index.js';
 import type { Op } from '../../model/index.js';
 import { normalizeFields, str, text } from '../fields.js';
 import { describeServer, serverHas, type Availability, type CurrentObject, type DesiredObject, type FieldSpec, type Kind, type OpsInput, type Problem, type Scope, type ScopeContext, type ServerInfo } from '../../model/index.js';
+import { notAnActionOf } from '../actions.js';
 
 const fields: FieldSpec[] = [str('full_name'), text('description'), str('visibility'), str('website'), str('location'), str('email')];
 
@@ -89,7 +90,7 @@ export const orgKind: Kind = {
   },
 
   shown({ action, desired }) {
-    return action === 'create' ? { [OWNER]: desired!.fields[OWNER] } : undefined;
+    return action === 'create' ? { [OWNER]: desired.fields[OWNER] } : undefined;
   },
 
   dependsOn({ action, shown, scope, ctx }: OpsInput) {
@@ -97,19 +98,20 @@ export const orgKind: Kind = {
   },
 
   ops({ action, desired, current, changed, shown }) {
-    const want = desired!.fields;
+    if (action === 'delete') return notAnActionOf('organisation', action);
+    const want = desired.fields;
     if (action === 'create') {
-      const body: Record<string, unknown> = { username: desired!.key };
+      const body: Record<string, unknown> = { username: desired.key };
       for (const f of fields) if (f.name in want && f.name !== 'email') body[f.name] = want[f.name];
       const create: Op = { method: 'POST', path: apiPath('admin', 'users', String(shown?.[OWNER]), 'orgs'), body };
       if (!('email' in want)) return [create];
       // The admin create ignores the e-mail; the edit that sets it keeps what the create wrote.
       const kept = Object.fromEntries(WRITTEN_WHATEVER_SENT.map((f) => [f, want[f] ?? '']));
-      return [create, { method: 'PATCH', path: apiPath('orgs', desired!.key), body: { ...kept, email: want.email }, reason: 'Gitea does not set the e-mail when it creates an organisation' }];
+      return [create, { method: 'PATCH', path: apiPath('orgs', desired.key), body: { ...kept, email: want.email }, reason: 'Gitea does not set the e-mail when it creates an organisation' }];
     }
-    const body: Record<string, unknown> = Object.fromEntries(WRITTEN_WHATEVER_SENT.map((f) => [f, current!.fields[f] ?? '']));
+    const body: Record<string, unknown> = Object.fromEntries(WRITTEN_WHATEVER_SENT.map((f) => [f, current.fields[f] ?? '']));
     for (const f of changed) body[f] = want[f];
-    return [{ method: 'PATCH', path: apiPath('orgs', current!.key), body }];
+    return [{ method: 'PATCH', path: apiPath('orgs', current.key), body }];
   },
 
   fromServer(raw) {

@@ -6,6 +6,7 @@ import { bool, normalizeFields, set, str, text } from '../fields.js';
 import { orgKind, userChangeIds } from '../org/index.js';
 import { userKind } from '../user/index.js';
 import { isGlobKey, type CurrentObject, type DesiredObject, type FieldSpec, type Kind, type OpsInput, type Problem } from '../../model/index.js';
+import { notAnActionOf } from '../actions.js';
 
 const fields: FieldSpec[] = [bool('private'), text('description'), bool('auto_init'), str('default_branch'), set('gitignores'), str('license'), str('readme')];
 
@@ -35,7 +36,7 @@ export const repoKind: Kind = {
   createsScope: 'repo',
   // A new repository's owner may be an organisation or user this plan creates.
   after: [orgKind.name, userKind.name],
-  exportable: false,
+  // No export facet: export writes repositories as scopes, not as objects to create.
 
   async desired(scopeConfig) {
     const objects: DesiredObject[] = [];
@@ -99,24 +100,21 @@ export const repoKind: Kind = {
 
   dependsOn({ action, desired, scope, ctx }: OpsInput) {
     if (action !== 'create') return [];
-    const [owner] = splitRepo(desired!.key);
+    const [owner] = splitRepo(desired.key);
     const org = ctx.madeBy(orgKind, scope, owner);
     return [...(org ? [org] : []), ...userChangeIds(ctx, scope, owner)];
   },
 
-  ops({ desired }) {
-    const [owner, name] = splitRepo(desired!.key);
+  ops({ action, desired }) {
+    if (action !== 'create') return notAnActionOf('repository', action);
+    const [owner, name] = splitRepo(desired.key);
     const body: Record<string, unknown> = { name };
-    for (const [k, v] of Object.entries(desired!.fields)) body[k] = k === 'gitignores' ? (v as string[]).join(',') : v;
+    for (const [k, v] of Object.entries(desired.fields)) body[k] = k === 'gitignores' ? (v as string[]).join(',') : v;
     return [{ method: 'POST', path: apiPath('admin', 'users', owner, 'repos'), body }];
   },
 
   fromServer(raw) {
     const r = raw as Record<string, unknown>;
     return { key: String(r.full_name), id: Number(r.id), fields: {} };
-  },
-
-  toConfig() {
-    return {};
   },
 };

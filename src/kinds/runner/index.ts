@@ -2,6 +2,7 @@ import type { Config, RunnerConfig } from '../../config/types.js';
 import { apiPath } from '../../gitea/path.js';
 import { bool, inEither, inForgejo, inGitea, normalizeFields, only } from '../fields.js';
 import { serverHas, type CurrentObject, type DesiredObject, type FieldSpec, type Kind, type KindFeature, type ScopeContext } from '../../model/index.js';
+import { notAnActionOf } from '../actions.js';
 
 /**
  * The releases of the admin runner routes (GET list, GET/DELETE one): Gitea 1.24 (#33873), Forgejo 15
@@ -97,10 +98,11 @@ export const runnerKind: Kind = {
   },
 
   ops({ action, desired, current }) {
-    const path = apiPath('admin', 'actions', 'runners', current!.id!);
+    if (action !== 'update' && action !== 'delete') return notAnActionOf('runner', action);
+    const path = apiPath('admin', 'actions', 'runners', current.id!);
     if (action === 'delete') return [{ method: 'DELETE', path }];
     // disabled is required in every edit body.
-    return [{ method: 'PATCH', path, body: { disabled: desired!.fields.disabled ?? current!.fields.disabled } }];
+    return [{ method: 'PATCH', path, body: { disabled: desired.fields.disabled ?? current.fields.disabled } }];
   },
 
   async annotate(change, scope, ctx) {

@@ -6,15 +6,22 @@ import type { GiteaClient } from '../../gitea/client.js';
 import { apiPath } from '../../gitea/path.js';
 import { serverHas, type Availability, type Op, type ServerInfo } from '../../model/index.js';
 import { asSet, inGitea } from '../fields.js';
-import type { CurrentObject } from '../../model/index.js';
+import type { CurrentObject, DesiredObject } from '../../model/index.js';
 
 /** GET/POST/DELETE /admin/users/{username}/badges: Gitea 1.22 (#23106); no Forgejo routes them (routers/api/v1/api.go). */
 export const BADGES: Availability = inGitea('1.22');
 
-/** Where the keys' ids and titles travel with a user object (not a compared field). */
-export const SERVER_KEYS = '_ssh_keys';
-/** Where the declared keys (title and full key) travel with a desired user. */
-export const WANTED_KEYS = '_ssh_keys_wanted';
+/** What a user carries beside its fields: its keys in full (the field ssh_keys holds their identities only). */
+export interface UserMeta {
+  /** As read: with their ids and titles (export and the keys' DELETEs need them). */
+  sshKeys?: KnownKey[];
+}
+/** What the config says of a user beside its fields: the declared keys (title and full key). */
+export interface DeclaredUserMeta {
+  sshKeys?: KnownKey[];
+}
+export const userMetaOf = (o: CurrentObject) => (o.meta ?? {}) as UserMeta;
+export const declaredUserMetaOf = (d: DesiredObject) => (d.meta ?? {}) as DeclaredUserMeta;
 
 export interface KnownKey {
   id?: number;
@@ -49,7 +56,7 @@ export async function readExtras(client: GiteaClient, user: CurrentObject, wants
     const list = await client.list<{ id: number; title: string; key: string }>(apiPath('users', user.key, 'keys'), { object: `SSH keys of ${who}` });
     const known: KnownKey[] = list.map((k) => ({ id: k.id, title: k.title, key: k.key, identity: sshKeyIdentity(k.key) }));
     user.fields.ssh_keys = asSet(known.map((k) => k.identity));
-    user.fields[SERVER_KEYS] = known;
+    user.meta = { ...user.meta, sshKeys: known } satisfies UserMeta;
   };
   await Promise.all([...(wants.badges && serverHas(server, BADGES) ? [badges()] : []), ...(wants.keys ? [keys()] : [])]);
 }

@@ -4,7 +4,7 @@ import type { Change, Op } from '../../model/index.js';
 import { asSet, bool, int, normalizeFields, only, set, str, text } from '../fields.js';
 import { secretFromEnvironment } from '../secrets.js';
 import { describeServer, serverHas, type Availability, type CurrentObject, type DesiredObject, type FieldSpec, type Kind, type KindContext, type Problem, type ScopeContext, type ServerInfo } from '../../model/index.js';
-import { BADGES, badgeOps, keyOps, readExtras, SERVER_KEYS, sshKeyIdentity, WANTED_KEYS, wantedKeys, type KnownKey } from './extras.js';
+import { BADGES, badgeOps, keyOps, declaredUserMetaOf, readExtras, sshKeyIdentity, userMetaOf, wantedKeys, type DeclaredUserMeta, type KnownKey } from './extras.js';
 
 const writeOnly = (spec: FieldSpec): FieldSpec => ({ ...spec, writeOnly: true });
 
@@ -196,7 +196,7 @@ export const userKind: Kind = {
   context: [PURGE, DECLARED_KEYS],
   target: { type: 'user', placeholder: 'NAME' },
   // Read only when the config names them; apply's stale-plan check reads without the config.
-  guardedByServer: ['badges', 'ssh_keys', SERVER_KEYS],
+  guardedByServer: ['badges', 'ssh_keys'],
 
   async desired(scopeConfig, _scope, ctx) {
     const users = (scopeConfig as Config).users;
@@ -207,6 +207,7 @@ export const userKind: Kind = {
       const path = ['users', name];
       const { previously, ssh_keys, ...rest } = u;
       const f = normalizeFields(fields, rest, true);
+      const meta: DeclaredUserMeta = {};
       if (ssh_keys) {
         const keys = wantedKeys(ssh_keys);
         keys.forEach((k, i) => {
@@ -214,14 +215,14 @@ export const userKind: Kind = {
           if (first < i) problems.push({ path: [...path, 'ssh_keys', i], message: `ssh_keys[${i}] is the same key as ssh_keys[${first}] (${k.identity})` });
         });
         f.ssh_keys = asSet(keys.map((k) => k.identity));
-        f[WANTED_KEYS] = keys;
+        meta.sshKeys = keys;
       }
       if (u.password !== undefined) {
         const { secret, problems: p } = secretFromEnvironment(u.password, [...path, 'password'], 'password', ctx);
         problems.push(...p);
         if (secret) f.password = secret;
       }
-      objects.push({ key: name, fields: f, ...(previously ? { previously } : {}), path });
+      objects.push({ key: name, fields: f, ...(meta.sshKeys ? { meta } : {}), ...(previously ? { previously } : {}), path });
     }
     return { objects, problems };
   },
@@ -284,7 +285,7 @@ export const userKind: Kind = {
 
   shown({ action, desired, changed, ctx }) {
     if (action === 'delete') return ctx.policy.purge_users ? { [PURGE]: true } : undefined;
-    const keys = desired!.fields[WANTED_KEYS] as KnownKey[] | undefined;
+    const keys = declaredUserMetaOf(desired).sshKeys;
     if (keys && (action === 'create' || changed.includes('ssh_keys'))) return { [DECLARED_KEYS]: keys.map((k) => ({ title: k.title, key: k.key })) };
     return undefined;
   },
@@ -295,18 +296,18 @@ export const userKind: Kind = {
       return [
         {
           method: 'DELETE',
-          path: apiPath('admin', 'users', current!.key),
+          path: apiPath('admin', 'users', current.key),
           ...(purge ? { query: { purge: true } } : {}),
           onStatus: {
             '422': purge
-              ? `Gitea refused to delete user "${current!.key}"`
-              : `Gitea refused to delete user "${current!.key}": move or delete what it owns first, or set policy.purge_users: true to delete it with its repositories and the organisations it alone owns`,
+              ? `Gitea refused to delete user "${current.key}"`
+              : `Gitea refused to delete user "${current.key}": move or delete what it owns first, or set policy.purge_users: true to delete it with its repositories and the organisations it alone owns`,
           },
         },
       ];
     }
-    const name = desired!.key;
-    const want = desired!.fields;
+    const name = desired.key;
+    const want = desired.fields;
     const userPath = apiPath('admin', 'users', name);
     const declared = (shown?.[DECLARED_KEYS] as { title: string; key: string }[] | undefined) ?? [];
     const wantedKeys: KnownKey[] = declared.map((k) => ({ ...k, identity: sshKeyIdentity(k.key) }));
@@ -322,10 +323,10 @@ export const userKind: Kind = {
       if (later.length) ops.push({ method: 'PATCH', path: userPath, body: editBody(name, want, undefined, later), reason: 'Gitea cannot set these when it creates a user' });
       return ops;
     }
-    const cur = current!;
+    const cur = current;
     if (action === 'rename') ops.push({ method: 'POST', path: apiPath('admin', 'users', cur.key, 'rename'), body: { new_username: name } });
     if (changed.includes('badges')) ops.push(...badgeOps(name, want.badges, cur.fields.badges));
-    if (changed.includes('ssh_keys')) ops.push(...keyOps(name, wantedKeys, (cur.fields[SERVER_KEYS] as KnownKey[] | undefined) ?? []));
+    if (changed.includes('ssh_keys')) ops.push(...keyOps(name, wantedKeys, userMetaOf(cur).sshKeys ?? []));
     const send = changed.filter((f) => EDIT_FIELDS.has(f));
     if (send.length) ops.push({ method: 'PATCH', path: userPath, body: editBody(name, want, cur, send) });
     return ops;
@@ -357,7 +358,7 @@ export const userKind: Kind = {
     for (const k of ['website', 'location', 'description']) if (f[k]) out[k] = f[k];
     // Only when read (export reads them), and only when there are some: an empty list would manage them.
     if (Array.isArray(f.badges) && f.badges.length) out.badges = f.badges;
-    const keys = f[SERVER_KEYS] as KnownKey[] | undefined;
+    const keys = userMetaOf(current).sshKeys;
     if (keys?.length) out.ssh_keys = keys.map((k) => ({ title: k.title, key: k.key }));
     return out;
   },

@@ -187,18 +187,18 @@ export function fakeKind(o: FakeKindOptions = {}): Kind {
     readOnlyReason: (scope) => (scope.repo?.archived ? `${scope.name} is archived` : undefined),
     ops({ scope, action, desired, current, ctx }) {
       const fields = desired?.fields ?? {};
-      if (action === 'delete') return [{ method: 'DELETE', path: `${collection(scope)}/${current!.id}` }];
+      if (action === 'delete') return [{ method: 'DELETE', path: `${collection(scope)}/${current.id}` }];
       if (action === 'create' || action === 'replace') {
-        const body: Record<string, unknown> = { name: desired!.key, ...fields };
+        const body: Record<string, unknown> = { name: desired.key, ...fields };
         if (o.refersTo) {
           // The object this one points at: its id when it exists, a {"$ref"} to its create when this plan makes it.
-          const made = ctx.madeBy(fakeKind({ name: o.refersTo }), scope, desired!.key);
+          const made = ctx.madeBy(fakeKind({ name: o.refersTo }), scope, desired.key);
           body.ref_id = made ? { $ref: made } : null;
         }
         const create = { method: 'POST' as const, path: collection(scope), body };
-        return action === 'replace' ? [{ method: 'DELETE', path: `${collection(scope)}/${current!.id}`, reason: 'the secret cannot be edited' }, create] : [create];
+        return action === 'replace' ? [{ method: 'DELETE', path: `${collection(scope)}/${current.id}`, reason: 'the secret cannot be edited' }, create] : [create];
       }
-      return [{ method: 'PATCH', path: `${collection(scope)}/${current!.id}`, body: { ...(action === 'rename' ? { name: desired!.key } : {}), ...fields } }];
+      return [{ method: 'PATCH', path: `${collection(scope)}/${current.id}`, body: { ...(action === 'rename' ? { name: desired.key } : {}), ...fields } }];
     },
     toConfig: (current) => current.fields,
   };
