@@ -176,7 +176,10 @@ async function planScope(p: Planning, w: Work, read: CurrentObject[] | undefined
     if (!sp) return p.projection.record(w.kind, w.rs.scope);
     checkPreviously(p, sp);
     sp.renamedAway = renamedAway(sp);
-    for (const d of sp.desired) diffStep(p, sp, await matchOne(p, sp, d));
+    for (const d of sp.desired) {
+      const m = matchOne(p, sp, d);
+      diffStep(p, sp, m instanceof Promise ? await m : m);
+    }
     pruneStep(p, sp);
     waitForFreedNames(sp.changes);
     p.warnings.push(...(sp.kind.notices?.(sp.desired, sp.current, sp.scope, p.ctx) ?? []));
