@@ -69,24 +69,28 @@ export async function execute(changes: Change[], opts: ExecuteOptions): Promise<
       record({ change, outcome: 'failed', error: (e as Error).message });
     }
   };
-  for (const phase of phases) await runPhase(changes.filter((c) => phase.includes(c.action)), runChange);
+  // A stand-in client (tests) may have no bound of its own: the default --concurrency then.
+  const slots = (opts.client.limit as GiteaClient['limit'] | undefined)?.concurrency ?? 8;
+  const width = CHANGES_PER_SLOT * slots;
+  for (const phase of phases) await runPhase(changes.filter((c) => phase.includes(c.action)), runChange, width);
   return changes.map((c) => results.get(c.id)!);
 }
 
 /**
- * How many changes of a phase run at once. The client's concurrency bound paces the requests; this
- * only keeps the changes waiting for a slot from piling up (each holds its frames, its promise and its
- * queued request until its turn), far above any --concurrency so that the bound stays what paces.
+ * How many changes of a phase run at once, per request the client may have in flight. The client's
+ * concurrency bound paces the requests; this only keeps the changes waiting for a slot from piling
+ * up (each holds its frames, its promise and its queued request until its turn, long enough to be
+ * kept by the garbage collector's old generation), while enough wait for the bound to stay what paces.
  */
-const CHANGES_IN_FLIGHT = 256;
+const CHANGES_PER_SLOT = 4;
 
 /**
  * One phase: its changes in order, a dependency before what depends on it (a change may depend on one
- * listed after it: a label of a repository that a server-wide change creates), at most
- * CHANGES_IN_FLIGHT at once. A change that depends on another of the phase waits for it; that one
- * started earlier, so the wait always ends.
+ * listed after it: a label of a repository that a server-wide change creates), at most `width` at
+ * once. A change that depends on another of the phase waits for it; that one started earlier, so the
+ * wait always ends.
  */
-async function runPhase(batch: Change[], runChange: (change: Change) => Promise<void>): Promise<void> {
+async function runPhase(batch: Change[], runChange: (change: Change) => Promise<void>, width: number): Promise<void> {
   const ordered = dependenciesFirst(batch);
   const running = new Map<string, Promise<void>>();
   let next = 0;
@@ -98,7 +102,7 @@ async function runPhase(batch: Change[], runChange: (change: Change) => Promise<
       await done.catch(() => undefined);
     }
   };
-  await Promise.all(Array.from({ length: Math.min(CHANGES_IN_FLIGHT, ordered.length) }, worker));
+  await Promise.all(Array.from({ length: Math.min(width, ordered.length) }, worker));
 }
 
 /** The changes in their order, each moved after the changes of the same list it depends on. */
