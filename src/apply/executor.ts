@@ -38,8 +38,8 @@ export interface ExecuteOptions {
 const phases: Action[][] = [['rename'], ['create', 'replace'], ['update'], ['delete']];
 
 /**
- * Runs a plan's changes phase by phase. Inside a phase every change starts at once and the client's
- * one concurrency bound paces the requests. A failure never stops independent changes; the changes
+ * Runs a plan's changes phase by phase. Inside a phase the changes start in order (see runPhase) and
+ * the client's one concurrency bound paces the requests. A failure never stops independent changes; the changes
  * that depend on a failed one are skipped.
  */
 export async function execute(changes: Change[], opts: ExecuteOptions): Promise<ChangeResult[]> {
@@ -69,28 +69,58 @@ export async function execute(changes: Change[], opts: ExecuteOptions): Promise<
       record({ change, outcome: 'failed', error: (e as Error).message });
     }
   };
-  for (const phase of phases) {
-    const batch = changes.filter((c) => phase.includes(c.action));
-    // Inside a phase, a change that depends on another of the same phase waits for it.
-    const running = new Map<string, Promise<void>>();
-    // Every change of the phase is registered before any looks up what it waits for: a change may
-    // depend on one listed after it (a label of a repository that a server-wide change creates).
-    let start!: () => void;
-    const registered = new Promise<void>((resolve) => (start = resolve));
-    for (const change of batch) {
-      running.set(
-        change.id,
-        (async () => {
-          await registered;
-          await Promise.all(change.depends_on.flatMap((d) => running.get(d) ?? []));
-          await runChange(change);
-        })(),
-      );
-    }
-    start();
-    await Promise.allSettled(running.values());
-  }
+  // A stand-in client (tests) may have no bound of its own: the default --concurrency then.
+  const slots = (opts.client.limit as GiteaClient['limit'] | undefined)?.concurrency ?? 8;
+  const width = CHANGES_PER_SLOT * slots;
+  for (const phase of phases) await runPhase(changes.filter((c) => phase.includes(c.action)), runChange, width);
   return changes.map((c) => results.get(c.id)!);
+}
+
+/**
+ * How many changes of a phase run at once, per request the client may have in flight. The client's
+ * concurrency bound paces the requests; this only keeps the changes waiting for a slot from piling
+ * up (each holds its frames, its promise and its queued request until its turn, long enough to be
+ * kept by the garbage collector's old generation), while enough wait for the bound to stay what paces.
+ */
+const CHANGES_PER_SLOT = 4;
+
+/**
+ * One phase: its changes in order, a dependency before what depends on it (a change may depend on one
+ * listed after it: a label of a repository that a server-wide change creates), at most `width` at
+ * once. A change that depends on another of the phase waits for it; that one started earlier, so the
+ * wait always ends.
+ */
+async function runPhase(batch: Change[], runChange: (change: Change) => Promise<void>, width: number): Promise<void> {
+  const ordered = dependenciesFirst(batch);
+  const running = new Map<string, Promise<void>>();
+  let next = 0;
+  const worker = async () => {
+    while (next < ordered.length) {
+      const change = ordered[next++]!;
+      const done = Promise.all(change.depends_on.flatMap((d) => running.get(d) ?? [])).then(() => runChange(change));
+      running.set(change.id, done);
+      await done.catch(() => undefined);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(width, ordered.length) }, worker));
+}
+
+/** The changes in their order, each moved after the changes of the same list it depends on. */
+function dependenciesFirst(batch: Change[]): Change[] {
+  const byId = new Map(batch.map((c) => [c.id, c]));
+  const placed = new Set<string>();
+  const out: Change[] = [];
+  const place = (c: Change) => {
+    if (placed.has(c.id)) return;
+    placed.add(c.id);
+    for (const d of c.depends_on) {
+      const dep = byId.get(d);
+      if (dep) place(dep);
+    }
+    out.push(c);
+  };
+  batch.forEach(place);
+  return out;
 }
 
 /**

@@ -23,7 +23,7 @@ function stableJson(v: unknown): string {
  */
 export function objectDigest(o: CurrentObject, kind: Pick<Kind, 'guardedByServer' | 'inDigest'>): string {
   const unguarded = kind.guardedByServer ?? [];
-  const fields = Object.fromEntries(Object.entries(o.fields).filter(([k]) => !unguarded.includes(k)));
+  const fields = unguarded.length ? Object.fromEntries(Object.entries(o.fields).filter(([k]) => !unguarded.includes(k))) : o.fields;
   const beside = kind.inDigest?.(o);
   return digestOf({ id: o.id ?? null, fields, ...(beside ? { beside } : {}) });
 }

@@ -53,16 +53,26 @@ export function renamedAway(sp: ScopePlan): Set<CurrentObject> {
   return out;
 }
 
-/** The server object a declared object stands for: the one of its name, a chosen copy, or the one it renames. */
-export async function matchOne(p: Planning, sp: ScopePlan, d: DesiredObject): Promise<Match> {
+/**
+ * The server object a declared object stands for: the one of its name, a chosen copy, or the one it
+ * renames. Only copies of one name need the kind (and may need a read): the rest is decided at once,
+ * without a promise per declared object.
+ */
+export function matchOne(p: Planning, sp: ScopePlan, d: DesiredObject): Match | Promise<Match> {
   const matches = (sp.byKey.get(d.key) ?? []).filter((m) => !sp.renamedAway.has(m));
-  let match: Match = { desired: d, remove: [], ...(matches[0] ? { current: matches[0] } : {}) };
-  if (matches.length > 1) {
-    matches.forEach((m) => sp.consumed.add(m));
-    const dup = await resolveDuplicates(p, sp, d, matches);
-    if (dup.message) (dup.drift ? p.drift : p.warnings).push(`${resourceOf(sp.kind, d.key, sp.scope)}: ${dup.message}`);
-    match = { desired: d, remove: dup.remove, ...(dup.keep ? { current: dup.keep } : { undecided: true }) };
-  }
+  if (matches.length > 1) return matchCopies(p, sp, d, matches).then((m) => settled(p, sp, d, m));
+  return settled(p, sp, d, { desired: d, remove: [], ...(matches[0] ? { current: matches[0] } : {}) });
+}
+
+async function matchCopies(p: Planning, sp: ScopePlan, d: DesiredObject, matches: CurrentObject[]): Promise<Match> {
+  matches.forEach((m) => sp.consumed.add(m));
+  const dup = await resolveDuplicates(p, sp, d, matches);
+  if (dup.message) (dup.drift ? p.drift : p.warnings).push(`${resourceOf(sp.kind, d.key, sp.scope)}: ${dup.message}`);
+  return { desired: d, remove: dup.remove, ...(dup.keep ? { current: dup.keep } : { undecided: true }) };
+}
+
+/** Without a server object of its name, the one it renames; the object found is taken (not pruned). */
+function settled(p: Planning, sp: ScopePlan, d: DesiredObject, match: Match): Match {
   if (!match.current && !match.undecided) match = { ...match, ...renameSource(p, sp, d) };
   if (match.current) sp.consumed.add(match.current);
   return match;

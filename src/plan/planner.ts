@@ -176,7 +176,10 @@ async function planScope(p: Planning, w: Work, read: CurrentObject[] | undefined
     if (!sp) return p.projection.record(w.kind, w.rs.scope);
     checkPreviously(p, sp);
     sp.renamedAway = renamedAway(sp);
-    for (const d of sp.desired) diffStep(p, sp, await matchOne(p, sp, d));
+    for (const d of sp.desired) {
+      const m = matchOne(p, sp, d);
+      diffStep(p, sp, m instanceof Promise ? await m : m);
+    }
     pruneStep(p, sp);
     waitForFreedNames(sp.changes);
     p.warnings.push(...(sp.kind.notices?.(sp.desired, sp.current, sp.scope, p.ctx) ?? []));
@@ -210,7 +213,11 @@ async function startScope(p: Planning, w: Work, read: CurrentObject[] | undefine
   }
   p.existing.set(`${kind.name} ${scopeId(rs.scope)}`, read?.length ?? 0);
   const byKey = new Map<string, CurrentObject[]>();
-  for (const c of current) byKey.set(c.key, [...(byKey.get(c.key) ?? []), c]);
+  for (const c of current) {
+    const same = byKey.get(c.key);
+    if (same) same.push(c);
+    else byKey.set(c.key, [c]);
+  }
   return { ...w, scope: rs.scope, read: read!, current, byKey, consumed: new Set(), renamedAway: new Set(), prepared, changes: [] };
 }
 
@@ -287,8 +294,11 @@ async function annotateStep(p: Planning, sp: ScopePlan): Promise<void> {
 
 /** 9. Changes by scope, then kind (registry order), action and key. */
 function orderStep(changes: Change[], kinds: Kind[]): void {
-  const index = (name: string) => kinds.findIndex((k) => k.name === name);
-  changes.sort((a, b) => a.scope.localeCompare(b.scope) || index(a.kind) - index(b.kind) || actionOrder[a.action] - actionOrder[b.action] || a.key.localeCompare(b.key));
+  const kindIndex = new Map(kinds.map((k, i) => [k.name, i]));
+  const index = (name: string) => kindIndex.get(name) ?? -1;
+  // The order of localeCompare without arguments, without building a collator for every comparison.
+  const text = new Intl.Collator().compare;
+  changes.sort((a, b) => text(a.scope, b.scope) || index(a.kind) - index(b.kind) || actionOrder[a.action] - actionOrder[b.action] || text(a.key, b.key));
 }
 
 /** 10. Safety from the facts gathered, and the plan. A guard is a second net behind the kinds' checks: no change it forbids leaves the planner. */

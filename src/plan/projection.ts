@@ -66,7 +66,9 @@ export function project(current: CurrentObject[], changes: Change[], sourceOf: (
     if (c?.action === 'delete') continue;
     if (c?.action === 'replace') out.push({ key: c.key, id: { $ref: c.id }, fields: { ...o.fields, ...plannedValues(c) }, madeBy: c.id });
     else if (c?.action === 'rename') out.push({ key: c.key, id: o.id, fields: { ...o.fields, ...plannedValues(c) }, madeBy: c.id });
-    else out.push({ key: o.key, id: o.id, fields: c ? { ...o.fields, ...plannedValues(c) } : o.fields });
+    else if (c) out.push({ key: o.key, id: o.id, fields: { ...o.fields, ...plannedValues(c) } });
+    // Unchanged, it is as read: the server object stands for itself (no copy of every object read).
+    else out.push(o as ProjectedObject);
   }
   for (const c of changes) if (c.action === 'create') out.push({ key: c.key, id: { $ref: c.id }, fields: plannedValues(c), madeBy: c.id });
   return out;

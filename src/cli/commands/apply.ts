@@ -48,6 +48,30 @@ function releaseMismatch(planned: PlanServer, now: ServerInfo): string | undefin
   return `the plan was made for ${then}, but the server runs ${describeServer(now)}${now.assumed ? ' (--server-version)' : ''}`;
 }
 
+/**
+ * Result lines go out together, at most every 100 ms: written one by one, each cost a system call
+ * (on a pipe, as in CI, ~0.2 ms of CPU: a sixth of a large apply's CPU).
+ */
+function batchedLines(write: (text: string) => void): { add(line: string): void; flush(): void } {
+  let pending: string[] = [];
+  let timer: NodeJS.Timeout | undefined;
+  const flush = () => {
+    clearTimeout(timer);
+    timer = undefined;
+    if (!pending.length) return;
+    const text = pending.join('');
+    pending = [];
+    write(text);
+  };
+  return {
+    add(line) {
+      pending.push(line.endsWith('\n') ? line : `${line}\n`);
+      timer ??= setTimeout(flush, 100);
+    },
+    flush,
+  };
+}
+
 async function confirm(out: Output): Promise<boolean> {
   const rl = createInterface({ input: process.stdin, output: process.stderr });
   const answer = await rl.question(out.err.bold("Apply these changes? Only 'yes' will be accepted: "));
@@ -104,6 +128,7 @@ export async function applyCommand(planFile: string | undefined, opts: ApplyComm
   }
   const before = client.requestCount;
   const stop = stopOnSignals(out);
+  const resultLines = batchedLines((text) => out.stdout(text));
   let results;
   try {
     results = await execute(plan.changes, {
@@ -112,11 +137,12 @@ export async function applyCommand(planFile: string | undefined, opts: ApplyComm
       policy: plan.policy,
       server,
       refused,
-      onResult: (r) => out.stdout(renderResultLine(r, out.out, kindTitles(kinds))),
+      onResult: (r) => resultLines.add(renderResultLine(r, out.out, kindTitles(kinds))),
       shouldStop: () => stop.signal !== undefined,
       notStarted: NOT_STARTED,
     });
   } finally {
+    resultLines.flush();
     stop.dispose();
   }
   const writes = client.requestCount - before;

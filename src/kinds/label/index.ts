@@ -27,6 +27,22 @@ interface LabelTemplateEntry {
   exclusive?: boolean;
 }
 
+/**
+ * A label's fields as declared, normalised once per entry of the configuration: the labels of a glob
+ * are one entry for all its repositories (30,000 label objects from 120 entries in the benchmark).
+ * Nothing writes to a declared object's fields, so they can be shared.
+ */
+const normalisedEntries = new WeakMap<LabelConfig, Record<string, unknown>>();
+function declaredFields(label: LabelConfig): Record<string, unknown> {
+  let out = normalisedEntries.get(label);
+  if (!out) {
+    const { previously: _previously, ...rest } = label;
+    out = normalizeFields(fields, rest, true);
+    normalisedEntries.set(label, out);
+  }
+  return out;
+}
+
 function makeLabelKind(scopeType: 'repo' | 'org'): Kind {
   const section = scopeType === 'repo' ? 'repos' : 'orgs';
   const listPath = (scope: Scope) =>
@@ -62,11 +78,12 @@ function makeLabelKind(scopeType: 'repo' | 'org'): Kind {
       }
       for (const [name, label] of Object.entries<LabelConfig>(cfg.labels ?? {})) {
         const fromTemplate = byName.get(name);
-        const { previously, ...rest } = label;
+        const { previously } = label;
+        const own = declaredFields(label);
         byName.set(name, {
           key: name,
           // Explicit labels override the template's fields one by one.
-          fields: { ...fromTemplate?.fields, ...normalizeFields(fields, rest, true) },
+          fields: fromTemplate ? { ...fromTemplate.fields, ...own } : own,
           ...(previously ? { previously } : {}),
           path: [section, scope.name, 'labels', name],
         });

@@ -72,10 +72,22 @@ function serverRefusals(desired: DesiredObject, current: CurrentObject, server: 
 interface UserFacts {
   self: string;
   users: CurrentObject[];
+  /** The users by lower-case name, made when first asked (a new user's name checked against every other). */
+  byLowerName?: Map<string, CurrentObject>;
 }
 const factsOf = new WeakMap<ScopeContext, UserFacts>();
 
 const lc = (s: string) => s.toLowerCase();
+
+/** The first user read whose name is `name` but for case (user names are case-insensitive). */
+function userNamed(facts: UserFacts | undefined, name: string): CurrentObject | undefined {
+  if (!facts) return undefined;
+  if (!facts.byLowerName) {
+    facts.byLowerName = new Map();
+    for (const u of facts.users) if (!facts.byLowerName.has(lc(u.key))) facts.byLowerName.set(lc(u.key), u);
+  }
+  return facts.byLowerName.get(lc(name));
+}
 
 /** Context values of a user change: its purge (delete) and the keys as declared (their text is not in ssh_keys). */
 const PURGE = 'purge';
@@ -256,7 +268,7 @@ export const userKind: Kind = {
     const problems: Problem[] = [];
     const f = desired.fields;
     if (!current) {
-      const clash = factsOf.get(ctx)?.users.find((u) => lc(u.key) === lc(desired.key));
+      const clash = userNamed(factsOf.get(ctx), desired.key);
       if (clash) return [{ path: desired.path, message: `the server has a user "${clash.key}" and user names are case-insensitive: write "${clash.key}"` }];
       if (!f.email) problems.push({ path: desired.path, message: 'a new user needs email' });
       if (!('password' in f) && !f.source_id)
