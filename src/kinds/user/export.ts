@@ -1,0 +1,17 @@
+import type { CurrentObject, KindExport } from '../../model/index.js';
+import { userMetaOf } from './extras.js';
+
+export const exporting = {
+  toConfig(current: CurrentObject) {
+    const f = current.fields;
+    const out: Record<string, unknown> = { email: f.email, full_name: f.full_name };
+    if (f.source_id) Object.assign(out, { source_id: f.source_id, login_name: f.login_name });
+    Object.assign(out, { visibility: f.visibility, admin: f.admin, restricted: f.restricted, active: f.active, prohibit_login: f.prohibit_login });
+    for (const k of ['website', 'location', 'description']) if (f[k]) out[k] = f[k];
+    // Only when read (export reads them), and only when there are some: an empty list would manage them.
+    if (Array.isArray(f.badges) && f.badges.length) out.badges = f.badges;
+    const keys = userMetaOf(current).sshKeys;
+    if (keys?.length) out.ssh_keys = keys.map((k) => ({ title: k.title, key: k.key }));
+    return out;
+  },
+} satisfies KindExport;

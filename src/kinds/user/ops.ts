@@ -1,0 +1,82 @@
+import { apiPath } from '../../gitea/path.js';
+import type { CurrentObject, KindWriting, Op } from '../../model/index.js';
+import { badgeOps, declaredUserMetaOf, keyOps, sshKeyIdentity, userMetaOf, type KnownKey } from './extras.js';
+
+/** What POST /admin/users takes (CreateUserOption); the rest needs a PATCH after the create. */
+const CREATE_FIELDS = ['email', 'full_name', 'login_name', 'source_id', 'visibility', 'restricted', 'must_change_password', 'password'];
+/** What PATCH /admin/users/{username} takes (EditUserOption). */
+const EDIT_FIELDS = new Set([
+  'email', 'full_name', 'login_name', 'source_id', 'visibility', 'restricted', 'admin', 'active', 'prohibit_login', 'website', 'location', 'description',
+  'max_repo_creation', 'allow_create_organization', 'allow_git_hook', 'allow_import_local', 'must_change_password', 'password',
+]);
+/** Values a new user already has: a create does not PATCH them. */
+const CREATED_WITH: Record<string, unknown> = { admin: false, active: true, prohibit_login: false, website: '', location: '', description: '' };
+
+/** Context values of a user change: its purge (delete) and the keys as declared (their text is not in ssh_keys). */
+export const PURGE = 'purge';
+export const DECLARED_KEYS = 'ssh_keys_declared';
+
+/** The body of PATCH /admin/users/{name}: what Gitea requires in every edit, then the fields to send. */
+function editBody(name: string, want: Record<string, unknown>, current: CurrentObject | undefined, send: string[]): Record<string, unknown> {
+  const body: Record<string, unknown> = {
+    // Required (binding) and always written by Gitea: keep the current value unless the config manages it.
+    login_name: 'login_name' in want ? want.login_name : (current?.fields.login_name) || name,
+    // Required by the newest API description; 0 means "unchanged".
+    source_id: 'source_id' in want ? want.source_id : ((current?.fields.source_id) ?? 0),
+  };
+  for (const f of send) body[f] = want[f];
+  return body;
+}
+
+export const writing = {
+  context: [PURGE, DECLARED_KEYS],
+
+  shown({ action, desired, changed, ctx }) {
+    if (action === 'delete') return ctx.policy.purge_users ? { [PURGE]: true } : undefined;
+    const keys = declaredUserMetaOf(desired).sshKeys;
+    if (keys && (action === 'create' || changed.includes('ssh_keys'))) return { [DECLARED_KEYS]: keys.map((k) => ({ title: k.title, key: k.key })) };
+    return undefined;
+  },
+
+  ops({ action, desired, current, changed, shown }) {
+    if (action === 'delete') {
+      const purge = shown?.[PURGE] === true;
+      return [
+        {
+          method: 'DELETE',
+          path: apiPath('admin', 'users', current.key),
+          ...(purge ? { query: { purge: true } } : {}),
+          onStatus: {
+            '422': purge
+              ? `Gitea refused to delete user "${current.key}"`
+              : `Gitea refused to delete user "${current.key}": move or delete what it owns first, or set policy.purge_users: true to delete it with its repositories and the organisations it alone owns`,
+          },
+        },
+      ];
+    }
+    const name = desired.key;
+    const want = desired.fields;
+    const userPath = apiPath('admin', 'users', name);
+    const declared = (shown?.[DECLARED_KEYS] as { title: string; key: string }[] | undefined) ?? [];
+    const wantedKeys: KnownKey[] = declared.map((k) => ({ ...k, identity: sshKeyIdentity(k.key) }));
+    const ops: Op[] = [];
+    if (action === 'create') {
+      const body: Record<string, unknown> = { username: name };
+      for (const f of CREATE_FIELDS) if (f in want) body[f] = want[f];
+      ops.push({ method: 'POST', path: 'admin/users', body });
+      if ('badges' in want) ops.push(...badgeOps(name, want.badges, []));
+      ops.push(...keyOps(name, wantedKeys, []));
+      const later = Object.keys(want).filter((f) => EDIT_FIELDS.has(f) && !CREATE_FIELDS.includes(f) && !(f in CREATED_WITH && CREATED_WITH[f] === want[f]));
+      // Last, so that apply compares the server's answer (the user) with what the plan wanted.
+      if (later.length) ops.push({ method: 'PATCH', path: userPath, body: editBody(name, want, undefined, later), reason: 'Gitea cannot set these when it creates a user' });
+      return ops;
+    }
+    const cur = current;
+    if (action === 'rename') ops.push({ method: 'POST', path: apiPath('admin', 'users', cur.key, 'rename'), body: { new_username: name } });
+    if (changed.includes('badges')) ops.push(...badgeOps(name, want.badges, cur.fields.badges));
+    if (changed.includes('ssh_keys')) ops.push(...keyOps(name, wantedKeys, userMetaOf(cur).sshKeys ?? []));
+    const send = changed.filter((f) => EDIT_FIELDS.has(f));
+    if (send.length) ops.push({ method: 'PATCH', path: userPath, body: editBody(name, want, cur, send) });
+    return ops;
+  },
+} satisfies KindWriting;

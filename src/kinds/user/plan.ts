@@ -1,0 +1,111 @@
+import type { Config } from '../../config/types.js';
+import { describeServer, serverHas, type Availability, type CurrentObject, type DesiredObject, type Kind, type Problem, type ServerInfo } from '../../model/index.js';
+import { asSet, normalizeFields } from '../fields.js';
+import { secretFromEnvironment } from '../secrets.js';
+import { wantedKeys, type DeclaredUserMeta } from './extras.js';
+import { editRefusals, factsOf, guard, survivorsByConfig, survivorsByPlan, userNamed } from './guards.js';
+import { PURGE } from './ops.js';
+import { fields } from './read.js';
+
+/**
+ * Releases whose rename refuses a user of an external login source (`ErrUserIsNotLocal`, which the
+ * handler does not map: a 500): every Gitea; Forgejo until 13 lets an administrator rename one.
+ */
+const RENAME_NEEDS_LOCAL_USER: Availability = { gitea: {}, forgejo: { until: '12' } };
+/** Forgejo reads the visibility of a user edit with `optional.FromNonDefault`, and public is the zero value: "public" is dropped. */
+const PUBLIC_DROPPED: Availability = { forgejo: {} };
+
+/** What this server's API cannot do to an existing user, by the config path that asks for it. */
+function serverRefusals(desired: DesiredObject, current: CurrentObject, server: ServerInfo): Problem[] {
+  const problems: Problem[] = [];
+  const sourceId = Number(current.fields.source_id ?? 0);
+  if (current.key !== desired.key && sourceId !== 0 && serverHas(server, RENAME_NEEDS_LOCAL_USER))
+    problems.push({
+      path: [...desired.path, 'previously'],
+      message: `user "${current.key}" signs in through an external login source (source_id ${sourceId}), and ${describeServer(server)} cannot rename such a user (the server fails with 500 "user is not local type"): make it a local user first (Site Administration → User Accounts → Edit → Authentication Source), rename it, then set its source again; or remove "${current.key}" from previously`,
+    });
+  if (desired.fields.visibility === 'public' && current.fields.visibility !== 'public' && serverHas(server, PUBLIC_DROPPED))
+    problems.push({
+      path: [...desired.path, 'visibility'],
+      message: `${describeServer(server)} cannot make a user public through its API (PATCH /admin/users/{username} drops visibility "public"): change it in the web UI (Site Administration → User Accounts → Edit, or the user's own Settings → Privacy), or remove visibility from the config`,
+    });
+  return problems;
+}
+
+export const planning = {
+  async desired(scopeConfig, _scope, ctx) {
+    const users = (scopeConfig as Config).users;
+    if (!users) return undefined;
+    const problems: Problem[] = [];
+    const objects: DesiredObject[] = [];
+    for (const [name, u] of Object.entries(users)) {
+      const path = ['users', name];
+      const { previously, ssh_keys, ...rest } = u;
+      const f = normalizeFields(fields, rest, true);
+      const meta: DeclaredUserMeta = {};
+      if (ssh_keys) {
+        const keys = wantedKeys(ssh_keys);
+        keys.forEach((k, i) => {
+          const first = keys.findIndex((o) => o.identity === k.identity);
+          if (first < i) problems.push({ path: [...path, 'ssh_keys', i], message: `ssh_keys[${i}] is the same key as ssh_keys[${first}] (${k.identity})` });
+        });
+        f.ssh_keys = asSet(keys.map((k) => k.identity));
+        meta.sshKeys = keys;
+      }
+      if (u.password !== undefined) {
+        const { secret, problems: p } = secretFromEnvironment(u.password, [...path, 'password'], 'password', ctx);
+        problems.push(...p);
+        if (secret) f.password = secret;
+      }
+      objects.push({ key: name, fields: f, ...(meta.sshKeys ? { meta } : {}), ...(previously ? { previously } : {}), path });
+    }
+    return { objects, problems };
+  },
+
+  compare(field) {
+    // Gitea compares e-mails case-insensitively: a change of case only is a no-op there.
+    if (field === 'email') return (want, have) => String(want ?? '').toLowerCase() === String(have ?? '').toLowerCase();
+    return undefined;
+  },
+
+  check(desired, current, _scope, ctx) {
+    const problems: Problem[] = [];
+    const f = desired.fields;
+    if (!current) {
+      const clash = userNamed(factsOf.get(ctx), desired.key);
+      if (clash) return [{ path: desired.path, message: `the server has a user "${clash.key}" and user names are case-insensitive: write "${clash.key}"` }];
+      if (!f.email) problems.push({ path: desired.path, message: 'a new user needs email' });
+      if (!('password' in f) && !f.source_id)
+        problems.push({ path: desired.path, message: 'a new local user needs a password of at least 8 characters (password: "${NAME}", from an environment variable)' });
+      return problems;
+    }
+    for (const r of editRefusals(current.key, f, current.fields, ctx, survivorsByConfig(ctx))) problems.push({ path: [...desired.path, r.field], message: r.message });
+    if (ctx.server) problems.push(...serverRefusals(desired, current, ctx.server));
+    return problems;
+  },
+
+  keep(current, _scope, ctx) {
+    return guard(current.key, ctx, current.fields.admin === true, survivorsByConfig(ctx));
+  },
+
+  guard(change, current, ctx, plan) {
+    if (!current) return undefined;
+    const survivors = survivorsByPlan(plan);
+    if (change.action === 'delete') {
+      const why = guard(current.key, ctx, current.fields.admin === true, survivors);
+      return why ? `forgeform never deletes this user: ${why}` : undefined;
+    }
+    const want = Object.fromEntries(change.fields.filter((f) => !f.context).map((f) => [f.path, f.after]));
+    return editRefusals(current.key, want, current.fields, ctx, survivors)[0]?.message;
+  },
+
+  async annotate(change) {
+    const notes: string[] = [];
+    if (change.action === 'create' && !change.fields.some((f) => f.path === 'must_change_password'))
+      notes.push('must_change_password is not written: Gitea creates the user with must_change_password: true, so it cannot use the API until it changes its password');
+    if (change.action === 'delete' && change.fields.some((f) => f.context && f.path === PURGE && f.after === true))
+      notes.push('purged (policy.purge_users): its repositories, packages and the organisations it alone owns are deleted too');
+    for (const op of change.ops) if (op.reason && /SSH key|badges/.test(op.reason)) notes.push(op.reason);
+    return notes.length ? { notes } : undefined;
+  },
+} satisfies Partial<Kind>;

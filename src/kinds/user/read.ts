@@ -1,0 +1,64 @@
+import type { FieldSpec, KindReading } from '../../model/index.js';
+import { bool, int, normalizeFields, only, set, str, text } from '../fields.js';
+import { BADGES, readExtras } from './extras.js';
+import { factsOf, selfMatters } from './guards.js';
+
+const writeOnly = (spec: FieldSpec): FieldSpec => ({ ...spec, writeOnly: true });
+
+export const fields: FieldSpec[] = [
+  str('email'),
+  str('full_name'),
+  str('login_name'),
+  int('source_id'),
+  str('visibility'),
+  bool('restricted'),
+  bool('admin'),
+  bool('active'),
+  bool('prohibit_login'),
+  str('website'),
+  str('location'),
+  text('description'),
+  // Never returned by the server (`services/convert/user.go`): sent, never compared.
+  writeOnly(int('max_repo_creation')),
+  writeOnly(bool('allow_create_organization')),
+  writeOnly(bool('allow_git_hook')),
+  writeOnly(bool('allow_import_local')),
+  writeOnly(bool('must_change_password')),
+  { name: 'password', type: 'scalar', writeOnly: true, sensitive: true },
+  // Read per user, only when the config names them.
+  only(BADGES, set('badges')),
+  set('ssh_keys'),
+];
+
+export const reading = {
+  fields,
+  // Read only when the config names them; apply's stale-plan check reads without the config.
+  guardedByServer: ['badges', 'ssh_keys'],
+
+  async read(_scope, ctx, desired) {
+    const { client } = ctx;
+    const raw = await client.list<unknown>('admin/users', { object: 'users' });
+    const users = raw.map((r) => this.fromServer(r));
+    const byKey = new Map(users.map((u) => [u.key, u]));
+    const me = selfMatters(ctx, desired, users) ? await ctx.cachedGet<{ login?: string } | undefined>('user', { object: "the token's own user" }) : undefined;
+    factsOf.set(ctx, { self: String(me?.login ?? ''), users });
+    const extras: Promise<void>[] = [];
+    for (const d of desired ?? []) {
+      const user = byKey.get(d.key) ?? (d.previously ?? []).map((p) => byKey.get(p)).find((u) => u !== undefined);
+      const wants = { badges: 'badges' in d.fields, keys: 'ssh_keys' in d.fields };
+      if (user && (wants.badges || wants.keys)) extras.push(readExtras(client, user, wants, ctx.server));
+    }
+    // export: one request per user and detail, which its help announces.
+    if (ctx.options.readEverything) for (const u of users) extras.push(readExtras(client, u, { badges: true, keys: true }, ctx.server));
+    await Promise.all(extras);
+    return users;
+  },
+
+  fromServer(raw) {
+    const r = raw as Record<string, unknown>;
+    const values: Record<string, unknown> = { ...r };
+    if ('is_admin' in r) values.admin = r.is_admin;
+    const readable = fields.filter((f) => !f.writeOnly && f.name !== 'badges' && f.name !== 'ssh_keys');
+    return { key: String(r.login ?? r.username), id: Number(r.id), fields: normalizeFields(readable, values, true) };
+  },
+} satisfies KindReading;
