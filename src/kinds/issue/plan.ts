@@ -1,0 +1,130 @@
+import type { IssueConfig, RepoConfig } from '../../config/types.js';
+import { apiPath } from '../../gitea/path.js';
+import { splitRepo } from '../branch-protection/index.js';
+import { asSet, normalizeFields } from '../fields.js';
+import { describeServer, type CurrentObject, type DesiredObject, type Kind, type Problem, type Scope, type ScopeContext } from '../../model/index.js';
+import { bodyLockedByServer, fields, labelSources, metaOf, mode, type DeclaredIssueMeta } from './read.js';
+
+interface Milestone {
+  id: number;
+  title: string;
+}
+
+/** A label an issue can carry, as it will be once the plan's label changes are applied. */
+interface LabelTarget {
+  name: string;
+  /** The label's id, or a reference to the change that creates it. */
+  id: number | { $ref: string };
+  exclusive: boolean;
+}
+
+interface PreparedIssue {
+  problems: Problem[];
+  targets: LabelTarget[];
+  /** The labels on the issue now, named as they will be after this plan's renames. */
+  currentNames: string[];
+  milestoneId?: number;
+}
+
+export type Prepared = Map<string, PreparedIssue>;
+
+/** Labels as they will be after the plan: current ones renamed or deleted, planned ones added. */
+async function labelCatalogue(scope: Scope, ctx: ScopeContext): Promise<LabelTarget[]> {
+  const out: LabelTarget[] = [];
+  for (const [kind, s] of labelSources(scope))
+    for (const l of await ctx.projected(kind, s)) out.push({ name: l.key, id: l.id as LabelTarget['id'], exclusive: Boolean(l.fields.exclusive) });
+  return out;
+}
+
+/** The scope of an exclusive label is its name up to the last '/', when that '/' is inside the name. */
+export function exclusiveScope(name: string): string | undefined {
+  const i = name.lastIndexOf('/');
+  return i > 0 && i < name.length - 1 ? name.slice(0, i) : undefined;
+}
+
+function prepareOne(d: DesiredObject, cur: CurrentObject | undefined, catalogue: LabelTarget[], milestones: Milestone[], scope: Scope): PreparedIssue {
+  const problems: Problem[] = [];
+  const targets: LabelTarget[] = [];
+  if ('labels' in d.fields) {
+    for (const name of asSet(d.fields.labels)) {
+      const found = catalogue.filter((l) => l.name === name);
+      if (found.length === 1) targets.push(found[0]!);
+      else
+        problems.push({
+          path: [...d.path, 'labels'],
+          message: found.length
+            ? `label "${name}" is ambiguous: ${found.length} labels of that name exist in ${scope.name} or its organisation`
+            : `label "${name}" does not exist in ${scope.name} or its organisation, and the config does not create it`,
+        });
+    }
+    const byScope = new Map<string, string[]>();
+    for (const t of targets) {
+      const s = t.exclusive ? exclusiveScope(t.name) : undefined;
+      if (s) byScope.set(s, [...(byScope.get(s) ?? []), t.name]);
+    }
+    for (const [s, names] of byScope)
+      if (names.length > 1)
+        problems.push({ path: [...d.path, 'labels'], message: `labels ${names.map((n) => `"${n}"`).join(' and ')} share the exclusive scope "${s}": Gitea would silently keep only one` });
+  }
+  let milestoneId: number | undefined;
+  if (typeof d.fields.milestone === 'string') {
+    const found = milestones.filter((m) => m.title === d.fields.milestone);
+    if (found.length === 1) milestoneId = found[0]!.id;
+    else
+      problems.push({
+        path: [...d.path, 'milestone'],
+        message: found.length ? `milestone "${d.fields.milestone}" is ambiguous: ${found.length} milestones have that title` : `milestone "${d.fields.milestone}" does not exist in ${scope.name}`,
+      });
+  }
+  const ids = metaOf(cur).labelIds ?? [];
+  const currentNames = ids.map((id) => catalogue.find((l) => l.id === id)?.name).filter((n): n is string => n !== undefined);
+  return { problems, targets, currentNames, ...(milestoneId !== undefined ? { milestoneId } : {}) };
+}
+
+export const planning = {
+  async desired(scopeConfig, scope) {
+    const issues = (scopeConfig as RepoConfig | undefined)?.issues;
+    if (!issues) return undefined;
+    const objects = Object.entries<IssueConfig>(issues).map(([index, cfg]) => {
+      const { labels_mode, ...managed } = cfg;
+      return {
+        key: `#${index}`,
+        fields: normalizeFields(fields, managed, true),
+        ...(labels_mode ? { meta: { labelsMode: labels_mode } satisfies DeclaredIssueMeta } : {}),
+        path: ['repos', scope.name, 'issues', index],
+      };
+    });
+    return { objects, problems: [] };
+  },
+
+  async prepare(scope, desired, current, ctx): Promise<Prepared> {
+    const catalogue = desired.some((d) => 'labels' in d.fields) ? await labelCatalogue(scope, ctx) : [];
+    const milestones = desired.some((d) => typeof d.fields.milestone === 'string')
+      ? await ctx.client.list<Milestone>(apiPath('repos', ...splitRepo(scope.name), 'milestones'), { query: { state: 'all' }, object: `milestones of ${scope.name}` })
+      : [];
+    return new Map(desired.map((d) => [d.key, prepareOne(d, current.find((c) => c.key === d.key), catalogue, milestones, scope)]));
+  },
+
+  check(d, current, scope, _ctx, prepared) {
+    if (!current) return [{ path: d.path, message: `issue ${d.key} does not exist in ${scope.name} (forgeform never creates issues)` }];
+    return (prepared as Prepared).get(d.key)?.problems ?? [];
+  },
+
+  compare(field, d, _current, prepared) {
+    if (field !== 'labels') return undefined;
+    const have = new Set((prepared as Prepared).get(d.key)?.currentNames ?? []);
+    return (want) => {
+      const w = asSet(want);
+      return w.every((n) => have.has(n)) && (mode(d) === 'add' || w.length === have.size);
+    };
+  },
+
+  async annotate(change, _scope, ctx) {
+    if (!ctx.server || bodyLockedByServer(ctx.server) || !change.fields.some((f) => f.path === 'body' && !f.context)) return undefined;
+    return {
+      notes: [
+        `the body is checked by forgeform, not by the server: ${describeServer(ctx.server)} ignores content_version, so apply reads the issue again right before its first write and refuses the edit if the body changed since the plan (an edit made between that read and the write is still overwritten)`,
+      ],
+    };
+  },
+} satisfies Partial<Kind>;

@@ -1,0 +1,179 @@
+import { isApiError } from '../../gitea/errors.js';
+import { apiPath } from '../../gitea/path.js';
+import { countOf } from '../../gitea/paging.js';
+import { splitRepo } from '../branch-protection/index.js';
+import { asSet, normalizeFields, set, str, text } from '../fields.js';
+import { serverDate, serverOffset } from './due-date.js';
+import { orgLabelKind, repoLabelKind } from '../label/index.js';
+import { serverHas, type Availability, type CurrentObject, type DesiredObject, type FieldSpec, type Kind, type KindReading, type Scope, type ScopeContext, type ServerInfo } from '../../model/index.js';
+
+export const fields: FieldSpec[] = [
+  // Label names, compared by the labels_mode rule (see compare); a write answer is not comparable.
+  { name: 'labels', type: 'set', normalize: asSet, readBack: false },
+  str('state'),
+  str('title'),
+  text('body'),
+  { name: 'milestone', type: 'scalar', normalize: (v) => (v === undefined || v === null ? null : String(v)) },
+  set('assignees'),
+  // The day as the server writes it, in its own zone (see due-date.ts).
+  { name: 'due_date', type: 'scalar', normalize: serverDate },
+  { name: 'projects', type: 'set', normalize: (v) => asSet(v).map(Number).sort((a, b) => a - b), availability: { gitea: { since: '1.27' } } }, // in no release (not in EditIssueOption of Gitea 1.25.4, main of 2026-04, any Forgejo): only the sandbox's gitea@main (1.27.0)
+  str('ref'),
+];
+
+interface ServerIssue {
+  number: number;
+  title: string;
+  body: string;
+  state: string;
+  ref: string;
+  labels: { id: number; name: string }[] | null;
+  milestone: { id: number; title: string } | null;
+  assignees: { login: string }[] | null;
+  due_date: string | null;
+  created_at?: string;
+  updated_at?: string;
+  projects?: { id: number }[] | null;
+  content_version?: number;
+}
+
+function orgScopeOf(scope: Scope): Scope | undefined {
+  return scope.repo?.ownerIsOrg ? { type: 'org', name: scope.repo.owner } : undefined;
+}
+
+export function labelSources(scope: Scope): [Kind, Scope][] {
+  const org = orgScopeOf(scope);
+  return org ? [[repoLabelKind, scope], [orgLabelKind, org]] : [[repoLabelKind, scope]];
+}
+
+/**
+ * Releases that take `content_version` in an issue edit and refuse a stale one (409): Gitea 1.26
+ * (#37035). The others ignore it, so forgeform checks the body itself (see bodyLockedByServer).
+ */
+const CONTENT_LOCK: Availability = { gitea: { since: '1.26' } };
+/** What an issue carries beside its fields, as read. */
+interface IssueMeta {
+  /** Its labels' ids: names may be duplicated, ids are exact. */
+  labelIds: number[];
+  /** The body version a body edit is planned from (see CONTENT_VERSION). */
+  contentVersion: number;
+  /** The server's UTC offset as the issue's answer shows it: a due date is sent in it (due-date.ts). */
+  utcOffset: string;
+  /**
+   * Where the server has no lock, a copy of the body that the saved plan's staleness digest covers
+   * (`body` itself is left out of it: where the server guards it, a body edited since the plan must
+   * not make the issue's other changes stale).
+   */
+  unguardedBody?: unknown;
+}
+/** What the config says of an issue beside its fields. */
+export interface DeclaredIssueMeta {
+  labelsMode?: 'add' | 'exact';
+}
+export const metaOf = (o: CurrentObject | undefined) => (o?.meta ?? {}) as Partial<IssueMeta>;
+const declaredMetaOf = (d: DesiredObject) => (d.meta ?? {}) as DeclaredIssueMeta;
+
+/** Whether the server itself refuses a body edit planned from an older body; unknown server: assumed not. */
+export function bodyLockedByServer(server: ServerInfo | undefined): boolean {
+  return server !== undefined && serverHas(server, CONTENT_LOCK);
+}
+
+export function mode(d: DesiredObject): 'add' | 'exact' {
+  return declaredMetaOf(d).labelsMode === 'exact' ? 'exact' : 'add';
+}
+
+const ISSUE_PAGE = 50;
+
+/**
+ * The issues of a repository with these numbers (those that exist). With two or more, the first
+ * page of the repository's issue list (open and closed, pull requests too) usually holds them all:
+ * one read instead of one GET each (issue 12). Its total then tells whether the rest of the list
+ * costs fewer pages than the issues still missing cost GETs; an issue no read found is asked for
+ * by number, so a list that leaves one out (a filter, a server quirk) never makes it "missing".
+ */
+async function readIssues(scope: Scope, ctx: ScopeContext, numbers: number[]): Promise<ServerIssue[]> {
+  const [owner, repo] = splitRepo(scope.name);
+  const found = new Map<number, ServerIssue>();
+  const keep = (items: unknown) => {
+    if (!Array.isArray(items)) return;
+    for (const i of items as ServerIssue[]) if (i && typeof i.number === 'number' && numbers.includes(i.number)) found.set(i.number, i);
+  };
+  if (numbers.length > 1) {
+    const listPath = apiPath('repos', owner, repo, 'issues');
+    const page = (n: number) => ctx.client.request<unknown[]>('GET', listPath, { expect: 'list', query: { state: 'all', limit: ISSUE_PAGE, page: n }, object: `issues of ${scope.name}` });
+    const first = await page(1);
+    keep(first.data);
+    const onFirst = Array.isArray(first.data) ? first.data.length : 0;
+    const { count } = countOf(first.headers, onFirst);
+    const missing = numbers.filter((n) => !found.has(n)).length;
+    // A short first page ends the list; otherwise read on only when that is cheaper than GETs.
+    if (onFirst >= ISSUE_PAGE && missing > 0) {
+      const morePages = Math.ceil(count / ISSUE_PAGE) - 1;
+      if (morePages > 0 && morePages < missing) for (const res of await Promise.all(Array.from({ length: morePages }, (_, i) => page(i + 2)))) keep(res.data);
+    }
+  }
+  await Promise.all(
+    numbers
+      .filter((n) => !found.has(n))
+      .map(async (n) => {
+        try {
+          found.set(n, await ctx.client.get<ServerIssue>(apiPath('repos', owner, repo, 'issues', String(n)), { object: `issue #${n} of ${scope.name}` }));
+        } catch (e) {
+          if (!isApiError(e, 404)) throw e;
+        }
+      }),
+  );
+  return numbers.flatMap((n) => (found.has(n) ? [found.get(n)!] : []));
+}
+
+export const reading = {
+  fields,
+  // A body edit carries the content version it was planned from; Gitea 1.26 answers 409 when it moved on.
+  // Elsewhere the body's copy (IssueMeta.unguardedBody) is in the digest, and apply checks the body itself.
+  guardedByServer: ['body'],
+  inDigest(current) {
+    const { labelIds, utcOffset, unguardedBody } = metaOf(current);
+    return { labelIds, utcOffset, ...(unguardedBody !== undefined ? { body: unguardedBody } : {}) };
+  },
+
+  /** The named issues, in as few reads as the issue list allows (see readIssues). The label lists are read alongside. */
+  async read(scope, ctx, desired = []) {
+    const [issues] = await Promise.all([
+      readIssues(scope, ctx, desired.map((d) => Number(d.key.slice(1)))),
+      ...(desired.some((d) => 'labels' in d.fields) ? labelSources(scope).filter(([, s]) => !s.pendingCreate).map(([k, s]) => ctx.currentOf(k, s)) : []),
+    ]);
+    const locked = bodyLockedByServer(ctx.server);
+    return issues
+      .filter((i): i is ServerIssue => i !== undefined)
+      .map((i) => {
+        const o = this.fromServer(i);
+        if (!locked) o.meta = { ...o.meta, unguardedBody: o.fields.body };
+        return o;
+      });
+  },
+
+  fromServer(raw) {
+    const i = raw as ServerIssue;
+    const f = normalizeFields(
+      fields,
+      {
+        labels: (i.labels ?? []).map((l) => l.name),
+        state: i.state,
+        title: i.title,
+        body: i.body,
+        milestone: i.milestone?.title ?? null,
+        assignees: (i.assignees ?? []).map((a) => a.login),
+        due_date: i.due_date,
+        projects: (i.projects ?? []).map((p) => p.id),
+        ref: i.ref,
+      },
+      false,
+    );
+    return {
+      key: `#${i.number}`,
+      id: i.number,
+      fields: f,
+      meta: { labelIds: (i.labels ?? []).map((l) => l.id).sort((a, b) => a - b), contentVersion: i.content_version ?? 0, utcOffset: serverOffset(i) } satisfies IssueMeta,
+    };
+  },
+} satisfies KindReading;
