@@ -1,0 +1,20 @@
+import type { CurrentObject, KindExport } from '../../model/index.js';
+import { eventsToConfig } from './events.js';
+import { identityOf, SLACK_KEYS } from './read.js';
+
+export const exporting = {
+  /** Hooks are a list in the config: their identity is scope + type + url, not a map key. */
+  exportInto(config, objects) {
+    config.hooks = Object.values(objects);
+  },
+  toConfig(current: CurrentObject) {
+    const id = identityOf(current.key);
+    const f = current.fields;
+    const out: Record<string, unknown> = { url: id.url, scope: id.scope, type: id.type, content_type: f.content_type, events: eventsToConfig(f.events) };
+    if (f.branch_filter) out.branch_filter = f.branch_filter;
+    out.active = f.active;
+    if (f.name) out.name = f.name;
+    if (id.type === 'slack') for (const k of SLACK_KEYS) if (f[k]) out[k] = f[k];
+    return out;
+  },
+} satisfies KindExport;

@@ -1,0 +1,74 @@
+import { apiPath } from '../../gitea/path.js';
+import type { CurrentObject, DesiredObject, KindWriting, Op } from '../../model/index.js';
+import { eventsToConfig } from './events.js';
+import { identityOf, SLACK_KEYS } from './read.js';
+
+/**
+ * The body of POST /admin/hooks: identity (from the key), secret and every field the change carries;
+ * active unless said otherwise. A replacement keeps what the config does not manage as it was.
+ */
+function createBody(d: DesiredObject, replaced?: CurrentObject): Record<string, unknown> {
+  const kept = replaced ? Object.fromEntries(['content_type', 'branch_filter', 'active', 'authorization_header', ...SLACK_KEYS].filter((k) => k in replaced.fields).map((k) => [k, replaced.fields[k]])) : {};
+  const want = { ...kept, ...d.fields };
+  const id = identityOf(d.key);
+  // Values are strings, or the Secret of config.secret (revealed only when the body is sent).
+  const config: Record<string, unknown> = {
+    url: id.url,
+    content_type: want.content_type || 'json',
+    // Without it, POST /admin/hooks creates a default hook.
+    is_system_webhook: id.scope === 'system' ? 'true' : 'false',
+  };
+  if (want.secret !== undefined) config.secret = want.secret;
+  for (const k of SLACK_KEYS) if (k in want) config[k] = String(want[k]);
+  return {
+    type: id.type,
+    config,
+    events: 'events' in d.fields ? d.fields.events : replaced ? eventsToConfig(replaced.fields.events) : ['push'],
+    // Gitea's default is an inactive hook.
+    active: want.active ?? true,
+    ...('branch_filter' in want ? { branch_filter: want.branch_filter } : {}),
+    ...('authorization_header' in want ? { authorization_header: want.authorization_header } : {}),
+    ...('name' in want ? { name: want.name } : {}),
+  };
+}
+
+/**
+ * The body of PATCH /admin/hooks/{id}: Gitea resets what an edit omits (events to [push], branch filter
+ * and authorization header cleared, Slack settings cleared when channel is sent), so it carries the
+ * hook's whole state — desired where the config manages it, current elsewhere (the header too, where
+ * the server returned it).
+ */
+function editBody(d: DesiredObject, cur: CurrentObject): Record<string, unknown> {
+  const want = d.fields;
+  const have = cur.fields;
+  const pick = (k: string) => (k in want ? want[k] : have[k]);
+  const id = identityOf(d.key);
+  const config: Record<string, string> = { url: id.url, content_type: String(pick('content_type') || 'json') };
+  if (id.type === 'slack') for (const k of SLACK_KEYS) config[k] = String(pick(k) ?? '');
+  return {
+    config,
+    events: 'events' in want ? want.events : eventsToConfig(have.events),
+    branch_filter: pick('branch_filter') ?? '',
+    active: pick('active'),
+    ...('authorization_header' in want || 'authorization_header' in have ? { authorization_header: pick('authorization_header') } : {}),
+    ...('name' in want ? { name: want.name } : {}),
+  };
+}
+
+export const writing = {
+  ops({ action, desired, current }) {
+    const remove: Op = { method: 'DELETE', path: apiPath('admin', 'hooks', current?.id ?? 0) };
+    if (action === 'delete') return [remove];
+    const create: Op = { method: 'POST', path: 'admin/hooks', body: createBody(desired, action === 'replace' ? current : undefined) };
+    if (action === 'create') return [create];
+    if (action === 'replace') return [{ ...remove, reason: 'Gitea cannot change a hook secret in place: the hook is deleted and created again (it gets a new id)' }, create];
+    return [
+      {
+        method: 'PATCH',
+        path: apiPath('admin', 'hooks', current.id!),
+        body: editBody(desired, current),
+        onStatus: { '500': 'the hook no longer exists on the server (Gitea answers 500 for an unknown hook id): plan again' },
+      },
+    ];
+  },
+} satisfies KindWriting;

@@ -1,0 +1,87 @@
+import type { Config, HookConfig } from '../../config/types.js';
+import { isDeepStrictEqual } from 'node:util';
+import { asSet, normalizeFields } from '../fields.js';
+import { secretFromEnvironment } from '../secrets.js';
+import { isSecret } from '../../secret.js';
+import { describeAvailability, describeServer, type DesiredObject, type Kind, type Problem, type ScopeContext } from '../../model/index.js';
+import { expandEvents, normalizeEvents } from './events.js';
+import { fields, FROM_SERVER, hookKey, identityOf, LIST_BY_TYPE, listsByType, revealed, type Identity } from './read.js';
+
+/** What this server's API cannot do with a declared hook: list its default hooks. (A name it lacks is the name field's availability.) */
+function serverRefusals(desired: DesiredObject, id: Identity, ctx: ScopeContext): Problem[] {
+  const server = ctx.server;
+  if (!server) return [];
+  const problems: Problem[] = [];
+  if (id.scope === 'default' && !listsByType(server))
+    problems.push({
+      path: [...desired.path, 'scope'],
+      message: `${describeServer(server)} cannot list default hooks (GET /admin/hooks lists system hooks only; ${describeAvailability(LIST_BY_TYPE)} has ?type=default), so forgeform cannot tell whether this one exists: manage it in the web UI (Site Administration → Default Webhooks), or declare it as a system hook`,
+    });
+  return problems;
+}
+
+export const planning = {
+  async desired(scopeConfig, _scope, ctx) {
+    const hooks = (scopeConfig as Config).hooks;
+    if (!hooks) return undefined;
+    const problems: Problem[] = [];
+    const objects: DesiredObject[] = [];
+    const seen = new Map<string, number>();
+    hooks.forEach((h: HookConfig, i) => {
+      const path = ['hooks', i];
+      const id: Identity = { scope: h.scope ?? 'system', type: h.type ?? 'gitea', url: h.url };
+      const key = hookKey(id);
+      const first = seen.get(key);
+      if (first !== undefined) {
+        const at = ctx.loaded.locate?.(['hooks', first]);
+        const where = at ? `${at.file}:${at.line}:${at.col}` : `hooks[${first}]`;
+        problems.push({ path, message: `this hook (scope ${id.scope}, type ${id.type}, url ${id.url}) is declared twice: here and at ${where}` });
+        return;
+      }
+      seen.set(key, i);
+      const { url: _url, scope: _scope, type: _type, events, ...rest } = h;
+      const f = normalizeFields(fields, rest, true);
+      if (events) f.events = events;
+      for (const field of ['secret', 'authorization_header'] as const) {
+        if (h[field] === undefined) continue;
+        const { secret, problems: p } = secretFromEnvironment(h[field], [...path, field], field, ctx);
+        problems.push(...p);
+        if (secret) f[field] = secret;
+      }
+      objects.push({ key, fields: f, path });
+    });
+    return { objects, problems };
+  },
+
+  compare(field) {
+    // Gitea stores "issues" as issues and its sub-events: compare what it will store with what it has.
+    if (field === 'events') return (want, have) => isDeepStrictEqual(expandEvents(asSet(want)), normalizeEvents(have));
+    // Secrets compare as their values (their templates differ: the config's ${NAME}, the server's read).
+    if (field === 'authorization_header') return (want, have) => revealed(want) === revealed(have);
+    return undefined;
+  },
+
+  check(desired, current, _scope, ctx) {
+    const id = identityOf(desired.key);
+    if (!current && (id.type === 'matrix' || id.type === 'packagist'))
+      return [{ path: [...desired.path, 'type'], message: `Gitea's API cannot set the ${id.type === 'matrix' ? 'room' : 'package'} settings of a ${id.type} hook: create it in Gitea's web UI; forgeform then manages its other fields` }];
+    return serverRefusals(desired, id, ctx);
+  },
+
+  async annotate(change) {
+    const notes: string[] = [];
+    const edit = change.ops.find((o) => o.method === 'PATCH');
+    if (edit) {
+      const sent = (edit.body as Record<string, unknown>).authorization_header;
+      notes.push(
+        sent === undefined
+          ? 'Gitea clears the authorization header of a hook on every edit that does not send it: declare authorization_header if this hook has one'
+          : isSecret(sent) && sent.template === FROM_SERVER
+            ? 'the authorization header is sent back as the server holds it: Gitea clears it on any edit that omits it'
+            : 'authorization_header is sent again: Gitea clears it on any edit that omits it',
+      );
+    }
+    for (const op of change.ops) if (op.reason) notes.push(op.reason);
+    return notes.length ? { notes } : undefined;
+  },
+} satisfies Partial<Kind>;

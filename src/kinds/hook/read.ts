@@ -1,0 +1,90 @@
+import { bool, normalizeFields, str } from '../fields.js';
+import { isSecret, Secret } from '../../secret.js';
+import { serverHas, type Availability, type CurrentObject, type FieldSpec, type KindReading, type ServerInfo } from '../../model/index.js';
+import { normalizeEvents } from './events.js';
+
+export const SLACK_KEYS = ['channel', 'username', 'icon_url', 'color'];
+
+export const fields: FieldSpec[] = [
+  str('content_type'),
+  // Kept as written in the config (what is sent and shown); compared after Gitea's expansion (see compare).
+  { name: 'events', type: 'set', normalize: normalizeEvents },
+  str('branch_filter'),
+  bool('active'),
+  { ...str('name'), availability: { gitea: { since: '1.26' } } }, // Gitea 1.26 (#37025, modules/structs/hook.go); no Forgejo: elsewhere ignored, never converges
+  ...SLACK_KEYS.map(str),
+  // Never returned; Gitea cannot change the secret in place, and clears the header on an edit without it.
+  { name: 'secret', type: 'scalar', writeOnly: true, sensitive: true },
+  // Write-only where the server hides it (Gitea 1.27); released servers return it, and read() then gives it to the diff.
+  { name: 'authorization_header', type: 'scalar', writeOnly: true, sensitive: true, resendOnEdit: true },
+];
+
+/**
+ * What each release does with hooks, as data (docs/servers-writes.md). Every released Gitea and every
+ * Forgejo answer a hook with its authorization header in clear (`ToHook`, services/webhook/general.go):
+ * there forgeform compares it (as a Secret: it reaches no output) and sends it back on edits that do
+ * not change it. Only Gitea ≥ 1.24 lists default hooks (`GET /admin/hooks?type=`); elsewhere the list
+ * is the system hooks whatever `type` says. Hook names exist from Gitea 1.26 (the name field's availability).
+ */
+const HEADER_IN_CLEAR: Availability = { gitea: { until: '1.26' }, forgejo: {} };
+export const LIST_BY_TYPE: Availability = { gitea: { since: '1.24' } };
+
+/** The template of a header read from the server: a saved plan stores this text, never the value; apply reads the server again. */
+export const FROM_SERVER = '(the header the server holds, read again at apply)';
+
+/** Unknown server (offline checks): the older behaviour of each, which never compares a value it may not get. */
+const has = (server: ServerInfo | undefined, a: Availability) => server !== undefined && serverHas(server, a);
+export const listsByType = (server: ServerInfo | undefined) => server === undefined || serverHas(server, LIST_BY_TYPE);
+
+/** A secret's value, for comparison only. */
+export const revealed = (v: unknown) => (isSecret(v) ? v.reveal() : v === null || v === undefined ? '' : String(v));
+
+export interface Identity {
+  scope: 'system' | 'default';
+  type: string;
+  url: string;
+}
+
+export function hookKey(id: Identity): string {
+  return `${id.scope} ${id.type} ${id.url}`;
+}
+
+export function identityOf(key: string): Identity {
+  const [scope, type, ...url] = key.split(' ');
+  return { scope: scope as Identity['scope'], type: type ?? '', url: url.join(' ') };
+}
+
+/** A server hook, in the list it came from (system or default): the hook itself does not say. */
+function hookFromServer(raw: unknown, scope: Identity['scope']): CurrentObject {
+  const r = raw as Record<string, unknown> & { config?: Record<string, unknown> };
+  const config = r.config ?? {};
+  const type = String(r.type ?? '');
+  const values: Record<string, unknown> = { content_type: config.content_type, events: r.events, branch_filter: r.branch_filter, active: r.active, name: r.name };
+  if (type === 'slack') for (const k of SLACK_KEYS) values[k] = config[k];
+  const readable = fields.filter((f) => !f.writeOnly && (type === 'slack' || !SLACK_KEYS.includes(f.name)));
+  return { key: hookKey({ scope, type, url: String(config.url ?? '') }), id: Number(r.id), fields: normalizeFields(readable, values, false) };
+}
+
+export const reading = {
+  fields,
+
+  // The list does not say whether a hook is a system or a default one: list each type on its own, where the server can.
+  async read(_scope, ctx) {
+    const inClear = has(ctx.server, HEADER_IN_CLEAR);
+    const list = (type: 'system' | 'default') =>
+      ctx.client.list<Record<string, unknown>>('admin/hooks', { query: { type }, object: `${type} webhooks` }).then((hooks) =>
+        hooks.map((h) => {
+          const o = hookFromServer(h, type);
+          if (inClear) o.fields.authorization_header = new Secret(revealed(h.authorization_header), FROM_SERVER);
+          return o;
+        }),
+      );
+    const [system, dflt] = await Promise.all([list('system'), listsByType(ctx.server) ? list('default') : []]);
+    return [...system, ...dflt];
+  },
+
+  // A write's answer does not say which list the hook is in either; apply compares its fields only.
+  fromServer(raw) {
+    return hookFromServer(raw, 'system');
+  },
+} satisfies KindReading;
