@@ -1,48 +1,13 @@
-import type { LabelConfig, OrgConfig, RepoConfig } from '../../config/types.js';
-import { countOf } from '../../gitea/paging.js';
 import { apiPath } from '../../gitea/path.js';
-import type { Op } from '../../model/index.js';
-import { bool, normalizeFields, text } from '../fields.js';
 import { splitRepo } from '../branch-protection/index.js';
-import type { CurrentObject, DesiredObject, FieldSpec, Kind, Problem, Scope, ScopeContext } from '../../model/index.js';
+import type { CurrentObject, Kind, Scope } from '../../model/index.js';
+import { labelWriting } from './ops.js';
+import { labelPlanning } from './plan.js';
+import { labelReading } from './read.js';
 
-/** Gitea stores #rrggbb and answers rrggbb: compare lower-case, without '#', 3 digits expanded. */
-export function normalizeColor(value: unknown): string {
-  let c = String(value ?? '').trim().toLowerCase().replace(/^#/, '');
-  if (/^[0-9a-f]{3}$/.test(c)) c = c.replace(/./g, (d) => d + d);
-  return c;
-}
+export { normalizeColor } from './read.js';
 
-const fields: FieldSpec[] = [
-  { name: 'color', type: 'scalar', normalize: normalizeColor },
-  text('description'),
-  bool('exclusive'),
-  bool('is_archived'),
-];
-
-interface LabelTemplateEntry {
-  name: string;
-  color: string;
-  description?: string;
-  exclusive?: boolean;
-}
-
-/**
- * A label's fields as declared, normalised once per entry of the configuration: the labels of a glob
- * are one entry for all its repositories (30,000 label objects from 120 entries in the benchmark).
- * Nothing writes to a declared object's fields, so they can be shared.
- */
-const normalisedEntries = new WeakMap<LabelConfig, Record<string, unknown>>();
-function declaredFields(label: LabelConfig): Record<string, unknown> {
-  let out = normalisedEntries.get(label);
-  if (!out) {
-    const { previously: _previously, ...rest } = label;
-    out = normalizeFields(fields, rest, true);
-    normalisedEntries.set(label, out);
-  }
-  return out;
-}
-
+/** Labels of a repository or an organisation: read.ts reads them, plan.ts plans them, ops.ts writes them. */
 function makeLabelKind(scopeType: 'repo' | 'org'): Kind {
   const section = scopeType === 'repo' ? 'repos' : 'orgs';
   const listPath = (scope: Scope) =>
@@ -55,115 +20,9 @@ function makeLabelKind(scopeType: 'repo' | 'org'): Kind {
     configKey: 'labels',
     scopeType,
     actions: ['create', 'update', 'rename', 'delete'],
-    fields,
-
-    async desired(scopeConfig, scope, ctx) {
-      const cfg = scopeConfig as RepoConfig | OrgConfig | undefined;
-      if (!cfg || (!cfg.labels && !cfg.label_template)) return undefined;
-      const problems: Problem[] = [];
-      const byName = new Map<string, DesiredObject>();
-      if (cfg.label_template) {
-        const path = [section, scope.name, 'label_template'];
-        try {
-          const entries = await ctx.cachedGet<LabelTemplateEntry[]>(apiPath('label', 'templates', cfg.label_template));
-          for (const e of entries)
-            byName.set(e.name, {
-              key: e.name,
-              fields: normalizeFields(fields, { color: e.color, description: e.description ?? '', exclusive: e.exclusive ?? false }, true),
-              path,
-            });
-        } catch (e) {
-          problems.push({ path, message: `label template "${cfg.label_template}" cannot be read: ${(e as Error).message}` });
-        }
-      }
-      for (const [name, label] of Object.entries<LabelConfig>(cfg.labels ?? {})) {
-        const fromTemplate = byName.get(name);
-        const { previously } = label;
-        const own = declaredFields(label);
-        byName.set(name, {
-          key: name,
-          // Explicit labels override the template's fields one by one.
-          fields: fromTemplate ? { ...fromTemplate.fields, ...own } : own,
-          ...(previously ? { previously } : {}),
-          path: [section, scope.name, 'labels', name],
-        });
-      }
-      return { objects: [...byName.values()], problems };
-    },
-
-    async read(scope, ctx: ScopeContext) {
-      const raw = await ctx.client.list<unknown>(listPath(scope), { object: `labels of ${scope.name}` });
-      return raw.map((r) => this.fromServer(r));
-    },
-
-    check(desired, current) {
-      if (!current && desired.fields.color === undefined)
-        return [{ path: desired.path, message: `label "${desired.key}" does not exist yet and needs a color to be created` }];
-      return [];
-    },
-
-    ops({ scope, action, desired, current, changed }) {
-      const base = listPath(scope);
-      if (action === 'delete') return [{ method: 'DELETE', path: `${base}/${current.id}` }];
-      const want = desired.fields;
-      if (action === 'create') {
-        const ops: Op[] = [{ method: 'POST', path: base, body: { name: desired.key, ...want } }];
-        if (scopeType === 'org' && want.is_archived === true)
-          ops.push({
-            method: 'PATCH',
-            path: `${base}/{id}`,
-            body: { is_archived: true },
-            reason: 'Gitea ignores is_archived when creating an organisation label',
-          });
-        return ops;
-      }
-      const body: Record<string, unknown> = {};
-      if (action === 'rename') body.name = desired.key;
-      for (const name of changed) body[name] = want[name];
-      // A PATCH without is_archived un-archives the label: always say what it should be.
-      body.is_archived = 'is_archived' in want ? want.is_archived : current.fields.is_archived;
-      return [{ method: 'PATCH', path: `${base}/${current.id}`, body }];
-    },
-
-    /**
-     * Copies of one name: the copy issues carry is the declared label (the oldest when none is carried);
-     * the copies no issue carries may go. Two carried copies need a human to move the issues.
-     */
-    async resolveDuplicates(desired, matches, scope, ctx) {
-      const counts = await issuesPerLabel(scope, desired.key, ctx);
-      const byAge = [...matches].sort((a, b) => Number(a.id) - Number(b.id));
-      const carried = byAge.filter((m) => (counts.get(Number(m.id)) ?? 0) > 0);
-      const named = `${matches.length} labels with this name exist on the server (${byAge.map((m) => `id ${m.id} on ${issues(counts.get(Number(m.id)) ?? 0)}`).join(', ')})`;
-      if (carried.length > 1) return { remove: [], message: `${named}; ${carried.length} of them are on issues, so forgeform keeps them all: move their issues to one label and delete the others by hand` };
-      const keep = carried[0] ?? byAge[0]!;
-      return { keep, remove: byAge.filter((m) => m !== keep), message: `${named}; forgeform keeps id ${keep.id} (${carried.length ? 'the one on issues' : 'the oldest'})` };
-    },
-
-    /** Deleting a label takes it off every issue: count them (one call, limit=1 and X-Total-Count). */
-    async annotate(change, scope, ctx) {
-      if (change.action !== 'delete') return undefined;
-      // One copy of a duplicated name (its id after #): the issue filter takes names, so count by id.
-      const copy = /#(\d+)$/.exec(change.id);
-      if (copy) {
-        const count = (await issuesPerLabel(scope, change.key, ctx)).get(Number(copy[1])) ?? 0;
-        return { notes: [count ? `carried by ${issues(count)}: deleting it removes it from them` : 'carried by no issue'], affects: { count, what: `is carried by ${issues(count)}` } };
-      }
-      const query = { labels: change.key, state: 'all', limit: 1, page: 1 };
-      const res = await ctx.client.request<unknown[]>(
-        'GET',
-        scopeType === 'repo' ? apiPath('repos', ...splitRepo(scope.name), 'issues') : apiPath('repos', 'issues', 'search'),
-        { query: scopeType === 'repo' ? query : { ...query, owner: scope.name }, object: `issues carrying label "${change.key}" in ${scope.name}` },
-      );
-      const { count, exact } = countOf(res.headers, Array.isArray(res.data) ? res.data.length : 0);
-      const what = `${exact ? '' : 'at least '}${count} issue${count === 1 ? '' : 's'}`;
-      const notes = [count ? `carried by ${what}: deleting it removes it from them` : 'carried by no issue'];
-      return { notes, affects: { count, what: `is carried by ${what}` } };
-    },
-
-    fromServer(raw) {
-      const r = raw as Record<string, unknown>;
-      return { key: String(r.name), id: Number(r.id), fields: normalizeFields(fields, r, false) };
-    },
+    ...labelReading(listPath),
+    ...labelPlanning(scopeType, section),
+    ...labelWriting(scopeType, listPath),
 
     toConfig(current: CurrentObject) {
       const f = current.fields;
@@ -174,43 +33,6 @@ function makeLabelKind(scopeType: 'repo' | 'org'): Kind {
       return out;
     },
   };
-}
-
-const issues = (n: number) => `${n} issue${n === 1 ? '' : 's'}`;
-
-interface IssueWithLabels {
-  labels?: { id?: unknown }[] | null;
-}
-
-/** Per plan or apply context: one read per repository (or organisation and name), shared by every copy. */
-const perLabelReads = new WeakMap<ScopeContext, Map<string, Promise<Map<number, number>>>>();
-
-/**
- * How many issues (and pull requests) carry each label id. Gitea's `labels=` issue filter takes names
- * only: a number is looked up as a name, and when no label has that name the filter is dropped and
- * every issue matches; with two labels of one name, a repository's list matches only issues carrying
- * both. So a repository's issues are read whole (50 a page) and counted by the ids on each issue; an
- * organisation's label is counted from the issue search by name, which matches issues carrying any of
- * the copies.
- */
-function issuesPerLabel(scope: Scope, name: string, ctx: ScopeContext): Promise<Map<number, number>> {
-  let memo = perLabelReads.get(ctx);
-  if (!memo) perLabelReads.set(ctx, (memo = new Map()));
-  const key = scope.type === 'repo' ? `repo ${scope.name}` : `org ${scope.name} ${name}`;
-  let p = memo.get(key);
-  if (!p) {
-    const read =
-      scope.type === 'repo'
-        ? ctx.client.list<IssueWithLabels>(apiPath('repos', ...splitRepo(scope.name), 'issues'), { query: { state: 'all' }, object: `issues of ${scope.name}, to count the copies of label "${name}"` })
-        : ctx.client.list<IssueWithLabels>(apiPath('repos', 'issues', 'search'), { query: { state: 'all', owner: scope.name, labels: name }, object: `issues carrying label "${name}" in ${scope.name}` });
-    p = read.then((list) => {
-      const counts = new Map<number, number>();
-      for (const issue of list) for (const l of issue.labels ?? []) counts.set(Number(l.id), (counts.get(Number(l.id)) ?? 0) + 1);
-      return counts;
-    });
-    memo.set(key, p);
-  }
-  return p;
 }
 
 export const repoLabelKind = makeLabelKind('repo');
