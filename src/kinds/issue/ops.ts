@@ -65,5 +65,4 @@ export const writing = {
       });
     return ops;
   },
-
 } satisfies KindWriting;
