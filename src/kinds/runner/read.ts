@@ -1,0 +1,60 @@
+import { bool, inForgejo, inGitea, normalizeFields, only } from '../fields.js';
+import { serverHas, type CurrentObject, type FieldSpec, type KindFeature, type KindReading, type ScopeContext } from '../../model/index.js';
+
+export const features = {
+  /** PATCH /admin/actions/runners/{id} {disabled}: Gitea 1.26 (#36776); no Forgejo (routers/api/v1/api.go of each tag). */
+  edit: { availability: inGitea('1.26') },
+  /**
+   * Forgejo's list answers a bare array with X-Total-Count (Gitea: {runners, total_count}), and has
+   * only the instance's own runners unless visible=true (routers/api/v1/shared/runners.go,
+   * models/actions/runner.go FindRunnerOptions.ToConds, v15.0.3).
+   */
+  bareList: { availability: inForgejo('15') },
+} satisfies Record<string, KindFeature>;
+
+export const fields: FieldSpec[] = [only(features.edit.availability, bool('disabled'))];
+
+interface RunnerPage {
+  runners?: unknown[] | null;
+  total_count?: unknown;
+}
+
+/** Every runner of every scope, in the answer shape of the server's release. */
+function listRunners({ client, server }: Pick<ScopeContext, 'client' | 'server'>): Promise<unknown[]> {
+  const path = 'admin/actions/runners';
+  // No server known (unit tests): Gitea's shape, the default sandbox's.
+  if (server && serverHas(server, features.bareList.availability)) return client.list(path, { object: 'Actions runners', query: { visible: 'true' } });
+  // Gitea's list has no paging headers: its body carries total_count (`routers/api/v1/shared/runners.go`).
+  return client.listWrapped(
+    path,
+    { object: 'Actions runners' },
+    (body) => ({ items: (body as RunnerPage | null)?.runners, total: (body as RunnerPage | null)?.total_count }),
+    'total_count',
+  );
+}
+
+/**
+ * Gitea says online or offline and busy; Forgejo says offline, idle or active (api.RunnerStatus,
+ * services/convert/convert.go ToActionRunner, v15.0.3): both read as online/offline and busy.
+ */
+function runnerState(r: Record<string, unknown>): { status: unknown; busy: boolean } {
+  if (r.status === 'idle' || r.status === 'active') return { status: 'online', busy: r.status === 'active' };
+  return { status: r.status, busy: Boolean(r.busy) };
+}
+
+export const status = (c: CurrentObject) => `${String(c.fields.status ?? 'unknown')}${c.fields.busy ? ', busy' : ''}`;
+
+export const reading = {
+  fields,
+  // Changes on its own (a runner goes offline): a saved plan must not be refused for it.
+  guardedByServer: ['status', 'busy'],
+
+  async read(_scope, ctx) {
+    return (await listRunners(ctx)).map((r) => this.fromServer(r));
+  },
+
+  fromServer(raw) {
+    const r = raw as Record<string, unknown>;
+    return { key: String(r.name), id: Number(r.id), fields: { ...normalizeFields(fields, r, false), ...runnerState(r) } };
+  },
+} satisfies KindReading;
