@@ -1,0 +1,17 @@
+import { normalizeFields, str, text } from '../fields.js';
+import type { FieldSpec, KindReading } from '../../model/index.js';
+
+export const fields: FieldSpec[] = [str('full_name'), text('description'), str('visibility'), str('website'), str('location'), str('email')];
+
+export const reading = {
+  fields,
+
+  async read(_scope, { client }) {
+    const raw = await client.list<unknown>('admin/orgs', { object: 'organisations' });
+    return raw.map((r) => this.fromServer(r));
+  },
+  fromServer(raw) {
+    const r = raw as Record<string, unknown>;
+    return { key: String(r.name ?? r.username), id: Number(r.id), fields: normalizeFields(fields, r, false) };
+  },
+} satisfies KindReading;
