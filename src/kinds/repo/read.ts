@@ -1,0 +1,33 @@
+import { isApiError } from '../../gitea/errors.js';
+import { apiPath } from '../../gitea/path.js';
+import { splitRepo } from '../branch-protection/index.js';
+import { bool, set, str, text } from '../fields.js';
+import type { CurrentObject, FieldSpec, KindReading } from '../../model/index.js';
+
+export const fields: FieldSpec[] = [bool('private'), text('description'), bool('auto_init'), str('default_branch'), set('gitignores'), str('license'), str('readme')];
+
+export const reading = {
+  fields,
+
+  // One GET per repository to create; the scope resolution made the same GETs, and they are shared.
+  async read(_scope, ctx, desired) {
+    const found = await Promise.all(
+      (desired ?? []).map(async (d): Promise<CurrentObject | undefined> => {
+        const [owner, name] = splitRepo(d.key);
+        try {
+          const r = await ctx.cachedGet<{ id: number }>(apiPath('repos', owner, name), { object: `repository ${d.key}` });
+          return { key: d.key, id: r.id, fields: {} };
+        } catch (e) {
+          if (isApiError(e, 404)) return undefined;
+          throw e;
+        }
+      }),
+    );
+    return found.filter((r): r is CurrentObject => r !== undefined);
+  },
+
+  fromServer(raw) {
+    const r = raw as Record<string, unknown>;
+    return { key: String(r.full_name), id: Number(r.id), fields: {} };
+  },
+} satisfies KindReading;
