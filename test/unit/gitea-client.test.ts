@@ -1,6 +1,6 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import type { ServerResponse } from 'node:http';
+import { describe, expect, it } from 'vitest';
+import { loopbackServers, type Handler } from '../support/loopback.js';
 import { GiteaClient, NotSent } from '../../src/gitea/client.js';
 import { readAllPages, type Page } from '../../src/gitea/paging.js';
 import { apiPath, unsafePathReason } from '../../src/gitea/path.js';
@@ -21,23 +21,7 @@ function fakeClock(): Clock & { slept: number[] } {
   };
 }
 
-type Handler = (req: IncomingMessage, res: ServerResponse) => void;
-let close: (() => Promise<void>) | undefined;
-afterEach(async () => {
-  await close?.();
-  close = undefined;
-});
-
-async function serve(handler: Handler): Promise<string> {
-  const server = createServer(handler);
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  close = () =>
-    new Promise<void>((r) => {
-      server.close(() => r());
-      server.closeAllConnections();
-    });
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-}
+const serve = loopbackServers();
 
 const json = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
   res.writeHead(status, { 'content-type': 'application/json', ...headers });

@@ -1,26 +1,9 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { loopbackServers } from '../support/loopback.js';
 import { ApiError } from '../../src/gitea/errors.js';
 import { GiteaClient } from '../../src/gitea/client.js';
 
-type Handler = (req: IncomingMessage, res: ServerResponse) => void;
-let close: (() => Promise<void>) | undefined;
-afterEach(async () => {
-  await close?.();
-  close = undefined;
-});
-
-async function serve(handler: Handler): Promise<string> {
-  const server = createServer(handler);
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  close = () =>
-    new Promise<void>((r) => {
-      server.close(() => r());
-      server.closeAllConnections();
-    });
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-}
+const serve = loopbackServers();
 
 const failure = async (p: Promise<unknown>) => {
   try {

@@ -1,0 +1,27 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach } from 'vitest';
+
+export type Handler = (req: IncomingMessage, res: ServerResponse) => void;
+
+/**
+ * A loopback HTTP server answering with `handler`, closed (its kept-alive connections too) after
+ * the test that started it. Registers its afterEach in the calling test file.
+ */
+export function loopbackServers(): (handler: Handler) => Promise<string> {
+  let close: (() => Promise<void>) | undefined;
+  afterEach(async () => {
+    await close?.();
+    close = undefined;
+  });
+  return async (handler) => {
+    const server = createServer(handler);
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    close = () =>
+      new Promise<void>((r) => {
+        server.close(() => r());
+        server.closeAllConnections();
+      });
+    return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  };
+}
