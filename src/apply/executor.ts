@@ -55,7 +55,7 @@ export async function execute(changes: Change[], opts: ExecuteOptions): Promise<
     if (refusal) return record({ change, outcome: 'failed', error: describeDiagnostic(refusal) });
     const blocker = change.depends_on.map((d) => results.get(d)).find((r) => r && r.outcome !== 'done');
     if (blocker) return record({ change, outcome: 'skipped', error: `depends on ${blocker.change.id}, which ${blocker.outcome === 'failed' ? 'failed' : 'was skipped'}` });
-    const notStarted = () => record({ change, outcome: 'skipped', error: opts.notStarted ?? 'not started' });
+    const notStarted = (reason?: string) => record({ change, outcome: 'skipped', error: reason ?? opts.notStarted ?? 'not started' });
     if (opts.shouldStop?.()) return notStarted();
     const kind = opts.kinds.find((k) => k.name === change.kind);
     try {
@@ -64,7 +64,8 @@ export async function execute(changes: Change[], opts: ExecuteOptions): Promise<
       const notTaken = kind && last !== undefined ? compareReadBack(kind, change, last) : [];
       record({ change, outcome: 'done', ...(notTaken.length ? { notTaken } : {}) });
     } catch (e) {
-      if (e instanceof NotSent) return notStarted();
+      // The client stopped sending (the server stopped answering or refused the credentials): its reason.
+      if (e instanceof NotSent) return notStarted(e.reason);
       if ((change.action === 'create' || change.action === 'replace') && (await createdAnyway(change, e, opts))) return record({ change, outcome: 'done' });
       record({ change, outcome: 'failed', error: (e as Error).message });
     }
