@@ -22,4 +22,6 @@ export interface FieldSpec {
    * there (src/plan/availability.ts), and export leaves it out.
    */
   availability?: Availability;
+  /** Why a release without it cannot have it, as the plan's hint says it (default: the server would ignore it). */
+  unavailableHint?: string;
 }
