@@ -1,3 +1,4 @@
+import type { Shape } from '../../gitea/answer.js';
 import type { LabelConfig, OrgConfig, RepoConfig } from '../../config/types.js';
 import { countOf } from '../../gitea/paging.js';
 import { apiPath } from '../../gitea/path.js';
@@ -111,6 +112,9 @@ export function labelPlanning(scopeType: 'repo' | 'org', section: string) {
 
 const issues = (n: number) => `${n} issue${n === 1 ? '' : 's'}`;
 
+/** An issue as the copies are counted from it: the ids of its labels. */
+const CARRIED: Shape = { labels: { list: { id: 'id' }, optional: true } };
+
 interface IssueWithLabels {
   labels?: { id?: unknown }[] | null;
 }
@@ -134,8 +138,8 @@ function issuesPerLabel(scope: Scope, name: string, ctx: ScopeContext): Promise<
   if (!p) {
     const read =
       scope.type === 'repo'
-        ? ctx.client.list<IssueWithLabels>(apiPath('repos', ...splitRepo(scope.name), 'issues'), { query: { state: 'all' }, object: `issues of ${scope.name}, to count the copies of label "${name}"` })
-        : ctx.client.list<IssueWithLabels>(apiPath('repos', 'issues', 'search'), { query: { state: 'all', owner: scope.name, labels: name }, object: `issues carrying label "${name}" in ${scope.name}` });
+        ? ctx.client.list<IssueWithLabels>(apiPath('repos', ...splitRepo(scope.name), 'issues'), { query: { state: 'all' }, object: `issues of ${scope.name}, to count the copies of label "${name}"`, shape: CARRIED })
+        : ctx.client.list<IssueWithLabels>(apiPath('repos', 'issues', 'search'), { query: { state: 'all', owner: scope.name, labels: name }, object: `issues carrying label "${name}" in ${scope.name}`, shape: CARRIED });
     p = read.then((list) => {
       const counts = new Map<number, number>();
       for (const issue of list) for (const l of issue.labels ?? []) counts.set(Number(l.id), (counts.get(Number(l.id)) ?? 0) + 1);
