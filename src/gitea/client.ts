@@ -279,9 +279,13 @@ export class GiteaClient {
       path,
       opts,
       async (page) => {
-        const res = await this.request('GET', path, { ...opts, expect: 'container', query: { ...opts.query, limit: PAGE_SIZE, page } });
+        const { shape, ...rest } = opts;
+        const res = await this.request('GET', path, { ...rest, expect: 'container', query: { ...opts.query, limit: PAGE_SIZE, page } });
         const { items, total } = unwrap(res.data);
         if (items !== undefined && items !== null && !Array.isArray(items)) throw AnswerError.wrongAnswer('GET', path, res.data, 'a list in its body', opts.object);
+        // The shape is the items' (the wrapper is unwrap's business).
+        const problem = shape && Array.isArray(items) ? answerProblem(items, shape) : undefined;
+        if (problem) throw wrongTypeError('GET', path, res.data, `in its list: ${problem}`, opts.object);
         return { items: (items ?? []) as T[], headers: new Headers(total === undefined || total === null ? {} : { 'x-total-count': String(total) }) };
       },
       totalName,

@@ -1,4 +1,3 @@
-import { answerProblem, wrongTypeError } from '../../gitea/answer.js';
 import { bool, inForgejo, inGitea, normalizeFields, only, shapeOfFields } from '../fields.js';
 import { serverHas, type CurrentObject, type FieldSpec, type KindFeature, type KindReading, type ScopeContext } from '../../model/index.js';
 
@@ -28,14 +27,8 @@ function listRunners({ client, server }: Pick<ScopeContext, 'client' | 'server'>
   // Gitea's list has no paging headers: its body carries total_count (`routers/api/v1/shared/runners.go`).
   return client.listWrapped(
     path,
-    { object: 'Actions runners' },
-    (body) => {
-      const items = (body as RunnerPage | null)?.runners;
-      // The items are checked as a bare list's are: a wrong type is refused, never coerced.
-      const problem = Array.isArray(items) ? answerProblem(items, shape) : undefined;
-      if (problem) throw wrongTypeError('GET', path, body, `in "runners": ${problem}`, 'Actions runners');
-      return { items, total: (body as RunnerPage | null)?.total_count };
-    },
+    { object: 'Actions runners', shape },
+    (body) => ({ items: (body as RunnerPage | null)?.runners, total: (body as RunnerPage | null)?.total_count }),
     'total_count',
   );
 }
