@@ -257,6 +257,14 @@ export interface KindWriting {
   ops(input: OpsInput): Op[];
   /** Change ids (of kinds in `after`, see ctx.madeBy) that must be done before this change: a repository's owner being created. */
   dependsOn?(input: OpsInput): string[];
+  /**
+   * Fields whose values name objects of another kind (a branch protection's user lists name users),
+   * by field, with that kind: a change waits for the change of the same plan that makes each object it
+   * names (its create or rename, see ctx.madeBy), whatever the two kinds are. An object of a server-wide
+   * kind is looked for in the server scope, any other in the change's own scope. Each kind named here
+   * is in `after` (test/unit/registry.test.ts checks it).
+   */
+  references?: Record<string, KindMeta>;
 }
 
 /** How a kind writes the server's objects as config (export); a kind without toConfig is not exported. */
