@@ -1,4 +1,5 @@
 import type { GiteaClient, RequestOptions } from '../gitea/client.js';
+import type { Shape } from '../gitea/answer.js';
 import type { LoadedConfig } from '../config/types.js';
 import type { Diagnostic } from '../diagnostic.js';
 import type { FieldSpec } from './field.js';
@@ -180,8 +181,14 @@ export interface KindReading {
   fields: FieldSpec[];
   /** Current objects of a scope, with the fewest list calls (desired: for kinds that read only what is named). */
   read(scope: Scope, ctx: ScopeContext, desired?: DesiredObject[]): Promise<CurrentObject[]>;
-  /** Turns a server object (from a list or a write response) into a CurrentObject. */
+  /** Turns a server object (from a list or a write response) into a CurrentObject; `shape` checked first. */
   fromServer(raw: unknown): CurrentObject;
+  /**
+   * The shape of one object as the server answers it (a list item, a create's or an edit's answer),
+   * types included: read passes it to the client, apply checks write answers with it. A wrong type is
+   * an error naming the request, never coerced (src/gitea/answer.ts).
+   */
+  shape?: Shape;
   /** A field whose equality is not plain (e.g. labels_mode: add compares as a subset). */
   compare?(field: string, desired: DesiredObject, current: CurrentObject | undefined, prepared?: unknown): ((want: unknown, have: unknown) => boolean) | undefined;
   /**

@@ -59,7 +59,7 @@ function teamsOf(ctx: KindContext, org: string): Promise<Set<string>> {
   if (!byOrg) teamLists.set(ctx, (byOrg = new Map()));
   let p = byOrg.get(lc(org));
   if (!p) {
-    p = ctx.client.list<{ name?: string }>(apiPath('orgs', org, 'teams'), { object: `teams of ${org}` }).then((teams) => new Set(teams.map((t) => lc(String(t.name)))));
+    p = ctx.client.list<{ name?: string }>(apiPath('orgs', org, 'teams'), { object: `teams of ${org}`, shape: { name: 'string' } }).then((teams) => new Set(teams.map((t) => lc(String(t.name)))));
     byOrg.set(lc(org), p);
   }
   return p;
