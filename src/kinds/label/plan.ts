@@ -1,3 +1,4 @@
+import type { Shape } from '../../gitea/answer.js';
 import type { LabelConfig, OrgConfig, RepoConfig } from '../../config/types.js';
 import { apiPath } from '../../gitea/path.js';
 import { normalizeFields } from '../fields.js';
@@ -104,6 +105,9 @@ export function labelPlanning(scopeType: 'repo' | 'org', section: string, self: 
 
 const issues = (n: number) => `${n} issue${n === 1 ? '' : 's'}`;
 
+/** An issue as the copies are counted from it: the ids of its labels. */
+const CARRIED: Shape = { labels: { list: { id: 'id' }, optional: true } };
+
 interface IssueWithLabels {
   labels?: { id?: unknown }[] | null;
 }
@@ -129,8 +133,8 @@ function issuesPerLabel(scope: Scope, ctx: ScopeContext): Promise<Map<number, nu
     const object = `issues of ${scope.name}, to count the issues carrying each label`;
     const read =
       scope.type === 'repo'
-        ? ctx.client.list<IssueWithLabels>(apiPath('repos', ...splitRepo(scope.name), 'issues'), { query: { state: 'all' }, object })
-        : ctx.client.list<IssueWithLabels>(apiPath('repos', 'issues', 'search'), { query: { state: 'all', owner: scope.name }, object });
+        ? ctx.client.list<IssueWithLabels>(apiPath('repos', ...splitRepo(scope.name), 'issues'), { query: { state: 'all' }, object, shape: CARRIED })
+        : ctx.client.list<IssueWithLabels>(apiPath('repos', 'issues', 'search'), { query: { state: 'all', owner: scope.name }, object, shape: CARRIED });
     p = read.then((list) => {
       const counts = new Map<number, number>();
       for (const issue of list) for (const l of issue.labels ?? []) counts.set(Number(l.id), (counts.get(Number(l.id)) ?? 0) + 1);
