@@ -1,10 +1,11 @@
 import { NotSent, type GiteaClient } from '../gitea/client.js';
-import { ApiError } from '../gitea/errors.js';
+import { ApiError, isApiError } from '../gitea/errors.js';
+import { shapeProblem, wrongTypeError, WrongTypeError, type Shape } from '../gitea/answer.js';
 import { describeDiagnostic, type Diagnostic } from '../diagnostic.js';
 import { isSecret } from '../secret.js';
 import { equal } from '../plan/diff.js';
 import { makeScopeContext, parseScopeId } from '../plan/planner.js';
-import type { ReadingKind } from '../model/index.js';
+import type { CurrentObject, ReadingKind } from '../model/index.js';
 import type { Action, Change, Op, PlanPolicy } from '../plan/types.js';
 import type { ServerInfo } from '../model/index.js';
 
@@ -16,6 +17,8 @@ export interface ChangeResult {
   error?: string;
   /** Fields the server answered with a different value than sent (it dropped or rewrote them). */
   notTaken?: string[];
+  /** What happened on the way worth saying (a create whose answer was lost, found on the server). */
+  notes?: string[];
 }
 
 export interface ExecuteOptions {
@@ -58,15 +61,32 @@ export async function execute(changes: Change[], opts: ExecuteOptions): Promise<
     const notStarted = () => record({ change, outcome: 'skipped', error: opts.notStarted ?? 'not started' });
     if (opts.shouldStop?.()) return notStarted();
     const kind = opts.kinds.find((k) => k.name === change.kind);
+    const progress: Progress = { firstId: undefined, last: undefined, done: 0 };
+    const run = (from: number) =>
+      runOps(opts.client, change.ops, created, progress, { from, ...(opts.shouldStop ? { abandon: opts.shouldStop } : {}), check: (op, answer) => checkUnchanged(kind, change, op, answer), ...(creates(change) && kind?.shape ? { createShape: kind.shape } : {}) });
+    const finish = (extra?: string[]) => {
+      if (progress.firstId !== undefined) created.set(change.id, progress.firstId);
+      const notes = [...(extra ?? []), ...(progress.notes ?? [])];
+      const notTaken = kind && progress.last !== undefined ? compareReadBack(kind, change, progress.last) : [];
+      record({ change, outcome: 'done', ...(notTaken.length ? { notTaken } : {}), ...(notes.length ? { notes } : {}) });
+    };
     try {
-      const { firstId, last } = await runOps(opts.client, change.ops, created, opts.shouldStop, (op, answer) => checkUnchanged(kind, change, op, answer));
-      if (firstId !== undefined) created.set(change.id, firstId);
-      const notTaken = kind && last !== undefined ? compareReadBack(kind, change, last) : [];
-      record({ change, outcome: 'done', ...(notTaken.length ? { notTaken } : {}) });
+      await run(0);
+      return finish();
     } catch (e) {
       if (e instanceof NotSent) return notStarted();
-      if ((change.action === 'create' || change.action === 'replace') && (await createdAnyway(change, e, opts))) return record({ change, outcome: 'done' });
-      record({ change, outcome: 'failed', error: (e as Error).message });
+      const found = creates(change) ? await createdAnyway(change, e, progress, opts) : undefined;
+      if (!found) return record({ change, outcome: 'failed', error: (e as Error).message });
+      // The create was made, its answer lost: the object found stands for the answer, and the rest of the change is sent.
+      progress.firstId = found.id;
+      progress.last = undefined;
+      const rest = progress.done + 1;
+      try {
+        await run(rest);
+      } catch (e2) {
+        return record({ change, outcome: 'failed', error: `${(e2 as Error).message} (the create itself was made; its answer was lost: ${(e as Error).message})` });
+      }
+      return finish([`its answer was lost (${(e as Error).message}); the ${change.kind.replace(/_/g, ' ')} was found on the server${rest < change.ops.length ? ' and the rest of its requests were sent' : ''}`]);
     }
   };
   // A stand-in client (tests) may have no bound of its own: the default --concurrency then.
@@ -123,20 +143,26 @@ function dependenciesFirst(batch: Change[]): Change[] {
   return out;
 }
 
+const creates = (change: Change) => change.action === 'create' || change.action === 'replace';
+
 /**
  * A create that got no clear answer (network error, 5xx) may still have happened. POST is never
- * retried blindly: the scope is read again, and the create counts as done when the object is there.
+ * retried blindly: the scope is read again, and the object found there (if any) stands for the
+ * create's answer. Only the creating request's failure is looked into; an answer of the wrong type
+ * is no lost answer (it cannot be trusted, so nothing is decided from it).
  */
-async function createdAnyway(change: Change, error: unknown, opts: ExecuteOptions): Promise<boolean> {
-  if (!(error instanceof ApiError) || (error.status !== undefined && error.status < 500)) return false;
+async function createdAnyway(change: Change, error: unknown, progress: Progress, opts: ExecuteOptions): Promise<CurrentObject | undefined> {
+  if (!(error instanceof ApiError) || error instanceof WrongTypeError || (error.status !== undefined && error.status < 500)) return undefined;
+  const failed = change.ops[progress.done];
+  if (!failed || failed.method !== 'POST' || progress.firstId !== undefined) return undefined;
   const kind = opts.kinds.find((k) => k.name === change.kind);
-  if (!kind || change.ops.length !== 1) return false;
+  if (!kind) return undefined;
   try {
     // Kinds that read only what is named (repositories, issues) are told which object to look for.
     const objects = await kind.read(parseScopeId(change.scope), makeScopeContext(opts.client, opts.policy, {}, { server: opts.server }), [{ key: change.key, fields: {}, path: [] }]);
-    return objects.some((o) => o.key === change.key);
+    return objects.find((o) => o.key === change.key);
   } catch {
-    return false;
+    return undefined;
   }
 }
 
@@ -156,32 +182,63 @@ function resolveRefs(value: unknown, created: Map<string, unknown>): unknown {
   return value;
 }
 
+/** How far a change's ops got: the id its create answered, the last answer, how many ops are done. */
+interface Progress {
+  firstId: unknown;
+  last: unknown;
+  done: number;
+  notes?: string[];
+}
+
+interface RunOptions {
+  /** The index of the first op to send (the rest of a change whose create was found on the server). */
+  from: number;
+  abandon?: () => boolean;
+  check?: (op: Op, answer: unknown) => void;
+  /** The shape of the object a create's POST answers (Kind.shape): its id is reused, so it is checked first. */
+  createShape?: Shape;
+}
+
 /**
  * Runs one change's ops in order; `{id}` in a later path is the id the first answer carried. Only the
  * first request may be abandoned (`abandon`): once it is sent, the change is finished. An op that
  * expects the object unchanged (Op.expect) stops the change when `check` throws.
  */
-async function runOps(client: GiteaClient, ops: Op[], created: Map<string, unknown>, abandon?: () => boolean, check?: (op: Op, answer: unknown) => void): Promise<{ firstId: unknown; last: unknown }> {
-  let firstId: unknown;
-  let last: unknown;
-  for (const op of ops) {
-    const path = firstId !== undefined ? op.path.replace('{id}', encodeURIComponent(String(firstId))) : op.path;
+async function runOps(client: GiteaClient, ops: Op[], created: Map<string, unknown>, progress: Progress, o: RunOptions): Promise<void> {
+  for (let i = o.from; i < ops.length; i++) {
+    const op = ops[i]!;
+    const path = progress.firstId !== undefined ? op.path.replace('{id}', encodeURIComponent(String(progress.firstId))) : op.path;
     const body = op.body === undefined ? undefined : resolveRefs(op.body, created);
+    const creating = op.method === 'POST' && progress.firstId === undefined;
+    const shape = creating ? o.createShape : undefined;
     try {
-      const res = await client.request(op.method, path, { ...(body !== undefined ? { body } : {}), ...(op.query ? { query: op.query } : {}), ...(op === ops[0] && abandon ? { abandon } : {}) });
+      const res = await client.request(op.method, path, { ...(body !== undefined ? { body } : {}), ...(op.query ? { query: op.query } : {}), ...(i === 0 && o.abandon ? { abandon: o.abandon } : {}), ...(shape ? { shape } : {}), ...(op.idempotent ? { idempotent: true } : {}) });
+      progress.done = i + 1;
       if (op.expect) {
-        check?.(op, res.data);
+        o.check?.(op, res.data);
         continue;
       }
-      last = res.data;
-      if (firstId === undefined && op.method === 'POST' && res.data && typeof res.data === 'object' && 'id' in res.data) firstId = (res.data).id;
+      progress.last = res.data;
+      if (creating && res.data && typeof res.data === 'object' && 'id' in res.data) progress.firstId = createdId(op, path, res.data);
     } catch (e) {
+      // What a DELETE asks for is the case: another run (or a human) deleted it first.
+      if (op.method === 'DELETE' && isApiError(e, 404) && !op.onStatus?.['404']) {
+        progress.done = i + 1;
+        (progress.notes ??= []).push('it was already gone (deleted by another run or by hand)');
+        continue;
+      }
       const meaning = e instanceof ApiError && e.status !== undefined ? op.onStatus?.[String(e.status)] : undefined;
       if (meaning) throw new Error(`${meaning} (${(e as ApiError).message})`, { cause: e });
       throw e;
     }
   }
-  return { firstId, last };
+}
+
+/** The id a create answered, reused in later requests: a positive integer, never coerced (answer.ts). */
+function createdId(op: Op, path: string, data: object): unknown {
+  const problem = shapeProblem(data, { id: 'id' });
+  if (problem) throw wrongTypeError(op.method, path, data, problem);
+  return (data as { id: unknown }).id;
 }
 
 /** Op.expect: the re-read object must still hold, in each named field, the change's `before` value (compared as the kind compares). */
@@ -198,6 +255,8 @@ function checkUnchanged(kind: ReadingKind | undefined, change: Change, op: Op, a
 /** The server may answer 2xx and still drop a value (users without access, gated flags): say so. */
 function compareReadBack(kind: ReadingKind, change: Change, answer: unknown): string[] {
   if (!answer || typeof answer !== 'object' || Array.isArray(answer)) return [];
+  // An answer not of the kind's shape (another object's, or wrong types) is not compared.
+  if (kind.shape && shapeProblem(answer, kind.shape)) return [];
   const current = kind.fromServer(answer);
   const out: string[] = [];
   const desired = { key: change.key, fields: Object.fromEntries(change.fields.filter((f) => !f.context).map((f) => [f.path, f.after])), path: [] };

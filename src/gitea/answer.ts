@@ -82,3 +82,132 @@ export function formatBytes(n: number): string {
   if (n >= 1024) return `${Math.round(n / 1024)} KB`;
   return `${n} bytes`;
 }
+
+/**
+ * The type of one value forgeform relies on in an answer. `id`: a positive integer (an id or a
+ * number, never the text "2": sent back as `{"labels": ["2"]}`, Gitea would read the label *named*
+ * "2"). A trailing `?` allows the value to be absent or null, as Go writes empty fields.
+ */
+export type ValueType = 'id' | 'integer' | 'string' | 'boolean' | 'object' | 'string[]';
+/** A list of objects, each of the given shape (`optional`: may be absent or null). */
+export interface ListOf {
+  list: Shape;
+  optional?: boolean;
+}
+/** An object holding fields of the given shape (`optional`: may be absent or null). */
+export interface ObjectOf {
+  object: Shape;
+  optional?: boolean;
+}
+/**
+ * The shape of an answer forgeform relies on: its fields and their types (src/kinds/<kind>/read.ts
+ * declares one per answer type). Fields not named are not looked at; a named field of another type
+ * is an error, never coerced.
+ */
+export interface Shape {
+  readonly [field: string]: ValueType | `${ValueType}?` | ListOf | ObjectOf;
+}
+
+const TYPE_NAMES: Record<ValueType, string> = {
+  id: 'a positive integer',
+  integer: 'an integer',
+  string: 'a string',
+  boolean: 'true or false',
+  object: 'an object',
+  'string[]': 'a list of strings',
+};
+
+function hasType(value: unknown, type: ValueType): boolean {
+  switch (type) {
+    case 'id':
+      return Number.isSafeInteger(value) && (value as number) > 0;
+    case 'integer':
+      return Number.isSafeInteger(value);
+    case 'string':
+      return typeof value === 'string';
+    case 'boolean':
+      return typeof value === 'boolean';
+    case 'object':
+      return typeof value === 'object' && value !== null && !Array.isArray(value);
+    case 'string[]':
+      return Array.isArray(value) && value.every((v) => typeof v === 'string');
+  }
+}
+
+function describeValue(value: unknown): string {
+  if (typeof value === 'string') return `the string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`;
+  if (Array.isArray(value)) return 'a list';
+  if (value === null) return 'null';
+  if (typeof value === 'object') return 'an object';
+  return `${typeof value === 'number' ? 'the number' : typeof value} ${JSON.stringify(value)}`;
+}
+
+/**
+ * The first place where `value` is not of `shape` ("\"id\" is the string \"2\" where a positive
+ * integer is due"), or undefined when it is. `at` prefixes the path of nested fields.
+ */
+export function shapeProblem(value: unknown, shape: Shape, at = ''): string | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return `${at ? `"${at}" is ` : ''}${describeValue(value)} where an object is due`;
+  const record = value as Record<string, unknown>;
+  for (const [field, type] of Object.entries(shape)) {
+    const v = record[field];
+    const where = at ? `${at}.${field}` : field;
+    if (typeof type === 'string') {
+      const optional = type.endsWith('?');
+      const base = (optional ? type.slice(0, -1) : type) as ValueType;
+      if (v === undefined || v === null) {
+        if (optional) continue;
+        return `"${where}" is ${v === null ? 'null' : 'missing'} where ${TYPE_NAMES[base]} is due`;
+      }
+      if (!hasType(v, base)) return `"${where}" is ${describeValue(v)} where ${TYPE_NAMES[base]} is due`;
+      continue;
+    }
+    if (v === undefined || v === null) {
+      if (type.optional) continue;
+      return `"${where}" is ${v === null ? 'null' : 'missing'} where ${'list' in type ? 'a list' : 'an object'} is due`;
+    }
+    if ('list' in type) {
+      if (!Array.isArray(v)) return `"${where}" is ${describeValue(v)} where a list is due`;
+      for (let i = 0; i < v.length; i++) {
+        const problem = shapeProblem(v[i], type.list, `${where}[${i}]`);
+        if (problem) return problem;
+      }
+    } else {
+      const problem = shapeProblem(v, type.object, where);
+      if (problem) return problem;
+    }
+  }
+  return undefined;
+}
+
+/** Where an answer (an object, or each item of a list) is not of `shape`, or undefined. */
+export function answerProblem(data: unknown, shape: Shape): string | undefined {
+  if (!Array.isArray(data)) return shapeProblem(data, shape);
+  for (let i = 0; i < data.length; i++) {
+    const problem = shapeProblem(data[i], shape, `[${i}]`);
+    if (problem) return problem;
+  }
+  return undefined;
+}
+
+/**
+ * An answer that is JSON of the right form, with a value of the wrong type: refused, never coerced.
+ * The server did answer: a create so answered is not looked for again (its answer cannot be trusted).
+ */
+export class WrongTypeError extends AnswerError {
+  constructor(method: string, path: string, data: unknown, problem: string, object?: string) {
+    super(
+      method,
+      path,
+      `answered a value of the wrong type: ${problem} (the API promises otherwise: a proxy rewriting answers, or another server?); refused, and nothing is written on the basis of it`,
+      object,
+      data,
+      true,
+    );
+    this.name = 'WrongTypeError';
+  }
+}
+
+export function wrongTypeError(method: string, path: string, data: unknown, problem: string, object?: string): WrongTypeError {
+  return new WrongTypeError(method, path, data, problem, object);
+}

@@ -1,5 +1,5 @@
 import pLimit, { type LimitFunction } from 'p-limit';
-import { AnswerError, BodyTooLarge, DEFAULT_MAX_BODY_BYTES, parseAnswer, type Expect } from './answer.js';
+import { AnswerError, answerProblem, BodyTooLarge, DEFAULT_MAX_BODY_BYTES, parseAnswer, wrongTypeError, type Expect, type Shape } from './answer.js';
 import { revealSecrets } from '../secret.js';
 import { ApiError } from './errors.js';
 import { readAllPages, type Page } from './paging.js';
@@ -39,12 +39,16 @@ export interface RequestOptions {
   object?: string;
   /** What a 2xx answer must hold; default: an object or a list for GET, any JSON (or nothing) otherwise. */
   expect?: Expect;
+  /** The shape a 2xx answer (an object, or each item of a list) must have, types included: checked before it is used (answer.ts). */
+  shape?: Shape;
   /**
    * Asked right before the request is first sent (once it has its turn under the concurrency
    * bound): true means it is not sent at all, and the call fails with NotSent. An interrupted
    * apply uses it so that nothing new starts, while requests already sent may be retried.
    */
   abandon?: () => boolean;
+  /** A write that may be sent twice (Op.idempotent): retried as a read is. */
+  idempotent?: boolean;
   /** The path is below /api/forgejo/v1/ (Forgejo's own API) instead of /api/v1/. */
   forgejoApi?: boolean;
 }
@@ -116,7 +120,7 @@ export class GiteaClient {
     const unsafe = unsafePathReason(path);
     if (unsafe) throw new AnswerError(method, path, `refused: ${unsafe}`, opts.object);
     if (method !== 'GET' && this.unproven.size) await this.proveListsUnder(writeParent(method, path));
-    const cls = methodClass(method);
+    const cls = opts.idempotent ? 'read' : methodClass(method);
     const budget = cls === 'read' ? this.retries * READ_PATIENCE : this.retries;
     let maybeProcessed = false;
     let timeouts = 0;
@@ -134,6 +138,8 @@ export class GiteaClient {
         if (status >= 200 && status < 300) {
           const parsed = parseAnswer(text, opts.expect ?? (method === 'GET' ? 'container' : 'any'), method, status);
           if ('due' in parsed) throw AnswerError.wrongAnswer(method, path, parsed.body, parsed.due, opts.object);
+          const problem = opts.shape && parsed.data !== undefined ? answerProblem(parsed.data, opts.shape) : undefined;
+          if (problem) throw wrongTypeError(method, path, parsed.data, problem, opts.object);
           return { status, data: parsed.data as T, headers };
         }
         // The first attempt did it, and its answer was lost: the object is gone, as asked.
@@ -273,9 +279,13 @@ export class GiteaClient {
       path,
       opts,
       async (page) => {
-        const res = await this.request('GET', path, { ...opts, expect: 'container', query: { ...opts.query, limit: PAGE_SIZE, page } });
+        const { shape, ...rest } = opts;
+        const res = await this.request('GET', path, { ...rest, expect: 'container', query: { ...opts.query, limit: PAGE_SIZE, page } });
         const { items, total } = unwrap(res.data);
         if (items !== undefined && items !== null && !Array.isArray(items)) throw AnswerError.wrongAnswer('GET', path, res.data, 'a list in its body', opts.object);
+        // The shape is the items' (the wrapper is unwrap's business).
+        const problem = shape && Array.isArray(items) ? answerProblem(items, shape) : undefined;
+        if (problem) throw wrongTypeError('GET', path, res.data, `in its list: ${problem}`, opts.object);
         return { items: (items ?? []) as T[], headers: new Headers(total === undefined || total === null ? {} : { 'x-total-count': String(total) }) };
       },
       totalName,

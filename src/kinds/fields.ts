@@ -1,3 +1,4 @@
+import type { Shape } from '../gitea/answer.js';
 import type { Availability, FieldSpec } from '../model/index.js';
 
 /** Lists the server may return as null (status_check_contexts before it is first set) compare as []. */
@@ -7,11 +8,11 @@ export function asSet(value: unknown): string[] {
   return [...new Set(value.map(String))].sort();
 }
 
-export const bool = (name: string): FieldSpec => ({ name, type: 'scalar', normalize: (v) => (v === null || v === undefined ? false : Boolean(v)) });
-export const int = (name: string): FieldSpec => ({ name, type: 'scalar', normalize: (v) => (v === null || v === undefined ? 0 : Number(v)) });
-export const str = (name: string): FieldSpec => ({ name, type: 'scalar', normalize: (v) => (v === null || v === undefined ? '' : String(v)) });
-export const text = (name: string): FieldSpec => ({ name, type: 'text', normalize: (v) => (v === null || v === undefined ? '' : String(v)) });
-export const set = (name: string): FieldSpec => ({ name, type: 'set', normalize: asSet });
+export const bool = (name: string): FieldSpec => ({ name, type: 'scalar', answer: 'boolean', normalize: (v) => (v === null || v === undefined ? false : Boolean(v)) });
+export const int = (name: string): FieldSpec => ({ name, type: 'scalar', answer: 'integer', normalize: (v) => (v === null || v === undefined ? 0 : Number(v)) });
+export const str = (name: string): FieldSpec => ({ name, type: 'scalar', answer: 'string', normalize: (v) => (v === null || v === undefined ? '' : String(v)) });
+export const text = (name: string): FieldSpec => ({ name, type: 'text', answer: 'string', normalize: (v) => (v === null || v === undefined ? '' : String(v)) });
+export const set = (name: string): FieldSpec => ({ name, type: 'set', answer: 'string[]', normalize: asSet });
 
 /** A field that only some releases have (see FieldSpec.availability); the others are in every release. */
 export const only = (availability: Availability, spec: FieldSpec): FieldSpec => ({ ...spec, availability });
@@ -33,4 +34,15 @@ export function normalizeFields(specs: FieldSpec[], raw: Record<string, unknown>
     out[spec.name] = spec.normalize ? spec.normalize(v) : v;
   }
   return out;
+}
+
+/**
+ * The shape of an object's answer: `identity` (its id and name, which the kind cannot do without)
+ * and each field the server answers under its own name, in the type its spec says, absent or null
+ * allowed (Go omits or nulls empty values). Write-only fields are never answered.
+ */
+export function shapeOfFields(specs: FieldSpec[], identity: Shape): Shape {
+  const out: Record<string, Shape[string]> = {};
+  for (const spec of specs) if (spec.answer && !spec.writeOnly) out[spec.name] = `${spec.answer}?`;
+  return { ...out, ...identity };
 }

@@ -1,4 +1,5 @@
 import type { Availability } from './server.js';
+import type { ValueType } from '../gitea/answer.js';
 
 /** How a field is compared: scalars by value, sets ignoring order and duplicates, text as multi-line. */
 export type FieldType = 'scalar' | 'set' | 'text';
@@ -22,4 +23,9 @@ export interface FieldSpec {
    * there (src/plan/availability.ts), and export leaves it out.
    */
   availability?: Availability;
+  /**
+   * The type the server answers the field in, under its own name (absent or null allowed): a read
+   * whose answer holds another type is refused, never coerced (src/gitea/answer.ts, shapeOfFields).
+   */
+  answer?: ValueType;
 }

@@ -1,4 +1,5 @@
 import type { GiteaClient, RequestOptions } from '../gitea/client.js';
+import type { Shape } from '../gitea/answer.js';
 import type { LoadedConfig } from '../config/types.js';
 import type { Diagnostic } from '../diagnostic.js';
 import type { FieldSpec } from './field.js';
@@ -180,8 +181,14 @@ export interface KindReading {
   fields: FieldSpec[];
   /** Current objects of a scope, with the fewest list calls (desired: for kinds that read only what is named). */
   read(scope: Scope, ctx: ScopeContext, desired?: DesiredObject[]): Promise<CurrentObject[]>;
-  /** Turns a server object (from a list or a write response) into a CurrentObject. */
+  /** Turns a server object (from a list or a write response) into a CurrentObject; `shape` checked first. */
   fromServer(raw: unknown): CurrentObject;
+  /**
+   * The shape of one object as the server answers it (a list item, a create's or an edit's answer),
+   * types included: read passes it to the client, apply checks write answers with it. A wrong type is
+   * an error naming the request, never coerced (src/gitea/answer.ts).
+   */
+  shape?: Shape;
   /** A field whose equality is not plain (e.g. labels_mode: add compares as a subset). */
   compare?(field: string, desired: DesiredObject, current: CurrentObject | undefined, prepared?: unknown): ((want: unknown, have: unknown) => boolean) | undefined;
   /**
@@ -250,6 +257,14 @@ export interface KindWriting {
   ops(input: OpsInput): Op[];
   /** Change ids (of kinds in `after`, see ctx.madeBy) that must be done before this change: a repository's owner being created. */
   dependsOn?(input: OpsInput): string[];
+  /**
+   * Fields whose values name objects of another kind (a branch protection's user lists name users),
+   * by field, with that kind: a change waits for the change of the same plan that makes each object it
+   * names (its create or rename, see ctx.madeBy), whatever the two kinds are. An object of a server-wide
+   * kind is looked for in the server scope, any other in the change's own scope. Each kind named here
+   * is in `after` (test/unit/registry.test.ts checks it).
+   */
+  references?: Record<string, KindMeta>;
 }
 
 /** How a kind writes the server's objects as config (export); a kind without toConfig is not exported. */

@@ -32,6 +32,11 @@ export interface Op {
    * next request. forgeform's own check where the server has no lock (issue bodies before Gitea 1.26).
    */
   expect?: { fields: string[]; message: string };
+  /**
+   * Sending it twice does what sending it once does (a PATCH that sets values): a lost answer or a
+   * 5xx sends it again, as a read is, instead of failing the change (src/gitea/retry.ts).
+   */
+  idempotent?: boolean;
 }
 
 export interface Change {

@@ -1,4 +1,4 @@
-import type { Action, CurrentObject, DesiredObject, KindWriting, OpsInput, OpsSubject, Scope, ScopeContext } from '../model/index.js';
+import { SERVER_SCOPE, type Action, type CurrentObject, type DesiredObject, type KindWriting, type OpsInput, type OpsSubject, type Scope, type ScopeContext } from '../model/index.js';
 import type { Change, Op } from '../model/index.js';
 
 /** What a change's requests are built from besides the change itself: the server object and scope as read now. */
@@ -66,8 +66,26 @@ export function refsIn(value: unknown, out: Set<string> = new Set()): Set<string
   return out;
 }
 
-/** The changes this one must wait for: objects its requests reference, what the kind names, the scope's create. */
+/**
+ * The changes of this plan that make the objects a change's fields name (Kind.references): a branch
+ * protection that whitelists a user the plan creates is sent after that user's create.
+ */
+export function referencedChanges(kind: KindWriting, change: Change, base: OpsBase): string[] {
+  const out: string[] = [];
+  for (const f of change.fields) {
+    const target = kind.references?.[f.path];
+    if (!target || f.context) continue;
+    const where = target.scopeType === 'server' ? SERVER_SCOPE : base.scope;
+    for (const name of Array.isArray(f.after) ? f.after : [f.after]) {
+      const made = typeof name === 'string' ? base.ctx.madeBy(target, where, name) : undefined;
+      if (made && made !== change.id) out.push(made);
+    }
+  }
+  return out;
+}
+
+/** The changes this one must wait for: objects its requests reference, objects its fields name, what the kind names, the scope's create. */
 export function dependenciesOf(kind: KindWriting, change: Change, ops: Op[], base: OpsBase): string[] {
   const named = kind.dependsOn?.(opsInputOf(change, base)) ?? [];
-  return [...new Set([...refsIn(ops), ...named, ...(base.scope.pendingCreate ? [base.scope.pendingCreate] : [])])];
+  return [...new Set([...refsIn(ops), ...referencedChanges(kind, change, base), ...named, ...(base.scope.pendingCreate ? [base.scope.pendingCreate] : [])])];
 }

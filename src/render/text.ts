@@ -103,7 +103,8 @@ export function renderResultLine(r: ChangeResult, c: Colors, kindTitle: KindTitl
   const head = `${changeHeadline(r.change, kindTitle)} in ${scopeLabel(r.change.scope)}`;
   if (r.outcome === 'done') {
     const extra = r.notTaken?.length ? c.yellow(` (the server did not take: ${r.notTaken.join('; ')})`) : '';
-    return `${c.green('✓')} ${head}${extra}`;
+    const notes = r.notes?.length ? c.dim(` (${r.notes.join('; ')})`) : '';
+    return `${c.green('✓')} ${head}${extra}${notes}`;
   }
   if (r.outcome === 'skipped') return `${c.yellow('○')} ${head}: skipped, ${r.error}`;
   return `${c.red('✗')} ${head}: ${r.error}`;

@@ -2,6 +2,7 @@ import picomatch from 'picomatch';
 import type { Config } from '../config/types.js';
 import { isApiError, type GiteaClient, type RequestOptions } from '../gitea/client.js';
 import { ApiError, describeBody } from '../gitea/errors.js';
+import type { Shape } from '../gitea/answer.js';
 import { apiPath } from '../gitea/path.js';
 import { isGlobKey, type Diagnostic, SERVER_SCOPE, type RepoFacts, type Scope, type ScopeCreationId } from '../model/index.js';
 
@@ -24,6 +25,9 @@ interface ServerRepo {
   archived?: boolean;
   owner?: { login?: string; username?: string };
 }
+
+/** A repository as scopes are resolved from it (the repository kind reads the same GET with its own shape). */
+const REPO_SHAPE: Shape = { id: 'id', name: 'string', full_name: 'string', archived: 'boolean?' };
 
 export { isGlobKey };
 
@@ -76,8 +80,8 @@ export async function resolveScopes(
     }
   };
   /** GET of one object; an answer that is not a JSON object (an empty body, a login page) is a failure. */
-  const getObject = async <T>(path: string): Promise<T> => {
-    const data = await get<unknown>(path);
+  const getObject = async <T>(path: string, shape?: Shape): Promise<T> => {
+    const data = await get<unknown>(path, shape ? { shape } : undefined);
     if (!isObject(data)) throw new ShapeError(`GET /api/v1/${path} answered ${describeBody(data)} where an object is due: something other than Gitea answers at this URL (a proxy or a login page?); check --url`);
     return data as T;
   };
@@ -105,12 +109,12 @@ export async function resolveScopes(
     }
     const what = `the repositories of ${owner}`;
     let isOrg = true;
-    const listing = attempt('repos', key, what, () => client.list<ServerRepo>(apiPath('orgs', owner, 'repos')));
+    const listing = attempt('repos', key, what, () => client.list<ServerRepo>(apiPath('orgs', owner, 'repos'), { shape: REPO_SHAPE }));
     listedAsOrg.set(owner, listing.then((r) => (r === undefined ? undefined : r !== MISSING)));
     let repos = await listing;
     if (repos === MISSING) {
       isOrg = false;
-      repos = await attempt('repos', key, what, () => client.list<ServerRepo>(apiPath('users', owner, 'repos')));
+      repos = await attempt('repos', key, what, () => client.list<ServerRepo>(apiPath('users', owner, 'repos'), { shape: REPO_SHAPE }));
     }
     if (repos === undefined) return;
     if (repos === MISSING) {
@@ -160,7 +164,7 @@ export async function resolveScopes(
     exact.map(async ([key]) => {
       if (facts.has(key)) return;
       const [owner, name] = [key.slice(0, key.indexOf('/')), key.slice(key.indexOf('/') + 1)];
-      const r = await attempt('repos', key, `repository ${key}`, () => getObject<ServerRepo>(apiPath('repos', owner, name)));
+      const r = await attempt('repos', key, `repository ${key}`, () => getObject<ServerRepo>(apiPath('repos', owner, name), REPO_SHAPE));
       if (r === undefined) return;
       if (r !== MISSING) {
         const isOrg = await orgExists('repos', key, owner);

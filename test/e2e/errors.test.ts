@@ -291,8 +291,16 @@ describe('branch protections: users and teams that do not exist are plan errors'
     expect(r.stderr).toContain(`${file}:9:38: branch protection "main" in acme/widgets: push_whitelist_teams: team "ghost-team" does not exist in organisation acme`);
     expect(r.stderr).toContain(`${file}:11:37: branch protection "main" in acme/widgets: merge_whitelist_usernames: user "ghost-user" does not exist on the server`);
     expect(r.stderr).toContain(`${file}:18:38: branch protection "main" in acme/gadgets: push_whitelist_teams: team "ghost-team"`);
-    expect(r.stderr).not.toMatch(/user "(alice|bob)"|team "devs"/);
+    expect(r.stderr).not.toMatch(/user "alice"|user "bob" does not exist|team "devs"/);
+    // bob exists but cannot write the code (alice can, through her team): Gitea would drop him from the merge list
+    expect(r.stderr).toContain(`${file}:11:49: branch protection "main" in acme/widgets: merge_whitelist_usernames: user "bob" has no write access to acme/widgets (its permission is read)`);
     const seen = calls(w.sandbox);
+    expect(seen.filter((c) => c.includes('/permission')).sort()).toEqual([
+      'GET repos/acme/gadgets/collaborators/alice/permission',
+      'GET repos/acme/gadgets/collaborators/bob/permission',
+      'GET repos/acme/widgets/collaborators/alice/permission',
+      'GET repos/acme/widgets/collaborators/bob/permission',
+    ]);
     expect(seen.filter((c) => c.startsWith('GET orgs/acme/teams'))).toHaveLength(1);
     expect(seen.filter((c) => c.startsWith('GET users/')).sort()).toEqual(['GET users/alice', 'GET users/bob', 'GET users/ghost-user']);
     expect(seen.filter((c) => !c.startsWith('GET'))).toEqual([]);

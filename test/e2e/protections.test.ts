@@ -89,7 +89,9 @@ repos:
   });
 
   it('keeps applying when the server rejects one change, reports it and exits 1', async () => {
-    w = await world({ ...seed, users: [...seed.users, { username: 'leaving', email: 'leaving@example.com' }] });
+    // leaving can write acme/gadgets (the plan checks that too: Gitea drops a pusher without write access).
+    const repos = seed.repos.map((r) => (r.name === 'acme/gadgets' ? { ...r, collaborators: { leaving: 'write' } } : r));
+    w = await world({ ...seed, repos, users: [...seed.users, { username: 'leaving', email: 'leaving@example.com' }] });
     const file = w.config(`version: 1
 repos:
   acme/gadgets:

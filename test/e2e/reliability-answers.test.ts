@@ -182,7 +182,7 @@ describe('a count read from X-Total-Count', () => {
     proxy = await startMisbehavingProxy(w.sandbox.url, (r) => (r.method === 'GET' && r.path === 'repos/acme/widgets/issues' ? { type: 'total-count', value: 'abc' } : undefined));
     const file = w.config('version: 1\npolicy: { prune: [labels] }\nrepos:\n  acme/widgets:\n    labels:\n      bug: { color: ee0701 }\n');
     const plan = await w.cli(['plan', '-c', file], { FORGEFORM_URL: proxy.url });
-    expect(plan.stdout).toContain('carried by at least 1 issue: deleting it removes it from them');
+    expect(plan.stdout).toContain('carried by 1 issue: deleting it removes it from them');
     expect(plan.stdout).not.toContain('carried by no issue');
     expect(plan.code).toBe(3);
   });

@@ -40,6 +40,21 @@ describe('GET /repos/{owner}/{repo}', () => {
   });
 });
 
+describe('GET /repos/{owner}/{repo}/collaborators/{user}/permission', () => {
+  it("answers the user's access as GetUserRepoPermission names it, to admins and the user alone", async () => {
+    h = await boot();
+    const permission = async (user: string, token?: string) => {
+      const res = await h.call<{ permission: string; role_name: string; user: { login: string } }>('GET', `repos/acme/widgets/collaborators/${user}/permission`, token ? { token } : {});
+      return res.status === 200 ? `${res.json.permission} ${res.json.role_name} ${res.json.user.login}` : res.status;
+    };
+    expect(await permission('bob')).toBe('write write bob'); // devs include all repositories
+    expect(await permission('mia')).toBe('read read mia'); // member without a team, public repository
+    expect(await permission('ghost')).toBe(404);
+    expect(await permission('mia', 'mia-token')).toBe('read read mia');
+    expect(await permission('bob', 'mia-token')).toBe(403);
+  });
+});
+
 describe('PATCH /repos/{owner}/{repo}', () => {
   it('changes archived, description and private for repository admins', async () => {
     h = await boot();

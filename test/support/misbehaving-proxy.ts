@@ -22,6 +22,8 @@ export type Misbehaviour =
   | { type: 'drop-after' }
   /** This answer instead of the server's; not forwarded. */
   | { type: 'status'; status: number; headers?: Record<string, string>; body?: string }
+  /** Forwarded; the answer's JSON body replaced by what `edit` makes of it (a wrong type, say). */
+  | { type: 'rewrite'; edit: (body: unknown) => unknown }
   /** Runs `before` (another client acting on the server, say), then forwards. */
   | { type: 'before'; run: () => Promise<void> };
 
@@ -58,8 +60,9 @@ export async function startMisbehavingProxy(target: string, rule: (req: ProxiedR
     });
   }
 
-  async function relay(res: ServerResponse, upstream: Response, totalCount?: string): Promise<void> {
-    const text = Buffer.from(await upstream.arrayBuffer());
+  async function relay(res: ServerResponse, upstream: Response, totalCount?: string, edit?: (body: unknown) => unknown): Promise<void> {
+    let text = Buffer.from(await upstream.arrayBuffer());
+    if (edit) text = Buffer.from(JSON.stringify(edit(JSON.parse(text.toString('utf8')))));
     const headers: Record<string, string> = {};
     upstream.headers.forEach((v, k) => {
       if (!HOP_BY_HOP.has(k)) headers[k] = v;
@@ -114,6 +117,8 @@ export async function startMisbehavingProxy(target: string, rule: (req: ProxiedR
             case 'status':
               res.writeHead(how.status, { 'content-type': 'text/plain', ...how.headers });
               return void res.end(how.body ?? '');
+            case 'rewrite':
+              return await relay(res, await forward(req, body, url), undefined, how.edit);
             case 'before':
               await how.run();
               return await relay(res, await forward(req, body, url));

@@ -26,6 +26,16 @@ describe('kind registry contract', () => {
     }
   });
 
+  it('plans every kind whose objects another kind references (Kind.references) before it, and references only its fields', () => {
+    for (const k of kinds) {
+      for (const [field, target] of Object.entries(k.references ?? {})) {
+        expect(k.after ?? [], `${k.name}.${field}`).toContain(target.name);
+        expect(k.fields.map((f) => f.name), k.name).toContain(field);
+        expect(kinds).toContain(target);
+      }
+    }
+  });
+
   it('declares for every kind the actions its plan files may hold and the fields it compares', () => {
     for (const k of kinds) {
       expect(k.actions.length, k.name).toBeGreaterThan(0);

@@ -4,14 +4,30 @@
 // reads it anyway (the config manages users), else one lookup per distinct name.
 import { isApiError } from '../../gitea/errors.js';
 import { apiPath } from '../../gitea/path.js';
-import type { DesiredObject, KindContext, Problem, Scope } from '../../model/index.js';
+import type { CurrentObject, DesiredObject, KindContext, Problem, Scope } from '../../model/index.js';
 import { userKind } from '../user/index.js';
 
 /** Which accounts exist, lower-cased (Gitea's names are case-insensitive); undefined = not looked up. */
 export interface KnownAccounts {
   users: Map<string, 'exists' | 'missing' | 'renamed'>;
   teams?: Set<string>;
+  /** Users a write list adds that Gitea would drop from it, with why (lower-cased name → reason). */
+  noWrite?: Map<string, string>;
 }
+
+/**
+ * Lists whose users Gitea keeps only when they can write the repository's code, dropping the others
+ * without an error: Gitea v1.25.4 models/git/protected_branch.go l.366–383 calls updateUserWhitelist
+ * (l.486–511: `if !perm.CanWrite(unit.TypeCode) { continue // Drop invalid user ID }`, the permission
+ * being access_model.GetUserRepoPermission) for the push, force-push and merge lists. A dropped name
+ * would be planned again on every run, so the plan refuses it instead.
+ */
+const WRITE_LISTS = ['push_whitelist_usernames', 'force_push_allowlist_usernames', 'merge_whitelist_usernames'];
+/**
+ * What `GET /repos/{owner}/{repo}/collaborators/{user}/permission` answers: the same
+ * GetUserRepoPermission, as AccessMode.ToString() (routers/api/v1/repo/collaborators.go l.294–300).
+ */
+const WRITERS = new Set(['write', 'admin', 'owner']);
 
 const isUserList = (field: string) => /_usernames?$/.test(field);
 const isTeamList = (field: string) => field.endsWith('_teams');
@@ -43,18 +59,23 @@ function teamsOf(ctx: KindContext, org: string): Promise<Set<string>> {
   if (!byOrg) teamLists.set(ctx, (byOrg = new Map()));
   let p = byOrg.get(lc(org));
   if (!p) {
-    p = ctx.client.list<{ name?: string }>(apiPath('orgs', org, 'teams'), { object: `teams of ${org}` }).then((teams) => new Set(teams.map((t) => lc(String(t.name)))));
+    p = ctx.client.list<{ name?: string }>(apiPath('orgs', org, 'teams'), { object: `teams of ${org}`, shape: { name: 'string' } }).then((teams) => new Set(teams.map((t) => lc(String(t.name)))));
     byOrg.set(lc(org), p);
   }
   return p;
 }
 
-async function usersNamed(ctx: KindContext, names: Set<string>): Promise<KnownAccounts['users']> {
+async function usersNamed(ctx: KindContext, names: Set<string>, created: Set<string>): Promise<KnownAccounts['users']> {
   const known: KnownAccounts['users'] = new Map();
   if (!names.size) return known;
   // Users the plan itself creates or renames into existence count as existing.
   if (ctx.loaded.config?.users) {
-    for (const u of await ctx.projected(userKind, SERVER)) if (u.madeBy) known.set(lc(u.key), 'exists');
+    for (const u of await ctx.projected(userKind, SERVER)) {
+      if (!u.madeBy) continue;
+      known.set(lc(u.key), 'exists');
+      // A new account (not a renamed one) has no access to anything yet.
+      if (typeof u.id === 'object') created.add(lc(u.key));
+    }
     // The planner has read every user already for the users section: no request more.
     const all = new Set((await ctx.currentOf(userKind, SERVER)).map((u) => lc(u.key)));
     for (const n of names) if (!known.has(lc(n))) known.set(lc(n), all.has(lc(n)) ? 'exists' : 'missing');
@@ -78,14 +99,56 @@ async function usersNamed(ctx: KindContext, names: Set<string>): Promise<KnownAc
 }
 
 /** The accounts the desired protections of one repository name, looked up. */
-export async function lookUpAccounts(scope: Scope, desired: DesiredObject[], ctx: KindContext): Promise<KnownAccounts> {
+export async function lookUpAccounts(scope: Scope, desired: DesiredObject[], current: CurrentObject[], ctx: KindContext): Promise<KnownAccounts> {
   const teamNames = namesIn(desired, isTeamList);
+  const created = new Set<string>();
   const [users, teams] = await Promise.all([
-    usersNamed(ctx, namesIn(desired, isUserList)),
+    usersNamed(ctx, namesIn(desired, isUserList), created),
     // Team lists on a user's repository are an error of their own (check); no lookup there.
     teamNames.size && scope.repo?.ownerIsOrg && !scope.pendingCreate ? teamsOf(ctx, scope.repo.owner) : Promise.resolve(undefined),
   ]);
-  return { users, ...(teams ? { teams } : {}) };
+  const noWrite = await withoutWriteAccess(scope, added(desired, current), users, created, ctx);
+  return { users, ...(teams ? { teams } : {}), ...(noWrite.size ? { noWrite } : {}) };
+}
+
+/** The names the write lists add to the rules as the server has them (those already listed were kept: nothing to ask). */
+function added(desired: DesiredObject[], current: CurrentObject[]): Set<string> {
+  const out = new Set<string>();
+  for (const d of desired) {
+    const cur = current.find((c) => c.key === d.key);
+    for (const field of WRITE_LISTS) {
+      const want = d.fields[field];
+      if (!Array.isArray(want)) continue;
+      const have = new Set(((cur?.fields[field] as unknown[] | undefined) ?? []).map((v) => lc(String(v))));
+      for (const v of want) if (!have.has(lc(String(v)))) out.add(String(v));
+    }
+  }
+  return out;
+}
+
+/**
+ * The added names Gitea would drop for want of write access: a user this plan creates (it has none
+ * yet, unless it owns the repository), and an existing user whose permission, one cheap GET per
+ * name and repository, is below write. A repository the plan creates is not asked.
+ */
+async function withoutWriteAccess(scope: Scope, names: Set<string>, users: KnownAccounts['users'], created: Set<string>, ctx: KindContext): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  const [owner, repo] = scope.name.split('/') as [string, string];
+  await Promise.all(
+    [...names].map(async (name) => {
+      if (created.has(lc(name))) {
+        // Owning the repository (a user's, created with it) is the one access a new account has: names are unique across users and organisations.
+        if (lc(owner) !== lc(name))
+          out.set(lc(name), `is created by this plan and has no write access to ${scope.name} (forgeform manages no collaborators or team members)`);
+        return;
+      }
+      if (users.get(lc(name)) !== 'exists' || scope.pendingCreate) return;
+      const answer = await ctx.cachedGet<{ permission?: string } | undefined>(apiPath('repos', owner, repo, 'collaborators', name, 'permission'), { object: `${name}'s permission on ${scope.name}` });
+      const permission = String(answer?.permission ?? 'none');
+      if (!WRITERS.has(permission)) out.set(lc(name), `has no write access to ${scope.name} (its permission is ${permission})`);
+    }),
+  );
+  return out;
 }
 
 /** A problem at each list entry that names an account the server does not have. */
@@ -102,6 +165,8 @@ export function accountProblems(desired: DesiredObject, known: KnownAccounts | u
         const state = known.users.get(lc(name));
         if (state === 'missing') problems.push({ path, message: `${field}: user "${name}" does not exist on the server (Gitea would refuse the whole rule)` });
         if (state === 'renamed') problems.push({ path, message: `${field}: user "${name}" was renamed on the server: write the new name` });
+        const reason = WRITE_LISTS.includes(field) ? known.noWrite?.get(lc(name)) : undefined;
+        if (reason) problems.push({ path, message: `${field}: user "${name}" ${reason}: Gitea keeps only users who can write the code in this list and drops it silently, so every plan would show this change again` });
       } else if (isTeamList(field) && known.teams && !known.teams.has(lc(name)))
         problems.push({ path, message: `${field}: team "${name}" does not exist in organisation ${scope.repo?.owner} (Gitea would refuse the whole rule)` });
     });

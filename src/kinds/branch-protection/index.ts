@@ -3,7 +3,7 @@ import { userKind } from '../user/index.js';
 import { exporting } from './export.js';
 import { writing } from './ops.js';
 import { planning } from './plan.js';
-import { reading } from './read.js';
+import { fields, reading } from './read.js';
 
 export { splitRepo } from './read.js';
 
@@ -21,6 +21,8 @@ export const branchProtectionKind: Kind = {
   actions: ['create', 'update', 'delete'],
   // Users the plan creates count as existing in the allowlists (src/kinds/branch-protection/accounts.ts).
   after: [userKind.name],
+  // The user lists name users: a rule waits for the create of a user it names (issue 17 item 5).
+  references: Object.fromEntries(fields.filter((f) => /_usernames?$/.test(f.name)).map((f) => [f.name, userKind])),
   ...reading,
   ...planning,
   ...writing,

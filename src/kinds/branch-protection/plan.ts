@@ -31,8 +31,8 @@ export const planning = {
 
   // Users and teams named in the lists must exist: Gitea refuses the whole rule (422) otherwise.
   // Checked when the plan is made; apply re-derives requests without the config and does not check again.
-  async prepare(scope, desired, _current, ctx) {
-    return 'loaded' in ctx ? lookUpAccounts(scope, desired, ctx as KindContext) : undefined;
+  async prepare(scope, desired, current, ctx) {
+    return 'loaded' in ctx ? lookUpAccounts(scope, desired, current, ctx as KindContext) : undefined;
   },
 
   check(desired, current, scope, _ctx, prepared) {

@@ -1,5 +1,5 @@
 import { apiPath } from '../../gitea/path.js';
-import { bool, inEither, inForgejo, inGitea, int, normalizeFields, only, set, str } from '../fields.js';
+import { bool, inEither, inForgejo, inGitea, int, normalizeFields, only, set, str, shapeOfFields } from '../fields.js';
 import type { FieldSpec, KindReading } from '../../model/index.js';
 
 /** Force-push settings, rule order, admin merge override: Gitea 1.23 (#28086, #32286, #32248), in no Forgejo. */
@@ -32,14 +32,20 @@ export const fields: FieldSpec[] = [
   only(GITEA_1_23, int('priority')),
 ];
 
+/** A rule as answered: `rule_name` (or `branch_name` before it) names it. */
+export const shape = shapeOfFields(fields, { rule_name: 'string?', branch_name: 'string?' });
+
 export const reading = {
   fields,
+  shape,
 
   async read(scope, { client }) {
     const [owner, repo] = splitRepo(scope.name);
     // One unpaged call returns every rule of the repository.
     const raw = await client.get<unknown[]>(apiPath('repos', owner, repo, 'branch_protections'), {
       object: `branch protections of ${scope.name}`,
+      expect: 'list',
+      shape,
     });
     return (raw ?? []).map((r) => this.fromServer(r));
   },

@@ -1,3 +1,4 @@
+import type { Shape } from '../../gitea/answer.js';
 import { bool, normalizeFields, str } from '../fields.js';
 import { isSecret, Secret } from '../../secret.js';
 import { serverHas, type Availability, type CurrentObject, type FieldSpec, type KindReading, type ServerInfo } from '../../model/index.js';
@@ -65,14 +66,30 @@ function hookFromServer(raw: unknown, scope: Identity['scope']): CurrentObject {
   return { key: hookKey({ scope, type, url: String(config.url ?? '') }), id: Number(r.id), fields: normalizeFields(readable, values, false) };
 }
 
+/**
+ * A hook as answered (modules/structs/hook.go): its URL and content type sit in `config`, as do a
+ * Slack hook's keys; `authorization_header` is a string where the release answers it.
+ */
+export const shape: Shape = {
+  id: 'id',
+  type: 'string',
+  config: { object: { url: 'string', content_type: 'string?', ...Object.fromEntries(SLACK_KEYS.map((k) => [k, 'string?'])) } },
+  events: 'string[]?',
+  branch_filter: 'string?',
+  active: 'boolean?',
+  name: 'string?',
+  authorization_header: 'string?',
+};
+
 export const reading = {
   fields,
+  shape,
 
   // The list does not say whether a hook is a system or a default one: list each type on its own, where the server can.
   async read(_scope, ctx) {
     const inClear = has(ctx.server, HEADER_IN_CLEAR);
     const list = (type: 'system' | 'default') =>
-      ctx.client.list<Record<string, unknown>>('admin/hooks', { query: { type }, object: `${type} webhooks` }).then((hooks) =>
+      ctx.client.list<Record<string, unknown>>('admin/hooks', { query: { type }, object: `${type} webhooks`, shape }).then((hooks) =>
         hooks.map((h) => {
           const o = hookFromServer(h, type);
           if (inClear) o.fields.authorization_header = new Secret(revealed(h.authorization_header), FROM_SERVER);

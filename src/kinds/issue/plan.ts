@@ -100,7 +100,7 @@ export const planning = {
   async prepare(scope, desired, current, ctx): Promise<Prepared> {
     const catalogue = desired.some((d) => 'labels' in d.fields) ? await labelCatalogue(scope, ctx) : [];
     const milestones = desired.some((d) => typeof d.fields.milestone === 'string')
-      ? await ctx.client.list<Milestone>(apiPath('repos', ...splitRepo(scope.name), 'milestones'), { query: { state: 'all' }, object: `milestones of ${scope.name}` })
+      ? await ctx.client.list<Milestone>(apiPath('repos', ...splitRepo(scope.name), 'milestones'), { query: { state: 'all' }, object: `milestones of ${scope.name}`, shape: { id: 'id', title: 'string' } })
       : [];
     return new Map(desired.map((d) => [d.key, prepareOne(d, current.find((c) => c.key === d.key), catalogue, milestones, scope)]));
   },

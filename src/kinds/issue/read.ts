@@ -1,3 +1,4 @@
+import type { Shape } from '../../gitea/answer.js';
 import { isApiError } from '../../gitea/errors.js';
 import { apiPath } from '../../gitea/path.js';
 import { countOf } from '../../gitea/paging.js';
@@ -36,6 +37,21 @@ interface ServerIssue {
   projects?: { id: number }[] | null;
   content_version?: number;
 }
+
+/** An issue as answered (modules/structs/issue.go): label ids are what its labels are compared and sent by. */
+export const shape: Shape = {
+  number: 'id',
+  title: 'string',
+  body: 'string?',
+  state: 'string',
+  ref: 'string?',
+  labels: { list: { id: 'id', name: 'string' }, optional: true },
+  milestone: { object: { id: 'id', title: 'string' }, optional: true },
+  assignees: { list: { login: 'string' }, optional: true },
+  due_date: 'string?',
+  projects: { list: { id: 'id' }, optional: true },
+  content_version: 'integer?',
+};
 
 function orgScopeOf(scope: Scope): Scope | undefined {
   return scope.repo?.ownerIsOrg ? { type: 'org', name: scope.repo.owner } : undefined;
@@ -100,7 +116,7 @@ async function readIssues(scope: Scope, ctx: ScopeContext, numbers: number[]): P
   };
   if (numbers.length > 1) {
     const listPath = apiPath('repos', owner, repo, 'issues');
-    const page = (n: number) => ctx.client.request<unknown[]>('GET', listPath, { expect: 'list', query: { state: 'all', limit: ISSUE_PAGE, page: n }, object: `issues of ${scope.name}` });
+    const page = (n: number) => ctx.client.request<unknown[]>('GET', listPath, { expect: 'list', shape, query: { state: 'all', limit: ISSUE_PAGE, page: n }, object: `issues of ${scope.name}` });
     const first = await page(1);
     keep(first.data);
     const onFirst = Array.isArray(first.data) ? first.data.length : 0;
@@ -117,7 +133,7 @@ async function readIssues(scope: Scope, ctx: ScopeContext, numbers: number[]): P
       .filter((n) => !found.has(n))
       .map(async (n) => {
         try {
-          found.set(n, await ctx.client.get<ServerIssue>(apiPath('repos', owner, repo, 'issues', String(n)), { object: `issue #${n} of ${scope.name}` }));
+          found.set(n, await ctx.client.get<ServerIssue>(apiPath('repos', owner, repo, 'issues', String(n)), { object: `issue #${n} of ${scope.name}`, shape }));
         } catch (e) {
           if (!isApiError(e, 404)) throw e;
         }
@@ -128,6 +144,7 @@ async function readIssues(scope: Scope, ctx: ScopeContext, numbers: number[]): P
 
 export const reading = {
   fields,
+  shape,
   // A body edit carries the content version it was planned from; Gitea 1.26 answers 409 when it moved on.
   // Elsewhere the body's copy (IssueMeta.unguardedBody) is in the digest, and apply checks the body itself.
   guardedByServer: ['body'],

@@ -13,7 +13,7 @@ function makeLabelKind(scopeType: 'repo' | 'org'): Kind {
   const listPath = (scope: Scope) =>
     scopeType === 'repo' ? apiPath('repos', ...splitRepo(scope.name), 'labels') : apiPath('orgs', scope.name, 'labels');
 
-  return {
+  const kind: Kind = {
     name: `${scopeType}_label`,
     title: scopeType === 'repo' ? 'label' : 'organisation label',
     pruneKey: 'labels',
@@ -21,7 +21,7 @@ function makeLabelKind(scopeType: 'repo' | 'org'): Kind {
     scopeType,
     actions: ['create', 'update', 'rename', 'delete'],
     ...labelReading(listPath),
-    ...labelPlanning(scopeType, section),
+    ...labelPlanning(scopeType, section, () => kind),
     ...labelWriting(scopeType, listPath),
 
     toConfig(current: CurrentObject) {
@@ -33,6 +33,7 @@ function makeLabelKind(scopeType: 'repo' | 'org'): Kind {
       return out;
     },
   };
+  return kind;
 }
 
 export const repoLabelKind = makeLabelKind('repo');

@@ -1,9 +1,9 @@
+import type { Shape } from '../../gitea/answer.js';
 import type { LabelConfig, OrgConfig, RepoConfig } from '../../config/types.js';
-import { countOf } from '../../gitea/paging.js';
 import { apiPath } from '../../gitea/path.js';
 import { normalizeFields } from '../fields.js';
 import { splitRepo } from '../branch-protection/index.js';
-import type { DesiredObject, Kind, Problem, Scope, ScopeContext } from '../../model/index.js';
+import type { DesiredObject, Kind, Problem, ReadingKind, Scope, ScopeContext } from '../../model/index.js';
 import { fields } from './read.js';
 
 interface LabelTemplateEntry {
@@ -30,7 +30,7 @@ function declaredFields(label: LabelConfig): Record<string, unknown> {
 }
 
 /** Planning labels of a scope type: declared labels (a template's too), duplicate names, what a deletion takes off issues. */
-export function labelPlanning(scopeType: 'repo' | 'org', section: string) {
+export function labelPlanning(scopeType: 'repo' | 'org', section: string, self: () => ReadingKind) {
   return {
     async desired(scopeConfig, scope, ctx) {
       const cfg = scopeConfig as RepoConfig | OrgConfig | undefined;
@@ -77,7 +77,7 @@ export function labelPlanning(scopeType: 'repo' | 'org', section: string) {
      * the copies no issue carries may go. Two carried copies need a human to move the issues.
      */
     async resolveDuplicates(desired, matches, scope, ctx) {
-      const counts = await issuesPerLabel(scope, desired.key, ctx);
+      const counts = await issuesPerLabel(scope, ctx);
       const byAge = [...matches].sort((a, b) => Number(a.id) - Number(b.id));
       const carried = byAge.filter((m) => (counts.get(Number(m.id)) ?? 0) > 0);
       const named = `${matches.length} labels with this name exist on the server (${byAge.map((m) => `id ${m.id} on ${issues(counts.get(Number(m.id)) ?? 0)}`).join(', ')})`;
@@ -86,56 +86,55 @@ export function labelPlanning(scopeType: 'repo' | 'org', section: string) {
       return { keep, remove: byAge.filter((m) => m !== keep), message: `${named}; forgeform keeps id ${keep.id} (${carried.length ? 'the one on issues' : 'the oldest'})` };
     },
 
-    /** Deleting a label takes it off every issue: count them (one call, limit=1 and X-Total-Count). */
+    /**
+     * Deleting a label takes it off every issue: count the issues carrying its id. Never by name: the
+     * issue filters split `labels` on commas and drop names no label has (see issuesPerLabel), so a
+     * label "old,x" counted by name is "on no issue", and a name matching nothing counts every issue.
+     */
     async annotate(change, scope, ctx) {
       if (change.action !== 'delete') return undefined;
-      // One copy of a duplicated name (its id after #): the issue filter takes names, so count by id.
+      // One copy of a duplicated name has its id after #; otherwise the one label of that name as read.
       const copy = /#(\d+)$/.exec(change.id);
-      if (copy) {
-        const count = (await issuesPerLabel(scope, change.key, ctx)).get(Number(copy[1])) ?? 0;
-        return { notes: [count ? `carried by ${issues(count)}: deleting it removes it from them` : 'carried by no issue'], affects: { count, what: `is carried by ${issues(count)}` } };
-      }
-      const query = { labels: change.key, state: 'all', limit: 1, page: 1 };
-      const res = await ctx.client.request<unknown[]>(
-        'GET',
-        scopeType === 'repo' ? apiPath('repos', ...splitRepo(scope.name), 'issues') : apiPath('repos', 'issues', 'search'),
-        { query: scopeType === 'repo' ? query : { ...query, owner: scope.name }, object: `issues carrying label "${change.key}" in ${scope.name}` },
-      );
-      const { count, exact } = countOf(res.headers, Array.isArray(res.data) ? res.data.length : 0);
-      const what = `${exact ? '' : 'at least '}${count} issue${count === 1 ? '' : 's'}`;
-      const notes = [count ? `carried by ${what}: deleting it removes it from them` : 'carried by no issue'];
-      return { notes, affects: { count, what: `is carried by ${what}` } };
+      const id = copy ? Number(copy[1]) : (await ctx.currentOf(self(), scope)).find((l) => l.key === change.key)?.id;
+      if (id === undefined) return undefined;
+      const count = (await issuesPerLabel(scope, ctx)).get(Number(id)) ?? 0;
+      return { notes: [count ? `carried by ${issues(count)}: deleting it removes it from them` : 'carried by no issue'], affects: { count, what: `is carried by ${issues(count)}` } };
     },
   } satisfies Partial<Kind>;
 }
 
 const issues = (n: number) => `${n} issue${n === 1 ? '' : 's'}`;
 
+/** An issue as the copies are counted from it: the ids of its labels. */
+const CARRIED: Shape = { labels: { list: { id: 'id' }, optional: true } };
+
 interface IssueWithLabels {
   labels?: { id?: unknown }[] | null;
 }
 
-/** Per plan or apply context: one read per repository (or organisation and name), shared by every copy. */
+/** Per plan or apply context: one read per repository or organisation, shared by every label of it. */
 const perLabelReads = new WeakMap<ScopeContext, Map<string, Promise<Map<number, number>>>>();
 
 /**
- * How many issues (and pull requests) carry each label id. Gitea's `labels=` issue filter takes names
- * only: a number is looked up as a name, and when no label has that name the filter is dropped and
- * every issue matches; with two labels of one name, a repository's list matches only issues carrying
- * both. So a repository's issues are read whole (50 a page) and counted by the ids on each issue; an
- * organisation's label is counted from the issue search by name, which matches issues carrying any of
- * the copies.
+ * How many issues (and pull requests) carry each label id, from a full read of the scope's issues
+ * (50 a page), counted by the ids on each issue. The `labels=` filters cannot count a label: they take
+ * names only, split on commas, and drop names no label has, so "old,x" matches issues carrying "old"
+ * or "x" (or none), a number is looked up as a name, and a filter left empty matches every issue
+ * (Gitea v1.25.4 routers/api/v1/repo/issue.go:428-429, ListIssues → GetLabelIDsInRepoByNames,
+ * models/issues/label.go:333; SearchIssues at :233-238 → GetLabelIDsByNames; the same in v1.21.11).
+ * An organisation's labels are on the issues of its repositories: the issue search of that owner.
  */
-function issuesPerLabel(scope: Scope, name: string, ctx: ScopeContext): Promise<Map<number, number>> {
+function issuesPerLabel(scope: Scope, ctx: ScopeContext): Promise<Map<number, number>> {
   let memo = perLabelReads.get(ctx);
   if (!memo) perLabelReads.set(ctx, (memo = new Map()));
-  const key = scope.type === 'repo' ? `repo ${scope.name}` : `org ${scope.name} ${name}`;
+  const key = `${scope.type} ${scope.name}`;
   let p = memo.get(key);
   if (!p) {
+    const object = `issues of ${scope.name}, to count the issues carrying each label`;
     const read =
       scope.type === 'repo'
-        ? ctx.client.list<IssueWithLabels>(apiPath('repos', ...splitRepo(scope.name), 'issues'), { query: { state: 'all' }, object: `issues of ${scope.name}, to count the copies of label "${name}"` })
-        : ctx.client.list<IssueWithLabels>(apiPath('repos', 'issues', 'search'), { query: { state: 'all', owner: scope.name, labels: name }, object: `issues carrying label "${name}" in ${scope.name}` });
+        ? ctx.client.list<IssueWithLabels>(apiPath('repos', ...splitRepo(scope.name), 'issues'), { query: { state: 'all' }, object, shape: CARRIED })
+        : ctx.client.list<IssueWithLabels>(apiPath('repos', 'issues', 'search'), { query: { state: 'all', owner: scope.name }, object, shape: CARRIED });
     p = read.then((list) => {
       const counts = new Map<number, number>();
       for (const issue of list) for (const l of issue.labels ?? []) counts.set(Number(l.id), (counts.get(Number(l.id)) ?? 0) + 1);

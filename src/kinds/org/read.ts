@@ -1,13 +1,17 @@
-import { normalizeFields, str, text } from '../fields.js';
+import { normalizeFields, str, text, shapeOfFields } from '../fields.js';
 import type { FieldSpec, KindReading } from '../../model/index.js';
 
 export const fields: FieldSpec[] = [str('full_name'), text('description'), str('visibility'), str('website'), str('location'), str('email')];
 
+/** An organisation as answered: `name` (Gitea ≥ 1.?) or `username` names it. */
+export const shape = shapeOfFields(fields, { id: 'id', name: 'string?', username: 'string?' });
+
 export const reading = {
   fields,
+  shape,
 
   async read(_scope, { client }) {
-    const raw = await client.list<unknown>('admin/orgs', { object: 'organisations' });
+    const raw = await client.list<unknown>('admin/orgs', { object: 'organisations', shape });
     return raw.map((r) => this.fromServer(r));
   },
   fromServer(raw) {

@@ -1,13 +1,17 @@
 import { isApiError } from '../../gitea/errors.js';
 import { apiPath } from '../../gitea/path.js';
 import { splitRepo } from '../branch-protection/index.js';
-import { bool, set, str, text } from '../fields.js';
+import { bool, set, str, text, shapeOfFields } from '../fields.js';
 import type { CurrentObject, FieldSpec, KindReading } from '../../model/index.js';
 
 export const fields: FieldSpec[] = [bool('private'), text('description'), bool('auto_init'), str('default_branch'), set('gitignores'), str('license'), str('readme')];
 
+/** A repository as answered: only its id and name are used. */
+export const shape = shapeOfFields(fields, { id: 'id', full_name: 'string' });
+
 export const reading = {
   fields,
+  shape,
 
   // One GET per repository to create; the scope resolution made the same GETs, and they are shared.
   async read(_scope, ctx, desired) {
@@ -15,7 +19,7 @@ export const reading = {
       (desired ?? []).map(async (d): Promise<CurrentObject | undefined> => {
         const [owner, name] = splitRepo(d.key);
         try {
-          const r = await ctx.cachedGet<{ id: number }>(apiPath('repos', owner, name), { object: `repository ${d.key}` });
+          const r = await ctx.cachedGet<{ id: number }>(apiPath('repos', owner, name), { object: `repository ${d.key}`, shape });
           return { key: d.key, id: r.id, fields: {} };
         } catch (e) {
           if (isApiError(e, 404)) return undefined;

@@ -1,4 +1,4 @@
-import { bool, inForgejo, inGitea, normalizeFields, only } from '../fields.js';
+import { bool, inForgejo, inGitea, normalizeFields, only, shapeOfFields } from '../fields.js';
 import { serverHas, type CurrentObject, type FieldSpec, type KindFeature, type KindReading, type ScopeContext } from '../../model/index.js';
 
 export const features = {
@@ -23,11 +23,11 @@ interface RunnerPage {
 function listRunners({ client, server }: Pick<ScopeContext, 'client' | 'server'>): Promise<unknown[]> {
   const path = 'admin/actions/runners';
   // No server known (unit tests): Gitea's shape, the default sandbox's.
-  if (server && serverHas(server, features.bareList.availability)) return client.list(path, { object: 'Actions runners', query: { visible: 'true' } });
+  if (server && serverHas(server, features.bareList.availability)) return client.list(path, { object: 'Actions runners', query: { visible: 'true' }, shape });
   // Gitea's list has no paging headers: its body carries total_count (`routers/api/v1/shared/runners.go`).
   return client.listWrapped(
     path,
-    { object: 'Actions runners' },
+    { object: 'Actions runners', shape },
     (body) => ({ items: (body as RunnerPage | null)?.runners, total: (body as RunnerPage | null)?.total_count }),
     'total_count',
   );
@@ -44,8 +44,12 @@ function runnerState(r: Record<string, unknown>): { status: unknown; busy: boole
 
 export const status = (c: CurrentObject) => `${String(c.fields.status ?? 'unknown')}${c.fields.busy ? ', busy' : ''}`;
 
+/** A runner as answered (Gitea's and Forgejo's ActionRunner). */
+export const shape = shapeOfFields(fields, { id: 'id', name: 'string', status: 'string?', busy: 'boolean?' });
+
 export const reading = {
   fields,
+  shape,
   // Changes on its own (a runner goes offline): a saved plan must not be refused for it.
   guardedByServer: ['status', 'busy'],
 

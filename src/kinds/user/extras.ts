@@ -48,12 +48,12 @@ export function wantedKeys(keys: SshKeyConfig[]): KnownKey[] {
 export async function readExtras(client: GiteaClient, user: CurrentObject, wants: { badges: boolean; keys: boolean }, server: ServerInfo | undefined): Promise<void> {
   const who = `user ${user.key}`;
   const badges = async () => {
-    const list = await client.get<{ slug?: string; Slug?: string }[] | undefined>(apiPath('admin', 'users', user.key, 'badges'), { object: `badges of ${who}` });
+    const list = await client.get<{ slug?: string; Slug?: string }[] | undefined>(apiPath('admin', 'users', user.key, 'badges'), { object: `badges of ${who}`, expect: 'list', shape: { slug: 'string?', Slug: 'string?' } });
     // Gitea writes its badge model, which has no JSON tags ("Slug"); the API description says "slug".
     user.fields.badges = asSet((list ?? []).map((b) => b.slug ?? b.Slug));
   };
   const keys = async () => {
-    const list = await client.list<{ id: number; title: string; key: string }>(apiPath('users', user.key, 'keys'), { object: `SSH keys of ${who}` });
+    const list = await client.list<{ id: number; title: string; key: string }>(apiPath('users', user.key, 'keys'), { object: `SSH keys of ${who}`, shape: { id: 'id', title: 'string', key: 'string' } });
     const known: KnownKey[] = list.map((k) => ({ id: k.id, title: k.title, key: k.key, identity: sshKeyIdentity(k.key) }));
     user.fields.ssh_keys = asSet(known.map((k) => k.identity));
     user.meta = { ...user.meta, sshKeys: known } satisfies UserMeta;

@@ -1,5 +1,5 @@
 import type { FieldSpec, KindReading } from '../../model/index.js';
-import { bool, int, normalizeFields, only, set, str, text } from '../fields.js';
+import { bool, int, normalizeFields, only, set, str, text, shapeOfFields } from '../fields.js';
 import { BADGES, readExtras } from './extras.js';
 import { factsOf, selfMatters } from './guards.js';
 
@@ -30,17 +30,21 @@ export const fields: FieldSpec[] = [
   set('ssh_keys'),
 ];
 
+/** A user as answered (modules/structs/user.go): `is_admin` stands for the field `admin`. */
+export const shape = shapeOfFields(fields, { id: 'id', login: 'string', is_admin: 'boolean?' });
+
 export const reading = {
   fields,
+  shape,
   // Read only when the config names them; apply's stale-plan check reads without the config.
   guardedByServer: ['badges', 'ssh_keys'],
 
   async read(_scope, ctx, desired) {
     const { client } = ctx;
-    const raw = await client.list<unknown>('admin/users', { object: 'users' });
+    const raw = await client.list<unknown>('admin/users', { object: 'users', shape });
     const users = raw.map((r) => this.fromServer(r));
     const byKey = new Map(users.map((u) => [u.key, u]));
-    const me = selfMatters(ctx, desired, users) ? await ctx.cachedGet<{ login?: string } | undefined>('user', { object: "the token's own user" }) : undefined;
+    const me = selfMatters(ctx, desired, users) ? await ctx.cachedGet<{ login?: string } | undefined>('user', { object: "the token's own user", shape: { login: 'string' } }) : undefined;
     factsOf.set(ctx, { self: String(me?.login ?? ''), users });
     const extras: Promise<void>[] = [];
     for (const d of desired ?? []) {
