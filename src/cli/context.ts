@@ -22,9 +22,9 @@ export const DEFAULT_CONFIG = 'forgeform.yaml';
 /** More requests in flight than this gain nothing on a Gitea server and only risk its rate limits. */
 export const MAX_CONCURRENCY = 64;
 
-export async function load(paths: string[] | undefined, out: Output): Promise<LoadedConfig> {
+export async function load(paths: string[] | undefined, out: Output, offline?: { unset: Set<string> }): Promise<LoadedConfig> {
   try {
-    const loaded = await loadConfig(paths?.length ? paths : [DEFAULT_CONFIG]);
+    const loaded = await loadConfig(paths?.length ? paths : [DEFAULT_CONFIG], process.env, offline);
     out.addSecrets(loaded.secrets.values());
     return loaded;
   } catch (e) {
