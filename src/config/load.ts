@@ -57,7 +57,7 @@ export async function loadConfig(paths: string[], env: NodeJS.ProcessEnv = proce
     }
   }
 
-  return readConfigFiles(files, env, problems, order);
+  return readConfigFiles(files, env, problems, order, offline);
 }
 
 /**
@@ -69,17 +69,13 @@ export function readConfigFiles(
   env: NodeJS.ProcessEnv = process.env,
   problems: ConfigProblem[] = [],
   order: string[] = files.map((f) => f.name),
+  offline?: { unset: Set<string> },
 ): LoadedConfig {
   const loadedFiles: LoadedFile[] = files.map((f) => ({ name: f.name, content: f.content }));
   const secrets = new Map<string, string>();
   const secretTemplates = new SecretTemplates();
-<<<<<<< HEAD
-  for (const f of files) problems.push(...loadFile(f, env, secrets, secretTemplates, offline));
-  const { config, locate } = mergeFiles(files, problems);
-=======
-  for (const f of loadedFiles) problems.push(...loadFile(f, env, secrets, secretTemplates));
+  for (const f of loadedFiles) problems.push(...loadFile(f, env, secrets, secretTemplates, offline));
   const { config, locate } = mergeFiles(loadedFiles, problems);
->>>>>>> main
 
   if (problems.length > 0) throw new ConfigError(problems, order);
 
