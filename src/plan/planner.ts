@@ -146,6 +146,8 @@ async function desiredStep(p: Planning, scopes: ResolvedScope[]): Promise<Work[]
       p.projection.expect(kind, rs.scope);
     }
   }
+  // Masking is by type: a field that is not secret, reading a variable a secret field reads, would print the secret.
+  for (const { at, message } of p.ctx.loaded.secretTemplates?.crossUse() ?? []) p.errors.push({ message, location: at });
   return work;
 }
 
