@@ -40,8 +40,9 @@ describe('the managed server is fixed by the workflow', () => {
     });
     // The pull request edits the configuration: a server of its own.
     w.write('forgeform.yaml', `version: 1\nserver:\n  url: ${other}\n${LABELS.slice('version: 1\n'.length)}`);
-    for (const inputs of [{}, { url: '' }]) {
-      const r = await w.run({ comment: 'true', ...inputs }, { env: inputs.url === '' ? { FORGEFORM_URL: w.managed.url } : {} });
+    // The url input, or FORGEFORM_URL.
+    for (const byVariable of [false, true]) {
+      const r = await w.run({ comment: 'true', ...(byVariable ? { url: '' } : {}) }, { env: byVariable ? { FORGEFORM_URL: w.managed.url } : {} });
       expect(r.code).toBe(1);
       expect(r.stdout).toContain(`::error::forgeform.yaml sets server.url to ${other}, but this workflow manages ${w.managed.url}: refusing to plan or apply a configuration written for another server`);
     }
