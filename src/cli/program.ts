@@ -60,6 +60,7 @@ function buildProgram(out: Output, argv: string[], setCode: (code: number) => vo
     .description('check the config files against the schema, without contacting the server')
     .option('-c, --config <path>', 'config file or directory (repeatable; default forgeform.yaml)', collect)
     .option('--server-version <fork@release>', 'also check that this release (gitea@1.25, forgejo@11) has every kind and field the config uses, as plan does')
+    .option('--require-env', 'fail on an environment variable the config reads that is not set (default: check only how it is referenced)')
     .action(run(async (opts) => (await import('./commands/validate.js')).validateCommand(opts, out)));
 
   serverOptions(
