@@ -22,11 +22,11 @@ export const DEFAULT_CONFIG = 'forgeform.yaml';
 /** More requests in flight than this gain nothing on a Gitea server and only risk its rate limits. */
 export const MAX_CONCURRENCY = 64;
 
-export async function load(paths: string[] | undefined, out: Output): Promise<LoadedConfig> {
+export async function load(paths: string[] | undefined, _out: Output): Promise<LoadedConfig> {
   try {
-    const loaded = await loadConfig(paths?.length ? paths : [DEFAULT_CONFIG]);
-    out.addSecrets(loaded.secrets.values());
-    return loaded;
+    // Nothing to mask yet: values read from the environment print as themselves unless a secret field
+    // holds them, and those are Secrets, which the output's mask hides as they are made.
+    return await loadConfig(paths?.length ? paths : [DEFAULT_CONFIG]);
   } catch (e) {
     if (e instanceof ConfigError) throw new UserError(e.message, EXIT.error);
     throw e;

@@ -1,5 +1,6 @@
-import { accessSync, constants, statSync, writeFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { accessSync, constants, lstatSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
 import { UserError } from './output.js';
 
 /** What a failed file operation means for the user, by system error code. */
@@ -24,22 +25,25 @@ export function fileReason(e: unknown): string {
 
 /**
  * Fails now, before the server is read, when `path` cannot be written: a long plan or export should
- * not end with "cannot write". `option` names where the path came from (--out, -o).
+ * not end with "cannot write". `option` names where the path came from (--out, -o). The file is
+ * written as a new file in its directory and renamed into place (see writeOutputFile), so what counts
+ * is that directory; an existing file is replaced only when `overwrite` allows it.
  */
-export function checkWritable(path: string, option: string): void {
+export function checkWritable(path: string, option: string, { overwrite = true, force = '--force' }: { overwrite?: boolean; force?: string } = {}): void {
   const fail = (reason: string) => {
     throw new UserError(`cannot write ${option} ${path}: ${reason}`);
   };
   let stat;
   try {
-    stat = statSync(path);
+    stat = lstatSync(path);
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== 'ENOENT') fail(fileReason(e));
   }
   if (stat?.isDirectory()) fail(REASONS.EISDIR!);
-  const target = stat ? path : dirname(resolve(path));
+  if (stat && !overwrite) fail(`it exists (it may be a config you wrote): give ${force} to replace it, or another file name`);
+  const target = dirname(resolve(path));
   try {
-    if (!stat && !statSync(target).isDirectory()) fail(REASONS.ENOTDIR!);
+    if (!statSync(target).isDirectory()) fail(REASONS.ENOTDIR!);
   } catch (e) {
     if (e instanceof UserError) throw e;
     fail((e as NodeJS.ErrnoException).code === 'ENOENT' ? `its directory ${target} does not exist` : fileReason(e));
@@ -52,11 +56,19 @@ export function checkWritable(path: string, option: string): void {
   }
 }
 
-/** Writes an output file; any failure is one line naming the file and the reason. */
-export function writeOutputFile(path: string, content: string, option: string, mode?: number): void {
+/**
+ * Writes an output file as a new file, then renames it over `path` (issue 17): a reader never sees half
+ * a file, the mode is the one asked for (0600 for a plan) and not an existing file's, and a symbolic
+ * link at `path` is replaced by the file instead of being written through to wherever it points. Any
+ * failure is one line naming the file and the reason; the temporary file does not stay behind.
+ */
+export function writeOutputFile(path: string, content: string, option: string, mode = 0o644): void {
+  const temp = join(dirname(resolve(path)), `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
   try {
-    writeFileSync(path, content, mode === undefined ? undefined : { mode });
+    writeFileSync(temp, content, { mode, flag: 'wx' });
+    renameSync(temp, path);
   } catch (e) {
+    rmSync(temp, { force: true });
     throw new UserError(`cannot write ${option} ${path}: ${fileReason(e)}`);
   }
 }

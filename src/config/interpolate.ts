@@ -1,4 +1,4 @@
-import { literalTemplate, type SecretTemplates } from '../secret.js';
+import { literalTemplate, reservedVariableReason, type SecretTemplates } from '../secret.js';
 import type { ConfigProblem } from './errors.js';
 import { quoted } from './excerpt.js';
 import { forEachStringValue, position, type YamlSource } from './source.js';
@@ -63,6 +63,12 @@ export function interpolate(
         return token;
       }
       const name = m[1]!;
+      // Refused whether it is set or not: validate runs offline, and a config must not depend on where it runs.
+      const reserved = reservedVariableReason(name);
+      if (reserved) {
+        problem(reserved);
+        return token;
+      }
       const v = env[name];
       if (v === undefined) {
         problem(`environment variable ${name} is not set`);

@@ -57,10 +57,24 @@ export async function loadConfig(paths: string[], env: NodeJS.ProcessEnv = proce
     }
   }
 
+  return readConfigFiles(files, env, problems, order);
+}
+
+/**
+ * The files' contents (as read, in order) parsed, interpolated, validated and merged: loadConfig without the file
+ * system. Throws a ConfigError listing `problems` (those found reading the files) and every one found here.
+ */
+export function readConfigFiles(
+  files: { name: string; content: Buffer }[],
+  env: NodeJS.ProcessEnv = process.env,
+  problems: ConfigProblem[] = [],
+  order: string[] = files.map((f) => f.name),
+): LoadedConfig {
+  const loadedFiles: LoadedFile[] = files.map((f) => ({ name: f.name, content: f.content }));
   const secrets = new Map<string, string>();
   const secretTemplates = new SecretTemplates();
-  for (const f of files) problems.push(...loadFile(f, env, secrets, secretTemplates));
-  const { config, locate } = mergeFiles(files, problems);
+  for (const f of loadedFiles) problems.push(...loadFile(f, env, secrets, secretTemplates));
+  const { config, locate } = mergeFiles(loadedFiles, problems);
 
   if (problems.length > 0) throw new ConfigError(problems, order);
 

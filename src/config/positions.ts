@@ -1,4 +1,4 @@
-import { isAlias, isMap, isScalar, isSeq, type Document } from 'yaml';
+import { isAlias, isMap, isScalar, isSeq, type Alias, type Document } from 'yaml';
 import type { ConfigPath } from './types.js';
 
 /**
@@ -84,10 +84,11 @@ function rangeStart(node: unknown): number {
  * The positions of a parsed document's nodes. Aliases are followed (their positions are the anchor's, as the values
  * are); an alias inside its own anchor is where the walk stops.
  */
-export function positionsOf(doc: Document.Parsed): PositionNode {
+export function positionsOf(doc: Document.Parsed, resolve: (alias: unknown) => unknown = (alias) => (alias as Alias).resolve(doc)): PositionNode {
   const done = new Map<unknown, PositionNode>();
+  // Recursive: the loader has bounded the nesting (aliases followed) before it asks (src/config/source.ts).
   const visit = (raw: unknown): PositionNode => {
-    const node = isAlias(raw) ? raw.resolve(doc) : raw;
+    const node = isAlias(raw) ? resolve(raw) : raw;
     const known = done.get(node);
     if (known !== undefined) return known;
     if (isMap(node)) {

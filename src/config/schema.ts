@@ -17,6 +17,8 @@ export type SchemaObject = Record<string, unknown>;
 const require = createRequire(import.meta.url);
 // Resolves from src/config/ and from the built dist/config/ alike.
 const SCHEMA_FILE = new URL('../../schemas/forgeform.schema.json', import.meta.url);
+/** Where the schema file of this forgeform is on disk: in an installed package, node_modules/forgeform/schemas/…. */
+export const schemaPath = (): string => fileURLToPath(SCHEMA_FILE);
 /** The file name of the precompiled validator, beside this module. */
 export const PRECOMPILED_VALIDATOR = 'schema-validator.cjs';
 

@@ -1,4 +1,4 @@
-import { LineCounter, isMap, isSeq, parseDocument, type YAMLError } from 'yaml';
+import { Composer, isAlias, isCollection, isMap, isPair, isSeq, Lexer, LineCounter, Parser, YAMLParseError, type Document, type YAMLError } from 'yaml';
 import type { ConfigProblem } from './errors.js';
 import { excerpt, quoted } from './excerpt.js';
 import { formatPath } from './path.js';
@@ -23,14 +23,16 @@ export interface YamlSource {
  */
 export function parseYaml(file: string, text: string): { source: YamlSource; data?: Record<string, unknown>; problems: ConfigProblem[] } {
   const lineCounter = new LineCounter();
-  // uniqueKeys is off: yaml compares each new key with every earlier key of its map (quadratic in the map's size, 17 s
-  // for 25,000 repositories); duplicateKeys() below does the same check with one hash map per YAML map.
-  const doc = parseDocument(text, { lineCounter, prettyErrors: true, uniqueKeys: false });
-  // The positions are taken once the document is known to be readable (a too deeply nested one is not).
   const source: YamlSource = { file, lines: lineCounter.lineStarts, root: 0 };
+  const parsed = parseBounded(text, lineCounter);
+  if ('tooDeepAt' in parsed) return { source, problems: [{ ...position(source, parsed.tooDeepAt), message: TOO_DEEP }] };
+  const { doc } = parsed;
+  // The positions are taken once the document is known to be readable (a too deeply nested one is not).
   const problems = [...doc.errors, ...doc.warnings].map((e) => yamlProblem(source, e));
   // A document with syntax errors is only partly read: its duplicates may be invented by the error recovery.
   if (problems.length === 0) problems.push(...duplicateKeys(source, doc.contents));
+  const aliases = problems.length === 0 ? aliasTargets(doc) : new Map<unknown, unknown>();
+  if (problems.length === 0) problems.push(...aliasProblems(source, doc, aliases));
   // A document with syntax errors is only partly read: checking its content would report invented problems.
   if (problems.length > 0) return { source, problems };
   if (doc.contents === null) return { source, problems: [{ ...position(source, 0), message: 'the file is empty (expected at least "version: 1")' }] };
@@ -45,8 +47,150 @@ export function parseYaml(file: string, text: string): { source: YamlSource; dat
   } catch (e) {
     return { source, problems: [{ ...position(source, 0), message: excerpt((e as Error).message, 160, false) }] };
   }
-  source.root = positionsOf(doc);
+  source.root = positionsOf(doc, (alias) => aliases.get(alias));
   return { source, data: data as Record<string, unknown>, problems };
+}
+
+/**
+ * How deeply a config's values may nest, aliases followed. A config needs about eight levels (repos, a repository,
+ * labels, a label, its fields, a list); yaml's parser, composer and toJS, the positions, ajv and the merge all
+ * recurse once per level, so a bound far below what the stack holds keeps every one of them safe.
+ */
+export const MAX_NESTING = 64;
+
+/** Aliases in one file: yaml resolves each by a scan of the document's anchors (quadratic in their number). */
+export const MAX_ALIASES = 10_000;
+
+const TOO_DEEP = `YAML nested too deeply: more than ${MAX_NESTING} levels (a config needs a few)`;
+
+/**
+ * yaml's parseDocument, lexeme by lexeme, stopping where the parser's stack of open collections grows beyond
+ * MAX_NESTING: the parser closes them by recursion (1,000 levels closed by one dedent overflow the stack), so
+ * nothing deeper may reach it. The composer frees the syntax tree of a big collection while it builds its nodes.
+ */
+function parseBounded(text: string, lineCounter: LineCounter): { doc: Document.Parsed } | { tooDeepAt: number } {
+  const parser = new Parser(lineCounter.addNewLine);
+  // uniqueKeys is off: yaml compares each new key with every earlier key of its map (quadratic in the map's size, 17 s
+  // for 25,000 repositories); duplicateKeys() below does the same check with one hash map per YAML map.
+  // resolveKnownTags off: !!binary, !!set, !!omap, !!pairs and !!timestamp would give a Buffer, a Set, a Map or a
+  // Date, which no config field is; they are unknown tags, as in plain YAML 1.2.
+  const composer = new Composer({ uniqueKeys: false, resolveKnownTags: false });
+  const docs: Document.Parsed[] = [];
+  lineCounter.addNewLine(0);
+  for (const lexeme of new Lexer().lex(text)) {
+    const at = parser.offset;
+    for (const token of parser.next(lexeme)) docs.push(...composer.next(releasingItems(token)));
+    // The stack holds the document and the scalar being read besides the open collections.
+    if (parser.stack.length > MAX_NESTING + 2) return { tooDeepAt: at };
+  }
+  for (const token of parser.end()) docs.push(...composer.next(releasingItems(token)));
+  docs.push(...composer.end(true, text.length));
+  const doc = docs[0]!;
+  if (docs.length > 1) doc.errors.push(new YAMLParseError([docs[1]!.range[0], docs[1]!.range[1]], 'MULTIPLE_DOCS', 'more than one document'));
+  return { doc };
+}
+
+/**
+ * The syntax tree of a 10 MB file takes about 270 MB, its document 190 MB more: holding both at once is most of a
+ * large plan's peak memory. yaml's composer reads the items of a block collection once, in order (for…of): each
+ * item's tokens are let go as soon as it is read, so the tree shrinks while the document grows. `token` is returned.
+ */
+function releasingItems<T>(token: T): T {
+  const stack: unknown[] = [token];
+  while (stack.length > 0) {
+    const t = stack.pop() as { type?: string; value?: unknown; items?: { key?: unknown; value?: unknown }[] } | null | undefined;
+    if (!t || typeof t !== 'object') continue;
+    if (t.type === 'document') stack.push(t.value);
+    else if ((t.type === 'block-map' || t.type === 'block-seq') && t.items) {
+      const items = t.items;
+      for (const item of items) stack.push(item.key, item.value);
+      if (items.length < 64) continue;
+      Object.defineProperty(items, Symbol.iterator, {
+        value: function* () {
+          for (let i = 0; i < items.length; i++) {
+            const item = items[i]!;
+            items[i] = undefined as never;
+            yield item;
+          }
+        },
+      });
+    }
+  }
+  return token;
+}
+
+/**
+ * Aliases that would make the JS copy too deep or endless (an alias inside its own anchor, or a chain of anchors each
+ * holding an alias of the one before), or too many to resolve: problems at the alias. Iterative, with one height per
+ * node, aliases resolved in one pass in document order (as yaml does: the last anchor of that name before the alias).
+ */
+function aliasProblems(source: YamlSource, doc: Document.Parsed, target: Map<unknown, unknown>): ConfigProblem[] {
+  if (target.size > MAX_ALIASES) return [{ ...position(source, rangeStart([...target.keys()][MAX_ALIASES]) ?? 0), message: `more than ${MAX_ALIASES} aliases in one file` }];
+  if (target.size === 0) return [];
+  const resolved = (n: unknown) => (isAlias(n) ? target.get(n) : n);
+  // Heights (a collection of scalars is 1), post-order, iteratively; a collection met again while open is a cycle.
+  const height = new Map<unknown, number>();
+  const open = new Set<unknown>();
+  const work: { node: unknown; via: unknown; done: boolean }[] = [{ node: doc.contents, via: doc.contents, done: false }];
+  while (work.length > 0) {
+    const w = work[work.length - 1]!;
+    if (w.done) {
+      work.pop();
+      open.delete(w.node);
+      let h = 0;
+      for (const c of childrenOf(w.node)) h = Math.max(h, height.get(resolved(c)) ?? 0);
+      height.set(w.node, h + 1);
+      continue;
+    }
+    w.done = true;
+    if (!isCollection(w.node) || height.has(w.node)) {
+      work.pop();
+      continue;
+    }
+    if (open.has(w.node))
+      return [{ ...position(source, rangeStart(w.via) ?? 0), message: `the alias ${String(w.via)} is inside its own anchor: its value would nest without end` }];
+    open.add(w.node);
+    for (const c of childrenOf(w.node)) work.push({ node: resolved(c), via: c, done: false });
+  }
+  if ((height.get(doc.contents) ?? 0) <= MAX_NESTING) return [];
+  // Down the deepest path: the first alias on it is what made it too deep.
+  let node: unknown = doc.contents;
+  for (;;) {
+    let deepest: unknown;
+    for (const c of childrenOf(node)) if (deepest === undefined || (height.get(resolved(c)) ?? 0) > (height.get(resolved(deepest)) ?? 0)) deepest = c;
+    if (deepest === undefined || isAlias(deepest)) return [{ ...position(source, rangeStart(deepest ?? node) ?? 0), message: `${TOO_DEEP}, with aliases followed` }];
+    node = deepest;
+  }
+}
+
+/**
+ * The node each alias stands for, found in one pass in document order, as yaml resolves it: the last node with that
+ * anchor before the alias (yaml's own Alias.resolve scans the whole document for each alias). Iterative.
+ */
+function aliasTargets(doc: Document.Parsed): Map<unknown, unknown> {
+  const anchors = new Map<string, unknown>();
+  const target = new Map<unknown, unknown>();
+  // A node's anchor is set before its children are visited: an alias inside it finds it, as in yaml.
+  const order: unknown[] = [doc.contents];
+  while (order.length > 0) {
+    const node = order.pop();
+    if (isAlias(node)) {
+      target.set(node, anchors.get(node.source));
+      continue;
+    }
+    const anchor = (node as { anchor?: string } | null)?.anchor;
+    if (anchor) anchors.set(anchor, node);
+    const children = childrenOf(node);
+    for (let i = children.length - 1; i >= 0; i--) order.push(children[i]);
+  }
+  return target;
+}
+
+/** The nodes a collection holds (a map's keys and values), else none. */
+function childrenOf(node: unknown): unknown[] {
+  if (isMap(node)) return node.items.flatMap((p) => (isPair(p) ? [p.key, p.value] : [p]));
+  if (isSeq(node)) return [...node.items];
+  return [];
 }
 
 function yamlProblem(source: YamlSource, e: YAMLError): ConfigProblem {

@@ -112,8 +112,9 @@ function exportServerKind(out: Config, kind: ExportingKind, objects: CurrentObje
   else config[kind.configKey] = map;
 }
 
-export function toYaml(config: Config): string {
+/** The config as YAML, its first line pointing editors at `schema` (a path or URL, see schemaLink in the CLI). */
+export function toYaml(config: Config, schema: string): string {
   const doc = new Document(config);
-  doc.commentBefore = ' yaml-language-server: $schema=https://unpkg.com/forgeform/schemas/forgeform.schema.json\n Written by forgeform export.';
+  doc.commentBefore = ` yaml-language-server: $schema=${schema}\n Written by forgeform export.`;
   return doc.toString({ lineWidth: 0, flowCollectionPadding: false });
 }

@@ -146,6 +146,8 @@ async function desiredStep(p: Planning, scopes: ResolvedScope[]): Promise<Work[]
       p.projection.expect(kind, rs.scope);
     }
   }
+  // Masking is by type: a field that is not secret, reading a variable a secret field reads, would print the secret.
+  for (const { at, message } of p.ctx.loaded.secretTemplates?.crossUse() ?? []) p.errors.push({ message, location: at });
   return work;
 }
 
@@ -254,10 +256,14 @@ function pruneStep(p: Planning, sp: ScopePlan): void {
 
 /** A create may reuse the name a rename frees: it waits for that rename. */
 function waitForFreedNames(changes: Change[]): void {
+  // By the name each rename frees (the first rename wins, as a search would find it): a lookup per create, not a scan
+  // of the scope's changes (quadratic: 27 s for 93,000 labels created in one repository).
+  const freeing = new Map<string, Change>();
+  for (const r of changes) if (r.action === 'rename' && r.from !== undefined && !freeing.has(r.from)) freeing.set(r.from, r);
+  if (freeing.size === 0) return;
   for (const ch of changes) {
-    if (ch.action !== 'create') continue;
-    const freeing = changes.find((r) => r.action === 'rename' && r.from === ch.key);
-    if (freeing) ch.depends_on.push(freeing.id);
+    const r = ch.action === 'create' ? freeing.get(ch.key) : undefined;
+    if (r) ch.depends_on.push(r.id);
   }
 }
 

@@ -180,6 +180,12 @@ const TEXT_MUTATIONS: { name: string; apply: (r: Rng, text: string) => string | 
   { name: 'truncated', apply: (r, text) => text.slice(0, below(r, text.length + 1)) },
   { name: 'deep flow nesting', apply: (r, text) => `${text}\nx-deep: ${'['.repeat(pick(r, [100, 1000, 5000]))}${']'.repeat(pick(r, [100, 1000, 5000]))}\n` },
   { name: 'deep block nesting', apply: (r) => `version: 1\nrepos:\n${Array.from({ length: pick(r, [50, 300]) }, (_, i) => `${'  '.repeat(i + 1)}k${i}:`).join('\n')} 1\n` },
+  // Mappings and sequences in turn, closed by one dedent: yaml's parser closed them by recursion (issue 18).
+  {
+    name: 'deep alternating nesting',
+    apply: (r) =>
+      `version: 1\nrepos:\n${Array.from({ length: pick(r, [70, 1000, 2000]) }, (_, i) => `${' '.repeat(i + 1)}${i % 2 ? '-' : `k${i}:`}`).join('\n')} 1\norgs: {}\n`,
+  },
   { name: 'tabs', apply: (_r, text) => text.replace(/^( {2})+/gm, (m) => '\t'.repeat(m.length / 2)) },
   { name: 'BOM and CRLF', apply: (_r, text) => `\ufeff${text.replace(/\n/g, '\r\n')}` },
   { name: 'several documents', apply: (_r, text) => `${text}\n---\n${text}\n---\nversion: 1\n` },

@@ -1,4 +1,7 @@
+import { existsSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import leven from 'leven';
+import { schemaPath } from '../../config/schema.js';
 import { exportConfig, ExportSelectionError, toYaml, type ExportSelection } from '../../export/export.js';
 import { kinds } from '../../kinds/index.js';
 import { exportable, formatDiagnostic, scopeTypeOfWord } from '../../model/index.js';
@@ -9,7 +12,25 @@ import { UserError, EXIT, type Output } from '../output.js';
 export interface ExportCommandOptions extends ServerOptions {
   include?: string[];
   output?: string;
+  force?: boolean;
 }
+
+/**
+ * What the exported file's `$schema` names: a link that resolves where forgeform is installed. In a
+ * project that has forgeform in its node_modules (npm install --save-dev forgeform), the path from the
+ * file to that package's schema, which resolves for everyone who installs the project; else (a global
+ * install, npm install -g) the absolute path of the schema of the forgeform that runs.
+ */
+export function schemaLink(outputFile: string | undefined, schemaFile = schemaPath()): string {
+  const from = outputFile ? dirname(resolve(outputFile)) : process.cwd();
+  for (let dir = from; ; dir = dirname(dir)) {
+    const local = join(dir, 'node_modules', 'forgeform', 'schemas', 'forgeform.schema.json');
+    if (existsSync(local)) return toPosix(relative(from, local));
+    if (dirname(dir) === dir) return toPosix(schemaFile);
+  }
+}
+
+const toPosix = (p: string) => p.split(sep).join('/');
 
 const exportableKinds = () => [...new Set(kinds.filter(exportable).map((k) => k.configKey))];
 
@@ -43,7 +64,8 @@ export function parseIncludes(includes: string[] | undefined): ExportSelection {
 
 export async function exportCommand(opts: ExportCommandOptions, out: Output): Promise<number> {
   const sel = parseIncludes(opts.include);
-  if (opts.output) checkWritable(opts.output, '-o');
+  // An existing file may be a config someone wrote: export replaces it only when told to.
+  if (opts.output) checkWritable(opts.output, '-o', { overwrite: opts.force === true });
   const { client, server } = await connect(opts, out);
   let result;
   try {
@@ -61,7 +83,7 @@ export async function exportCommand(opts: ExportCommandOptions, out: Output): Pr
     );
   }
   for (const s of result.skipped) out.stderr(out.err.yellow(`Warning: ${s}`));
-  const yaml = toYaml(result.config);
+  const yaml = toYaml(result.config, schemaLink(opts.output));
   if (opts.output) {
     writeOutputFile(opts.output, yaml, '-o');
     out.stderr(`Wrote ${opts.output} (${client.requestCount} requests).`);

@@ -141,10 +141,16 @@ export function printPlan(plan: Plan, format: PlanCommandOptions['format'], out:
 }
 
 export async function planCommand(opts: PlanCommandOptions, out: Output): Promise<number> {
-  const { plan, client, loaded } = await computePlan(opts, out);
+  const { plan, client } = await computePlan(opts, out);
   printPlan(plan, opts.format, out);
   if (opts.out) {
-    writeOutputFile(opts.out, serializePlan(plan, loaded.secrets), '--out', 0o600);
+    let text: string;
+    try {
+      text = serializePlan(plan);
+    } catch (e) {
+      throw new UserError(`--out ${opts.out}: ${(e as Error).message}`);
+    }
+    writeOutputFile(opts.out, text, '--out', 0o600);
     out.stderr(`Plan saved to ${opts.out}. Apply it exactly with: forgeform apply ${opts.out}`);
   }
   out.stderr(`${client.requestCount} requests${client.retryCount ? ` (${client.retryCount} retried)` : ''}.`);

@@ -35,6 +35,9 @@ function editOrg(ctx: ApiContext): Response {
   if (hasQuirk(ctx.flavor, 'orgEditClearsOmitted')) for (const key of PLAIN_TEXT_FIELDS) form[key] ??= '';
   if (hasQuirk(ctx.flavor, 'orgEditKeepsEmptyEmail') && form.email === '') delete form.email;
   if (hasQuirk(ctx.flavor, 'orgEditIgnoresPublic') && form.visibility === 'public') delete form.visibility;
+  // Gitea 1.21: `org.Email = form.Email` (echoed, unvalidated), but `UpdateUserCols` does not list "email" (v1.21.11 `org.go` l.348, 358–361).
+  const echoed = hasQuirk(ctx.flavor, 'orgEditEmailNotStored') ? (formOf(ctx, EditOrgOption).email ?? '') : undefined;
+  if (echoed !== undefined) delete form.email;
   if (form.email !== undefined) {
     if (form.email !== '') {
       const bad = checkEmail(form.email);
@@ -49,7 +52,7 @@ function editOrg(ctx: ApiContext): Response {
   if (form.visibility !== undefined && VISIBILITIES.includes(form.visibility)) org.visibility = form.visibility as Visibility;
   if (form.repo_admin_change_team_access !== undefined) org.repoAdminChangeTeamAccess = form.repo_admin_change_team_access;
   org.updatedAt = nowIso();
-  return json(200, toOrganization(ctx, org));
+  return json(200, echoed === undefined ? toOrganization(ctx, org) : { ...toOrganization(ctx, org), email: echoed });
 }
 
 export function registerOrgRoutes(r: ApiRouter): void {
