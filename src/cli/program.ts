@@ -12,7 +12,8 @@ function serverOptions(cmd: Command): Command {
     .option('--insecure-http', 'allow plain http to a host other than loopback')
     .option('--concurrency <n>', 'requests in flight at most (1 to 64)', '8')
     .option('--timeout <seconds>', 'time limit of one request attempt', '30')
-    .option('--retries <n>', 'how often a failed request is sent again when that is safe (reads: 5 times as often; default 3)')
+    .option('--retries <n>', 'how often a failed request is sent again when that is safe (reads and 429/503: 5 times as often; default 3, at most 10)')
+    .option('--read-deadline <seconds>', 'time limit of all the reads of a run together', '600')
     .option('--server-version <fork@release>', 'the release the server runs (gitea@1.25, forgejo@11.0.2) instead of asking it (for a proxy that hides /version)');
 }
 
@@ -60,6 +61,7 @@ function buildProgram(out: Output, argv: string[], setCode: (code: number) => vo
     .description('check the config files against the schema, without contacting the server')
     .option('-c, --config <path>', 'config file or directory (repeatable; default forgeform.yaml)', collect)
     .option('--server-version <fork@release>', 'also check that this release (gitea@1.25, forgejo@11) has every kind and field the config uses, as plan does')
+    .option('--require-env', 'fail on an environment variable the config reads that is not set (default: check only how it is referenced)')
     .action(run(async (opts) => (await import('./commands/validate.js')).validateCommand(opts, out)));
 
   serverOptions(

@@ -127,7 +127,7 @@ export async function computePlan(
     server,
     options: { syncWriteOnly: Boolean(opts.syncWriteOnly), rotateSecrets: Boolean(opts.rotateSecrets), ...(selectObject ? { target: selectObject } : {}) },
     ...(selectScope ? { targets: selectScope } : {}),
-    onProgress: out.progress('Reading the server'),
+    onProgress: out.progress('Reading the server', () => `${client.requestCount} requests`),
   });
   if (errors.length) throw new UserError(`${formatPlanErrors(errors)}\nPlanning failed: nothing was changed.`);
   for (const selector of targets?.unmatched() ?? []) plan.warnings.push(`--target "${selector}" matches nothing the configuration declares: nothing is planned for it`);
