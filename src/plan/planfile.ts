@@ -12,10 +12,31 @@ const MIN_NET_LENGTH = 3;
  * in place of the value and "${" escaped as "$${": apply gives it back as the plain text it was.
  */
 export function serializePlan(plan: Plan, secrets: Map<string, string>): string {
+  return [...serializePlanChunks(plan, secrets)].join('');
+}
+
+/**
+ * The plan file in pieces, to be written as they come: the plan's own keys as indented JSON, then each change as
+ * one line of JSON. A file of 93,000 changes was one 73 MB string (790 bytes a change, most of it indentation)
+ * built from a copy of the whole plan; now no piece holds more than one change, and a change takes its own size.
+ */
+export function* serializePlanChunks(plan: Plan, secrets: Map<string, string>): Generator<string> {
+  const walk = netWalker(secrets);
+  const { changes, ...head } = plan;
+  const top = JSON.stringify(walk(head), null, 2);
+  yield `${top.slice(0, top.lastIndexOf('}')).trimEnd()},\n  "changes": [`;
+  for (const [i, change] of changes.entries()) yield `${i ? ',' : ''}\n    ${JSON.stringify(walk(change))}`;
+  yield `${changes.length ? '\n  ' : ''}]\n}\n`;
+}
+
+/** The walk that stores Secrets as references and puts ${NAME} in place of values read from the environment. */
+function netWalker(secrets: Map<string, string>): (v: unknown) => unknown {
   const entries = [...secrets.entries()].filter(([, v]) => v.length >= MIN_NET_LENGTH).sort((a, b) => b[1].length - a[1].length);
   const walk = (v: unknown): unknown => {
     if (isSecret(v)) return { $env: v.template };
     if (typeof v === 'string') {
+      // Without a value to look for, no string changes: a large plan's walk is mostly strings.
+      if (entries.length === 0) return v;
       let t = v.replace(/\$\{/g, () => '$${');
       let hit = false;
       for (const [name, value] of entries) {
@@ -27,10 +48,11 @@ export function serializePlan(plan: Plan, secrets: Map<string, string>): string 
       return hit ? { $env: t, secret: false } : v;
     }
     if (Array.isArray(v)) return v.map(walk);
+    // fromEntries: a key named __proto__ (a header a config declares) stays an ordinary entry.
     if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]));
     return v;
   };
-  return JSON.stringify(walk(plan), null, 2) + '\n';
+  return walk;
 }
 
 /**
