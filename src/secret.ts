@@ -23,6 +23,7 @@ export class Secret {
   constructor(value: string, template: string) {
     this.#value = value;
     this.template = template;
+    secretValues.add(value);
   }
 
   reveal(): string {
@@ -44,6 +45,18 @@ export class Secret {
   [inspect.custom](): string {
     return SENSITIVE;
   }
+}
+
+/**
+ * Every value a Secret has held in this process: the output's second net hides them wherever they show
+ * up anyway (a server that echoes a request body in an error). Values of fields that are not secret are
+ * not in it: they print as themselves, whether written in the config or read from the environment.
+ */
+const secretValues = new Set<string>();
+
+/** The values of every Secret made so far (see secretValues). */
+export function knownSecretValues(): ReadonlySet<string> {
+  return secretValues;
 }
 
 export function isSecret(value: unknown): value is Secret {
@@ -70,14 +83,19 @@ export function revealSecrets(value: unknown): unknown {
 
 /**
  * The templates of the config values that read the environment, recorded while interpolating: by
- * where the value is written (exact), and by the value (for values located nowhere).
+ * where the value is written (exact), and by the value (for values located nowhere). A kind marks the
+ * places whose field is secret (markSecret); crossUse then names every other place that reads a
+ * variable a secret field reads: masking is by type, so that place would print the secret.
  */
 export class SecretTemplates {
-  private readonly byPlace = new Map<string, string>();
+  private readonly byPlace = new Map<string, { at: SourceLocation; template: string }>();
   private readonly byValue = new Map<string, string>();
+  private readonly secretPlaces = new Set<string>();
+  /** Variables a secret field reads, with where (the first such place). */
+  private readonly secretVariables = new Map<string, SourceLocation | undefined>();
 
   record(at: SourceLocation, value: string, template: string): void {
-    this.byPlace.set(placeKey(at), template);
+    this.byPlace.set(placeKey(at), { at, template });
     if (!this.byValue.has(value)) this.byValue.set(value, template);
   }
 
@@ -86,7 +104,29 @@ export class SecretTemplates {
    * for a literal — even one that equals a value read elsewhere from the environment.
    */
   lookup(at: SourceLocation | undefined, value: string): string | undefined {
-    return at ? this.byPlace.get(placeKey(at)) : this.byValue.get(value);
+    return at ? this.byPlace.get(placeKey(at))?.template : this.byValue.get(value);
+  }
+
+  /** The value written at `at`, read from `template`, is a secret field's. */
+  markSecret(at: SourceLocation | undefined, template: string): void {
+    if (at) this.secretPlaces.add(placeKey(at));
+    for (const name of templateVariables(template)) if (!this.secretVariables.has(name)) this.secretVariables.set(name, at);
+  }
+
+  /** Places that are not secret fields yet read a variable a secret field reads, each with why it is refused. */
+  crossUse(): { at: SourceLocation; message: string }[] {
+    const out: { at: SourceLocation; message: string }[] = [];
+    for (const [key, { at, template }] of this.byPlace) {
+      if (this.secretPlaces.has(key)) continue;
+      const name = templateVariables(template).find((n) => this.secretVariables.has(n));
+      if (name === undefined) continue;
+      const where = this.secretVariables.get(name);
+      out.push({
+        at,
+        message: `\${${name}} is read by a secret field${where ? ` (at ${where.file}:${where.line}:${where.col})` : ''}, so this value, which is not secret and is shown and stored as it is, must not read it: give it a variable of its own`,
+      });
+    }
+    return out;
   }
 }
 
@@ -114,6 +154,35 @@ export function maskForms(value: string, min = 3): string[] {
     }
   }
   return [...forms];
+}
+
+/**
+ * Environment variables that neither a config nor a saved plan may read, by prefix (any case: Windows
+ * reads variable names case-insensitively), with the reason. They hold forgeform's own credentials
+ * and the CI runtime's tokens and settings: a value that read one would copy a credential into a field
+ * anyone who can read the server (or the pull request) sees, and a masked plan would hide that it did.
+ */
+const RESERVED_VARIABLES: { prefix: string; holds: string }[] = [
+  { prefix: 'FORGEFORM_', holds: "forgeform's own credentials and settings (FORGEFORM_TOKEN, FORGEFORM_PASSWORD, FORGEFORM_USERNAME)" },
+  { prefix: 'GITHUB_', holds: "the CI runtime's token and settings (GITHUB_TOKEN)" },
+  { prefix: 'GITEA_', holds: "the CI runtime's token and settings (GITEA_TOKEN)" },
+  { prefix: 'FORGEJO_', holds: "the CI runtime's token and settings (FORGEJO_TOKEN)" },
+  { prefix: 'ACTIONS_', holds: "the CI runner's internal tokens (ACTIONS_RUNTIME_TOKEN, ACTIONS_ID_TOKEN_REQUEST_TOKEN)" },
+  { prefix: 'RUNNER_', holds: "the CI runner's own settings" },
+  { prefix: 'INPUT_', holds: "the inputs of the running CI action, its token among them (INPUT_TOKEN)" },
+];
+
+/** Why `${name}` may not be read (a sentence naming the variable), or undefined when it may. */
+export function reservedVariableReason(name: string): string | undefined {
+  const upper = name.toUpperCase();
+  const r = RESERVED_VARIABLES.find((x) => upper.startsWith(x.prefix));
+  if (!r) return undefined;
+  return `\${${name}} cannot be read: ${r.prefix}* variables hold ${r.holds}, and a value that read one would copy a credential to where others can read it; give the value a variable of its own`;
+}
+
+/** The variable names a template (text with ${NAME} references, $${ for a literal "${") reads. */
+export function templateVariables(template: string): string[] {
+  return [...template.matchAll(/\$\$\{|\$\{([^}]*)\}/g)].flatMap((m) => (m[1] === undefined ? [] : [m[1]]));
 }
 
 /**

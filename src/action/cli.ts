@@ -12,14 +12,22 @@ export interface CliRun {
 export const CLI_EXIT = { ok: 0, error: 1, changes: 2, unsafe: 3 } as const;
 
 /**
- * Runs `forgeform ARGS` from this same bundle (`process.argv[1]`). The child gets the runner's
- * environment minus the action's `INPUT_*` variables (the CLI reads none of them, and the fewer
- * copies of a token the better), plus `extraEnv`.
+ * Variables the CLI never gets from the action: the action's own inputs (tokens among them), every
+ * credential forgeform reads from the environment (the action hands its token over in a file, so
+ * that no `${NAME}` of a configuration can reach it), and the runner's own tokens.
  */
-export function runCli(args: string[], opts: { cwd: string; extraEnv?: Record<string, string> }): Promise<CliRun> {
+const WITHHELD = [/^INPUT_/, /^FORGEFORM_(TOKEN|USERNAME|PASSWORD|URL)$/, /^ACTIONS_(RUNTIME|ID_TOKEN_REQUEST|CACHE)_/, /^(GITHUB|GITEA|FORGEJO)_TOKEN$/];
+
+/** The environment of the CLI: the runner's, minus {@link WITHHELD}, plus `extraEnv`. */
+export function cliEnvironment(extraEnv: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('INPUT_')) env[k] = v;
-  Object.assign(env, opts.extraEnv, { [CLI_ROLE]: 'cli', NO_COLOR: '1' });
+  for (const [k, v] of Object.entries(process.env)) if (!WITHHELD.some((re) => re.test(k))) env[k] = v;
+  return Object.assign(env, extraEnv, { [CLI_ROLE]: 'cli', NO_COLOR: '1' });
+}
+
+/** Runs `forgeform ARGS` from this same bundle (`process.argv[1]`). */
+export function runCli(args: string[], opts: { cwd: string; extraEnv?: Record<string, string> }): Promise<CliRun> {
+  const env = cliEnvironment(opts.extraEnv);
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [process.argv[1]!, ...args], { cwd: opts.cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';

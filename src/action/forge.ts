@@ -5,9 +5,24 @@ import ky, { HTTPError, type KyInstance } from 'ky';
  * may be another server than the one forgeform manages. Only endpoints the three forges share:
  * issue comments, and issue create / list / edit.
  */
+export interface ForgeUser {
+  login: string;
+  id?: number;
+}
+
 export interface ForgeComment {
   id: number;
   body: string;
+  user?: ForgeUser | null;
+}
+
+/** The fields of a pull request the action reads (the same names on GitHub, Gitea and Forgejo). */
+export interface ForgePull {
+  number: number;
+  merged?: boolean;
+  merge_commit_sha?: string | null;
+  head?: { sha?: string };
+  html_url?: string;
 }
 
 export interface ForgeIssue {
@@ -17,9 +32,23 @@ export interface ForgeIssue {
   state: string;
   pull_request?: unknown;
   html_url?: string;
+  user?: ForgeUser | null;
 }
 
-export class ForgeError extends Error {}
+export class ForgeError extends Error {
+  constructor(
+    message: string,
+    readonly status?: number,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Who writes with a workflow's own token when the forge will not say (`GET /user` answers 403 to
+ * GitHub's installation token): the bot users of the three forges' job tokens.
+ */
+const JOB_TOKEN_USERS = ['github-actions[bot]', 'gitea-actions', 'forgejo-actions'];
 
 /** What each answer means for the token, in the user's words. */
 const PERMISSION_HINT: Record<number, string> = {
@@ -53,9 +82,10 @@ export class Forge {
     return `repos/${encodeURIComponent(this.owner)}/${encodeURIComponent(this.repo)}/${rest}`;
   }
 
-  private async call<T>(what: string, method: 'get' | 'post' | 'patch', rest: string, json?: unknown, searchParams?: Record<string, string | number>): Promise<{ body: T; headers: Headers }> {
+  private async call<T>(what: string, method: 'get' | 'post' | 'patch', rest: string, json?: unknown, searchParams?: Record<string, string | number>, top = false): Promise<{ body: T; headers: Headers }> {
+    const path = top ? rest : this.path(rest);
     try {
-      const res = await this.http(this.path(rest), { method, ...(json !== undefined ? { json } : {}), ...(searchParams ? { searchParams } : {}) });
+      const res = await this.http(path, { method, ...(json !== undefined ? { json } : {}), ...(searchParams ? { searchParams } : {}) });
       const text = await res.text();
       return { body: (text ? JSON.parse(text) : undefined) as T, headers: res.headers };
     } catch (e) {
@@ -67,9 +97,9 @@ export class Forge {
           /* not JSON */
         }
         const hint = PERMISSION_HINT[e.response.status];
-        throw new ForgeError(`${what}: ${method.toUpperCase()} ${this.path(rest)} answered ${e.response.status}${message ? ` (${message})` : ''}${hint ? `: ${hint}` : ''}`);
+        throw new ForgeError(`${what}: ${method.toUpperCase()} ${path} answered ${e.response.status}${message ? ` (${message})` : ''}${hint ? `: ${hint}` : ''}`, e.response.status);
       }
-      throw new ForgeError(`${what}: ${method.toUpperCase()} ${this.path(rest)} failed: ${(e as Error).message}`);
+      throw new ForgeError(`${what}: ${method.toUpperCase()} ${path} failed: ${(e as Error).message}`);
     }
   }
 
@@ -97,6 +127,49 @@ export class Forge {
     return [...seen.values()];
   }
 
+  /**
+   * The user the token writes as: only comments and issues of this user are ever adopted, so that
+   * nobody else can plant a marker (or a reviewed plan) for the action to trust.
+   */
+  async me(): Promise<string[]> {
+    try {
+      const { body } = await this.call<ForgeUser>('finding the user of the github-token', 'get', 'user', undefined, undefined, true);
+      if (body?.login) return [body.login];
+    } catch (e) {
+      if (!(e instanceof ForgeError && (e.status === 403 || e.status === 401 || e.status === 404))) throw e;
+    }
+    return JOB_TOKEN_USERS;
+  }
+
+  /**
+   * The merged pull request of a commit: GitHub's `commits/{sha}/pulls` (a list), else Gitea's and
+   * Forgejo's `commits/{sha}/pull`. Undefined when neither knows one.
+   */
+  async pullOfCommit(sha: string): Promise<ForgePull | undefined> {
+    const what = `finding the pull request merged as ${sha.slice(0, 12)}`;
+    for (const [rest, pick] of [
+      [`commits/${sha}/pulls`, (b: unknown) => (Array.isArray(b) ? (b as ForgePull[]).find((p) => p.merge_commit_sha === sha || p.merged) : undefined)],
+      [`commits/${sha}/pull`, (b: unknown) => (b && !Array.isArray(b) ? (b as ForgePull) : undefined)],
+    ] as const) {
+      try {
+        const found = pick((await this.call<unknown>(what, 'get', rest)).body);
+        if (found) return found;
+      } catch (e) {
+        if (!(e instanceof ForgeError && e.status === 404)) throw e;
+      }
+    }
+    return undefined;
+  }
+
+  /** The forge's release (`/version` of Gitea and Forgejo), or undefined where there is none. */
+  async version(): Promise<string | undefined> {
+    try {
+      return (await this.call<{ version?: string }>('reading the version of the forge', 'get', 'version', undefined, undefined, true)).body?.version;
+    } catch {
+      return undefined;
+    }
+  }
+
   listComments(issue: number): Promise<ForgeComment[]> {
     return this.all<ForgeComment>(`reading the comments of #${issue}`, `issues/${issue}/comments`);
   }
@@ -109,10 +182,10 @@ export class Forge {
     return (await this.call<ForgeComment>(`editing comment ${id}`, 'patch', `issues/comments/${id}`, { body })).body;
   }
 
-  /** Open issues (not pull requests) with exactly this title; `q` narrows the search where the forge supports it. */
-  async findOpenIssues(title: string): Promise<ForgeIssue[]> {
+  /** Open issues (not pull requests) with exactly this title, opened by one of `authors`; `q` narrows the search where the forge supports it. */
+  async findOpenIssues(title: string, authors: string[]): Promise<ForgeIssue[]> {
     const found = await this.all<ForgeIssue>(`searching for the issue "${title}"`, 'issues', { state: 'open', type: 'issues', q: title });
-    return found.filter((i) => i.title === title && !i.pull_request && i.state === 'open').sort((a, b) => a.number - b.number);
+    return found.filter((i) => i.title === title && !i.pull_request && i.state === 'open' && authors.includes(i.user?.login ?? '')).sort((a, b) => a.number - b.number);
   }
 
   async createIssue(title: string, body: string): Promise<ForgeIssue> {

@@ -9,6 +9,8 @@ export interface Inputs {
   config: string[];
   url: string;
   token: string;
+  /** Read-only token for plan and drift (and apply's own planning); '' = use `token`. */
+  planToken: string;
   planFile: string;
   format: Format;
   comment: boolean;
@@ -21,6 +23,12 @@ export interface Inputs {
   shard: string;
   workingDirectory: string;
   driftTitle: string;
+  /** apply: title of the issue that says a merged change was not applied. */
+  notAppliedTitle: string;
+  /** drift: fail the step when the server drifted. */
+  failOnDrift: boolean;
+  /** plan: only what the configuration changed since this git ref ('' = everything). */
+  changedOnly: string;
 }
 
 export class InputError extends Error {}
@@ -66,6 +74,17 @@ function shardInput(): string {
   return `${Number(m[1])}/${Number(m[2])}`;
 }
 
+/**
+ * `changed-only`: `true` plans what changed since the pull request's base commit (needs a checkout
+ * deep enough to hold it: `fetch-depth: 0`); any other non-empty value is a git ref; `false` or '' = all.
+ */
+function changedOnlyInput(): string {
+  const v = get('changed-only').trim();
+  if (v === '' || v === 'false') return '';
+  if (/^-/.test(v) || /\s/.test(v)) throw new InputError(`input changed-only must be true, false or a git ref, got "${v}"`);
+  return v;
+}
+
 export function readInputs(): Inputs {
   const concurrency = get('concurrency');
   if (concurrency && !(/^[1-9]\d*$/.test(concurrency) && Number(concurrency) <= 64)) throw new InputError(`input concurrency must be a whole number from 1 to 64, got "${concurrency}"`);
@@ -75,6 +94,7 @@ export function readInputs(): Inputs {
     config: list('config', true),
     url: get('url'),
     token: get('token'),
+    planToken: get('plan-token'),
     planFile: get('plan-file'),
     format: oneOf('format', ['text', 'markdown', 'json'] as const, 'text'),
     comment: bool('comment', false),
@@ -87,5 +107,8 @@ export function readInputs(): Inputs {
     workingDirectory: get('working-directory') || '.',
     // Each shard keeps its own drift issue: one shard without drift must not close another's.
     driftTitle: get('drift-title') || `forgeform: drift detected${shard ? ` (shard ${shard})` : ''}`,
+    notAppliedTitle: `forgeform: merged but not applied${shard ? ` (shard ${shard})` : ''}`,
+    failOnDrift: bool('fail-on-drift', false),
+    changedOnly: changedOnlyInput(),
   };
 }

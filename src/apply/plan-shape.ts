@@ -4,6 +4,7 @@
 import { FLAVOURS, parseVersion, SCOPE_NAME, type Diagnostic, type Flavour, type Kind } from '../model/index.js';
 import { changeId, parseScopeId } from '../plan/planner.js';
 import type { Action, Change, Plan, PlanPolicy } from '../model/index.js';
+import { reservedVariableReason, templateVariables } from '../secret.js';
 
 const PLAN_KEYS = ['format_version', 'forgeform_version', 'created_at', 'server', 'config_digest', 'summary', 'policy', 'unsafe', 'warnings', 'drift', 'changes'];
 const CHANGE_KEYS = ['id', 'kind', 'scope', 'key', 'action', 'from', 'fields', 'precondition', 'depends_on', 'ops', 'notes'];
@@ -43,7 +44,58 @@ export function planShapeProblems(raw: unknown, kinds: Kind[]): Diagnostic[] {
   });
   for (const c of raw.changes as Partial<Change>[])
     for (const d of isObject(c) && isStringList(c.depends_on) ? c.depends_on : []) if (!ids.has(d)) problems.push({ resource: `change ${c.id}`, message: `depends on ${d}, which is not in the plan` });
+  problems.push(...referenceProblems(raw));
   return problems;
+}
+
+/**
+ * Every {"$env": …} reference of the plan. A reference is a secret field's value read from the
+ * environment again at apply: it may stand only where such a value goes (a field whose type is secret,
+ * which fieldProblems checks against the kind, and a request's body, which apply checks against that
+ * field), never elsewhere (a description, a change's key, a URL), it has no other key (whether it is
+ * secret is decided by the field's type, not by the file: no "secret": false), and it never reads
+ * forgeform's own credentials nor the CI runtime's variables.
+ */
+function referenceProblems(raw: Record<string, unknown>): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  const walk = (v: unknown, path: (string | number)[], allowed: boolean, resource: string | undefined): void => {
+    if (Array.isArray(v)) return v.forEach((x, i) => walk(x, [...path, i], allowed, resource));
+    if (!isObject(v)) return;
+    if (!('$env' in v)) {
+      for (const [k, x] of Object.entries(v)) walk(x, [...path, k], allowed, resource);
+      return;
+    }
+    const at = path.join('.');
+    const problem = (message: string): void => {
+      out.push({ ...(resource ? { resource } : {}), message: `${at}: ${message}` });
+    };
+    const extra = Object.keys(v).filter((k) => k !== '$env');
+    if (extra.length) problem(`a reference ({"$env": …}) has no other key (${extra.map((k) => `"${k}"`).join(', ')}): whether a value is secret is decided by its field's type, not by the plan file`);
+    if (typeof v.$env !== 'string') return problem('"$env" must be a string: the ${NAME} text the value was read from');
+    if (!allowed) problem('a reference ({"$env": …}) may stand only for the value of a secret field or in a request body: other values are saved as they are');
+    for (const name of templateVariables(v.$env)) {
+      const reason = reservedVariableReason(name);
+      if (reason) problem(reason);
+    }
+  };
+  if (!Array.isArray(raw.changes)) return out;
+  for (const [k, x] of Object.entries(raw)) if (k !== 'changes') walk(x, [k], false, undefined);
+  raw.changes.forEach((c: unknown, i) => {
+    if (!isObject(c)) return;
+    const resource = `change ${typeof c.id === 'string' ? c.id : `changes[${i}]`}`;
+    for (const [k, x] of Object.entries(c)) {
+      if (k === 'ops' && Array.isArray(x))
+        x.forEach((op: unknown, j) => {
+          if (isObject(op)) for (const [ok, ox] of Object.entries(op)) walk(ox, [k, j, ok], ok === 'body', resource);
+        });
+      else if (k === 'fields' && Array.isArray(x))
+        x.forEach((f: unknown, j) => {
+          if (isObject(f)) for (const [fk, fx] of Object.entries(f)) walk(fx, [k, j, fk], f.sensitive === true && (fk === 'before' || fk === 'after'), resource);
+        });
+      else walk(x, [k], false, resource);
+    }
+  });
+  return out;
 }
 
 function topLevelProblems(raw: Record<string, unknown>, kinds: Kind[]): string[] {

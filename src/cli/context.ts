@@ -16,6 +16,7 @@ export interface ServerOptions {
   concurrency?: string;
   timeout?: string;
   retries?: string;
+  readDeadline?: string;
   serverVersion?: string;
 }
 
@@ -26,7 +27,7 @@ export const MAX_CONCURRENCY = 64;
 /** From this size on, a config's long steps (reading it, planning, writing the plan) print progress on stderr. */
 export const LARGE_CONFIG_BYTES = 1024 * 1024;
 
-export async function load(paths: string[] | undefined, out: Output): Promise<LoadedConfig> {
+export async function load(paths: string[] | undefined, out: Output, offline?: { unset: Set<string> }): Promise<LoadedConfig> {
   const started = Date.now();
   let large = false;
   const onRead = (bytes: number) => {
@@ -35,9 +36,10 @@ export async function load(paths: string[] | undefined, out: Output): Promise<Lo
     out.stderr(`Reading the configuration (${megabytes(bytes)})…`);
   };
   try {
-    const loaded = await loadConfig(paths?.length ? paths : [DEFAULT_CONFIG], process.env, onRead);
+    // Nothing to mask yet: values read from the environment print as themselves unless a secret field
+    // holds them, and those are Secrets, which the output's mask hides as they are made.
+    const loaded = await loadConfig(paths?.length ? paths : [DEFAULT_CONFIG], process.env, offline, onRead);
     if (large) out.stderr(`Read the configuration in ${((Date.now() - started) / 1000).toFixed(1)}s.`);
-    out.addSecrets(loaded.secrets.values());
     return loaded;
   } catch (e) {
     if (e instanceof ConfigError) throw new UserError(e.message, EXIT.error);
@@ -119,11 +121,15 @@ async function clientFor(opts: ServerOptions, out: Output, configUrl?: string): 
     throw new UserError(`--timeout must be a number of seconds above 0 and at most ${MAX_TIMEOUT_SECONDS}, got ${opts.timeout}`);
   const retriesText = opts.retries ?? process.env.FORGEFORM_RETRY_LIMIT;
   const retries = retriesText === undefined ? undefined : Number(retriesText);
-  if (retries !== undefined && !(Number.isInteger(retries) && retries >= 0)) throw new UserError(`--retries must be a whole number ≥ 0, got ${retriesText}`);
+  // Imported here, not at the top: validate loads this module and needs no HTTP client.
+  const { GiteaClient, MAX_RETRIES } = await import('../gitea/client.js');
+  if (retries !== undefined && !(Number.isInteger(retries) && retries >= 0 && retries <= MAX_RETRIES))
+    throw new UserError(`--retries must be a whole number from 0 to ${MAX_RETRIES}, got ${retriesText}`);
+  const deadline = opts.readDeadline === undefined ? undefined : Number(opts.readDeadline);
+  if (deadline !== undefined && !(deadline > 0 && deadline <= MAX_TIMEOUT_SECONDS))
+    throw new UserError(`--read-deadline must be a number of seconds above 0 and at most ${MAX_TIMEOUT_SECONDS}, got ${opts.readDeadline}`);
   // Tuning knob for tests and unusual proxies; the default suits a real server.
   const retryDelay = process.env.FORGEFORM_RETRY_DELAY_MS ? Number(process.env.FORGEFORM_RETRY_DELAY_MS) : undefined;
-  // Imported here, not at the top: validate loads this module and needs no HTTP client.
-  const { GiteaClient } = await import('../gitea/client.js');
   const client = new GiteaClient({
     url: parsed.toString(),
     credentials,
@@ -131,6 +137,7 @@ async function clientFor(opts: ServerOptions, out: Output, configUrl?: string): 
     timeoutMs: Math.round(timeout * 1000),
     ...(retryDelay !== undefined ? { retryDelayMs: retryDelay } : {}),
     ...(retries !== undefined ? { retries } : {}),
+    ...(deadline !== undefined ? { readDeadlineMs: Math.round(deadline * 1000) } : {}),
     onWarning: (message) => out.stderr(out.err.yellow(`warning: ${message}`)),
   });
   return { client, credentials: source };

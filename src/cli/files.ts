@@ -70,9 +70,13 @@ export function writeOutputFile(path: string, content: string | Iterable<string>
     renameSync(temp, path);
   } catch (e) {
     rmSync(temp, { force: true });
+    // Content that refused to be made (a plan piece that would hold a secret) is no file system failure.
+    if (e instanceof PieceError) throw new UserError(`${option} ${path}: ${e.message}`);
     throw new UserError(`cannot write ${option} ${path}: ${fileReason(e)}`);
   }
 }
+
+class PieceError extends Error {}
 
 /** Writes pieces as they come, about a megabyte at a time: a large plan file is never one string in memory. */
 function writePieces(path: string, pieces: Iterable<string>, mode: number): void {
@@ -80,7 +84,16 @@ function writePieces(path: string, pieces: Iterable<string>, mode: number): void
   try {
     let batch: string[] = [];
     let size = 0;
-    for (const piece of pieces) {
+    const it = pieces[Symbol.iterator]();
+    for (;;) {
+      let next: IteratorResult<string>;
+      try {
+        next = it.next();
+      } catch (e) {
+        throw new PieceError((e as Error).message);
+      }
+      if (next.done) break;
+      const piece = next.value;
       batch.push(piece);
       size += piece.length;
       if (size < 1 << 20) continue;

@@ -1,4 +1,4 @@
-import { literalTemplate, type SecretTemplates } from '../secret.js';
+import { literalTemplate, reservedVariableReason, type SecretTemplates } from '../secret.js';
 import type { ConfigProblem } from './errors.js';
 import { quoted } from './excerpt.js';
 import { forEachStringValue, position, type YamlSource } from './source.js';
@@ -31,6 +31,8 @@ export function interpolate(
   env: NodeJS.ProcessEnv,
   secrets: Map<string, string>,
   templates?: SecretTemplates,
+  /** validate without the environment: an unset variable is collected in `unset`, not a problem (its value is not checked). */
+  offline?: { unset: Set<string> },
 ): InterpolationResult {
   const problems: ConfigProblem[] = [];
   const sensitive = new Set<string>();
@@ -63,9 +65,18 @@ export function interpolate(
         return token;
       }
       const name = m[1]!;
+      // Refused whether it is set or not: validate runs offline, and a config must not depend on where it runs.
+      const reserved = reservedVariableReason(name);
+      if (reserved) {
+        problem(reserved);
+        return token;
+      }
       const v = env[name];
       if (v === undefined) {
-        problem(`environment variable ${name} is not set`);
+        if (offline) {
+          offline.unset.add(name);
+          failed.add(JSON.stringify(path));
+        } else problem(`environment variable ${name} is not set`);
         return token;
       }
       substituted = true;

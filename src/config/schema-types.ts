@@ -419,7 +419,10 @@ export interface UserConfig {
    * every edit: forgeform sends the current value unless this is written.
    */
   login_name?: string;
-  /** Id of the authentication source (0: local user, signing in with a password). */
+  /**
+   * Id of the authentication source (0: local user, signing in with a password). Gitea 1.22+ and Forgejo 8+:
+   * older releases do not report it, so it cannot be compared there.
+   */
   source_id?: number;
   /** public: everyone; limited: signed-in users; private: the user and administrators. */
   visibility?: 'public' | 'limited' | 'private';
@@ -447,6 +450,8 @@ export interface UserConfig {
   location?: string;
   /** The user's biography. */
   description?: string;
+  /** The user's pronouns, shown on the profile (Forgejo only; at most 50 characters). */
+  pronouns?: string;
   /**
    * How many repositories the user may create (-1: the server's default). Write-only: Gitea never returns it,
    * so forgeform cannot compare it. It is sent when the user is created, with any other edit of the user, and
@@ -534,9 +539,13 @@ export interface HookConfig {
   /**
    * Events that trigger a delivery, as a set. issues stands for issues and its issue_* events, pull_request
    * for pull_request and its pull_request_* events (issues_only / pull_request_only select just the one);
-   * compared after that expansion, as Gitea stores it. Empty or omitted on create: [push].
+   * compared after that expansion, as Gitea stores it. Empty or omitted on create: [push]. Some events exist
+   * only in some releases (package: Gitea 1.23+ and Forgejo 15+; status: Gitea 1.23+; workflow_job: Gitea
+   * 1.24+; workflow_run: Gitea 1.25+; action_run_failure, action_run_recover, action_run_success: Forgejo
+   * 15+), and Gitea before 1.24 and Forgejo cannot add or remove package, status or action_run_* events of an
+   * existing hook (its edit leaves them as they are): the plan says so.
    */
-  events?: ('create' | 'delete' | 'fork' | 'push' | 'repository' | 'wiki' | 'release' | 'package' | 'status' | 'workflow_run' | 'workflow_job' | 'issues' | 'issues_only' | 'issue_assign' | 'issue_label' | 'issue_milestone' | 'issue_comment' | 'pull_request' | 'pull_request_only' | 'pull_request_assign' | 'pull_request_label' | 'pull_request_milestone' | 'pull_request_comment' | 'pull_request_review' | 'pull_request_review_request' | 'pull_request_sync')[];
+  events?: ('create' | 'delete' | 'fork' | 'push' | 'repository' | 'wiki' | 'release' | 'package' | 'status' | 'workflow_run' | 'workflow_job' | 'action_run_failure' | 'action_run_recover' | 'action_run_success' | 'issues' | 'issues_only' | 'issue_assign' | 'issue_label' | 'issue_milestone' | 'issue_comment' | 'pull_request' | 'pull_request_only' | 'pull_request_assign' | 'pull_request_label' | 'pull_request_milestone' | 'pull_request_comment' | 'pull_request_review' | 'pull_request_review_request' | 'pull_request_sync')[];
   /**
    * Glob of the branches whose push, create and delete events are delivered (e.g. "main" or
    * "{main,release/*}"); "" or "*": all.

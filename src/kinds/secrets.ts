@@ -10,8 +10,12 @@ import type { ConfigPath } from '../config/types.js';
  */
 export function secretFromEnvironment(value: unknown, path: ConfigPath, field: string, ctx: KindContext): { secret?: Secret; problems: Problem[] } {
   if (typeof value !== 'string') return { problems: [] };
-  const template = ctx.loaded.secretTemplates?.lookup(ctx.loaded.locate?.(path), value);
-  if (template !== undefined) return { secret: new Secret(value, template), problems: [] };
+  const at = ctx.loaded.locate?.(path);
+  const template = ctx.loaded.secretTemplates?.lookup(at, value);
+  if (template !== undefined) {
+    ctx.loaded.secretTemplates?.markSecret(at, template);
+    return { secret: new Secret(value, template), problems: [] };
+  }
   return {
     secret: new Secret(value, literalTemplate(value)),
     problems: [

@@ -23,6 +23,8 @@ export interface FieldSpec {
    * there (src/plan/availability.ts), and export leaves it out.
    */
   availability?: Availability;
+  /** Why a release without it cannot have it, as the plan's hint says it (default: the server would ignore it). */
+  unavailableHint?: string;
   /**
    * The type the server answers the field in, under its own name (absent or null allowed): a read
    * whose answer holds another type is refused, never coerced (src/gitea/answer.ts, shapeOfFields).

@@ -29,6 +29,8 @@ export interface Requirement {
   availability: Availability;
   /** A whole kind (its routes), not one value of an object. */
   kind?: boolean;
+  /** What the release would do with it instead (default: ignore it). */
+  hint?: string;
 }
 
 interface Place {
@@ -55,7 +57,8 @@ export function placesOf(tree: unknown, pattern: ConfigPath): Place[] {
 function objectRequirements(kind: ReadingKind, path: ConfigPath, declared: Record<string, unknown>): Requirement[] {
   const out: Requirement[] = [];
   for (const field of kind.fields) {
-    if (field.availability && Object.hasOwn(declared, field.name)) out.push({ path: [...path, field.name], what: field.name, availability: field.availability });
+    if (field.availability && Object.hasOwn(declared, field.name))
+      out.push({ path: [...path, field.name], what: field.name, availability: field.availability, ...(field.unavailableHint ? { hint: field.unavailableHint } : {}) });
   }
   for (const feature of Object.values(kind.features ?? {})) {
     const at = feature.usedBy?.(declared);
@@ -110,7 +113,7 @@ export function unavailableIn(kinds: ReadingKind[], loaded: Pick<LoadedConfig, '
     .filter((r) => !serverHas(server, r.availability))
     .map((r) => ({
       message: unavailableMessage(r, server),
-      hint: r.kind ? 'the server has no routes for them' : 'the server would ignore it',
+      hint: r.hint ?? (r.kind ? 'the server has no routes for them' : 'the server would ignore it'),
       path: r.path,
       ...placeOf(loaded, r.path),
     }))

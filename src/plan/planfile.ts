@@ -1,27 +1,44 @@
 import { isSecret, Secret } from '../secret.js';
 import type { Plan } from '../model/index.js';
 
-/** Env values shorter than this are not searched for in plain strings (as in the output mask). */
+/** Secret values shorter than this are not searched for in plain strings (as in the output mask). */
 const MIN_NET_LENGTH = 3;
 
 /**
- * A saved plan never holds a secret. A Secret (a sensitive field) is stored as {"$env": template}, the
- * ${NAME} text it was read from, and apply reads the environment again. As a second net, a plain
- * string that contains a value read from an environment variable (a non-sensitive field interpolated
- * from it, a hook URL in a change's key) is stored as {"$env": template, "secret": false}, with ${NAME}
- * in place of the value and "${" escaped as "$${": apply gives it back as the plain text it was.
+ * A saved plan never holds a secret. A Secret (a secret field's value) is stored as {"$env": template},
+ * the ${NAME} text it was read from, and apply reads the environment again. Every other value is stored
+ * as it is, whether written in the config or read from the environment: whether a value is secret is
+ * decided by its field's type, and a field that is not secret may not read a variable a secret field
+ * reads (the planner refuses that). As a last net, a plain string that holds a secret's value anyway (a
+ * server that echoes one) makes the file unwritable rather than letting the value into it.
  */
-export function serializePlan(plan: Plan, secrets: Map<string, string>): string {
-  return [...serializePlanChunks(plan, secrets)].join('');
+export function serializePlan(plan: Plan): string {
+  return [...serializePlanChunks(plan)].join('');
 }
 
 /**
  * The plan file in pieces, to be written as they come: the plan's own keys as indented JSON, then each change as
  * one line of JSON. A file of 93,000 changes was one 73 MB string (790 bytes a change, most of it indentation)
  * built from a copy of the whole plan; now no piece holds more than one change, and a change takes its own size.
+ * A piece that would hold a secret's value throws: the writer then leaves no file (src/cli/files.ts).
  */
-export function* serializePlanChunks(plan: Plan, secrets: Map<string, string>): Generator<string> {
-  const walk = netWalker(secrets);
+export function* serializePlanChunks(plan: Plan): Generator<string> {
+  const values: string[] = [];
+  const collect = (v: unknown): void => {
+    if (isSecret(v)) {
+      if (v.reveal().length >= MIN_NET_LENGTH) values.push(v.reveal());
+    } else if (Array.isArray(v)) v.forEach(collect);
+    else if (v && typeof v === 'object') Object.values(v).forEach(collect);
+  };
+  collect(plan);
+  const walk = (v: unknown): unknown => {
+    if (isSecret(v)) return { $env: v.template };
+    if (typeof v === 'string' && values.some((s) => v.includes(s))) throw new Error('a value that is not secret holds the value of a secret field: refusing to write it to the plan file');
+    if (Array.isArray(v)) return v.map(walk);
+    // fromEntries: a key named __proto__ (a header a config declares) stays an ordinary entry.
+    if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]));
+    return v;
+  };
   const { changes, ...head } = plan;
   const top = JSON.stringify(walk(head), null, 2);
   yield `${top.slice(0, top.lastIndexOf('}')).trimEnd()},\n  "changes": [`;
@@ -29,52 +46,19 @@ export function* serializePlanChunks(plan: Plan, secrets: Map<string, string>): 
   yield `${changes.length ? '\n  ' : ''}]\n}\n`;
 }
 
-/** The walk that stores Secrets as references and puts ${NAME} in place of values read from the environment. */
-function netWalker(secrets: Map<string, string>): (v: unknown) => unknown {
-  const entries = [...secrets.entries()].filter(([, v]) => v.length >= MIN_NET_LENGTH).sort((a, b) => b[1].length - a[1].length);
-  const walk = (v: unknown): unknown => {
-    if (isSecret(v)) return { $env: v.template };
-    if (typeof v === 'string') {
-      // Without a value to look for, no string changes: a large plan's walk is mostly strings.
-      if (entries.length === 0) return v;
-      let t = v.replace(/\$\{/g, () => '$${');
-      let hit = false;
-      for (const [name, value] of entries) {
-        if (t.includes(value)) {
-          t = t.split(value).join(`\${${name}}`);
-          hit = true;
-        }
-      }
-      return hit ? { $env: t, secret: false } : v;
-    }
-    if (Array.isArray(v)) return v.map(walk);
-    // fromEntries: a key named __proto__ (a header a config declares) stays an ordinary entry.
-    if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]));
-    return v;
-  };
-  return walk;
-}
-
 /**
- * Where a reference may stand for a Secret: what is sent (op bodies) and what is shown as a field's
- * value. Elsewhere (the server URL, a change's key) a value is plain text, hidden by the output's mask.
+ * Resolves the {"$env": …} references of a saved plan (each a Secret: the plan's shape check allows them
+ * only where a secret field's value or a request body stands, src/apply/plan-shape.ts); names the
+ * variables that are not set.
  */
-function holdsSecrets(path: (string | number)[]): boolean {
-  const [changes, , part, , leaf] = path;
-  if (changes !== 'changes') return false;
-  return (part === 'ops' && leaf === 'body') || (part === 'fields' && (leaf === 'before' || leaf === 'after'));
-}
-
-/** Resolves the {"$env": …} references of a saved plan; names the variables that are not set. */
 export function resolvePlanSecrets(plan: Plan, env: NodeJS.ProcessEnv): { plan: Plan; missing: string[]; values: string[] } {
   const missing = new Set<string>();
   const values = new Set<string>();
-  const walk = (v: unknown, path: (string | number)[]): unknown => {
-    if (Array.isArray(v)) return v.map((x, i) => walk(x, [...path, i]));
+  const walk = (v: unknown): unknown => {
+    if (Array.isArray(v)) return v.map(walk);
     if (v && typeof v === 'object') {
-      const ref = v as { $env?: unknown; secret?: unknown };
-      const keys = Object.keys(v).sort().join(',');
-      if (typeof ref.$env === 'string' && (keys === '$env' || (keys === '$env,secret' && ref.secret === false))) {
+      const ref = v as { $env?: unknown };
+      if (typeof ref.$env === 'string' && Object.keys(v).length === 1) {
         const template = ref.$env;
         const value = template.replace(/\$\$\{|\$\{([^}]+)\}/g, (_m, name: string | undefined) => {
           if (!name) return '${';
@@ -83,11 +67,11 @@ export function resolvePlanSecrets(plan: Plan, env: NodeJS.ProcessEnv): { plan: 
           else if (value !== '') values.add(value);
           return value ?? '';
         });
-        return ref.secret !== false && holdsSecrets(path) ? new Secret(value, template) : value;
+        return new Secret(value, template);
       }
-      return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x, [...path, k])]));
+      return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]));
     }
     return v;
   };
-  return { plan: walk(plan, []) as Plan, missing: [...missing], values: [...values] };
+  return { plan: walk(plan) as Plan, missing: [...missing], values: [...values] };
 }

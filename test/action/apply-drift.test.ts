@@ -29,9 +29,9 @@ describe('the action on merge: command apply', () => {
     expect(plan.outputs['exit-code'], plan.stdout).toBe('2');
     w.managed.clearRequests();
 
-    const r = await w.run({ command: 'apply', 'plan-file': 'reviewed/plan.json' }, { event: { ref: 'refs/heads/main' }, eventName: 'push' });
+    const r = await w.run({ command: 'apply', 'plan-file': 'reviewed/plan.json' }, { event: {}, eventName: 'workflow_dispatch' });
     expect(r.code, r.stdout + r.stderr).toBe(0);
-    expect(r.outputs).toMatchObject({ 'exit-code': '0', 'has-changes': 'true', summary: 'Apply complete! 2 created, 0 updated, 0 deleted, 0 renamed.', 'plan-file': `${w.workspace}/reviewed/plan.json` });
+    expect(r.outputs).toMatchObject({ 'exit-code': '0', 'has-changes': 'true', summary: 'Apply complete! 2 created, 0 updated, 0 deleted, 0 renamed.', 'plan-file': expect.stringMatching(/forgeform-plan-now\.json$/) }); // planned again: exactly the reviewed changes
     expect(r.summary).toContain('### forgeform apply');
     expect(r.summary).toContain('Apply complete!');
     expect(writesTo(w.managed)).toEqual(['POST repos/acme/widgets/labels', 'POST repos/acme/widgets/labels']);
@@ -46,14 +46,14 @@ describe('the action on merge: command apply', () => {
     await w.api(w.managed, 'POST', 'repos/acme/widgets/labels', { name: 'docs', color: '111111' });
     w.managed.clearRequests();
 
-    const r = await w.run({ command: 'apply', 'plan-file': 'plan.json' }, { event: {}, eventName: 'push' });
+    const r = await w.run({ command: 'apply', 'plan-file': 'plan.json' }, { event: {}, eventName: 'workflow_dispatch' });
     expect(r.code).toBe(1);
     expect(writesTo(w.managed)).toEqual([]);
     expect(await labels(w)).toEqual(['docs:111111']);
-    expect(r.stdout).toMatch(/::error::The reviewed plan is stale, nothing was applied: create repo_label "docs" in repo:acme\/widgets would now be an update: the server changed/);
+    expect(r.stdout).toMatch(/::error::The reviewed plan is stale, nothing was applied: .*"docs".* (is no longer needed|is not what was reviewed)/);
     expect(r.outputs).toMatchObject({ 'exit-code': '1', 'has-changes': 'true' });
     expect(r.outputs.summary).toMatch(/^Refused a stale plan: /);
-    expect(r.summary).toContain('### forgeform apply refused: the reviewed plan is stale');
+    expect(r.summary).toContain('refused, the reviewed plan is stale');
     expect(r.summary).toContain('Planned again now');
     expect(r.summary).toMatch(/~ label "docs"/); // the fresh plan: an update now
   });
@@ -63,26 +63,35 @@ describe('the action on merge: command apply', () => {
     w.write('forgeform.yaml', LABELS);
     await w.run({ 'plan-file': 'plan.json' });
     w.write('forgeform.yaml', LABELS.replace('0075ca', '0075cb')); // another change merged first
-    const r = await w.run({ command: 'apply', 'plan-file': 'plan.json' }, { event: {}, eventName: 'push' });
+    const r = await w.run({ command: 'apply', 'plan-file': 'plan.json' }, { event: {}, eventName: 'workflow_dispatch' });
     expect(r.code).toBe(1);
-    expect(r.summary).toContain('the configuration changed since the plan was made');
+    expect(r.summary).toMatch(/"docs".* is not what was reviewed/);
     expect(writesTo(w.managed)).toEqual([]);
   });
 
   it('refuses when there is no reviewed plan to apply, and plans again', async () => {
     w = await actionWorld(actionDir);
     w.write('forgeform.yaml', LABELS);
-    const r = await w.run({ command: 'apply', 'plan-file': 'missing.json' }, { event: {}, eventName: 'push' });
+    const r = await w.run({ command: 'apply', 'plan-file': 'missing.json' }, { event: {}, eventName: 'workflow_dispatch' });
     expect(r.code).toBe(1);
     expect(r.summary).toContain(`there is no reviewed plan at ${w.workspace}/missing.json`);
     expect(r.summary).toContain('+ label "bug"');
+  });
+
+  it('on a push, refuses a commit that is no pull request\'s merge: nothing was reviewed', async () => {
+    w = await actionWorld(actionDir);
+    w.write('forgeform.yaml', LABELS);
+    const r = await w.run({ command: 'apply' }, { event: { ref: 'refs/heads/main' }, eventName: 'push' });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain('::error::commit bbbbbbbbbbbb is not the merge of a pull request: nothing was reviewed, so nothing was applied.');
+    expect(w.managed.requests()).toEqual([]);
     expect(writesTo(w.managed)).toEqual([]);
   });
 
   it('without a plan file, plans and applies in one step', async () => {
     w = await actionWorld(actionDir);
     w.write('forgeform.yaml', LABELS);
-    const r = await w.run({ command: 'apply' }, { event: {}, eventName: 'push' });
+    const r = await w.run({ command: 'apply' }, { event: {}, eventName: 'workflow_dispatch' });
     expect(r.code, r.stdout + r.stderr).toBe(0);
     expect(await labels(w)).toEqual(['bug:ee0701', 'docs:0075ca']);
   });

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { upsertStickyComment } from '../../src/action/comment.js';
+import { stickyBody, upsertStickyComment } from '../../src/action/comment.js';
 import { Forge } from '../../src/action/forge.js';
 import { BODY_LIMIT, cutMarkdown, foldIfLong } from '../../src/action/markdown.js';
 
@@ -45,7 +45,7 @@ describe('finding the sticky comment among many', () => {
     const forge = new Forge(`${sandbox.url}/api/v1`, 'adm-token', 'root', 'cfg');
     for (let i = 0; i < 60; i++) await forge.createComment(1, i === 55 ? '<!-- mark -->\nold plan' : `chat ${i}`);
     sandbox.clearRequests();
-    const res = await upsertStickyComment(forge, 1, 'mark', 'new plan');
+    const res = await upsertStickyComment(forge, 1, 'mark', ['root'], stickyBody('mark', [], 'new plan'));
     expect(res.created).toBe(false);
     const reqs = sandbox.requests().map((r) => `${r.method} ${r.path}`);
     expect(reqs.filter((r) => r.startsWith('GET'))).toHaveLength(1);
@@ -56,7 +56,7 @@ describe('finding the sticky comment among many', () => {
   });
 
   it('on GitHub, follows the Link header through the pages', async () => {
-    const comments = Array.from({ length: 120 }, (_, i) => ({ id: i + 1, body: i === 110 ? '<!-- mark -->\nold' : `chat ${i}` }));
+    const comments = Array.from({ length: 120 }, (_, i) => ({ id: i + 1, body: i === 110 || i === 20 ? '<!-- mark -->\nold' : `chat ${i}`, user: { login: i === 20 ? 'mallory' : 'github-actions[bot]' } }));
     const seen: string[] = [];
     server = createServer((req, res) => {
       const url = new URL(req.url!, 'http://x');
@@ -75,7 +75,7 @@ describe('finding the sticky comment among many', () => {
     await new Promise<void>((r) => server!.listen(0, '127.0.0.1', r));
     const port = (server.address() as { port: number }).port;
     const forge = new Forge(`http://127.0.0.1:${port}`, 't', 'o', 'r');
-    const res = await upsertStickyComment(forge, 7, 'mark', 'new');
+    const res = await upsertStickyComment(forge, 7, 'mark', ['github-actions[bot]'], stickyBody('mark', [], 'new'));
     expect(res).toEqual({ id: 111, created: false });
     expect(seen.filter((s) => s.startsWith('GET'))).toHaveLength(3);
     expect(seen.at(-1)).toBe('PATCH /repos/o/r/issues/comments/111');

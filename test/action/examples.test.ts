@@ -47,8 +47,12 @@ describe('the GitOps example repository and the copy-paste workflows', () => {
     for (const s of forgeformSteps(w)) expect(Object.keys(s.env ?? {}).sort()).toEqual(configVariables.sort());
   });
 
-  it.each([...workflows, ...docBlocks].filter(([, w]) => forgeformSteps(w).some((s) => s.with?.command !== 'plan')))('%s never runs two applies at once', (_name, w) => {
+  it.each([...workflows, ...docBlocks].filter(([, w]) => forgeformSteps(w).some((s) => s.with?.command === 'apply')))('%s never runs two applies at once', (_name, w) => {
     expect(w.concurrency).toEqual({ group: 'forgeform-apply', 'cancel-in-progress': false });
+  });
+
+  it.each([...workflows, ...docBlocks].filter(([, w]) => forgeformSteps(w).some((s) => s.with?.command === 'drift')))('%s has its own group: a drift check never cancels a pending apply', (_name, w) => {
+    expect(w.concurrency).toEqual({ group: 'forgeform-drift', 'cancel-in-progress': false });
   });
 
   it('has a configuration that validates', async () => {

@@ -74,8 +74,10 @@ describe('the action on a pull request: command plan', () => {
     expect(r.outputs).toMatchObject({ unsafe: 'true', 'exit-code': '3', 'has-changes': 'true' });
     expect(r.stdout).toMatch(/::error::The plan is unsafe: .*2 deletions/);
     const [c] = await comments(w);
-    const afterMarker = c!.body.split('\n').slice(1).join('\n');
-    expect(afterMarker).toMatch(/^> \[!CAUTION\]\n> \*\*This plan is unsafe/);
+    // After the hidden lines and the heading: the caution, before the plan.
+    const visible = c!.body.split('\n').filter((l) => !l.startsWith('<!-- ')).join('\n');
+    expect(visible).toMatch(/^### forgeform plan · `forgeform.yaml`\n\n> \[!CAUTION\]\n> \*\*This plan is unsafe/);
+    const afterMarker = visible;
     expect(afterMarker).toMatch(/^> - .*2 deletions/m);
     expect(writesTo(w.managed)).toEqual(['POST repos/acme/widgets/labels', 'POST repos/acme/widgets/labels']); // only the test's own
   });
@@ -112,7 +114,12 @@ describe('the action on a pull request: command plan', () => {
     expect(r.summary).toContain('infra/forgeform.yaml:4:5: unknown key "emial" in users.alice');
     expect(r.outputs['exit-code']).toBe('1');
     expect(w.managed.requests()).toEqual([]);
-    expect(writesTo(w.forge)).toEqual([]);
+    // The comment says the plan failed (an older plan must not stay on the pull request as if current).
+    expect(writesTo(w.forge)).toEqual([`POST repos/ci-bot/config/issues/${PR}/comments`]);
+    const [c] = await comments(w);
+    expect(c!.body).toContain('failed: nothing from this pull request can be applied until a plan succeeds');
+    expect(c!.body).toContain('infra/forgeform.yaml:4:5: unknown key "emial" in users.alice');
+    expect(c!.body).not.toContain('forgeform:reviewed');
     expect(r.stdout + r.stderr).not.toMatch(/at .*\.js:\d+/); // no stack trace
   });
 

@@ -126,10 +126,11 @@ repos:
     expect(r.stdout + r.stderr).not.toContain('wrong-token-value');
   });
 
-  it('never prints a value read from the environment', async () => {
+  it('prints a value read from the environment into a field that is not secret as itself: masking is by type (issue 17)', async () => {
     w = await world(seed);
-    const file = w.config('version: 1\nrepos:\n  acme/widgets:\n    labels:\n      a: { color: "111111", description: "${SECRET_TEXT}" }\n');
-    const r = await w.cli(['plan', '-c', file, '--format', 'json'], { SECRET_TEXT: 'hunter2-very-secret' });
-    expect(r.stdout + r.stderr).not.toContain('hunter2-very-secret');
+    const file = w.config('version: 1\nrepos:\n  acme/widgets:\n    labels:\n      a: { color: "111111", description: "${TEXT}" }\n');
+    const r = await w.cli(['plan', '-c', file, '--format', 'json'], { TEXT: 'plain-text-from-env' });
+    expect(r.stdout).toContain('"after": "plain-text-from-env"');
+    expect(r.stdout).not.toContain('(sensitive)');
   });
 });

@@ -5,12 +5,15 @@
  */
 import { readFileSync } from 'node:fs';
 import type { Flavor } from '../../src/sandbox/index.js';
-import { available, hasQuirk, HOOK_EVENTS, REQUEST_FIELDS, ROUTES, type Quirk } from '../../src/sandbox/flavors/releases.js';
+import { ANSWER_FIELDS, available, hasQuirk, HOOK_EDIT_EVENTS, HOOK_EVENTS, REQUEST_FIELDS, ROUTES, type Quirk } from '../../src/sandbox/flavors/releases.js';
 
 export const field = (flavor: Flavor, struct: string, key: string): boolean => available(flavor, REQUEST_FIELDS[struct]?.[key]);
 export const route = (flavor: Flavor, methodAndPath: string): boolean => available(flavor, ROUTES[methodAndPath]);
 export const quirk = (flavor: Flavor, name: Quirk): boolean => hasQuirk(flavor, name);
 export const hookEvent = (flavor: Flavor, event: string): boolean => available(flavor, HOOK_EVENTS[event]);
+/** Whether the release's hook edit sets the event (one it creates with but does not edit keeps its stored value). */
+export const hookEditEvent = (flavor: Flavor, event: string): boolean => hookEvent(flavor, event) && available(flavor, HOOK_EDIT_EVENTS[event]);
+export const answerKey = (flavor: Flavor, struct: string, key: string): boolean => available(flavor, ANSWER_FIELDS[struct]?.[key]);
 
 /** The config keys a kind's schema fragment declares for one object (`definitions.<name>.properties`). */
 export function configKeys(kind: string, definition: string): Set<string> {

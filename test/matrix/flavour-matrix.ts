@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseFlavor } from '../../src/sandbox/index.js';
 import { world, type World } from '../e2e/helpers.js';
 import { versionCore } from './availability.js';
-import { HOOK_TOKEN, lackingFor, PASSWORD, SCENARIOS, SEED } from './scenarios.js';
+import { HOOK_TOKEN, lackingFor, PASSWORD, RELEASE_SCENARIOS, SCENARIOS, SEED } from './scenarios.js';
 
 export const MATRIX_TIMEZONE = 'Asia/Tokyo';
 
@@ -29,7 +29,7 @@ export function defineFlavourMatrix(name: string): void {
 
     const env = { MATRIX_HOOK_TOKEN: HOOK_TOKEN, MATRIX_PASSWORD: PASSWORD };
 
-    for (const scenario of SCENARIOS) {
+    for (const scenario of [...SCENARIOS, ...RELEASE_SCENARIOS]) {
       it(scenario.name, async () => {
         const file = w.config(scenario.config(flavor), `${scenario.name.split(':')[0]}.yaml`);
         const lack = scenario.lacks?.(flavor);
@@ -39,6 +39,14 @@ export function defineFlavourMatrix(name: string): void {
           expect(plan.stderr).toMatch(lack.names);
           expect(plan.stderr).toMatch(/ needs? /);
           expect(plan.stderr).toContain(version);
+          return;
+        }
+        const refused = scenario.refuses?.(flavor);
+        if (refused) {
+          expect(plan.code, said(plan)).toBe(1);
+          expect(plan.stderr).toMatch(refused);
+          expect(plan.stderr).toContain(version);
+          expect(plan.stderr).toContain('nothing was changed');
           return;
         }
         expect(plan.code, said(plan)).toBe(2);

@@ -9,7 +9,7 @@
 import { expect } from 'vitest';
 import type { Flavor, SeedFile } from '../../src/sandbox/index.js';
 import type { World } from '../e2e/helpers.js';
-import { configKeys, field, gatedProtectionFields, hookEvent, quirk, route } from './availability.js';
+import { answerKey, configKeys, field, gatedProtectionFields, hookEditEvent, hookEvent, quirk, route } from './availability.js';
 
 export const HOOK_TOKEN = 'matrix-hook-bearer-5e1d';
 export const PASSWORD = 'matrix-initial-password-8c2f';
@@ -25,6 +25,11 @@ export const SEED: SeedFile = {
     { username: 'dave', email: 'dave@example.com', full_name: 'Dave', badges: ['early'] },
     { username: 'eve-old', email: 'eve@example.com' },
     { username: 'lena', email: 'lena@example.com', source_id: 1, login_name: 'uid=lena,ou=people' },
+    // The release-behaviour scenarios (issue 19): each its own users, organisations and hook.
+    { username: 'vic', email: 'vic@example.com', visibility: 'limited' },
+    { username: 'ext-ann', email: 'ann@example.com', source_id: 1, login_name: 'uid=ann,ou=people' },
+    { username: 'mover-a', email: 'moving@example.com' },
+    { username: 'mover-b', email: 'mover-b@example.com' },
   ],
   orgs: [
     {
@@ -34,6 +39,8 @@ export const SEED: SeedFile = {
       teams: [{ name: 'devs', permission: 'write', members: ['alice', 'bob'] }],
       labels: [{ name: 'kind/bug', color: 'ee0701', description: 'old', exclusive: true }],
     },
+    { name: 'pubco', owners: ['root'], visibility: 'private' },
+    { name: 'mailco', owners: ['root'], email: 'old@mailco.example.com' },
   ],
   repos: [
     {
@@ -68,6 +75,7 @@ export const SEED: SeedFile = {
       authorization_header: SEEDED_HOOK_HEADER,
       active: true,
     },
+    { type: 'gitea', config: { url: 'https://events.example.com/hook', content_type: 'json', is_system_webhook: true }, events: ['push'], active: true },
   ],
   actions: { runners: [{ name: 'r-keep' }, { name: 'r-disable' }, { name: 'r-gone' }] },
 };
@@ -84,6 +92,11 @@ export interface Scenario {
   config(flavor: Flavor): string;
   /** Set when the flavour cannot run the scenario: the plan must fail naming this. */
   lacks?(flavor: Flavor): Lack | undefined;
+  /**
+   * Set when the release cannot do what the config asks (a behaviour, not a missing field): the plan
+   * must fail with an error that matches, names the server's version and changes nothing.
+   */
+  refuses?(flavor: Flavor): RegExp | undefined;
   /** Checks of the server's state after apply. */
   check?(w: World, flavor: Flavor): Promise<void>;
 }
@@ -201,7 +214,9 @@ ${badges}  eve:
       expect(by('eve-old')).toBeUndefined();
       expect(by('eve')).toMatchObject({ full_name: 'Eve', email: 'eve@example.com' });
       // an edit of a user of a login source must not move it to the local source nor rewrite its login name
-      expect(by('lena')).toMatchObject({ full_name: 'Lena from LDAP', source_id: 1, login_name: 'uid=lena,ou=people' });
+      expect(by('lena')).toMatchObject({ full_name: 'Lena from LDAP', login_name: 'uid=lena,ou=people' });
+      // (Gitea 1.21 and Forgejo 7 do not answer source_id: the server's state says it)
+      expect(w.sandbox.state.data.users.find((u) => u.name === 'lena')!.sourceId).toBe(1);
       if (route(flavor, 'GET /admin/users/:username/badges')) {
         const badges = await api<{ Slug: string }[]>(w, 'admin/users/dave/badges');
         expect(badges.map((b) => b.Slug).sort()).toEqual(['early', 'helper']);
@@ -342,4 +357,94 @@ repos:
 /** The first config field the flavour lacks (every flavour of the matrix lacks at least one). */
 export function lackingFor(flavor: Flavor): { key: string; config: string } | undefined {
   return LACKING_CANDIDATES.find((c) => !c.has(flavor));
+}
+
+/**
+ * What forgeform must do where releases still differ (issue 19 §4), one scenario per behaviour, each
+ * run on every flavour: converge where the release can, a plan error naming the server where it cannot.
+ * Whether a flavour can is asked of the sandbox's own release data (availability.ts), read from each tag.
+ */
+export const RELEASE_SCENARIOS: Scenario[] = [
+  {
+    name: 'visibility public: set where PATCH keeps it, refused where it drops it (Gitea 1.22–1.23, Forgejo)',
+    refuses: (flavor) => (quirk(flavor, 'userEditIgnoresPublic') ? /cannot make (a user|an organisation) public/ : undefined),
+    config: () => `version: 1
+users:
+  vic: { visibility: public }
+orgs:
+  pubco: { visibility: public }
+`,
+    async check(w) {
+      expect((await api<{ visibility: string }>(w, 'orgs/pubco')).visibility).toBe('public');
+      expect(w.sandbox.state.data.users.find((u) => u.name === 'vic')!.visibility).toBe('public');
+    },
+  },
+  {
+    name: 'hook events per release and per action: an event the edit ignores is refused, never a perpetual change',
+    lacks: (flavor) => (hookEvent(flavor, 'package') || hookEvent(flavor, 'status') ? undefined : { names: /event (package|status)/ }),
+    refuses: (flavor) => (editEvent(flavor) ? undefined : /cannot add or remove the events? (package|status)/),
+    config: (flavor) => `version: 1
+hooks:
+  - url: https://events.example.com/hook
+    events: [push, ${hookEvent(flavor, 'package') ? 'package' : 'status'}]
+`,
+    async check(w, flavor) {
+      const hook = w.sandbox.state.data.adminHooks.find((h) => h.url === 'https://events.example.com/hook')!;
+      expect(hook.events[hookEvent(flavor, 'package') ? 'package' : 'status']).toBe(true);
+    },
+  },
+  {
+    name: 'source_id: compared where the release reports it, refused where users come without it (Gitea 1.21, Forgejo 7)',
+    lacks: (flavor) => (answerKey(flavor, 'User', 'source_id') ? undefined : { names: /source_id/ }),
+    config: () => `version: 1
+users:
+  lena: { source_id: 1, login_name: "uid=lena,ou=staff" }
+`,
+    async check(w) {
+      expect(w.sandbox.state.data.users.find((u) => u.name === 'lena')).toMatchObject({ sourceId: 1, loginName: 'uid=lena,ou=staff' });
+    },
+  },
+  {
+    name: 'renaming a user of an external login source: refused where the release cannot (all but Forgejo ≥ 13), found without source_id too',
+    refuses: (flavor) => (quirk(flavor, 'renameNonLocalUserFails') ? /external login source/ : undefined),
+    config: () => `version: 1
+users:
+  ext-anna: { previously: [ext-ann] }
+`,
+    async check(w) {
+      expect(w.sandbox.state.data.users.find((u) => u.name === 'ext-anna')).toMatchObject({ sourceId: 1 });
+    },
+  },
+  {
+    name: 'organisation e-mail: set where PATCH saves it, refused where it is only echoed (Gitea 1.21)',
+    refuses: (flavor) => (quirk(flavor, 'orgEditEmailNotStored') ? /cannot set an organisation's e-mail/ : undefined),
+    config: () => `version: 1
+orgs:
+  mailco: { email: new@mailco.example.com }
+`,
+    async check(w) {
+      expect(w.sandbox.state.data.orgs.find((o) => o.name === 'mailco')!.email).toBe('new@mailco.example.com');
+    },
+  },
+  {
+    name: 'an e-mail moving between users: ordered (and the old address deleted where it is kept), refused where it cannot be freed',
+    refuses: (flavor) => (quirk(flavor, 'userEmailChangeKeepsOld') && !route(flavor, 'DELETE /admin/users/:username/emails') ? /keeps a user's old address/ : undefined),
+    config: () => `version: 1
+users:
+  mover-b: { email: moving@example.com }
+  mover-a: { email: moved@example.com }
+`,
+    async check(w) {
+      const users = w.sandbox.state.data.users;
+      expect(users.find((u) => u.name === 'mover-a')!.email).toBe('moved@example.com');
+      expect(users.find((u) => u.name === 'mover-b')!.email).toBe('moving@example.com');
+      const rows = w.sandbox.state.data.emails.filter((e) => e.email.toLowerCase() === 'moving@example.com');
+      expect(rows.map((e) => e.userId)).toEqual([users.find((u) => u.name === 'mover-b')!.id]);
+    },
+  },
+];
+
+/** Whether the release's hook edit can change the event the hook scenario declares. */
+function editEvent(flavor: Flavor): boolean {
+  return hookEditEvent(flavor, hookEvent(flavor, 'package') ? 'package' : 'status');
 }

@@ -265,22 +265,22 @@ describe('loadConfig: environment variables', () => {
       'a.yaml',
       'version: 1',
       'server:',
-      '  url: ${GITEA_URL}',
+      '  url: ${SERVER_URL}',
       'repos:',
       '  acme/widgets:',
       '    labels:',
       '      bug:',
       '        description: "owner: ${env:OWNER}, literal $${NOT_A_VAR} and $5"',
     );
-    const loaded = await loadConfig([a], { GITEA_URL: 'https://git.example.com', OWNER: 'alice' });
+    const loaded = await loadConfig([a], { SERVER_URL: 'https://git.example.com', OWNER: 'alice' });
     expect(loaded.config.server?.url).toBe('https://git.example.com');
     expect(loaded.config.repos?.['acme/widgets']?.labels?.bug?.description).toBe('owner: alice, literal ${NOT_A_VAR} and $5');
     expect([...loaded.secrets]).toEqual([
-      ['GITEA_URL', 'https://git.example.com'],
+      ['SERVER_URL', 'https://git.example.com'],
       ['OWNER', 'alice'],
     ]);
     // The file itself is untouched.
-    expect(readFileSync(a, 'utf8')).toContain('${GITEA_URL}');
+    expect(readFileSync(a, 'utf8')).toContain('${SERVER_URL}');
   });
 
   it('does not interpolate keys, and a value cannot change the YAML structure', async () => {
@@ -290,9 +290,49 @@ describe('loadConfig: environment variables', () => {
   });
 
   it('reports an unset variable at the scalar, never substituting an empty string', async () => {
-    const a = write('a.yaml', 'version: 1', 'server:', '  url: "${GITEA_URL}"', 'policy:', '  protected_users: [root, "${env:ADMIN}"]');
-    const e = await fails([a], { GITEA_URL: undefined });
-    expect(lines(e)).toEqual([`${a}:3:8: environment variable GITEA_URL is not set`, `${a}:5:27: environment variable ADMIN is not set`]);
+    const a = write('a.yaml', 'version: 1', 'server:', '  url: "${SERVER_URL}"', 'policy:', '  protected_users: [root, "${env:ADMIN}"]');
+    const e = await fails([a], { SERVER_URL: undefined });
+    expect(lines(e)).toEqual([`${a}:3:8: environment variable SERVER_URL is not set`, `${a}:5:27: environment variable ADMIN is not set`]);
+  });
+
+  it("refuses forgeform's own variables and the CI runtime's at file:line:col, set or not, naming the variable and why", async () => {
+    const a = write(
+      'a.yaml',
+      'version: 1',
+      'repos:',
+      '  acme/widgets:',
+      '    labels:',
+      '      a: { description: "${FORGEFORM_TOKEN}" }',
+      '      b: { description: "x ${env:FORGEFORM_PASSWORD} y" }',
+      '      c: { description: "${forgeform_username}" }',
+      '      d: { description: "${GITHUB_TOKEN}" }',
+      '      e: { description: "${GITEA_TOKEN}" }',
+      '      f: { description: "${FORGEJO_TOKEN}" }',
+      '      g: { description: "${ACTIONS_RUNTIME_TOKEN}" }',
+      '      h: { description: "${RUNNER_TEMP}" }',
+      '      i: { description: "${INPUT_TOKEN}" }',
+      '      j: { description: "${FORGEFORM_ANYTHING}" }',
+      '      ok: { description: "${GITHUBX}" }',
+    );
+    const env = { FORGEFORM_TOKEN: 'tok-123456', FORGEFORM_PASSWORD: 'pw-123456', GITHUB_TOKEN: 'gh-123456', GITHUBX: 'fine' };
+    const e = await fails([a], env);
+    const got = lines(e);
+    expect(got[0]).toBe(
+      `${a}:5:25: \${FORGEFORM_TOKEN} cannot be read: FORGEFORM_* variables hold forgeform's own credentials and settings (FORGEFORM_TOKEN, FORGEFORM_PASSWORD, FORGEFORM_USERNAME), and a value that read one would copy a credential to where others can read it; give the value a variable of its own`,
+    );
+    expect(got.map((l) => l.slice(0, l.indexOf(' variables hold')))).toEqual([
+      `${a}:5:25: \${FORGEFORM_TOKEN} cannot be read: FORGEFORM_*`,
+      `${a}:6:25: \${FORGEFORM_PASSWORD} cannot be read: FORGEFORM_*`,
+      `${a}:7:25: \${forgeform_username} cannot be read: FORGEFORM_*`,
+      `${a}:8:25: \${GITHUB_TOKEN} cannot be read: GITHUB_*`,
+      `${a}:9:25: \${GITEA_TOKEN} cannot be read: GITEA_*`,
+      `${a}:10:25: \${FORGEJO_TOKEN} cannot be read: FORGEJO_*`,
+      `${a}:11:25: \${ACTIONS_RUNTIME_TOKEN} cannot be read: ACTIONS_*`,
+      `${a}:12:25: \${RUNNER_TEMP} cannot be read: RUNNER_*`,
+      `${a}:13:25: \${INPUT_TOKEN} cannot be read: INPUT_*`,
+      `${a}:14:25: \${FORGEFORM_ANYTHING} cannot be read: FORGEFORM_*`,
+    ]);
+    for (const v of Object.values(env).slice(0, 3)) expect(e.message).not.toContain(v);
   });
 
   it('reports invalid references', async () => {

@@ -87,7 +87,7 @@ describe('secrets from the config to a plan file and back', () => {
       server: 'https://git.example.com',
       changes: [{ id: 'h', kind: 'hook', key: 'system gitea https://ci.example.com', fields: [{ path: 'secret', after: hook.secret, sensitive: true }], ops: [op] }],
     } as unknown as Plan;
-    const text = serializePlan(plan, loaded.secrets);
+    const text = serializePlan(plan);
     for (const value of ['hook-value', 'tok-value']) expect(text).not.toContain(value);
     const saved = JSON.parse(text) as { changes: { ops: { body: { config: unknown; authorization_header: unknown } }[] }[] };
     expect(saved.changes[0]!.ops[0]!.body).toMatchObject({ config: { secret: { $env: '${HOOK}' } }, authorization_header: { $env: 'Bearer $${x} ${TOKEN}' } });
@@ -100,18 +100,18 @@ describe('secrets from the config to a plan file and back', () => {
     expect(isSecret(resolved.plan.changes[0]!.fields[0]!.after)).toBe(true);
   });
 
-  it('saves other strings holding an env value as references too, and gives them back as plain text', () => {
+  it('saves values that are not secret as they are (masking is by type), and refuses to save one that holds the value of a secret', () => {
     const plan = {
       format_version: 1,
       server: 'https://git.example.com',
       changes: [{ id: 'x', key: 'system gitea https://hooks.example.com/a', fields: [{ path: 'description', after: 'made by ${who} for alice' }], ops: [{ method: 'POST', path: 'p', body: { description: 'made by ${who} for alice' } }] }],
     } as unknown as Plan;
-    const text = serializePlan(plan, new Map([['HOST', 'hooks.example.com'], ['OWNER', 'alice']]));
-    expect(text).not.toMatch(/hooks\.example\.com|alice/);
-    expect(JSON.parse(text)).toMatchObject({ changes: [{ key: { $env: 'system gitea https://${HOST}/a', secret: false }, fields: [{ after: { $env: 'made by $${who} for ${OWNER}', secret: false } }] }] });
-    const back = resolvePlanSecrets(JSON.parse(text) as Plan, { HOST: 'hooks.example.com', OWNER: 'alice' });
-    expect(back.plan).toEqual(plan);
-    expect(back.values.sort()).toEqual(['alice', 'hooks.example.com']);
+    const text = serializePlan(plan);
+    expect(JSON.parse(text)).toEqual(plan);
+    expect(resolvePlanSecrets(JSON.parse(text) as Plan, {}).plan).toEqual(plan);
+
+    const echoed = { ...plan, changes: [{ ...plan.changes[0]!, fields: [{ path: 'secret', after: new Secret('s3cret-value', '${S}'), sensitive: true }, { path: 'description', after: 'echo s3cret-value' }] }] } as unknown as Plan;
+    expect(() => serializePlan(echoed)).toThrow('a value that is not secret holds the value of a secret field: refusing to write it to the plan file');
   });
 
   it('refuses a secret written in the config, without taking it for one read elsewhere', async () => {

@@ -88,7 +88,12 @@ function locateNearest(loaded: LoadedConfig, path: ConfigPath): SourceLocation |
 }
 
 /** Reads the server and computes the plan; configuration and server problems end here with exit 1. */
-export async function computePlan(opts: PlanCommandOptions, out: Output): Promise<{ plan: Plan; client: GiteaClient; loaded: LoadedConfig; server: ServerInfo }> {
+export async function computePlan(
+  opts: PlanCommandOptions,
+  out: Output,
+  /** Called once the server answered, before the first read of its state (apply takes its lock there). */
+  connected?: (client: GiteaClient, server: ServerInfo) => Promise<void>,
+): Promise<{ plan: Plan; client: GiteaClient; loaded: LoadedConfig; server: ServerInfo }> {
   // Everything that needs no server is checked before the first request.
   const loaded = await load(opts.config, out);
   const targets = parseTargets(opts.target, targetTypes(kinds));
@@ -107,6 +112,7 @@ export async function computePlan(opts: PlanCommandOptions, out: Output): Promis
       ? (scope: Scope) => (targets ? targets.scope(scope) : true) && (shard ? shard.scope(scope) : true) && (changed ? changed.scope(scope) : true)
       : undefined;
   const { client, server } = await connect(opts, out, loaded.config.server?.url);
+  await connected?.(client, server);
   // What the release lacks is known from the config and the preflight: refused before any state is read.
   const unavailable = unavailableIn(kinds, loaded, server);
   if (unavailable.length) throw new UserError(`${formatPlanErrors(unavailable)}\nPlanning failed: nothing was changed.`);
@@ -121,7 +127,7 @@ export async function computePlan(opts: PlanCommandOptions, out: Output): Promis
     server,
     options: { syncWriteOnly: Boolean(opts.syncWriteOnly), rotateSecrets: Boolean(opts.rotateSecrets), ...(selectObject ? { target: selectObject } : {}) },
     ...(selectScope ? { targets: selectScope } : {}),
-    onProgress: out.progress('Reading the server'),
+    onProgress: out.progress('Reading the server', () => `${client.requestCount} requests`),
     ...(large(loaded) ? { onPlanning: out.progress('Planning the declared objects') } : {}),
   });
   if (errors.length) throw new UserError(`${formatPlanErrors(errors)}\nPlanning failed: nothing was changed.`);
@@ -145,7 +151,7 @@ export async function planCommand(opts: PlanCommandOptions, out: Output): Promis
   printPlan(plan, opts.format, out);
   if (opts.out) {
     if (large(loaded)) out.stderr(`Writing the plan to ${opts.out}…`);
-    writeOutputFile(opts.out, serializePlanChunks(plan, loaded.secrets), '--out', 0o600);
+    writeOutputFile(opts.out, serializePlanChunks(plan), '--out', 0o600);
     out.stderr(`Plan saved to ${opts.out}. Apply it exactly with: forgeform apply ${opts.out}`);
   }
   out.stderr(`${client.requestCount} requests${client.retryCount ? ` (${client.retryCount} retried)` : ''}.`);

@@ -1,3 +1,4 @@
+import { serverHas, type Availability, type KindFeature, type ServerInfo } from '../../model/index.js';
 import { asSet } from '../fields.js';
 
 const ISSUE_EVENTS = ['issue_assign', 'issue_label', 'issue_milestone', 'issue_comment'];
@@ -42,4 +43,51 @@ export function eventsToConfig(server: unknown): string[] {
     else out.add(e);
   }
   return [...out].sort();
+}
+
+/**
+ * Events only some releases set when a hook is created (`addHook`, `routers/api/v1/utils/hook.go`):
+ * `package` and `status` from Gitea 1.23 (v1.23.8 l.208–209), `workflow_job` from 1.24 and
+ * `workflow_run` from 1.25 (`updateHookEvents`, v1.24.7 l.162, v1.25.4 l.162); Forgejo 15 `package`
+ * and `action_run_*` (v15.0.3 l.213–216). Elsewhere the server ignores them. The others: every release.
+ */
+export const CREATE_EVENTS: Record<string, Availability> = {
+  package: { gitea: { since: '1.23' }, forgejo: { since: '15' } },
+  status: { gitea: { since: '1.23' } },
+  workflow_job: { gitea: { since: '1.24' } },
+  workflow_run: { gitea: { since: '1.25' } },
+  action_run_failure: { forgejo: { since: '15' } },
+  action_run_recover: { forgejo: { since: '15' } },
+  action_run_success: { forgejo: { since: '15' } },
+};
+
+/**
+ * Events an edit sets (`editHook`); those a release creates with but does not list here keep their
+ * stored value on an edit. Gitea ≤ 1.23 and every Forgejo list the older events one by one (v1.23.8
+ * l.361–392, Forgejo v15.0.3 l.328–399); Gitea 1.24 edits through `updateHookEvents` (v1.24.7 l.372).
+ */
+export const EDIT_EVENTS: Record<string, Availability> = {
+  package: { gitea: { since: '1.24' } },
+  status: { gitea: { since: '1.24' } },
+  workflow_job: { gitea: { since: '1.24' } },
+  workflow_run: { gitea: { since: '1.25' } },
+  action_run_failure: {},
+  action_run_recover: {},
+  action_run_success: {},
+};
+
+/** Each release-dependent event as a kind feature: a config naming it on a release without it is a plan error at its place. */
+export const eventFeatures: Record<string, KindFeature> = Object.fromEntries(
+  Object.entries(CREATE_EVENTS).map(([event, availability]) => [
+    `event_${event}`,
+    { availability, what: `event ${event}`, usedBy: (d: Record<string, unknown>) => (Array.isArray(d.events) && d.events.some((e) => String(e).toLowerCase() === event) ? 'events' : undefined) },
+  ]),
+);
+
+/** The events of an existing hook that differ from what is declared and that this release's edit cannot change. */
+export function eventsEditCannotChange(want: string[], have: string[], server: ServerInfo): string[] {
+  const a = new Set(want);
+  const b = new Set(have);
+  const differ = [...new Set([...want, ...have])].filter((e) => a.has(e) !== b.has(e));
+  return differ.filter((e) => e in EDIT_EVENTS && !serverHas(server, EDIT_EVENTS[e])).sort();
 }

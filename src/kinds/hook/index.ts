@@ -1,5 +1,6 @@
 import type { Kind } from '../../model/index.js';
 import { exporting } from './export.js';
+import { eventFeatures } from './events.js';
 import { writing } from './ops.js';
 import { planning } from './plan.js';
 import { identityOf, reading } from './read.js';
@@ -21,6 +22,7 @@ export const hookKind: Kind = {
   actions: ['create', 'update', 'delete', 'replace'],
   target: { type: 'hook', placeholder: 'URL', name: (key) => identityOf(key).url, acrossSlashes: true },
   replaceToRotate: true,
+  features: eventFeatures,
   ...reading,
   ...planning,
   ...writing,

@@ -3,15 +3,29 @@ import { isDeepStrictEqual } from 'node:util';
 import { asSet, normalizeFields } from '../fields.js';
 import { secretFromEnvironment } from '../secrets.js';
 import { isSecret } from '../../secret.js';
-import { describeAvailability, describeServer, type DesiredObject, type Kind, type Problem, type ScopeContext } from '../../model/index.js';
-import { expandEvents, normalizeEvents } from './events.js';
+import { describeAvailability, describeServer, type CurrentObject, type DesiredObject, type Kind, type Problem, type ScopeContext } from '../../model/index.js';
+import { eventsEditCannotChange, expandEvents, normalizeEvents } from './events.js';
 import { fields, FROM_SERVER, hookKey, identityOf, LIST_BY_TYPE, listsByType, revealed, type Identity } from './read.js';
 
-/** What this server's API cannot do with a declared hook: list its default hooks. (A name it lacks is the name field's availability.) */
-function serverRefusals(desired: DesiredObject, id: Identity, ctx: ScopeContext): Problem[] {
+/**
+ * What this server's API cannot do with a declared hook: list its default hooks; change an event its
+ * edit ignores (src/kinds/hook/events.ts EDIT_EVENTS). A name or an event it lacks altogether is the
+ * field's or feature's availability, refused before anything is read.
+ */
+function serverRefusals(desired: DesiredObject, current: CurrentObject | undefined, id: Identity, ctx: ScopeContext): Problem[] {
   const server = ctx.server;
   if (!server) return [];
   const problems: Problem[] = [];
+  if (current && 'events' in desired.fields) {
+    const stuck = eventsEditCannotChange(expandEvents(asSet(desired.fields.events)), normalizeEvents(current.fields.events), server);
+    // --rotate-secrets with a declared secret replaces the hook: its create sets every event.
+    const replaced = ctx.options.rotateSecrets && desired.fields.secret !== undefined;
+    if (stuck.length && !replaced)
+      problems.push({
+        path: [...desired.path, 'events'],
+        message: `${describeServer(server)} cannot add or remove the event${stuck.length > 1 ? 's' : ''} ${stuck.join(', ')} of an existing hook (its PATCH /admin/hooks/{id} leaves ${stuck.length > 1 ? 'them' : 'it'} as ${stuck.length > 1 ? 'they are' : 'it is'}; a create sets ${stuck.length > 1 ? 'them' : 'it'}, and Gitea ≥ 1.24 edits every event): change ${stuck.length > 1 ? 'them' : 'it'} in the web UI (Site Administration → System Webhooks), or have forgeform create the hook again: declare its secret and plan with --rotate-secrets, which replaces the hook`,
+      });
+  }
   if (id.scope === 'default' && !listsByType(server))
     problems.push({
       path: [...desired.path, 'scope'],
@@ -65,7 +79,7 @@ export const planning = {
     const id = identityOf(desired.key);
     if (!current && (id.type === 'matrix' || id.type === 'packagist'))
       return [{ path: [...desired.path, 'type'], message: `Gitea's API cannot set the ${id.type === 'matrix' ? 'room' : 'package'} settings of a ${id.type} hook: create it in Gitea's web UI; forgeform then manages its other fields` }];
-    return serverRefusals(desired, id, ctx);
+    return serverRefusals(desired, current, id, ctx);
   },
 
   async annotate(change) {

@@ -6,8 +6,19 @@ import { fields } from './read.js';
 
 /** Releases where `PATCH /orgs/{org}` with `email: ""` keeps the e-mail (no pointer yet): it cannot be cleared. */
 const EMAIL_CANNOT_BE_CLEARED: Availability = { gitea: { until: '1.25' }, forgejo: { until: '9' } };
-/** Forgejo reads visibility with `optional.FromNonDefault`, and public is the zero value: "public" is dropped. */
-const PUBLIC_DROPPED: Availability = { forgejo: {} };
+/**
+ * Releases that read the visibility of `PATCH /orgs/{org}` with `optional.FromNonDefault`, public being the
+ * zero value: "public" is dropped. Gitea 1.22–1.23 (v1.23.8 `routers/api/v1/org/org.go` l.358; 1.24 reads
+ * it with `FromMapLookup`, v1.24.7 l.396; 1.21 assigns it when not empty, v1.21.11 l.352) and every Forgejo
+ * (v15.0.3 l.416).
+ */
+export const PUBLIC_DROPPED: Availability = { gitea: { since: '1.22', until: '1.23' }, forgejo: {} };
+/**
+ * Releases whose `PATCH /orgs/{org}` answers the e-mail sent but does not save it: Gitea 1.21
+ * (v1.21.11 `routers/api/v1/org/org.go` l.348 `org.Email = form.Email`, and `UpdateUserCols` l.358–361
+ * lists no "email"). 1.22 saves it through `ReplacePrimaryEmailAddress` (v1.22.6 l.345–346).
+ */
+const EMAIL_NOT_STORED: Availability = { gitea: { until: '1.21' } };
 
 /** Why an edit of an existing organisation cannot be made through this server's API (see the tables above). */
 function editRefusals(desired: DesiredObject, current: CurrentObject, server: ServerInfo): Problem[] {
@@ -19,12 +30,21 @@ function editRefusals(desired: DesiredObject, current: CurrentObject, server: Se
       path: [...desired.path, 'email'],
       message: `${describeServer(server)} cannot clear an organisation's e-mail through its API (an empty e-mail leaves it as it is; Gitea 1.26 and Forgejo 10 can): clear it in the organisation's settings in the web UI, or remove email from the config`,
     });
+  if ('email' in want && String(want.email ?? '') !== String(have.email ?? '') && serverHas(server, EMAIL_NOT_STORED))
+    problems.push(emailNotStored(desired, server));
   if (want.visibility === 'public' && have.visibility !== 'public' && serverHas(server, PUBLIC_DROPPED))
     problems.push({
       path: [...desired.path, 'visibility'],
       message: `${describeServer(server)} cannot make an organisation public through its API (PATCH /orgs/{org} drops visibility "public"): change it in the web UI (the organisation's Settings → Visibility), or remove visibility from the config`,
     });
   return problems;
+}
+
+function emailNotStored(desired: DesiredObject, server: ServerInfo): Problem {
+  return {
+    path: [...desired.path, 'email'],
+    message: `${describeServer(server)} cannot set an organisation's e-mail through its API (PATCH /orgs/{org} answers the new e-mail but does not save it; Gitea 1.22 does): set it in the organisation's settings in the web UI, or remove email from the config`,
+  };
 }
 
 export const planning = {
@@ -40,6 +60,9 @@ export const planning = {
 
   check(desired, current, _scope, ctx) {
     if (!current && !desired.fields[OWNER]) return [{ path: desired.path, message: `organisation "${desired.key}" does not exist on the server: add owner: USER to create it` }];
-    return current && ctx.server ? editRefusals(desired, current, ctx.server) : [];
+    if (!ctx.server) return [];
+    // A new organisation's e-mail is set by a PATCH after the create: the same refusal.
+    if (!current) return desired.fields.email && serverHas(ctx.server, EMAIL_NOT_STORED) ? [emailNotStored(desired, ctx.server)] : [];
+    return editRefusals(desired, current, ctx.server);
   },
 } satisfies Partial<Kind>;

@@ -7,7 +7,7 @@ export const exporting = {
     const out: Record<string, unknown> = { email: f.email, full_name: f.full_name };
     if (f.source_id) Object.assign(out, { source_id: f.source_id, login_name: f.login_name });
     Object.assign(out, { visibility: f.visibility, admin: f.admin, restricted: f.restricted, active: f.active, prohibit_login: f.prohibit_login });
-    for (const k of ['website', 'location', 'description']) if (f[k]) out[k] = f[k];
+    for (const k of ['website', 'location', 'description', 'pronouns']) if (f[k]) out[k] = f[k];
     // Only when read (export reads them), and only when there are some: an empty list would manage them.
     if (Array.isArray(f.badges) && f.badges.length) out.badges = f.badges;
     const keys = userMetaOf(current).sshKeys;

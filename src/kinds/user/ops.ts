@@ -1,5 +1,6 @@
 import { apiPath } from '../../gitea/path.js';
-import type { CurrentObject, KindWriting, Op } from '../../model/index.js';
+import { changeId, type CurrentObject, type KindWriting, type Op } from '../../model/index.js';
+import { EMAIL_AFTER, emailShown, OLD_EMAIL_DELETED } from './emails.js';
 import { badgeOps, declaredUserMetaOf, keyOps, sshKeyIdentity, userMetaOf, type KnownKey } from './extras.js';
 
 /** What POST /admin/users takes (CreateUserOption); the rest needs a PATCH after the create. */
@@ -8,6 +9,8 @@ const CREATE_FIELDS = ['email', 'full_name', 'login_name', 'source_id', 'visibil
 const EDIT_FIELDS = new Set([
   'email', 'full_name', 'login_name', 'source_id', 'visibility', 'restricted', 'admin', 'active', 'prohibit_login', 'website', 'location', 'description',
   'max_repo_creation', 'allow_create_organization', 'allow_git_hook', 'allow_import_local', 'must_change_password', 'password',
+  // Forgejo only (the field's availability keeps it off other servers).
+  'pronouns',
 ]);
 /** Values a new user already has: a create does not PATCH them. */
 const CREATED_WITH: Record<string, unknown> = { admin: false, active: true, prohibit_login: false, website: '', location: '', description: '' };
@@ -29,13 +32,20 @@ function editBody(name: string, want: Record<string, unknown>, current: CurrentO
 }
 
 export const writing = {
-  context: [PURGE, DECLARED_KEYS],
+  context: [PURGE, DECLARED_KEYS, EMAIL_AFTER, OLD_EMAIL_DELETED],
 
-  shown({ action, desired, changed, ctx }) {
+  shown({ action, desired, current, changed, ctx }) {
     if (action === 'delete') return ctx.policy.purge_users ? { [PURGE]: true } : undefined;
+    const out: Record<string, unknown> = emailShown(desired, current, ctx);
     const keys = declaredUserMetaOf(desired).sshKeys;
-    if (keys && (action === 'create' || changed.includes('ssh_keys'))) return { [DECLARED_KEYS]: keys.map((k) => ({ title: k.title, key: k.key })) };
-    return undefined;
+    if (keys && (action === 'create' || changed.includes('ssh_keys'))) out[DECLARED_KEYS] = keys.map((k) => ({ title: k.title, key: k.key }));
+    return Object.keys(out).length ? out : undefined;
+  },
+
+  // An address that moves between users: the user who has it gives it up first (src/kinds/user/emails.ts).
+  dependsOn({ scope, shown }) {
+    const from = shown?.[EMAIL_AFTER];
+    return typeof from === 'string' ? [changeId({ name: 'user' }, scope, from)] : [];
   },
 
   ops({ action, desired, current, changed, shown }) {
@@ -72,11 +82,21 @@ export const writing = {
       return ops;
     }
     const cur = current;
-    if (action === 'rename') ops.push({ method: 'POST', path: apiPath('admin', 'users', cur.key, 'rename'), body: { new_username: name } });
+    if (action === 'rename')
+      ops.push({
+        method: 'POST',
+        path: apiPath('admin', 'users', cur.key, 'rename'),
+        body: { new_username: name },
+        // A release that does not report source_id (Gitea 1.21, Forgejo 7) may hide that the user is external.
+        onStatus: { '500': `the server could not rename user "${cur.key}"; if it says "user is not local type", the user signs in through an external login source, which Gitea (and Forgejo before 13) cannot rename: make it local first (Site Administration → User Accounts → Edit)` },
+      });
     if (changed.includes('badges')) ops.push(...badgeOps(name, want.badges, cur.fields.badges));
     if (changed.includes('ssh_keys')) ops.push(...keyOps(name, wantedKeys, userMetaOf(cur).sshKeys ?? []));
     const send = changed.filter((f) => EDIT_FIELDS.has(f));
     if (send.length) ops.push({ method: 'PATCH', path: userPath, body: editBody(name, want, cur, send) });
+    const old = shown?.[OLD_EMAIL_DELETED];
+    // After the PATCH, which kept the old address as a secondary one: another user of this plan takes it.
+    if (typeof old === 'string') ops.push({ method: 'DELETE', path: apiPath('admin', 'users', name, 'emails'), body: { emails: [old] }, reason: `delete the old address ${old}, which another user takes (this server keeps it when the e-mail changes)` });
     return ops;
   },
 } satisfies KindWriting;

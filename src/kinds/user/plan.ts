@@ -5,24 +5,44 @@ import { secretFromEnvironment } from '../secrets.js';
 import { wantedKeys, type DeclaredUserMeta } from './extras.js';
 import { editRefusals, factsOf, guard, survivorsByConfig, survivorsByPlan, userNamed } from './guards.js';
 import { PURGE } from './ops.js';
-import { fields } from './read.js';
+import { emailMoveRefusals } from './emails.js';
+import { fields, USER_SOURCE_ID } from './read.js';
 
 /**
  * Releases whose rename refuses a user of an external login source (`ErrUserIsNotLocal`, which the
  * handler does not map: a 500): every Gitea; Forgejo until 13 lets an administrator rename one.
  */
 const RENAME_NEEDS_LOCAL_USER: Availability = { gitea: {}, forgejo: { until: '12' } };
-/** Forgejo reads the visibility of a user edit with `optional.FromNonDefault`, and public is the zero value: "public" is dropped. */
-const PUBLIC_DROPPED: Availability = { forgejo: {} };
+/**
+ * Releases that read the visibility of a user edit with `optional.FromNonDefault`, public being the zero
+ * value: "public" is dropped. Gitea 1.22–1.23 (v1.23.8 `routers/api/v1/admin/user.go` l.241; 1.24 reads it
+ * with `FromMapLookup`, v1.24.7 l.243; 1.21 assigns it when not empty, v1.21.11 l.265) and every Forgejo
+ * (v7.0.16 l.242, v15.0.3 l.251).
+ */
+const PUBLIC_DROPPED: Availability = { gitea: { since: '1.22', until: '1.23' }, forgejo: {} };
 
 /** What this server's API cannot do to an existing user, by the config path that asks for it. */
+/**
+ * How the server says that a user signs in through an external login source: its source_id, or, on a
+ * release that does not report one (USER_SOURCE_ID), a login name other than its own name — an external
+ * user's login name is what it signs in with at the source (`uid=…`, an e-mail); a local user's is empty,
+ * or its name where an edit wrote it (forgeform's edits do).
+ */
+function externalSource(current: CurrentObject, server: ServerInfo): string | undefined {
+  const sourceId = Number(current.fields.source_id ?? 0);
+  if (sourceId !== 0) return `source_id ${sourceId}`;
+  const login = String(current.fields.login_name ?? '');
+  if (!serverHas(server, USER_SOURCE_ID) && login !== '' && login.toLowerCase() !== current.key.toLowerCase()) return `login name "${login}"`;
+  return undefined;
+}
+
 function serverRefusals(desired: DesiredObject, current: CurrentObject, server: ServerInfo): Problem[] {
   const problems: Problem[] = [];
-  const sourceId = Number(current.fields.source_id ?? 0);
-  if (current.key !== desired.key && sourceId !== 0 && serverHas(server, RENAME_NEEDS_LOCAL_USER))
+  const external = current.key !== desired.key && serverHas(server, RENAME_NEEDS_LOCAL_USER) ? externalSource(current, server) : undefined;
+  if (external)
     problems.push({
       path: [...desired.path, 'previously'],
-      message: `user "${current.key}" signs in through an external login source (source_id ${sourceId}), and ${describeServer(server)} cannot rename such a user (the server fails with 500 "user is not local type"): make it a local user first (Site Administration → User Accounts → Edit → Authentication Source), rename it, then set its source again; or remove "${current.key}" from previously`,
+      message: `user "${current.key}" signs in through an external login source (${external}), and ${describeServer(server)} cannot rename such a user (the server fails with 500 "user is not local type"): make it a local user first (Site Administration → User Accounts → Edit → Authentication Source), rename it, then set its source again; or remove "${current.key}" from previously`,
     });
   if (desired.fields.visibility === 'public' && current.fields.visibility !== 'public' && serverHas(server, PUBLIC_DROPPED))
     problems.push({
@@ -77,8 +97,9 @@ export const planning = {
       if (!f.email) problems.push({ path: desired.path, message: 'a new user needs email' });
       if (!('password' in f) && !f.source_id)
         problems.push({ path: desired.path, message: 'a new local user needs a password of at least 8 characters (password: "${NAME}", from an environment variable)' });
-      return problems;
+      return [...problems, ...emailMoveRefusals(desired, current, ctx)];
     }
+    problems.push(...emailMoveRefusals(desired, current, ctx));
     for (const r of editRefusals(current.key, f, current.fields, ctx, survivorsByConfig(ctx))) problems.push({ path: [...desired.path, r.field], message: r.message });
     if (ctx.server) problems.push(...serverRefusals(desired, current, ctx.server));
     return problems;

@@ -54,6 +54,8 @@ export interface UserRecord {
   updatedAt: string;
   /** null = never logged in. */
   lastLogin: string | null;
+  /** Forgejo's `pronouns` (free text, ≤ 50 characters); absent = "". */
+  pronouns?: string;
 }
 
 export interface TokenRecord {

@@ -58,6 +58,11 @@ const BRANCH_PROTECTION: Record<string, Availability> = {
 
 const HOOK_NAME: Record<string, Availability> = { name: GITEA_ONLY('1.26') };
 
+/** Releases whose `User` answer has `source_id` (and `html_url`): not Gitea 1.21 nor Forgejo 7. */
+const USER_SOURCE_ID: Availability = { gitea: { since: '1.22' }, forgejo: { since: 8 } };
+/** `optional.FromNonDefault(VisibilityModes[v])` on user and org PATCH (public = 0 is dropped): Gitea 1.22–1.23, every Forgejo. */
+const PUBLIC_DROPPED: Availability = { gitea: { since: '1.22', until: '1.23' }, forgejo: {} };
+
 /** Request bodies: Go option struct name → JSON key → releases that bind it. */
 export const REQUEST_FIELDS: Record<string, Record<string, Availability>> = {
   CreateBranchProtectionOption: BRANCH_PROTECTION,
@@ -91,6 +96,9 @@ export const ANSWER_FIELDS: Record<string, Record<string, Availability>> = {
   Hook: HOOK_NAME,
   // Gitea's runner: `disabled` with the runner PATCH (1.26). Forgejo's runner is another struct (QUIRKS.runnerForgejoAnswer).
   ActionRunner: { disabled: GITEA_ONLY('1.26') },
+  // `source_id` and `html_url` from Gitea 1.22 and Forgejo 8 (absent in v1.21.11 and v7.0.16 `modules/structs/user.go`);
+  // `pronouns` only in Forgejo (v7.0.16 l.32).
+  User: { source_id: USER_SOURCE_ID, html_url: USER_SOURCE_ID, pronouns: FORGEJO_ONLY },
 };
 
 /**
@@ -105,6 +113,23 @@ export const HOOK_EVENTS: Record<string, Availability> = {
   action_run_failure: { forgejo: { since: 15 } },
   action_run_recover: { forgejo: { since: 15 } },
   action_run_success: { forgejo: { since: 15 } },
+};
+
+/**
+ * Hook events an edit sets (`editHook`); an event the release creates with but does not list here
+ * keeps its stored value on an edit. Gitea ≤ 1.23 and every Forgejo list the older events one by one
+ * in `editHook` (Gitea v1.23.8 `routers/api/v1/utils/hook.go` l.361–392, Forgejo v15.0.3 l.328–399):
+ * no `package`, `status`, `action_run_*`. Gitea 1.24 edits through `updateHookEvents` (v1.24.7 l.372),
+ * the create's table. Events not named here: every release.
+ */
+export const HOOK_EDIT_EVENTS: Record<string, Availability> = {
+  package: GITEA_ONLY('1.24'),
+  status: GITEA_ONLY('1.24'),
+  workflow_job: GITEA_ONLY('1.24'),
+  workflow_run: GITEA_ONLY('1.25'),
+  action_run_failure: {},
+  action_run_recover: {},
+  action_run_success: {},
 };
 
 const REGISTRATION_TOKEN_GET: Availability = { gitea: { since: '1.22', until: '1.25' }, forgejo: {} };
@@ -130,6 +155,9 @@ export const ROUTES: Record<string, Availability> = {
   'POST /orgs/:org/actions/runners/registration-token': GITEA_ONLY('1.24'),
   'GET /user/actions/runners/registration-token': REGISTRATION_TOKEN_GET,
   'POST /user/actions/runners/registration-token': GITEA_ONLY('1.24'),
+  // A user's addresses for an admin: Forgejo 15 (v15.0.3 `routers/api/v1/api.go` l.1679–1681; not in v11.0.15).
+  'GET /admin/users/:username/emails': { forgejo: { since: 15 } },
+  'DELETE /admin/users/:username/emails': { forgejo: { since: 15 } },
   'GET /admin/actions/runs': GITEA_ONLY('1.25'),
   'GET /admin/actions/jobs': GITEA_ONLY('1.25'),
   // Registered only with federation on. Gitea 1.26.0-dev answers 501 there (unverified): not served.
@@ -143,9 +171,13 @@ export const QUIRKS = {
   /** `PATCH /orgs/{org}` with `email: ""` (or none) keeps the e-mail: it cannot be cleared. */
   orgEditKeepsEmptyEmail: { gitea: { until: '1.25' }, forgejo: { until: 9 } },
   /** `PATCH /orgs/{org}` drops `visibility: public` (`optional.FromNonDefault`, public = 0). */
-  orgEditIgnoresPublic: FORGEJO_ONLY,
+  orgEditIgnoresPublic: PUBLIC_DROPPED,
+  /** `PATCH /orgs/{org}` answers the e-mail sent (`org.Email = form.Email`) but does not save it (not among `UpdateUserCols`' columns). */
+  orgEditEmailNotStored: { gitea: { until: '1.21' } },
   /** Hooks return `authorization_header` in clear in every answer. */
   hookAuthorizationInClear: { gitea: { until: '1.26' }, forgejo: {} },
+  /** `PATCH /admin/hooks/{id}` checks `config.url` (`Invalid url`): Gitea v1.24.7 `utils/hook.go` l.341, Forgejo v15.0.3 l.332; not in v1.23.8 nor v11.0.15. */
+  hookEditChecksUrl: { gitea: { since: '1.24' }, forgejo: { since: 15 } },
   /** `GET /admin/hooks?type=system|default|all`; without it, the list is system hooks whatever `type` says. */
   adminHooksListType: GITEA_ONLY('1.24'),
   /** `GET /admin/actions/runners` answers a bare array with X-Total-Count (not `{runners, total_count}`). */
@@ -159,7 +191,15 @@ export const QUIRKS = {
   /** `PATCH /admin/users/{u}`: source_id and login_name optional but together (else 422); an explicit source_id 0 makes the user local. */
   userEditLoginTogether: { forgejo: { since: 8 } },
   /** `PATCH /admin/users/{u}` drops `visibility: public` (`optional.FromNonDefault`, public = 0). */
-  userEditIgnoresPublic: FORGEJO_ONLY,
+  userEditIgnoresPublic: PUBLIC_DROPPED,
+  /**
+   * `PATCH /admin/users/{u}` with a new e-mail keeps the old primary address as a secondary one
+   * (`AdminAddOrSetPrimaryEmailAddress`, Gitea 1.21's `UpdateUser`), and promotes an address the user
+   * already has; Gitea 1.25 (`ReplacePrimaryEmailAddress`) deletes the old one and refuses any existing one.
+   */
+  userEmailChangeKeepsOld: { gitea: { until: '1.24' }, forgejo: {} },
+  /** The e-mail step of `PATCH /admin/users/{u}` answers a conflict with 422 (the error of `UpdateUser`), an invalid address with 500. */
+  userEmailErrors1_21: { gitea: { until: '1.21' } },
   /** `POST /admin/users/{u}/rename` of a user of an external login source: `ErrUserIsNotLocal`, a 500. Forgejo 13 lets an admin rename. */
   renameNonLocalUserFails: { gitea: {}, forgejo: { until: 12 } },
   /** Branch protection writes have no archive check at all (create, edit and delete work on an archived repository). */

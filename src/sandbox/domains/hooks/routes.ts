@@ -22,8 +22,8 @@ import { pathInt64 } from '../users/badges-keys.js';
 import { ADMIN_STEPS } from '../../http/auth.js';
 import { fail, isFailure } from '../../core/failure.js';
 import { CreateHookOption, EditHookOption } from './options.js';
-import { hasQuirk } from '../../flavors/releases.js';
-import { createAdminHook, isValidHookUrl, toHook, updateHookEvents } from './service.js';
+import { available, hasQuirk, HOOK_EDIT_EVENTS } from '../../flavors/releases.js';
+import { createAdminHook, eventsArray, isValidHookUrl, toHook, updateHookEvents } from './service.js';
 
 /** `utils.editHook`: validation first (nothing is saved on a 422), then the resets. */
 function editHook(ctx: ApiContext, hook: AdminHookRecord): Response {
@@ -31,7 +31,7 @@ function editHook(ctx: ApiContext, hook: AdminHookRecord): Response {
   const next = { ...hook };
   if (form.config) {
     if (Object.hasOwn(form.config, 'url')) {
-      if (!isValidHookUrl(form.config.url!)) return apiError(ctx.root, 422, 'Invalid url');
+      if (hasQuirk(ctx.flavor, 'hookEditChecksUrl') && !isValidHookUrl(form.config.url!)) return apiError(ctx.root, 422, 'Invalid url');
       next.url = form.config.url!;
     }
     if (Object.hasOwn(form.config, 'content_type')) {
@@ -44,7 +44,10 @@ function editHook(ctx: ApiContext, hook: AdminHookRecord): Response {
       next.slack = { channel: form.config.channel!, username: form.config.username ?? '', iconUrl: form.config.icon_url ?? '', color: form.config.color ?? '' };
     }
   }
-  next.events = updateHookEvents(form.events, ctx.flavor);
+  // Events the release's edit does not list keep their stored value (releases.ts HOOK_EDIT_EVENTS).
+  const events = updateHookEvents(form.events, ctx.flavor);
+  for (const [e, a] of Object.entries(HOOK_EDIT_EVENTS)) if (!available(ctx.flavor, a)) events[e] = eventsArray(hook).includes(e);
+  next.events = events;
   next.pushOnly = false;
   next.sendEverything = false;
   next.branchFilter = form.branch_filter ?? '';

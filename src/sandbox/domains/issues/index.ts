@@ -2,6 +2,7 @@
 import type { SandboxDomain } from '../../core/domain.js';
 import { ISSUES } from './records.js';
 import { registerIssueCommentRoutes } from './comments.js';
+import { registerPullRoutes } from './pulls.js';
 import { registerIssueRoutes, registerIssueSearchRoute } from './routes.js';
 import { repoIssuesSeed, repoProjectsSeed } from './seed.js';
 
@@ -11,12 +12,14 @@ export const issuesDomain: SandboxDomain = {
     registerIssueSearchRoute(r);
     registerIssueRoutes(r);
     registerIssueCommentRoutes(r);
+    registerPullRoutes(r);
   },
   seed: { repo: [repoProjectsSeed, repoIssuesSeed] },
   cascade: {
     repo: (state, repoId) => {
       const gone = new Set(state.indexes.of(ISSUES).removeWhere((i) => i.repoId === repoId).map((i) => i.id));
       state.data.comments = (state.data.comments ?? []).filter((c) => !gone.has(c.issueId));
+      state.data.pulls = (state.data.pulls ?? []).filter((p) => !gone.has(p.issueId));
       state.data.projects = state.data.projects.filter((p) => p.repoId !== repoId);
     },
     org: (state, orgId) => {

@@ -62,6 +62,19 @@ export interface IssuesData {
   issues: IssueRecord[];
   /** Absent in state files written before comments were served. */
   comments?: CommentRecord[];
+  /** The git side of pull requests (absent in state files written before they were served); see pulls.ts. */
+  pulls?: PullRecord[];
+}
+
+/** What a pull request adds to its issue record: its branches and, once merged, its merge commit. */
+export interface PullRecord {
+  issueId: number;
+  headRef: string;
+  headSha: string;
+  baseRef: string;
+  merged: boolean;
+  mergedAt: string | null;
+  mergeCommitSha: string | null;
 }
 
 export function emptyIssuesData(): IssuesData {

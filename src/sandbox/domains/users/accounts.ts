@@ -53,6 +53,38 @@ export function replacePrimaryEmailRow(state: SandboxState, user: UserRecord, em
   state.indexes.of(USERS).change(user, () => (user.email = email));
 }
 
+/**
+ * `AdminAddOrSetPrimaryEmailAddress` (Gitea 1.22–1.24, every Forgejo; Gitea 1.21's `UpdateUser` alike):
+ * the old primary address stays as a secondary one; an address the user already has is promoted
+ * (and activated), any other is inserted. Gitea v1.24.7 `services/user/email.go` l.36–63.
+ */
+export function setPrimaryEmailKeepingOld(state: SandboxState, user: UserRecord, email: string): void {
+  const rows = emailRowsOf(state, user);
+  const old = rows.find((e) => e.isPrimary)!;
+  // A derived primary (a state file without rows) becomes a real row before it is demoted.
+  if (old.id === 0) addEmailRow(state, user.id, old.email, false, old.isActivated);
+  else old.isPrimary = false;
+  const own = rows.find((e) => e.id !== 0 && !e.isPrimary && e !== old && lower(e.email) === lower(email));
+  if (own) Object.assign(own, { isPrimary: true, isActivated: true });
+  else addEmailRow(state, user.id, email, true, true);
+  state.indexes.of(USERS).change(user, () => (user.email = email));
+}
+
+/** `DeleteEmailAddresses` (Forgejo 15 `services/user/email.go` l.183–206): unknown addresses skipped, a primary one refused. */
+export function deleteSecondaryEmails(state: SandboxState, user: UserRecord, emails: string[]): string | undefined {
+  const rows = emailRowsOf(state, user);
+  const gone: EmailRecord[] = [];
+  for (const email of emails) {
+    const row = rows.find((e) => lower(e.email) === lower(email));
+    if (!row) continue;
+    if (row.isPrimary) return `Primary email address cannot be deleted [email: ${email}]`;
+    gone.push(row);
+  }
+  // One transaction: nothing is deleted when one address is refused.
+  state.indexes.of(EMAILS).removeWhere((e) => gone.includes(e));
+  return undefined;
+}
+
 // ---- login sources --------------------------------------------------------------------------------
 
 export function authSourceById(state: SandboxState, id: number): AuthSourceRecord | undefined {

@@ -2,6 +2,7 @@
 import { goPathEscape } from '../../http/respond.js';
 import { avatarUrl, EPOCH, ZERO_TIME, type ConvertContext } from '../../core/convert.js';
 import type { UserRecord } from '../../core/state.js';
+import { shapeAnswer } from '../../flavors/releases.js';
 
 /** `convert.ToUser(ctx, user, doer)`: e-mail for signed-in callers, admin fields for admins and the user. */
 export function toUser(cx: ConvertContext, user: UserRecord, doer: UserRecord | null): Record<string, unknown> {
@@ -10,7 +11,8 @@ export function toUser(cx: ConvertContext, user: UserRecord, doer: UserRecord | 
 
 /** `convert.toUser(ctx, user, signed, authed)`. */
 export function renderUser(cx: ConvertContext, user: UserRecord, signed: boolean, authed: boolean): Record<string, unknown> {
-  return {
+  // Without the keys the release's `User` lacks (source_id, html_url before Gitea 1.22 / Forgejo 8; pronouns outside Forgejo).
+  return shapeAnswer(cx.flavor, 'User', {
     id: user.id,
     login: user.name,
     login_name: authed ? user.loginName : '',
@@ -27,6 +29,7 @@ export function renderUser(cx: ConvertContext, user: UserRecord, signed: boolean
     active: authed ? user.isActive : false,
     prohibit_login: authed ? user.prohibitLogin : false,
     location: user.location,
+    pronouns: user.pronouns ?? '',
     website: user.website,
     description: user.description,
     visibility: user.visibility,
@@ -34,5 +37,5 @@ export function renderUser(cx: ConvertContext, user: UserRecord, signed: boolean
     following_count: 0,
     starred_repos_count: 0,
     type: 'User',
-  };
+  });
 }

@@ -35,7 +35,12 @@ export const EditUserOption = option('EditUserOption', [
   p('allow_create_organization', 'bool'),
   p('restricted', 'bool'),
   f('visibility', 'string', { rules: [VISIBILITY_RULE] }),
+  // Forgejo only (v7.0.16 `modules/structs/admin_user.go` l.44: `*string`, `MaxSize(50)`).
+  ps('pronouns', ['MaxSize(50)']),
 ]);
+
+/** `DeleteEmailOption` (`modules/structs/user_email.go`). */
+export const DeleteEmailOption = option('DeleteEmailOption', [f('emails', 'string[]')]);
 
 /** JSON `new_username`, form key `new_name`. */
 export const RenameUserOption = option('RenameUserOption', [f('new_username', 'string', { go: 'NewName', rules: ['Required'] })]);

@@ -12,13 +12,13 @@ import { apiError, empty, json } from '../../http/respond.js';
 import type { ApiRouter } from '../../http/router.js';
 import { orgAsUser } from '../orgs/convert.js';
 import { toUser } from './convert.js';
-import { authSourceById, findEmailRow, passwordIsManaged, replacePrimaryEmailRow } from './accounts.js';
+import { authSourceById, deleteSecondaryEmails, emailRowsOf, findEmailRow, passwordIsManaged, replacePrimaryEmailRow, setPrimaryEmailKeepingOld } from './accounts.js';
 import { newUserRedirect } from '../../core/redirects.js';
 import { deleteOrganization, deleteRepository, deleteUserRecord, purgeUserRows, userDeleteBlocker } from '../../core/cascade.js';
 import { orgsOfMember, removeOrgMember } from '../orgs/members.js';
 import { hashPassword, nowIso, USERS, type OrgRecord, type SandboxState, type UserRecord } from '../../core/state.js';
 import { fail, failure, isFailure, type Failure } from '../../core/failure.js';
-import { CreateUserOption, EditUserOption, RenameUserOption } from './options.js';
+import { CreateUserOption, DeleteEmailOption, EditUserOption, RenameUserOption } from './options.js';
 import { hasQuirk } from '../../flavors/releases.js';
 import type { FormOf } from '../../http/options.js';
 import { formBool } from '../../http/form.js';
@@ -143,12 +143,18 @@ function editUser(ctx: ApiContext): Response {
   if (form.must_change_password !== undefined) user.mustChangePassword = form.must_change_password;
   if (form.prohibit_login !== undefined) user.prohibitLogin = form.prohibit_login;
 
-  // 2. The primary e-mail: a case-only change is a no-op; any existing address (own secondary ones included) is taken.
+  // 2. The primary e-mail: a case-only change is a no-op. Gitea 1.25+ refuses any existing address (own secondary
+  // ones included) and deletes the old one; older releases and Forgejo keep the old one as a secondary address
+  // and promote one the user already has (QUIRKS.userEmailChangeKeepsOld).
   if (form.email !== undefined && form.email.toLowerCase() !== user.email.toLowerCase()) {
+    const old121 = hasQuirk(ctx.flavor, 'userEmailErrors1_21');
+    const keepsOld = hasQuirk(ctx.flavor, 'userEmailChangeKeepsOld');
     const bad = checkEmail(form.email);
-    if (bad) return apiError(ctx.root, 400, bad.message);
-    if (findEmailRow(state, form.email)) return apiError(ctx.root, 400, `e-mail already in use [email: ${form.email}]`);
-    replacePrimaryEmailRow(state, user, form.email);
+    if (bad) return apiError(ctx.root, old121 ? 500 : 400, bad.message);
+    const row = findEmailRow(state, form.email);
+    if (row && !(keepsOld && row.userId === user.id)) return apiError(ctx.root, old121 ? 422 : 400, `e-mail already in use [email: ${form.email}]`);
+    if (keepsOld) setPrimaryEmailKeepingOld(state, user, form.email);
+    else replacePrimaryEmailRow(state, user, form.email);
   }
 
   // 3. UpdateUser: profile and flags, all or nothing.
@@ -166,6 +172,8 @@ function editUser(ctx: ApiContext): Response {
   if (form.max_repo_creation !== undefined) user.maxRepoCreation = form.max_repo_creation;
   if (form.allow_create_organization !== undefined) user.allowCreateOrganization = form.allow_create_organization;
   if (form.restricted !== undefined) user.restricted = form.restricted;
+  // Forgejo only (the field is bound only there): `optional.FromPtr(form.Pronouns)`.
+  if (form.pronouns !== undefined) user.pronouns = form.pronouns;
   user.updatedAt = nowIso();
   return json(200, toUser(ctx, user, ctx.doer));
 }
@@ -278,4 +286,18 @@ export function registerAdminUserRoutes(r: ApiRouter): void {
     return empty(204);
   });
 
+  // A user's addresses (Forgejo 15: `admin.ListUserEmails` / `admin.DeleteUserEmails`, v15.0.3 `routers/api/v1/admin/user.go` l.527–585).
+  r.on('GET', '/admin/users/:username/emails', ...admin, userAssignment, (ctx) => {
+    const target = ctx.contextUser!;
+    if (target.kind === 'org') return apiError(ctx.root, 422, `${target.name} is an organization not a user`);
+    // `convert.ToEmail`: no user id nor name (zero values, no omitempty).
+    return json(200, emailRowsOf(ctx.state, target.user).map((e) => ({ email: e.email, verified: e.isActivated, primary: e.isPrimary, user_id: 0, username: '' })));
+  });
+  r.on('DELETE', '/admin/users/:username/emails', ...admin, userAssignment, bind(DeleteEmailOption), (ctx) => {
+    const target = ctx.contextUser!;
+    if (target.kind === 'org') return apiError(ctx.root, 422, `${target.name} is an organization not a user`);
+    const emails = formOf(ctx, DeleteEmailOption).emails ?? [];
+    const refused = emails.length ? deleteSecondaryEmails(ctx.state, target.user, emails) : undefined;
+    return refused ? apiError(ctx.root, 422, refused) : empty(204);
+  });
 }

@@ -1,0 +1,94 @@
+/**
+ * An e-mail address that moves from one user to another in one plan. Gitea 1.25 deletes a user's old
+ * primary address when its e-mail changes (`ReplacePrimaryEmailAddress`, v1.25.4 `services/user/email.go`
+ * l.40–47); Gitea ≤ 1.24 and every Forgejo keep it as a secondary address of the same user
+ * (`AdminAddOrSetPrimaryEmailAddress`, v1.24.7 l.36–45, Forgejo v15.0.3 l.40–49; Gitea 1.21's
+ * `UpdateUser`, `models/user/user.go` l.839–845), where it still counts as used (`e-mail already in use`).
+ * So the taker waits for the giver's change, and on releases that keep old addresses the giver's change
+ * also deletes the old address (`DELETE /admin/users/{u}/emails`, Forgejo 15) or the move is refused.
+ */
+import type { UserConfig } from '../../config/types.js';
+import { describeServer, serverHas, type Availability, type CurrentObject, type DesiredObject, type KindContext, type Problem, type ScopeContext } from '../../model/index.js';
+import { factsOf } from './guards.js';
+
+/** Releases that keep a user's old primary address as a secondary one when its e-mail changes. */
+export const KEEPS_OLD_EMAIL: Availability = { gitea: { until: '1.24' }, forgejo: {} };
+/** `DELETE /admin/users/{username}/emails`: Forgejo 15 (v15.0.3 `routers/api/v1/api.go` l.1679–1681; not in v11.0.15). */
+export const ADMIN_USER_EMAILS: Availability = { forgejo: { since: '15' } };
+
+/** Context values: the change (key) whose user gives the address up first; the old address a change deletes. */
+export const EMAIL_AFTER = 'email_after';
+export const OLD_EMAIL_DELETED = 'old_email_deleted';
+
+const lc = (s: unknown) => String(s ?? '').toLowerCase();
+
+/** What happens in this plan to the user who holds an address now. */
+type Fate = { gives: 'update'; key: string } | { gives: 'delete'; key: string } | { gives: 'none' };
+
+function declaredUsers(ctx: ScopeContext): Record<string, UserConfig> {
+  return (ctx as Partial<KindContext>).loaded?.config.users ?? {};
+}
+
+/** The declared user that stands for a server user (by name, or by a previous name). */
+function declarationOf(ctx: ScopeContext, user: CurrentObject): [string, UserConfig] | undefined {
+  const users = declaredUsers(ctx);
+  if (Object.hasOwn(users, user.key)) return [user.key, users[user.key]!];
+  return Object.entries(users).find(([, u]) => (u.previously ?? []).includes(user.key));
+}
+
+function fateOf(ctx: ScopeContext, holder: CurrentObject, address: string): Fate {
+  const decl = declarationOf(ctx, holder);
+  if (decl) return decl[1].email !== undefined && lc(decl[1].email) !== lc(address) ? { gives: 'update', key: decl[0] } : { gives: 'none' };
+  const protectedUser = ctx.policy.protected_users.some((p) => lc(p) === lc(holder.key));
+  return ctx.policy.prune.includes('users') && !protectedUser ? { gives: 'delete', key: holder.key } : { gives: 'none' };
+}
+
+/** The other user whose primary address this is now, if any. */
+function holderOf(ctx: ScopeContext, address: string, self: CurrentObject | undefined): CurrentObject | undefined {
+  return factsOf.get(ctx)?.users.find((u) => u !== self && lc(u.fields.email) === lc(address));
+}
+
+/** The e-mail a declared user takes, when it is not its own now. */
+function taken(desired: DesiredObject, current: CurrentObject | undefined): string | undefined {
+  const want = desired.fields.email;
+  return want !== undefined && want !== '' && lc(want) !== lc(current?.fields.email) ? String(want) : undefined;
+}
+
+/** Why a declared user cannot take the address it asks for in this plan. */
+export function emailMoveRefusals(desired: DesiredObject, current: CurrentObject | undefined, ctx: ScopeContext): Problem[] {
+  const address = taken(desired, current);
+  const holder = address === undefined ? undefined : holderOf(ctx, address, current);
+  if (!address || !holder) return [];
+  const path = [...desired.path, 'email'];
+  const fate = fateOf(ctx, holder, address);
+  if (fate.gives === 'none')
+    return [{ path, message: `${address} is the e-mail of user "${holder.key}" on the server, and this configuration leaves it there: give "${holder.key}" another email first, or choose another address` }];
+  const server = ctx.server;
+  if (fate.gives === 'update' && server && serverHas(server, KEEPS_OLD_EMAIL) && !serverHas(server, ADMIN_USER_EMAILS))
+    return [
+      {
+        path,
+        message: `${address} is the e-mail of user "${holder.key}" now, and ${describeServer(server)} keeps a user's old address as a secondary one when its e-mail changes (Gitea 1.25 deletes it), so "${holder.key}" would still hold it and the server would refuse it here ("e-mail already in use"): apply the change of "${holder.key}" first, delete ${address} from its addresses in the web UI (the user's Settings → Account → Manage Email Addresses), then plan again; or choose another address`,
+      },
+    ];
+  return [];
+}
+
+/** The context values of a user change for an address that moves: what it waits for, what it deletes. */
+export function emailShown(desired: DesiredObject, current: CurrentObject | undefined, ctx: ScopeContext): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const address = taken(desired, current);
+  const holder = address === undefined ? undefined : holderOf(ctx, address, current);
+  if (address && holder) {
+    const fate = fateOf(ctx, holder, address);
+    if (fate.gives !== 'none') out[EMAIL_AFTER] = fate.key;
+  }
+  // The giver: another declared user takes its present address, and the server would keep it.
+  const present = current?.fields.email;
+  const server = ctx.server;
+  if (current && present && taken(desired, current) !== undefined && server && serverHas(server, KEEPS_OLD_EMAIL) && serverHas(server, ADMIN_USER_EMAILS)) {
+    const takers = Object.entries(declaredUsers(ctx)).filter(([name, u]) => name !== desired.key && lc(u.email) === lc(present));
+    if (takers.length) out[OLD_EMAIL_DELETED] = present;
+  }
+  return out;
+}

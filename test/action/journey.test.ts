@@ -1,0 +1,188 @@
+/**
+ * The journey the action exists for, run as a runner runs the committed example workflows
+ * (examples/gitops/.github/workflows and .gitea/workflows): a pull request is planned (one sticky
+ * comment), merged, applied, and the plan of main is then empty; two pull requests from one main
+ * are applied in turn; a stale merge changes nothing and says so on the pull request and in an
+ * issue; a failed plan replaces the plan in the comment.
+ */
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { buildActionDir } from './runner.js';
+import { exampleConfig, journey, results, BOT_PASSWORD, HOOK_SECRET, MALLORY_TOKEN, PLAN_TOKEN, ADMIN_TOKEN, REPO, type Journey } from './journey-world.js';
+
+let actionDir: string;
+let j: Journey | undefined;
+beforeAll(() => {
+  actionDir = buildActionDir();
+});
+afterEach(async () => {
+  await j?.close();
+  j = undefined;
+});
+
+const labels = async (j: Journey, path: string) => (await j.api<{ name: string; color: string }[]>(j.managed, 'GET', path)).body.map((l) => `${l.name}:${l.color}`).sort();
+const ownComment = async (j: Journey, pr: number) => (await j.comments(pr)).filter((c) => c.user.login === 'forge-bot');
+
+const WIDGETS_DOCS = (repos: string) => repos.replace('  acme/widgets:\n    labels:\n', '  acme/widgets:\n    labels:\n      docs: { color: 0075ca, description: "Documentation" }\n');
+
+describe.each(['github', 'gitea'] as const)('the %s example workflows, as a runner runs them', (kind) => {
+  const planFile = 'forgeform-plan.yml';
+  const applyFile = 'forgeform-apply.yml';
+
+  it('plans a pull request in one comment, applies it on merge, reports the result on the pull request; the plan of main is then empty', async () => {
+    j = await journey(kind, actionDir);
+    const config = exampleConfig();
+    const { pull, runs } = await j.open('Adopt forgeform', config);
+    expect(results(runs)).toEqual([`${planFile}/plan: success`]);
+    let mine = await ownComment(j, pull.number);
+    expect(mine).toHaveLength(1);
+    expect(mine[0]!.body).toContain('### forgeform plan · `config`');
+    expect(mine[0]!.body).toContain('Plan: 6 to create, 0 to update, 0 to delete, 0 to rename.');
+    expect(mine[0]!.body).toContain(`Planned commit \`${pull.head.slice(0, 12)}\``);
+    expect(mine[0]!.body).toMatch(/<!-- forgeform:reviewed [A-Za-z0-9_-]+ -->/);
+    // Planning read the server only, with the read-only token: nothing was written.
+    expect(j.managed.requests().filter((r) => r.method !== 'GET')).toEqual([]);
+
+    // A second push: the same comment, edited.
+    const again = await j.push(pull, { 'config/users.yaml': config['config/users.yaml']!.replace('full_name: CI bot', 'full_name: CI robot') });
+    expect(results(again)).toEqual([`${planFile}/plan: success`]);
+    const edited = await ownComment(j, pull.number);
+    expect(edited.map((c) => c.id)).toEqual(mine.map((c) => c.id));
+    expect(edited[0]!.body).toContain(`Planned commit \`${pull.head.slice(0, 12)}\``);
+    expect(edited[0]!.body).toContain('"CI robot"');
+
+    const merged = await j.merge(pull);
+    expect(results(merged.runs)).toEqual([`${applyFile}/apply: success`]);
+    const apply = Object.values(merged.runs)[0]![0]!;
+    if (kind === 'github') expect(apply.environment).toBe('forge-admin');
+    else expect(apply.runsOn).toBe('forgeform-serial');
+    expect(await labels(j, 'orgs/acme/labels')).toEqual(['kind/bug:d73a4a', 'kind/feature:a2eeef']);
+    expect(await labels(j, 'repos/acme/widgets/labels')).toEqual(['good first issue:7057ff']);
+    const users = (await j.api<{ login: string; full_name: string }[]>(j.managed, 'GET', 'admin/users')).body;
+    expect(users.find((u) => u.login === 'ci-bot')).toMatchObject({ full_name: 'CI robot' });
+    // The real secrets were sent by the apply, never the plan job's placeholders.
+    const hook = j.managed.requests().find((r) => r.method === 'POST' && r.path === '/api/v1/admin/hooks');
+    expect(JSON.stringify(hook?.body)).not.toContain('not-needed-to-plan');
+
+    // The outcome is on the pull request, above the plan that was reviewed.
+    mine = await ownComment(j, pull.number);
+    expect(mine).toHaveLength(1);
+    expect(mine[0]!.body).toContain('### forgeform apply · `config`');
+    expect(mine[0]!.body).toContain(`**Applied after the merge** (commit \`${merged.sha.slice(0, 12)}\`): Apply complete! 6 created, 0 updated, 0 deleted, 0 renamed.`);
+    expect(mine[0]!.body).toContain('Plan: 6 to create');
+
+    // The nightly plan of main: no drift, no issue.
+    const nightly = await j.nightly();
+    expect(results(nightly)).toEqual(['forgeform-drift.yml/drift: success']);
+    expect(Object.values(nightly)[0]![0]!.forgeform!.outputs).toMatchObject({ 'has-changes': 'false', summary: 'No changes.' });
+    expect(await j.issues()).toEqual([]);
+    // No secret anywhere on the forge.
+    const everything = JSON.stringify([await j.comments(pull.number), await j.issues()]);
+    for (const s of [ADMIN_TOKEN, PLAN_TOKEN, BOT_PASSWORD, HOOK_SECRET]) expect(everything).not.toContain(s);
+  });
+
+  it('applies two pull requests from one main in turn, each exactly as reviewed, and main and the server converge', async () => {
+    j = await journey(kind, actionDir);
+    const config = exampleConfig();
+    await j.merge((await j.open('Adopt forgeform', config)).pull);
+    const base = j.main();
+    // Both planned from the same main, each touching other objects.
+    const docs = await j.open('Docs label', { 'config/repos.yaml': WIDGETS_DOCS(config['config/repos.yaml']!) }, base);
+    const bob = await j.open('Bob', { 'config/users.yaml': `${config['config/users.yaml']!}  bob:\n    email: bob@example.com\n    password: \${CI_BOT_PASSWORD}\n` }, base);
+    expect((await ownComment(j, docs.pull.number))[0]!.body).toContain('Plan: 1 to create');
+    expect((await ownComment(j, bob.pull.number))[0]!.body).toContain('Plan: 1 to create');
+
+    expect(results((await j.merge(docs.pull)).runs)).toEqual([`${applyFile}/apply: success`]);
+    const second = await j.merge(bob.pull);
+    expect(results(second.runs)).toEqual([`${applyFile}/apply: success`]);
+    expect((await ownComment(j, bob.pull.number))[0]!.body).toContain('**Applied after the merge**');
+    expect(await labels(j, 'repos/acme/widgets/labels')).toEqual(['docs:0075ca', 'good first issue:7057ff']);
+    expect((await j.api<{ login: string }[]>(j.managed, 'GET', 'admin/users')).body.map((u) => u.login)).toContain('bob');
+
+    const nightly = await j.nightly();
+    expect(Object.values(nightly)[0]![0]!.forgeform!.outputs).toMatchObject({ 'has-changes': 'false' });
+  });
+
+  it('a stale merge changes nothing, says why on the pull request and opens one issue; the next reviewed merge applies and closes it', async () => {
+    j = await journey(kind, actionDir);
+    const config = exampleConfig();
+    await j.merge((await j.open('Adopt forgeform', config)).pull);
+    const docs = await j.open('Docs label', { 'config/repos.yaml': WIDGETS_DOCS(config['config/repos.yaml']!) });
+    // After the review, someone creates the label by hand, in another colour.
+    await j.api(j.managed, 'POST', 'repos/acme/widgets/labels', { name: 'docs', color: '111111' });
+    j.managed.clearRequests();
+
+    const merged = await j.merge(docs.pull);
+    expect(results(merged.runs)).toEqual([`${applyFile}/apply: failure`]);
+    expect(j.managed.requests().filter((r) => r.method !== 'GET')).toEqual([]);
+    expect(await labels(j, 'repos/acme/widgets/labels')).toEqual(['docs:111111', 'good first issue:7057ff']);
+    const [c] = await ownComment(j, docs.pull.number);
+    expect(c!.body).toContain('**Merged but not applied**');
+    expect(c!.body).toMatch(/label "docs" in repo:acme\/widgets is not what was reviewed/);
+    let issues = (await j.issues()).filter((i) => i.title === 'forgeform: merged but not applied');
+    expect(issues).toHaveLength(1);
+    expect(issues[0]).toMatchObject({ state: 'open', user: { login: 'forge-bot' } });
+    expect(issues[0]!.body).toContain(`pull request #${docs.pull.number} was merged but not applied`);
+    expect(issues[0]!.body).toContain('~ label "docs"'); // the plan as it is now: an update
+    expect(c!.body).toContain(`See issue #${issues[0]!.number}.`);
+
+    // The way back: any pull request; its plan shows what is pending; reviewed and merged, it applies.
+    const fix = await j.open('Catch up', { 'README.md': 'Catch up.\n' });
+    expect((await ownComment(j, fix.pull.number))[0]!.body).toContain('Plan: 0 to create, 1 to update');
+    expect(results((await j.merge(fix.pull)).runs)).toEqual([`${applyFile}/apply: success`]);
+    expect(await labels(j, 'repos/acme/widgets/labels')).toEqual(['docs:0075ca', 'good first issue:7057ff']);
+    issues = (await j.issues()).filter((i) => i.title === 'forgeform: merged but not applied');
+    expect(issues).toEqual([expect.objectContaining({ state: 'closed' })]);
+  });
+
+  it('a failed plan replaces the plan in the comment, and a merge of it applies nothing', async () => {
+    j = await journey(kind, actionDir);
+    const config = exampleConfig();
+    await j.merge((await j.open('Adopt forgeform', config)).pull);
+    const { pull } = await j.open('Docs label', { 'config/repos.yaml': WIDGETS_DOCS(config['config/repos.yaml']!) });
+    const [before] = await ownComment(j, pull.number);
+    expect(before!.body).toContain('Plan: 1 to create');
+
+    const broken = await j.push(pull, { 'config/repos.yaml': WIDGETS_DOCS(config['config/repos.yaml']!).replace('color: 0075ca', 'colour: 0075ca') });
+    expect(results(broken)).toEqual([`${planFile}/plan: failure`]);
+    const plan = Object.values(broken)[0]![0]!.forgeform!;
+    expect(plan.stdout).toContain('::error title=forgeform configuration,file=config/repos.yaml,line=');
+    const [after] = await ownComment(j, pull.number);
+    expect(after!.id).toBe(before!.id);
+    expect(after!.body).toContain(`Planning commit \`${pull.head.slice(0, 12)}\` failed`);
+    expect(after!.body).toMatch(/config\/repos\.yaml:\d+:\d+: .*colour/);
+    expect(after!.body).not.toContain('Plan: 1 to create');
+
+    j.managed.clearRequests();
+    const merged = await j.merge(pull);
+    expect(results(merged.runs)).toEqual([`${applyFile}/apply: failure`]);
+    expect(j.managed.requests().filter((r) => r.method !== 'GET')).toEqual([]);
+    expect((await ownComment(j, pull.number))[0]!.body).toContain('**Merged but not applied**');
+  });
+
+  it('leaves a marker planted by another user alone, and never trusts the plan it claims', async () => {
+    j = await journey(kind, actionDir);
+    const config = exampleConfig();
+    const first = await j.open('Adopt forgeform', config);
+    await j.merge(first.pull);
+    const [genuine] = await ownComment(j, first.pull.number);
+    // Before the bot plans the next pull request, mallory writes a comment that looks like the bot's:
+    // its marker, and a reviewed plan of another commit.
+    let planted = 0;
+    let forged = '';
+    const { pull } = await j.open('Docs label', { 'config/repos.yaml': WIDGETS_DOCS(config['config/repos.yaml']!) }, undefined, async (p) => {
+      forged = genuine!.body.replace(/<!-- forgeform:status -->[\s\S]*<!-- \/forgeform:status -->\n\n/, '');
+      const r = await j!.api<{ id: number }>(j!.forge, 'POST', `repos/${REPO}/issues/${p.number}/comments`, { body: forged }, MALLORY_TOKEN);
+      expect(r.status).toBe(201);
+      planted = r.body.id;
+    });
+    let all = await j.comments(pull.number);
+    expect(all.find((c) => c.id === planted)!.body).toBe(forged); // never edited
+    expect(all.filter((c) => c.user.login === 'forge-bot')).toHaveLength(1);
+    // The apply reads the bot's record, not mallory's (which is of another commit: it would refuse).
+    const merged = await j.merge(pull);
+    expect(results(merged.runs)).toEqual([`${applyFile}/apply: success`]);
+    expect(await labels(j, 'repos/acme/widgets/labels')).toEqual(['docs:0075ca', 'good first issue:7057ff']);
+    all = await j.comments(pull.number);
+    expect(all.find((c) => c.id === planted)!.body).toBe(forged);
+  });
+});
