@@ -18,10 +18,12 @@
  * (U+2028–U+2029, which some terminals and editors break lines at); and lone surrogates.
  */
 const UNSAFE =
+  // eslint-disable-next-line no-control-regex, no-misleading-character-class -- finding these characters is the point
   /[\u0000-\u001f\u007f-\u009f\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u2069\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff9-\ufffb]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
 /** The same characters, newline allowed: for text that is ours and has lines of its own. */
 const UNSAFE_BUT_NEWLINE =
+  // eslint-disable-next-line no-control-regex, no-misleading-character-class -- finding these characters is the point
   /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u2069\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff9-\ufffb]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
 const SHORT: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t', '\b': '\\b', '\f': '\\f' };
@@ -65,6 +67,7 @@ export function quote(text: string): string {
 export function inertOutput(text: string, colours: boolean): string {
   if (!colours) return inertLines(text);
   // Keep `ESC [ n(;n)* m` (what picocolors writes); escape everything else.
+  // eslint-disable-next-line no-control-regex -- the escape character is what it looks for
   return text.split(/(\u001b\[[0-9;]{0,12}m)/).map((part, i) => (i % 2 === 1 ? part : inertLines(part))).join('');
 }
 

@@ -27,6 +27,7 @@ const HOSTILE = [
 ];
 
 /** Every character that must never reach an output raw (only forgeform's own line breaks may). */
+// eslint-disable-next-line no-control-regex -- finding these characters is the point
 const RAW = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/;
 
 function plan(names: string[], version = '1.25.4'): Plan {
