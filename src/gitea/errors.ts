@@ -34,6 +34,19 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * The run stopped talking to the server (src/gitea/circuit.ts: it stopped answering, cannot be
+ * reached, or refused the credentials): every request it ends carries the same message, so that a
+ * plan of 60 repositories says it once, not once per repository.
+ */
+export class ServerStopped extends ApiError {
+  constructor(method: string, path: string, reason: string, object?: string, cause?: unknown) {
+    super(method, path, undefined, reason, object, cause);
+    this.message = reason;
+    this.name = 'ServerStopped';
+  }
+}
+
 /** A request that got no answer: the reason in words, the system's code, and what the user can do. */
 export interface NetworkFailure {
   reason: string;
@@ -56,6 +69,9 @@ const NETWORK: { code: RegExp; reason: string; advice: string }[] = [
   { code: /^bad port$/, reason: 'fetch refuses this port (it belongs to another protocol)', advice: 'check the port in the URL' },
 ];
 
+/** Codes forgeform gives its own failures: not the system's, so not shown. */
+const OWN_CODES = new Set(['TimeoutError', 'bad port']);
+
 function classifyNetwork(cause: unknown, message: string): NetworkFailure {
   const codes = codesOf(cause);
   // Without a cause (a client that only passed a message) the code is the last "(...)" of the message.
@@ -64,7 +80,7 @@ function classifyNetwork(cause: unknown, message: string): NetworkFailure {
   if (/timeout/i.test(message)) codes.push('TimeoutError');
   for (const code of codes) {
     const row = NETWORK.find((r) => r.code.test(code));
-    if (row) return { reason: row.reason, ...(code !== 'TimeoutError' && code !== 'bad port' ? { code } : {}), advice: row.advice };
+    if (row) return { reason: row.reason, ...(OWN_CODES.has(code) ? {} : { code }), advice: row.advice };
   }
   return { reason: message || 'no answer', advice: 'check the URL and that the server is reachable from here' };
 }
@@ -111,7 +127,7 @@ const HINTS: { when: (status: number, message: string) => boolean; hint: string 
   { when: (s, m) => s === 403 && /owner|admin/i.test(m), hint: 'the token needs admin rights on this repository or organisation' },
   { when: (s) => s === 403, hint: 'the token lacks a permission this call needs' },
   // A redirect to a full URL comes from a proxy or a wrong ROOT_URL; Gitea's own rename redirects are paths.
-  { when: (s, m) => s >= 300 && s < 400 && /moved to https?:\/\//i.test(m), hint: 'the server sends this request elsewhere: check --url (forgeform does not follow redirects)' },
+  { when: (s, m) => s >= 300 && s < 400 && /moved to https?:\/\//i.test(m), hint: 'the server sends this request elsewhere: check --url (forgeform follows no redirect, so the credentials never go there)' },
   { when: (s) => s >= 300 && s < 400, hint: 'the name was renamed on the server; update the config' },
   { when: (s) => s === 429 || s === 502 || s === 503 || s === 504, hint: 'the server or a proxy is overloaded or down: try again later' },
 ];

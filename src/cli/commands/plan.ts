@@ -5,10 +5,10 @@ import { buildPlan, makeKindContext } from '../../plan/planner.js';
 import type { Plan } from '../../plan/types.js';
 import { renderPlanMarkdown } from '../../render/markdown.js';
 import { renderPlanText } from '../../render/text.js';
-import { serializePlan } from '../../plan/planfile.js';
+import { serializePlanChunks } from '../../plan/planfile.js';
 import type { ConfigPath, LoadedConfig, SourceLocation } from '../../config/types.js';
 import type { GiteaClient } from '../../gitea/client.js';
-import { connect, DEFAULT_CONFIG, load, type ServerOptions } from '../context.js';
+import { connect, DEFAULT_CONFIG, LARGE_CONFIG_BYTES, load, type ServerOptions } from '../context.js';
 import { checkWritable, writeOutputFile } from '../files.js';
 import { EXIT, UserError, type Output } from '../output.js';
 import { narrowConfig } from '../../scopes/sections.js';
@@ -88,7 +88,12 @@ function locateNearest(loaded: LoadedConfig, path: ConfigPath): SourceLocation |
 }
 
 /** Reads the server and computes the plan; configuration and server problems end here with exit 1. */
-export async function computePlan(opts: PlanCommandOptions, out: Output): Promise<{ plan: Plan; client: GiteaClient; loaded: LoadedConfig; server: ServerInfo }> {
+export async function computePlan(
+  opts: PlanCommandOptions,
+  out: Output,
+  /** Called once the server answered, before the first read of its state (apply takes its lock there). */
+  connected?: (client: GiteaClient, server: ServerInfo) => Promise<void>,
+): Promise<{ plan: Plan; client: GiteaClient; loaded: LoadedConfig; server: ServerInfo }> {
   // Everything that needs no server is checked before the first request.
   const loaded = await load(opts.config, out);
   const targets = parseTargets(opts.target, targetTypes(kinds));
@@ -107,6 +112,7 @@ export async function computePlan(opts: PlanCommandOptions, out: Output): Promis
       ? (scope: Scope) => (targets ? targets.scope(scope) : true) && (shard ? shard.scope(scope) : true) && (changed ? changed.scope(scope) : true)
       : undefined;
   const { client, server } = await connect(opts, out, loaded.config.server?.url);
+  await connected?.(client, server);
   // What the release lacks is known from the config and the preflight: refused before any state is read.
   const unavailable = unavailableIn(kinds, loaded, server);
   if (unavailable.length) throw new UserError(`${formatPlanErrors(unavailable)}\nPlanning failed: nothing was changed.`);
@@ -121,11 +127,17 @@ export async function computePlan(opts: PlanCommandOptions, out: Output): Promis
     server,
     options: { syncWriteOnly: Boolean(opts.syncWriteOnly), rotateSecrets: Boolean(opts.rotateSecrets), ...(selectObject ? { target: selectObject } : {}) },
     ...(selectScope ? { targets: selectScope } : {}),
-    onProgress: out.progress('Reading the server'),
+    onProgress: out.progress('Reading the server', () => `${client.requestCount} requests`),
+    ...(large(loaded) ? { onPlanning: out.progress('Planning the declared objects') } : {}),
   });
   if (errors.length) throw new UserError(`${formatPlanErrors(errors)}\nPlanning failed: nothing was changed.`);
   for (const selector of targets?.unmatched() ?? []) plan.warnings.push(`--target "${selector}" matches nothing the configuration declares: nothing is planned for it`);
   return { plan, client, loaded, server };
+}
+
+/** A config large enough that its long steps say how far they are. */
+function large(loaded: LoadedConfig): boolean {
+  return (loaded.bytes ?? 0) >= LARGE_CONFIG_BYTES;
 }
 
 export function printPlan(plan: Plan, format: PlanCommandOptions['format'], out: Output): void {
@@ -135,16 +147,11 @@ export function printPlan(plan: Plan, format: PlanCommandOptions['format'], out:
 }
 
 export async function planCommand(opts: PlanCommandOptions, out: Output): Promise<number> {
-  const { plan, client } = await computePlan(opts, out);
+  const { plan, client, loaded } = await computePlan(opts, out);
   printPlan(plan, opts.format, out);
   if (opts.out) {
-    let text: string;
-    try {
-      text = serializePlan(plan);
-    } catch (e) {
-      throw new UserError(`--out ${opts.out}: ${(e as Error).message}`);
-    }
-    writeOutputFile(opts.out, text, '--out', 0o600);
+    if (large(loaded)) out.stderr(`Writing the plan to ${opts.out}…`);
+    writeOutputFile(opts.out, serializePlanChunks(plan), '--out', 0o600);
     out.stderr(`Plan saved to ${opts.out}. Apply it exactly with: forgeform apply ${opts.out}`);
   }
   out.stderr(`${client.requestCount} requests${client.retryCount ? ` (${client.retryCount} retried)` : ''}.`);

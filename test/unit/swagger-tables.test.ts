@@ -1,0 +1,128 @@
+/**
+ * The sandbox's release data (src/sandbox/flavors/releases.ts) and forgeform's availability data (the
+ * kinds' fields and features) against each release's own API description: the tables that
+ * scripts/swagger-tables.mjs generated from every tag's `templates/swagger/v1_json.tmpl`
+ * (src/sandbox/flavors/swagger/*.json, committed). A struct or route difference between releases that
+ * the hand-written data misses fails here. Where a handler answers otherwise than its swagger says, the
+ * handler wins: SWAGGER_EXCEPTIONS says so, with its source.
+ */
+import { describe, expect, it } from 'vitest';
+import { kinds } from '../../src/kinds/index.js';
+import { serverHas, type Availability, type ServerInfo } from '../../src/model/index.js';
+import { FLAVORS, type Flavor } from '../../src/sandbox/flavors/flavor.js';
+import { ANSWER_FIELDS, available, REQUEST_FIELDS, ROUTES } from '../../src/sandbox/flavors/releases.js';
+import { SWAGGER_EXCEPTIONS } from '../../src/sandbox/flavors/swagger-exceptions.js';
+import { swaggerOf } from '../support/swagger.js';
+
+/** Every release with a swagger: all but the idealised gitea@main. */
+const RELEASED = FLAVORS.filter((f) => Number.isFinite(f.release));
+
+const serverOf = (f: Flavor): ServerInfo => ({ flavour: f.fork, version: f.version.replace(/\+.*$/, '') });
+
+/** What the swagger says, unless a handler is known to differ (then what the handler does). */
+function truth(f: Flavor, what: string, inSwagger: boolean): boolean {
+  const exception = SWAGGER_EXCEPTIONS[what];
+  return exception ? available(f, exception.handler) : inSwagger;
+}
+
+describe('the committed swagger tables', () => {
+  it('exist for every released flavour and list the routes and structs forgeform uses', () => {
+    for (const f of RELEASED) {
+      const s = swaggerOf(f)!;
+      expect(s, f.name).toBeDefined();
+      expect(s.routes).toContain('GET /admin/users');
+      expect(s.definitions.User).toContain('login');
+    }
+  });
+});
+
+describe.each(RELEASED.map((f) => [f.name, f] as const))('%s: the sandbox’s release data agrees with the swagger', (_name, f) => {
+  const s = swaggerOf(f)!;
+
+  it('answer keys (ANSWER_FIELDS)', () => {
+    const wrong: string[] = [];
+    for (const [struct, keys] of Object.entries(ANSWER_FIELDS)) {
+      for (const [key, a] of Object.entries(keys)) {
+        const want = truth(f, `${struct}.${key}`, (s.definitions[struct] ?? []).includes(key));
+        if (available(f, a) !== want) wrong.push(`${struct}.${key}: sandbox ${available(f, a)}, swagger ${want}`);
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it('request fields (REQUEST_FIELDS)', () => {
+    const wrong: string[] = [];
+    for (const [struct, keys] of Object.entries(REQUEST_FIELDS)) {
+      for (const [key, a] of Object.entries(keys)) {
+        const want = truth(f, `${struct}.${key}`, (s.definitions[struct] ?? []).includes(key));
+        if (available(f, a) !== want) wrong.push(`${struct}.${key}: sandbox ${available(f, a)}, swagger ${want}`);
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it('routes (ROUTES)', () => {
+    const wrong: string[] = [];
+    for (const [route, a] of Object.entries(ROUTES)) {
+      const want = truth(f, route, s.routes.includes(route));
+      if (available(f, a) !== want) wrong.push(`${route}: sandbox ${available(f, a)}, swagger ${want}`);
+    }
+    expect(wrong).toEqual([]);
+  });
+});
+
+/**
+ * Where each release-dependent field or feature of forgeform lives in the API: a request field, an
+ * answer key or a route. A new one without an entry fails the test below.
+ */
+const FORGEFORM_SOURCES: Record<string, string> = {
+  'user.source_id': 'User.source_id',
+  'user.pronouns': 'EditUserOption.pronouns',
+  'user.badges': 'POST /admin/users/:username/badges',
+  'hook.name': 'EditHookOption.name',
+  'runner.disabled': 'PATCH /admin/actions/runners/:runner_id',
+  'runner.(kind)': 'GET /admin/actions/runners',
+  'issue.projects': 'EditIssueOption.projects',
+  ...Object.fromEntries(
+    [
+      'enable_force_push', 'enable_force_push_allowlist', 'force_push_allowlist_usernames', 'force_push_allowlist_teams', 'force_push_allowlist_deploy_keys',
+      'block_on_codeowner_reviews', 'block_admin_merge_override', 'ignore_stale_approvals', 'apply_to_admins', 'enable_bypass_allowlist', 'bypass_allowlist_usernames',
+      'bypass_allowlist_teams', 'enable_deletion', 'enable_deletion_allowlist', 'deletion_allowlist_usernames', 'deletion_allowlist_teams', 'priority',
+    ].map((k) => [`branch_protection.${k}`, `EditBranchProtectionOption.${k}`]),
+  ),
+};
+
+/** Kind features that are behaviours, not a field or route of the swagger (hook events: src/kinds/hook/events.ts, read from the handlers). */
+const BEHAVIOURS = (name: string): boolean => /^hook\.event_/.test(name) || name === 'runner.bareList' || name === 'runner.edit';
+
+function inSwagger(f: Flavor, where: string): boolean {
+  const s = swaggerOf(f)!;
+  if (/^[A-Z]+ \//.test(where)) return truth(f, where, s.routes.includes(where));
+  const [struct, key] = where.split('.') as [string, string];
+  return truth(f, where, (s.definitions[struct] ?? []).includes(key));
+}
+
+describe('forgeform’s availability data agrees with the swagger of every release', () => {
+  const entries: { name: string; availability: Availability }[] = [];
+  for (const kind of kinds) {
+    if (kind.availability) entries.push({ name: `${kind.name}.(kind)`, availability: kind.availability });
+    for (const field of kind.fields) if (field.availability) entries.push({ name: `${kind.name}.${field.name}`, availability: field.availability });
+    for (const [name, feature] of Object.entries(kind.features ?? {})) if (!BEHAVIOURS(`${kind.name}.${name}`)) entries.push({ name: `${kind.name}.${name}`, availability: feature.availability });
+  }
+
+  it('every release-dependent field names where the API has it', () => {
+    expect(entries.map((e) => e.name).filter((n) => !(n in FORGEFORM_SOURCES))).toEqual([]);
+  });
+
+  it.each(RELEASED.map((f) => [f.name, f] as const))('%s', (_name, f) => {
+    const wrong: string[] = [];
+    for (const e of entries) {
+      const where = FORGEFORM_SOURCES[e.name];
+      if (!where) continue;
+      const has = serverHas(serverOf(f), e.availability);
+      const want = inSwagger(f, where);
+      if (has !== want) wrong.push(`${e.name} (${where}): forgeform ${has}, swagger ${want}`);
+    }
+    expect(wrong).toEqual([]);
+  });
+});
