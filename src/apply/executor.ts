@@ -58,7 +58,7 @@ export async function execute(changes: Change[], opts: ExecuteOptions): Promise<
     if (refusal) return record({ change, outcome: 'failed', error: describeDiagnostic(refusal) });
     const blocker = change.depends_on.map((d) => results.get(d)).find((r) => r && r.outcome !== 'done');
     if (blocker) return record({ change, outcome: 'skipped', error: `depends on ${blocker.change.id}, which ${blocker.outcome === 'failed' ? 'failed' : 'was skipped'}` });
-    const notStarted = () => record({ change, outcome: 'skipped', error: opts.notStarted ?? 'not started' });
+    const notStarted = (reason?: string) => record({ change, outcome: 'skipped', error: reason ?? opts.notStarted ?? 'not started' });
     if (opts.shouldStop?.()) return notStarted();
     const kind = opts.kinds.find((k) => k.name === change.kind);
     const progress: Progress = { firstId: undefined, last: undefined, done: 0 };
@@ -74,7 +74,8 @@ export async function execute(changes: Change[], opts: ExecuteOptions): Promise<
       await run(0);
       return finish();
     } catch (e) {
-      if (e instanceof NotSent) return notStarted();
+      // The client stopped sending (the server stopped answering or refused the credentials): its reason.
+      if (e instanceof NotSent) return notStarted(e.reason);
       const found = creates(change) ? await createdAnyway(change, e, progress, opts) : undefined;
       if (!found) return record({ change, outcome: 'failed', error: (e as Error).message });
       // The create was made, its answer lost: the object found stands for the answer, and the rest of the change is sent.

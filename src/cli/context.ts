@@ -15,6 +15,7 @@ export interface ServerOptions {
   concurrency?: string;
   timeout?: string;
   retries?: string;
+  readDeadline?: string;
   serverVersion?: string;
 }
 
@@ -22,11 +23,11 @@ export const DEFAULT_CONFIG = 'forgeform.yaml';
 /** More requests in flight than this gain nothing on a Gitea server and only risk its rate limits. */
 export const MAX_CONCURRENCY = 64;
 
-export async function load(paths: string[] | undefined, _out: Output): Promise<LoadedConfig> {
+export async function load(paths: string[] | undefined, _out: Output, offline?: { unset: Set<string> }): Promise<LoadedConfig> {
   try {
     // Nothing to mask yet: values read from the environment print as themselves unless a secret field
     // holds them, and those are Secrets, which the output's mask hides as they are made.
-    return await loadConfig(paths?.length ? paths : [DEFAULT_CONFIG]);
+    return await loadConfig(paths?.length ? paths : [DEFAULT_CONFIG], process.env, offline);
   } catch (e) {
     if (e instanceof ConfigError) throw new UserError(e.message, EXIT.error);
     throw e;
@@ -58,9 +59,38 @@ interface ClientAndCredentials {
   credentials: string;
 }
 
-async function clientFor(opts: ServerOptions, out: Output, configUrl?: string): Promise<ClientAndCredentials> {
-  const url = opts.url ?? process.env.FORGEFORM_URL ?? configUrl;
-  if (!url) throw new UserError('no server: pass --url, set FORGEFORM_URL, or set server.url in the config');
+/**
+ * The server the credentials go to is the one they were given with: --url or FORGEFORM_URL. A URL
+ * that only the configuration names (server.url) is not: anyone who can edit the configuration — a
+ * pull request in a GitOps repository — could otherwise send the token to a host of their own.
+ * Such a URL must be confirmed by --url or FORGEFORM_URL. (A saved plan's server is the one its
+ * maker gave: `apply FILE` takes it, after checking the plan, as before.)
+ */
+function onlyFromFile(fileUrl: string, where: string): UserError {
+  let origin = fileUrl;
+  try {
+    origin = new URL(fileUrl).origin;
+  } catch {
+    /* said as written */
+  }
+  return new UserError(
+    `the server URL comes only from ${where} (${fileUrl}): forgeform sends credentials only to the server they are given with. Set FORGEFORM_URL (or pass --url) to ${origin} to send them there.`,
+  );
+}
+
+/** Whether two URLs name one server (scheme, host and port); undefined when one is no URL. */
+function sameOrigin(a: string, b: string): boolean | undefined {
+  try {
+    return new URL(a).origin === new URL(b).origin;
+  } catch {
+    return undefined;
+  }
+}
+
+async function clientFor(opts: ServerOptions, out: Output, configUrl?: string, configUrlSource = 'server.url of the configuration'): Promise<ClientAndCredentials> {
+  const given = opts.url ?? process.env.FORGEFORM_URL;
+  const url = given ?? configUrl;
+  if (!url) throw new UserError('no server: pass --url or set FORGEFORM_URL (server.url of the config must name the same server)');
   if (urlHasCredentials(url)) {
     const from = opts.url !== undefined ? '--url' : process.env.FORGEFORM_URL !== undefined ? 'FORGEFORM_URL' : 'server.url';
     throw new UserError(`the server URL of ${from} holds a user name or password: remove it from the URL, and set FORGEFORM_TOKEN (or --token-file), or FORGEFORM_USERNAME and FORGEFORM_PASSWORD`);
@@ -74,6 +104,9 @@ async function clientFor(opts: ServerOptions, out: Output, configUrl?: string): 
   if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') throw new UserError(`server URL "${url}" must start with https:// or http://`);
   if (parsed.protocol === 'http:' && !isLoopback(parsed.hostname) && !opts.insecureHttp)
     throw new UserError(`refusing to send credentials over plain http to ${parsed.host}: use https, or pass --insecure-http`);
+  if (given === undefined) throw onlyFromFile(url, configUrlSource);
+  if (configUrl !== undefined && sameOrigin(configUrl, url) === false)
+    out.stderr(out.err.yellow(`warning: ${configUrlSource} names ${configUrl}, but ${opts.url !== undefined ? '--url' : 'FORGEFORM_URL'} is ${url}: using ${url}`));
 
   let credentials: Credentials;
   let source: string;
@@ -107,11 +140,15 @@ async function clientFor(opts: ServerOptions, out: Output, configUrl?: string): 
     throw new UserError(`--timeout must be a number of seconds above 0 and at most ${MAX_TIMEOUT_SECONDS}, got ${opts.timeout}`);
   const retriesText = opts.retries ?? process.env.FORGEFORM_RETRY_LIMIT;
   const retries = retriesText === undefined ? undefined : Number(retriesText);
-  if (retries !== undefined && !(Number.isInteger(retries) && retries >= 0)) throw new UserError(`--retries must be a whole number ≥ 0, got ${retriesText}`);
+  // Imported here, not at the top: validate loads this module and needs no HTTP client.
+  const { GiteaClient, MAX_RETRIES } = await import('../gitea/client.js');
+  if (retries !== undefined && !(Number.isInteger(retries) && retries >= 0 && retries <= MAX_RETRIES))
+    throw new UserError(`--retries must be a whole number from 0 to ${MAX_RETRIES}, got ${retriesText}`);
+  const deadline = opts.readDeadline === undefined ? undefined : Number(opts.readDeadline);
+  if (deadline !== undefined && !(deadline > 0 && deadline <= MAX_TIMEOUT_SECONDS))
+    throw new UserError(`--read-deadline must be a number of seconds above 0 and at most ${MAX_TIMEOUT_SECONDS}, got ${opts.readDeadline}`);
   // Tuning knob for tests and unusual proxies; the default suits a real server.
   const retryDelay = process.env.FORGEFORM_RETRY_DELAY_MS ? Number(process.env.FORGEFORM_RETRY_DELAY_MS) : undefined;
-  // Imported here, not at the top: validate loads this module and needs no HTTP client.
-  const { GiteaClient } = await import('../gitea/client.js');
   const client = new GiteaClient({
     url: parsed.toString(),
     credentials,
@@ -119,6 +156,7 @@ async function clientFor(opts: ServerOptions, out: Output, configUrl?: string): 
     timeoutMs: Math.round(timeout * 1000),
     ...(retryDelay !== undefined ? { retryDelayMs: retryDelay } : {}),
     ...(retries !== undefined ? { retries } : {}),
+    ...(deadline !== undefined ? { readDeadlineMs: Math.round(deadline * 1000) } : {}),
     onWarning: (message) => out.stderr(out.err.yellow(`warning: ${message}`)),
   });
   return { client, credentials: source };
@@ -128,8 +166,8 @@ async function clientFor(opts: ServerOptions, out: Output, configUrl?: string): 
 const credentialSources = new WeakMap<GiteaClient, string>();
 
 /** Server URL from --url, FORGEFORM_URL or server.url; credentials only from the environment or a file. Sends nothing. */
-export async function makeClient(opts: ServerOptions, out: Output, configUrl?: string): Promise<GiteaClient> {
-  const { client, credentials } = await clientFor(opts, out, configUrl);
+export async function makeClient(opts: ServerOptions, out: Output, configUrl?: string, configUrlSource?: string): Promise<GiteaClient> {
+  const { client, credentials } = await clientFor(opts, out, configUrl, configUrlSource);
   credentialSources.set(client, credentials);
   return client;
 }

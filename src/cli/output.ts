@@ -65,26 +65,49 @@ export class Output {
     process.stderr.write(this.mask(text.endsWith('\n') ? text : `${text}\n`));
   }
 
-  /** Progress of long reads: rewritten in place on a terminal, a line every few seconds elsewhere. */
-  progress(label: string): (done: number, total: number) => void {
+  /**
+   * Progress of long reads: rewritten in place on a terminal, a line every few seconds elsewhere
+   * (a CI log). A timer keeps it going while nothing finishes (a single scope of 90,000 labels is
+   * 1 step of 1 for minutes: issue 17), with `detail` (the requests sent so far) saying it moves.
+   */
+  progress(label: string, detail?: () => string): (done: number, total: number) => void {
     const tty = Boolean(process.stderr.isTTY);
     const started = Date.now();
     let last = started;
-    return (done, total) => {
+    let done = 0;
+    let total = 0;
+    const elapsed = () => `${((Date.now() - started) / 1000).toFixed(1)}s`;
+    const line = () => `${label}: ${done}/${total}${detail ? ` (${detail()}, ${elapsed()})` : ''}`;
+    const heartbeat = setInterval(
+      () => {
+        last = Date.now();
+        process.stderr.write(tty ? `\r${line()}` : `${line()}\n`);
+      },
+      tty ? 1000 : PROGRESS_EVERY_MS,
+    );
+    heartbeat.unref();
+    return (d, t) => {
+      done = d;
+      total = t;
       const now = Date.now();
       const finished = done === total;
+      if (finished) clearInterval(heartbeat);
       if (tty) {
         if (!finished && now - last < 100) return;
         last = now;
-        process.stderr.write(`\r${label}: ${done}/${total}${finished ? ` (${((now - started) / 1000).toFixed(1)}s)\n` : ''}`);
+        process.stderr.write(`\r${label}: ${done}/${total}${finished ? ` (${elapsed()})\n` : ''}`);
         return;
       }
       if (finished) {
-        if (total > 0) process.stderr.write(`${label}: ${done}/${total} (${((now - started) / 1000).toFixed(1)}s)\n`);
-      } else if (now - last > 5000 && done > 0) {
+        if (total > 0) process.stderr.write(`${label}: ${done}/${total} (${elapsed()})\n`);
+      } else if (now - last > PROGRESS_EVERY_MS && done > 0) {
         last = now;
-        process.stderr.write(`${label}: ${done}/${total}\n`);
+        process.stderr.write(`${line()}\n`);
       }
     };
   }
 }
+
+/** Off a terminal, a progress line at most this often. */
+const PROGRESS_EVERY_MS = 5000;
+

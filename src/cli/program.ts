@@ -12,7 +12,8 @@ function serverOptions(cmd: Command): Command {
     .option('--insecure-http', 'allow plain http to a host other than loopback')
     .option('--concurrency <n>', 'requests in flight at most (1 to 64)', '8')
     .option('--timeout <seconds>', 'time limit of one request attempt', '30')
-    .option('--retries <n>', 'how often a failed request is sent again when that is safe (reads: 5 times as often; default 3)')
+    .option('--retries <n>', 'how often a failed request is sent again when that is safe (reads and 429/503: 5 times as often; default 3, at most 10)')
+    .option('--read-deadline <seconds>', 'time limit of all the reads of a run together', '600')
     .option('--server-version <fork@release>', 'the release the server runs (gitea@1.25, forgejo@11.0.2) instead of asking it (for a proxy that hides /version)');
 }
 
@@ -60,6 +61,7 @@ function buildProgram(out: Output, argv: string[], setCode: (code: number) => vo
     .description('check the config files against the schema, without contacting the server')
     .option('-c, --config <path>', 'config file or directory (repeatable; default forgeform.yaml)', collect)
     .option('--server-version <fork@release>', 'also check that this release (gitea@1.25, forgejo@11) has every kind and field the config uses, as plan does')
+    .option('--require-env', 'fail on an environment variable the config reads that is not set (default: check only how it is referenced)')
     .action(run(async (opts) => (await import('./commands/validate.js')).validateCommand(opts, out)));
 
   serverOptions(
@@ -85,6 +87,9 @@ function buildProgram(out: Output, argv: string[], setCode: (code: number) => vo
       .option('-c, --config <path>', 'config file or directory (repeatable; default forgeform.yaml)', collect)
       .option('-y, --yes', 'do not ask for confirmation')
       .option('--force', 'apply a plan that policy or a safety check marked unsafe')
+      .option('--lock-timeout <duration>', 'wait this long (30s, 5m) for another apply holding the server to end; 0: exit 1 at once', '0s')
+      .option('--lock-stale <duration>', 'a lock not renewed for this long belongs to a run that died and is taken over', '10m')
+      .option('--no-lock', 'take no lock on the server (only when nothing else can apply to it at the same time)')
       .option('--sync-write-only', 'send write-only fields (never returned by the server) to every declared object')
       .option('--rotate-secrets', 'send secrets again; replace objects whose secret cannot be edited')
       .addOption(new Option('--format <format>', 'format of the plan shown first').choices(['text', 'markdown', 'json']).default('text'))
@@ -92,6 +97,13 @@ function buildProgram(out: Output, argv: string[], setCode: (code: number) => vo
       .option('--shard <k/n>', 'only the K-th of N parts of the configuration (by owner; server-wide objects in part 1), for N parallel CI jobs')
       .option('--changed-only <ref>', 'only the organisations, repositories and server-wide sections whose configuration changed since the git ref REF'),
   ).action(run(async (planFile: string | undefined, opts) => (await import('./commands/apply.js')).applyCommand(planFile, opts, out)));
+
+  serverOptions(
+    program
+      .command('unlock')
+      .description("remove the apply lock of a run that can no longer remove it (its ID is in apply's message); without ID, show who holds the server")
+      .argument('[id]', 'the lock id that apply named'),
+  ).action(run(async (id: string | undefined, opts) => (await import('./commands/unlock.js')).unlockCommand(id, opts, out)));
 
   serverOptions(
     program

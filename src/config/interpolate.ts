@@ -31,6 +31,8 @@ export function interpolate(
   env: NodeJS.ProcessEnv,
   secrets: Map<string, string>,
   templates?: SecretTemplates,
+  /** validate without the environment: an unset variable is collected in `unset`, not a problem (its value is not checked). */
+  offline?: { unset: Set<string> },
 ): InterpolationResult {
   const problems: ConfigProblem[] = [];
   const sensitive = new Set<string>();
@@ -71,7 +73,10 @@ export function interpolate(
       }
       const v = env[name];
       if (v === undefined) {
-        problem(`environment variable ${name} is not set`);
+        if (offline) {
+          offline.unset.add(name);
+          failed.add(JSON.stringify(path));
+        } else problem(`environment variable ${name} is not set`);
         return token;
       }
       substituted = true;

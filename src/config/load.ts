@@ -26,7 +26,7 @@ interface LoadedFile {
  * Reads, interpolates, validates and merges the config files at `paths` (files, or directories whose `*.yaml` and
  * `*.yml` files are read in sorted order). Throws a ConfigError listing every problem found, with file:line:col.
  */
-export async function loadConfig(paths: string[], env: NodeJS.ProcessEnv = process.env): Promise<LoadedConfig> {
+export async function loadConfig(paths: string[], env: NodeJS.ProcessEnv = process.env, offline?: { unset: Set<string> }): Promise<LoadedConfig> {
   const problems: ConfigProblem[] = [];
   const fileLevel = (file: string, message: string) => problems.push({ file, line: 0, col: 0, message });
 
@@ -57,7 +57,7 @@ export async function loadConfig(paths: string[], env: NodeJS.ProcessEnv = proce
     }
   }
 
-  return readConfigFiles(files, env, problems, order);
+  return readConfigFiles(files, env, problems, order, offline);
 }
 
 /**
@@ -69,11 +69,12 @@ export function readConfigFiles(
   env: NodeJS.ProcessEnv = process.env,
   problems: ConfigProblem[] = [],
   order: string[] = files.map((f) => f.name),
+  offline?: { unset: Set<string> },
 ): LoadedConfig {
   const loadedFiles: LoadedFile[] = files.map((f) => ({ name: f.name, content: f.content }));
   const secrets = new Map<string, string>();
   const secretTemplates = new SecretTemplates();
-  for (const f of loadedFiles) problems.push(...loadFile(f, env, secrets, secretTemplates));
+  for (const f of loadedFiles) problems.push(...loadFile(f, env, secrets, secretTemplates, offline));
   const { config, locate } = mergeFiles(loadedFiles, problems);
 
   if (problems.length > 0) throw new ConfigError(problems, order);
@@ -171,13 +172,13 @@ async function listFiles(paths: string[], order: string[], report: (file: string
 }
 
 /** Parses, interpolates and validates one file; sets f.source and (when it is a map) f.data. */
-function loadFile(f: LoadedFile, env: NodeJS.ProcessEnv, secrets: Map<string, string>, templates: SecretTemplates): ConfigProblem[] {
+function loadFile(f: LoadedFile, env: NodeJS.ProcessEnv, secrets: Map<string, string>, templates: SecretTemplates, offline?: { unset: Set<string> }): ConfigProblem[] {
   const decoded = decodeText(f.content);
   if ('problem' in decoded) return [{ file: f.name, line: 0, col: 0, message: decoded.problem }];
   const { source, data: raw, problems } = parseYaml(f.name, decoded.text);
   f.source = source;
   if (problems.length > 0 || raw === undefined) return problems;
-  const result = interpolate(source, raw, env, secrets, templates);
+  const result = interpolate(source, raw, env, secrets, templates, offline);
   problems.push(...result.problems);
   const data = result.data;
 

@@ -1,10 +1,11 @@
 import pLimit, { type LimitFunction } from 'p-limit';
 import { AnswerError, answerProblem, BodyTooLarge, DEFAULT_MAX_BODY_BYTES, parseAnswer, wrongTypeError, type Expect, type Shape } from './answer.js';
 import { revealSecrets } from '../secret.js';
-import { ApiError } from './errors.js';
+import { ApiError, ServerStopped } from './errors.js';
 import { readAllPages, type Page } from './paging.js';
 import { unsafePathReason } from './path.js';
-import { TimedOut, Transport, type AnswerHeaders } from './transport.js';
+import { Circuit } from './circuit.js';
+import { Cut, OverBudget, TimedOut, Transport, type AnswerHeaders } from './transport.js';
 import { backoffMs, mayHaveBeenProcessed, methodClass, realClock, retryAfterMs, SharedPause, shouldRetry, type Clock, type Failure } from './retry.js';
 
 export type Credentials = { token: string } | { username: string; password: string };
@@ -16,8 +17,14 @@ export interface ClientOptions {
   concurrency?: number;
   /** Time limit of one attempt, from sending the request to the last byte of the answer. */
   timeoutMs?: number;
-  /** How many times a failed write is sent again (when that is safe); reads get READ_PATIENCE times as many. */
+  /**
+   * How many times a request whose outcome is unknown (a 5xx, a lost answer) is sent again when that
+   * is safe; reads, and any request the server did not process (429, 503), get READ_PATIENCE times as
+   * many. At most MAX_RETRIES.
+   */
   retries?: number;
+  /** How long reads may keep the run busy in all (time with a read in flight), in ms; then reads fail. */
+  readDeadlineMs?: number;
   /** Base of the exponential backoff, in ms (tests set it low). */
   retryDelayMs?: number;
   /** A Retry-After longer than this is not waited for: the request fails, saying how long the server asked for. */
@@ -59,10 +66,17 @@ export interface Response<T> {
   headers: AnswerHeaders;
 }
 
-/** The request was never sent (see RequestOptions.abandon). */
+/**
+ * The request was never sent: abandoned (see RequestOptions.abandon), or the run stopped talking to
+ * the server (`reason`: it stopped answering, refused the credentials, or the reads' deadline passed).
+ */
 export class NotSent extends Error {
-  constructor(method: string, path: string) {
-    super(`${method} /api/v1/${path} was not sent`);
+  constructor(
+    method: string,
+    path: string,
+    readonly reason?: string,
+  ) {
+    super(reason ?? `${method} /api/v1/${path} was not sent`);
     this.name = 'NotSent';
   }
 }
@@ -73,20 +87,39 @@ const MAX_PAGES = 1000;
 /** Reads are sent again this many times more often than writes: they change nothing. */
 const READ_PATIENCE = 5;
 const DEFAULT_RETRIES = 3;
+/** --retries at most: 10 (50 for reads) already outlasts any outage that a retry can ride out. */
+export const MAX_RETRIES = 10;
+/** Default of readDeadlineMs: ten minutes of reads is far beyond the largest plan (issue 17: 10 MB config in ≤ 20 s). */
+export const DEFAULT_READ_DEADLINE_MS = 600_000;
+/** All answers held at once, at most: twice the largest one answer. */
+const BODY_BUDGET_FACTOR = 2;
+
+/** Node's codes of a connection that can never succeed, however often it is tried: the name does not resolve, TLS cannot work. */
+const HOPELESS = /^(ENOTFOUND|EAI_NONAME|EAI_FAIL|ERR_SSL_|ERR_TLS_|EPROTO|CERT_|DEPTH_ZERO|SELF_SIGNED|UNABLE_TO_|ERR_INVALID_URL)/;
+/**
+ * Codes of a connection that did not reach the server (nothing was sent): final before the server
+ * ever answered in this run (a wrong host or port: issue 17, 57 s of retries before), sent again
+ * while it answered within the last --timeout (a restart), then the run stops.
+ */
+const UNREACHED = /^(ECONNREFUSED|EHOSTUNREACH|ENETUNREACH|EADDRNOTAVAIL|EAI_AGAIN)$/;
 
 /** What one attempt brought back. */
 type Attempt =
   | { type: 'answer'; status: number; headers: AnswerHeaders; text: string }
-  | { type: 'lost'; message: string; cause: unknown; timedOut: boolean }
-  | { type: 'final'; message: string };
+  | { type: 'lost'; message: string; cause: unknown; timedOut: boolean; unreached: boolean; hopeless: boolean; sentAt: number }
+  | { type: 'final'; message: string; lost?: boolean };
 
 export class GiteaClient {
   readonly baseUrl: string;
   readonly limit: LimitFunction;
-  private readonly http: Transport;
+  /** The HTTP transport (tests read its peak of buffered bytes). */
+  readonly http: Transport;
   private readonly pause: SharedPause;
   private readonly clock: Clock;
   private readonly warned = new Set<string>();
+  private readonly circuit: Circuit;
+  /** Set when the credentials, once accepted, are refused (401): nothing more is sent. */
+  private credentialsCheck: Promise<void> | undefined;
   /**
    * Lists that ended on X-Total-Count's word rather than on a short page (src/gitea/paging.ts), by
    * path: the page that would prove the end, read before the first write under the same parent (see
@@ -104,7 +137,20 @@ export class GiteaClient {
     this.limit = pLimit(options.concurrency ?? 8);
     this.clock = options.clock ?? realClock;
     this.pause = new SharedPause(this.clock);
-    this.http = new Transport(this.baseUrl, { authorization: authorization(options.credentials), accept: 'application/json' });
+    this.circuit = new Circuit(this.clock, {
+      timeoutMs: this.timeoutMs,
+      overloadMs: this.maxRetryAfterMs,
+      readDeadlineMs: options.readDeadlineMs ?? DEFAULT_READ_DEADLINE_MS,
+    });
+    this.http = new Transport(
+      this.baseUrl,
+      { authorization: authorization(options.credentials), accept: 'application/json' },
+      BODY_BUDGET_FACTOR * (options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES),
+    );
+  }
+
+  private get timeoutMs(): number {
+    return this.options.timeoutMs ?? 30_000;
   }
 
   private get retries(): number {
@@ -121,7 +167,6 @@ export class GiteaClient {
     if (unsafe) throw new AnswerError(method, path, `refused: ${unsafe}`, opts.object);
     if (method !== 'GET' && this.unproven.size) await this.proveListsUnder(writeParent(method, path));
     const cls = opts.idempotent ? 'read' : methodClass(method);
-    const budget = cls === 'read' ? this.retries * READ_PATIENCE : this.retries;
     let maybeProcessed = false;
     let timeouts = 0;
     for (let retry = 0; ; retry++) {
@@ -132,7 +177,10 @@ export class GiteaClient {
         if (retry > 0) error.message += ` (tried ${retry + 1} times)`;
         return error;
       };
-      if (attempt.type === 'final') throw new AnswerError(method, path, `failed: ${attempt.message}`, opts.object);
+      if (attempt.type === 'final') {
+        if (attempt.lost) throw new ServerStopped(method, path, attempt.message, opts.object);
+        throw new AnswerError(method, path, `failed: ${attempt.message}`, opts.object);
+      }
       if (attempt.type === 'answer') {
         const { status, headers, text } = attempt;
         if (status >= 200 && status < 300) {
@@ -148,14 +196,24 @@ export class GiteaClient {
           const location = headers.get('location') ?? '';
           throw fail(status, location ? `moved to ${location}` : '');
         }
+        if (status === 401) {
+          await this.credentialsCheck;
+          throw fail(status, messageOf(text));
+        }
       }
-      const failure: Failure = attempt.type === 'lost' ? { lost: true } : { status: attempt.status };
+      const failure: Failure = attempt.type === 'lost' ? (attempt.unreached ? { unreached: true } : { lost: true }) : { status: attempt.status };
       const status = attempt.type === 'answer' ? attempt.status : undefined;
       const message = attempt.type === 'lost' ? attempt.message : messageOf(attempt.text);
       const cause = attempt.type === 'lost' ? attempt.cause : undefined;
+      if (attempt.type === 'lost') {
+        const stopped = this.stopsTheRun(method, path, attempt);
+        if (stopped) throw new ServerStopped(method, path, stopped, opts.object, cause);
+      }
       // A server too slow for the time limit is given one more chance, not the whole budget of waits.
       if (attempt.type === 'lost' && attempt.timedOut) timeouts++;
-      if (!shouldRetry(cls, failure) || retry >= budget || timeouts > 1) throw fail(status, message, cause);
+      if (!shouldRetry(cls, failure) || retry >= this.budget(cls, failure) || timeouts > 1) throw fail(status, message, cause);
+      if (attempt.type === 'answer' && this.circuit.overloadSpent())
+        throw fail(status, `${message} (the server has refused every request for over ${Math.round(this.maxRetryAfterMs / 1000)} s; forgeform stopped waiting)`);
       maybeProcessed ||= mayHaveBeenProcessed(failure);
       const asked = attempt.type === 'answer' ? retryAfterMs(attempt.headers, this.clock.now()) : undefined;
       if (asked !== undefined && asked > this.maxRetryAfterMs)
@@ -164,6 +222,64 @@ export class GiteaClient {
       // A paced answer has already paused the whole client (see attempt); anything else backs off alone.
       if (!isPaced(attempt)) await this.clock.sleep(this.backoff(retry));
     }
+  }
+
+  /**
+   * How often a request is sent again. What the server did not process (429, 503, a connection that
+   * never reached it) gets the same patience whatever the method, reads and writes alike (issue 18:
+   * writes gave up on a 503 after 2 s while reads waited 60 s); bounded in time for the whole run by
+   * the overload budget (Circuit.overloadSpent). An unknown outcome gets the write budget for PUT and
+   * DELETE, the read budget for reads.
+   */
+  private budget(cls: ReturnType<typeof methodClass>, failure: Failure): number {
+    const notProcessed = 'unreached' in failure || ('status' in failure && (failure.status === 429 || failure.status === 503));
+    return cls === 'read' || notProcessed ? this.retries * READ_PATIENCE : this.retries;
+  }
+
+  /**
+   * A lost attempt that ends the run's talking to the server: one that can never succeed (an unknown
+   * host, TLS to a plain-HTTP port), a connection refused before the server ever answered, or a
+   * silence as long as --timeout from the whole server. The circuit opens: requests queued are not
+   * sent, those in flight are cut (their own timeouts would add up, batch after batch).
+   */
+  private stopsTheRun(method: string, path: string, a: Extract<Attempt, { type: 'lost' }>): string | undefined {
+    const c = this.circuit;
+    const silent = a.timedOut ? c.silentSince(a.sentAt) : a.unreached && (!c.everHeard || c.silentFor() >= this.timeoutMs);
+    if (!a.hopeless && !silent) return undefined;
+    if (!c.reason) {
+      const n = new ApiError(method, path, undefined, a.message, undefined, a.cause).network;
+      const reason = a.timedOut
+        ? `${this.baseUrl} stopped answering: no answer in time to ${method} /api/v1/${path} (nothing came from the server within ${this.timeoutMs / 1000} s, --timeout), so nothing more is sent; check that it is up, or raise --timeout`
+        : `cannot reach ${this.baseUrl}: ${n?.reason ?? a.message}${n?.code ? ` (${n.code})` : ''}; ${n?.advice ?? 'check the URL'}`;
+      c.open(reason);
+      this.http.cutAll(reason);
+    }
+    return c.reason;
+  }
+
+  /**
+   * After a 401 on a request other than the first ones: are the credentials still accepted at all
+   * (GET /user), or only not for this route? When refused, nothing more is sent (issue 18: every
+   * remaining write was sent and failed); the executor reports the rest as not started. Every
+   * request waits for the answer before it is sent, and the check itself goes around the
+   * concurrency bound, so that no queued write slips out in between.
+   */
+  private checkCredentials(path: string): void {
+    if (path === 'version' || path === 'user' || this.circuit.reason || this.credentialsCheck) return;
+    this.requestCount++;
+    this.options.onRequest?.('GET', this.http.target('user').pathname);
+    this.credentialsCheck = this.http
+      .exchange({ method: 'GET', path: 'user', timeoutMs: this.timeoutMs, maxBodyBytes: this.options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, onHeard: () => this.circuit.heard() })
+      .then(
+        (res) => {
+          if (res.status === 401)
+            this.circuit.open(`${this.baseUrl} refused the credentials (401 Unauthorized on GET /api/v1/user) after accepting them, so nothing more is sent: check the token, or whether it was revoked`);
+        },
+        () => undefined,
+      )
+      .finally(() => {
+        this.credentialsCheck = undefined;
+      });
   }
 
   private get maxRetryAfterMs(): number {
@@ -182,11 +298,21 @@ export class GiteaClient {
   private async attempt(method: string, path: string, opts: RequestOptions, retry: number): Promise<Attempt> {
     const first = retry === 0;
     await this.pause.wait();
+    await this.credentialsCheck;
     if (first && opts.abandon?.()) throw new NotSent(method, path);
-    const timeoutMs = this.options.timeoutMs ?? 30_000;
+    const read = methodClass(method) === 'read';
+    const stopped = this.circuit.reason ?? (read && this.circuit.readDeadlinePassed() ? this.readDeadlineReason() : undefined);
+    if (stopped) {
+      // A write never sent is reported as not started (the executor knows NotSent); a read fails like any read.
+      if (first && !read) throw new NotSent(method, path, stopped);
+      return { type: 'final', message: stopped, lost: true };
+    }
+    const timeoutMs = this.timeoutMs;
     const query = opts.query ? definedOnly(opts.query) : undefined;
     this.requestCount++;
     this.options.onRequest?.(method, this.http.target(path, undefined, opts.forgejoApi).pathname);
+    const sentAt = this.clock.now();
+    if (read) this.circuit.readStarted();
     try {
       const res = await this.http.exchange({
         method,
@@ -196,7 +322,10 @@ export class GiteaClient {
         ...(opts.body !== undefined ? { body: requestBody(opts.body) } : {}),
         timeoutMs,
         maxBodyBytes: this.options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+        onHeard: () => this.circuit.heard(),
       });
+      this.circuit.answered(res.status);
+      if (res.status === 401) this.checkCredentials(path);
       const answer: Attempt = { type: 'answer', status: res.status, headers: res.headers, text: res.text };
       if (isPaced(answer)) {
         const asked = retryAfterMs(res.headers, this.clock.now());
@@ -204,10 +333,19 @@ export class GiteaClient {
       }
       return answer;
     } catch (e) {
-      if (e instanceof BodyTooLarge) return { type: 'final', message: e.message };
-      if (e instanceof TimedOut) return { type: 'lost', message: `no complete answer within ${timeoutMs / 1000} s (--timeout)`, cause: e, timedOut: true };
-      return { type: 'lost', message: networkMessage(e), cause: e, timedOut: false };
+      if (e instanceof BodyTooLarge || e instanceof OverBudget) return { type: 'final', message: e.message };
+      if (e instanceof Cut) return { type: 'final', message: e.reason, lost: true };
+      const lost = { type: 'lost' as const, cause: e, sentAt, timedOut: false, unreached: false, hopeless: false };
+      if (e instanceof TimedOut) return { ...lost, message: `no complete answer within ${timeoutMs / 1000} s (--timeout)`, timedOut: true };
+      const code = errorCode(e);
+      return { ...lost, message: networkMessage(e), unreached: UNREACHED.test(code), hopeless: HOPELESS.test(code) };
+    } finally {
+      if (read) this.circuit.readEnded();
     }
+  }
+
+  private readDeadlineReason(): string {
+    return `the reads of this run took over ${Math.round(this.circuit.opts.readDeadlineMs / 1000)} s in all (--read-deadline): the server answers too slowly to plan`;
   }
 
   async get<T = unknown>(path: string, opts: RequestOptions = {}): Promise<T> {
@@ -216,8 +354,8 @@ export class GiteaClient {
 
   /** Every item of a paged list (see src/gitea/paging.ts for how far it reads, and how much at once). */
   async list<T = unknown>(path: string, opts: RequestOptions = {}): Promise<T[]> {
-    const fetchPage = async (page: number) => {
-      const res = await this.request<T[]>('GET', path, { ...opts, expect: 'list', query: { ...opts.query, limit: PAGE_SIZE, page } });
+    const fetchPage = async (page: number, limit = PAGE_SIZE) => {
+      const res = await this.request<T[]>('GET', path, { ...opts, expect: 'list', query: { ...opts.query, limit, page } });
       return { items: res.data, headers: res.headers };
     };
     return this.readPages<T>(path, opts, fetchPage, undefined, (next, total) =>
@@ -278,9 +416,9 @@ export class GiteaClient {
     return this.readPages<T>(
       path,
       opts,
-      async (page) => {
+      async (page, limit = PAGE_SIZE) => {
         const { shape, ...rest } = opts;
-        const res = await this.request('GET', path, { ...rest, expect: 'container', query: { ...opts.query, limit: PAGE_SIZE, page } });
+        const res = await this.request('GET', path, { ...rest, expect: 'container', query: { ...opts.query, limit, page } });
         const { items, total } = unwrap(res.data);
         if (items !== undefined && items !== null && !Array.isArray(items)) throw AnswerError.wrongAnswer('GET', path, res.data, 'a list in its body', opts.object);
         // The shape is the items' (the wrapper is unwrap's business).
@@ -292,7 +430,7 @@ export class GiteaClient {
     );
   }
 
-  private readPages<T>(path: string, opts: RequestOptions, fetchPage: (page: number) => Promise<Page<T>>, totalName?: string, onTrusted?: (next: number, total: number) => void): Promise<T[]> {
+  private readPages<T>(path: string, opts: RequestOptions, fetchPage: (page: number, limit?: number) => Promise<Page<T>>, totalName?: string, onTrusted?: (next: number, total: number) => void): Promise<T[]> {
     const what = `${opts.object ? `${opts.object}: ` : ''}GET /api/v1/${path}`;
     return readAllPages<T>(fetchPage, {
       pageSize: PAGE_SIZE,
@@ -300,6 +438,8 @@ export class GiteaClient {
       maxPages: MAX_PAGES,
       warn: (m) => this.warn(`${what}: ${m}`),
       endless: (pages, why) => new AnswerError('GET', path, `failed: the list did not end after ${pages} pages ${why}: the server (or a proxy) seems to ignore the page parameter; stopped`, opts.object),
+      unpageable: (page, repeats) =>
+        new AnswerError('GET', path, `failed: page ${page} repeats page ${repeats}: the server (or a proxy) ignores the page parameter, so the list cannot be read beyond its first ${PAGE_SIZE}; stopped`, opts.object),
       ...(totalName ? { totalName } : {}),
       ...(onTrusted ? { onTrusted } : {}),
     });
@@ -352,6 +492,15 @@ function messageOf(text: string): string {
     // not JSON: the text itself, shortened
   }
   return text.replace(/\s+/g, ' ').trim().slice(0, 300);
+}
+
+/** The system's code of a failed connection (ECONNREFUSED, ENOTFOUND, ERR_SSL_…), or ''. */
+function errorCode(e: unknown): string {
+  for (let cur = e, depth = 0; cur && typeof cur === 'object' && depth < 5; cur = (cur as { cause?: unknown }).cause, depth++) {
+    const code = (cur as { code?: unknown }).code;
+    if (typeof code === 'string') return code;
+  }
+  return '';
 }
 
 function networkMessage(e: unknown): string {

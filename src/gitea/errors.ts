@@ -29,6 +29,19 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * The run stopped talking to the server (src/gitea/circuit.ts: it stopped answering, cannot be
+ * reached, or refused the credentials): every request it ends carries the same message, so that a
+ * plan of 60 repositories says it once, not once per repository.
+ */
+export class ServerStopped extends ApiError {
+  constructor(method: string, path: string, reason: string, object?: string, cause?: unknown) {
+    super(method, path, undefined, reason, object, cause);
+    this.message = reason;
+    this.name = 'ServerStopped';
+  }
+}
+
 /** A request that got no answer: the reason in words, the system's code, and what the user can do. */
 export interface NetworkFailure {
   reason: string;
@@ -51,6 +64,9 @@ const NETWORK: { code: RegExp; reason: string; advice: string }[] = [
   { code: /^bad port$/, reason: 'fetch refuses this port (it belongs to another protocol)', advice: 'check the port in the URL' },
 ];
 
+/** Codes forgeform gives its own failures: not the system's, so not shown. */
+const OWN_CODES = new Set(['TimeoutError', 'bad port']);
+
 function classifyNetwork(cause: unknown, message: string): NetworkFailure {
   const codes = codesOf(cause);
   // Without a cause (a client that only passed a message) the code is the last "(...)" of the message.
@@ -59,7 +75,7 @@ function classifyNetwork(cause: unknown, message: string): NetworkFailure {
   if (/timeout/i.test(message)) codes.push('TimeoutError');
   for (const code of codes) {
     const row = NETWORK.find((r) => r.code.test(code));
-    if (row) return { reason: row.reason, ...(code !== 'TimeoutError' && code !== 'bad port' ? { code } : {}), advice: row.advice };
+    if (row) return { reason: row.reason, ...(OWN_CODES.has(code) ? {} : { code }), advice: row.advice };
   }
   return { reason: message || 'no answer', advice: 'check the URL and that the server is reachable from here' };
 }

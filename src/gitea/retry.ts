@@ -3,21 +3,25 @@ import type { AnswerHeaders } from './transport.js';
 /**
  * When a failed request is sent again. What the server did decides it, not just the method:
  *
- * - 429 and 503 say the server did not process the request: any method is sent again, after
- *   Retry-After. A 429 (or any Retry-After) pauses the whole client, not just this request: the
+ * - 429 and 503 say the server did not process the request, and a refused connection never reached
+ *   it: any method is sent again, after Retry-After, with the same patience for reads and writes. A 429 (or any Retry-After) pauses the whole client, not just this request: the
  *   server is asking all of us to slow down.
  * - Another 5xx, a timeout or a lost connection leave it unknown whether the server acted. Reads and
  *   idempotent writes (PUT, DELETE) are sent again; a POST or PATCH is not — the executor re-reads
  *   the object before a create is tried again, so that it never happens twice.
  * - Anything else (4xx, a 3xx, an answer that is not what the API promises) is final.
  *
- * Reads get a larger budget than writes: a plan is all reads, and a read sent again costs nothing.
+ * For an unknown outcome, reads get a larger budget than writes: a plan is all reads, and a read sent
+ * again costs nothing. src/gitea/circuit.ts bounds all of it for the whole run.
  */
 
 export type MethodClass = 'read' | 'idempotent' | 'write';
 
-/** How an attempt failed, as far as retrying is concerned. */
-export type Failure = { status: number } | { lost: true };
+/**
+ * How an attempt failed, as far as retrying is concerned: an answer's status, an answer lost (the
+ * server may have acted), or a connection that never reached the server (refused: nothing was sent).
+ */
+export type Failure = { status: number } | { lost: true } | { unreached: true };
 
 export function methodClass(method: string): MethodClass {
   if (method === 'GET' || method === 'HEAD') return 'read';
@@ -39,6 +43,7 @@ const retriable: Record<MethodClass, { notProcessed: boolean; unknownOutcome: bo
 export function shouldRetry(cls: MethodClass, failure: Failure): boolean {
   const rule = retriable[cls];
   if ('lost' in failure) return rule.unknownOutcome;
+  if ('unreached' in failure) return rule.notProcessed;
   if (NOT_PROCESSED.has(failure.status)) return rule.notProcessed;
   if (UNKNOWN_OUTCOME.has(failure.status)) return rule.unknownOutcome;
   return false;
@@ -46,6 +51,7 @@ export function shouldRetry(cls: MethodClass, failure: Failure): boolean {
 
 /** The server may have acted on the request although it did not say so. */
 export function mayHaveBeenProcessed(failure: Failure): boolean {
+  if ('unreached' in failure) return false;
   return 'lost' in failure || UNKNOWN_OUTCOME.has(failure.status);
 }
 

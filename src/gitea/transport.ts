@@ -8,7 +8,7 @@
  */
 import http, { type IncomingHttpHeaders } from 'node:http';
 import https from 'node:https';
-import { BodyTooLarge } from './answer.js';
+import { BodyTooLarge, formatBytes } from './answer.js';
 
 /** The headers of an answer, as far as forgeform reads them (a fetch Headers object fits too). */
 export interface AnswerHeaders {
@@ -39,6 +39,25 @@ export class TimedOut extends Error {
   }
 }
 
+/**
+ * The answers in flight held more than the client's shared budget together: the largest was refused,
+ * never retried (an answer that large is the likeliest to be the endless one, and would be again).
+ */
+export class OverBudget extends Error {
+  override name = 'OverBudget';
+  constructor(budget: number) {
+    super(`the answers in flight held more than ${formatBytes(budget)} together, this one the most: refused (lower --concurrency if the server's answers are really that large)`);
+  }
+}
+
+/** The client stopped talking to the server (its circuit opened) while this exchange was in flight. */
+export class Cut extends Error {
+  override name = 'Cut';
+  constructor(readonly reason: string) {
+    super(reason);
+  }
+}
+
 export interface RawAnswer {
   status: number;
   headers: AnswerHeaders;
@@ -56,6 +75,14 @@ export interface Exchange {
   body?: string;
   timeoutMs: number;
   maxBodyBytes: number;
+  /** Called whenever bytes come from the server (headers or body): it is alive. */
+  onHeard?: () => void;
+}
+
+/** One answer being received, as the shared body budget sees it. */
+interface Receiving {
+  size: number;
+  fail(e: Error): void;
 }
 
 /** Idle connections are closed before a server usually drops them (Node's server: 5 s), so a reused one is rarely stale. */
@@ -67,10 +94,22 @@ export class Transport {
   private readonly origin: { protocol: string; hostname: string; port: string };
   /** The URL's path up to and including /api/v1/ (a server under a sub-path keeps it). */
   readonly apiRoot: string;
+  /** Exchanges in flight: how to end each at once (see cutAll), and how much of its body is held. */
+  private readonly inFlight = new Set<Receiving>();
+  private buffered = 0;
+  /** The most bytes of answers held at once so far (tests check the budget with it). */
+  peakBuffered = 0;
 
+  /**
+   * `bodyBudget` bounds the bytes of all answers held at once: each answer alone is bounded by
+   * maxBodyBytes, but 64 of them at --concurrency 64 would be 4 GB. Past the budget the largest
+   * answer in flight is cut (an oversized one, most likely), so memory stays bounded whatever the
+   * concurrency.
+   */
   constructor(
     baseUrl: string,
     private readonly headers: Record<string, string>,
+    private readonly bodyBudget = Number.POSITIVE_INFINITY,
   ) {
     const url = new URL(baseUrl);
     const secure = url.protocol === 'https:';
@@ -89,6 +128,11 @@ export class Transport {
     return { pathname, full: search ? `${pathname}?${search}` : pathname };
   }
 
+  /** Ends every exchange in flight at once with Cut(reason): the client stopped talking to the server. */
+  cutAll(reason: string): void {
+    for (const r of [...this.inFlight]) r.fail(new Cut(reason));
+  }
+
   /** Sends one request and reads its answer to the end; network failures reject with Node's error (its .code says why). */
   exchange(x: Exchange): Promise<RawAnswer> {
     const headers: Record<string, string | number> = { ...this.headers };
@@ -98,11 +142,23 @@ export class Transport {
     }
     return new Promise<RawAnswer>((resolve, reject) => {
       let settled = false;
+      let res: http.IncomingMessage | undefined;
+      let chunks: Buffer[] = [];
+      const receiving: Receiving = { size: 0, fail: (e) => fail(e) };
       const settle = (fn: () => void) => {
         if (settled) return;
         settled = true;
         clearTimeout(timer);
+        this.inFlight.delete(receiving);
+        this.buffered -= receiving.size;
         fn();
+        // A refused body is let go at once, not when the garbage collector finds the closure.
+        chunks = [];
+      };
+      const fail = (e: Error) => {
+        settle(() => reject(e));
+        res?.destroy();
+        req.destroy();
       };
       const req = this.send(
         {
@@ -114,35 +170,40 @@ export class Transport {
           headers,
           agent: this.agent,
         },
-        (res) => {
-          const fail = (e: Error) => {
-            settle(() => reject(e));
-            res.destroy();
-            req.destroy();
-          };
-          const declared = Number(res.headers['content-length'] ?? NaN);
+        (answer) => {
+          res = answer;
+          x.onHeard?.();
+          const declared = Number(answer.headers['content-length'] ?? NaN);
           if (declared > x.maxBodyBytes) return fail(new BodyTooLarge(x.maxBodyBytes));
-          const chunks: Buffer[] = [];
-          let size = 0;
-          res.on('data', (chunk: Buffer) => {
-            size += chunk.length;
-            if (size > x.maxBodyBytes) return fail(new BodyTooLarge(x.maxBodyBytes));
+          answer.on('data', (chunk: Buffer) => {
+            if (settled) return;
+            x.onHeard?.();
+            receiving.size += chunk.length;
+            this.buffered += chunk.length;
+            if (receiving.size > x.maxBodyBytes) return fail(new BodyTooLarge(x.maxBodyBytes));
             chunks.push(chunk);
+            if (this.buffered > this.bodyBudget) this.cutLargest();
+            this.peakBuffered = Math.max(this.peakBuffered, this.buffered);
           });
-          res.on('end', () => settle(() => resolve({ status: res.statusCode ?? 0, headers: new NodeHeaders(res.headers), text: Buffer.concat(chunks, size).toString('utf8') })));
-          res.on('error', (e) => settle(() => reject(e)));
+          answer.on('end', () => settle(() => resolve({ status: answer.statusCode ?? 0, headers: new NodeHeaders(answer.headers), text: Buffer.concat(chunks).toString('utf8') })));
+          answer.on('error', (e) => settle(() => reject(e)));
           // The connection ended in the middle of the body.
-          res.on('close', () => {
-            if (!res.complete) settle(() => reject(Object.assign(new Error('the connection closed in the middle of the answer'), { code: 'ECONNRESET' })));
+          answer.on('close', () => {
+            if (!answer.complete) settle(() => reject(Object.assign(new Error('the connection closed in the middle of the answer'), { code: 'ECONNRESET' })));
           });
         },
       );
-      const timer = setTimeout(() => {
-        settle(() => reject(new TimedOut(x.timeoutMs)));
-        req.destroy();
-      }, x.timeoutMs);
+      this.inFlight.add(receiving);
+      const timer = setTimeout(() => fail(new TimedOut(x.timeoutMs)), x.timeoutMs);
       req.on('error', (e) => settle(() => reject(e)));
       req.end(x.body);
     });
+  }
+
+  /** Past the body budget: the answer holding the most is cut, so the others can finish. */
+  private cutLargest(): void {
+    let largest: Receiving | undefined;
+    for (const r of this.inFlight) if (!largest || r.size > largest.size) largest = r;
+    largest?.fail(new OverBudget(this.bodyBudget));
   }
 }

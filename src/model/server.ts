@@ -5,6 +5,12 @@
  * each one (Availability); this module only knows how to compare them.
  */
 
+/**
+ * The organisation that is apply's lock on a server (src/lock/lock.ts): it is no object of the
+ * configuration, so no kind reads it, plans it or prunes it.
+ */
+export const LOCK_ORG = 'forgeform-lock';
+
 export type Flavour = 'gitea' | 'forgejo';
 export const FLAVOURS: readonly Flavour[] = ['gitea', 'forgejo'];
 

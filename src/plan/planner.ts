@@ -114,7 +114,7 @@ export async function buildPlan(opts: PlanOptions): Promise<PlanResult> {
 function startPlanning(opts: PlanOptions): Planning {
   const projection = new Projection();
   const ctx = makeKindContext(opts.client, opts.loaded, opts.options, { projection, server: opts.server });
-  return { ctx, kinds: opts.kinds, projection, errors: [], warnings: [], drift: [], changes: [], existing: new Map(), affects: [], currentOfChange: new Map() };
+  return { ctx, kinds: opts.kinds, projection, errors: [], warnings: [], drift: [], changes: [], existing: new Map(), affects: [], currentOfChange: new Map(), secretsNotSent: 0 };
 }
 
 /** --target selects objects of server-wide kinds by the kind's selector type (user:NAME, hook:URL). */
@@ -234,8 +234,7 @@ function diffStep(p: Planning, sp: ScopePlan, m: Match): void {
   if (problems.length) return;
   const fields = diffFields(kind.fields, d.fields, cur?.fields, kind.compare ? (name) => kind.compare!(name, d, cur, sp.prepared) : undefined);
   const writeOnly = writeOnlyFields(kind, d, cur, fields, p.ctx.options);
-  if (writeOnly.notSent.length)
-    p.warnings.push(`${resourceOf(kind, d.key, scope)}: ${writeOnly.notSent.join(', ')}: (sensitive, not comparable; --rotate-secrets sends ${writeOnly.notSent.length === 1 ? 'it' : 'them'})`);
+  p.secretsNotSent += writeOnly.notSent.length;
   const sent = [...fields, ...writeOnly.fields];
   const action = !cur ? 'create' : writeOnly.replace ? 'replace' : from !== undefined ? 'rename' : sent.length ? 'update' : undefined;
   if (!action) return;
@@ -323,6 +322,10 @@ function assessStep(p: Planning, opts: PlanOptions): PlanResult {
   });
   const verdict = assessSafety({ changes, existing: p.existing, affects: p.affects, guards, title: (k) => kindOf(k).title }, ctx.policy);
   for (const f of verdict.forbidden) p.errors.push({ message: f });
+  // One line for the whole plan, not one per object on every run (issue 17): secrets are write-only by
+  // design, as in Terraform, and the docs say so; the line only says that some exist and how to send them.
+  if (p.secretsNotSent)
+    p.warnings.push(`${p.secretsNotSent} declared secret${p.secretsNotSent === 1 ? '' : 's'} of existing objects not compared (the server never returns them): --rotate-secrets sends ${p.secretsNotSent === 1 ? 'it' : 'them'}`);
   const summary = { create: 0, update: 0, delete: 0, rename: 0, replace: 0 };
   for (const c of changes) summary[c.action]++;
   const plan: Plan = {

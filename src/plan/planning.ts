@@ -27,6 +27,8 @@ export interface Planning {
   affects: { change: Change; count: number; what: string }[];
   /** The server object each change was computed from (guards judge it). */
   currentOfChange: Map<string, CurrentObject | undefined>;
+  /** Declared secrets of existing objects that are not sent (they cannot be compared): counted, said once. */
+  secretsNotSent: number;
 }
 
 /** One kind in one declared scope: what the config wants there. */

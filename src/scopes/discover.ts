@@ -1,6 +1,6 @@
 import { isApiError, type GiteaClient } from '../gitea/client.js';
 import type { Config } from '../config/types.js';
-import type { Scope, ScopeNames } from '../model/index.js';
+import { LOCK_ORG, type Scope, type ScopeNames } from '../model/index.js';
 
 /** The config section that declares the scopes of each type (the server scope is the whole config). */
 const SECTION = { repo: 'repos', org: 'orgs' } as const satisfies Partial<Record<Scope['type'], keyof Config>>;
@@ -40,7 +40,7 @@ async function discoverOwners(client: GiteaClient, skipped: string[]): Promise<{
     });
   try {
     const [orgs, users] = await Promise.all([client.list('admin/orgs', { object: 'organisations' }), client.list('admin/users', { object: 'users' })]);
-    const orgNames = names(orgs, 'username', 'name');
+    const orgNames = names(orgs, 'username', 'name').filter((n) => n.toLowerCase() !== LOCK_ORG);
     return { orgs: orgNames, owners: [...orgNames, ...names(users, 'login', 'username')] };
   } catch (e) {
     if (!isApiError(e, 403)) throw e;

@@ -1,7 +1,7 @@
 import picomatch from 'picomatch';
 import type { Config } from '../config/types.js';
 import { isApiError, type GiteaClient, type RequestOptions } from '../gitea/client.js';
-import { ApiError, describeBody } from '../gitea/errors.js';
+import { ApiError, describeBody, ServerStopped } from '../gitea/errors.js';
 import type { Shape } from '../gitea/answer.js';
 import { apiPath } from '../gitea/path.js';
 import { isGlobKey, type Diagnostic, SERVER_SCOPE, type RepoFacts, type Scope, type ScopeCreationId } from '../model/index.js';
@@ -67,6 +67,7 @@ export async function resolveScopes(
   const problems: ScopeProblem[] = [];
   const warnings: string[] = [];
   const scopes: ResolvedScope[] = [];
+  let stopped = false;
 
   /** Runs one read for a config entry: its value, MISSING on 404, or undefined once a problem is recorded. */
   const attempt = async <T>(section: ScopeSection, key: string, what: string, read: () => Promise<T>): Promise<T | typeof MISSING | undefined> => {
@@ -74,6 +75,9 @@ export async function resolveScopes(
       return await read();
     } catch (e) {
       if (isApiError(e, 404)) return MISSING;
+      // The run stopped talking to the server: said once, at the first entry it ended, not once per entry.
+      if (e instanceof ServerStopped && stopped) return undefined;
+      stopped ||= e instanceof ServerStopped;
       if (!(e instanceof ApiError) && !(e instanceof ShapeError)) throw e;
       problems.push({ path: [section, key], message: failureMessage(what, e) });
       return undefined;

@@ -49,7 +49,8 @@ describe('config errors', () => {
       w.sandbox.clearRequests();
       const file = w.config(c.yaml, `${c.name.replace(/\W+/g, '-')}.yaml`);
       for (const cmd of ['validate', 'plan']) {
-        const r = await w.cli([cmd, '-c', file]);
+        // validate needs --require-env to fail on an unset variable (issue 17: it runs offline, without the secrets)
+        const r = await w.cli([cmd, '-c', file, ...(cmd === 'validate' ? ['--require-env'] : [])]);
         expect(r.code).toBe(1);
         expect(r.stderr).toContain(`${file}:${c.where}`);
         expect(r.stderr).toMatch(c.text);
@@ -58,6 +59,22 @@ describe('config errors', () => {
       expect(w.sandbox.requests()).toEqual([]);
     });
   }
+
+  it('validate runs offline without the variables the config reads: references checked, values not, the unset ones named', async () => {
+    const file = w.config('version: 1\nusers:\n  alice: { email: "${ALICE_EMAIL}", password: "${ALICE_PASSWORD}" }\nrepos:\n  acme/widgets:\n    labels:\n      bug: { color: ee0701, description: "${DESC}" }\n', 'offline.yaml');
+    const ok = await w.cli(['validate', '-c', file], { DESC: 'Something is broken' });
+    expect(ok.stderr).toBe('Note: not set, so their values were not checked (plan needs them; --require-env checks them): ALICE_EMAIL, ALICE_PASSWORD\n');
+    expect(ok.stdout).toContain('The configuration is valid');
+    expect(ok.code).toBe(0);
+    const strict = await w.cli(['validate', '-c', file, '--require-env'], { DESC: 'Something is broken' });
+    expect(strict.code).toBe(1);
+    expect(strict.stderr).toContain(`${file}:3:19: environment variable ALICE_EMAIL is not set`);
+    // A malformed reference is an error offline too.
+    const bad = w.config('version: 1\nrepos:\n  acme/widgets:\n    labels:\n      bug: { color: ee0701, description: "${not valid}" }\n', 'offline-bad.yaml');
+    const r = await w.cli(['validate', '-c', bad]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('invalid reference');
+  });
 
   it("one repository's labels in one file and its branch protections in another: plan and apply both", async () => {
     const dir = join(w.dir, 'split');

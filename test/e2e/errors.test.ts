@@ -192,7 +192,8 @@ describe('resolving scopes: every failure names the repository, its place and wh
     {
       name: 'a timeout',
       answer: () => undefined,
-      text: /cannot read repository acme\/widgets: GET \/api\/v1\/repos\/acme\/widgets failed: no answer in time; the server is slow or unreachable: check the URL, or raise --timeout/,
+      // Nothing else came from the server meanwhile: it counts as stopped, and nothing more is sent.
+      text: /cannot read repository acme\/widgets: http:\/\/127\.0\.0\.1:\d+ stopped answering: no answer in time to GET \/api\/v1\/repos\/acme\/widgets \(nothing came from the server within 1 s, --timeout\), so nothing more is sent; check that it is up, or raise --timeout$/,
     },
   ];
   for (const c of cases) {

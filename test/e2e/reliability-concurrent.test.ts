@@ -46,7 +46,8 @@ describe('two runs at once', () => {
         },
       }),
     );
-    const apply = await w.cli(['apply', '--yes', '--concurrency', '1', '-c', w.config(config)], { FORGEFORM_URL: proxy.url });
+    // A run that takes no lock (--no-lock), or a human acting by hand meanwhile.
+    const apply = await w.cli(['apply', '--yes', '--no-lock', '--concurrency', '1', '-c', w.config(config)], { FORGEFORM_URL: proxy.url });
     expect(apply.code).toBe(1);
     expect(apply.stdout).toContain('Apply complete! 20 created');
     expect(apply.stdout).toContain(`✗ label "${NAMES[0]}" in repo:acme/widgets: created concurrently by another run (2 with this name on the server now;`);
@@ -58,7 +59,7 @@ describe('two runs at once', () => {
     expect(plan.stdout).toMatch(new RegExp(`label "${NAMES[0]}" in acme/widgets: 2 labels with this name exist on the server \\(id \\d+ on 0 issues, id \\d+ on 0 issues\\)`));
   });
 
-  it('two real applies at once: every duplicate on the server is named by a run that created it', async () => {
+  it('two real applies at once without the lock (--no-lock): every duplicate on the server is named by a run that created it', async () => {
     w = await world(seed, { latencyMs: 10 });
     // Both runs read the labels before either creates one (the proxy holds the creates until both
     // lists were read), as two CI jobs started together do.
@@ -69,7 +70,7 @@ describe('two runs at once', () => {
     proxy = await startMisbehavingProxy(w.sandbox.url, (r) => (r.method === 'POST' ? { type: 'before', run: bothHaveRead } : undefined));
     const file = w.config(config);
     const env = { ...w.env, FORGEFORM_URL: proxy.url, NO_COLOR: '1' };
-    const [a, b] = await Promise.all([runCli(['apply', '--yes', '-c', file], { env, cwd: w.dir }), runCli(['apply', '--yes', '-c', file], { env, cwd: w.dir })]);
+    const [a, b] = await Promise.all([runCli(['apply', '--yes', '--no-lock', '-c', file], { env, cwd: w.dir }), runCli(['apply', '--yes', '--no-lock', '-c', file], { env, cwd: w.dir })]);
     const dups = duplicated(await serverLabels());
     const named = (out: string) => [...out.matchAll(/✗ label "([^"]+)" in repo:acme\/widgets: created concurrently by another run/g)].map((m) => m[1]!);
     const reported = [...new Set([...named(a.stdout), ...named(b.stdout)])].sort();

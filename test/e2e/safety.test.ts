@@ -106,11 +106,12 @@ describe('safety policy', () => {
     const plan = await w.cli(['plan', '-c', file], env);
     expect(plan.code).toBe(0);
     expect(plan.stdout).toContain('No changes.');
-    expect(plan.stdout.match(/admin webhook "system gitea https:\/\/ci.example.com\/hook": secret, authorization_header: \(sensitive, not comparable; --rotate-secrets sends them\)/g)).toHaveLength(1);
-    expect(plan.stdout.match(/user "alice": password: \(sensitive, not comparable; --rotate-secrets sends it\)/g)).toHaveLength(1);
+    // One line for the plan (issue 17: not one per object on every run), as Terraform says nothing of write-only values.
+    expect(plan.stdout.match(/not compared/g)).toHaveLength(1);
+    expect(plan.stdout).toContain('Warning: 3 declared secrets of existing objects not compared (the server never returns them): --rotate-secrets sends them');
     for (const v of Object.values(env)) expect(plan.stdout + plan.stderr).not.toContain(v);
     const rotate = await w.cli(['plan', '-c', file, '--rotate-secrets'], env);
-    expect(rotate.stdout).not.toContain('not comparable');
+    expect(rotate.stdout).not.toContain('not compared');
   });
 
   it('values a change’s requests depend on are shown with it: an organisation’s owner', async () => {

@@ -16,6 +16,8 @@ export type Misbehaviour =
   | { type: 'ignore-page' }
   /** 200 and then one byte every `intervalMs`, never finishing. */
   | { type: 'trickle'; intervalMs?: number }
+  /** Never answers, keeping the connection open: a server that stopped answering. */
+  | { type: 'stall' }
   /** 200 with a JSON list body of `bytes` bytes (streamed); not forwarded. */
   | { type: 'huge'; bytes: number }
   /** Forwarded, the server processes it, then the connection is destroyed before any answer. */
@@ -107,6 +109,8 @@ export async function startMisbehavingProxy(target: string, rule: (req: ProxiedR
               });
               return;
             }
+            case 'stall':
+              return;
             case 'huge':
               return await streamHuge(res, how.bytes);
             case 'drop-after': {

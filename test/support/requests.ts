@@ -1,9 +1,24 @@
 // What a sandbox received, as tests assert it: "METHOD path" lines (without /api/v1/) and bodies.
 import type { RequestLogEntry, Sandbox } from '../../src/sandbox/index.js';
 
-/** The API requests the sandbox received (without the /api/v1 prefix), e.g. "GET repos/acme/widgets/labels". */
+/** The API requests the sandbox received (without the /api/v1 prefix), e.g. "GET repos/acme/widgets/labels"; apply's lock requests left out (see lockCalls). */
 export function calls(sandbox: Sandbox): string[] {
-  return sandbox.requests().map((r) => `${r.method} ${r.path.replace(/^\/api\/v1\//, '')}`);
+  return sandbox.requests().filter((r) => !isLockRequest(r)).map((r) => `${r.method} ${r.path.replace(/^\/api\/v1\//, '')}`);
+}
+
+/**
+ * Whether a request is one of apply's lock (src/lock/lock.ts): its create (POST /orgs of
+ * forgeform-lock), reads, renewals and removal. Every apply makes them; tests of what apply writes
+ * for a configuration leave them out, tests of the lock look at them (lockCalls).
+ */
+export function isLockRequest(r: RequestLogEntry): boolean {
+  if (r.path === '/api/v1/orgs/forgeform-lock') return true;
+  return r.method === 'POST' && r.path === '/api/v1/orgs' && (r.body as { username?: unknown } | undefined)?.username === 'forgeform-lock';
+}
+
+/** Apply's lock requests, as calls() writes them. */
+export function lockCalls(sandbox: Sandbox): string[] {
+  return sandbox.requests().filter(isLockRequest).map((r) => `${r.method} ${r.path.replace(/^\/api\/v1\//, '')}`);
 }
 
 /** The requests that change something (anything but reads). */

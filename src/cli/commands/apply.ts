@@ -2,6 +2,8 @@ import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline/promises';
 import { describeDuplicates, findConcurrentDuplicates } from '../../apply/concurrent.js';
 import { execute } from '../../apply/executor.js';
+import { acquireLock, DEFAULT_STALE_MS, describeHolder, LockError, parseDuration, type HeldLock } from '../../lock/lock.js';
+import type { GiteaClient } from '../../gitea/client.js';
 import { planShapeProblems } from '../../apply/plan-shape.js';
 import { verifySavedPlan } from '../../apply/verify.js';
 import { kinds } from '../../kinds/index.js';
@@ -17,6 +19,38 @@ import { computePlan, printPlan, type PlanCommandOptions } from './plan.js';
 export interface ApplyCommandOptions extends PlanCommandOptions {
   yes?: boolean;
   force?: boolean;
+  /** false with --no-lock: apply takes no lock on the server. */
+  lock?: boolean;
+  /** How long to wait for another apply's lock (a duration: 0, 30s, 5m). */
+  lockTimeout?: string;
+  /** How long a lock not renewed is taken for its run's (a duration). */
+  lockStale?: string;
+}
+
+/**
+ * Takes the server's apply lock (src/lock/lock.ts) unless --no-lock: before anything is read, so
+ * that what is planned and written rests on a server no other apply changes meanwhile.
+ */
+async function takeLock(client: GiteaClient, opts: ApplyCommandOptions, out: Output): Promise<HeldLock | undefined> {
+  if (opts.lock === false) return undefined;
+  const duration = (v: string | undefined, fallback: number, name: string) => {
+    try {
+      return v === undefined ? fallback : parseDuration(v, name);
+    } catch (e) {
+      throw new UserError((e as Error).message);
+    }
+  };
+  try {
+    return await acquireLock(client, {
+      timeoutMs: duration(opts.lockTimeout, 0, '--lock-timeout'),
+      staleMs: duration(opts.lockStale, DEFAULT_STALE_MS, '--lock-stale'),
+      warn: (m) => out.stderr(out.err.yellow(`warning: ${m}`)),
+      waiting: (h) => out.stderr(`Waiting for the apply lock (--lock-timeout ${opts.lockTimeout}): ${describeHolder(h)}`),
+    });
+  } catch (e) {
+    if (e instanceof LockError) throw new UserError(e.message);
+    throw e;
+  }
 }
 
 function readPlanFile(path: string, out: Output): Plan {
@@ -80,6 +114,15 @@ async function confirm(out: Output): Promise<boolean> {
 }
 
 export async function applyCommand(planFile: string | undefined, opts: ApplyCommandOptions, out: Output): Promise<number> {
+  const locked: { lock?: HeldLock | undefined } = {};
+  try {
+    return await applyLocked(planFile, opts, out, locked);
+  } finally {
+    await locked.lock?.release();
+  }
+}
+
+async function applyLocked(planFile: string | undefined, opts: ApplyCommandOptions, out: Output, locked: { lock?: HeldLock | undefined }): Promise<number> {
   let plan: Plan;
   let refused = new Map<string, Diagnostic>();
   let client;
@@ -95,6 +138,7 @@ export async function applyCommand(planFile: string | undefined, opts: ApplyComm
     if (client.baseUrl !== plan.server.url.replace(/\/+$/, ''))
       throw new UserError(`the plan was made for ${plan.server.url}, not ${client.baseUrl}: refusing to apply it elsewhere`);
     server = await checkServer(client, opts, out);
+    locked.lock = await takeLock(client, opts, out);
     const otherRelease = releaseMismatch(plan.server, server);
     if (otherRelease) throw new UserError(`${otherRelease}: refusing to apply it, as what its requests do depends on the release. Plan again.`);
     const verified = await verifySavedPlan(plan, client, kinds, server);
@@ -107,7 +151,9 @@ export async function applyCommand(planFile: string | undefined, opts: ApplyComm
       );
     plan = { ...plan, unsafe: verified.verdict.unsafe };
   } else {
-    ({ plan, client, server } = await computePlan(opts, out));
+    ({ plan, client, server } = await computePlan(opts, out, async (c) => {
+      locked.lock = await takeLock(c, opts, out);
+    }));
     printPlan(plan, opts.format, out);
   }
   if (plan.changes.length === 0) return EXIT.ok;

@@ -69,7 +69,7 @@ export async function exportCommand(opts: ExportCommandOptions, out: Output): Pr
   const { client, server } = await connect(opts, out);
   let result;
   try {
-    result = await exportConfig(client, kinds, sel, out.progress('Reading the server'), server);
+    result = await exportConfig(client, kinds, sel, out.progress('Reading the server', () => `${client.requestCount} requests`), server);
   } catch (e) {
     if (!(e instanceof ExportSelectionError)) throw e;
     const unknownWord = (key: string) => {

@@ -88,7 +88,12 @@ function locateNearest(loaded: LoadedConfig, path: ConfigPath): SourceLocation |
 }
 
 /** Reads the server and computes the plan; configuration and server problems end here with exit 1. */
-export async function computePlan(opts: PlanCommandOptions, out: Output): Promise<{ plan: Plan; client: GiteaClient; loaded: LoadedConfig; server: ServerInfo }> {
+export async function computePlan(
+  opts: PlanCommandOptions,
+  out: Output,
+  /** Called once the server answered, before the first read of its state (apply takes its lock there). */
+  connected?: (client: GiteaClient, server: ServerInfo) => Promise<void>,
+): Promise<{ plan: Plan; client: GiteaClient; loaded: LoadedConfig; server: ServerInfo }> {
   // Everything that needs no server is checked before the first request.
   const loaded = await load(opts.config, out);
   const targets = parseTargets(opts.target, targetTypes(kinds));
@@ -107,6 +112,7 @@ export async function computePlan(opts: PlanCommandOptions, out: Output): Promis
       ? (scope: Scope) => (targets ? targets.scope(scope) : true) && (shard ? shard.scope(scope) : true) && (changed ? changed.scope(scope) : true)
       : undefined;
   const { client, server } = await connect(opts, out, loaded.config.server?.url);
+  await connected?.(client, server);
   // What the release lacks is known from the config and the preflight: refused before any state is read.
   const unavailable = unavailableIn(kinds, loaded, server);
   if (unavailable.length) throw new UserError(`${formatPlanErrors(unavailable)}\nPlanning failed: nothing was changed.`);
@@ -121,7 +127,7 @@ export async function computePlan(opts: PlanCommandOptions, out: Output): Promis
     server,
     options: { syncWriteOnly: Boolean(opts.syncWriteOnly), rotateSecrets: Boolean(opts.rotateSecrets), ...(selectObject ? { target: selectObject } : {}) },
     ...(selectScope ? { targets: selectScope } : {}),
-    onProgress: out.progress('Reading the server'),
+    onProgress: out.progress('Reading the server', () => `${client.requestCount} requests`),
   });
   if (errors.length) throw new UserError(`${formatPlanErrors(errors)}\nPlanning failed: nothing was changed.`);
   for (const selector of targets?.unmatched() ?? []) plan.warnings.push(`--target "${selector}" matches nothing the configuration declares: nothing is planned for it`);

@@ -5,6 +5,7 @@ import { EXIT, UserError, type Output } from '../output.js';
 export interface ValidateOptions {
   config?: string[];
   serverVersion?: string;
+  requireEnv?: boolean;
 }
 
 /**
@@ -15,8 +16,13 @@ export interface ValidateOptions {
  */
 export async function validateCommand(opts: ValidateOptions, out: Output): Promise<number> {
   const server = assumedServer(opts);
-  const loaded = await load(opts.config, out);
+  // Offline (an editor, a pre-commit hook) the secrets are usually not in the environment: references
+  // are checked (their syntax), their values only with --require-env, as plan always does.
+  const offline = opts.requireEnv ? undefined : { unset: new Set<string>() };
+  const loaded = await load(opts.config, out, offline);
   const files = loaded.files.join(', ');
+  if (offline?.unset.size)
+    out.stderr(`Note: not set, so their values were not checked (plan needs them; --require-env checks them): ${[...offline.unset].sort().join(', ')}`);
   if (server) {
     const [{ kinds }, { unavailableIn }] = await Promise.all([import('../../kinds/index.js'), import('../../plan/availability.js')]);
     const unavailable = unavailableIn(kinds, loaded, server);

@@ -1,4 +1,5 @@
 import { normalizeFields, str, text, shapeOfFields } from '../fields.js';
+import { LOCK_ORG } from '../../model/index.js';
 import type { FieldSpec, KindReading } from '../../model/index.js';
 
 export const fields: FieldSpec[] = [str('full_name'), text('description'), str('visibility'), str('website'), str('location'), str('email')];
@@ -12,7 +13,8 @@ export const reading = {
 
   async read(_scope, { client }) {
     const raw = await client.list<unknown>('admin/orgs', { object: 'organisations', shape });
-    return raw.map((r) => this.fromServer(r));
+    // apply's lock (src/lock/lock.ts) is no organisation of the configuration: never planned, exported or pruned.
+    return raw.map((r) => this.fromServer(r)).filter((o) => o.key.toLowerCase() !== LOCK_ORG);
   },
   fromServer(raw) {
     const r = raw as Record<string, unknown>;

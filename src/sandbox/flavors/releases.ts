@@ -186,6 +186,13 @@ export const QUIRKS = {
   notFoundLocaleWording: { gitea: { until: '1.24' }, forgejo: {} },
   /** `APIErrorNotFound()`'s `errors` is `[]` (Forgejo 11+: `make([]string, 0)`), not `null`. */
   notFoundErrorsArray: { forgejo: { since: 11 } },
+  /**
+   * `GET /admin/hooks` ignores `page` and `limit`: every hook, no X-Total-Count, no Link (ListHooks calls
+   * `GetSystemWebhooks`/`GetSystemOrDefaultWebhooks` and `ctx.JSON` with no ListOptions; see NOTES.md).
+   */
+  adminHooksUnpaged: { gitea: { until: '1.25' }, forgejo: { until: 11 } },
+  /** `GET /admin/hooks` pages, with X-Total-Count and no Link header (Forgejo 15; see NOTES.md). */
+  adminHooksTotalOnly: { forgejo: { since: 15 } },
   /** `GET /admin/hooks?type=system|default|all`; without it, the list is system hooks whatever `type` says. */
   adminHooksListType: GITEA_ONLY('1.24'),
   /** `GET /admin/actions/runners` answers a bare array with X-Total-Count (not `{runners, total_count}`). */

@@ -76,7 +76,7 @@ describe('planner with a fake kind', () => {
 
     const quiet = await plan(server, cfg('red'));
     expect(quiet.plan.changes).toEqual([]);
-    expect(quiet.plan.warnings).toEqual(['widget "w" in acme/app: secret: (sensitive, not comparable; --rotate-secrets sends it)']);
+    expect(quiet.plan.warnings).toEqual(['1 declared secret of existing objects not compared (the server never returns them): --rotate-secrets sends it']);
 
     const edit = await plan(server, cfg('blue'));
     expect(edit.plan.changes[0]!.fields.map((f) => f.path)).toEqual(['color', 'note']);

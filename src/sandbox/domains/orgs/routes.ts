@@ -15,6 +15,7 @@ import { checkEmail } from '../users/service.js';
 import { fail, isFailure } from '../../core/failure.js';
 import { CreateOrgOption, EditOrgOption } from './options.js';
 import { createOrg } from './service.js';
+import { deleteOrganization } from '../../core/cascade.js';
 import { hasQuirk } from '../../flavors/releases.js';
 
 
@@ -92,4 +93,37 @@ export function registerOrgRoutes(r: ApiRouter): void {
     return json(200, out);
   });
   r.on('PATCH', '/orgs/:org', ...org, reqToken, reqOrgOwnership, bind(EditOrgOption), editOrg);
+
+  /**
+   * `org.Create` (routers/api/v1/org/org.go, v1.21.11:228 … v1.25.4, Forgejo v7.0.16–v15.0.3): the doer
+   * creates it; 403 when it may not create organisations; a taken name 422 (`IsUserExist` before the
+   * insert; a race past that check ends on the UNIQUE index of user.lower_name, 500). Here the check
+   * and the insert are one step, so two creates at once give one 201 and one 422. forgeform's apply
+   * lock rests on it (src/lock/lock.ts).
+   */
+  r.on('POST', '/orgs', scope('organization'), reqToken, bind(CreateOrgOption), (ctx) => {
+    const doer = ctx.doer!;
+    if (!doer.isAdmin && !doer.allowCreateOrganization) return apiError(ctx.root, 403, 'Create organization not allowed');
+    const form = formOf(ctx, CreateOrgOption);
+    const res = createOrg(ctx.state, { kind: 'user', user: doer, id: doer.id, name: doer.name }, {
+      username: form.username,
+      fullName: form.full_name,
+      email: form.email,
+      description: form.description,
+      website: form.website,
+      location: form.location,
+      visibility: form.visibility,
+      repoAdminChangeTeamAccess: form.repo_admin_change_team_access,
+    });
+    if (isFailure(res)) return fail(ctx, res);
+    return json(201, toOrganization(ctx, res));
+  });
+
+  // `org.Delete` → `DeleteOrganization(ctx, org, false)`: 204; repositories still owned: 500 (v1.21.11:370).
+  r.on('DELETE', '/orgs/:org', ...org, reqToken, reqOrgOwnership, (ctx) => {
+    const target = ctx.org!;
+    if (ctx.state.reposOfOwner(target.id).length > 0) return apiError(ctx.root, 500, `organization still has ownership of repositories [uid: ${target.id}]`);
+    deleteOrganization(ctx.state, target);
+    return new Response(null, { status: 204 });
+  });
 }

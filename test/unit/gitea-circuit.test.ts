@@ -1,0 +1,156 @@
+/**
+ * The run as a whole (src/gitea/circuit.ts): a server that stopped answering stops the run at its
+ * first timeout, what can never succeed is not retried, reads and writes share one patience for
+ * 429/503, revoked credentials stop the writes, and the answers held at once are bounded. No timing
+ * is asserted here: what was sent, what failed and how.
+ */
+import type { ServerResponse } from 'node:http';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { describe, expect, it } from 'vitest';
+import { loopbackServers } from '../support/loopback.js';
+import { GiteaClient, NotSent } from '../../src/gitea/client.js';
+import { ServerStopped } from '../../src/gitea/errors.js';
+import type { Clock } from '../../src/gitea/retry.js';
+
+const serve = loopbackServers();
+
+const json = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
+  res.writeHead(status, { 'content-type': 'application/json', ...headers });
+  res.end(JSON.stringify(body));
+};
+
+/** Time that only moves when the client sleeps. */
+function fakeClock(): Clock & { slept: number[] } {
+  let t = 1_000_000;
+  const slept: number[] = [];
+  return {
+    slept,
+    now: () => t,
+    sleep: async (ms) => {
+      slept.push(ms);
+      t += ms;
+      await Promise.resolve();
+    },
+  };
+}
+
+const settle = (ps: Promise<unknown>[]) => Promise.allSettled(ps).then((rs) => rs.map((r) => (r.status === 'rejected' ? (r.reason as Error) : undefined)));
+
+describe('a server that stops answering', () => {
+  it('the first timeout with nothing heard from the server stops the run: queued requests are not sent, reads fail with one message, writes are NotSent', async () => {
+    let received = 0;
+    const url = await serve((req, res) => {
+      received++;
+      if (req.url === '/api/v1/version') return json(res, 200, { version: '1.25.0' });
+      // nothing: the server stopped answering
+    });
+    const client = new GiteaClient({ url, credentials: { token: 't' }, concurrency: 2, timeoutMs: 200, retryDelayMs: 1 });
+    await client.get('version');
+    const reads = Array.from({ length: 6 }, (_, i) => client.get(`repos/acme/r${i}`, { object: `repository acme/r${i}` }));
+    const write = client.request('POST', 'repos/acme/r0/labels', { body: { name: 'x' } });
+    const errors = await settle([...reads, write]);
+    // The two in flight when it stopped, and nothing after (before: every request waited twice its own timeout).
+    expect(received).toBe(1 + 2);
+    expect(errors.slice(0, 6).every((e) => e instanceof ServerStopped)).toBe(true);
+    expect(new Set(errors.slice(0, 6).map((e) => e!.message)).size).toBe(1);
+    expect(errors[0]!.message).toMatch(new RegExp(`^${url} stopped answering: no answer in time to GET /api/v1/repos/acme/r\\d \\(nothing came from the server within 0\\.2 s, --timeout\\), so nothing more is sent`));
+    expect(errors[6]).toBeInstanceOf(NotSent);
+    expect((errors[6] as NotSent).reason).toBe(errors[0]!.message);
+  });
+
+  it('a timeout while other answers come is the slow request’s own: it is sent once more and the run goes on', async () => {
+    let slow = 0;
+    const url = await serve((req, res) => {
+      // Headers at once, then nothing: the server is alive, this answer is too slow.
+      if (req.url!.includes('slow')) {
+        slow++;
+        res.writeHead(200, { 'content-type': 'application/json' });
+        return void res.write('[');
+      }
+      json(res, 200, { ok: true });
+    });
+    const client = new GiteaClient({ url, credentials: { token: 't' }, timeoutMs: 150, retryDelayMs: 1 });
+    await expect(client.get('slow')).rejects.toThrow('(tried 2 times)');
+    expect(slow).toBe(2);
+    await expect(client.get('fast')).resolves.toEqual({ ok: true });
+  });
+});
+
+describe('what can never succeed is not retried', () => {
+  it('a connection refused before the server ever answered is final, one attempt', async () => {
+    const s = createServer();
+    await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+    const port = (s.address() as AddressInfo).port;
+    await new Promise((r) => s.close(r));
+    const client = new GiteaClient({ url: `http://127.0.0.1:${port}`, credentials: { token: 't' }, retries: 10, retryDelayMs: 1 });
+    const e = (await client.get('version').then(
+      () => undefined,
+      (x: unknown) => x,
+    )) as ServerStopped;
+    expect(e).toBeInstanceOf(ServerStopped);
+    expect(e.message).toBe(`cannot reach http://127.0.0.1:${port}: the connection was refused (ECONNREFUSED); check the host and port of the URL, and that the server is running`);
+    expect(e.network?.reason).toBe('the connection was refused');
+    expect(client.requestCount).toBe(1);
+    // Nothing more is sent: the next request fails with the same message.
+    await expect(client.get('user')).rejects.toThrow(e.message);
+    expect(client.requestCount).toBe(1);
+  });
+
+  it('once the server answered, a refused connection (a restart) is sent again, the same for a POST', async () => {
+    let answered = 0;
+    const server = createServer((_req, res) => {
+      answered++;
+      json(res, 200, { version: '1.25.0' }, { connection: 'close' });
+      // The server goes away after its first answer.
+      server.close();
+      server.closeAllConnections();
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const client = new GiteaClient({ url, credentials: { token: 't' }, retries: 1, retryDelayMs: 1, timeoutMs: 60_000 });
+    await client.get('version');
+    await expect(client.request('POST', 'repos/a/b/labels', { body: {} })).rejects.toThrow('(tried 6 times)');
+    expect(answered).toBe(1);
+    expect(client.requestCount).toBe(1 + 6);
+  });
+});
+
+describe('one patience for 429 and 503, reads and writes alike (issue 18: writes gave up after 2 s, reads after 60 s)', () => {
+  it('a POST answered 503 is sent again as often as a GET', async () => {
+    const counts: Record<string, number> = {};
+    const url = await serve((req, res) => {
+      counts[req.method!] = (counts[req.method!] ?? 0) + 1;
+      json(res, 503, { message: 'maintenance' });
+    });
+    const client = new GiteaClient({ url, credentials: { token: 't' }, retries: 2, retryDelayMs: 1, clock: fakeClock() });
+    await expect(client.get('x')).rejects.toThrow('(tried 11 times)');
+    await expect(client.request('POST', 'repos/a/b/labels', { body: {} })).rejects.toThrow('(tried 11 times)');
+    expect(counts).toEqual({ GET: 11, POST: 11 });
+  });
+
+  it('Retry-After is followed, and a server that refuses everything for over two minutes is given up on', async () => {
+    const clock = fakeClock();
+    const url = await serve((_req, res) => json(res, 429, { message: 'rate limited' }, { 'retry-after': '50' }));
+    const client = new GiteaClient({ url, credentials: { token: 't' }, retries: 10, clock });
+    await expect(client.request('PUT', 'repos/a/b/topics', { body: {} })).rejects.toThrow('(the server has refused every request for over 120 s; forgeform stopped waiting)');
+    // Waits of what the server asked, until the budget of the run is spent: 50 s, 50 s, 50 s, then no more.
+    expect(clock.slept.filter((ms) => ms >= 50_000)).toHaveLength(3);
+  });
+});
+
+describe('the answers held at once are bounded (issue 18: 740 MB at --concurrency 64)', () => {
+  it('past twice the largest one answer, the largest in flight is refused (not retried); what is held never passes the budget', async () => {
+    const url = await serve((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      // 900 bytes each, under the 1000-byte cap of one answer, then nothing more.
+      res.write(`[${' '.repeat(899)}`);
+    });
+    const client = new GiteaClient({ url, credentials: { token: 't' }, concurrency: 6, maxBodyBytes: 1000, retries: 0, timeoutMs: 400 });
+    const errors = await settle(Array.from({ length: 6 }, (_, i) => client.get(`repos/a/r${i}/labels`)));
+    const cut = errors.filter((e) => e?.message.includes('failed: the answers in flight held more than 2 KB together, this one the most: refused'));
+    // 2000 bytes hold two answers of 900: the other four were cut.
+    expect(cut.length).toBeGreaterThanOrEqual(4);
+    expect(client.http.peakBuffered).toBeLessThanOrEqual(2000);
+  });
+});
