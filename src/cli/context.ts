@@ -59,9 +59,38 @@ interface ClientAndCredentials {
   credentials: string;
 }
 
-async function clientFor(opts: ServerOptions, out: Output, configUrl?: string): Promise<ClientAndCredentials> {
-  const url = opts.url ?? process.env.FORGEFORM_URL ?? configUrl;
-  if (!url) throw new UserError('no server: pass --url, set FORGEFORM_URL, or set server.url in the config');
+/**
+ * The server the credentials go to is the one they were given with: --url or FORGEFORM_URL. A URL
+ * that only the configuration names (server.url) is not: anyone who can edit the configuration — a
+ * pull request in a GitOps repository — could otherwise send the token to a host of their own.
+ * Such a URL must be confirmed by --url or FORGEFORM_URL. (A saved plan's server is the one its
+ * maker gave: `apply FILE` takes it, after checking the plan, as before.)
+ */
+function onlyFromFile(fileUrl: string, where: string): UserError {
+  let origin = fileUrl;
+  try {
+    origin = new URL(fileUrl).origin;
+  } catch {
+    /* said as written */
+  }
+  return new UserError(
+    `the server URL comes only from ${where} (${fileUrl}): forgeform sends credentials only to the server they are given with. Set FORGEFORM_URL (or pass --url) to ${origin} to send them there.`,
+  );
+}
+
+/** Whether two URLs name one server (scheme, host and port); undefined when one is no URL. */
+function sameOrigin(a: string, b: string): boolean | undefined {
+  try {
+    return new URL(a).origin === new URL(b).origin;
+  } catch {
+    return undefined;
+  }
+}
+
+async function clientFor(opts: ServerOptions, out: Output, configUrl?: string, configUrlSource = 'server.url of the configuration'): Promise<ClientAndCredentials> {
+  const given = opts.url ?? process.env.FORGEFORM_URL;
+  const url = given ?? configUrl;
+  if (!url) throw new UserError('no server: pass --url or set FORGEFORM_URL (server.url of the config must name the same server)');
   if (urlHasCredentials(url)) {
     const from = opts.url !== undefined ? '--url' : process.env.FORGEFORM_URL !== undefined ? 'FORGEFORM_URL' : 'server.url';
     throw new UserError(`the server URL of ${from} holds a user name or password: remove it from the URL, and set FORGEFORM_TOKEN (or --token-file), or FORGEFORM_USERNAME and FORGEFORM_PASSWORD`);
@@ -75,6 +104,9 @@ async function clientFor(opts: ServerOptions, out: Output, configUrl?: string): 
   if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') throw new UserError(`server URL "${url}" must start with https:// or http://`);
   if (parsed.protocol === 'http:' && !isLoopback(parsed.hostname) && !opts.insecureHttp)
     throw new UserError(`refusing to send credentials over plain http to ${parsed.host}: use https, or pass --insecure-http`);
+  if (given === undefined) throw onlyFromFile(url, configUrlSource);
+  if (configUrl !== undefined && sameOrigin(configUrl, url) === false)
+    out.stderr(out.err.yellow(`warning: ${configUrlSource} names ${configUrl}, but ${opts.url !== undefined ? '--url' : 'FORGEFORM_URL'} is ${url}: using ${url}`));
 
   let credentials: Credentials;
   let source: string;
@@ -134,8 +166,8 @@ async function clientFor(opts: ServerOptions, out: Output, configUrl?: string): 
 const credentialSources = new WeakMap<GiteaClient, string>();
 
 /** Server URL from --url, FORGEFORM_URL or server.url; credentials only from the environment or a file. Sends nothing. */
-export async function makeClient(opts: ServerOptions, out: Output, configUrl?: string): Promise<GiteaClient> {
-  const { client, credentials } = await clientFor(opts, out, configUrl);
+export async function makeClient(opts: ServerOptions, out: Output, configUrl?: string, configUrlSource?: string): Promise<GiteaClient> {
+  const { client, credentials } = await clientFor(opts, out, configUrl, configUrlSource);
   credentialSources.set(client, credentials);
   return client;
 }

@@ -354,8 +354,8 @@ export class GiteaClient {
 
   /** Every item of a paged list (see src/gitea/paging.ts for how far it reads, and how much at once). */
   async list<T = unknown>(path: string, opts: RequestOptions = {}): Promise<T[]> {
-    const fetchPage = async (page: number) => {
-      const res = await this.request<T[]>('GET', path, { ...opts, expect: 'list', query: { ...opts.query, limit: PAGE_SIZE, page } });
+    const fetchPage = async (page: number, limit = PAGE_SIZE) => {
+      const res = await this.request<T[]>('GET', path, { ...opts, expect: 'list', query: { ...opts.query, limit, page } });
       return { items: res.data, headers: res.headers };
     };
     return this.readPages<T>(path, opts, fetchPage, undefined, (next, total) =>
@@ -416,9 +416,9 @@ export class GiteaClient {
     return this.readPages<T>(
       path,
       opts,
-      async (page) => {
+      async (page, limit = PAGE_SIZE) => {
         const { shape, ...rest } = opts;
-        const res = await this.request('GET', path, { ...rest, expect: 'container', query: { ...opts.query, limit: PAGE_SIZE, page } });
+        const res = await this.request('GET', path, { ...rest, expect: 'container', query: { ...opts.query, limit, page } });
         const { items, total } = unwrap(res.data);
         if (items !== undefined && items !== null && !Array.isArray(items)) throw AnswerError.wrongAnswer('GET', path, res.data, 'a list in its body', opts.object);
         // The shape is the items' (the wrapper is unwrap's business).
@@ -430,7 +430,7 @@ export class GiteaClient {
     );
   }
 
-  private readPages<T>(path: string, opts: RequestOptions, fetchPage: (page: number) => Promise<Page<T>>, totalName?: string, onTrusted?: (next: number, total: number) => void): Promise<T[]> {
+  private readPages<T>(path: string, opts: RequestOptions, fetchPage: (page: number, limit?: number) => Promise<Page<T>>, totalName?: string, onTrusted?: (next: number, total: number) => void): Promise<T[]> {
     const what = `${opts.object ? `${opts.object}: ` : ''}GET /api/v1/${path}`;
     return readAllPages<T>(fetchPage, {
       pageSize: PAGE_SIZE,
@@ -438,6 +438,8 @@ export class GiteaClient {
       maxPages: MAX_PAGES,
       warn: (m) => this.warn(`${what}: ${m}`),
       endless: (pages, why) => new AnswerError('GET', path, `failed: the list did not end after ${pages} pages ${why}: the server (or a proxy) seems to ignore the page parameter; stopped`, opts.object),
+      unpageable: (page, repeats) =>
+        new AnswerError('GET', path, `failed: page ${page} repeats page ${repeats}: the server (or a proxy) ignores the page parameter, so the list cannot be read beyond its first ${PAGE_SIZE}; stopped`, opts.object),
       ...(totalName ? { totalName } : {}),
       ...(onTrusted ? { onTrusted } : {}),
     });

@@ -13,8 +13,15 @@ import type { AnswerHeaders } from './transport.js';
  * create of one that exists (a second label or hook of that name), a rename into a name that is taken,
  * the delete of a label copy whose issues were not all read. `onTrusted` hands the page after the end
  * to the caller: the client reads it before the first write under the same parent (src/gitea/client.ts).
- * A list that does not end within a sane number of pages (a server that ignores `page`) stops with
- * an error instead of reading forever.
+ * A list that does not end within a sane number of pages stops with an error instead of reading forever.
+ *
+ * Some routes are not paged at all on some releases (issue 19: `GET /admin/hooks` before Gitea 1.26
+ * and Forgejo 15 answers every hook, with no X-Total-Count and no Link). The client never loops on
+ * them: a first page holding more than the `limit` asked is the whole list (the route ignores
+ * `limit`, so `page` too); a page that repeats the one before (or the first) means the route ignores
+ * `page`. Then one more request with `limit` one lower tells the two cases apart (see unpagedEnd):
+ * when it answers the first page again, the list is whole; when it answers one item fewer, the route
+ * pages by `limit` but ignores `page`, and the list cannot be read beyond its first page: an error.
  */
 
 export interface Page<T> {
@@ -32,6 +39,8 @@ export interface PagingOptions {
   warn: (message: string) => void;
   /** The error to throw when the list does not end. */
   endless: (pages: number, why: string) => Error;
+  /** The error to throw when the route ignores `page` and the list holds more than its first page. */
+  unpageable?: (page: number, repeats: number) => Error;
   /** Where the total comes from, for messages; default X-Total-Count. */
   totalName?: string;
   /** The list ended because its full pages added up to the total, not on a short page: `next` is the page that would prove it. */
@@ -57,9 +66,20 @@ export function countOf(headers: AnswerHeaders, onPage: number): { count: number
   return { count: onPage, exact: false };
 }
 
-export async function readAllPages<T>(fetchPage: (page: number) => Promise<Page<T>>, opts: PagingOptions): Promise<T[]> {
+/** The same items in the same order (a page that repeats another). */
+function samePage<T>(a: T[], b: T[]): boolean {
+  return a.length === b.length && a.length > 0 && JSON.stringify(a) === JSON.stringify(b);
+}
+
+/**
+ * Every item of a list, page by page. `fetchPage(page, limit)` asks one page; `limit` is only given
+ * (one below the first page's size) to tell an unpaged route from one that ignores `page` alone.
+ */
+export async function readAllPages<T>(fetchPage: (page: number, limit?: number) => Promise<Page<T>>, opts: PagingOptions): Promise<T[]> {
   const name = opts.totalName ?? 'X-Total-Count';
   const first = await fetchPage(1);
+  // More than asked: the route ignores `limit` (an unpaged list): it is whole, and page 2 would repeat it.
+  if (first.items.length > opts.pageSize) return [...first.items];
   const items = [...first.items];
   const header = parseTotal(first.headers.get('x-total-count'));
   let total: number | undefined;
@@ -88,6 +108,7 @@ export async function readAllPages<T>(fetchPage: (page: number) => Promise<Page<
     p.catch(() => undefined);
     pending.set(page, p);
   };
+  let previous = first.items;
   for (let page = 2; ; page++) {
     if (page > maxPages)
       throw opts.endless(
@@ -98,6 +119,9 @@ export async function readAllPages<T>(fetchPage: (page: number) => Promise<Page<
     for (let p = page; p <= ahead; p++) if (!pending.has(p)) start(p);
     const current = await pending.get(page)!;
     pending.delete(page);
+    const repeats = samePage(current.items, previous) ? page - 1 : samePage(current.items, first.items) ? 1 : undefined;
+    if (repeats !== undefined) return unpagedEnd(fetchPage, first.items, page, repeats, total, opts);
+    previous = current.items;
     items.push(...current.items);
     if (current.items.length < pageSize) break;
     if (total === undefined) continue;
@@ -111,4 +135,20 @@ export async function readAllPages<T>(fetchPage: (page: number) => Promise<Page<
   }
   if (total !== undefined && items.length !== total) opts.warn(`${name} said ${total} but the list held ${items.length}`);
   return items;
+}
+
+/**
+ * Page `page` repeated page `repeats`: the route ignores `page`. When a total announced more than the
+ * first page, it pages by `limit` and the rest cannot be read. Otherwise one request with a `limit`
+ * one lower tells whether it honours `limit` at all: an unpaged route answers the same first page
+ * again (it was the whole list, which happened to hold exactly `limit` items); a route that honours
+ * it answers one item fewer, and the list may go on beyond what can be read. (One higher would not
+ * do: Gitea caps `limit` at MAX_RESPONSE_ITEMS, 50 by default.)
+ */
+async function unpagedEnd<T>(fetchPage: (page: number, limit?: number) => Promise<Page<T>>, firstItems: T[], page: number, repeats: number, total: number | undefined, opts: PagingOptions): Promise<T[]> {
+  const fail = () => (opts.unpageable ? opts.unpageable(page, repeats) : opts.endless(page, `(page ${page} repeats page ${repeats})`));
+  if (repeats !== 1 || page !== 2 || (total !== undefined && total > firstItems.length) || firstItems.length < 2) throw fail();
+  const narrower = await fetchPage(1, firstItems.length - 1);
+  if (narrower.items.length < firstItems.length) throw fail();
+  return [...firstItems];
 }

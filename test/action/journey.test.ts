@@ -9,11 +9,14 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildActionDir } from './runner.js';
 import { exampleConfig, journey, results, BOT_PASSWORD, HOOK_SECRET, MALLORY_TOKEN, PLAN_TOKEN, ADMIN_TOKEN, REPO, type Journey } from './journey-world.js';
 
+/** A journey runs several workflows, each job a few processes: slow on a busy machine, never hung. */
+const JOURNEY_TIMEOUT = 300_000;
+
 let actionDir: string;
 let j: Journey | undefined;
 beforeAll(() => {
   actionDir = buildActionDir();
-});
+}, 120_000);
 afterEach(async () => {
   await j?.close();
   j = undefined;
@@ -78,7 +81,7 @@ describe.each(['github', 'gitea'] as const)('the %s example workflows, as a runn
     // No secret anywhere on the forge.
     const everything = JSON.stringify([await j.comments(pull.number), await j.issues()]);
     for (const s of [ADMIN_TOKEN, PLAN_TOKEN, BOT_PASSWORD, HOOK_SECRET]) expect(everything).not.toContain(s);
-  });
+  }, JOURNEY_TIMEOUT);
 
   it('applies two pull requests from one main in turn, each exactly as reviewed, and main and the server converge', async () => {
     j = await journey(kind, actionDir);
@@ -100,7 +103,7 @@ describe.each(['github', 'gitea'] as const)('the %s example workflows, as a runn
 
     const nightly = await j.nightly();
     expect(Object.values(nightly)[0]![0]!.forgeform!.outputs).toMatchObject({ 'has-changes': 'false' });
-  });
+  }, JOURNEY_TIMEOUT);
 
   it('a stale merge changes nothing, says why on the pull request and opens one issue; the next reviewed merge applies and closes it', async () => {
     j = await journey(kind, actionDir);
@@ -132,7 +135,7 @@ describe.each(['github', 'gitea'] as const)('the %s example workflows, as a runn
     expect(await labels(j, 'repos/acme/widgets/labels')).toEqual(['docs:0075ca', 'good first issue:7057ff']);
     issues = (await j.issues()).filter((i) => i.title === 'forgeform: merged but not applied');
     expect(issues).toEqual([expect.objectContaining({ state: 'closed' })]);
-  });
+  }, JOURNEY_TIMEOUT);
 
   it('a failed plan replaces the plan in the comment, and a merge of it applies nothing', async () => {
     j = await journey(kind, actionDir);
@@ -157,7 +160,7 @@ describe.each(['github', 'gitea'] as const)('the %s example workflows, as a runn
     expect(results(merged.runs)).toEqual([`${applyFile}/apply: failure`]);
     expect(j.managed.requests().filter((r) => r.method !== 'GET')).toEqual([]);
     expect((await ownComment(j, pull.number))[0]!.body).toContain('**Merged but not applied**');
-  });
+  }, JOURNEY_TIMEOUT);
 
   it('leaves a marker planted by another user alone, and never trusts the plan it claims', async () => {
     j = await journey(kind, actionDir);
@@ -184,5 +187,5 @@ describe.each(['github', 'gitea'] as const)('the %s example workflows, as a runn
     expect(await labels(j, 'repos/acme/widgets/labels')).toEqual(['docs:0075ca', 'good first issue:7057ff']);
     all = await j.comments(pull.number);
     expect(all.find((c) => c.id === planted)!.body).toBe(forged);
-  });
+  }, JOURNEY_TIMEOUT);
 });

@@ -258,6 +258,38 @@ describe('a list that ended on X-Total-Count is proven before a write that may r
   });
 });
 
+describe('lists a release does not page (issue 19): the client stops, never loops', () => {
+  /** A route that answers `items` for any page: all of them (unpaged), or the first `limit` (ignoring page only). */
+  const route = (count: number, honoursLimit: boolean) => {
+    const asked: string[] = [];
+    const all = Array.from({ length: count }, (_, i) => ({ id: i + 1 }));
+    const fetch = async (page: number, limit = 50): Promise<Page<{ id: number }>> => {
+      asked.push(`${page}/${limit}`);
+      return { items: honoursLimit ? all.slice(0, limit) : all, headers: new Headers() };
+    };
+    return { asked, fetch };
+  };
+  const opts = { pageSize: 50, prefetch: 16, maxPages: 1000, warn: () => undefined, endless: (n: number) => new Error(`endless after ${n}`), unpageable: (p: number, r: number) => new Error(`page ${p} repeats page ${r}`) };
+
+  it('a first page larger than the limit asked is the whole list: one request', async () => {
+    const { asked, fetch } = route(60, false);
+    expect(await readAllPages(fetch, opts)).toHaveLength(60);
+    expect(asked).toEqual(['1/50']);
+  });
+
+  it('exactly a full page with no header: page 2 repeats it, and a narrower request answered in full proves it whole', async () => {
+    const { asked, fetch } = route(50, false);
+    expect(await readAllPages(fetch, opts)).toHaveLength(50);
+    expect(asked).toEqual(['1/50', '2/50', '1/49']);
+  });
+
+  it('a route that honours limit but ignores page cannot be read beyond its first page: an error, not 1,000 pages', async () => {
+    const { asked, fetch } = route(120, true);
+    await expect(readAllPages(fetch, opts)).rejects.toThrow('page 2 repeats page 1');
+    expect(asked).toEqual(['1/50', '2/50', '1/49']);
+  });
+});
+
 describe('lists whose body carries the total (Actions runners)', () => {
   const runners = Array.from({ length: 60 }, (_, i) => ({ id: i + 1, name: `r${i}` }));
   it.each([['1'], ['abc'], ['-5']])('a total_count of %s still reads every page, with a warning', async (total) => {

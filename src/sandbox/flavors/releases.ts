@@ -178,6 +178,13 @@ export const QUIRKS = {
   hookAuthorizationInClear: { gitea: { until: '1.26' }, forgejo: {} },
   /** `PATCH /admin/hooks/{id}` checks `config.url` (`Invalid url`): Gitea v1.24.7 `utils/hook.go` l.341, Forgejo v15.0.3 l.332; not in v1.23.8 nor v11.0.15. */
   hookEditChecksUrl: { gitea: { since: '1.24' }, forgejo: { since: 15 } },
+  /**
+   * `GET /admin/hooks` ignores `page` and `limit`: every hook, no X-Total-Count, no Link (ListHooks calls
+   * `GetSystemWebhooks`/`GetSystemOrDefaultWebhooks` and `ctx.JSON` with no ListOptions; see NOTES.md).
+   */
+  adminHooksUnpaged: { gitea: { until: '1.25' }, forgejo: { until: 11 } },
+  /** `GET /admin/hooks` pages, with X-Total-Count and no Link header (Forgejo 15; see NOTES.md). */
+  adminHooksTotalOnly: { forgejo: { since: 15 } },
   /** `GET /admin/hooks?type=system|default|all`; without it, the list is system hooks whatever `type` says. */
   adminHooksListType: GITEA_ONLY('1.24'),
   /** `GET /admin/actions/runners` answers a bare array with X-Total-Count (not `{runners, total_count}`). */

@@ -67,13 +67,15 @@ function hookById(ctx: ApiContext): AdminHookRecord | undefined {
 export function registerAdminHookRoutes(r: ApiRouter): void {
   const admin = ADMIN_STEPS;
 
-  // `type`: system (default, also for any other value), default, all. Paged since v1.26.
+  // `type`: system (default, also for any other value), default, all. Paged since Gitea 1.26 and Forgejo 15.
   r.on('GET', '/admin/hooks', ...admin, (ctx) => {
     // Before `type=` the list is the system hooks, whatever the query says.
     const type = hasQuirk(ctx.flavor, 'adminHooksListType') ? (ctx.query.get('type') ?? '') : 'system';
     const hooks = ctx.state.data.adminHooks.filter((h) => (type === 'all' ? true : type === 'default' ? !h.isSystem : h.isSystem)).sort((a, b) => a.id - b.id);
+    // Unpaged before Gitea 1.26 and Forgejo 15: every hook, whatever page and limit say, and no header.
+    if (hasQuirk(ctx.flavor, 'adminHooksUnpaged')) return json(200, hooks.map((h) => toHook(h, ctx.flavor)));
     const opts = listOptions(ctx);
-    setLinkHeader(ctx, hooks.length, opts.pageSize);
+    if (!hasQuirk(ctx.flavor, 'adminHooksTotalOnly')) setLinkHeader(ctx, hooks.length, opts.pageSize);
     setTotalCountHeader(ctx, hooks.length);
     return json(200, paginate(hooks, opts).map((h) => toHook(h, ctx.flavor)));
   });
