@@ -12,8 +12,8 @@ interface Step {
 }
 interface Workflow {
   on: unknown;
+  jobs: Record<string, { steps: Step[]; environment?: unknown; 'runs-on'?: unknown }>;
   concurrency?: { group: string; 'cancel-in-progress': boolean };
-  jobs: Record<string, { steps: Step[] }>;
 }
 
 const GITOPS = join(ROOT, 'examples/gitops');
@@ -26,7 +26,8 @@ const configVariables = [...new Set([...configText.matchAll(/\$\{(?:env:)?([A-Za
 const workflows: [string, Workflow][] = ['.github/workflows', '.gitea/workflows'].flatMap((dir) =>
   readdirSync(join(GITOPS, dir)).map((f): [string, Workflow] => [`${dir}/${f}`, parse(readFileSync(join(GITOPS, dir, f), 'utf8')) as Workflow]),
 );
-const docBlocks = [...readFileSync(join(ROOT, 'docs/ci.md'), 'utf8').matchAll(/```yaml\n([\s\S]*?)```/g)].map((m, i): [string, Workflow] => [`docs/ci.md block ${i + 1}`, parse(m[1]!) as Workflow]);
+/** The workflows of docs/ci.md: each block starts with a comment naming its file ("(sharded)" for the matrix ones). */
+const docBlocks = [...readFileSync(join(ROOT, 'docs/ci.md'), 'utf8').matchAll(/```yaml\n# (\.(?:github|gitea)\/workflows\/[^\n]+)\n([\s\S]*?)```/g)].map((m): [string, Workflow] => [`docs/ci.md ${m[1]}`, parse(m[2]!) as Workflow]);
 const forgeformSteps = (w: Workflow) => Object.values(w.jobs).flatMap((j) => j.steps.filter((s) => /forgeform@/.test(s.uses ?? '')));
 
 describe('the GitOps example repository and the copy-paste workflows', () => {
@@ -34,7 +35,46 @@ describe('the GitOps example repository and the copy-paste workflows', () => {
     expect(workflows.map(([n]) => n).sort()).toEqual(
       ['.gitea/workflows/forgeform-apply.yml', '.gitea/workflows/forgeform-drift.yml', '.gitea/workflows/forgeform-plan.yml', '.github/workflows/forgeform-apply.yml', '.github/workflows/forgeform-drift.yml', '.github/workflows/forgeform-plan.yml'].sort(),
     );
-    expect(docBlocks).toHaveLength(8);
+    expect(docBlocks.map(([n]) => n)).toEqual([
+      ...['plan', 'apply', 'drift'].map((c) => `docs/ci.md .github/workflows/forgeform-${c}.yml`),
+      ...['plan', 'apply', 'drift'].map((c) => `docs/ci.md .gitea/workflows/forgeform-${c}.yml`),
+      ...['github', 'gitea'].flatMap((f) => ['plan', 'apply'].map((c) => `docs/ci.md .${f}/workflows/forgeform-${c}.yml (sharded)`)),
+    ]);
+  });
+
+  it('shows in docs/ci.md exactly the workflows of the example repository', () => {
+    for (const [name, w] of docBlocks.filter(([n]) => !n.endsWith('(sharded)'))) {
+      const file = name.replace('docs/ci.md ', '');
+      expect(w, file).toEqual(workflows.find(([n]) => n === file)![1]);
+    }
+  });
+
+  it('never hands a pull request the write token or a real write-only value, and fixes the server outside it', () => {
+    for (const [name, w] of [...workflows, ...docBlocks]) {
+      for (const s of forgeformSteps(w)) {
+        expect(s.with?.url, name).toBe('${{ vars.FORGEFORM_URL }}');
+        if (s.with?.command === 'apply') continue;
+        expect(s.with?.token, name).toBeUndefined();
+        expect(s.with?.['plan-token'], name).toBe('${{ secrets.FORGEFORM_PLAN_TOKEN }}');
+        for (const v of Object.values(s.env ?? {})) expect(v, name).not.toMatch(/secrets\./);
+      }
+    }
+  });
+
+  it('on GitHub, keeps the write token in an environment that a push to main reaches and a pull request does not', () => {
+    for (const [name, w] of [...workflows, ...docBlocks].filter(([n]) => n.includes('.github/workflows/forgeform-apply'))) {
+      expect(w.on, name).toEqual({ push: { branches: ['main'] } });
+      expect(Object.values(w.jobs)[0]!, name).toMatchObject({ environment: 'forge-admin' });
+    }
+  });
+
+  it('on Gitea, runs apply and drift on the one-job-at-a-time runner label', () => {
+    for (const [name, w] of [...workflows, ...docBlocks].filter(([n]) => n.includes('.gitea/') && !n.includes('plan'))) expect(Object.values(w.jobs)[0]!, name).toMatchObject({ 'runs-on': 'forgeform-serial' });
+  });
+
+  it('runs the action by $GITHUB_ACTION_PATH, which works in container jobs', () => {
+    const action = parse(readFileSync(join(ROOT, 'action.yml'), 'utf8')) as { runs: { steps: { run: string }[] } };
+    expect(action.runs.steps.map((s) => s.run)).toEqual(['node "$GITHUB_ACTION_PATH/dist/action/index.js"']);
   });
 
   it.each([...workflows, ...docBlocks])('%s passes only inputs the action has', (_name, w) => {

@@ -5,8 +5,10 @@
  * are applied in turn; a stale merge changes nothing and says so on the pull request and in an
  * issue; a failed plan replaces the plan in the comment.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { buildActionDir } from './runner.js';
+import { buildActionDir, ROOT } from './runner.js';
 import { exampleConfig, journey, results, BOT_PASSWORD, HOOK_SECRET, MALLORY_TOKEN, PLAN_TOKEN, ADMIN_TOKEN, REPO, type Journey } from './journey-world.js';
 
 /** A journey runs several workflows, each job a few processes: slow on a busy machine, never hung. */
@@ -187,5 +189,44 @@ describe.each(['github', 'gitea'] as const)('the %s example workflows, as a runn
     expect(await labels(j, 'repos/acme/widgets/labels')).toEqual(['docs:0075ca', 'good first issue:7057ff']);
     all = await j.comments(pull.number);
     expect(all.find((c) => c.id === planted)!.body).toBe(forged);
+  }, JOURNEY_TIMEOUT);
+});
+
+/** The sharded workflows of docs/ci.md (a matrix of 2), as a team copies them into the repository. */
+function shardedWorkflows(kind: 'github' | 'gitea'): Record<string, string> {
+  const doc = readFileSync(join(ROOT, 'docs/ci.md'), 'utf8');
+  const files: Record<string, string> = {};
+  for (const m of doc.matchAll(/```yaml\n# (\.(?:github|gitea)\/workflows\/[^\n]+?) \(sharded\)\n([\s\S]*?)```/g)) if (m[1]!.startsWith(`.${kind}/`)) files[m[1]!] = m[2]!;
+  expect(Object.keys(files).sort()).toEqual([`.${kind}/workflows/forgeform-apply.yml`, `.${kind}/workflows/forgeform-plan.yml`]);
+  return files;
+}
+
+describe.each(['github', 'gitea'] as const)('the sharded %s workflows of docs/ci.md (a matrix of 2)', (kind) => {
+  it('plans each part in its own comment, applies both parts on merge, and the plan of main is then empty; a stale part changes nothing', async () => {
+    j = await journey(kind, actionDir, { workflows: shardedWorkflows(kind) });
+    const config = exampleConfig();
+    const { pull, runs } = await j.open('Adopt forgeform', config);
+    expect(results(runs)).toEqual(['forgeform-plan.yml/plan[1]: success', 'forgeform-plan.yml/plan[2]: success']);
+    let mine = await ownComment(j, pull.number);
+    expect(mine).toHaveLength(2);
+    const part = (n: number) => mine.find((c) => c.body.includes(`### forgeform plan · \`config\` · shard ${n}/2`))!;
+    expect(part(1).body).toContain('Plan: 2 to create'); // users and admin hooks: part 1
+    expect(part(2).body).toContain('Plan: 4 to create'); // acme and its repositories: part 2
+
+    const merged = await j.merge(pull);
+    expect(results(merged.runs)).toEqual(['forgeform-apply.yml/apply[1]: success', 'forgeform-apply.yml/apply[2]: success']);
+    mine = await ownComment(j, pull.number);
+    for (const n of [1, 2]) expect(part(n).body).toMatch(new RegExp(`### forgeform apply · \`config\` · shard ${n}/2\\n\\n\\*\\*Applied after the merge\\*\\*`));
+    const nightly = await j.nightly();
+    expect(Object.values(nightly)[0]![0]!.forgeform!.outputs).toMatchObject({ 'has-changes': 'false' });
+
+    // A stale part: part 2's reviewed label was made by hand since; part 1 has nothing to do.
+    const docs = await j.open('Docs label', { 'config/repos.yaml': WIDGETS_DOCS(config['config/repos.yaml']!) });
+    await j.api(j.managed, 'POST', 'repos/acme/widgets/labels', { name: 'docs', color: '111111' });
+    const stale = await j.merge(docs.pull);
+    expect(results(stale.runs)).toEqual(['forgeform-apply.yml/apply[1]: success', 'forgeform-apply.yml/apply[2]: failure']);
+    expect(await labels(j, 'repos/acme/widgets/labels')).toEqual(['docs:111111', 'good first issue:7057ff']);
+    const issues = (await j.issues()).filter((i) => i.title.startsWith('forgeform: merged but not applied'));
+    expect(issues.map((i) => i.title)).toEqual(['forgeform: merged but not applied (shard 2/2)']);
   }, JOURNEY_TIMEOUT);
 });
