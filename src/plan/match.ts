@@ -99,7 +99,7 @@ function renameSource(p: Planning, sp: ScopePlan, d: DesiredObject): { current?:
  */
 async function resolveDuplicates(p: Planning, sp: ScopePlan, d: DesiredObject, matches: CurrentObject[]): Promise<{ keep?: CurrentObject; remove: CurrentObject[]; message?: string; drift: boolean }> {
   const { kind, scope } = sp;
-  if (!kind.resolveDuplicates) return { remove: [], message: `${matches.length} objects with this name exist on the server; forgeform changes none of them`, drift: false };
+  if (!kind.resolveDuplicates) return { remove: [], message: `${matches.length} objects with this name exist on the server; forgeform changes none of them`, drift: true };
   let dup;
   try {
     dup = await kind.resolveDuplicates(d, matches, scope, p.ctx);

@@ -138,7 +138,10 @@ hooks:
     const file = w.config('version: 1\npolicy: { prune: [hooks] }\nhooks:\n  - { url: "https://ci.example.com/hook", branch_filter: release }\n');
     const apply = await w.cli(['apply', '-c', file, '--yes']);
     expect(apply.code).toBe(0);
-    expect(apply.stdout).toContain('Warning: admin webhook "system gitea https://ci.example.com/hook": 2 objects with this name exist on the server; forgeform changes none of them');
+    expect(apply.stdout).toContain('Differs: admin webhook "system gitea https://ci.example.com/hook": 2 objects with this name exist on the server; forgeform changes none of them');
+    // copies are a difference from the configuration, never "the server matches" (issue 18)
+    expect(apply.stdout).toContain('No changes planned, but the server differs from the configuration');
+    expect(apply.stdout).not.toContain('The server matches the configuration');
     expect(writes(w.sandbox)).toEqual([]);
   });
 

@@ -55,7 +55,8 @@ describe('planner with a fake kind', () => {
     const server = world().add(APP, { name: 'dup', color: 'red' }, { name: 'dup', color: 'blue' });
     const result = await plan(server, { policy: { prune: ['widgets'] }, repos: { 'acme/app': { widgets: { dup: { color: 'green' } } } } });
     expect(result.plan.changes).toEqual([]);
-    expect(result.plan.warnings).toEqual(['widget "dup" in acme/app: 2 objects with this name exist on the server; forgeform changes none of them']);
+    expect(result.plan.warnings).toEqual([]);
+    expect(result.plan.drift).toEqual(['widget "dup" in acme/app: 2 objects with this name exist on the server; forgeform changes none of them']);
   });
 
   it('deletes undeclared objects only when policy.prune lists the kind, only in scopes that declare the kind, and keeps what the kind keeps', async () => {
