@@ -238,7 +238,7 @@ export function differs(plan: Plan): boolean {
 }
 
 /** Deletions listed before everything else, capped so that the list itself always fits. */
-function deletions(plan: Plan): string {
+export function deletions(plan: Plan): string {
   const gone = plan.changes.filter((c) => c.action === 'delete' || c.action === 'replace');
   if (!gone.length) return '';
   const lines = gone.map((c) => `- **${c.action}** ${c.kind} \`${c.key}\` in ${c.scope}`);
