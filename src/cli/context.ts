@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { ConfigError } from '../config/errors.js';
 import { loadConfig } from '../config/load.js';
+import { megabytes } from '../config/limits.js';
 import type { LoadedConfig } from '../config/types.js';
 import type { GiteaClient, Credentials } from '../gitea/client.js';
 import { urlHasCredentials } from '../secret.js';
@@ -23,11 +24,23 @@ export const DEFAULT_CONFIG = 'forgeform.yaml';
 /** More requests in flight than this gain nothing on a Gitea server and only risk its rate limits. */
 export const MAX_CONCURRENCY = 64;
 
-export async function load(paths: string[] | undefined, _out: Output, offline?: { unset: Set<string> }): Promise<LoadedConfig> {
+/** From this size on, a config's long steps (reading it, planning, writing the plan) print progress on stderr. */
+export const LARGE_CONFIG_BYTES = 1024 * 1024;
+
+export async function load(paths: string[] | undefined, out: Output, offline?: { unset: Set<string> }): Promise<LoadedConfig> {
+  const started = Date.now();
+  let large = false;
+  const onRead = (bytes: number) => {
+    if (bytes < LARGE_CONFIG_BYTES) return;
+    large = true;
+    out.stderr(`Reading the configuration (${megabytes(bytes)})…`);
+  };
   try {
     // Nothing to mask yet: values read from the environment print as themselves unless a secret field
     // holds them, and those are Secrets, which the output's mask hides as they are made.
-    return await loadConfig(paths?.length ? paths : [DEFAULT_CONFIG], process.env, offline);
+    const loaded = await loadConfig(paths?.length ? paths : [DEFAULT_CONFIG], process.env, offline, onRead);
+    if (large) out.stderr(`Read the configuration in ${((Date.now() - started) / 1000).toFixed(1)}s.`);
+    return loaded;
   } catch (e) {
     if (e instanceof ConfigError) throw new UserError(e.message, EXIT.error);
     throw e;

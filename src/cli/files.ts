@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { accessSync, constants, lstatSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { accessSync, closeSync, constants, lstatSync, openSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { UserError } from './output.js';
 
@@ -62,13 +62,52 @@ export function checkWritable(path: string, option: string, { overwrite = true, 
  * link at `path` is replaced by the file instead of being written through to wherever it points. Any
  * failure is one line naming the file and the reason; the temporary file does not stay behind.
  */
-export function writeOutputFile(path: string, content: string, option: string, mode = 0o644): void {
+export function writeOutputFile(path: string, content: string | Iterable<string>, option: string, mode = 0o644): void {
   const temp = join(dirname(resolve(path)), `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
   try {
-    writeFileSync(temp, content, { mode, flag: 'wx' });
+    if (typeof content === 'string') writeFileSync(temp, content, { mode, flag: 'wx' });
+    else writePieces(temp, content, mode);
     renameSync(temp, path);
   } catch (e) {
     rmSync(temp, { force: true });
+    // Content that refused to be made (a plan piece that would hold a secret) is no file system failure.
+    if (e instanceof PieceError) throw new UserError(`${option} ${path}: ${e.message}`);
     throw new UserError(`cannot write ${option} ${path}: ${fileReason(e)}`);
   }
+}
+
+class PieceError extends Error {}
+
+/** Writes pieces as they come, about a megabyte at a time: a large plan file is never one string in memory. */
+function writePieces(path: string, pieces: Iterable<string>, mode: number): void {
+  const fd = openSync(path, 'wx', mode);
+  try {
+    let batch: string[] = [];
+    let size = 0;
+    const it = pieces[Symbol.iterator]();
+    for (;;) {
+      let next: IteratorResult<string>;
+      try {
+        next = it.next();
+      } catch (e) {
+        throw new PieceError((e as Error).message);
+      }
+      if (next.done) break;
+      const piece = next.value;
+      batch.push(piece);
+      size += piece.length;
+      if (size < 1 << 20) continue;
+      writeAll(fd, batch.join(''));
+      batch = [];
+      size = 0;
+    }
+    if (batch.length) writeAll(fd, batch.join(''));
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function writeAll(fd: number, text: string): void {
+  const bytes = Buffer.from(text);
+  for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at);
 }

@@ -4,16 +4,13 @@ import { basename, join, normalize } from 'node:path';
 import { SecretTemplates } from '../secret.js';
 import { ConfigError, type ConfigProblem } from './errors.js';
 import { interpolate } from './interpolate.js';
+import { MAX_CONFIG_BYTES, megabytes } from './limits.js';
 import { mergeFiles } from './merge.js';
 import { locateIn, parseYaml, position, type YamlSource } from './source.js';
 import type { LoadedConfig } from './types.js';
 import { validateConfig } from './validate.js';
 
-/**
- * The most config text read, all files together. Loading is linear, but the parsed YAML costs about 60 times the
- * text in memory: 10 MB (about 50,000 labels) is far beyond a hand-written config and still loads in seconds.
- */
-export const MAX_CONFIG_BYTES = 10 * 1024 * 1024;
+export { MAX_CONFIG_BYTES } from './limits.js';
 
 interface LoadedFile {
   name: string;
@@ -26,7 +23,12 @@ interface LoadedFile {
  * Reads, interpolates, validates and merges the config files at `paths` (files, or directories whose `*.yaml` and
  * `*.yml` files are read in sorted order). Throws a ConfigError listing every problem found, with file:line:col.
  */
-export async function loadConfig(paths: string[], env: NodeJS.ProcessEnv = process.env, offline?: { unset: Set<string> }): Promise<LoadedConfig> {
+export async function loadConfig(
+  paths: string[],
+  env: NodeJS.ProcessEnv = process.env,
+  offline?: { unset: Set<string> },
+  onRead?: (bytes: number) => void,
+): Promise<LoadedConfig> {
   const problems: ConfigProblem[] = [];
   const fileLevel = (file: string, message: string) => problems.push({ file, line: 0, col: 0, message });
 
@@ -57,6 +59,8 @@ export async function loadConfig(paths: string[], env: NodeJS.ProcessEnv = proce
     }
   }
 
+  // Reading a large config takes seconds: the caller may say so before it starts.
+  onRead?.(total);
   return readConfigFiles(files, env, problems, order, offline);
 }
 
@@ -93,11 +97,8 @@ export function readConfigFiles(
     secrets,
     secretTemplates,
     digest: digest.digest('hex'),
+    bytes: files.reduce((n, f) => n + f.content.length, 0),
   };
-}
-
-function megabytes(bytes: number): string {
-  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 }
 
 function tooBig(size: number, before: number): string {

@@ -18,4 +18,6 @@ export interface LoadedConfig {
   secretTemplates: SecretTemplates;
   /** sha256 of the files' contents, for the plan file. */
   digest: string;
+  /** The size of the files' contents in all: a large config's long steps say how far they are. */
+  bytes?: number;
 }

@@ -122,7 +122,7 @@ const HINTS: { when: (status: number, message: string) => boolean; hint: string 
   { when: (s, m) => s === 403 && /owner|admin/i.test(m), hint: 'the token needs admin rights on this repository or organisation' },
   { when: (s) => s === 403, hint: 'the token lacks a permission this call needs' },
   // A redirect to a full URL comes from a proxy or a wrong ROOT_URL; Gitea's own rename redirects are paths.
-  { when: (s, m) => s >= 300 && s < 400 && /moved to https?:\/\//i.test(m), hint: 'the server sends this request elsewhere: check --url (forgeform does not follow redirects)' },
+  { when: (s, m) => s >= 300 && s < 400 && /moved to https?:\/\//i.test(m), hint: 'the server sends this request elsewhere: check --url (forgeform follows no redirect, so the credentials never go there)' },
   { when: (s) => s >= 300 && s < 400, hint: 'the name was renamed on the server; update the config' },
   { when: (s) => s === 429 || s === 502 || s === 503 || s === 504, hint: 'the server or a proxy is overloaded or down: try again later' },
 ];

@@ -20,6 +20,8 @@ export interface PlanOptions {
   server?: ServerInfo;
   targets?: (scope: Scope) => boolean;
   onProgress?: (done: number, total: number) => void;
+  /** Declared objects planned so far, of all: called after each kind and scope. */
+  onPlanning?: (done: number, total: number) => void;
 }
 
 export interface PlanResult {
@@ -106,7 +108,12 @@ export async function buildPlan(opts: PlanOptions): Promise<PlanResult> {
   const scopes = await resolveStep(p, opts);
   const work = await desiredStep(p, scopes);
   const currents = await readStep(p, work, opts.onProgress);
-  for (const [i, w] of work.entries()) await planScope(p, w, currents[i]);
+  const objects = work.reduce((n, w) => n + w.desired.length, 0);
+  let planned = 0;
+  for (const [i, w] of work.entries()) {
+    await planScope(p, w, currents[i]);
+    opts.onPlanning?.((planned += w.desired.length), objects);
+  }
   orderStep(p.changes, opts.kinds);
   return assessStep(p, opts);
 }

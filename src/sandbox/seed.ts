@@ -5,7 +5,8 @@
  * as the server would store it after a create. The format is documented in README.md; unknown keys
  * are errors (with the path of the key), like the config schema.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
+import { MAX_CONFIG_BYTES, megabytes } from '../config/limits.js';
 import { parse as parseYaml } from 'yaml';
 import type { SeedContext } from './core/domain.js';
 import { obj, SeedError } from './core/seed-shape.js';
@@ -76,6 +77,9 @@ export function loadSeedFile(path: string): SeedFile {
 export function loadSeedFileState(path: string): { seed: SeedFile; state: SandboxState } {
   let parsed: unknown;
   try {
+    // The config's bound, checked before reading: a seed beyond it took minutes to parse and seed, saying nothing.
+    const size = statSync(path).size;
+    if (size > MAX_CONFIG_BYTES) throw new Error(`the file is ${megabytes(size)}: a seed may hold at most ${megabytes(MAX_CONFIG_BYTES)}, as a config (is this the right file?)`);
     parsed = parseYaml(readFileSync(path, 'utf8'));
   } catch (err) {
     throw new SeedError(`${path}: ${err instanceof Error ? err.message : String(err)}`);

@@ -54,7 +54,8 @@ repos:
     const planFile = join(w.dir, 'plan.json');
     expect((await w.cli(['plan', '-c', file, '--out', planFile], env)).code).toBe(0);
     const original = readFileSync(planFile, 'utf8');
-    expect(original).toContain('"$env": "${CAROL_PW}"');
+    // A change a line, as compact JSON.
+    expect(original).toContain('"$env":"${CAROL_PW}"');
 
     const tamper = (edit: (text: string) => string) => {
       const p = join(w.dir, `tampered-${Math.random().toString(36).slice(2)}.json`);
@@ -63,9 +64,9 @@ repos:
     };
     const cases: [string, string, RegExp][] = [
       // The token read by the saved plan, in the secret field and in its request body.
-      [tamper((t) => t.replaceAll('"$env": "${CAROL_PW}"', '"$env": "${FORGEFORM_TOKEN}"')), 'token', /fields\.\d+\.after: \$\{FORGEFORM_TOKEN\} cannot be read: FORGEFORM_\* variables hold forgeform's own credentials/],
+      [tamper((t) => t.replaceAll('"$env":"${CAROL_PW}"', '"$env": "${FORGEFORM_TOKEN}"')), 'token', /fields\.\d+\.after: \$\{FORGEFORM_TOKEN\} cannot be read: FORGEFORM_\* variables hold forgeform's own credentials/],
       // A secret re-labelled as plain text.
-      [tamper((t) => t.replaceAll('"$env": "${CAROL_PW}"', '"$env": "${CAROL_PW}", "secret": false')), 'secret: false', /a reference \(\{"\$env": …\}\) has no other key \("secret"\): whether a value is secret is decided by its field's type, not by the plan file/],
+      [tamper((t) => t.replaceAll('"$env":"${CAROL_PW}"', '"$env": "${CAROL_PW}", "secret": false')), 'secret: false', /a reference \(\{"\$env": …\}\) has no other key \("secret"\): whether a value is secret is decided by its field's type, not by the plan file/],
       // A secret moved into a field anyone can read.
       [tamper((t) => t.replaceAll('"plain"', '{ "$env": "${CAROL_PW}" }')), 'description', /fields\.\d+\.after: a reference \(\{"\$env": …\}\) may stand only for the value of a secret field or in a request body/],
     ];
@@ -115,7 +116,8 @@ repos:
     expect((await w.cli(['plan', '-c', file, '--out', planFile], env)).code).toBe(0);
     const saved = readFileSync(planFile, 'utf8');
     expect(saved).not.toContain(env.CAROL_PW);
-    expect(saved).toContain('"after": "main"');
+    // The plan file holds a change a line, as compact JSON.
+    expect(saved).toContain('"after":"main"');
   });
 
   it('a field that is not secret may not read a variable a secret field reads (it would print the secret): refused at file:line:col', async () => {

@@ -100,7 +100,7 @@ describe('no secret in any output', () => {
     expectQuiet('plan --out', saved);
     const planText = readFileSync(planFile, 'utf8');
     expectNoLeak('the plan file', planText);
-    expect(planText).toContain(`"after": ${JSON.stringify(DESCRIPTION)}`);
+    expect(planText).toContain(`"after":${JSON.stringify(DESCRIPTION)}`);
     // A secret is saved as the reference it was read from, ${env:NAME} written as ${NAME}.
     const savedHook = (JSON.parse(planText) as typeof json).changes.find((c) => c.kind === 'hook')!.ops[0]!.body;
     expect(savedHook).toMatchObject({ authorization_header: { $env: '${HOOK_AUTH}' }, config: { secret: { $env: '${HOOK_SECRET}' } } });

@@ -113,19 +113,19 @@ describe('a file that is not a config', () => {
 });
 
 describe('the size limit', () => {
-  it('refuses a file over 10 MB without reading it', async () => {
+  it('refuses a file over 5 MB without reading it', async () => {
     const big = write('big.yaml', '');
     truncateSync(big, MAX_CONFIG_BYTES + 1); // sparse: reading it would find only NUL bytes
     const e = await fails([big]);
-    expect(e.message).toBe(`${big}: the file is 10.0 MB: a config may hold at most 10.0 MB in all (is this the right file?)`);
+    expect(e.message).toBe(`${big}: the file is 5.0 MB: a config may hold at most 5.0 MB in all (is this the right file?)`);
   });
 
-  it('refuses the file that brings a directory over 10 MB in all', async () => {
-    const filler = `version: 1\norgs:\n  acme:\n    description: "${'x'.repeat(6 * 1024 * 1024)}"\n`;
+  it('refuses the file that brings a directory over 5 MB in all', async () => {
+    const filler = `version: 1\norgs:\n  acme:\n    description: "${'x'.repeat(3 * 1024 * 1024)}"\n`;
     write('a.yaml', filler);
     const b = write('b.yaml', filler.replace('acme', 'beta'));
     const e = await fails([dir]);
-    expect(e.message).toBe(`${b}: this file brings the config to 12.0 MB: a config may hold at most 10.0 MB in all`);
+    expect(e.message).toBe(`${b}: this file brings the config to 6.0 MB: a config may hold at most 5.0 MB in all`);
   });
 });
 

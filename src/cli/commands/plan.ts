@@ -5,10 +5,10 @@ import { buildPlan, makeKindContext } from '../../plan/planner.js';
 import type { Plan } from '../../plan/types.js';
 import { renderPlanMarkdown } from '../../render/markdown.js';
 import { renderPlanText } from '../../render/text.js';
-import { serializePlan } from '../../plan/planfile.js';
+import { serializePlanChunks } from '../../plan/planfile.js';
 import type { ConfigPath, LoadedConfig, SourceLocation } from '../../config/types.js';
 import type { GiteaClient } from '../../gitea/client.js';
-import { connect, DEFAULT_CONFIG, load, type ServerOptions } from '../context.js';
+import { connect, DEFAULT_CONFIG, LARGE_CONFIG_BYTES, load, type ServerOptions } from '../context.js';
 import { checkWritable, writeOutputFile } from '../files.js';
 import { EXIT, UserError, type Output } from '../output.js';
 import { narrowConfig } from '../../scopes/sections.js';
@@ -128,10 +128,16 @@ export async function computePlan(
     options: { syncWriteOnly: Boolean(opts.syncWriteOnly), rotateSecrets: Boolean(opts.rotateSecrets), ...(selectObject ? { target: selectObject } : {}) },
     ...(selectScope ? { targets: selectScope } : {}),
     onProgress: out.progress('Reading the server', () => `${client.requestCount} requests`),
+    ...(large(loaded) ? { onPlanning: out.progress('Planning the declared objects') } : {}),
   });
   if (errors.length) throw new UserError(`${formatPlanErrors(errors)}\nPlanning failed: nothing was changed.`);
   for (const selector of targets?.unmatched() ?? []) plan.warnings.push(`--target "${selector}" matches nothing the configuration declares: nothing is planned for it`);
   return { plan, client, loaded, server };
+}
+
+/** A config large enough that its long steps say how far they are. */
+function large(loaded: LoadedConfig): boolean {
+  return (loaded.bytes ?? 0) >= LARGE_CONFIG_BYTES;
 }
 
 export function printPlan(plan: Plan, format: PlanCommandOptions['format'], out: Output): void {
@@ -141,16 +147,11 @@ export function printPlan(plan: Plan, format: PlanCommandOptions['format'], out:
 }
 
 export async function planCommand(opts: PlanCommandOptions, out: Output): Promise<number> {
-  const { plan, client } = await computePlan(opts, out);
+  const { plan, client, loaded } = await computePlan(opts, out);
   printPlan(plan, opts.format, out);
   if (opts.out) {
-    let text: string;
-    try {
-      text = serializePlan(plan);
-    } catch (e) {
-      throw new UserError(`--out ${opts.out}: ${(e as Error).message}`);
-    }
-    writeOutputFile(opts.out, text, '--out', 0o600);
+    if (large(loaded)) out.stderr(`Writing the plan to ${opts.out}…`);
+    writeOutputFile(opts.out, serializePlanChunks(plan), '--out', 0o600);
     out.stderr(`Plan saved to ${opts.out}. Apply it exactly with: forgeform apply ${opts.out}`);
   }
   out.stderr(`${client.requestCount} requests${client.retryCount ? ` (${client.retryCount} retried)` : ''}.`);
