@@ -17,17 +17,22 @@ export function cutMarkdown(md: string, max: number, whereIsTheRest: string): st
   const reserve = note(md.length, lines.length).length + 200;
   const kept: string[] = [];
   let size = 0;
-  let inFence = false;
+  // The fence that is open, as written: the plan's fence is longer than any run of backticks inside it
+  // (src/render/inert.ts), and only a fence at least as long closes it.
+  let fence = '';
   let openDetails = 0;
   for (const line of lines) {
     if (size + line.length + 1 > max - reserve) break;
     kept.push(line);
     size += line.length + 1;
-    if (line.startsWith('```')) inFence = !inFence;
-    openDetails += (line.match(/<details/g) ?? []).length - (line.match(/<\/details>/g) ?? []).length;
+    const f = /^(`{3,})/.exec(line)?.[1];
+    if (f && !fence) fence = f;
+    else if (f && f.length >= fence.length && line.trim() === f) fence = '';
+    // Inside the fence a "<details" is a name's text, not a tag.
+    else if (!fence) openDetails += (line.match(/<details/g) ?? []).length - (line.match(/<\/details>/g) ?? []).length;
   }
   const tail: string[] = [];
-  if (inFence) tail.push('```');
+  if (fence) tail.push(fence);
   for (let i = 0; i < openDetails; i++) tail.push('', '</details>');
   return [...kept, ...tail].join('\n') + note(md.length - size, lines.length - kept.length);
 }

@@ -1,4 +1,5 @@
 import { colors, useColor, type Colors } from '../render/color.js';
+import { inertOutput } from '../render/inert.js';
 import { knownSecretValues, maskForms, SENSITIVE } from '../secret.js';
 
 /** Exit codes: the contract with scripts and CI. */
@@ -30,9 +31,14 @@ export class Output {
   /** How many of knownSecretValues() the mask holds. */
   private seenSecrets = 0;
 
+  private readonly outColours: boolean;
+  private readonly errColours: boolean;
+
   constructor() {
-    this.out = colors(useColor(process.stdout));
-    this.err = colors(useColor(process.stderr));
+    this.outColours = useColor(process.stdout);
+    this.errColours = useColor(process.stderr);
+    this.out = colors(this.outColours);
+    this.err = colors(this.errColours);
   }
 
   /** Credentials (the token, a password) and other values that must never be printed. */
@@ -57,12 +63,14 @@ export class Output {
     return t;
   }
 
+  // The last net behind the renderers: no control, bidi or invisible character a server or a config
+  // supplied reaches the terminal raw (only forgeform's own line breaks and colours do).
   stdout(text: string): void {
-    process.stdout.write(this.mask(text.endsWith('\n') ? text : `${text}\n`));
+    process.stdout.write(inertOutput(this.mask(text.endsWith('\n') ? text : `${text}\n`), this.outColours));
   }
 
   stderr(text: string): void {
-    process.stderr.write(this.mask(text.endsWith('\n') ? text : `${text}\n`));
+    process.stderr.write(inertOutput(this.mask(text.endsWith('\n') ? text : `${text}\n`), this.errColours));
   }
 
   /**

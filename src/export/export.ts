@@ -1,4 +1,4 @@
-import { Document } from 'yaml';
+import { Document, isScalar, visit } from 'yaml';
 import type { Config } from '../config/types.js';
 import { isApiError, type GiteaClient } from '../gitea/client.js';
 import { exportable, formatDiagnostic, scopeCreationIds, type CurrentObject, type ExportingKind, type KindExport, type KindMeta, type KindReading, type ScopeNames, type ServerInfo } from '../model/index.js';
@@ -7,6 +7,7 @@ import { makeScopeContext } from '../plan/planner.js';
 import { policyOf } from '../plan/safety.js';
 import { discoverScopes, scopeEntry, scopesConfig } from '../scopes/discover.js';
 import { resolveScopes, type ScopeProblem } from '../scopes/resolve.js';
+import { hasUnsafe } from '../inert.js';
 
 export interface ExportSelection {
   /**
@@ -115,6 +116,14 @@ function exportServerKind(out: Config, kind: ExportingKind, objects: CurrentObje
 /** The config as YAML, its first line pointing editors at `schema` (a path or URL, see schemaLink in the CLI). */
 export function toYaml(config: Config, schema: string): string {
   const doc = new Document(config);
+  // A name or value with a control, bidi or invisible character is written double-quoted: YAML escapes
+  // some of them there, and the output's net (src/render/inert.ts) escapes the rest as YAML does
+  // (\t, \u202e), where in a plain scalar it would change the value.
+  visit(doc, {
+    Scalar(_key, node) {
+      if (isScalar(node) && typeof node.value === 'string' && hasUnsafe(node.value)) node.type = 'QUOTE_DOUBLE';
+    },
+  });
   doc.commentBefore = ` yaml-language-server: $schema=${schema}\n Written by forgeform export.`;
   return doc.toString({ lineWidth: 0, flowCollectionPadding: false });
 }

@@ -1,3 +1,5 @@
+import { inert } from '../inert.js';
+
 /** A non-2xx answer (or no answer) from the server, worded for a user. */
 export class ApiError extends Error {
   constructor(
@@ -19,8 +21,11 @@ export class ApiError extends Error {
   }
 
   static describe(method: string, path: string, status: number | undefined, serverMessage: string, object?: string, cause?: unknown): string {
-    const what = object ? `${object}: ` : '';
-    const where = `${method} /api/v1/${decodeForDisplay(path)}`;
+    // The object, the path (decoded: names) and the server's message are the server's text: made inert,
+    // one line, so that neither a name nor an answer can redraw the terminal or forge lines of output.
+    const what = object ? `${inert(object)}: ` : '';
+    const where = `${method} /api/v1/${inert(decodeForDisplay(path))}`;
+    serverMessage = inert(serverMessage);
     if (status === undefined) {
       const n = classifyNetwork(cause, serverMessage);
       return `${what}${where} failed: ${n.reason}${n.code ? ` (${n.code})` : ''}; ${n.advice}`;
@@ -136,12 +141,12 @@ function hint(status: number, message: string): string {
 export function describeBody(data: unknown): string {
   if (data === undefined || data === null || data === '') return 'an empty body';
   if (typeof data === 'string') {
-    const first = data.replace(/\s+/g, ' ').trim().slice(0, 60);
+    const first = inert(data.replace(/\s+/g, ' ').trim().slice(0, 60));
     return `text that is not JSON ("${first}${data.length > 60 ? '…' : ''}")`;
   }
   if (Array.isArray(data)) return 'a JSON list';
-  if (typeof data !== 'object') return `a JSON ${typeof data} (${JSON.stringify(data).slice(0, 60)})`;
-  return `a JSON object with other fields (${JSON.stringify(data).slice(0, 60)})`;
+  if (typeof data !== 'object') return `a JSON ${typeof data} (${inert(JSON.stringify(data).slice(0, 60))})`;
+  return `a JSON object with other fields (${inert(JSON.stringify(data).slice(0, 60))})`;
 }
 
 /** An answer of the server with this status (any when none is given). */

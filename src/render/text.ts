@@ -3,6 +3,7 @@ import type { ChangeResult } from '../apply/executor.js';
 import { describePolicy } from '../plan/safety.js';
 import { describeServer, type Change, type Plan } from '../model/index.js';
 import type { Colors } from './color.js';
+import { inert, quote } from './inert.js';
 import { isMultiline, show } from './values.js';
 
 const symbols = { create: '+', update: '~', delete: '-', rename: '>', replace: '-/+' } as const;
@@ -17,7 +18,8 @@ export function summaryLine(plan: Plan): string {
 export function serverLine(plan: Plan): string | undefined {
   const { url, flavour, version, assumed } = plan.server;
   if (!flavour || !version) return undefined;
-  return `Server: ${describeServer({ flavour, version })} at ${url}${assumed ? ' (as --server-version says)' : ''}`;
+  // The version string and the URL are the server's: inert, so that neither can redraw the lines around them.
+  return `Server: ${inert(describeServer({ flavour, version }))} at ${inert(url)}${assumed ? ' (as --server-version says)' : ''}`;
 }
 
 export const NO_CHANGES_BUT_DRIFT = 'No changes planned, but the server differs from the configuration (see above).';
@@ -26,19 +28,21 @@ export const NO_CHANGES_BUT_DRIFT = 'No changes planned, but the server differs 
 export type KindTitle = (kind: string) => string;
 const rawKind: KindTitle = (kind) => kind;
 
+/** A change's object, its name quoted and escaped: a name is the server's (or the config's), and must stay on its line. */
 function title(change: Change, kindTitleOf: KindTitle): string {
-  const kindTitle = kindTitleOf(change.kind);
-  if (change.action === 'rename') return `${kindTitle} "${change.from}" → "${change.key}"`;
-  if (change.action === 'replace') return `${kindTitle} "${change.key}" (replaced: deleted and created again)`;
+  const kindTitle = inert(kindTitleOf(change.kind));
+  const key = quote(change.key);
+  if (change.action === 'rename') return `${kindTitle} ${quote(change.from ?? '')} → ${key}`;
+  if (change.action === 'replace') return `${kindTitle} ${key} (replaced: deleted and created again)`;
   // One of several objects with this name: the planner gives its change id the object's id after #.
   const copy = change.action === 'delete' ? /#(\d+)$/.exec(change.id) : null;
-  if (copy) return `${kindTitle} "${change.key}" (duplicate, id ${copy[1]})`;
-  return `${kindTitle} "${change.key}"`;
+  if (copy) return `${kindTitle} ${key} (duplicate, id ${copy[1]})`;
+  return `${kindTitle} ${key}`;
 }
 
 /** "repo:acme/widgets", "org:acme", and "server" for server-wide objects (users, hooks, runners). */
 export function scopeLabel(scope: string): string {
-  return scope === 'server:' ? 'server' : scope;
+  return scope === 'server:' ? 'server' : inert(scope);
 }
 
 export function changeHeadline(change: Change, kindTitle: KindTitle = rawKind): string {
@@ -51,9 +55,10 @@ export function renderPlanText(plan: Plan, c: Colors, kindTitle: KindTitle = raw
   const paint = { create: c.green, update: c.yellow, delete: c.red, rename: c.cyan, replace: c.magenta } as const;
   const server = serverLine(plan);
   if (server) lines.push(c.dim(server), '');
-  for (const w of plan.warnings) lines.push(c.yellow(`Warning: ${w}`));
+  // Warnings, drift, notes and reasons quote names from the server: each is made inert, one line.
+  for (const w of plan.warnings) lines.push(c.yellow(`Warning: ${inert(w)}`));
   if (plan.warnings.length) lines.push('');
-  for (const d of plan.drift ?? []) lines.push(c.yellow(`Differs: ${d}`));
+  for (const d of plan.drift ?? []) lines.push(c.yellow(`Differs: ${inert(d)}`));
   if (plan.drift?.length) lines.push('');
   if (plan.changes.length === 0) {
     lines.push(plan.drift?.length ? c.yellow(NO_CHANGES_BUT_DRIFT) : c.green('No changes. The server matches the configuration.'));
@@ -69,32 +74,35 @@ export function renderPlanText(plan: Plan, c: Colors, kindTitle: KindTitle = raw
     }
     const p = paint[ch.action];
     lines.push(p(`  ${changeHeadline(ch, kindTitle)}`));
-    const width = Math.max(0, ...ch.fields.map((f) => f.path.length));
+    const width = Math.max(0, ...ch.fields.map((f) => inert(f.path).length));
     for (const f of ch.fields) {
       if (ch.action === 'rename' && f.path === 'name') continue;
+      const path = inert(f.path);
       // A value the change's requests depend on (an organisation's owner, a user's purge): shown, never compared.
-      if (f.context) lines.push(`      ${c.dim('with')} ${f.path} = ${show(f.after, f.sensitive)}`);
+      if (f.context) lines.push(`      ${c.dim('with')} ${path} = ${show(f.after, f.sensitive)}`);
       else if (isMultiline(f)) {
-        lines.push(`      ${symbols[ch.action === 'create' ? 'create' : 'update']} ${f.path}:`);
+        lines.push(`      ${symbols[ch.action === 'create' ? 'create' : 'update']} ${path}:`);
         const patch = createPatch(f.path, String(f.before ?? ''), String(f.after ?? ''), '', '', { context: 3 });
-        for (const l of patch.split('\n').slice(4)) {
-          if (!l) continue;
+        for (const raw of patch.split('\n').slice(4)) {
+          if (!raw) continue;
+          // A line of the value: its control and bidi characters escaped (a CR, an ESC, U+202E stay visible).
+          const l = inert(raw);
           const painted = l.startsWith('+') ? c.green(l) : l.startsWith('-') ? c.red(l) : l.startsWith('@@') ? c.cyan(l) : l;
           lines.push(`          ${painted}`);
         }
       } else if (ch.action === 'create' || f.before === undefined) {
         const note = f.writeOnly ? c.dim('  (write-only: sent, never read back)') : '';
-        lines.push(`      ${c.green('+')} ${f.path.padEnd(width)} = ${show(f.after, f.sensitive)}${note}`);
+        lines.push(`      ${c.green('+')} ${path.padEnd(width)} = ${show(f.after, f.sensitive)}${note}`);
       } else {
-        lines.push(`      ${c.yellow('~')} ${f.path.padEnd(width)}: ${show(f.before, f.sensitive)} → ${show(f.after, f.sensitive)}`);
+        lines.push(`      ${c.yellow('~')} ${path.padEnd(width)}: ${show(f.before, f.sensitive)} → ${show(f.after, f.sensitive)}`);
       }
     }
-    for (const n of ch.notes ?? []) lines.push(c.dim(`      # ${n}`));
+    for (const n of ch.notes ?? []) lines.push(c.dim(`      # ${inert(n)}`));
   }
   lines.push('');
-  for (const u of plan.unsafe) lines.push(c.red(`Unsafe: ${u}`));
+  for (const u of plan.unsafe) lines.push(c.red(`Unsafe: ${inert(u)}`));
   // The policy decides what apply allows: shown, so that an edit of a saved plan's policy is visible.
-  if (plan.policy) lines.push(c.dim(`Policy: ${describePolicy(plan.policy)}`));
+  if (plan.policy) lines.push(c.dim(`Policy: ${inert(describePolicy(plan.policy))}`));
   lines.push(c.bold(summaryLine(plan)));
   return lines.join('\n') + '\n';
 }
@@ -102,12 +110,13 @@ export function renderPlanText(plan: Plan, c: Colors, kindTitle: KindTitle = raw
 export function renderResultLine(r: ChangeResult, c: Colors, kindTitle: KindTitle = rawKind): string {
   const head = `${changeHeadline(r.change, kindTitle)} in ${scopeLabel(r.change.scope)}`;
   if (r.outcome === 'done') {
-    const extra = r.notTaken?.length ? c.yellow(` (the server did not take: ${r.notTaken.join('; ')})`) : '';
-    const notes = r.notes?.length ? c.dim(` (${r.notes.join('; ')})`) : '';
+    const extra = r.notTaken?.length ? c.yellow(` (the server did not take: ${inert(r.notTaken.join('; '))})`) : '';
+    const notes = r.notes?.length ? c.dim(` (${inert(r.notes.join('; '))})`) : '';
     return `${c.green('✓')} ${head}${extra}${notes}`;
   }
-  if (r.outcome === 'skipped') return `${c.yellow('○')} ${head}: skipped, ${r.error}`;
-  return `${c.red('✗')} ${head}: ${r.error}`;
+  // The error quotes the server's answer: inert, one line.
+  if (r.outcome === 'skipped') return `${c.yellow('○')} ${head}: skipped, ${inert(r.error ?? '')}`;
+  return `${c.red('✗')} ${head}: ${inert(r.error ?? '')}`;
 }
 
 export function renderApplySummary(results: ChangeResult[], c: Colors): string {

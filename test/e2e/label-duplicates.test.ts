@@ -126,7 +126,7 @@ describe('duplicates of a declared label', () => {
     const plan = await w.cli(['plan', '-c', w.config(config(false)), '--detailed-exitcode', '--format', 'markdown']);
     expect(plan.code).toBe(2);
     expect(plan.stdout).toContain(
-      `> **Differs:** label "bug" in acme/widgets: 2 labels with this name exist on the server (id ${older} on 1 issue, id ${newer} on 0 issues); forgeform keeps id ${older} (the one on issues); policy.prune: [labels] would delete id ${newer}`,
+      `> **Differs:** label "bug" in acme/widgets: 2 labels with this name exist on the server (id ${older} on 1 issue, id ${newer} on 0 issues); forgeform keeps id ${older} (the one on issues); policy.prune: \\[labels\\] would delete id ${newer}`,
     );
     expect(writes(w.sandbox)).toEqual([]);
   });
