@@ -152,3 +152,27 @@ async function unpagedEnd<T>(fetchPage: (page: number, limit?: number) => Promis
   if (narrower.items.length < firstItems.length) throw fail();
   return [...firstItems];
 }
+
+/**
+ * Pages `from`..`to` of a list in order, `window` at a time, until the first short page: a total
+ * (X-Total-Count) only bounds how far to read, it never makes pages past the list's end fetched
+ * (issue 18: an inflated total was trusted, one request per page it announced, all at once).
+ */
+export async function readPagesUpTo<T>(fetchPage: (page: number) => Promise<Page<T>>, from: number, to: number, pageSize: number, window: number): Promise<T[]> {
+  const items: T[] = [];
+  const pending = new Map<number, Promise<Page<T>>>();
+  for (let page = from; page <= to; page++) {
+    for (let p = page; p <= Math.min(to, page + window - 1); p++) {
+      if (pending.has(p)) continue;
+      const ahead = fetchPage(p);
+      // Pages fetched ahead of a short page are dropped; their failures must not go unhandled.
+      ahead.catch(() => undefined);
+      pending.set(p, ahead);
+    }
+    const current = await pending.get(page)!;
+    pending.delete(page);
+    items.push(...current.items);
+    if (current.items.length < pageSize) break;
+  }
+  return items;
+}

@@ -188,3 +188,19 @@ describe('a count read from X-Total-Count', () => {
     expect(plan.code).toBe(3);
   });
 });
+
+describe('an inflated X-Total-Count on the issue list (issue 18)', () => {
+  it('only bounds the pages read: they stop at the first short page, and every declared issue is still found', async () => {
+    const issues = Array.from({ length: 120 }, (_, i) => ({ title: `Issue ${i + 1}`, author: 'root' }));
+    w = await world({ ...seed, repos: [{ name: 'acme/widgets', issues }] });
+    proxy = await startMisbehavingProxy(w.sandbox.url, (r) => (r.method === 'GET' && r.path === 'repos/acme/widgets/issues' ? { type: 'total-count', value: '2000' } : undefined));
+    // 110 declared, as they are: the newest 50 come on page 1, 60 are missing; 2,000 announced is 39 more pages, fewer than 60 GETs.
+    const file = w.config(`version: 1\nrepos:\n  acme/widgets:\n    issues:\n${Array.from({ length: 110 }, (_, i) => `      ${i + 1}: { title: "Issue ${i + 1}" }\n`).join('')}`);
+    const plan = await w.cli(['plan', '--detailed-exitcode', '-c', file], { FORGEFORM_URL: proxy.url });
+    expect(plan.code, plan.stderr).toBe(0);
+    const pages = proxy.seen.filter((s) => s.method === 'GET' && s.path === 'repos/acme/widgets/issues');
+    // Page 1, then pages 2 and 3 (the short one) with 8 at a time fetched ahead: 10 at most, not the 40 it was.
+    expect(pages.length).toBeLessThanOrEqual(10);
+    expect(proxy.seen.filter((s) => /^repos\/acme\/widgets\/issues\/\d+$/.test(s.path))).toEqual([]);
+  });
+});

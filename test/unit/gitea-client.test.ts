@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { loopbackServers, type Handler } from '../support/loopback.js';
 import { GiteaClient, NotSent } from '../../src/gitea/client.js';
-import { readAllPages, type Page } from '../../src/gitea/paging.js';
+import { readAllPages, readPagesUpTo, type Page } from '../../src/gitea/paging.js';
 import { apiPath, unsafePathReason } from '../../src/gitea/path.js';
 import type { Clock } from '../../src/gitea/retry.js';
 
@@ -287,6 +287,19 @@ describe('lists a release does not page (issue 19): the client stops, never loop
     const { asked, fetch } = route(120, true);
     await expect(readAllPages(fetch, opts)).rejects.toThrow('page 2 repeats page 1');
     expect(asked).toEqual(['1/50', '2/50', '1/49']);
+  });
+});
+
+describe('a total that only bounds the pages read (issue 18: an inflated X-Total-Count)', () => {
+  it('pages are read in order, a window at a time, and stop at the first short one', async () => {
+    const asked: number[] = [];
+    const fetch = async (page: number): Promise<Page<number>> => {
+      asked.push(page);
+      return { items: page <= 3 ? Array.from({ length: page === 3 ? 20 : 50 }, (_, i) => page * 100 + i) : [], headers: new Headers() };
+    };
+    // 2,000 announced: pages 2 to 40; the list ends on page 3.
+    expect(await readPagesUpTo(fetch, 2, 40, 50, 4)).toHaveLength(70);
+    expect(Math.max(...asked)).toBeLessThanOrEqual(3 + 4);
   });
 });
 

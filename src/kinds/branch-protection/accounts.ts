@@ -143,7 +143,13 @@ async function withoutWriteAccess(scope: Scope, names: Set<string>, users: Known
         return;
       }
       if (users.get(lc(name)) !== 'exists' || scope.pendingCreate) return;
-      const answer = await ctx.cachedGet<{ permission?: string } | undefined>(apiPath('repos', owner, repo, 'collaborators', name, 'permission'), { object: `${name}'s permission on ${scope.name}` });
+      const answer = await ctx
+        .cachedGet<{ permission?: string } | undefined>(apiPath('repos', owner, repo, 'collaborators', name, 'permission'), { object: `${name}'s permission on ${scope.name}` })
+        // 403: only administrators (of the site or the repository) may ask about others; nothing is known then.
+        .catch((e: unknown) => {
+          if (isApiError(e, 403)) return { permission: 'write' };
+          throw e;
+        });
       const permission = String(answer?.permission ?? 'none');
       if (!WRITERS.has(permission)) out.set(lc(name), `has no write access to ${scope.name} (its permission is ${permission})`);
     }),

@@ -1,4 +1,5 @@
 import type { IssueConfig, RepoConfig } from '../../config/types.js';
+import { isApiError } from '../../gitea/errors.js';
 import { apiPath } from '../../gitea/path.js';
 import { splitRepo } from '../branch-protection/index.js';
 import { asSet, normalizeFields } from '../fields.js';
@@ -42,8 +43,52 @@ export function exclusiveScope(name: string): string | undefined {
   return i > 0 && i < name.length - 1 ? name.slice(0, i) : undefined;
 }
 
-function prepareOne(d: DesiredObject, cur: CurrentObject | undefined, catalogue: LabelTarget[], milestones: Milestone[], scope: Scope): PreparedIssue {
+/** YYYY-MM-DD naming a day of the calendar: the schema checks the shape, not that 2026-13-45 is no day (Gitea answers 500 or shifts it). */
+function isCalendarDay(value: string): boolean {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+  if (!m) return false;
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const date = new Date(Date.UTC(y, mo - 1, d));
+  return date.getUTCFullYear() === y && date.getUTCMonth() === mo - 1 && date.getUTCDate() === d;
+}
+
+/**
+ * Why each assignee an issue adds cannot be assigned, by name: a user that does not exist (Gitea refuses
+ * the whole edit, 422) or that has no access to the repository. One GET per name and repository
+ * (GET …/collaborators/{name}/permission, memoised for the plan: branch protections ask the same).
+ */
+async function assigneeProblems(scope: Scope, desired: DesiredObject[], current: CurrentObject[], ctx: ScopeContext): Promise<Map<string, string>> {
+  const names = new Set<string>();
+  for (const d of desired) {
+    const have = new Set(asSet(current.find((c) => c.key === d.key)?.fields.assignees).map((n) => n.toLowerCase()));
+    for (const n of 'assignees' in d.fields ? asSet(d.fields.assignees) : []) if (!have.has(n.toLowerCase())) names.add(n);
+  }
+  const out = new Map<string, string>();
+  const [owner, repo] = splitRepo(scope.name);
+  await Promise.all(
+    [...names].map(async (name) => {
+      try {
+        const answer = await ctx.cachedGet<{ permission?: string } | undefined>(apiPath('repos', owner, repo, 'collaborators', name, 'permission'), { object: `${name}'s permission on ${scope.name}` });
+        if ((answer?.permission ?? 'none') === 'none') out.set(name, `user "${name}" has no access to ${scope.name} and cannot be assigned (Gitea would refuse the edit)`);
+      } catch (e) {
+        // 403: only administrators (of the site or the repository) may ask about others; Gitea then judges at apply.
+        if (isApiError(e, 403)) return;
+        if (!isApiError(e, 404)) throw e;
+        out.set(name, `user "${name}" does not exist on the server (Gitea would refuse the edit)`);
+      }
+    }),
+  );
+  return out;
+}
+
+function prepareOne(d: DesiredObject, cur: CurrentObject | undefined, catalogue: LabelTarget[], milestones: Milestone[], scope: Scope, assignees: Map<string, string>): PreparedIssue {
   const problems: Problem[] = [];
+  for (const n of 'assignees' in d.fields ? asSet(d.fields.assignees) : []) {
+    const why = assignees.get(n);
+    if (why) problems.push({ path: [...d.path, 'assignees'], message: `assignees: ${why}` });
+  }
+  const due = d.fields.due_date;
+  if (typeof due === 'string' && !isCalendarDay(due)) problems.push({ path: [...d.path, 'due_date'], message: `due_date: "${due}" is not a day of the calendar (YYYY-MM-DD)` });
   const targets: LabelTarget[] = [];
   if ('labels' in d.fields) {
     for (const name of asSet(d.fields.labels)) {
@@ -102,7 +147,8 @@ export const planning = {
     const milestones = desired.some((d) => typeof d.fields.milestone === 'string')
       ? await ctx.client.list<Milestone>(apiPath('repos', ...splitRepo(scope.name), 'milestones'), { query: { state: 'all' }, object: `milestones of ${scope.name}`, shape: { id: 'id', title: 'string' } })
       : [];
-    return new Map(desired.map((d) => [d.key, prepareOne(d, current.find((c) => c.key === d.key), catalogue, milestones, scope)]));
+    const assignees = await assigneeProblems(scope, desired, current, ctx);
+    return new Map(desired.map((d) => [d.key, prepareOne(d, current.find((c) => c.key === d.key), catalogue, milestones, scope, assignees)]));
   },
 
   check(d, current, scope, _ctx, prepared) {

@@ -1,7 +1,7 @@
 import type { Shape } from '../../gitea/answer.js';
 import { isApiError } from '../../gitea/errors.js';
 import { apiPath } from '../../gitea/path.js';
-import { countOf } from '../../gitea/paging.js';
+import { countOf, readPagesUpTo } from '../../gitea/paging.js';
 import { splitRepo } from '../branch-protection/index.js';
 import { asSet, normalizeFields, set, str, text } from '../fields.js';
 import { serverDate, serverOffset } from './due-date.js';
@@ -125,7 +125,9 @@ async function readIssues(scope: Scope, ctx: ScopeContext, numbers: number[]): P
     // A short first page ends the list; otherwise read on only when that is cheaper than GETs.
     if (onFirst >= ISSUE_PAGE && missing > 0) {
       const morePages = Math.ceil(count / ISSUE_PAGE) - 1;
-      if (morePages > 0 && morePages < missing) for (const res of await Promise.all(Array.from({ length: morePages }, (_, i) => page(i + 2)))) keep(res.data);
+      // The total only bounds the pages read: they stop at the first short one (an inflated X-Total-Count costs no more).
+      if (morePages > 0 && morePages < missing)
+        keep(await readPagesUpTo((n) => page(n).then((res) => ({ items: Array.isArray(res.data) ? res.data : [], headers: res.headers })), 2, morePages + 1, ISSUE_PAGE, 8));
     }
   }
   await Promise.all(

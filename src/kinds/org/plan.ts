@@ -1,6 +1,8 @@
 import type { Config, OrgConfig } from '../../config/types.js';
 import { normalizeFields } from '../fields.js';
-import { describeServer, serverHas, type Availability, type CurrentObject, type DesiredObject, type Kind, type Problem, type ServerInfo } from '../../model/index.js';
+import { describeServer, serverHas, SERVER_SCOPE, type KindContext, type Availability, type CurrentObject, type DesiredObject, type Kind, type Problem, type ServerInfo } from '../../model/index.js';
+import { accountMissing } from '../user/exists.js';
+import { userKind } from '../user/index.js';
 import { OWNER } from './ops.js';
 import { fields } from './read.js';
 
@@ -58,8 +60,23 @@ export const planning = {
     return objects.length ? { objects, problems: [] } : undefined;
   },
 
-  check(desired, current, _scope, ctx) {
+  // Plan time only: the owner of an organisation to create exists, or this plan creates it (else POST /admin/users/{owner}/orgs answers 404 at apply).
+  async prepare(scope, desired, current, ctx): Promise<Set<string> | undefined> {
+    if (!('loaded' in ctx)) return undefined;
+    const owners = new Set(desired.filter((d) => !current.some((c) => c.key === d.key) && typeof d.fields[OWNER] === 'string').map((d) => String(d.fields[OWNER])));
+    const missing = new Set<string>();
+    // The users section makes the plan read every user anyway: no request more.
+    const known = (ctx as KindContext).loaded.config.users ? new Set((await ctx.currentOf(userKind, SERVER_SCOPE)).map((u) => u.key.toLowerCase())) : undefined;
+    const exists = async (o: string) => (known ? known.has(o.toLowerCase()) : !(await accountMissing(ctx, o, 'users')));
+    await Promise.all([...owners].map(async (o) => (!ctx.madeBy(userKind, scope, o) && !(await exists(o)) ? missing.add(o) : undefined)));
+    return missing;
+  },
+
+  check(desired, current, _scope, ctx, prepared) {
     if (!current && !desired.fields[OWNER]) return [{ path: desired.path, message: `organisation "${desired.key}" does not exist on the server: add owner: USER to create it` }];
+    const owner = desired.fields[OWNER];
+    if (!current && (prepared as Set<string> | undefined)?.has(String(owner)))
+      return [{ path: [...desired.path, OWNER], message: `owner: user "${String(owner)}" does not exist on the server, and this configuration does not create it` }];
     if (!ctx.server) return [];
     // A new organisation's e-mail is set by a PATCH after the create: the same refusal.
     if (!current) return desired.fields.email && serverHas(ctx.server, EMAIL_NOT_STORED) ? [emailNotStored(desired, ctx.server)] : [];

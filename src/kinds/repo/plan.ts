@@ -1,12 +1,18 @@
 import type { Config, RepoCreateConfig } from '../../config/types.js';
 import { normalizeFields } from '../fields.js';
 import { isGlobKey, type DesiredObject, type Kind, type Problem } from '../../model/index.js';
+import { splitRepo } from '../branch-protection/index.js';
+import { orgKind } from '../org/index.js';
+import { accountMissing } from '../user/exists.js';
+import { userKind } from '../user/index.js';
 import { fields } from './read.js';
 
 /** The template names of the server, read only when a repository with templates is to be created. */
 interface Templates {
   gitignores?: Set<string>;
   licenses?: Set<string>;
+  /** Owners of repositories to create that exist nowhere (not on the server, not made by this plan). */
+  noOwner?: Set<string>;
 }
 
 export const planning = {
@@ -23,8 +29,14 @@ export const planning = {
     return objects.length || problems.length ? { objects, problems } : undefined;
   },
 
-  async prepare(_scope, desired, current, ctx): Promise<Templates> {
+  async prepare(scope, desired, current, ctx): Promise<Templates> {
     const missing = desired.filter((d) => !current.some((c) => c.key === d.key));
+    // Plan time only: the owner of a repository to create exists, or this plan creates it (else apply's POST answers 404).
+    const owners = new Set('loaded' in ctx ? missing.map((d) => splitRepo(d.key)[0]) : []);
+    const noOwner = new Set<string>();
+    await Promise.all(
+      [...owners].map(async (o) => (!ctx.madeBy(orgKind, scope, o) && !ctx.madeBy(userKind, scope, o) && (await accountMissing(ctx, o)) ? noOwner.add(o) : undefined)),
+    );
     const names = async (path: string, pick: (x: unknown) => string[]) => new Set(pick(await ctx.cachedGet<unknown>(path, { object: path })));
     const [gitignores, licenses] = await Promise.all([
       missing.some((d) => 'gitignores' in d.fields) ? names('gitignore/templates', (x) => (Array.isArray(x) ? x.map(String) : [])) : undefined,
@@ -32,13 +44,16 @@ export const planning = {
         ? names('licenses', (x) => (Array.isArray(x) ? x.flatMap((l: { key?: string; name?: string }) => [l.key, l.name].filter((v): v is string => typeof v === 'string')) : []))
         : undefined,
     ]);
-    return { ...(gitignores ? { gitignores } : {}), ...(licenses ? { licenses } : {}) };
+    return { ...(gitignores ? { gitignores } : {}), ...(licenses ? { licenses } : {}), noOwner };
   },
 
   check(desired, current, _scope, _ctx, prepared) {
     if (current) return [];
     const t = (prepared ?? {}) as Templates;
     const problems: Problem[] = [];
+    const [owner] = splitRepo(desired.key);
+    if (t.noOwner?.has(owner))
+      problems.push({ path: desired.path, message: `${desired.key}: its owner "${owner}" is neither a user nor an organisation on the server, and this configuration creates neither` });
     for (const g of (desired.fields.gitignores as string[] | undefined) ?? [])
       if (t.gitignores && !t.gitignores.has(g))
         problems.push({ path: [...desired.path, 'gitignores'], message: `"${g}" is not a .gitignore template of the server (GET /gitignore/templates)` });

@@ -21,6 +21,26 @@ const RENAME_NEEDS_LOCAL_USER: Availability = { gitea: {}, forgejo: { until: '12
  */
 const PUBLIC_DROPPED: Availability = { gitea: { since: '1.22', until: '1.23' }, forgejo: {} };
 
+/**
+ * Why Gitea refuses an e-mail address (422), as `validateEmailBasic` checks it: v1.25.4
+ * models/user/email_address.go l.495–512 (its emailRegexp, no leading "-", then net/mail parsing).
+ */
+const EMAIL = /^[a-zA-Z0-9.!#$%&'*+\-/=?^_`{|}~]*@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$/;
+function emailProblem(email: string): string | undefined {
+  if (!email.includes('@') || !EMAIL.test(email) || email.startsWith('-') || email.startsWith('@'))
+    return `email: "${email}" is not an e-mail address Gitea accepts (letters, digits and .!#$%&'*+-/=?^_\`{|}~ before the @, a host name after it)`;
+  return undefined;
+}
+
+/** The user declared before `key` with the same e-mail (case-insensitive): the second of two is the error. */
+function earlierWithEmail(users: Record<string, { email?: unknown }> | undefined, key: string, email: string): string | undefined {
+  for (const [name, u] of Object.entries(users ?? {})) {
+    if (name === key) return undefined;
+    if (typeof u?.email === 'string' && u.email.toLowerCase() === email.toLowerCase()) return name;
+  }
+  return undefined;
+}
+
 /** What this server's API cannot do to an existing user, by the config path that asks for it. */
 /**
  * How the server says that a user signs in through an external login source: its source_id, or, on a
@@ -91,6 +111,10 @@ export const planning = {
   check(desired, current, _scope, ctx) {
     const problems: Problem[] = [];
     const f = desired.fields;
+    const badEmail = typeof f.email === 'string' && f.email !== '' ? emailProblem(f.email) : undefined;
+    if (badEmail) return [{ path: [...desired.path, 'email'], message: badEmail }];
+    const twin = typeof f.email === 'string' && f.email !== '' ? earlierWithEmail(ctx.loaded.config.users, desired.key, f.email) : undefined;
+    if (twin) return [{ path: [...desired.path, 'email'], message: `email: "${String(f.email)}" is also the e-mail of user "${twin}" in this configuration (Gitea gives one address to one account, compared case-insensitively)` }];
     if (!current) {
       const clash = userNamed(factsOf.get(ctx), desired.key);
       if (clash) return [{ path: desired.path, message: `the server has a user "${clash.key}" and user names are case-insensitive: write "${clash.key}"` }];
