@@ -4,6 +4,7 @@ import { basename, join, normalize } from 'node:path';
 import { SecretTemplates } from '../secret.js';
 import { ConfigError, type ConfigProblem } from './errors.js';
 import { interpolate } from './interpolate.js';
+import { configSchema } from './schema.js';
 import { MAX_CONFIG_BYTES, megabytes } from './limits.js';
 import { mergeFiles } from './merge.js';
 import { locateIn, parseYaml, position, type YamlSource } from './source.js';
@@ -179,6 +180,11 @@ function loadFile(f: LoadedFile, env: NodeJS.ProcessEnv, secrets: Map<string, st
   const { source, data: raw, problems } = parseYaml(f.name, decoded.text);
   f.source = source;
   if (problems.length > 0 || raw === undefined) return problems;
+  // A map with neither "version" nor any section of a config (/etc/shadow reads as one) is not a config:
+  // say so without quoting its lines as unknown keys (issue 17).
+  const sections = Object.keys((configSchema().properties ?? {}) as Record<string, unknown>);
+  if (!Object.keys(raw).some((k) => sections.includes(k)))
+    return [{ file: f.name, line: 0, col: 0, message: `not a forgeform config: a YAML map with none of its keys (${sections.join(', ')}); is this the right file?` }];
   const result = interpolate(source, raw, env, secrets, templates, offline);
   problems.push(...result.problems);
   const data = result.data;

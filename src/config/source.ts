@@ -46,7 +46,11 @@ export function parseYaml(file: string, text: string): { source: YamlSource; dat
   try {
     data = doc.toJS({ maxAliasCount: 100 });
   } catch (e) {
-    return { source, problems: [{ ...position(source, 0), message: excerpt((e as Error).message, 160, false) }] };
+    // yaml refuses to expand an anchor into more than maxAliasCount copies ("Excessive alias count…", an
+    // alias bomb): name the first alias, the place to look, instead of the file's start.
+    const at = aliases.size ? (rangeStart([...aliases.keys()][0]) ?? 0) : 0;
+    const message = /alias count/i.test((e as Error).message) ? 'aliases expand into too many copies (an anchor used over 100 times once expanded): a config needs few; write the values out' : excerpt((e as Error).message, 160, false);
+    return { source, problems: [{ ...position(source, at), message }] };
   }
   source.root = positionsOf(doc, (alias) => aliases.get(alias));
   return { source, data: data as Record<string, unknown>, problems };
@@ -219,6 +223,11 @@ function duplicateKeys(source: YamlSource, contents: unknown): ConfigProblem[] {
     if (isMap(node)) {
       const seen = new Map<string, unknown>();
       for (const pair of node.items) {
+        // A list or map as a key (`? [a, b]`) would be stringified into a name ("[ a, b ]"): never a config key.
+        if (isCollection(pair.key)) {
+          problems.push({ ...position(source, rangeStart(pair.key) ?? 0), message: `a key must be a name, not a ${isSeq(pair.key) ? 'list' : 'map'}${path.length ? ` (in ${formatPath(path)})` : ''}` });
+          continue;
+        }
         const name = keyName(pair.key);
         const first = seen.get(name);
         if (first === undefined) seen.set(name, pair.key);

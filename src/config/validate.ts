@@ -74,7 +74,14 @@ function describeError(e: ErrorObject, root: unknown, isSensitive: (path: Config
     case 'type': {
       const expected = String(params.type).split(',').map(typeName).join(' or ');
       // An unquoted "#ee0701" is a YAML comment, which leaves the value empty.
-      const hint = e.data === null && path[path.length - 1] === 'color' ? ' (quote the colour: an unquoted "#" starts a YAML comment)' : '';
+      // A digit-only colour (123456) or any number where text is expected reads as a number in YAML: say to quote it.
+      const numberForText = typeof e.data === 'number' && expected.startsWith('string');
+      const hint =
+        e.data === null && path[path.length - 1] === 'color'
+          ? ' (quote the colour: an unquoted "#" starts a YAML comment)'
+          : numberForText
+            ? ` (YAML reads it as a number: quote it as written, e.g. ${String(path[path.length - 1] ?? 'value')}: "${String(e.data)}")`
+            : '';
       return at(`${subject(path)} must be ${expected}, got ${got()}${hint}`);
     }
     case 'const':

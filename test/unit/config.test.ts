@@ -454,7 +454,7 @@ describe('schema', () => {
   it('validates plain data and formats paths', () => {
     expect(validateConfig({ version: 1 })).toEqual([]);
     expect(validateConfig({ version: 1, repos: { 'a/b': { labels: { 'x.y': { color: 1 } } } } })).toEqual([
-      { path: ['repos', 'a/b', 'labels', 'x.y', 'color'], atKey: false, message: 'repos."a/b".labels."x.y".color must be string, got number 1' },
+      { path: ['repos', 'a/b', 'labels', 'x.y', 'color'], atKey: false, message: 'repos."a/b".labels."x.y".color must be string, got number 1 (YAML reads it as a number: quote it as written, e.g. color: "1")' },
     ]);
     expect(formatPath(['repos', 'acme/*', 'branch_protections', 'release 1', 'push_whitelist_usernames', 0])).toBe(
       'repos."acme/*".branch_protections."release 1".push_whitelist_usernames[0]',
