@@ -1,11 +1,12 @@
-// npm run bench:cap [-- --shape line|block|both] [--runs N] [--bytes N] [--keep]
+// npm run bench:cap [-- --shape line|block|both] [--runs N] [--bytes N] [--cli PATH] [--keep]
 //
 // A config at the size cap (MAX_CONFIG_BYTES, src/config/limits.ts), all of it labels of one repository that
 // the server does not have yet, planned with --out against the sandbox: the largest plan a config can ask
 // for (issue 17, "scale to the cap"). For each run it prints what a user sees: wall time, CPU and peak RSS
 // as /usr/bin/time -v measures the CLI's process (process.resourceUsage() where there is no /usr/bin/time),
 // the stderr progress lines, and the plan file's size in all and per change. Figures only, no
-// assertions: speed and memory targets are read here, never in tests. Loopback only.
+// assertions: speed and memory targets are read here, never in tests. Loopback only. --cli runs another
+// build's dist/cli/main.js (an older commit's, for before/after figures) against the same configs.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -14,26 +15,27 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const CLI = join(root, 'dist/cli/main.js');
 const MEASURE = join(root, 'bench/measure-cli.mjs');
 const TOKEN = 'bench-cap-token';
-const { MAX_CONFIG_BYTES } = await import(join(root, 'dist/config/limits.js'));
 
 const { values: opts } = parseArgs({
   options: {
     shape: { type: 'string', default: 'both' },
     runs: { type: 'string', default: '2' },
-    bytes: { type: 'string', default: String(MAX_CONFIG_BYTES) },
+    bytes: { type: 'string' },
+    cli: { type: 'string', default: join(root, 'dist/cli/main.js') },
     keep: { type: 'boolean', default: false },
   },
 });
+const CLI = opts.cli;
+const MAX_CONFIG_BYTES = opts.bytes === undefined ? (await import(join(root, 'dist/config/limits.js'))).MAX_CONFIG_BYTES : undefined;
 const shapes = opts.shape === 'both' ? ['line', 'block'] : [opts.shape];
 if (!shapes.every((s) => s === 'line' || s === 'block')) {
   console.error(`bench: --shape must be line, block or both, got "${opts.shape}"`);
   process.exit(1);
 }
 const runs = Number(opts.runs);
-const limit = Number(opts.bytes);
+const limit = Number(opts.bytes ?? MAX_CONFIG_BYTES);
 const log = (s) => process.stderr.write(`bench: ${s}\n`);
 const dir = mkdtempSync(join(tmpdir(), 'forgeform-bench-cap-'));
 
@@ -131,7 +133,7 @@ try {
   else log(`kept ${dir}`);
 }
 
-console.log(`\nforgeform bench:cap — configs at ${(limit / 1024 / 1024).toFixed(2)} MB, planned with --out (${hasTime ? '/usr/bin/time -v' : 'process.resourceUsage()'}); ${machine}\n`);
+console.log(`\nforgeform bench:cap — ${CLI}: configs at ${(limit / 1024 / 1024).toFixed(2)} MB, planned with --out (${hasTime ? '/usr/bin/time -v' : 'process.resourceUsage()'}); ${machine}\n`);
 console.log('| shape | run | labels | config MB | exit | wall s | CPU s | peak RSS MB | plan file MB | bytes / change | load avg |');
 console.log('|---|---|---|---|---|---|---|---|---|---|---|');
 for (const r of rows)

@@ -115,6 +115,12 @@ function matchStep(v: Verifying, g: Group): void {
   for (const c of g.changes) {
     const key = c.action === 'rename' ? c.from! : c.key;
     const matches = c.action === 'create' && freed.has(key) ? [] : g.current.filter((o) => o.key === key);
+    // A create is computed from no object, every other action from the one the plan read: a file whose
+    // action and precondition disagree was edited (a create turned into an update would be sent as its POST).
+    if ((c.action === 'create') !== (c.precondition.digest === null)) {
+      v.mismatches.push({ resource: c.id, message: `${c.action === 'update' ? 'an' : 'a'} ${c.action} ${c.action === 'create' ? 'has no object read at plan time, but its precondition names one' : 'needs the object the plan read, but its precondition names none'} (the file was edited)` });
+      continue;
+    }
     const now = objectNow(c, matches, g.kind);
     v.nowOf.set(c.id, now);
     const digest = now ? objectDigest(now, g.kind) : null;
@@ -168,8 +174,12 @@ async function rebuildGroup(v: Verifying, g: Group): Promise<Change[]> {
 function rebuildOne(v: Verifying, g: Group, c: Change): Change {
   const now = v.nowOf.get(c.id);
   const base: OpsBase = { scope: g.scope, ...(now ? { current: now } : {}), ctx: v.ctx, prepared: g.prepared };
-  // Its object is gone: the change is refused as stale (matchStep), and there is nothing to build its requests on.
-  if (!hasItsObject(c, base)) return c;
+  // Its object is gone: the change is refused as stale (matchStep), and there is nothing to build its requests on;
+  // its file requests are never kept.
+  if (!hasItsObject(c, base)) {
+    if (!v.refused.has(c.id) && !v.mismatches.some((m) => m.resource === c.id)) v.refused.set(c.id, { message: staleness(undefined, c), hint: STALE });
+    return { ...c, ops: [] };
+  }
   let ops;
   try {
     ops = opsOf(g.kind, c, base);

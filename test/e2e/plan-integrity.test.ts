@@ -75,6 +75,20 @@ describe('a saved plan does only what it shows', () => {
     expect(w.sandbox.state.data.users.map((u) => u.name)).toContain('mallory');
   });
 
+  it('refuses a create edited into an update (it would have been sent as its POST), and an update edited into a create (issue 17)', async () => {
+    w = await world(seed);
+    const planFile = await savePlan(w, addTriage);
+    edit(planFile, (p) => {
+      p.changes[0]!.action = 'update';
+      (p as unknown as { summary: Record<string, number> }).summary = { create: 0, update: 1, delete: 0, rename: 0, replace: 0 };
+    });
+    w.sandbox.clearRequests();
+    const apply = await applyFile(planFile, '--yes');
+    expect(apply.code).toBe(1);
+    expect(apply.stderr).toContain('repo_label/repo:acme/widgets/triage: an update needs the object the plan read, but its precondition names none (the file was edited)');
+    expect(writes(w.sandbox)).toEqual([]);
+  });
+
   it('refuses a plan whose ops make another user a site administrator', async () => {
     w = await world(seed);
     const planFile = await savePlan(w, addTriage);

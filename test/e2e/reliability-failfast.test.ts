@@ -123,3 +123,20 @@ describe('credentials refused in the middle of the writes (issue 18)', () => {
     expect(skipped, r.stdout).toHaveLength(8);
   });
 });
+
+describe('progress on every long read (issue 17 §6)', () => {
+  let proxy: MisbehavingProxy;
+  afterAll(async () => proxy?.close());
+
+  it('a read that takes long prints a progress line off a terminal, though no scope finished in between', async () => {
+    const file = w.config('version: 1\nrepos:\n  acme/r00:\n    labels:\n      bug: { color: ee0701 }\n', 'slow.yaml');
+    proxy = await startMisbehavingProxy(w.sandbox.url, (r) =>
+      r.path === 'repos/acme/r00/labels' ? { type: 'before', run: () => new Promise((resolve) => setTimeout(resolve, 6000)) } : undefined,
+    );
+    const r = await runCli(['plan', '-c', file, '--timeout', '10'], { env: { FORGEFORM_TOKEN: 'e2e-admin-token', FORGEFORM_URL: proxy.url }, cwd: w.dir });
+    expect(r.code, r.stderr).toBe(0);
+    // Every 5 s while reading (stderr is not a terminal here), with the requests sent so far.
+    expect(r.stderr).toMatch(/^Reading the server: 0\/1 \(\d+ requests, 5\.\ds\)$/m);
+    expect(r.stderr).toMatch(/^Reading the server: 1\/1 \(\d+\.\ds\)$/m);
+  });
+});

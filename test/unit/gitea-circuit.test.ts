@@ -154,3 +154,20 @@ describe('the answers held at once are bounded (issue 18: 740 MB at --concurrenc
     expect(client.http.peakBuffered).toBeLessThanOrEqual(2000);
   });
 });
+
+describe('a deadline for all the reads of a run', () => {
+  it('past it, no read is sent: each fails saying so', async () => {
+    let received = 0;
+    const url = await serve((_req, res) => {
+      received++;
+      setTimeout(() => json(res, 200, { ok: true }), 60);
+    });
+    const client = new GiteaClient({ url, credentials: { token: 't' }, readDeadlineMs: 100, retryDelayMs: 1 });
+    await expect(client.get('a')).resolves.toEqual({ ok: true });
+    await client.get('b').catch(() => undefined);
+    // At least 120 ms of reads are behind: the next read is not sent.
+    const before = received;
+    await expect(client.get('c')).rejects.toThrow('the reads of this run took over 0 s in all (--read-deadline)');
+    expect(received).toBe(before);
+  });
+});
