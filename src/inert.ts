@@ -117,3 +117,8 @@ function longestRun(text: string, ch: string): number {
   }
   return best;
 }
+
+/** Text inside an HTML element of a comment (a `<summary>`): one inert line, with `&`, `<`, `>` and `"` as entities. */
+export function htmlText(text: string): string {
+  return inert(text).replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
+}

@@ -6,6 +6,7 @@ import type { Plan } from '../plan/types.js';
 import { kinds } from '../kinds/index.js';
 import { kindTitles } from '../model/index.js';
 import { colors } from '../render/color.js';
+import { mdCode, mdCodeBlock, mdText } from '../render/inert.js';
 import { renderPlanMarkdown } from '../render/markdown.js';
 import { renderPlanText, summaryLine } from '../render/text.js';
 import { CLI_EXIT, runCli, type CliRun } from './cli.js';
@@ -115,7 +116,7 @@ export class ActionRun {
   /** Exit 1 of the CLI: annotations, a summary listing every error, and a failed step. */
   private async failWith(what: string, run: CliRun): Promise<never> {
     const errors = this.relayStderr(run.stderr, true);
-    await this.summary(`### forgeform ${what} failed\n\n\`\`\`text\n${errors.join('\n') || 'see the log of this step'}\n\`\`\`\n`);
+    await this.summary(`### forgeform ${what} failed\n\n${mdCodeBlock(errors.length ? errors : ['see the log of this step'], 'text').join('\n')}\n`);
     this.outputs({ 'exit-code': String(run.code), 'has-changes': 'false', unsafe: 'false', summary: errors.at(-1) ?? `forgeform ${what} failed` });
     throw new PlanFailure(`forgeform ${what} failed (exit ${run.code}): ${errors.length} error(s), listed in the annotations and the step summary`, errors);
   }
@@ -163,7 +164,7 @@ export class ActionRun {
   heading(what: string): string {
     const { config, shard, workingDirectory } = this.inputs;
     const where = `${workingDirectory !== '.' ? `${workingDirectory}/` : ''}${config.join(', ') || 'forgeform.yaml'}`;
-    return `### forgeform ${what} · \`${where}\`${shard ? ` · shard ${shard}` : ''}`;
+    return `### forgeform ${what} · ${mdCode(where)}${shard ? ` · shard ${mdText(shard)}` : ''}`;
   }
 
   /** The link to this workflow run, as the forge running it addresses runs. */
@@ -181,7 +182,7 @@ export class ActionRun {
    */
   async planMarkdown(plan: Plan, what = 'plan'): Promise<string> {
     const banner = plan.unsafe.length
-      ? `> [!CAUTION]\n> **This plan is unsafe: apply will refuse it without \`force: true\`.**\n${plan.unsafe.map((u) => `> - ${u}`).join('\n')}\n\n`
+      ? `> [!CAUTION]\n> **This plan is unsafe: apply will refuse it without \`force: true\`.**\n${plan.unsafe.map((u) => `> - ${mdText(u)}`).join('\n')}\n\n`
       : '';
     const sha = this.ctx.sha ? `commit \`${this.ctx.sha.slice(0, 12)}\`` : 'the working tree';
     const link = await this.runLink();
@@ -241,7 +242,8 @@ export function differs(plan: Plan): boolean {
 export function deletions(plan: Plan): string {
   const gone = plan.changes.filter((c) => c.action === 'delete' || c.action === 'replace');
   if (!gone.length) return '';
-  const lines = gone.map((c) => `- **${c.action}** ${c.kind} \`${c.key}\` in ${c.scope}`);
+  // Names are the server's: a key in a code span it cannot close, the scope escaped (src/render/inert.ts).
+  const lines = gone.map((c) => `- **${c.action}** ${c.kind} ${mdCode(c.key)} in ${mdText(c.scope)}`);
   let shown = lines;
   while (shown.join('\n').length > 20_000) shown = shown.slice(0, Math.floor(shown.length * 0.8));
   const more = lines.length - shown.length;

@@ -2,6 +2,7 @@ import * as core from '@actions/core';
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Plan } from '../plan/types.js';
+import { htmlText, mdCodeBlock, mdText } from '../render/inert.js';
 import { ActionFailure, ActionRun, differs, oneLine, PlanFailure, type PlanRun } from './action-run.js';
 import { CLI_EXIT } from './cli.js';
 import { stickyBody, upsertStickyComment } from './comment.js';
@@ -61,7 +62,7 @@ async function planCommand(a: ActionRun): Promise<void> {
       const link = await a.runLink();
       const md =
         `${a.heading('plan')}\n\n> [!WARNING]\n> **Planning commit \`${a.ctx.sha.slice(0, 12)}\` failed: nothing from this pull request can be applied until a plan succeeds.**\n\n` +
-        `\`\`\`text\n${e.errors.join('\n') || e.message}\n\`\`\`\n${link ? `\n<sub>[workflow run](${link})</sub>\n` : ''}`;
+        `${mdCodeBlock(e.errors.length ? e.errors : [e.message], 'text').join('\n')}\n${link ? `\n<sub>[workflow run](${link})</sub>\n` : ''}`;
       const res = await upsertStickyComment(a.forge('comment: true'), pr, a.marker(), await a.me(), stickyBody(a.marker(), [], a.secrets.redact(md)));
       core.info(`${res.created ? 'Created' : 'Updated'} the plan comment ${res.id} on pull request #${pr}: planning failed.`);
     }
@@ -137,7 +138,7 @@ async function applyCommand(a: ActionRun): Promise<void> {
   try {
     now = await a.plan(a.tempFile('forgeform-plan-now.json'), (record as { changedOnly?: boolean } | undefined)?.changedOnly ? { changedOnly: 'HEAD^1' } : {});
   } catch (e) {
-    if (e instanceof PlanFailure) await notApplied(a, pull, comment, record, [`planning the merged configuration failed:\n\n\`\`\`text\n${e.errors.join('\n')}\n\`\`\``], undefined);
+    if (e instanceof PlanFailure) await notApplied(a, pull, comment, record, [`planning the merged configuration failed:\n\n${mdCodeBlock(e.errors, 'text').join('\n')}`], undefined);
     throw e;
   }
   a.logPlan(now.plan);
@@ -164,8 +165,8 @@ async function applyCommand(a: ActionRun): Promise<void> {
     comment,
     record,
     done
-      ? `**Applied after the merge** (commit \`${pull.mergeCommit.slice(0, 12)}\`): ${last}`
-      : `> [!CAUTION]\n> **The apply after the merge failed** (commit \`${pull.mergeCommit.slice(0, 12)}\`, exit ${run.code}): ${last}\n\n\`\`\`text\n${run.stdout.trimEnd().split('\n').slice(-30).join('\n')}\n\`\`\``,
+      ? `**Applied after the merge** (commit \`${pull.mergeCommit.slice(0, 12)}\`): ${mdText(last)}`
+      : `> [!CAUTION]\n> **The apply after the merge failed** (commit \`${pull.mergeCommit.slice(0, 12)}\`, exit ${run.code}): ${mdText(last)}\n\n${mdCodeBlock(run.stdout.trimEnd().split('\n').slice(-30), 'text').join('\n')}`,
   );
   if (done) await closeNotApplied(a, pull);
   finishApply(a, now, run);
@@ -178,7 +179,7 @@ async function applyFile(a: ActionRun, now: PlanRun) {
   core.startGroup(`forgeform apply: exit ${run.code}`);
   a.info(run.stdout);
   core.endGroup();
-  await a.summary(`${await a.planMarkdown(now.plan, 'apply')}\n<details open><summary>${lastLine(run.stdout) || `exit ${run.code}`}</summary>\n\n\`\`\`text\n${run.stdout.trimEnd()}\n\`\`\`\n\n</details>\n`);
+  await a.summary(`${await a.planMarkdown(now.plan, 'apply')}\n<details open><summary>${htmlText(lastLine(run.stdout) || `exit ${run.code}`)}</summary>\n\n${mdCodeBlock(run.stdout.trimEnd().split('\n'), 'text').join('\n')}\n\n</details>\n`);
   return run;
 }
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { cutMarkdown } from '../../src/action/markdown.js';
 import type { Change, Plan } from '../../src/model/index.js';
 import { colors } from '../../src/render/color.js';
-import { inert, inertOutput, mdCode, mdCodeBlock, mdText, quote } from '../../src/render/inert.js';
+import { htmlText, inert, inertOutput, mdCode, mdCodeBlock, mdText, quote } from '../../src/render/inert.js';
 import { renderPlanMarkdown } from '../../src/render/markdown.js';
 import { renderPlanText, renderResultLine } from '../../src/render/text.js';
 
@@ -173,6 +173,7 @@ describe('the escaping helpers', () => {
     expect(mdCode('a``b')).toBe('```a``b```');
     expect(mdCode('`x`')).toBe('`` `x` ``');
     expect(mdCodeBlock(['````', 'x'], 'diff')).toEqual(['`````diff', '````', 'x', '`````']);
+    expect(htmlText('</summary><!-- "x" & \u001b')).toBe('&lt;/summary&gt;&lt;!-- &quot;x&quot; &amp; \\u001b');
     expect(mdText('**bold** [l](u) <b> a|b ~~s~~ `c` &amp; @here $x$')).toBe('\\*\\*bold\\*\\* \\[l\\](u) \\<b\\> a\\|b \\~\\~s\\~\\~ \\`c\\` \\&amp; \\@here \\$x\\$');
   });
 });
