@@ -182,11 +182,7 @@ function loadFile(f: LoadedFile, env: NodeJS.ProcessEnv, secrets: Map<string, st
   if (problems.length > 0 || raw === undefined) return problems;
   // A map with neither "version" nor any section of a config (/etc/shadow reads as one) is not a config:
   // say so without quoting its lines as unknown keys (issue 17).
-<<<<<<< HEAD
-  const sections = Object.keys((configSchema().properties ?? {}));
-=======
   const sections = Object.keys(configSchema().properties ?? {});
->>>>>>> main
   if (!Object.keys(raw).some((k) => sections.includes(k)))
     return [{ file: f.name, line: 0, col: 0, message: `not a forgeform config: a YAML map with none of its keys (${sections.join(', ')}); is this the right file?` }];
   const result = interpolate(source, raw, env, secrets, templates, offline);
