@@ -51,6 +51,14 @@ repos:
     expect(writes(w.sandbox)).toEqual([]);
   });
 
+  it('refuses a hook URL with user:password@ at its place, never printing the password', async () => {
+    const file = w.config('version: 1\nhooks:\n  - { url: "https://user:pa55word@ci.example.com/hook", events: [push] }\n', 'hook-userinfo.yaml');
+    const r = await w.cli(['plan', '-c', file]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`${file}:3:7: url: the URL holds credentials (user:password@), which would be printed and saved with every plan`);
+    expect(r.stdout + r.stderr).not.toContain('pa55word');
+  });
+
   it('accepts what exists or the plan creates: a real day, an owner created by the same plan, an assignee who can write', async () => {
     const file = w.config(`version: 1
 users:

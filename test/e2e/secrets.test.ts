@@ -222,7 +222,7 @@ describe('the sandbox keeps secrets out of its request log and state file', () =
     expect(posts).toContainEqual(expect.objectContaining({ authorization_header: '(sensitive)', config: expect.objectContaining({ secret: '(sensitive)' }) as unknown }));
   });
 
-  it('stores hook secrets and authorization headers hashed in its --state file, as it stores passwords', async () => {
+  it('stores hook secrets hashed (as passwords) and authorization headers encrypted in its --state file', async () => {
     const statePath = join(mkdtempSync(join(tmpdir(), 'forgeform-state-')), 'state.json');
     w = await world(seed, { statePath });
     expect((await w.cli(['apply', '-c', w.config(config), '--yes'], env)).code).toBe(0);

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ACCOUNT_SEED } from './account-fixtures.js';
-import { apiError, boot, type Harness } from './helpers.js';
+import { apiError, boot, type Harness, notFoundError } from './helpers.js';
 import type { ApiHook } from '../support/api-types.js';
 
 let h: Harness;
@@ -117,7 +117,7 @@ describe('GET/PATCH/DELETE /admin/hooks/{id}', () => {
     for (const id of ['999', 'abc']) {
       const res = await h.call('GET', `admin/hooks/${id}`);
       expect(res.status).toBe(404);
-      expect(res.json).toEqual(apiError(h, 'not found'));
+      expect(res.json).toEqual(notFoundError(h));
       expect((await h.call('DELETE', `admin/hooks/${id}`)).status).toBe(404);
     }
     const patch = await h.call('PATCH', 'admin/hooks/999', { body: { events: ['push'] } });

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import type { SeedFile } from '../../src/sandbox/index.js';
 import { catchUp, newCronTask, toCron } from '../../src/sandbox/domains/admin-misc/cron.js';
-import { apiError, boot, SEED, type Harness } from './helpers.js';
+import { apiError, boot, SEED, type Harness, notFoundError } from './helpers.js';
 
 let h: Harness;
 afterEach(async () => h?.sb.close());
@@ -58,7 +58,7 @@ describe('admin cron', () => {
     expect((await h.call('POST', 'admin/cron/git_gc_repos')).status).toBe(204);
     const missing = await h.call('POST', 'admin/cron/no_such_task');
     expect(missing.status).toBe(404);
-    expect(missing.json).toEqual(apiError(h, 'not found'));
+    expect(missing.json).toEqual(notFoundError(h));
   });
 
   it('answers 403 to non-admins on the cron routes', async () => {
@@ -194,7 +194,7 @@ describe('admin unadopted repositories', () => {
     for (const path of ['admin/unadopted/ghost/orphan', 'admin/unadopted/acme/widgets', 'admin/unadopted/acme/nothing']) {
       const res = await h.call('POST', path);
       expect(res.status, path).toBe(404);
-      expect(res.json).toEqual(apiError(h, 'not found'));
+      expect(res.json).toEqual(notFoundError(h));
     }
     const denied = await h.call('POST', 'admin/unadopted/acme/archive', { token: 'alice-token' });
     expect(denied.status).toBe(403);

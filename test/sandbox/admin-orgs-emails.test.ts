@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ACCOUNT_SEED } from './account-fixtures.js';
-import { apiError, boot, type Harness } from './helpers.js';
+import { apiError, boot, type Harness, notFoundError } from './helpers.js';
 
 let h: Harness;
 afterEach(async () => h?.sb.close());
@@ -42,7 +42,7 @@ describe('GET /orgs/{org}', () => {
     expect((await h.call<Org>('GET', 'orgs/acme', { token: null })).json.email).toBe('');
     const missing = await h.call('GET', 'orgs/nope');
     expect(missing.status).toBe(404);
-    expect(missing.json).toEqual(apiError(h, 'not found'));
+    expect(missing.json).toEqual(notFoundError(h));
     await h.call('POST', 'admin/users/alice/orgs', { body: { username: 'hidden', visibility: 'private' } });
     expect((await h.call('GET', 'orgs/hidden', { token: 'bob-token' })).status).toBe(404);
     expect((await h.call('GET', 'orgs/hidden', { token: 'alice-token' })).status).toBe(200);

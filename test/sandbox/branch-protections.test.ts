@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { apiError, boot, type Harness } from './helpers.js';
+import { apiError, boot, type Harness, notFoundError } from './helpers.js';
 
 type Rule = Record<string, unknown>;
 
@@ -29,7 +29,7 @@ describe('branch protections: access', () => {
     for (const path of ['repos/acme/nothing/branch_protections', 'repos/acme/secret/branch_protections', 'repos/nobody/x/branch_protections']) {
       const res = await h.call('GET', path, { token: null });
       expect(res.status).toBe(404);
-      expect(res.json).toEqual(apiError(h, 'not found'));
+      expect(res.json).toEqual(notFoundError(h));
     }
     expect((await h.call('GET', 'repos/acme/secret/branch_protections', { token: 'carol-token' })).status).toBe(404);
   });
@@ -273,7 +273,7 @@ describe('branch protections: PATCH', () => {
     expect((await h.call('DELETE', `${BP}/main`)).status).toBe(204);
     const again = await h.call('DELETE', `${BP}/main`);
     expect(again.status).toBe(404);
-    expect(again.json).toEqual(apiError(h, 'not found'));
+    expect(again.json).toEqual(notFoundError(h));
   });
 });
 

@@ -85,3 +85,8 @@ export function basic(user: string, password: string): string {
 export function apiError(h: Harness, message: string): { message: string; url: string } {
   return { message, url: `${h.url}/api/swagger` };
 }
+
+/** `APIErrorNotFound(...)`: `{message, url, errors}` — `errors` null (a nil slice) on Gitea; "not found" from Gitea 1.25. */
+export function notFoundError(h: Harness, message = 'not found'): { message: string; url: string; errors: null } {
+  return { ...apiError(h, message), errors: null };
+}

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { apiError, boot, type Harness } from './helpers.js';
+import { apiError, boot, type Harness, notFoundError } from './helpers.js';
 import { ISSUE_SEED, type ApiIssue } from './issues-seed.js';
 
 let h: Harness;
@@ -194,7 +194,7 @@ describe('PATCH /repos/{o}/{r}/issues/{index}', () => {
   it('has no archived check; 404 for an unknown issue; 401 without a token; 422 for a wrong JSON type', async () => {
     h = await boot(ISSUE_SEED);
     expect((await h.call<ApiIssue>('PATCH', 'repos/acme/attic/issues/1', { body: { title: 'Still editable' } })).status).toBe(201);
-    expect((await h.call('PATCH', `${W}/99`, { body: { title: 'x' } })).json).toEqual(apiError(h, 'not found'));
+    expect((await h.call('PATCH', `${W}/99`, { body: { title: 'x' } })).json).toEqual(notFoundError(h));
     expect((await h.call('PATCH', `${W}/1`, { token: null, body: { title: 'x' } })).status).toBe(401);
     const bad = await h.call('PATCH', `${W}/1`, { body: { milestone: 'v1' } });
     expect(bad.status).toBe(422);

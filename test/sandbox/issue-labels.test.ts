@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { apiError, boot, type Harness } from './helpers.js';
+import { apiError, boot, type Harness, notFoundError } from './helpers.js';
 import { ISSUE_SEED, labelId } from './issues-seed.js';
 import type { ApiLabel } from '../support/api-types.js';
 
@@ -95,7 +95,7 @@ describe('POST /repos/{o}/{r}/issues/{index}/labels', () => {
     const res = await h.call('POST', L1, { token: 'alice-token', body: { labels: ['feature'] } });
     expect(res.status).toBe(403);
     expect(res.json).toEqual(apiError(h, 'write permission is required'));
-    expect((await h.call('POST', `repos/${W}/issues/42/labels`, { body: { labels: [] } })).json).toEqual(apiError(h, 'not found'));
+    expect((await h.call('POST', `repos/${W}/issues/42/labels`, { body: { labels: [] } })).json).toEqual(notFoundError(h));
     expect((await h.call('POST', L1, { token: null, body: { labels: [] } })).status).toBe(401);
   });
 

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildState } from '../../src/sandbox/index.js';
-import { apiError, boot, type Harness } from './helpers.js';
+import { apiError, boot, type Harness, notFoundError } from './helpers.js';
 import { ISSUE_SEED, type ApiIssue } from './issues-seed.js';
 
 let h: Harness;
@@ -22,7 +22,7 @@ describe('GET /repos/{o}/{r}/issues/{index}', () => {
     expect(second.json.labels[1]!.url).toMatch(/\/api\/v1\/orgs\/acme\/labels\/\d+$/);
     const missing = await h.call('GET', `${I}/99`);
     expect(missing.status).toBe(404);
-    expect(missing.json).toEqual(apiError(h, 'not found'));
+    expect(missing.json).toEqual(notFoundError(h));
     expect((await h.call('GET', `${I}/abc`)).status).toBe(404);
   });
 });
@@ -214,7 +214,7 @@ describe('milestones', () => {
     expect((await h.call<Milestone>('GET', `${W}/milestones/someday`)).json.title).toBe('someday');
     const missing = await h.call('GET', `${W}/milestones/Someday`);
     expect(missing.status).toBe(404);
-    expect(missing.json).toEqual(apiError(h, 'not found'));
+    expect(missing.json).toEqual(notFoundError(h));
   });
 
   it('creates milestones (201): due_on as given, none = null, state closed honoured', async () => {

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SeedFile } from '../../src/sandbox/index.js';
-import { apiError, boot, SEED, type Harness } from './helpers.js';
+import { apiError, boot, SEED, type Harness, notFoundError } from './helpers.js';
 import type { ApiLabel } from '../support/api-types.js';
 
 let h: Harness;
@@ -105,7 +105,7 @@ describe('repository labels', () => {
     expect((await h.call('GET', `${L}/999`)).status).toBe(404);
     const byName = await h.call('PATCH', `${L}/bug`, { body: { color: 'fff' } });
     expect(byName.status).toBe(404);
-    expect(byName.json).toEqual(apiError(h, 'not found'));
+    expect(byName.json).toEqual(notFoundError(h));
     const other = (await h.call<ApiLabel[]>('GET', 'repos/acme/attic/labels')).json[0]!;
     for (const id of ['999', 'bug', String(other.id)]) expect((await h.call('DELETE', `${L}/${id}`)).status).toBe(204);
     expect((await h.call('GET', 'repos/acme/attic/labels')).json).toHaveLength(1); // another repository's label survives

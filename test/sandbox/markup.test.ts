@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { renderMarkdown, sniffContentType } from '../../src/sandbox/domains/markup/markdown.js';
-import { apiError, boot, type Harness } from './helpers.js';
+import { apiError, boot, type Harness, notFoundError } from './helpers.js';
 
 let h: Harness;
 afterEach(async () => h?.sb.close());
@@ -136,7 +136,7 @@ describe('gitignore and licence templates', () => {
     expect(res.json.source).toContain('*.exe');
     const missing = await h.call('GET', 'gitignore/templates/go', { token: null });
     expect(missing.status).toBe(404);
-    expect(missing.json).toEqual(apiError(h, 'not found'));
+    expect(missing.json).toEqual(notFoundError(h));
   });
 
   it('GET /licenses lists {key, name, url} with the preferred licences first', async () => {
@@ -159,6 +159,6 @@ describe('gitignore and licence templates', () => {
     expect(res.json.implementation).toMatch(/^Create a text file/);
     const missing = await h.call('GET', 'licenses/WTFPL-9', { token: null });
     expect(missing.status).toBe(404);
-    expect(missing.json).toEqual(apiError(h, 'not found'));
+    expect(missing.json).toEqual(notFoundError(h));
   });
 });

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SeedFile } from '../../src/sandbox/index.js';
-import { apiError, boot, SEED, type Harness } from './helpers.js';
+import { apiError, boot, SEED, type Harness, notFoundError } from './helpers.js';
 
 interface Repo {
   id: number;
@@ -32,7 +32,7 @@ describe('GET /repos/{owner}/{repo}', () => {
     h = await boot();
     const anon = await h.call('GET', 'repos/acme/secret', { token: null });
     expect(anon.status).toBe(404);
-    expect(anon.json).toEqual(apiError(h, 'not found'));
+    expect(anon.json).toEqual(notFoundError(h));
     expect((await h.call('GET', 'repos/acme/secret', { token: 'carol-token' })).status).toBe(404);
     expect((await h.call('GET', 'repos/acme/secret', { token: 'mia-token' })).status).toBe(404); // member without a team
     expect((await h.call('GET', 'repos/acme/secret', { token: 'bob-token' })).status).toBe(200); // devs include all repositories

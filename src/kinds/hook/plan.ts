@@ -34,6 +34,16 @@ function serverRefusals(desired: DesiredObject, current: CurrentObject | undefin
   return problems;
 }
 
+/** Whether a URL carries a user name or password before its host (https://user:password@host/…). */
+export function hasUserinfo(url: string): boolean {
+  try {
+    const u = new URL(url);
+    return u.username !== '' || u.password !== '';
+  } catch {
+    return /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*@/i.test(url);
+  }
+}
+
 export const planning = {
   async desired(scopeConfig, _scope, ctx) {
     const hooks = (scopeConfig as Config).hooks;
@@ -43,6 +53,12 @@ export const planning = {
     const seen = new Map<string, number>();
     hooks.forEach((h: HookConfig, i) => {
       const path = ['hooks', i];
+      // A password in the URL would be printed in every plan line naming the hook and kept in plan files
+      // (the URL is the hook's identity): refused, without repeating it (issue 17).
+      if (hasUserinfo(h.url)) {
+        problems.push({ path: [...path, 'url'], message: 'url: the URL holds credentials (user:password@), which would be printed and saved with every plan: remove them and declare authorization_header: "Basic ${NAME}" from an environment variable instead' });
+        return;
+      }
       const id: Identity = { scope: h.scope ?? 'system', type: h.type ?? 'gitea', url: h.url };
       const key = hookKey(id);
       const first = seen.get(key);

@@ -92,13 +92,17 @@ export const FIELD_VARIANTS: Record<string, Record<string, FieldVariant[]>> = {
 /** Answers: Go struct name → JSON key → releases that send it. */
 export const ANSWER_FIELDS: Record<string, Record<string, Availability>> = {
   BranchProtection: BRANCH_PROTECTION,
-  Issue: { content_version: GITEA_ONLY('1.26'), projects: MAIN_ONLY },
-  Hook: HOOK_NAME,
+  // `time_estimate` from Gitea 1.25 (v1.25.4 `modules/structs/issue.go` l.79; not in v1.24.7 nor any Forgejo).
+  Issue: { content_version: GITEA_ONLY('1.26'), projects: MAIN_ONLY, time_estimate: GITEA_ONLY('1.25') },
+  // Forgejo's `Hook` also has `url`, `content_type` and `metadata` (v7.0.16 `modules/structs/hook.go`, `services/webhook/general.go` l.340–349).
+  Hook: { ...HOOK_NAME, url: FORGEJO_ONLY, content_type: FORGEJO_ONLY, metadata: FORGEJO_ONLY },
   // Gitea's runner: `disabled` with the runner PATCH (1.26). Forgejo's runner is another struct (QUIRKS.runnerForgejoAnswer).
   ActionRunner: { disabled: GITEA_ONLY('1.26') },
   // `source_id` and `html_url` from Gitea 1.22 and Forgejo 8 (absent in v1.21.11 and v7.0.16 `modules/structs/user.go`);
   // `pronouns` only in Forgejo (v7.0.16 l.32).
-  User: { source_id: USER_SOURCE_ID, html_url: USER_SOURCE_ID, pronouns: FORGEJO_ONLY },
+  User: { source_id: USER_SOURCE_ID, html_url: USER_SOURCE_ID, pronouns: FORGEJO_ONLY, type: MAIN_ONLY },
+  // `last_used_at` from Gitea 1.24 (v1.24.7 `modules/structs/user_key.go` l.19); no Forgejo.
+  PublicKey: { last_used_at: GITEA_ONLY('1.24') },
 };
 
 /**
@@ -178,6 +182,10 @@ export const QUIRKS = {
   hookAuthorizationInClear: { gitea: { until: '1.26' }, forgejo: {} },
   /** `PATCH /admin/hooks/{id}` checks `config.url` (`Invalid url`): Gitea v1.24.7 `utils/hook.go` l.341, Forgejo v15.0.3 l.332; not in v1.23.8 nor v11.0.15. */
   hookEditChecksUrl: { gitea: { since: '1.24' }, forgejo: { since: 15 } },
+  /** `APIErrorNotFound()` says the locale's "The target couldn't be found." (Gitea ≤ 1.24, Forgejo); Gitea 1.25 says "not found". */
+  notFoundLocaleWording: { gitea: { until: '1.24' }, forgejo: {} },
+  /** `APIErrorNotFound()`'s `errors` is `[]` (Forgejo 11+: `make([]string, 0)`), not `null`. */
+  notFoundErrorsArray: { forgejo: { since: 11 } },
   /**
    * `GET /admin/hooks` ignores `page` and `limit`: every hook, no X-Total-Count, no Link (ListHooks calls
    * `GetSystemWebhooks`/`GetSystemOrDefaultWebhooks` and `ctx.JSON` with no ListOptions; see NOTES.md).

@@ -22,4 +22,7 @@ export const SWAGGER_EXCEPTIONS: Record<string, SwaggerException> = {
   // The answer's `username` comes from `User.MarshalJSON` ("for backward compatibility"), which no swagger lists:
   // Gitea v1.21.11 `modules/structs/user.go` l.57–66, Forgejo v7.0.16 l.59–68, upstream main l.62–70.
   'User.username': { handler: { gitea: {}, forgejo: {} }, source: 'modules/structs/user.go User.MarshalJSON, every tag' },
+  // `read_only,omitempty`: a user key is never read-only, so a user key's answer never has it
+  // (Gitea v1.24.7 `modules/structs/user_key.go` l.21, Forgejo v7.0.16 the same).
+  'PublicKey.read_only': { handler: {}, source: 'modules/structs/user_key.go `read_only,omitempty` (user keys: always false)' },
 };

@@ -11,6 +11,7 @@
  * - then the account-state gate (inactive, prohibited, must change password: 403 `{message}`)
  *   and sudo (`?sudo=` / `Sudo:`, site admins only).
  */
+import { notFound } from './checks.js';
 import { apiError, messageOnly } from './respond.js';
 import type { ApiContext, Step } from './context.js';
 import { checkPassword } from '../core/state.js';
@@ -91,7 +92,7 @@ export function sudo(ctx: ApiContext): Response | undefined {
   if (!name) return undefined;
   if (!ctx.isSigned || !ctx.doer?.isAdmin) return messageOnly(403, 'Only administrators allowed to sudo.');
   const target = ctx.state.userByName(name);
-  if (!target) return apiError(ctx.root, 404, 'not found');
+  if (!target) return notFound(ctx);
   ctx.doer = target;
   return undefined;
 }

@@ -10,7 +10,8 @@ import { bindBody } from './binding.js';
 import { optionFor } from '../flavors/options.js';
 import type { FormOf, OptionDef } from './options.js';
 import type { ApiContext, Step } from './context.js';
-import { apiError } from './respond.js';
+import { apiError, json } from './respond.js';
+import { hasQuirk } from '../flavors/releases.js';
 import { redirectToUser } from './user-redirect.js';
 
 export type RepoUnit = 'code' | 'issues' | 'pulls';
@@ -29,7 +30,22 @@ export function canWrite(ctx: ApiContext, unit: RepoUnit): boolean {
   return !!ctx.repo && unitEnabled(ctx.repo, unit) && ctx.repoMode >= AccessMode.Write;
 }
 
-export const notFound = (ctx: ApiContext, message = 'not found'): Response => apiError(ctx.root, 404, message);
+/**
+ * `APIErrorNotFound(objs...)` (`ctx.NotFound` before 1.24): `{message, url, errors}`. Without a message,
+ * the locale's "The target couldn't be found." before Gitea 1.25 and in Forgejo, "not found" from Gitea
+ * 1.25 (v1.24.7 `services/context/api.go` l.247–267, v1.25.4 l.247–266); `errors` a nil slice (`null`),
+ * an empty array in Forgejo 11+ (`make([]string, 0)`: v11.0.15 l.309–311, v15.0.3 l.306–308). With a
+ * message: `APIError(404, err)` (`{message, url}`), as the user-redirect lookup answers
+ * (v1.25.4 `services/context/user.go` l.74).
+ */
+export const notFound = (ctx: ApiContext, message?: string): Response =>
+  message !== undefined
+    ? apiError(ctx.root, 404, message)
+    : json(404, {
+        message: hasQuirk(ctx.flavor, 'notFoundLocaleWording') ? "The target couldn't be found." : 'not found',
+        url: `${ctx.root}api/swagger`,
+        errors: hasQuirk(ctx.flavor, 'notFoundErrorsArray') ? [] : null,
+      });
 
 /** `repoAssignment()`: `{owner}/{repo}` → 404 when missing or invisible, even for anonymous callers. */
 export const repoAssignment: Step = (ctx) => {

@@ -12,7 +12,7 @@
  * `createAdminHook` is shared with the seed loader.
  */
 import type { ApiContext } from '../../http/context.js';
-import { bind, formOf } from '../../http/checks.js';
+import { bind, formOf, notFound } from '../../http/checks.js';
 import { listOptions, paginate, setLinkHeader, setTotalCountHeader } from '../../http/paging.js';
 import { apiError, empty, json } from '../../http/respond.js';
 import type { ApiRouter } from '../../http/router.js';
@@ -88,7 +88,7 @@ export function registerAdminHookRoutes(r: ApiRouter): void {
 
   r.on('GET', '/admin/hooks/:id', ...admin, (ctx) => {
     const hook = hookById(ctx);
-    return hook ? json(200, toHook(hook, ctx.flavor)) : apiError(ctx.root, 404, 'not found');
+    return hook ? json(200, toHook(hook, ctx.flavor)) : notFound(ctx);
   });
 
   r.on('PATCH', '/admin/hooks/:id', ...admin, bind(EditHookOption), (ctx) => {
@@ -100,7 +100,7 @@ export function registerAdminHookRoutes(r: ApiRouter): void {
 
   r.on('DELETE', '/admin/hooks/:id', ...admin, (ctx) => {
     const hook = hookById(ctx);
-    if (!hook) return apiError(ctx.root, 404, 'not found');
+    if (!hook) return notFound(ctx);
     ctx.state.data.adminHooks = ctx.state.data.adminHooks.filter((h) => h.id !== hook.id);
     return empty(204);
   });

@@ -66,6 +66,10 @@ export function toHook(h: AdminHookRecord, flavor?: Flavor): Record<string, unkn
     name: h.name,
     type: h.type,
     branch_filter: h.branchFilter,
+    // Forgejo only (shapeAnswer drops them elsewhere); `metadata` is the handler's, nil (null) but for Slack.
+    url: h.url,
+    content_type: h.contentType,
+    metadata: h.type === 'slack' ? { channel: h.slack?.channel ?? '', username: h.slack?.username ?? '', icon_url: h.slack?.iconUrl ?? '', color: h.slack?.color ?? '' } : null,
     config,
     events: eventsArray(h),
     // Hidden since PR #38406 (upstream main after v1.27.0-rc0); every release before returns it decrypted.

@@ -15,7 +15,7 @@
  * Comments live in `state.data.comments` (see records.ts).
  */
 import { reqToken, scope } from '../../http/auth.js';
-import { bind, canRead, canWrite, formOf, mustEnableIssuesOrPulls, mustNotBeArchived, repoAssignment } from '../../http/checks.js';
+import { bind, canRead, canWrite, formOf, mustEnableIssuesOrPulls, mustNotBeArchived, repoAssignment, notFound } from '../../http/checks.js';
 import type { ApiContext } from '../../http/context.js';
 import { setTotalCountHeader } from '../../http/paging.js';
 import { apiError, empty, json } from '../../http/respond.js';
@@ -65,7 +65,7 @@ function issueOrError(ctx: ApiContext): IssueRecord | Response {
     const index = parseGoInt(ctx.params.index ?? '') ?? 0;
     return internalError(ctx, `issue does not exist [id: 0, repo_id: ${ctx.repo!.id}, index: ${index}]`);
   }
-  return canRead(ctx, issue.isPull ? 'pulls' : 'issues') ? issue : apiError(ctx.root, 404, 'not found');
+  return canRead(ctx, issue.isPull ? 'pulls' : 'issues') ? issue : notFound(ctx);
 }
 
 function listComments(ctx: ApiContext): Response {
@@ -118,7 +118,7 @@ function mayChange(ctx: ApiContext, comment: CommentRecord, issue: IssueRecord):
 function getComment(ctx: ApiContext): Response {
   const found = commentFromPath(ctx);
   if (found instanceof Response) return found;
-  if (!canRead(ctx, found.issue.isPull ? 'pulls' : 'issues')) return apiError(ctx.root, 404, 'not found');
+  if (!canRead(ctx, found.issue.isPull ? 'pulls' : 'issues')) return notFound(ctx);
   return json(200, toComment(ctx, found.comment, found.issue));
 }
 

@@ -3,6 +3,7 @@
  * list, mark (205), the unread count, one thread, mark one thread (205). The group needs the
  * `notification` scope and a token on every route.
  */
+import { notFound } from '../../http/checks.js';
 import { reqToken, scope } from '../../http/auth.js';
 import type { ApiContext } from '../../http/context.js';
 import { listOptions, paginate, setLinkHeader, setTotalCountHeader } from '../../http/paging.js';
@@ -115,7 +116,7 @@ function readNotifications(ctx: ApiContext): Response {
 function thread(ctx: ApiContext): NotificationRecord | Response {
   const id = /^[+-]?\d+$/.test(ctx.params.id ?? '') ? Number(ctx.params.id) : 0;
   const n = ctx.state.data.notifications.find((x) => x.id === id);
-  if (!n) return apiError(ctx.root, 404, 'not found');
+  if (!n) return notFound(ctx);
   if (n.userId !== ctx.doer!.id && !ctx.doer!.isAdmin) return apiError(ctx.root, 403, `only user itself and admin are allowed to read/change this thread ${n.id}`);
   return n;
 }

@@ -4,8 +4,9 @@
  * /admin/users/{username}/keys/{id}`, and the public `GET /users/{username}/keys` to read them back.
  * The key and badge functions are shared with the seed loader.
  */
+import { ANSWER_FIELDS, available } from '../../flavors/releases.js';
 import { ADMIN_STEPS, reqToken, scope } from '../../http/auth.js';
-import { bind, userAssignment, formOf } from '../../http/checks.js';
+import { bind, userAssignment, formOf, notFound } from '../../http/checks.js';
 import type { ApiContext } from '../../http/context.js';
 import { listOptions, paginate, setTotalCountHeader } from '../../http/paging.js';
 import { apiError, empty, json } from '../../http/respond.js';
@@ -91,7 +92,8 @@ export function toPublicKey(ctx: ApiContext, key: PublicKeyRecord): Record<strin
   if (key.name) out.title = key.name;
   if (key.fingerprint) out.fingerprint = key.fingerprint;
   out.created_at = key.createdAt;
-  out.last_used_at = key.updatedAt;
+  // `last_used_at` from Gitea 1.24 (v1.24.7 `modules/structs/user_key.go` l.19; not in v1.23.8 nor any Forgejo).
+  if (available(ctx.flavor, ANSWER_FIELDS.PublicKey?.last_used_at)) out.last_used_at = key.updatedAt;
   if (ctx.doer && (ctx.doer.isAdmin || ctx.doer.id === key.ownerId)) {
     const owner = ctx.state.userById(key.ownerId);
     if (owner) out.user = renderUser(ctx, owner, true, true);
@@ -143,7 +145,7 @@ export function registerAdminUserExtraRoutes(r: ApiRouter): void {
   r.on('DELETE', '/admin/users/:username/keys/:id', ...admin, userAssignment, (ctx) => {
     const id = pathInt64(ctx.params.id);
     const key = ctx.state.data.publicKeys.find((k) => k.id === id);
-    if (!key) return apiError(ctx.root, 404, 'not found');
+    if (!key) return notFound(ctx);
     const target = ctx.contextUser!;
     const targetIsAdmin = target.kind === 'user' && target.user.isAdmin;
     if (!targetIsAdmin && target.id !== key.ownerId) return apiError(ctx.root, 403, 'You do not have access to this key');

@@ -15,6 +15,8 @@ export function renderUser(cx: ConvertContext, user: UserRecord, signed: boolean
   return shapeAnswer(cx.flavor, 'User', {
     id: user.id,
     login: user.name,
+    // Added by `User.MarshalJSON` "for backward compatibility" (modules/structs/user.go), in no swagger.
+    username: user.name,
     login_name: authed ? user.loginName : '',
     source_id: authed ? user.sourceId : 0,
     full_name: user.fullName,
