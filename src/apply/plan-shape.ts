@@ -6,7 +6,7 @@ import { changeId, parseScopeId } from '../plan/planner.js';
 import type { Action, Change, Plan, PlanPolicy } from '../model/index.js';
 import { reservedVariableReason, templateVariables } from '../secret.js';
 
-const PLAN_KEYS = ['format_version', 'forgeform_version', 'created_at', 'server', 'config_digest', 'summary', 'policy', 'unsafe', 'warnings', 'drift', 'changes'];
+const PLAN_KEYS = ['format_version', 'forgeform_version', 'created_at', 'server', 'config_digest', 'summary', 'policy', 'unsafe', 'warnings', 'drift', 'withheld', 'changes'];
 const CHANGE_KEYS = ['id', 'kind', 'scope', 'key', 'action', 'from', 'fields', 'precondition', 'depends_on', 'ops', 'notes'];
 const FIELD_KEYS = ['path', 'before', 'after', 'sensitive', 'writeOnly', 'context'];
 const OP_KEYS = ['method', 'path', 'body', 'query', 'reason', 'onStatus', 'expect'];
@@ -105,6 +105,7 @@ function topLevelProblems(raw: Record<string, unknown>, kinds: Kind[]): string[]
   if (!isStringList(raw.unsafe ?? [])) problems.push('unsafe must be a list of strings');
   if (!isStringList(raw.warnings ?? [])) problems.push('warnings must be a list of strings');
   if (!isStringList(raw.drift ?? [])) problems.push('drift must be a list of strings');
+  if (!isStringList(raw.withheld ?? [])) problems.push('withheld must be a list of strings');
   return [...problems, ...policyProblems(raw.policy, kinds)];
 }
 

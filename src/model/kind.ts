@@ -79,7 +79,14 @@ export interface DuplicateResolution {
  * A problem a kind finds while planning: a diagnostic with the config path it concerns, which the
  * planner turns into file:line:col, adding the resource (the kind's title, key and scope).
  */
-export type Problem = Diagnostic;
+export type Problem = Diagnostic & {
+  /**
+   * The problem is this object's only (a reference to a name that has copies on the server): the
+   * object is left out of the plan, named in Plan.withheld, and every other change still stands.
+   * Otherwise the plan fails as a whole.
+   */
+  objectOnly?: boolean;
+};
 
 /** What every change's requests are built from, whatever its action. */
 interface OpsInputBase {

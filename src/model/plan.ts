@@ -94,5 +94,11 @@ export interface Plan {
    * --detailed-exitcode. Absent when there are none.
    */
   drift?: string[];
+  /**
+   * Declared objects this plan leaves out for a problem of their own (a label they use has copies on
+   * the server), each as `place: resource: problem: what to do`. The rest of the plan is made; plan
+   * and apply exit 1 while there are any. Absent when there are none.
+   */
+  withheld?: string[];
   changes: Change[];
 }

@@ -1,3 +1,4 @@
+import { formatDiagnostic } from '../diagnostic.js';
 import type { LoadedConfig } from '../config/types.js';
 import type { GiteaClient, RequestOptions } from '../gitea/client.js';
 import { changeId, parseScopeId, planningOrder, scopeCreationIds, scopeId, type CurrentObject, type Kind, type KindContext, type KindOptions, type Scope, type ScopeContext, type ServerInfo } from '../model/index.js';
@@ -121,7 +122,7 @@ export async function buildPlan(opts: PlanOptions): Promise<PlanResult> {
 function startPlanning(opts: PlanOptions): Planning {
   const projection = new Projection();
   const ctx = makeKindContext(opts.client, opts.loaded, opts.options, { projection, server: opts.server });
-  return { ctx, kinds: opts.kinds, projection, errors: [], warnings: [], drift: [], changes: [], existing: new Map(), affects: [], currentOfChange: new Map(), secretsNotSent: 0 };
+  return { ctx, kinds: opts.kinds, projection, errors: [], warnings: [], drift: [], withheld: [], changes: [], existing: new Map(), affects: [], currentOfChange: new Map(), secretsNotSent: 0 };
 }
 
 /** --target selects objects of server-wide kinds by the kind's selector type (user:NAME, hook:URL). */
@@ -237,7 +238,12 @@ function diffStep(p: Planning, sp: ScopePlan, m: Match): void {
   for (const r of m.remove) sp.changes.push(makeChange(p, sp, { action: 'delete', key: d.key, fields: [], current: r }));
   if (m.undecided) return;
   const problems = kind.check?.(d, cur, scope, p.ctx, sp.prepared) ?? [];
-  for (const problem of problems) p.errors.push({ ...problem, resource: resourceOf(kind, d.key, scope), location: problem.path ? locate(p.ctx.loaded, sp.rs, problem.path) : undefined });
+  for (const { objectOnly, ...problem } of problems) {
+    const reported = { ...problem, resource: resourceOf(kind, d.key, scope), location: problem.path ? locate(p.ctx.loaded, sp.rs, problem.path) : undefined };
+    // A problem of this object alone leaves it out; the plan goes on with everything else.
+    if (objectOnly) p.withheld.push(formatDiagnostic(placed(reported)));
+    else p.errors.push(reported);
+  }
   if (problems.length) return;
   const fields = diffFields(kind.fields, d.fields, cur?.fields, kind.compare ? (name) => kind.compare!(name, d, cur, sp.prepared) : undefined);
   const writeOnly = writeOnlyFields(kind, d, cur, fields, p.ctx.options);
@@ -346,6 +352,7 @@ function assessStep(p: Planning, opts: PlanOptions): PlanResult {
     unsafe: verdict.unsafe,
     warnings: p.warnings,
     ...(p.drift.length ? { drift: p.drift } : {}),
+    ...(p.withheld.length ? { withheld: p.withheld } : {}),
     changes,
   };
   return { plan, errors: p.errors.map(placed) };

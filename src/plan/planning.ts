@@ -20,6 +20,8 @@ export interface Planning {
   errors: Reported[];
   warnings: string[];
   drift: string[];
+  /** Declared objects left out for a problem of their own (Problem.objectOnly), formatted. */
+  withheld: string[];
   changes: Change[];
   /** How many objects of a kind a scope holds on the server, keyed by `${kind} ${scope}`. */
   existing: Map<string, number>;

@@ -23,6 +23,7 @@ export function serverLine(plan: Plan): string | undefined {
 }
 
 export const NO_CHANGES_BUT_DRIFT = 'No changes planned, but the server differs from the configuration (see above).';
+export const NO_CHANGES_BUT_WITHHELD = 'No changes planned for the rest, but declared objects could not be planned (see above).';
 
 /** A kind's human name by its machine name (see kindTitles); without one, output shows machine names. */
 export type KindTitle = (kind: string) => string;
@@ -60,8 +61,10 @@ export function renderPlanText(plan: Plan, c: Colors, kindTitle: KindTitle = raw
   if (plan.warnings.length) lines.push('');
   for (const d of plan.drift ?? []) lines.push(c.yellow(`Differs: ${inert(d)}`));
   if (plan.drift?.length) lines.push('');
+  for (const w of plan.withheld ?? []) lines.push(c.red(`Not planned: ${w}`));
+  if (plan.withheld?.length) lines.push('');
   if (plan.changes.length === 0) {
-    lines.push(plan.drift?.length ? c.yellow(NO_CHANGES_BUT_DRIFT) : c.green('No changes. The server matches the configuration.'));
+    lines.push(plan.withheld?.length ? c.red(NO_CHANGES_BUT_WITHHELD) : plan.drift?.length ? c.yellow(NO_CHANGES_BUT_DRIFT) : c.green('No changes. The server matches the configuration.'));
     return lines.join('\n') + '\n';
   }
   lines.push('forgeform will perform the following actions:', '');

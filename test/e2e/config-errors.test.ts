@@ -154,12 +154,12 @@ describe('config errors', () => {
         text: ': not a text file (it holds binary data): a config is a YAML text file',
       },
       {
-        name: 'a file over 10 MB',
+        name: 'a file over the 5 MB bound',
         write: (f) => {
           writeFileSync(f, `FORGEFORM_TOKEN=${TOKEN}\n`);
-          truncateSync(f, 11 * 1024 * 1024);
+          truncateSync(f, 6 * 1024 * 1024);
         },
-        text: ': the file is 11.0 MB: a config may hold at most 10.0 MB in all (is this the right file?)',
+        text: ': the file is 6.0 MB: a config may hold at most 5.0 MB in all (is this the right file?)',
       },
     ];
     for (const input of inputs) {

@@ -78,3 +78,16 @@ repos:
     expect(r.stdout).toContain('Plan: 4 to create, 1 to update');
   });
 });
+
+describe('names that look alike', () => {
+  it('warns when a declared label and one on the server differ only in Unicode normalisation', async () => {
+    const nfd = 'cafe\u0301';
+    expect((await w.api('POST', 'repos/acme/widgets/labels', { name: nfd, color: 'ee0701' })).status).toBe(201);
+    const file = w.config('version: 1\nrepos:\n  acme/widgets:\n    labels:\n      "caf\u00e9": { color: "00ff00" }\n', 'nfc.yaml');
+    const r = await w.cli(['plan', '-c', file]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain(
+      `Warning: labels "caf\u00e9" [composed (NFC), declared] and "${nfd}" [decomposed (NFD), on the server] in acme/widgets differ only in Unicode normalisation: they look the same, but Gitea keeps them as different labels; write the name as the server has it`,
+    );
+  });
+});

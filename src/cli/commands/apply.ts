@@ -14,7 +14,7 @@ import { renderApplySummary, renderResultLine } from '../../render/text.js';
 import { checkServer, makeClient } from '../context.js';
 import { interruptedSummary, NOT_STARTED, SIGNAL_EXIT, stopOnSignals } from '../interrupt.js';
 import { EXIT, UserError, type Output } from '../output.js';
-import { computePlan, printPlan, type PlanCommandOptions } from './plan.js';
+import { computePlan, printPlan, withheldLine, type PlanCommandOptions } from './plan.js';
 
 export interface ApplyCommandOptions extends PlanCommandOptions {
   yes?: boolean;
@@ -156,7 +156,13 @@ async function applyLocked(planFile: string | undefined, opts: ApplyCommandOptio
     }));
     printPlan(plan, opts.format, out);
   }
-  if (plan.changes.length === 0) return EXIT.ok;
+  // Objects the plan left out for a problem of their own: everything else is applied, and the run fails.
+  const withheld = () => {
+    for (const w of plan.withheld ?? []) out.stdout(`${out.out.red('✗')} Not applied: ${w}`);
+    if (plan.withheld?.length) out.stderr(out.err.red(`${withheldLine(plan.withheld.length)}: not applied.`));
+    return Boolean(plan.withheld?.length);
+  };
+  if (plan.changes.length === 0) return withheld() ? EXIT.error : EXIT.ok;
   if (forbidden.length) {
     out.stderr(out.err.red(`Refusing the plan: ${forbidden.join('; ')}. No flag lifts this: plan again.`));
     return EXIT.unsafe;
@@ -202,6 +208,7 @@ async function applyLocked(planFile: string | undefined, opts: ApplyCommandOptio
   for (const u of concurrent.unchecked) out.stderr(out.err.yellow(`warning: could not read the ${u.kind}s of ${u.scope} again to look for objects another run created at the same time: ${u.error}`));
   if (client.requestCount > beforeCheck) out.stderr(`${client.requestCount - beforeCheck} requests to read again where objects were created, for duplicates made by another run at the same time.`);
   if (stop.signal) return SIGNAL_EXIT[stop.signal];
+  if (withheld()) return EXIT.error;
   return results.every((r) => r.outcome === 'done') && concurrent.duplicates.length === 0 ? EXIT.ok : EXIT.error;
 }
 

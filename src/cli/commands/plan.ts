@@ -130,7 +130,8 @@ export async function computePlan(
     onProgress: out.progress('Reading the server', () => `${client.requestCount} requests`),
     ...(large(loaded) ? { onPlanning: out.progress('Planning the declared objects') } : {}),
   });
-  if (errors.length) throw new UserError(`${formatPlanErrors(errors)}\nPlanning failed: nothing was changed.`);
+  // Objects left out for their own problem are named too: fixing the errors alone would not plan them.
+  if (errors.length) throw new UserError(`${formatPlanErrors(errors)}${(plan.withheld ?? []).map((w) => `\n${w}`).join('')}\nPlanning failed: nothing was changed.`);
   for (const selector of targets?.unmatched() ?? []) plan.warnings.push(`--target "${selector}" matches nothing the configuration declares: nothing is planned for it`);
   return { plan, client, loaded, server };
 }
@@ -159,6 +160,15 @@ export async function planCommand(opts: PlanCommandOptions, out: Output): Promis
     out.stderr(out.err.red(`This plan is unsafe: ${plan.unsafe.join('; ')}. apply will refuse it without --force.`));
     return EXIT.unsafe;
   }
+  if (plan.withheld?.length) {
+    out.stderr(out.err.red(`${withheldLine(plan.withheld.length)}; everything else is planned, and apply makes it.`));
+    return EXIT.error;
+  }
   // Drift (duplicates named, not changed) is a difference too: a check of the server must not pass.
   return opts.detailedExitcode && (plan.changes.length || plan.drift?.length) ? EXIT.changes : EXIT.ok;
+}
+
+/** How the commands say that declared objects were left out of the plan (Plan.withheld). */
+export function withheldLine(n: number): string {
+  return `${n} declared object${n === 1 ? '' : 's'} could not be planned (Not planned, above)`;
 }

@@ -95,12 +95,17 @@ function prepareOne(d: DesiredObject, cur: CurrentObject | undefined, catalogue:
       const found = catalogue.filter((l) => l.name === name);
       if (found.length === 1) targets.push(found[0]!);
       else
-        problems.push({
-          path: [...d.path, 'labels'],
-          message: found.length
-            ? `label "${name}" is ambiguous: ${found.length} labels of that name exist in ${scope.name} or its organisation`
-            : `label "${name}" does not exist in ${scope.name} or its organisation, and the config does not create it`,
-        });
+        problems.push(
+          found.length
+            ? {
+                path: [...d.path, 'labels'],
+                message: `label "${name}" is ambiguous: ${found.length} labels of that name exist in ${scope.name} or its organisation (${found.map((l) => (typeof l.id === 'number' ? `id ${l.id}` : 'one this plan creates')).join(', ')})`,
+                hint: `this issue is left out until one remains; with the label declared and policy.prune: [labels], forgeform deletes the copies no issue carries (see its line above), otherwise move the issues to one copy and delete the others in the web UI or with DELETE /api/v1/repos/OWNER/REPO/labels/ID`,
+                // Copies (two runs at once) are the server's state, not a mistake of the config: the rest of the plan stands.
+                objectOnly: true,
+              }
+            : { path: [...d.path, 'labels'], message: `label "${name}" does not exist in ${scope.name} or its organisation, and the config does not create it` },
+        );
     }
     const byScope = new Map<string, string[]>();
     for (const t of targets) {
@@ -118,7 +123,8 @@ function prepareOne(d: DesiredObject, cur: CurrentObject | undefined, catalogue:
     else
       problems.push({
         path: [...d.path, 'milestone'],
-        message: found.length ? `milestone "${d.fields.milestone}" is ambiguous: ${found.length} milestones have that title` : `milestone "${d.fields.milestone}" does not exist in ${scope.name}`,
+        message: found.length ? `milestone "${d.fields.milestone}" is ambiguous: ${found.length} milestones have that title (ids ${found.map((m) => m.id).join(', ')})` : `milestone "${d.fields.milestone}" does not exist in ${scope.name}`,
+        ...(found.length ? { hint: 'this issue is left out until one remains: rename or delete the others', objectOnly: true } : {}),
       });
   }
   const ids = metaOf(cur).labelIds ?? [];

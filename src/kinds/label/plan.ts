@@ -3,7 +3,7 @@ import type { LabelConfig, OrgConfig, RepoConfig } from '../../config/types.js';
 import { apiPath } from '../../gitea/path.js';
 import { normalizeFields } from '../fields.js';
 import { splitRepo } from '../branch-protection/index.js';
-import type { DesiredObject, Kind, Problem, ReadingKind, Scope, ScopeContext } from '../../model/index.js';
+import type { CurrentObject, DesiredObject, Kind, Problem, ReadingKind, Scope, ScopeContext } from '../../model/index.js';
 import { fields } from './read.js';
 
 interface LabelTemplateEntry {
@@ -30,8 +30,35 @@ function declaredFields(label: LabelConfig): Record<string, unknown> {
 }
 
 /** Planning labels of a scope type: declared labels (a template's too), duplicate names, what a deletion takes off issues. */
+/**
+ * Names that differ only in Unicode normalisation ("café" written with é, or with e and a combining
+ * accent): they look the same in every plan line, but Gitea compares names byte by byte and keeps
+ * them as two labels. Each such group, declared or on the server, is named in a warning (issue 17).
+ */
+export function lookAlikeNames(declared: string[], onServer: string[], where: string): string[] {
+  const groups = new Map<string, Set<string>>();
+  for (const name of [...declared, ...onServer]) {
+    const nfc = name.normalize('NFC');
+    const group = groups.get(nfc) ?? new Set<string>();
+    group.add(name);
+    groups.set(nfc, group);
+  }
+  const forms = (n: string) => (n === n.normalize('NFC') ? 'composed (NFC)' : 'decomposed (NFD)');
+  return [...groups.values()]
+    .filter((g) => g.size > 1)
+    .map((g) => `labels ${[...g].map((n) => `"${n}" [${forms(n)}${declared.includes(n) ? ', declared' : ', on the server'}]`).join(' and ')}${where} differ only in Unicode normalisation: they look the same, but Gitea keeps them as different labels; write the name as the server has it`);
+}
+
 export function labelPlanning(scopeType: 'repo' | 'org', section: string, self: () => ReadingKind) {
   return {
+    notices(desired: DesiredObject[], current: CurrentObject[], scope: Scope) {
+      return lookAlikeNames(
+        desired.map((d) => d.key),
+        current.map((c) => c.key),
+        ` in ${scope.name}`,
+      );
+    },
+
     async desired(scopeConfig, scope, ctx) {
       const cfg = scopeConfig as RepoConfig | OrgConfig | undefined;
       if (!cfg || (!cfg.labels && !cfg.label_template)) return undefined;
