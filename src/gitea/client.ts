@@ -106,7 +106,7 @@ const UNREACHED = /^(ECONNREFUSED|EHOSTUNREACH|ENETUNREACH|EADDRNOTAVAIL|EAI_AGA
 /** What one attempt brought back. */
 type Attempt =
   | { type: 'answer'; status: number; headers: AnswerHeaders; text: string }
-  | { type: 'lost'; message: string; cause: unknown; timedOut: boolean; unreached: boolean; hopeless: boolean; sentAt: number }
+  | { type: 'lost'; message: string; cause: unknown; timedOut: boolean; unreached: boolean; hopeless: boolean; sentAt: number; stopped?: string | undefined }
   | { type: 'final'; message: string; lost?: boolean };
 
 export class GiteaClient {
@@ -205,10 +205,7 @@ export class GiteaClient {
       const status = attempt.type === 'answer' ? attempt.status : undefined;
       const message = attempt.type === 'lost' ? attempt.message : messageOf(attempt.text);
       const cause = attempt.type === 'lost' ? attempt.cause : undefined;
-      if (attempt.type === 'lost') {
-        const stopped = this.stopsTheRun(method, path, attempt);
-        if (stopped) throw new ServerStopped(method, path, stopped, opts.object, cause);
-      }
+      if (attempt.type === 'lost' && attempt.stopped) throw new ServerStopped(method, path, attempt.stopped, opts.object, cause);
       // A server too slow for the time limit is given one more chance, not the whole budget of waits.
       if (attempt.type === 'lost' && attempt.timedOut) timeouts++;
       if (!shouldRetry(cls, failure) || retry >= this.budget(cls, failure) || timeouts > 1) throw fail(status, message, cause);
@@ -335,10 +332,14 @@ export class GiteaClient {
     } catch (e) {
       if (e instanceof BodyTooLarge || e instanceof OverBudget) return { type: 'final', message: e.message };
       if (e instanceof Cut) return { type: 'final', message: e.reason, lost: true };
-      const lost = { type: 'lost' as const, cause: e, sentAt, timedOut: false, unreached: false, hopeless: false };
-      if (e instanceof TimedOut) return { ...lost, message: `no complete answer within ${timeoutMs / 1000} s (--timeout)`, timedOut: true };
+      const base = { type: 'lost' as const, cause: e, sentAt, timedOut: false, unreached: false, hopeless: false };
       const code = errorCode(e);
-      return { ...lost, message: networkMessage(e), unreached: UNREACHED.test(code), hopeless: HOPELESS.test(code) };
+      const lost =
+        e instanceof TimedOut
+          ? { ...base, message: `no complete answer within ${timeoutMs / 1000} s (--timeout)`, timedOut: true }
+          : { ...base, message: networkMessage(e), unreached: UNREACHED.test(code), hopeless: HOPELESS.test(code) };
+      // Decided here, before the slot goes to the next request: once the run stops, that one must not be sent.
+      return { ...lost, stopped: this.stopsTheRun(method, path, lost) };
     } finally {
       if (read) this.circuit.readEnded();
     }

@@ -198,6 +198,8 @@ export async function resolveScopes(
       warnings.push(`repos "${m.key}" matches no repository on the server: nothing is planned for it`);
   }
 
+  // Two globs matching one repository that set one field differently: the later wins, said once per pair and field.
+  const overlaps = new Map<string, string>();
   for (const full of [...names].sort()) {
     const repo = facts.get(full)!;
     const scope: Scope = { type: 'repo', name: full, repo, ...(pending.has(full) ? { pendingCreate: pending.get(full)! } : {}) };
@@ -205,7 +207,16 @@ export async function resolveScopes(
     const applying = matchers.filter((m) => m.match(full));
     const configKeys = applying.map((m) => m.key);
     let merged: unknown = {};
-    for (const m of applying) merged = deepMerge(merged, m.cfg);
+    const setBy = new Map<string, string>();
+    for (const m of applying) {
+      for (const leaf of leaves(m.cfg)) {
+        const first = setBy.get(leaf.path);
+        const pair = `${first} ${m.key} ${leaf.path}`;
+        if (first !== undefined && first !== m.key && !overlaps.has(pair) && leaf.differs(merged)) overlaps.set(pair, `repos "${first}" and "${m.key}" both set ${leaf.path} (for ${full}, and any other repository both match) to different values: the later one, "${m.key}", wins; set it in one of them, or in the repository's own entry`);
+        setBy.set(leaf.path, m.key);
+      }
+      merged = deepMerge(merged, m.cfg);
+    }
     const exactCfg = config.repos?.[full];
     if (exactCfg) {
       merged = deepMerge(merged, exactCfg);
@@ -213,7 +224,23 @@ export async function resolveScopes(
     }
     scopes.push({ scope, config: merged, configKeys });
   }
+  warnings.push(...overlaps.values());
   return { scopes, problems, warnings };
+}
+
+/** The scalar (or list) values a glob's config sets, by dotted path, and whether each differs from what is merged so far. */
+function leaves(cfg: unknown, path: string[] = []): { path: string; differs: (merged: unknown) => boolean }[] {
+  if (!isPlainObject(cfg)) {
+    const at = [...path];
+    return [{ path: at.join('.'), differs: (merged) => JSON.stringify(valueAt(merged, at)) !== JSON.stringify(cfg) }];
+  }
+  return Object.entries(cfg).flatMap(([k, v]) => leaves(v, [...path, k]));
+}
+
+function valueAt(v: unknown, path: string[]): unknown {
+  let node = v;
+  for (const k of path) node = isPlainObject(node) ? node[k] : undefined;
+  return node;
 }
 
 /** Objects merge key by key; anything else (lists included) is replaced by the later value. */

@@ -91,3 +91,13 @@ describe('names that look alike', () => {
     );
   });
 });
+
+describe('overlapping globs', () => {
+  it('names both globs when they set one field of a repository differently (the later wins), once', async () => {
+    const file = w.config('version: 1\nrepos:\n  "acme/*":\n    labels:\n      bug: { color: "00ff00" }\n  "acme/w*":\n    labels:\n      bug: { color: "0000ff", description: same }\n  "acme/wi*":\n    labels:\n      bug: { description: same }\n', 'globs.yaml');
+    const r = await w.cli(['plan', '-c', file]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.match(/both set/g)).toHaveLength(1);
+    expect(r.stdout).toContain('Warning: repos "acme/*" and "acme/w*" both set labels.bug.color (for acme/widgets, and any other repository both match) to different values: the later one, "acme/w*", wins');
+  });
+});

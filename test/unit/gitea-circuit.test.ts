@@ -50,8 +50,8 @@ describe('a server that stops answering', () => {
     const reads = Array.from({ length: 6 }, (_, i) => client.get(`repos/acme/r${i}`, { object: `repository acme/r${i}` }));
     const write = client.request('POST', 'repos/acme/r0/labels', { body: { name: 'x' } });
     const errors = await settle([...reads, write]);
-    // The two in flight when it stopped, and nothing after (before: every request waited twice its own timeout).
-    expect(received).toBe(1 + 2);
+    // At most the two in flight when it stopped, and nothing after (before: every request waited twice its own timeout).
+    expect(received).toBeLessThanOrEqual(1 + 2);
     expect(errors.slice(0, 6).every((e) => e instanceof ServerStopped)).toBe(true);
     expect(new Set(errors.slice(0, 6).map((e) => e!.message)).size).toBe(1);
     expect(errors[0]!.message).toMatch(new RegExp(`^${url} stopped answering: no answer in time to GET /api/v1/repos/acme/r\\d \\(nothing came from the server within 0\\.2 s, --timeout\\), so nothing more is sent`));
