@@ -78,7 +78,8 @@ export const writing = {
       ops.push(...keyOps(name, wantedKeys, []));
       const later = Object.keys(want).filter((f) => EDIT_FIELDS.has(f) && !CREATE_FIELDS.includes(f) && !(f in CREATED_WITH && CREATED_WITH[f] === want[f]));
       // Last, so that apply compares the server's answer (the user) with what the plan wanted.
-      if (later.length) ops.push({ method: 'PATCH', path: userPath, body: editBody(name, want, undefined, later), reason: 'Gitea cannot set these when it creates a user' });
+      // It sets values only: sent twice, it does what it does once; so a lost answer or a 5xx sends it again (Op.idempotent).
+      if (later.length) ops.push({ method: 'PATCH', path: userPath, body: editBody(name, want, undefined, later), reason: 'Gitea cannot set these when it creates a user', idempotent: true });
       return ops;
     }
     const cur = current;

@@ -1,0 +1,45 @@
+/**
+ * Multi-request creates finish (issue 18 §4): a user create is a POST then a PATCH. A lost answer to
+ * the POST: the user is read again and the PATCH sent in the same apply; a failed PATCH is sent again,
+ * as a read is (it only sets values).
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { firstTimes, startMisbehavingProxy, type MisbehavingProxy } from '../support/misbehaving-proxy.js';
+import { calls, type World, world } from './helpers.js';
+
+const seed = { users: [{ username: 'root', admin: true, email: 'root@example.com' }] };
+const config = 'version: 1\nusers:\n  bob:\n    email: bob@example.com\n    password: "${BOB_PASSWORD}"\n    prohibit_login: true\n    max_repo_creation: 3\n';
+
+let w: World;
+let proxy: MisbehavingProxy | undefined;
+afterEach(async () => {
+  await proxy?.close();
+  proxy = undefined;
+  await w?.sandbox.close();
+});
+
+describe('a user create (POST, then PATCH)', () => {
+  it('whose POST answer is lost is found on the server and finished in the same apply', async () => {
+    w = await world(seed);
+    proxy = await startMisbehavingProxy(w.sandbox.url, firstTimes(1, (r) => r.method === 'POST' && r.path === 'admin/users', { type: 'drop-after' }));
+    const apply = await w.cli(['apply', '--yes', '-c', w.config(config)], { FORGEFORM_URL: proxy.url, BOB_PASSWORD: 's3cret-Passw0rd!' });
+    if (apply.code) console.log(apply.stdout, apply.stderr);
+    expect(apply.code).toBe(0);
+    expect(apply.stdout).toMatch(/✓ \+ user "bob" .*its answer was lost .*was found on the server and the rest of its requests were sent/);
+    expect(calls(w.sandbox).filter((c) => c === 'POST admin/users')).toHaveLength(1);
+    expect(calls(w.sandbox).filter((c) => c === 'PATCH admin/users/bob')).toHaveLength(1);
+    const bob = (await w.api<{ prohibit_login: boolean }>('GET', 'users/bob')).body;
+    expect((await w.api<{ prohibit_login: boolean }[]>('GET', 'admin/users')).body.find((u) => (u as unknown as { login: string }).login === 'bob')?.prohibit_login).toBe(true);
+    expect(bob).toBeDefined();
+  });
+
+  it('whose PATCH fails once (502) sends it again, as a read: the user is finished', async () => {
+    w = await world(seed);
+    proxy = await startMisbehavingProxy(w.sandbox.url, firstTimes(1, (r) => r.method === 'PATCH' && r.path === 'admin/users/bob', { type: 'status', status: 502, body: 'Bad Gateway' }));
+    const apply = await w.cli(['apply', '--yes', '-c', w.config(config)], { FORGEFORM_URL: proxy.url, BOB_PASSWORD: 's3cret-Passw0rd!' });
+    if (apply.code) console.log(apply.stdout, apply.stderr);
+    expect(apply.code).toBe(0);
+    expect(proxy.seen.filter((r) => r.method === 'PATCH' && r.path === 'admin/users/bob')).toHaveLength(2);
+    expect((await w.api<{ login: string; prohibit_login: boolean }[]>('GET', 'admin/users')).body.find((u) => u.login === 'bob')?.prohibit_login).toBe(true);
+  });
+});
