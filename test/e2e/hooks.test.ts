@@ -208,3 +208,23 @@ hooks:
     expect(plan.stdout).toContain('No changes.');
   });
 });
+
+describe('a server hook whose URL holds credentials', () => {
+  it('is shown, saved, pruned and exported without its password', async () => {
+    const PASSWORD = 'hunter2-in-the-url-91f0';
+    w = await world({ users, hooks: [ciHook({ config: { url: `https://deploy:${PASSWORD}@ci.example.com/hook`, content_type: 'json', is_system_webhook: true } })] });
+    const file = w.config('version: 1\npolicy: { prune: [hooks] }\nhooks: []\n');
+    const planFile = `${w.dir}/plan.json`;
+    const plan = await w.cli(['plan', '-c', file, '--out', planFile]);
+    expect(plan.code).toBe(0);
+    expect(plan.stdout).toContain('- admin webhook "system gitea https://(sensitive)@ci.example.com/hook"');
+    const json = await w.cli(['plan', '-c', file, '--format', 'json']);
+    const exported = await w.cli(['export', '--include', 'hooks']);
+    const apply = await w.cli(['apply', planFile]);
+    expect(apply.code).toBe(0);
+    for (const text of [plan.stdout, plan.stderr, json.stdout, json.stderr, readFileSync(planFile, 'utf8'), exported.stdout, exported.stderr, apply.stdout, apply.stderr]) {
+      expect(text).not.toContain(PASSWORD);
+    }
+    expect(await hooks(w)).toEqual([]);
+  });
+});

@@ -55,6 +55,15 @@ export function identityOf(key: string): Identity {
   return { scope: scope as Identity['scope'], type: type ?? '', url: url.join(' ') };
 }
 
+/**
+ * A URL as forgeform may show it: a user name or password before the host is replaced by (sensitive).
+ * The config cannot declare such a URL (plan.ts), so a server hook that holds one only ever shows as
+ * undeclared, and its key is printed, saved in plan files and exported: it must not carry the password.
+ */
+export function withoutCredentials(url: string): string {
+  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#@]*@/i, '$1(sensitive)@');
+}
+
 /** A server hook, in the list it came from (system or default): the hook itself does not say. */
 function hookFromServer(raw: unknown, scope: Identity['scope']): CurrentObject {
   const r = raw as Record<string, unknown> & { config?: Record<string, unknown> };
@@ -63,7 +72,7 @@ function hookFromServer(raw: unknown, scope: Identity['scope']): CurrentObject {
   const values: Record<string, unknown> = { content_type: config.content_type, events: r.events, branch_filter: r.branch_filter, active: r.active, name: r.name };
   if (type === 'slack') for (const k of SLACK_KEYS) values[k] = config[k];
   const readable = fields.filter((f) => !f.writeOnly && (type === 'slack' || !SLACK_KEYS.includes(f.name)));
-  return { key: hookKey({ scope, type, url: String(config.url ?? '') }), id: Number(r.id), fields: normalizeFields(readable, values, false) };
+  return { key: hookKey({ scope, type, url: withoutCredentials(String(config.url ?? '')) }), id: Number(r.id), fields: normalizeFields(readable, values, false) };
 }
 
 /**
