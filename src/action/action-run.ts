@@ -239,7 +239,7 @@ export function differs(plan: Plan): boolean {
 }
 
 /** Deletions listed before everything else, capped so that the list itself always fits. */
-function deletions(plan: Plan): string {
+export function deletions(plan: Plan): string {
   const gone = plan.changes.filter((c) => c.action === 'delete' || c.action === 'replace');
   if (!gone.length) return '';
   // Names are the server's: a key in a code span it cannot close, the scope escaped (src/render/inert.ts).

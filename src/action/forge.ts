@@ -20,6 +20,8 @@ export interface ForgeComment {
 export interface ForgePull {
   number: number;
   merged?: boolean;
+  /** GitHub's lists say merged_at, not merged. */
+  merged_at?: string | null;
   merge_commit_sha?: string | null;
   head?: { sha?: string };
   html_url?: string;
@@ -148,7 +150,7 @@ export class Forge {
   async pullOfCommit(sha: string): Promise<ForgePull | undefined> {
     const what = `finding the pull request merged as ${sha.slice(0, 12)}`;
     for (const [rest, pick] of [
-      [`commits/${sha}/pulls`, (b: unknown) => (Array.isArray(b) ? (b as ForgePull[]).find((p) => p.merge_commit_sha === sha || p.merged) : undefined)],
+      [`commits/${sha}/pulls`, (b: unknown) => (Array.isArray(b) ? (b as ForgePull[]).find((p) => p.merge_commit_sha === sha || p.merged || p.merged_at) : undefined)],
       [`commits/${sha}/pull`, (b: unknown) => (b && !Array.isArray(b) ? (b as ForgePull) : undefined)],
     ] as const) {
       try {

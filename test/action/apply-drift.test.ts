@@ -142,6 +142,16 @@ describe('the nightly drift check: command drift', () => {
     expect(writesTo(w.forge)).toEqual([]);
   });
 
+  it('fail-on-drift: the run fails too, after the issue is opened', async () => {
+    w = await actionWorld(actionDir);
+    w.write('forgeform.yaml', LABELS);
+    const r = await w.run({ command: 'drift', 'fail-on-drift': 'true' }, { event: {}, eventName: 'schedule' });
+    expect(r.code).toBe(1);
+    const [issue] = await driftIssues(w);
+    expect(issue).toMatchObject({ state: 'open' });
+    expect(r.stdout).toContain(`::error::The server drifted from the configuration: Plan: 2 to create, 0 to update, 0 to delete, 0 to rename. (issue #${issue!.number}).`);
+  });
+
   it('leaves the issues alone when the plan fails', async () => {
     w = await actionWorld(actionDir);
     w.write('forgeform.yaml', 'version: 1\nrepos:\n  acme/widgets:\n    labels:\n      bug: { colour: ee0701 }\n');

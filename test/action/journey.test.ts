@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildActionDir, ROOT } from './runner.js';
-import { exampleConfig, journey, results, BOT_PASSWORD, HOOK_SECRET, MALLORY_TOKEN, PLAN_TOKEN, ADMIN_TOKEN, REPO, type Journey } from './journey-world.js';
+import { exampleConfig, journey, results, MANAGED_SEED, BOT_PASSWORD, HOOK_SECRET, MALLORY_TOKEN, PLAN_TOKEN, ADMIN_TOKEN, REPO, type Journey } from './journey-world.js';
 
 /** A journey runs several workflows, each job a few processes: slow on a busy machine, never hung. */
 const JOURNEY_TIMEOUT = 300_000;
@@ -228,5 +228,36 @@ describe.each(['github', 'gitea'] as const)('the sharded %s workflows of docs/ci
     expect(await labels(j, 'repos/acme/widgets/labels')).toEqual(['docs:111111', 'good first issue:7057ff']);
     const issues = (await j.issues()).filter((i) => i.title.startsWith('forgeform: merged but not applied'));
     expect(issues.map((i) => i.title)).toEqual(['forgeform: merged but not applied (shard 2/2)']);
+  }, JOURNEY_TIMEOUT);
+});
+
+describe('one deletion budget for all the shards', () => {
+  it('refuses every part when the parts together delete more than policy.max_deletes, though each part alone stays within it', async () => {
+    j = await journey('github', actionDir, {
+      workflows: shardedWorkflows('github'),
+      managedSeed: { ...MANAGED_SEED, orgs: [...MANAGED_SEED.orgs!, { name: 'platform', owners: ['alice'] }], repos: [...MANAGED_SEED.repos!, { name: 'platform/site' }] },
+    });
+    const config = exampleConfig();
+    const site = '  platform/site:\n    labels:\n      a: { color: aa0001 }\n      b: { color: bb0002 }\n';
+    const repos = WIDGETS_DOCS(config['config/repos.yaml']!) + site;
+    const adopt = await j.open('Adopt forgeform', { ...config, 'config/repos.yaml': repos });
+    expect(results(adopt.runs), JSON.stringify((await ownComment(j, adopt.pull.number)).map((c) => c.body))).toEqual(['forgeform-plan.yml/plan[1]: success', 'forgeform-plan.yml/plan[2]: success']);
+    const adopted = await j.merge(adopt.pull);
+    expect(results(adopted.runs), JSON.stringify(Object.values(adopted.runs)[0]!.map((r) => r.forgeform?.stdout))).toEqual(['forgeform-apply.yml/apply[1]: success', 'forgeform-apply.yml/apply[2]: success']);
+    expect(await labels(j, 'repos/platform/site/labels')).toEqual(['a:aa0001', 'b:bb0002']); // platform: part 1, acme: part 2
+
+    // One deletion in each part, with a budget of one for the whole configuration.
+    const fewer = repos.replace('      docs: { color: 0075ca, description: "Documentation" }\n', '').replace('      b: { color: bb0002 }\n', '');
+    const { pull } = await j.open('Fewer labels', {
+      'config/repos.yaml': fewer,
+      'config/00-server.yaml': config['config/00-server.yaml']!.replace('max_deletes: 10', 'max_deletes: 1'),
+    });
+    const mine = await ownComment(j, pull.number);
+    expect(mine.map((c) => /Plan: 0 to create, 0 to update, 1 to delete/.test(c.body))).toEqual([true, true]);
+    const merged = await j.merge(pull);
+    expect(results(merged.runs)).toEqual(['forgeform-apply.yml/apply[1]: failure', 'forgeform-apply.yml/apply[2]: failure']);
+    expect(await labels(j, 'repos/platform/site/labels')).toEqual(['a:aa0001', 'b:bb0002']);
+    expect(await labels(j, 'repos/acme/widgets/labels')).toEqual(['docs:0075ca', 'good first issue:7057ff']);
+    for (const c of await ownComment(j, pull.number)) expect(c.body).toContain(`the 2 shards of pull request #${pull.number} together delete 2 objects, more than policy.max_deletes (1) allows for the whole configuration`);
   }, JOURNEY_TIMEOUT);
 });
