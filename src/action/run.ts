@@ -12,6 +12,7 @@ import { ForgeError, type ForgeComment } from './forge.js';
 import { differences, readRecord, recordLine, reviewedRecord, type Reviewed } from './handoff.js';
 import { InputError, readInputs, type Command } from './inputs.js';
 import { markerComment } from './markdown.js';
+import { kinds } from '../kinds/index.js';
 import { referencedVariables, Secrets } from './secrets.js';
 import { managedServer } from './trust.js';
 
@@ -291,7 +292,7 @@ export async function runAction(): Promise<void> {
   const secrets = new Secrets();
   let run: ActionRun | undefined;
   try {
-    // Mask before anything can print: the tokens, then every value the config reads from the environment.
+    // Mask before anything can print: the tokens, then every value the config reads for a secret field.
     for (const name of ['TOKEN', 'PLAN_TOKEN', 'GITHUB_TOKEN']) secrets.add(process.env[`INPUT_${name}`]);
     for (const name of ['FORGEFORM_TOKEN', 'FORGEFORM_PASSWORD']) secrets.add(process.env[name]);
     const inputs = readInputs();
@@ -299,7 +300,8 @@ export async function runAction(): Promise<void> {
     const cwd = resolve(ctx.workspace, inputs.workingDirectory);
     if (!existsSync(cwd)) throw new InputError(`working-directory ${inputs.workingDirectory} does not exist`);
     const configs = inputs.config.length ? inputs.config : ['forgeform.yaml'];
-    for (const name of referencedVariables(configs, cwd)) secrets.add(process.env[name]);
+    const secretFields = [...new Set(kinds.flatMap((k) => k.fields.filter((f) => f.sensitive).map((f) => f.name)))];
+    for (const name of referencedVariables(configs, cwd, secretFields)) secrets.add(process.env[name]);
     run = new ActionRun(inputs, ctx, cwd, secrets, managedServer(inputs.url, process.env, configs, cwd));
     await COMMANDS[inputs.command](run);
   } catch (e) {

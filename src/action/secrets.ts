@@ -18,8 +18,15 @@ function configFiles(path: string): string[] {
   }
 }
 
-/** Names of the environment variables the config files read: their values are secrets. */
-export function referencedVariables(configs: string[], cwd: string): string[] {
+/**
+ * Names of the environment variables the config files read for a secret field (one of `secretFields`,
+ * the kinds' sensitive fields): a line that names such a field as a key. Other values are not secrets
+ * and are shown as themselves (masking by type, as the CLI does); once the plan is made, the variables
+ * its secret references read are masked too (action-run.ts), which also covers a value written on a
+ * line of its own. A flow mapping with a secret field on the line masks every variable of that line.
+ */
+export function referencedVariables(configs: string[], cwd: string, secretFields: readonly string[]): string[] {
+  const secretKey = new RegExp(`(^|[\\s{,"'-])(${secretFields.map((f) => f.replace(/\W/g, '')).join('|')})["']?\\s*:`);
   const names = new Set<string>();
   for (const c of configs) {
     for (const file of configFiles(resolve(cwd, c))) {
@@ -29,7 +36,7 @@ export function referencedVariables(configs: string[], cwd: string): string[] {
       } catch {
         continue;
       }
-      for (const m of text.matchAll(REFERENCE)) names.add(m[1]!);
+      for (const line of text.split('\n')) if (secretKey.test(line)) for (const m of line.matchAll(REFERENCE)) names.add(m[1]!);
     }
   }
   return [...names].sort();

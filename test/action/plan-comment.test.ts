@@ -104,6 +104,19 @@ describe('the action on a pull request: command plan', () => {
     expect(r.stdout).toContain('"secret"'); // the json plan is in the log, with the secret shown as sensitive
   });
 
+  it('masks by type: a value the config reads for a field that is not secret is shown as itself (issue 17 §4)', async () => {
+    w = await actionWorld(actionDir);
+    const DESCRIPTION = 'Tracked by the platform team';
+    w.write('forgeform.yaml', CONFIG.replace('description: "Something is not working"', 'description: "${LABEL_DESCRIPTION}"'));
+    const r = await w.run({ comment: 'true', 'plan-file': 'plan.json' }, { env: { LABEL_DESCRIPTION: DESCRIPTION } });
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    const masks = (r.stdout + r.stderr).split('\n').filter((l) => l.startsWith('::add-mask::'));
+    expect(masks).toContain(`::add-mask::${HOOK_SECRET}`);
+    expect(masks).not.toContain(`::add-mask::${DESCRIPTION}`);
+    expect(JSON.stringify(await comments(w))).toContain(DESCRIPTION);
+    expect(JSON.stringify(await comments(w))).not.toContain(HOOK_SECRET);
+  });
+
   it('turns a broken config into annotations with file, line and column, and sends nothing', async () => {
     w = await actionWorld(actionDir);
     w.write('infra/forgeform.yaml', 'version: 1\nusers:\n  alice:\n    emial: a@example.com\n    admin: maybe\n');
