@@ -43,3 +43,38 @@ describe('a user create (POST, then PATCH)', () => {
     expect((await w.api<{ login: string; prohibit_login: boolean }[]>('GET', 'admin/users')).body.find((u) => u.login === 'bob')?.prohibit_login).toBe(true);
   });
 });
+
+describe('a user create whose PATCH fails every time', () => {
+  it('is shown as unfinished by every later plan, with the settings still to send, until an apply finishes it', async () => {
+    w = await world(seed);
+    const env = { BOB_PASSWORD: 's3cret-Passw0rd!' };
+    const file = w.config(config);
+    proxy = await startMisbehavingProxy(w.sandbox.url, (r) => (r.method === 'PATCH' && r.path === 'admin/users/bob' ? { type: 'status', status: 502, body: 'Bad Gateway' } : undefined));
+    const apply = await w.cli(['apply', '--yes', '-c', file], { ...env, FORGEFORM_URL: proxy.url });
+    expect(apply.code).not.toBe(0);
+    expect(calls(w.sandbox).filter((c) => c === 'POST admin/users')).toHaveLength(1);
+    expect(calls(w.sandbox).filter((c) => c === 'PATCH admin/users/bob')).toHaveLength(0);
+
+    // Every later run (here: straight to the server) sees what is left.
+    for (let run = 0; run < 2; run++) {
+      const plan = await w.cli(['plan', '--detailed-exitcode', '-c', file], env);
+      if (plan.code !== 2) console.log(plan.stdout, plan.stderr);
+      expect(plan.code).toBe(2);
+      expect(plan.stdout).not.toMatch(/No changes/);
+      expect(plan.stdout).toMatch(/~ user "bob"/);
+      expect(plan.stdout).toMatch(/unfinished: forgeform created this user/);
+      expect(plan.stdout).toMatch(/prohibit_login *: false → true/);
+      expect(plan.stdout).toMatch(/max_repo_creation *: null → 3/);
+    }
+
+    const finish = await w.cli(['apply', '--yes', '-c', file], env);
+    if (finish.code) console.log(finish.stdout, finish.stderr);
+    expect(finish.code).toBe(0);
+    const bob = (await w.api<{ login: string; prohibit_login: boolean; login_name: string }[]>('GET', 'admin/users')).body.find((u) => u.login === 'bob');
+    expect(bob?.prohibit_login).toBe(true);
+    expect(bob?.login_name).toBe('bob');
+    const after = await w.cli(['plan', '--detailed-exitcode', '-c', file], env);
+    expect(after.stdout).toMatch(/No changes/);
+    expect(after.code).toBe(0);
+  });
+});

@@ -1,6 +1,7 @@
 import { apiPath } from '../../gitea/path.js';
 import { changeId, type CurrentObject, type KindWriting, type Op } from '../../model/index.js';
 import { EMAIL_AFTER, emailShown, OLD_EMAIL_DELETED } from './emails.js';
+import { isUnfinished, UNFINISHED_LOGIN_NAME } from './unfinished.js';
 import { badgeOps, declaredUserMetaOf, keyOps, sshKeyIdentity, userMetaOf, type KnownKey } from './extras.js';
 
 /** What POST /admin/users takes (CreateUserOption); the rest needs a PATCH after the create. */
@@ -23,7 +24,8 @@ export const DECLARED_KEYS = 'ssh_keys_declared';
 function editBody(name: string, want: Record<string, unknown>, current: CurrentObject | undefined, send: string[]): Record<string, unknown> {
   const body: Record<string, unknown> = {
     // Required (binding) and always written by Gitea: keep the current value unless the config manages it.
-    login_name: 'login_name' in want ? want.login_name : (current?.fields.login_name) || name,
+    // The mark of an unfinished create (src/kinds/user/unfinished.ts) is replaced: this edit finishes it.
+    login_name: 'login_name' in want ? want.login_name : (current && !isUnfinished(current.fields) && current.fields.login_name) || name,
     // Required by the newest API description; 0 means "unchanged".
     source_id: 'source_id' in want ? want.source_id : ((current?.fields.source_id) ?? 0),
   };
@@ -73,10 +75,12 @@ export const writing = {
     if (action === 'create') {
       const body: Record<string, unknown> = { username: name };
       for (const f of CREATE_FIELDS) if (f in want) body[f] = want[f];
+      const later = Object.keys(want).filter((f) => EDIT_FIELDS.has(f) && !CREATE_FIELDS.includes(f) && !(f in CREATED_WITH && CREATED_WITH[f] === want[f]));
+      // Until the PATCH below replaces it, the user is marked unfinished: every later plan sees what is left.
+      if (later.length && !('login_name' in want) && !want.source_id) body.login_name = UNFINISHED_LOGIN_NAME;
       ops.push({ method: 'POST', path: 'admin/users', body });
       if ('badges' in want) ops.push(...badgeOps(name, want.badges, []));
       ops.push(...keyOps(name, wantedKeys, []));
-      const later = Object.keys(want).filter((f) => EDIT_FIELDS.has(f) && !CREATE_FIELDS.includes(f) && !(f in CREATED_WITH && CREATED_WITH[f] === want[f]));
       // Last, so that apply compares the server's answer (the user) with what the plan wanted.
       // It sets values only: sent twice, it does what it does once; so a lost answer or a 5xx sends it again (Op.idempotent).
       if (later.length) ops.push({ method: 'PATCH', path: userPath, body: editBody(name, want, undefined, later), reason: 'Gitea cannot set these when it creates a user', idempotent: true });

@@ -7,6 +7,7 @@ import { editRefusals, factsOf, guard, survivorsByConfig, survivorsByPlan, userN
 import { PURGE } from './ops.js';
 import { emailMoveRefusals } from './emails.js';
 import { fields, USER_SOURCE_ID } from './read.js';
+import { isUnfinished } from './unfinished.js';
 
 /**
  * Releases whose rename refuses a user of an external login source (`ErrUserIsNotLocal`, which the
@@ -52,7 +53,7 @@ function externalSource(current: CurrentObject, server: ServerInfo): string | un
   const sourceId = Number(current.fields.source_id ?? 0);
   if (sourceId !== 0) return `source_id ${sourceId}`;
   const login = String(current.fields.login_name ?? '');
-  if (!serverHas(server, USER_SOURCE_ID) && login !== '' && login.toLowerCase() !== current.key.toLowerCase()) return `login name "${login}"`;
+  if (!serverHas(server, USER_SOURCE_ID) && login !== '' && !isUnfinished(current.fields) && login.toLowerCase() !== current.key.toLowerCase()) return `login name "${login}"`;
   return undefined;
 }
 
@@ -144,8 +145,11 @@ export const planning = {
     return editRefusals(current.key, want, current.fields, ctx, survivors)[0]?.message;
   },
 
-  async annotate(change) {
+  async annotate(change, _scope, ctx) {
     const notes: string[] = [];
+    const current = change.action === 'update' ? userNamed(factsOf.get(ctx), change.key) : undefined;
+    if (current && isUnfinished(current.fields))
+      notes.push('unfinished: forgeform created this user, but the request that sets what a create cannot set never reached the server; this apply sends it');
     if (change.action === 'create' && !change.fields.some((f) => f.path === 'must_change_password'))
       notes.push('must_change_password is not written: Gitea creates the user with must_change_password: true, so it cannot use the API until it changes its password');
     if (change.action === 'delete' && change.fields.some((f) => f.context && f.path === PURGE && f.after === true))
