@@ -86,9 +86,26 @@ describe('users', () => {
   it('a create sends what POST takes, then one PATCH for what Gitea cannot set on create', () => {
     const ops = userKind.ops({ scope: server, action: 'create', desired: { key: 'bot', fields: { email: 'b@x', password: 'pw', admin: true, active: true, allow_git_hook: false }, path: [] }, changed: [], ctx });
     expect(ops.map((o) => [o.method, o.path, o.body])).toEqual([
-      ['POST', 'admin/users', { username: 'bot', email: 'b@x', password: 'pw' }],
+      // Marked unfinished until the PATCH, which replaces the login name (issue 18 §4).
+      ['POST', 'admin/users', { username: 'bot', email: 'b@x', password: 'pw', login_name: 'forgeform:unfinished' }],
       ['PATCH', 'admin/users/bot', { login_name: 'bot', source_id: 0, admin: true, allow_git_hook: false }],
     ]);
+  });
+
+  it('a create with nothing left for a PATCH, or with a declared login name, is not marked', () => {
+    const plain = userKind.ops({ scope: server, action: 'create', desired: { key: 'bot', fields: { email: 'b@x', password: 'pw', admin: false }, path: [] }, changed: [], ctx });
+    expect(plain.map((o) => [o.method, o.body])).toEqual([['POST', { username: 'bot', email: 'b@x', password: 'pw' }]]);
+    const named = userKind.ops({ scope: server, action: 'create', desired: { key: 'bot', fields: { email: 'b@x', login_name: 'b.ldap', admin: true }, path: [] }, changed: [], ctx });
+    expect(named[0]!.body).toEqual({ username: 'bot', email: 'b@x', login_name: 'b.ldap' });
+  });
+
+  it('an unfinished user reads what only the PATCH sets as unknown, and its edit replaces the mark', () => {
+    const current = userKind.fromServer({ id: 4, login: 'bot', login_name: 'forgeform:unfinished', source_id: 0, email: 'b@x' });
+    expect(current.fields).toMatchObject({ max_repo_creation: null, allow_git_hook: null });
+    const finished = userKind.fromServer({ id: 4, login: 'bot', login_name: 'bot', source_id: 0, email: 'b@x' });
+    expect('max_repo_creation' in finished.fields).toBe(false);
+    const ops = userKind.ops({ scope: server, action: 'update', desired: { key: 'bot', fields: { email: 'b@x', max_repo_creation: 3 }, path: [] }, current, changed: ['max_repo_creation'], ctx });
+    expect(ops.map((o) => o.body)).toEqual([{ login_name: 'bot', source_id: 0, max_repo_creation: 3 }]);
   });
 });
 
