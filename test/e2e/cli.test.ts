@@ -76,7 +76,7 @@ repos:
     const b = (await w.api<{ id: number; name: string }[]>('GET', 'repos/acme/widgets/labels')).body.find((l) => l.name === 'b')!;
     await w.api('PATCH', `repos/acme/widgets/labels/${b.id}`, { description: 'edited by hand' });
     w.sandbox.clearRequests();
-    const apply = await runCli(['apply', planFile], { env: { FORGEFORM_TOKEN: ADMIN_TOKEN, NO_COLOR: '1' } });
+    const apply = await runCli(['apply', planFile], { env: { FORGEFORM_URL: w.sandbox.url, FORGEFORM_TOKEN: ADMIN_TOKEN, NO_COLOR: '1' } });
     expect(apply.code).toBe(1);
     expect(apply.stdout).toContain('✓ ~ label "a" in repo:acme/widgets');
     expect(apply.stdout).toMatch(/✗ ~ label "b" in repo:acme\/widgets: changed on the server since the plan was made \(stale plan\)/);

@@ -3,6 +3,7 @@
  * the configuration names (server.url, which a pull request can edit) never receives it. A
  * listener on another port stands for the host of whoever edited the configuration.
  */
+import { readFileSync, writeFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loopbackServers } from '../support/loopback.js';
 import { ADMIN_TOKEN, world, type World } from './helpers.js';
@@ -55,5 +56,30 @@ describe('where the credentials go', () => {
     const r = await w.cli(['plan', '-c', w.config(CONFIG(`${w.sandbox.url}/`))]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).not.toContain('warning');
+  });
+  it('never to a server that only the server.url of a saved plan names (a hand-edited plan file)', async () => {
+    w = await world({ users: [{ username: 'root', admin: true, email: 'root@example.com' }] });
+    const other = await elsewhere();
+    const planFile = `${w.dir}/plan.json`;
+    const made = await w.cli(['plan', '-c', w.config('version: 1\nusers:\n  root: { full_name: Root }\n'), '--out', planFile]);
+    expect(made.code, made.stderr).toBe(0);
+    const plan = JSON.parse(readFileSync(planFile, 'utf8')) as { server: { url: string } };
+    writeFileSync(planFile, JSON.stringify({ ...plan, server: { ...plan.server, url: other.url } }));
+    w.sandbox.clearRequests();
+
+    const bare = await w.cli(['apply', planFile], { FORGEFORM_URL: undefined });
+    expect(bare.code).toBe(1);
+    expect(bare.stderr).toContain(
+      `apply ${planFile}: say the server with --url or FORGEFORM_URL (the plan was made for ${other.url}): forgeform sends credentials only to a server given beside them, never to one a file names`,
+    );
+    expect(other.seen).toEqual([]);
+    expect(w.sandbox.requests()).toEqual([]);
+
+    const elsewhereServer = await w.cli(['apply', planFile]);
+    expect(elsewhereServer.code).toBe(1);
+    expect(elsewhereServer.stderr).toContain(`the plan was made for ${other.url}, not ${w.sandbox.url}: refusing to apply it elsewhere`);
+    expect(other.seen).toEqual([]);
+    expect(w.sandbox.requests()).toEqual([]);
+    expect(bare.stdout + bare.stderr + elsewhereServer.stdout + elsewhereServer.stderr).not.toContain(ADMIN_TOKEN);
   });
 });

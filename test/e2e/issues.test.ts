@@ -244,7 +244,7 @@ repos:
     // someone edits issue 1's body in the meantime
     expect((await w.api('PATCH', 'repos/acme/widgets/issues/1', { body: 'edited by a human' })).status).toBe(201);
     w.sandbox.clearRequests();
-    const apply = await runCli(['apply', planFile], { env: { FORGEFORM_TOKEN: ADMIN_TOKEN, NO_COLOR: '1' } });
+    const apply = await runCli(['apply', planFile], { env: { FORGEFORM_URL: w.sandbox.url, FORGEFORM_TOKEN: ADMIN_TOKEN, NO_COLOR: '1' } });
     expect(apply.code).toBe(1);
     expect(apply.stdout).toMatch(/✗ ~ issue "#1" in repo:acme\/widgets: issue #1 of acme\/widgets changed since the plan was made: plan again \(PATCH .* → 409/);
     expect(apply.stdout).toContain('✓ ~ issue "#5" in repo:acme/widgets');

@@ -58,7 +58,7 @@ describe('duplicates of a declared label', () => {
     const planFile = `${w.dir}/plan.json`;
     expect((await w.cli(['plan', '-c', file, '--out', planFile])).code).toBe(0);
     w.sandbox.clearRequests();
-    const apply = await runCli(['apply', planFile], { env: { FORGEFORM_TOKEN: ADMIN_TOKEN, NO_COLOR: '1' } });
+    const apply = await runCli(['apply', planFile], { env: { FORGEFORM_URL: w.sandbox.url, FORGEFORM_TOKEN: ADMIN_TOKEN, NO_COLOR: '1' } });
     expect(apply.stdout + apply.stderr).not.toMatch(/stale|refuse/i);
     expect(apply.code).toBe(0);
     expect(writes(w.sandbox).sort()).toEqual([`DELETE repos/acme/widgets/labels/${older}`, `PATCH repos/acme/widgets/labels/${newer}`]);
@@ -90,7 +90,7 @@ describe('duplicates of a declared label', () => {
     expect((await w.cli(['plan', '-c', w.config(config(true)), '--out', planFile])).code).toBe(0);
     await issueWith('Late', [newer]);
     w.sandbox.clearRequests();
-    const apply = await runCli(['apply', planFile], { env: { FORGEFORM_TOKEN: ADMIN_TOKEN, NO_COLOR: '1' } });
+    const apply = await runCli(['apply', planFile], { env: { FORGEFORM_URL: w.sandbox.url, FORGEFORM_TOKEN: ADMIN_TOKEN, NO_COLOR: '1' } });
     expect(apply.code).toBe(1);
     expect(apply.stdout + apply.stderr).toContain('is carried by 1 issue now, 0 when the plan was made (stale plan)');
     expect(writes(w.sandbox)).toEqual([]);

@@ -55,7 +55,7 @@ function edit(planFile: string, change: (p: SavedPlan) => void): void {
   writeFileSync(planFile, JSON.stringify(plan, null, 2));
 }
 
-const applyFile = (planFile: string, ...args: string[]) => runCli(['apply', planFile, ...args], { env: { FORGEFORM_TOKEN: ADMIN_TOKEN } });
+const applyFile = (planFile: string, ...args: string[]) => runCli(['apply', planFile, ...args], { env: { FORGEFORM_URL: w.sandbox.url, FORGEFORM_TOKEN: ADMIN_TOKEN } });
 
 describe('a saved plan does only what it shows', () => {
   it('refuses a plan that shows + label "triage" but whose ops delete a user with ?purge=true', async () => {

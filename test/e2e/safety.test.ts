@@ -78,7 +78,7 @@ describe('safety policy', () => {
     plan.changes.push(fromRoot);
     writeFileSync(planFile, JSON.stringify(plan));
     w.sandbox.clearRequests();
-    const apply = await runCli(['apply', planFile, '--force'], { env: { FORGEFORM_TOKEN: ADMIN_TOKEN } });
+    const apply = await runCli(['apply', planFile, '--force'], { env: { FORGEFORM_URL: w.sandbox.url, FORGEFORM_TOKEN: ADMIN_TOKEN } });
     expect(apply.code).toBe(3);
     expect(apply.stderr).toContain(`user "root": forgeform never deletes this user: it is the token's own user`);
     expect(apply.stderr).toContain('No flag lifts this');

@@ -134,7 +134,13 @@ async function applyLocked(planFile: string | undefined, opts: ApplyCommandOptio
     if (opts.shard !== undefined) throw new UserError(`apply ${planFile} takes no --shard: the plan file already fixes what is applied. Plan again with --shard to change it.`);
     if (opts.changedOnly !== undefined) throw new UserError(`apply ${planFile} takes no --changed-only: the plan file already fixes what is applied. Plan again with --changed-only to change it.`);
     plan = readPlanFile(planFile, out);
-    client = await makeClient({ ...opts, url: opts.url ?? process.env.FORGEFORM_URL ?? plan.server.url }, out);
+    // A credential goes only to a server given beside it (issue 16): never to one a (possibly hand-edited) file names.
+    const url = opts.url ?? process.env.FORGEFORM_URL;
+    if (!url)
+      throw new UserError(
+        `apply ${planFile}: say the server with --url or FORGEFORM_URL (the plan was made for ${plan.server.url}): forgeform sends credentials only to a server given beside them, never to one a file names`,
+      );
+    client = await makeClient({ ...opts, url }, out);
     if (client.baseUrl !== plan.server.url.replace(/\/+$/, ''))
       throw new UserError(`the plan was made for ${plan.server.url}, not ${client.baseUrl}: refusing to apply it elsewhere`);
     server = await checkServer(client, opts, out);
