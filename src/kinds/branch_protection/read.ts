@@ -1,6 +1,8 @@
 import { apiPath } from '../../gitea/path.js';
 import { bool, inEither, inForgejo, inGitea, int, normalizeFields, only, set, str, shapeOfFields } from '../fields.js';
-import { splitRepo, type FieldSpec, type KindReading } from '../../model/index.js';
+import type { FieldSpec, KindTypes, Reading } from '../../model/index.js';
+import type { RepoConfig } from '../../config/types.js';
+import type { BranchProtectionRun, KnownAccounts } from './accounts.js';
 
 /** Force-push settings, rule order, admin merge override: Gitea 1.23 (#28086, #32286, #32248), in no Forgejo. */
 const GITEA_1_23 = inGitea('1.23');
@@ -35,23 +37,29 @@ export const fields: FieldSpec[] = [
 /** A rule as answered: `rule_name` (or `branch_name` before it) names it. */
 export const shape = shapeOfFields(fields, { rule_name: 'string?', branch_name: 'string?' });
 
+/** A rule as the server answers it (its shape checked): the fields by their names. */
+type ServerRule = Record<string, unknown> & { rule_name?: string | null; branch_name?: string | null };
+
+/** What the branch protection kind is typed by: a repository's config, the rule as answered, the accounts looked up, its state per run. */
+export type BranchProtectionTypes = KindTypes<RepoConfig, ServerRule, KnownAccounts, BranchProtectionRun>;
+
+function fromServer(r: ServerRule) {
+  return { key: String(r.rule_name ?? r.branch_name), fields: normalizeFields(fields, r, false) };
+}
+
 export const reading = {
   fields,
   shape,
 
-  async read(scope, { client }) {
-    const [owner, repo] = splitRepo(scope.name);
+  async read({ scope, ctx }) {
     // One unpaged call returns every rule of the repository.
-    const raw = await client.get<unknown[]>(apiPath('repos', owner, repo, 'branch_protections'), {
+    const raw = await ctx.client.get<ServerRule[] | undefined>(apiPath(...scope.segments, 'branch_protections'), {
       object: `branch protections of ${scope.name}`,
       expect: 'list',
       shape,
     });
-    return (raw ?? []).map((r) => this.fromServer(r));
+    return (raw ?? []).map(fromServer);
   },
 
-  fromServer(raw) {
-    const r = raw as Record<string, unknown>;
-    return { key: String(r.rule_name ?? r.branch_name), fields: normalizeFields(fields, r, false) };
-  },
-} satisfies KindReading;
+  fromServer,
+} satisfies Reading<BranchProtectionTypes>;

@@ -1,5 +1,8 @@
+import type { OrgConfig, RepoConfig } from '../../config/types.js';
+import { apiPath } from '../../gitea/path.js';
 import { bool, normalizeFields, shapeOfFields, text } from '../fields.js';
-import type { FieldSpec, KindReading, Scope, ScopeContext } from '../../model/index.js';
+import type { FieldSpec, KindTypes, Reading } from '../../model/index.js';
+import type { LabelRun } from './plan.js';
 
 /** Gitea stores #rrggbb and answers rrggbb: compare lower-case, without '#', 3 digits expanded. */
 export function normalizeColor(value: unknown): string {
@@ -18,20 +21,33 @@ export const fields: FieldSpec[] = [
 /** A label as answered (modules/structs/issue_label.go): its id is what issues are given. */
 export const shape = shapeOfFields(fields, { id: 'id', name: 'string' });
 
-/** Reading a label, from the list of its scope (repository or organisation). */
-export function labelReading(listPath: (scope: Scope) => string) {
-  return {
-    fields,
-    shape,
+/** A label as the server answers it (its shape checked). */
+type ServerLabel = Record<string, unknown> & { id: number; name: string };
 
-    async read(scope, ctx: ScopeContext) {
-      const raw = await ctx.client.list<unknown>(listPath(scope), { object: `labels of ${scope.name}`, shape });
-      return raw.map((r) => this.fromServer(r));
-    },
+/** What a repository's or an organisation's config says of labels (the two sections are alike). */
+export type LabelSection = Pick<RepoConfig & OrgConfig, 'labels' | 'label_template'>;
 
-    fromServer(raw) {
-      const r = raw as Record<string, unknown>;
-      return { key: String(r.name), id: Number(r.id), fields: normalizeFields(fields, r, false) };
-    },
-  } satisfies KindReading;
+/** What the label kinds are typed by: the labels section of their scope, a label as answered, no lookups, their state per run. */
+export type LabelTypes = KindTypes<LabelSection, ServerLabel, undefined, LabelRun>;
+
+function fromServer(r: ServerLabel) {
+  return { key: String(r.name), id: Number(r.id), fields: normalizeFields(fields, r, false) };
+}
+
+/** Reading labels, from the list of their scope (repository or organisation). */
+export const reading = {
+  fields,
+  shape,
+
+  async read({ scope, ctx }) {
+    const raw = await ctx.client.list<ServerLabel>(listPath(scope.segments), { object: `labels of ${scope.name}`, shape });
+    return raw.map(fromServer);
+  },
+
+  fromServer,
+} satisfies Reading<LabelTypes>;
+
+/** The labels of a scope: repos/{owner}/{repo}/labels or orgs/{org}/labels. */
+export function listPath(segments: string[]): string {
+  return apiPath(...segments, 'labels');
 }

@@ -1,8 +1,8 @@
-import type { FieldSpec, KindReading } from '../../model/index.js';
-import type { Availability } from '../../model/index.js';
+import type { Config } from '../../config/types.js';
+import type { Availability, FieldSpec, KindTypes, Reading } from '../../model/index.js';
 import { bool, int, normalizeFields, only, set, str, text, shapeOfFields } from '../fields.js';
 import { BADGES, readExtras } from './extras.js';
-import { factsOf, selfMatters } from './guards.js';
+import type { UserFacts, UserRun } from './guards.js';
 import { isUnfinished, SET_BY_FOLLOW_UP } from './unfinished.js';
 
 const writeOnly = (spec: FieldSpec): FieldSpec => ({ ...spec, writeOnly: true });
@@ -45,19 +45,33 @@ export const fields: FieldSpec[] = [
 /** A user as answered (modules/structs/user.go): `is_admin` stands for the field `admin`. */
 export const shape = shapeOfFields(fields, { id: 'id', login: 'string', is_admin: 'boolean?' });
 
+/** A user as the server answers it (its shape checked): the fields by their names, `is_admin` for admin. */
+type ServerUser = Record<string, unknown> & { login?: string; username?: string; id?: number; is_admin?: boolean | null };
+
+/** What the user kind is typed by: the whole config (users are server-wide), a user as answered, the facts its guards judge with, its state per run. */
+export type UserTypes = KindTypes<Config, ServerUser, UserFacts, UserRun>;
+
+function fromServer(r: ServerUser) {
+  const values: Record<string, unknown> = { ...r };
+  if ('is_admin' in r) values.admin = r.is_admin;
+  const readable = fields.filter((f) => !f.writeOnly && f.name !== 'badges' && f.name !== 'ssh_keys');
+  const out = normalizeFields(readable, values, true);
+  // Created, but its follow-up PATCH never arrived (src/kinds/user/unfinished.ts): what it sets is unknown.
+  if (isUnfinished(out)) for (const f of SET_BY_FOLLOW_UP) out[f] = null;
+  return { key: String(r.login ?? r.username), id: Number(r.id), fields: out };
+}
+
 export const reading = {
   fields,
   shape,
   // Read only when the config names them; apply's stale-plan check reads without the config.
   guardedByServer: ['badges', 'ssh_keys'],
 
-  async read(_scope, ctx, desired) {
+  async read({ ctx, desired }) {
     const { client } = ctx;
-    const raw = await client.list<unknown>('admin/users', { object: 'users', shape });
-    const users = raw.map((r) => this.fromServer(r));
+    const raw = await client.list<ServerUser>('admin/users', { object: 'users', shape });
+    const users = raw.map(fromServer);
     const byKey = new Map(users.map((u) => [u.key, u]));
-    const me = selfMatters(ctx, desired, users) ? await ctx.cachedGet<{ login?: string } | undefined>('user', { object: "the token's own user", shape: { login: 'string' } }) : undefined;
-    factsOf.set(ctx, { self: String(me?.login ?? ''), users });
     const extras: Promise<void>[] = [];
     for (const d of desired ?? []) {
       const user = byKey.get(d.key) ?? (d.previously ?? []).map((p) => byKey.get(p)).find((u) => u !== undefined);
@@ -70,14 +84,11 @@ export const reading = {
     return users;
   },
 
-  fromServer(raw) {
-    const r = raw as Record<string, unknown>;
-    const values: Record<string, unknown> = { ...r };
-    if ('is_admin' in r) values.admin = r.is_admin;
-    const readable = fields.filter((f) => !f.writeOnly && f.name !== 'badges' && f.name !== 'ssh_keys');
-    const out = normalizeFields(readable, values, true);
-    // Created, but its follow-up PATCH never arrived (src/kinds/user/unfinished.ts): what it sets is unknown.
-    if (isUnfinished(out)) for (const f of SET_BY_FOLLOW_UP) out[f] = null;
-    return { key: String(r.login ?? r.username), id: Number(r.id), fields: out };
+  fromServer,
+
+  compare(field) {
+    // Gitea compares e-mails case-insensitively: a change of case only is a no-op there.
+    if (field === 'email') return (want, have) => String(want ?? '').toLowerCase() === String(have ?? '').toLowerCase();
+    return undefined;
   },
-} satisfies KindReading;
+} satisfies Reading<UserTypes>;
