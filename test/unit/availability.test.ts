@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { ConfigPath, LoadedConfig, SourceLocation } from '../../src/config/types.js';
 import type { GiteaClient } from '../../src/gitea/client.js';
-import { branchProtectionKind } from '../../src/kinds/branch-protection/index.js';
+import { branchProtectionKind } from '../../src/kinds/branch_protection/index.js';
 import { kinds } from '../../src/kinds/index.js';
 import { runnerKind } from '../../src/kinds/runner/index.js';
 import { readExtras } from '../../src/kinds/user/extras.js';
