@@ -1,5 +1,5 @@
 import { inspect } from 'node:util';
-import type { SourceLocation } from './config/types.js';
+import type { SourceLocation } from './diagnostic.js';
 
 /** How every output shows a secret. */
 export const SENSITIVE = '(sensitive)';

@@ -45,7 +45,7 @@ const gitError = (e: unknown) => {
 };
 
 /** The repository top and each config path as git names it (relative, with /), with whether it is a directory now. */
-async function locate(paths: string[]): Promise<{ top: string; rel: { path: string; dir: boolean }[] }> {
+async function gitPathsOf(paths: string[]): Promise<{ top: string; rel: { path: string; dir: boolean }[] }> {
   const found = await Promise.all(
     paths.map(async (p) => {
       const st = await stat(p).catch(() => undefined);
@@ -97,7 +97,7 @@ const isMap = (v: unknown): v is Record<string, unknown> => typeof v === 'object
  * ref) say so before any request; an old version that cannot be parsed plans everything, saying why.
  */
 export async function changedSince(ref: string, paths: string[]): Promise<ChangedOnly> {
-  const { top, rel } = await locate(paths);
+  const { top, rel } = await gitPathsOf(paths);
   try {
     await git(top, ['rev-parse', '--verify', '--quiet', '--end-of-options', `${ref}^{commit}`]);
   } catch {

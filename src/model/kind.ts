@@ -16,7 +16,7 @@ export interface KindOptions {
   /** Send secrets again (or replace objects whose secrets cannot be edited). */
   rotateSecrets?: boolean;
   /** --target: whether a server-wide object is selected, by its kind's selector type and name (user, alice). Absent: all are. */
-  target?: (type: string, name: string) => boolean;
+  selectsObject?: (type: string, name: string) => boolean;
   /** export: read every detail of every object, those otherwise read only when the config names them (a user's badges and keys) too. */
   readEverything?: boolean;
 }

@@ -1,7 +1,7 @@
 // The planner's match step: which server object each declared object stands for, by identity (its
 // key), by `previously` (a rename), or by the kind's choice among several objects of one name.
 import type { CurrentObject, DesiredObject } from '../model/index.js';
-import { locate, resourceOf, type Planning, type ScopePlan } from './planning.js';
+import { resourceOf, sourceOfScopePath, type Planning, type ScopePlan } from './planning.js';
 
 /** A declared object and the server object it stands for. */
 export interface Match {
@@ -21,7 +21,7 @@ export interface Match {
  */
 export function checkPreviously(p: Planning, sp: ScopePlan): void {
   const { kind, scope, rs, byKey } = sp;
-  const at = (d: DesiredObject) => locate(p.ctx.loaded, rs, [...d.path, 'previously']);
+  const at = (d: DesiredObject) => sourceOfScopePath(p.ctx.loaded, rs, [...d.path, 'previously']);
   const claimed = new Map<string, DesiredObject>();
   const declared = new Set(sp.desired.map((o) => o.key));
   for (const d of sp.desired) {

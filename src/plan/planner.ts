@@ -5,7 +5,7 @@ import { changeId, parseScopeId, planningOrder, scopeCreationIds, scopeId, type 
 import { diffFields } from './diff.js';
 import { checkPreviously, matchOne, renamedAway, type Match } from './match.js';
 import { project, Projection } from './projection.js';
-import { locate, makeChange, placed, resourceOf, type Planning, type ScopePlan, type Work } from './planning.js';
+import { makeChange, placed, resourceOf, sourceOfScopePath, type Planning, type ScopePlan, type Work } from './planning.js';
 import { assessSafety, policyOf } from './safety.js';
 import { writeOnlyFields } from './write-only.js';
 import { resolveScopes, type ResolvedScope } from '../scopes/resolve.js';
@@ -19,7 +19,8 @@ export interface PlanOptions {
   options?: KindOptions;
   /** The release the preflight found (or --server-version gave). */
   server?: ServerInfo;
-  targets?: (scope: Scope) => boolean;
+  /** Which scopes are planned (--target, --shard, --changed-only); absent: all the config declares. */
+  selectsScope?: (scope: Scope) => boolean;
   onProgress?: (done: number, total: number) => void;
   /** Declared objects planned so far, of all: called after each kind and scope. */
   onPlanning?: (done: number, total: number) => void;
@@ -127,7 +128,7 @@ function startPlanning(opts: PlanOptions): Planning {
 
 /** --target selects objects of server-wide kinds by the kind's selector type (user:NAME, hook:URL). */
 function targeted(ctx: KindContext, kind: Kind, key: string): boolean {
-  const select = ctx.options.target;
+  const select = ctx.options.selectsObject;
   if (!select) return true;
   return kind.target ? select(kind.target.type, kind.target.name?.(key) ?? key) : false;
 }
@@ -135,7 +136,7 @@ function targeted(ctx: KindContext, kind: Kind, key: string): boolean {
 /** 1. The scopes the config declares, with the changes that create those still missing. */
 async function resolveStep(p: Planning, opts: PlanOptions): Promise<ResolvedScope[]> {
   const { ctx } = p;
-  const { scopes, problems, warnings } = await resolveScopes(ctx.loaded.config, opts.client, scopeCreationIds(p.kinds), opts.targets, (path, o) => ctx.cachedGet(path, o));
+  const { scopes, problems, warnings } = await resolveScopes(ctx.loaded.config, opts.client, scopeCreationIds(p.kinds), opts.selectsScope, (path, o) => ctx.cachedGet(path, o));
   for (const problem of problems) p.errors.push({ ...problem, location: problem.path && ctx.loaded.locate(problem.path, true) });
   p.warnings.push(...warnings);
   return scopes;
@@ -149,7 +150,7 @@ async function desiredStep(p: Planning, scopes: ResolvedScope[]): Promise<Work[]
       if (rs.scope.type !== kind.scopeType) continue;
       const d = await kind.desired(rs.config, rs.scope, p.ctx);
       if (!d) continue;
-      for (const problem of d.problems) p.errors.push({ ...problem, location: problem.path ? locate(p.ctx.loaded, rs, problem.path) : undefined });
+      for (const problem of d.problems) p.errors.push({ ...problem, location: problem.path ? sourceOfScopePath(p.ctx.loaded, rs, problem.path) : undefined });
       work.push({ kind, rs, desired: rs.scope.type === 'server' ? d.objects.filter((o) => targeted(p.ctx, kind, o.key)) : d.objects });
       p.projection.expect(kind, rs.scope);
     }
@@ -239,7 +240,7 @@ function diffStep(p: Planning, sp: ScopePlan, m: Match): void {
   if (m.undecided) return;
   const problems = kind.check?.(d, cur, scope, p.ctx, sp.prepared) ?? [];
   for (const { objectOnly, ...problem } of problems) {
-    const reported = { ...problem, resource: resourceOf(kind, d.key, scope), location: problem.path ? locate(p.ctx.loaded, sp.rs, problem.path) : undefined };
+    const reported = { ...problem, resource: resourceOf(kind, d.key, scope), location: problem.path ? sourceOfScopePath(p.ctx.loaded, sp.rs, problem.path) : undefined };
     // A problem of this object alone leaves it out; the plan goes on with everything else.
     if (objectOnly) p.withheld.push(formatDiagnostic(placed(reported)));
     else p.errors.push(reported);

@@ -68,7 +68,7 @@ export function resourceOf(kind: Kind, key: string, scope: Scope): string {
 }
 
 /** The place of a config path of a scope: a repo's config may come from globs and its exact entry, the most specific is tried first. */
-export function locate(loaded: LoadedConfig, rs: ResolvedScope, path: ConfigPath): SourceLocation | undefined {
+export function sourceOfScopePath(loaded: LoadedConfig, rs: ResolvedScope, path: ConfigPath): SourceLocation | undefined {
   // The server scope has no config key of its own: its paths are already complete (users.alice, hooks[2]).
   for (const key of rs.configKeys.length ? [...rs.configKeys].reverse() : [undefined]) {
     const candidate = [...path];

@@ -60,7 +60,7 @@ export async function resolveScopes(
   client: GiteaClient,
   /** The change that creates a missing scope the config can create (asked of the kinds). */
   creationId: ScopeCreationId,
-  targets: (scope: Scope) => boolean = () => true,
+  selectsScope: (scope: Scope) => boolean = () => true,
   /** The GET to use for single objects: the planner passes its memoised one, so kinds can reuse the answers. */
   get: <T>(path: string, opts?: RequestOptions) => Promise<T> = (path, opts) => client.get(path, opts),
 ): Promise<{ scopes: ResolvedScope[]; problems: ScopeProblem[]; warnings: string[] }> {
@@ -148,7 +148,7 @@ export async function resolveScopes(
     ...listings,
     ...Object.entries(config.orgs ?? {}).map(async ([name, cfg]) => {
       const scope: Scope = { type: 'org', name };
-      if (!targets(scope)) return;
+      if (!selectsScope(scope)) return;
       const exists = await orgExists('orgs', name, name);
       if (exists === undefined) return;
       if (!exists) {
@@ -203,7 +203,7 @@ export async function resolveScopes(
   for (const full of [...names].sort()) {
     const repo = facts.get(full)!;
     const scope: Scope = { type: 'repo', name: full, repo, ...(pending.has(full) ? { pendingCreate: pending.get(full)! } : {}) };
-    if (!targets(scope)) continue;
+    if (!selectsScope(scope)) continue;
     const applying = matchers.filter((m) => m.match(full));
     const configKeys = applying.map((m) => m.key);
     let merged: unknown = {};

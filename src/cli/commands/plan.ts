@@ -96,20 +96,20 @@ export async function computePlan(
 ): Promise<{ plan: Plan; client: GiteaClient; loaded: LoadedConfig; server: ServerInfo }> {
   // Everything that needs no server is checked before the first request.
   const loaded = await load(opts.config, out);
-  const targets = parseTargets(opts.target, targetTypes(kinds));
+  const targetSelectors = parseTargets(opts.target, targetTypes(kinds));
   const shard = parseShard(opts.shard, new Set(kinds.flatMap((k) => (k.createsScope && k.target ? [k.target.type] : []))));
   // --target and --shard both narrow the plan: an object is planned when both select it (--target
   // asked first, so that each selector still learns whether it matched anything).
   const selectObject =
-    targets || shard ? (type: string, name: string) => (targets ? targets.object(type, name) : true) && (shard ? shard.object(type, name) : true) : undefined;
+    targetSelectors || shard ? (type: string, name: string) => (targetSelectors ? targetSelectors.object(type, name) : true) && (shard ? shard.object(type, name) : true) : undefined;
   if (opts.out) checkWritable(opts.out, '--out');
   const early = await configOnlyProblems(loaded);
   if (early.length) throw new UserError(`${formatPlanErrors(early)}\nPlanning failed: nothing was changed.`);
   const changed = opts.changedOnly === undefined ? undefined : await (await import('../changed.js')).changedSince(opts.changedOnly, opts.config?.length ? opts.config : [DEFAULT_CONFIG]);
   if (changed) out.stderr(changed.summary(loaded.config));
   const selectScope =
-    targets || shard || changed
-      ? (scope: Scope) => (targets ? targets.scope(scope) : true) && (shard ? shard.scope(scope) : true) && (changed ? changed.scope(scope) : true)
+    targetSelectors || shard || changed
+      ? (scope: Scope) => (targetSelectors ? targetSelectors.scope(scope) : true) && (shard ? shard.scope(scope) : true) && (changed ? changed.scope(scope) : true)
       : undefined;
   const { client, server } = await connect(opts, out, loaded.config.server?.url);
   await connected?.(client, server);
@@ -125,14 +125,14 @@ export async function computePlan(
     loaded: planned,
     kinds,
     server,
-    options: { syncWriteOnly: Boolean(opts.syncWriteOnly), rotateSecrets: Boolean(opts.rotateSecrets), ...(selectObject ? { target: selectObject } : {}) },
-    ...(selectScope ? { targets: selectScope } : {}),
+    options: { syncWriteOnly: Boolean(opts.syncWriteOnly), rotateSecrets: Boolean(opts.rotateSecrets), ...(selectObject ? { selectsObject: selectObject } : {}) },
+    ...(selectScope ? { selectsScope: selectScope } : {}),
     onProgress: out.progress('Reading the server', () => `${client.requestCount} requests`),
     ...(large(loaded) ? { onPlanning: out.progress('Planning the declared objects') } : {}),
   });
   // Objects left out for their own problem are named too: fixing the errors alone would not plan them.
   if (errors.length) throw new UserError(`${formatPlanErrors(errors)}${(plan.withheld ?? []).map((w) => `\n${w}`).join('')}\nPlanning failed: nothing was changed.`);
-  for (const selector of targets?.unmatched() ?? []) plan.warnings.push(`--target "${selector}" matches nothing the configuration declares: nothing is planned for it`);
+  for (const selector of targetSelectors?.unmatched() ?? []) plan.warnings.push(`--target "${selector}" matches nothing the configuration declares: nothing is planned for it`);
   return { plan, client, loaded, server };
 }
 

@@ -220,7 +220,7 @@ export function loadedConfig(config: Record<string, unknown>): LoadedConfig {
 export interface PlanWith {
   kinds?: Kind[];
   options?: KindOptions;
-  targets?: (scope: Scope) => boolean;
+  selectsScope?: (scope: Scope) => boolean;
 }
 
 /** buildPlan over the fake server with the fake kind (or the kinds given). */
@@ -230,7 +230,7 @@ export function plan(server: FakeServer, config: Record<string, unknown>, w: Pla
     loaded: loadedConfig(config),
     kinds: w.kinds ?? [fakeKind()],
     ...(w.options ? { options: w.options } : {}),
-    ...(w.targets ? { targets: w.targets } : {}),
+    ...(w.selectsScope ? { selectsScope: w.selectsScope } : {}),
   });
 }
 

@@ -146,10 +146,10 @@ describe('planner with a fake kind', () => {
     const server = world().add('gizmos', { name: 'alpha', color: 'red' }, { name: 'beta', color: 'red' }, { name: 'stray' });
     const config = { policy: { prune: ['widgets', 'gizmos'] }, gizmos: { alpha: { color: 'blue' }, beta: { color: 'blue' } }, repos: { 'acme/app': { widgets: { w: {} } }, 'acme/other': { widgets: { w: {} } } } };
     // --target repo:acme/other selects that scope, and no object of a server-wide kind.
-    const scoped = await plan(server, config, { kinds, targets: (s) => s.name === 'acme/other', options: { target: () => false } });
+    const scoped = await plan(server, config, { kinds, selectsScope: (s) => s.name === 'acme/other', options: { selectsObject: () => false } });
     expect(actions(scoped)).toEqual(['create widget/repo:acme/other/w']);
 
-    const picked = await plan(server, config, { kinds, targets: (s) => s.type === 'server', options: { target: (type, name) => type === 'gizmo' && name === 'beta' } });
+    const picked = await plan(server, config, { kinds, selectsScope: (s) => s.type === 'server', options: { selectsObject: (type, name) => type === 'gizmo' && name === 'beta' } });
     expect(actions(picked)).toEqual(['update gizmo/server:/beta']);
   });
 
