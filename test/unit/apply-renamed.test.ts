@@ -5,7 +5,7 @@ import { ApiError } from '../../src/gitea/errors.js';
 import type { Change } from '../../src/plan/types.js';
 
 const change = (action: Change['action'], key: string, from?: string): Change =>
-  ({ id: `user server: ${key}`, kind: 'user', scope: 'server:', key, action, ...(from ? { from } : {}), fields: [], precondition: { digest: 'x' }, depends_on: [], ops: [] }) as Change;
+  ({ id: `user server: ${key}`, kind: 'user', scope: 'server:', key, action, ...(from ? { from } : {}), fields: [], precondition: { digest: 'x' }, depends_on: [], ops: [] });
 const redirect = (path: string, location: string | undefined, status = 307) => {
   const e = new ApiError('POST', path, status, location ? `moved to ${location}` : '');
   if (location) e.location = location;
