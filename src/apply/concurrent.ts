@@ -5,7 +5,7 @@
  * it created that now exists more than once: another run created it at the same time.
  */
 import type { GiteaClient } from '../gitea/client.js';
-import type { ReadingKind } from '../model/index.js';
+import { kindsByName, kindTitles, type ReadingKind } from '../model/index.js';
 import { makeScopeContext, parseScopeId } from '../plan/planner.js';
 import type { Change, PlanPolicy } from '../plan/types.js';
 import type { ServerInfo } from '../model/index.js';
@@ -19,11 +19,12 @@ export interface ConcurrentCheck {
 }
 
 export async function findConcurrentDuplicates(results: ChangeResult[], client: GiteaClient, kinds: ReadingKind[], policy: PlanPolicy, server?: ServerInfo): Promise<ConcurrentCheck> {
+  const byName = kindsByName(kinds);
   const groups = new Map<string, Change[]>();
   for (const r of results) {
     if (r.outcome !== 'done' || (r.change.action !== 'create' && r.change.action !== 'replace')) continue;
     // The server itself refuses a second one of these: no read can find a duplicate.
-    if (kinds.find((k) => k.name === r.change.kind)?.uniqueNames) continue;
+    if (byName.get(r.change.kind)?.uniqueNames) continue;
     const id = `${r.change.kind} ${r.change.scope}`;
     groups.set(id, [...(groups.get(id) ?? []), r.change]);
   }
@@ -32,7 +33,7 @@ export async function findConcurrentDuplicates(results: ChangeResult[], client: 
   await Promise.all(
     [...groups.values()].map(async (changes) => {
       const { kind: kindName, scope } = changes[0]!;
-      const kind = kinds.find((k) => k.name === kindName);
+      const kind = byName.get(kindName);
       if (!kind) return;
       try {
         // Kinds that read only what is named (repositories, issues) are told which objects to look for.
@@ -53,9 +54,9 @@ export async function findConcurrentDuplicates(results: ChangeResult[], client: 
 
 /** One line per duplicate, naming it: "label "bug" in repo:acme/widgets: created concurrently by another run (2 on the server)". */
 export function describeDuplicates(check: ConcurrentCheck, kinds: ReadingKind[]): string[] {
+  const title = kindTitles(kinds);
   return check.duplicates.map(({ change, count }) => {
-    const title = kinds.find((k) => k.name === change.kind)?.title ?? change.kind;
     const where = change.scope === 'server:' ? 'server' : change.scope;
-    return `${title} "${change.key}" in ${where}: created concurrently by another run (${count} with this name on the server now; the next plan names each copy and what can be done about it)`;
+    return `${title(change.kind)} "${change.key}" in ${where}: created concurrently by another run (${count} with this name on the server now; the next plan names each copy and what can be done about it)`;
   });
 }

@@ -3,7 +3,7 @@
 // and safety is decided again (src/plan/safety.ts) from the changes and the server.
 import { isDeepStrictEqual } from 'node:util';
 import { isApiError, type GiteaClient } from '../gitea/client.js';
-import { planningOrder, scopeCreationIds, type CurrentObject, type Diagnostic, type DesiredObject, type ApplyingKind, type Scope, type ScopeContext, type ServerInfo } from '../model/index.js';
+import { kindNamed, kindsByName, planningOrder, scopeCreationIds, type CurrentObject, type Diagnostic, type DesiredObject, type ApplyingKind, type Scope, type ScopeContext, type ServerInfo } from '../model/index.js';
 import { dependenciesOf, hasItsObject, opsOf, type OpsBase } from '../plan/change-ops.js';
 import { objectDigest } from '../plan/digest.js';
 import { makeScopeContext } from '../plan/planner.js';
@@ -222,7 +222,8 @@ async function annotateStep(v: Verifying, g: Group): Promise<void> {
 
 /** 6. Safety of the changes that will run, judged on the server now and the stricter policy. */
 function assessStep(v: Verifying): VerifiedPlan {
-  const kindOf = (name: string) => v.kinds.find((k) => k.name === name)!;
+  const byName = kindsByName(v.kinds);
+  const kindOf = (name: string) => kindNamed(byName, name);
   const changes = v.plan.changes.map((c) => {
     const r = v.rebuilt.get(c.id)!;
     if (r.notes === undefined) delete r.notes;

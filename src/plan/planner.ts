@@ -1,7 +1,7 @@
 import { formatDiagnostic } from '../diagnostic.js';
 import type { LoadedConfig } from '../config/types.js';
 import type { GiteaClient, RequestOptions } from '../gitea/client.js';
-import { changeId, parseScopeId, planningOrder, scopeCreationIds, scopeId, type CurrentObject, type Kind, type KindContext, type KindOptions, type Scope, type ScopeContext, type ServerInfo } from '../model/index.js';
+import { changeId, kindNamed, kindsByName, parseScopeId, planningOrder, scopeCreationIds, scopeId, type CurrentObject, type Kind, type KindContext, type KindOptions, type Scope, type ScopeContext, type ServerInfo } from '../model/index.js';
 import { diffFields } from './diff.js';
 import { checkPreviously, matchOne, renamedAway, type Match } from './match.js';
 import { project, Projection } from './projection.js';
@@ -329,7 +329,8 @@ function planServer(opts: PlanOptions): Plan['server'] {
 
 function assessStep(p: Planning, opts: PlanOptions): PlanResult {
   const { changes, ctx } = p;
-  const kindOf = (name: string) => p.kinds.find((k) => k.name === name)!;
+  const byName = kindsByName(p.kinds);
+  const kindOf = (name: string) => kindNamed(byName, name);
   const guards = changes.flatMap((c) => {
     const reason = kindOf(c.kind).guard?.(c, p.currentOfChange.get(c.id), ctx, changes);
     return reason ? [{ change: c, reason }] : [];
