@@ -9,7 +9,7 @@
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import { kinds } from '../../src/kinds/index.js';
-import { SandboxState } from '../../src/sandbox/core/state.js';
+import { emptyState } from '../../src/sandbox/core/state-file.js';
 import { DOMAINS } from '../../src/sandbox/domains/index.js';
 import type { OptionDef } from '../../src/sandbox/http/options.js';
 import { ApiRouter, type Method } from '../../src/sandbox/http/router.js';
@@ -142,7 +142,7 @@ function sandboxRoutes(): { method: Method; path: string; option?: OptionDef }[]
       seen.push({ method, path, option: steps.find((s) => s.bodyOption)?.bodyOption });
     }
   }
-  const r = new Recorder(new Hono(), new SandboxState(), () => '/', FLAVORS.at(-1)!);
+  const r = new Recorder(new Hono(), emptyState(), () => '/', FLAVORS.at(-1)!);
   for (const d of DOMAINS) d.routes?.(r);
   return seen;
 }
@@ -159,7 +159,7 @@ describe.each(RELEASED.map((f) => [f.name, f] as const))('%s plays its swagger t
   it('the router registers exactly the implemented routes its swagger lists', () => {
     const served: string[] = [];
     const wrong: string[] = [];
-    const r = new ApiRouter(new Hono(), new SandboxState(), () => '/', f);
+    const r = new ApiRouter(new Hono(), emptyState(), () => '/', f);
     for (const { method, path } of routes) {
       const before = r.methodsFor(`/api/v1${path.replace(/:[^/]+|\*/g, 'x')}`).length;
       r.on(method, path);
