@@ -4,7 +4,7 @@
  * So after its writes, apply reads again every scope where it created objects, and reports each name
  * it created that now exists more than once: another run created it at the same time.
  */
-import type { ReadingKind } from '../model/index.js';
+import { kindsByName, kindTitles, type ReadingKind } from '../model/index.js';
 import { makeScopeContext } from '../plan/planner.js';
 import type { Change } from '../plan/types.js';
 import { scopeOf, type ChangeResult, type ExecuteOptions } from './executor.js';
@@ -20,11 +20,12 @@ export interface ConcurrentCheck {
 export type ConcurrentCheckOptions = Pick<ExecuteOptions, 'client' | 'kinds' | 'policy' | 'server' | 'scopes'>;
 
 export async function findConcurrentDuplicates(results: ChangeResult[], { client, kinds, policy, server, scopes }: ConcurrentCheckOptions): Promise<ConcurrentCheck> {
+  const byName = kindsByName(kinds);
   const groups = new Map<string, Change[]>();
   for (const r of results) {
     if (r.outcome !== 'done' || (r.change.action !== 'create' && r.change.action !== 'replace')) continue;
     // The server itself refuses a second one of these: no read can find a duplicate.
-    if (kinds.find((k) => k.name === r.change.kind)?.uniqueNames) continue;
+    if (byName.get(r.change.kind)?.uniqueNames) continue;
     const id = `${r.change.kind} ${r.change.scope}`;
     groups.set(id, [...(groups.get(id) ?? []), r.change]);
   }
@@ -33,7 +34,7 @@ export async function findConcurrentDuplicates(results: ChangeResult[], { client
   await Promise.all(
     [...groups.values()].map(async (changes) => {
       const { kind: kindName, scope } = changes[0]!;
-      const kind = kinds.find((k) => k.name === kindName);
+      const kind = byName.get(kindName);
       if (!kind) return;
       try {
         // Kinds that read only what is named (repositories, issues) are told which objects to look for.
@@ -54,9 +55,9 @@ export async function findConcurrentDuplicates(results: ChangeResult[], { client
 
 /** One line per duplicate, naming it: "label "bug" in repo:acme/widgets: created concurrently by another run (2 on the server)". */
 export function describeDuplicates(check: ConcurrentCheck, kinds: ReadingKind[]): string[] {
+  const title = kindTitles(kinds);
   return check.duplicates.map(({ change, count }) => {
-    const title = kinds.find((k) => k.name === change.kind)?.title ?? change.kind;
     const where = change.scope === 'server:' ? 'server' : change.scope;
-    return `${title} "${change.key}" in ${where}: created concurrently by another run (${count} with this name on the server now; the next plan names each copy and what can be done about it)`;
+    return `${title(change.kind)} "${change.key}" in ${where}: created concurrently by another run (${count} with this name on the server now; the next plan names each copy and what can be done about it)`;
   });
 }

@@ -5,7 +5,7 @@ import { describeDiagnostic, type Diagnostic } from '../diagnostic.js';
 import { isSecret } from '../secret.js';
 import { equal } from '../plan/diff.js';
 import { makeScopeContext, parseScopeId } from '../plan/planner.js';
-import type { CurrentObject, ReadingKind, Scope } from '../model/index.js';
+import { kindsByName, type CurrentObject, type ReadingKind, type Scope } from '../model/index.js';
 import type { Action, Change, Op, PlanPolicy } from '../plan/types.js';
 import type { ServerInfo } from '../model/index.js';
 
@@ -48,6 +48,7 @@ const phases: Action[][] = [['rename'], ['create', 'replace'], ['update'], ['del
  * that depend on a failed one are skipped.
  */
 export async function execute(changes: Change[], opts: ExecuteOptions): Promise<ChangeResult[]> {
+  const byName = kindsByName(opts.kinds);
   const results = new Map<string, ChangeResult>();
   /** What each change's first request answered: the id a later {"$ref"} stands for. */
   const created = new Map<string, unknown>();
@@ -62,7 +63,7 @@ export async function execute(changes: Change[], opts: ExecuteOptions): Promise<
     if (blocker) return record({ change, outcome: 'skipped', error: `depends on ${blocker.change.id}, which ${blocker.outcome === 'failed' ? 'failed' : 'was skipped'}` });
     const notStarted = (reason?: string) => record({ change, outcome: 'skipped', error: reason ?? opts.notStarted ?? 'not started' });
     if (opts.shouldStop?.()) return notStarted();
-    const kind = opts.kinds.find((k) => k.name === change.kind);
+    const kind = byName.get(change.kind);
     const progress: Progress = { firstId: undefined, last: undefined, done: 0 };
     const run = (from: number) =>
       runOps(opts.client, change.ops, created, progress, { from, ...(opts.shouldStop ? { abandon: opts.shouldStop } : {}), check: (op, answer) => checkUnchanged(kind, change, op, answer), ...(creates(change) && kind?.shape ? { createShape: kind.shape } : {}) });
@@ -78,7 +79,7 @@ export async function execute(changes: Change[], opts: ExecuteOptions): Promise<
     } catch (e) {
       // The client stopped sending (the server stopped answering or refused the credentials): its reason.
       if (e instanceof NotSent) return notStarted(e.reason);
-      const found = creates(change) ? await createdAnyway(change, e, progress, opts) : undefined;
+      const found = creates(change) && kind ? await createdAnyway(change, kind, e, progress, opts) : undefined;
       if (!found) return record({ change, outcome: 'failed', error: (e as Error).message });
       // The create was made, its answer lost: the object found stands for the answer, and the rest of the change is sent.
       progress.firstId = found.id;
@@ -154,12 +155,10 @@ const creates = (change: Change) => change.action === 'create' || change.action 
  * create's answer. Only the creating request's failure is looked into; an answer of the wrong type
  * is no lost answer (it cannot be trusted, so nothing is decided from it).
  */
-async function createdAnyway(change: Change, error: unknown, progress: Progress, opts: ExecuteOptions): Promise<CurrentObject | undefined> {
+async function createdAnyway(change: Change, kind: ReadingKind, error: unknown, progress: Progress, opts: ExecuteOptions): Promise<CurrentObject | undefined> {
   if (!(error instanceof ApiError) || error instanceof WrongTypeError || (error.status !== undefined && error.status < 500)) return undefined;
   const failed = change.ops[progress.done];
   if (!failed || failed.method !== 'POST' || progress.firstId !== undefined) return undefined;
-  const kind = opts.kinds.find((k) => k.name === change.kind);
-  if (!kind) return undefined;
   try {
     // Kinds that read only what is named (repositories, issues) are told which object to look for.
     const objects = await kind.read(scopeOf(change.scope, opts.scopes), makeScopeContext(opts.client, opts.policy, {}, { server: opts.server }), [{ key: change.key, fields: {}, path: [] }]);

@@ -1,7 +1,7 @@
 // A saved plan is input from outside, like a config: before apply reads anything of it, its shape is
 // checked strictly against what this forgeform knows (kinds, actions, scopes, field names). Anything
 // unknown is refused by name: a plan from another version, or an edited one, is planned again.
-import { FLAVOURS, parseVersion, SCOPE_NAME, type Diagnostic, type Flavour, type Kind } from '../model/index.js';
+import { FLAVOURS, kindsByName, parseVersion, SCOPE_NAME, type Diagnostic, type Flavour, type Kind } from '../model/index.js';
 import { changeId, parseScopeId } from '../plan/planner.js';
 import type { Action, Change, Plan, PlanPolicy } from '../model/index.js';
 import { reservedVariableReason, templateVariables } from '../secret.js';
@@ -37,10 +37,11 @@ export function planShapeProblems(raw: unknown, kinds: Kind[]): Diagnostic[] {
   const problems = topLevelProblems(raw, kinds).map((message): Diagnostic => ({ message }));
   if (!Array.isArray(raw.changes)) return [...problems, { message: 'changes must be a list' }];
   const ids = new Set<string>();
+  const byName = kindsByName(kinds);
   raw.changes.forEach((c: unknown, i) => {
     if (!isObject(c)) return problems.push({ message: `changes[${i}] is not an object` });
     const resource = `change ${typeof c.id === 'string' ? c.id : `changes[${i}]`}`;
-    problems.push(...changeProblems(c, kinds, ids).map((message) => ({ resource, message })));
+    problems.push(...changeProblems(c, byName, ids).map((message) => ({ resource, message })));
   });
   for (const c of raw.changes as Partial<Change>[])
     for (const d of isObject(c) && isStringList(c.depends_on) ? c.depends_on : []) if (!ids.has(d)) problems.push({ resource: `change ${c.id}`, message: `depends on ${d}, which is not in the plan` });
@@ -110,11 +111,11 @@ function topLevelProblems(raw: Record<string, unknown>, kinds: Kind[]): string[]
 }
 
 /** What is wrong with one change (its id is added to `ids`). */
-function changeProblems(c: Record<string, unknown>, kinds: Kind[], ids: Set<string>): string[] {
+function changeProblems(c: Record<string, unknown>, kinds: ReadonlyMap<string, Kind>, ids: Set<string>): string[] {
   const out: string[] = [];
   for (const k of Object.keys(c)) if (!CHANGE_KEYS.includes(k)) out.push(`unknown key "${k}"`);
-  const kind = kinds.find((k) => k.name === c.kind);
-  if (!kind) return [...out, `unknown kind ${JSON.stringify(c.kind)} (this forgeform knows ${kinds.map((k) => k.name).join(', ')})`];
+  const kind = typeof c.kind === 'string' ? kinds.get(c.kind) : undefined;
+  if (!kind) return [...out, `unknown kind ${JSON.stringify(c.kind)} (this forgeform knows ${[...kinds.keys()].join(', ')})`];
   if (typeof c.key !== 'string' || c.key === '') out.push('key must be a non-empty string');
   if (!ACTIONS.includes(c.action as Action) || !kind.actions.includes(c.action as Action))
     out.push(`action ${JSON.stringify(c.action)} is not one that ${kind.title} changes can have (${kind.actions.join(', ')})`);

@@ -1,4 +1,4 @@
-import { branchProtectionKind } from './branch-protection/index.js';
+import { branchProtectionKind } from './branch_protection/index.js';
 import { hookKind } from './hook/index.js';
 import { issueKind } from './issue/index.js';
 import { orgLabelKind, repoLabelKind } from './label/index.js';
@@ -6,7 +6,7 @@ import { orgKind } from './org/index.js';
 import { repoKind } from './repo/index.js';
 import { runnerKind } from './runner/index.js';
 import { userKind } from './user/index.js';
-import type { Kind } from '../model/index.js';
+import { kindNamed, kindsByName, type Kind } from '../model/index.js';
 
 /**
  * Every kind forgeform manages, in the order they are planned and their changes listed. Users come
@@ -15,8 +15,9 @@ import type { Kind } from '../model/index.js';
  */
 export const kinds: Kind[] = [userKind, orgKind, repoKind, hookKind, runnerKind, orgLabelKind, repoLabelKind, branchProtectionKind, issueKind];
 
+/** The same kinds by name (in the same order): what a change's kind name is looked up in. */
+export const registry: ReadonlyMap<string, Kind> = kindsByName(kinds);
+
 export function kindByName(name: string): Kind {
-  const k = kinds.find((k) => k.name === name);
-  if (!k) throw new Error(`unknown kind ${name}`);
-  return k;
+  return kindNamed(registry, name);
 }

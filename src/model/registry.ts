@@ -17,9 +17,30 @@ export function scopeCreationIds(kinds: KindMeta[]): ScopeCreationId {
   };
 }
 
+/**
+ * The kinds by name, in registry order (a Map keeps the order of insertion): the one way generic
+ * stages find the kind a change names. Two kinds of one name are a fault of the registry.
+ */
+export function kindsByName<K extends KindMeta>(kinds: readonly K[]): ReadonlyMap<string, K> {
+  const byName = new Map<string, K>();
+  for (const k of kinds) {
+    if (byName.has(k.name)) throw new Error(`two kinds are named ${k.name}`);
+    byName.set(k.name, k);
+  }
+  return byName;
+}
+
+/** The kind a change names: a name no kind has is a bug where the change was made here (a plan file's kinds are checked when it is read, see plan-shape.ts). */
+export function kindNamed<K extends KindMeta>(byName: ReadonlyMap<string, K>, name: string): K {
+  const kind = byName.get(name);
+  if (!kind) throw new Error(`unknown kind ${name}`);
+  return kind;
+}
+
 /** The human name of a kind for output; a plan file from another version may name an unknown one. */
 export function kindTitles(kinds: KindMeta[]): (name: string) => string {
-  return (name) => kinds.find((k) => k.name === name)?.title ?? name;
+  const byName = kindsByName(kinds);
+  return (name) => byName.get(name)?.title ?? name;
 }
 
 export interface TargetType {

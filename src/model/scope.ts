@@ -26,6 +26,12 @@ export function scopeId(scope: Scope): string {
   return `${scope.type}:${scope.name}`;
 }
 
+/** "acme/widgets" → ["acme", "widgets"]: a repository's full name as owner and name. */
+export function splitRepo(name: string): [string, string] {
+  const i = name.indexOf('/');
+  return [name.slice(0, i), name.slice(i + 1)];
+}
+
 export function parseScopeId(id: string): Scope {
   const i = id.indexOf(':');
   return { type: id.slice(0, i) as Scope['type'], name: id.slice(i + 1) };

@@ -6,7 +6,7 @@
 //   the config, or the file's rebuilt) → read-only → ops → projection → annotate → guard → safety
 //
 // The run object below owns everything one run learns (nothing is kept in module state).
-import { scopeId, type ApplyingKind, type ChangeFacts, type CurrentObject, type DesiredObject, type Op, type Scope, type ScopeContext } from '../model/index.js';
+import { kindNamed, kindsByName, scopeId, type ApplyingKind, type ChangeFacts, type CurrentObject, type DesiredObject, type Op, type Scope, type ScopeContext } from '../model/index.js';
 import type { Change, PlanPolicy } from '../model/index.js';
 import { dependenciesOf, opsOf, type OpsBase } from './change-ops.js';
 import { project, type Projection } from './projection.js';
@@ -49,13 +49,6 @@ export interface GroupState<K extends ApplyingKind = ApplyingKind> extends Group
   /** What the kind's prepare returned (its lookups for check, compare and ops). */
   prepared: unknown;
   changes: Change[];
-}
-
-/** The kind of a change, by its name (the run's kinds are those the change was checked against). */
-export function kindOf<K extends ApplyingKind>(r: Run<K>, name: string): K {
-  const kind = r.kinds.find((k) => k.name === name);
-  if (!kind) throw new Error(`internal: no kind ${name}`);
-  return kind;
 }
 
 /**
@@ -164,9 +157,11 @@ export async function annotateStep(r: Run, g: GroupState, changes: Change[], tak
  * gathered and the policy (src/plan/safety.ts: a plan's own, or a saved plan's, no looser than the defaults).
  */
 export function judgeStep(r: Run, changes: Change[], assess: (facts: SafetyFacts, policy: PlanPolicy) => SafetyVerdict): SafetyVerdict {
+  const byName = kindsByName(r.kinds);
+  const kindOf = (name: string) => kindNamed(byName, name);
   const guards = changes.flatMap((c) => {
-    const reason = kindOf(r, c.kind).guard?.(c, r.currentOfChange.get(c.id), r.ctx, changes);
+    const reason = kindOf(c.kind).guard?.(c, r.currentOfChange.get(c.id), r.ctx, changes);
     return reason ? [{ change: c, reason }] : [];
   });
-  return assess({ changes, existing: r.existing, affects: r.affects, guards, title: (k) => kindOf(r, k).title }, r.ctx.policy);
+  return assess({ changes, existing: r.existing, affects: r.affects, guards, title: (k) => kindOf(k).title }, r.ctx.policy);
 }

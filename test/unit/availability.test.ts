@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { ConfigPath, LoadedConfig, SourceLocation } from '../../src/config/types.js';
 import type { GiteaClient } from '../../src/gitea/client.js';
-import { branchProtectionKind } from '../../src/kinds/branch-protection/index.js';
+import { branchProtectionKind } from '../../src/kinds/branch_protection/index.js';
 import { kinds } from '../../src/kinds/index.js';
 import { runnerKind } from '../../src/kinds/runner/index.js';
 import { readExtras } from '../../src/kinds/user/extras.js';
@@ -126,7 +126,7 @@ describe('the availability data of the kinds', () => {
   });
 
   it('every release-dependent field is accepted by the schema (the sandbox’s idealised gitea@main has them all but apply_to_admins)', () => {
-    const schema = JSON.parse(readFileSync(new URL('../../src/kinds/branch-protection/schema.json', import.meta.url), 'utf8'));
+    const schema = JSON.parse(readFileSync(new URL('../../schemas/forgeform.schema.json', import.meta.url), 'utf8'));
     const props = Object.keys(schema.definitions.branch_protection.properties);
     for (const f of branchProtectionKind.fields) expect(props).toContain(f.name);
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { branchProtectionKind } from '../../src/kinds/branch-protection/index.js';
+import { branchProtectionKind } from '../../src/kinds/branch_protection/index.js';
 import { normalizeColor, orgLabelKind, repoLabelKind } from '../../src/kinds/label/index.js';
 import { diffFields } from '../../src/plan/diff.js';
 import type { Scope } from '../../src/kinds/types.js';

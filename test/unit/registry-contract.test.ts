@@ -27,7 +27,7 @@ describe('every kind of the registry', () => {
     expect(planningOrder(kinds)).toHaveLength(kinds.length);
   });
 
-  it('lives in its own folder src/kinds/<kind>/ with a schema fragment that defines the config under its config key', async () => {
+  it('lives in its own folder src/kinds/<kind>/ (a family of scope types: src/kinds/<name>/) with a schema fragment that defines the config under its config key', async () => {
     const schema = JSON.parse(readFileSync(join(root, 'schemas/forgeform.schema.json'), 'utf8')) as Schema;
     const folders = readdirSync(KINDS_DIR, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
     const exported = new Map<Kind, string[]>();
@@ -42,18 +42,47 @@ describe('every kind of the registry', () => {
         problems.push(`${kind.name}: exported by ${folder ? [folder, ...more].join(' and ') : 'no folder of src/kinds'}`);
         continue;
       }
-      const fragmentPath = join(KINDS_DIR, folder, 'schema.json');
-      if (!existsSync(fragmentPath)) {
-        problems.push(`${kind.name}: src/kinds/${folder}/schema.json is missing`);
+      const family = [...exported].filter(([, f]) => f[0] === folder).map(([k]) => k);
+      if (!folderNameFits(folder, family)) problems.push(`${kind.name}: lives in src/kinds/${folder}/, which is not its name (${folderRule})`);
+      const fragment = await fragmentOf(folder);
+      if (!fragment) {
+        problems.push(`${kind.name}: src/kinds/${folder} has no schema fragment (fields.ts exporting \`fragment\`)`);
         continue;
       }
-      const own = Object.keys((JSON.parse(readFileSync(fragmentPath, 'utf8')) as Schema).definitions ?? {});
+      const own = Object.keys(fragment.definitions ?? {});
       const section = sectionOf(schema, kind);
       if (!section) problems.push(`${kind.name}: the schema has no "${kind.configKey}" where ${kind.scopeType} kinds are declared`);
-      else if (!refsOf(section).some((d) => own.includes(d))) problems.push(`${kind.name}: "${kind.configKey}" refers to none of the definitions of src/kinds/${folder}/schema.json (${own.join(', ')})`);
+      else if (!refsOf(section).some((d) => own.includes(d))) problems.push(`${kind.name}: "${kind.configKey}" refers to none of the definitions of src/kinds/${folder}'s fragment (${own.join(', ')})`);
     }
     expect(problems).toEqual([]);
   });
+});
+
+/** A kind folder's schema fragment: the one its fields.ts exports, else its schema.json (a kind not yet moved to field definitions). */
+async function fragmentOf(folder: string): Promise<Schema | undefined> {
+  if (existsSync(join(KINDS_DIR, folder, 'fields.ts'))) return ((await import(join(KINDS_DIR, folder, 'fields.js'))) as { fragment?: Schema }).fragment;
+  const path = join(KINDS_DIR, folder, 'schema.json');
+  return existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as Schema) : undefined;
+}
+
+/**
+ * The folder of a kind is its name (src/kinds/branch_protection holds branch_protection). A family of
+ * kinds that differ only by scope type shares one folder named after what they share: src/kinds/label
+ * holds repo_label and org_label, each named `<scope type>_<folder>`.
+ */
+const folderRule = 'a kind lives in src/kinds/<its name>/, a family of kinds of several scope types in src/kinds/<name>/ with each kind named <scope type>_<name>';
+function folderNameFits(folder: string, family: Kind[]): boolean {
+  if (family.length === 1) return family[0]!.name === folder;
+  return new Set(family.map((k) => k.scopeType)).size === family.length && family.every((k) => k.name === `${k.scopeType}_${folder}`);
+}
+
+it('(the folder rule tells a kind in a folder of another name)', () => {
+  const kind = (name: string, scopeType: Kind['scopeType']) => ({ name, scopeType }) as Kind;
+  expect(folderNameFits('branch_protection', [kind('branch_protection', 'repo')])).toBe(true);
+  expect(folderNameFits('branch-protection', [kind('branch_protection', 'repo')])).toBe(false);
+  expect(folderNameFits('label', [kind('repo_label', 'repo'), kind('org_label', 'org')])).toBe(true);
+  expect(folderNameFits('label', [kind('repo_label', 'repo')])).toBe(false);
+  expect(folderNameFits('label', [kind('repo_label', 'repo'), kind('issue', 'repo')])).toBe(false);
 });
 
 interface Schema {

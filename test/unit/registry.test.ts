@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { kinds } from '../../src/kinds/index.js';
-import { changeId, scopeCreationIds, SERVER_SCOPE, targetTypes } from '../../src/model/index.js';
+import { kindByName, kinds, registry } from '../../src/kinds/index.js';
+import { changeId, kindsByName, scopeCreationIds, SERVER_SCOPE, targetTypes } from '../../src/model/index.js';
 
 /** What every kind of the registry promises the generic stages. */
 describe('kind registry contract', () => {
@@ -8,6 +8,13 @@ describe('kind registry contract', () => {
     expect(new Set(kinds.map((k) => k.name)).size).toBe(kinds.length);
     const keys = kinds.map((k) => `${k.scopeType} ${k.configKey}`);
     expect(new Set(keys).size).toBe(keys.length);
+  });
+
+  it('is a map by name, in registry order, that refuses two kinds of one name and names an unknown one', () => {
+    expect([...registry.keys()]).toEqual(kinds.map((k) => k.name));
+    for (const k of kinds) expect(registry.get(k.name)).toBe(k);
+    expect(() => kindsByName([...kinds, kinds[0]!])).toThrow(`two kinds are named ${kinds[0]!.name}`);
+    expect(() => kindByName('branch-protection')).toThrow('unknown kind branch-protection');
   });
 
   it('gives every --target type to one kind only, server-wide kinds or those that create scopes', () => {

@@ -13,7 +13,7 @@ export const fields: FieldSpec[] = [
   str('branch_filter'),
   bool('active'),
   { ...str('name'), availability: { gitea: { since: '1.26' } } }, // Gitea 1.26 (#37025, modules/structs/hook.go); no Forgejo: elsewhere ignored, never converges
-  ...SLACK_KEYS.map(str),
+  ...SLACK_KEYS.map((k) => str(k)),
   // Never returned; Gitea cannot change the secret in place, and clears the header on an edit without it.
   { name: 'secret', type: 'scalar', writeOnly: true, sensitive: true },
   // Write-only where the server hides it (Gitea 1.27); released servers return it, and read() then gives it to the diff.

@@ -1,7 +1,6 @@
 import { apiPath } from '../../gitea/path.js';
-import type { KindWriting, Op } from '../../model/index.js';
+import { splitRepo, type KindWriting, type Op } from '../../model/index.js';
 import { notAnActionOf } from '../actions.js';
-import { splitRepo } from '../branch-protection/index.js';
 import { dueDateToSend } from './due-date.js';
 import type { Prepared } from './plan.js';
 import { bodyLockedByServer, metaOf, mode } from './read.js';

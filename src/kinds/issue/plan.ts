@@ -1,9 +1,8 @@
 import type { IssueConfig, RepoConfig } from '../../config/types.js';
 import { isApiError } from '../../gitea/errors.js';
 import { apiPath } from '../../gitea/path.js';
-import { splitRepo } from '../branch-protection/index.js';
 import { asSet, normalizeFields } from '../fields.js';
-import { describeServer, type CurrentObject, type DesiredObject, type Kind, type Problem, type Scope, type ScopeContext } from '../../model/index.js';
+import { splitRepo, describeServer, type CurrentObject, type DesiredObject, type Kind, type Problem, type Scope, type ScopeContext } from '../../model/index.js';
 import { bodyLockedByServer, fields, labelSources, metaOf, mode, type DeclaredIssueMeta } from './read.js';
 
 interface Milestone {

@@ -2,11 +2,10 @@ import type { Shape } from '../../gitea/answer.js';
 import { isApiError } from '../../gitea/errors.js';
 import { apiPath } from '../../gitea/path.js';
 import { countOf, readPagesUpTo } from '../../gitea/paging.js';
-import { splitRepo } from '../branch-protection/index.js';
 import { asSet, normalizeFields, set, str, text } from '../fields.js';
 import { serverDate, serverOffset } from './due-date.js';
 import { orgLabelKind, repoLabelKind } from '../label/index.js';
-import { serverHas, type Availability, type CurrentObject, type DesiredObject, type FieldSpec, type Kind, type KindReading, type Scope, type ScopeContext, type ServerInfo } from '../../model/index.js';
+import { splitRepo, serverHas, type Availability, type CurrentObject, type DesiredObject, type FieldSpec, type Kind, type KindReading, type Scope, type ScopeContext, type ServerInfo } from '../../model/index.js';
 
 export const fields: FieldSpec[] = [
   // Label names, compared by the labels_mode rule (see compare); a write answer is not comparable.

@@ -1,6 +1,5 @@
 import { apiPath } from '../../gitea/path.js';
-import { splitRepo } from '../branch-protection/index.js';
-import type { CurrentObject, Kind, Scope } from '../../model/index.js';
+import { splitRepo, type CurrentObject, type Kind, type Scope } from '../../model/index.js';
 import { labelWriting } from './ops.js';
 import { labelPlanning } from './plan.js';
 import { labelReading } from './read.js';

@@ -2,8 +2,7 @@ import type { Shape } from '../../gitea/answer.js';
 import type { LabelConfig, OrgConfig, RepoConfig } from '../../config/types.js';
 import { apiPath } from '../../gitea/path.js';
 import { normalizeFields } from '../fields.js';
-import { splitRepo } from '../branch-protection/index.js';
-import type { CurrentObject, DesiredObject, Kind, Problem, ReadingKind, Scope, ScopeContext } from '../../model/index.js';
+import { splitRepo, type CurrentObject, type DesiredObject, type Kind, type Problem, type ReadingKind, type Scope, type ScopeContext } from '../../model/index.js';
 import { fields } from './read.js';
 
 interface LabelTemplateEntry {

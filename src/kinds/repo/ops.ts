@@ -1,7 +1,6 @@
 import { apiPath } from '../../gitea/path.js';
-import { splitRepo } from '../branch-protection/index.js';
 import { orgKind, userChangeIds } from '../org/index.js';
-import type { KindWriting, OpsInput } from '../../model/index.js';
+import { splitRepo, type KindWriting, type OpsInput } from '../../model/index.js';
 import { notAnActionOf } from '../actions.js';
 
 export const writing = {

@@ -1,7 +1,6 @@
 import type { Config, RepoCreateConfig } from '../../config/types.js';
 import { normalizeFields } from '../fields.js';
-import { isGlobKey, type DesiredObject, type Kind, type Problem } from '../../model/index.js';
-import { splitRepo } from '../branch-protection/index.js';
+import { splitRepo, isGlobKey, type DesiredObject, type Kind, type Problem } from '../../model/index.js';
 import { orgKind } from '../org/index.js';
 import { accountMissing } from '../user/exists.js';
 import { userKind } from '../user/index.js';

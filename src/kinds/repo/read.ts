@@ -1,8 +1,7 @@
 import { isApiError } from '../../gitea/errors.js';
 import { apiPath } from '../../gitea/path.js';
-import { splitRepo } from '../branch-protection/index.js';
 import { bool, set, str, text, shapeOfFields } from '../fields.js';
-import type { CurrentObject, FieldSpec, KindReading } from '../../model/index.js';
+import { splitRepo, type CurrentObject, type FieldSpec, type KindReading } from '../../model/index.js';
 
 export const fields: FieldSpec[] = [bool('private'), text('description'), bool('auto_init'), str('default_branch'), set('gitignores'), str('license'), str('readme')];
 

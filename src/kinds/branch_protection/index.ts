@@ -5,7 +5,6 @@ import { writing } from './ops.js';
 import { planning } from './plan.js';
 import { fields, reading } from './read.js';
 
-export { splitRepo } from './read.js';
 
 /**
  * A repository's branch protection rules: read.ts reads them, plan.ts (with accounts.ts) checks
@@ -19,7 +18,7 @@ export const branchProtectionKind: Kind = {
   configKey: 'branch_protections',
   scopeType: 'repo',
   actions: ['create', 'update', 'delete'],
-  // Users the plan creates count as existing in the allowlists (src/kinds/branch-protection/accounts.ts).
+  // Users the plan creates count as existing in the allowlists (src/kinds/branch_protection/accounts.ts).
   after: [userKind.name],
   // The user lists name users: a rule waits for the create of a user it names (issue 17 item 5).
   references: Object.fromEntries(fields.filter((f) => /_usernames?$/.test(f.name)).map((f) => [f.name, userKind])),

@@ -1,6 +1,5 @@
 import { apiPath } from '../../gitea/path.js';
-import type { KindWriting, Op } from '../../model/index.js';
-import { splitRepo } from './read.js';
+import { splitRepo, type KindWriting, type Op } from '../../model/index.js';
 
 /**
  * The server keeps a flag only when its parents are true in the same request body, so any PATCH body

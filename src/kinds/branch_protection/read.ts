@@ -1,6 +1,6 @@
 import { apiPath } from '../../gitea/path.js';
 import { bool, inEither, inForgejo, inGitea, int, normalizeFields, only, set, str, shapeOfFields } from '../fields.js';
-import type { FieldSpec, KindReading } from '../../model/index.js';
+import { splitRepo, type FieldSpec, type KindReading } from '../../model/index.js';
 
 /** Force-push settings, rule order, admin merge override: Gitea 1.23 (#28086, #32286, #32248), in no Forgejo. */
 const GITEA_1_23 = inGitea('1.23');
@@ -55,8 +55,3 @@ export const reading = {
     return { key: String(r.rule_name ?? r.branch_name), fields: normalizeFields(fields, r, false) };
   },
 } satisfies KindReading;
-
-export function splitRepo(name: string): [string, string] {
-  const i = name.indexOf('/');
-  return [name.slice(0, i), name.slice(i + 1)];
-}
