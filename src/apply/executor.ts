@@ -8,6 +8,7 @@ import { makeScopeContext, parseScopeId } from '../plan/planner.js';
 import { kindsByName, type CurrentObject, type ReadingKind, type Scope } from '../model/index.js';
 import type { Action, Change, Op, PlanPolicy } from '../plan/types.js';
 import type { ServerInfo } from '../model/index.js';
+import { renamedMeanwhile, type Redirected } from './renamed.js';
 
 export type Outcome = 'done' | 'failed' | 'skipped';
 
@@ -66,7 +67,7 @@ export async function execute(changes: Change[], opts: ExecuteOptions): Promise<
     const kind = byName.get(change.kind);
     const progress: Progress = { firstId: undefined, last: undefined, done: 0 };
     const run = (from: number) =>
-      runOps(opts.client, change.ops, created, progress, { from, ...(opts.shouldStop ? { abandon: opts.shouldStop } : {}), check: (op, answer) => checkUnchanged(kind, change, op, answer), ...(creates(change) && kind?.shape ? { createShape: kind.shape } : {}) });
+      runOps(opts.client, change.ops, created, progress, { from, ...(opts.shouldStop ? { abandon: opts.shouldStop } : {}), check: (op, answer) => checkUnchanged(kind, change, op, answer), redirected: (op, e) => renamedMeanwhile(change, op, e, kind?.title ?? change.kind), ...(creates(change) && kind?.shape ? { createShape: kind.shape } : {}) });
     const finish = (extra?: string[]) => {
       if (progress.firstId !== undefined) created.set(change.id, progress.firstId);
       const notes = [...(extra ?? []), ...(progress.notes ?? [])];
@@ -204,6 +205,8 @@ interface RunOptions {
   check?: (op: Op, answer: unknown) => void;
   /** The shape of the object a create's POST answers (Kind.shape): its id is reused, so it is checked first. */
   createShape?: Shape;
+  /** What a redirect answered to an op means: the name was renamed since the plan read it (src/apply/renamed.ts). */
+  redirected?: (op: Op, error: unknown) => Redirected | undefined;
 }
 
 /**
@@ -234,6 +237,13 @@ async function runOps(client: GiteaClient, ops: Op[], created: Map<string, unkno
         (progress.notes ??= []).push('it was already gone (deleted by another run or by hand)');
         continue;
       }
+      const moved = o.redirected?.(op, e);
+      if (moved?.note) {
+        progress.done = i + 1;
+        (progress.notes ??= []).push(moved.note);
+        continue;
+      }
+      if (moved?.error) throw new Error(moved.error, { cause: e });
       const meaning = e instanceof ApiError && e.status !== undefined ? op.onStatus?.[String(e.status)] : undefined;
       if (meaning) throw new Error(`${meaning} (${(e as ApiError).message})`, { cause: e });
       throw e;

@@ -121,7 +121,7 @@ function matchStep(v: Verifying, g: GroupNow): void {
     const now = objectNow(c, matches, g.kind);
     v.currentOfChange.set(c.id, now);
     const digest = now ? objectDigest(now, g.kind) : null;
-    if (digest !== c.precondition.digest) v.refused.set(c.id, { message: staleness(now, c), hint: STALE });
+    if (digest !== c.precondition.digest) v.refused.set(c.id, { message: staleness(now, c, g.current), hint: STALE });
     else if (c.action === 'delete' && !v.plan.policy.prune.includes(g.kind.pruneKey))
       v.mismatches.push({ resource: c.id, message: `deletes a ${g.kind.title}, but the plan's policy.prune does not list ${g.kind.pruneKey}` });
   }
@@ -134,7 +134,10 @@ function objectNow(c: Change, matches: CurrentObject[], kind: ApplyingKind): Cur
   return matches.find((o) => objectDigest(o, kind) === c.precondition.digest) ?? matches[0];
 }
 
-function staleness(now: CurrentObject | undefined, c: Change): string {
+function staleness(now: CurrentObject | undefined, c: Change, current: CurrentObject[] = []): string {
+  // The old name is gone and the new one is there: the plan was applied already, or another run or a human renamed it.
+  if (!now && c.action === 'rename' && current.some((o) => o.key === c.key))
+    return `"${c.from}" was already renamed to "${c.key}" on the server since the plan was made (by an apply of this plan, another run or by hand), so nothing of this change was sent (stale plan)`;
   if (!now) return 'no longer exists on the server (stale plan)';
   return c.precondition.digest ? 'changed on the server since the plan was made (stale plan)' : 'exists on the server since the plan was made (stale plan)';
 }
