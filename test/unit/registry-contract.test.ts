@@ -15,7 +15,8 @@ import { makeKindContext } from '../../src/plan/planner.js';
 import { DOMAINS } from '../../src/sandbox/domains/index.js';
 import { defaultFlavor } from '../../src/sandbox/flavors/flavor.js';
 import { ApiRouter, API_PREFIX } from '../../src/sandbox/http/router.js';
-import { SandboxState, startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { emptyState } from '../../src/sandbox/core/state-file.js';
+import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { EVERY_KIND } from '../support/seeds.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -122,7 +123,7 @@ const NAMED: Record<string, string[]> = { repo: ['acme/widgets'], issue: ['#1'] 
 describe('the sandbox serves every request a kind can send', () => {
   let sandbox: Sandbox;
   let ctx: KindContext;
-  const router = new ApiRouter(new Hono(), new SandboxState(), () => '/', defaultFlavor());
+  const router = new ApiRouter(new Hono(), emptyState(), () => '/', defaultFlavor());
   for (const domain of DOMAINS) domain.routes?.(router);
   const served = (op: Op) => router.methodsFor(`${API_PREFIX}/${op.path.replace('{id}', '1')}`).includes(op.method);
 
