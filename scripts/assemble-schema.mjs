@@ -1,11 +1,14 @@
 // Writes schemas/forgeform.schema.json from its parts: schemas/parts/root.json (the format version,
-// server and policy) and one fragment per kind beside the kind's module (src/kinds/<kind>/schema.json:
-// the definitions it owns and, for a kind with a section of its own, that top-level property).
-// A kind's config is edited in its fragment, never in the assembled file:
+// server and policy) and one fragment per kind, the `fragment` its field definitions export
+// (src/kinds/<kind>/fields.ts: the definitions it owns, built from its fields, and, for a kind with a
+// section of its own, that top-level property).
+// The enum of policy.prune is every kind's pruneKey, from the registry (src/kinds/index.ts).
+// A kind's config is edited in its field definitions, never in the assembled file:
 //   node scripts/assemble-schema.mjs          writes the schema
 //   node scripts/assemble-schema.mjs --check  exits 1 when the committed schema is not what the parts make
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { folderOf, loadKindSources } from './kind-sources.mjs';
 
 const root = new URL('../', import.meta.url);
 export const SCHEMA_PATH = 'schemas/forgeform.schema.json';
@@ -29,18 +32,38 @@ function addAll(into, from, what, part) {
   }
 }
 
+/** A kind folder's fragment: what its fields.ts exports. */
+function fragmentOf(sources, name) {
+  const fragment = sources.folders[name]?.fields?.fragment;
+  if (!fragment) throw new Error(`src/kinds/${name} has no schema fragment: export one as \`fragment\` from its fields.ts`);
+  return { part: `src/kinds/${name}/fields.ts`, fragment };
+}
+
+/**
+ * The prune key of every kind that deletes (a kind that never deletes, as organisations and
+ * repositories, has nothing to prune), once, in the order of its folder in FRAGMENTS, then the registry's.
+ */
+function pruneKeys(sources) {
+  const rank = (k) => FRAGMENTS.indexOf(folderOf(sources, k) ?? '');
+  const ordered = [...sources.kinds].map((k, i) => [k, i]).sort(([a, i], [b, j]) => rank(a) - rank(b) || i - j);
+  return [...new Set(ordered.filter(([k]) => k.pruneKey && k.actions.includes('delete')).map(([k]) => k.pruneKey))];
+}
+
 /** The assembled schema as the text of schemas/forgeform.schema.json. */
-export function assembleSchema() {
-  const onDisk = readdirSync(new URL('src/kinds/', root), { withFileTypes: true }).filter((d) => d.isDirectory() && existsSync(new URL(`src/kinds/${d.name}/schema.json`, root))).map((d) => d.name);
+export async function assembleSchema() {
+  const sources = await loadKindSources();
+  const onDisk = Object.keys(sources.folders).filter((name) => sources.folders[name].fields?.fragment);
   const unlisted = onDisk.filter((f) => !FRAGMENTS.includes(f));
-  if (unlisted.length) throw new Error(`src/kinds/${unlisted[0]}/schema.json is not in FRAGMENTS of scripts/assemble-schema.mjs`);
+  if (unlisted.length) throw new Error(`the schema fragment of src/kinds/${unlisted[0]} is not in FRAGMENTS of scripts/assemble-schema.mjs`);
   const schema = readJson('schemas/parts/root.json');
+  const prune = schema.properties.policy.properties.prune.items;
+  if (prune.enum) throw new Error('schemas/parts/root.json: the enum of policy.prune comes from the registry (each kind\'s pruneKey): remove it from the part');
+  prune.enum = pruneKeys(sources);
   const rootProperties = schema.properties;
   schema.properties = { ...rootProperties };
   schema.definitions = { ...schema.definitions };
   for (const name of FRAGMENTS) {
-    const part = `src/kinds/${name}/schema.json`;
-    const fragment = readJson(part);
+    const { part, fragment } = fragmentOf(sources, name);
     const extra = Object.keys(fragment).filter((k) => k !== 'properties' && k !== 'definitions' && k !== '$comment');
     if (extra.length) throw new Error(`${part}: a fragment holds properties and definitions only, not "${extra[0]}"`);
     addAll(schema.properties, fragment.properties, 'top-level property', part);
@@ -54,11 +77,11 @@ export function assembleSchema() {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const text = assembleSchema();
+  const text = await assembleSchema();
   const target = new URL(SCHEMA_PATH, root);
   if (process.argv.includes('--check')) {
     if (readFileSync(target, 'utf8') !== text) {
-      console.error(`${SCHEMA_PATH} is not what its parts make: run node scripts/assemble-schema.mjs (edit the fragments in src/kinds/*/schema.json, not the assembled file)`);
+      console.error(`${SCHEMA_PATH} is not what its parts make: run node scripts/assemble-schema.mjs (edit the kinds' field definitions in src/kinds/*/fields.ts, not the assembled file)`);
       process.exit(1);
     }
   } else writeFileSync(target, text);

@@ -5,9 +5,10 @@ import { describeDiagnostic, type Diagnostic } from '../diagnostic.js';
 import { isSecret } from '../secret.js';
 import { equal } from '../plan/diff.js';
 import { makeScopeContext, parseScopeId } from '../plan/planner.js';
-import { kindsByName, type CurrentObject, type ReadingKind } from '../model/index.js';
+import { kindsByName, type CurrentObject, type ReadingKind, type Scope } from '../model/index.js';
 import type { Action, Change, Op, PlanPolicy } from '../plan/types.js';
 import type { ServerInfo } from '../model/index.js';
+import { renamedMeanwhile, type Redirected } from './renamed.js';
 
 export type Outcome = 'done' | 'failed' | 'skipped';
 
@@ -28,6 +29,8 @@ export interface ExecuteOptions {
   policy: PlanPolicy;
   /** The release the server runs (how kinds read it). */
   server?: ServerInfo;
+  /** The plan's scopes with their facts (see Run.scopes), by scope id: kinds read in these, as they did when planning. */
+  scopes?: Map<string, Scope>;
   /** Changes refused before any request (stale plan), with the reason (the result names the change). */
   refused?: Map<string, Diagnostic>;
   onResult?: (r: ChangeResult) => void;
@@ -64,7 +67,7 @@ export async function execute(changes: Change[], opts: ExecuteOptions): Promise<
     const kind = byName.get(change.kind);
     const progress: Progress = { firstId: undefined, last: undefined, done: 0 };
     const run = (from: number) =>
-      runOps(opts.client, change.ops, created, progress, { from, ...(opts.shouldStop ? { abandon: opts.shouldStop } : {}), check: (op, answer) => checkUnchanged(kind, change, op, answer), ...(creates(change) && kind?.shape ? { createShape: kind.shape } : {}) });
+      runOps(opts.client, change.ops, created, progress, { from, ...(opts.shouldStop ? { abandon: opts.shouldStop } : {}), check: (op, answer) => checkUnchanged(kind, change, op, answer), redirected: (op, e) => renamedMeanwhile(change, op, e, kind?.title ?? change.kind), ...(creates(change) && kind?.shape ? { createShape: kind.shape } : {}) });
     const finish = (extra?: string[]) => {
       if (progress.firstId !== undefined) created.set(change.id, progress.firstId);
       const notes = [...(extra ?? []), ...(progress.notes ?? [])];
@@ -159,11 +162,16 @@ async function createdAnyway(change: Change, kind: ReadingKind, error: unknown, 
   if (!failed || failed.method !== 'POST' || progress.firstId !== undefined) return undefined;
   try {
     // Kinds that read only what is named (repositories, issues) are told which object to look for.
-    const objects = await kind.read(parseScopeId(change.scope), makeScopeContext(opts.client, opts.policy, {}, { server: opts.server }), [{ key: change.key, fields: {}, path: [] }]);
+    const objects = await kind.read(scopeOf(change.scope, opts.scopes), makeScopeContext(opts.client, opts.policy, {}, { server: opts.server }), [{ key: change.key, fields: {}, path: [] }]);
     return objects.find((o) => o.key === change.key);
   } catch {
     return undefined;
   }
+}
+
+/** A scope of the plan with its facts, as planned (or checked again at apply); parsed from its id only where the run has none. */
+export function scopeOf(id: string, scopes: Map<string, Scope> | undefined): Scope {
+  return scopes?.get(id) ?? parseScopeId(id);
 }
 
 /** Replaces {"$ref": change id} by the id that change's create answered with. */
@@ -197,6 +205,8 @@ interface RunOptions {
   check?: (op: Op, answer: unknown) => void;
   /** The shape of the object a create's POST answers (Kind.shape): its id is reused, so it is checked first. */
   createShape?: Shape;
+  /** What a redirect answered to an op means: the name was renamed since the plan read it (src/apply/renamed.ts). */
+  redirected?: (op: Op, error: unknown) => Redirected | undefined;
 }
 
 /**
@@ -227,6 +237,13 @@ async function runOps(client: GiteaClient, ops: Op[], created: Map<string, unkno
         (progress.notes ??= []).push('it was already gone (deleted by another run or by hand)');
         continue;
       }
+      const moved = o.redirected?.(op, e);
+      if (moved?.note) {
+        progress.done = i + 1;
+        (progress.notes ??= []).push(moved.note);
+        continue;
+      }
+      if (moved?.error) throw new Error(moved.error, { cause: e });
       const meaning = e instanceof ApiError && e.status !== undefined ? op.onStatus?.[String(e.status)] : undefined;
       if (meaning) throw new Error(`${meaning} (${(e as ApiError).message})`, { cause: e });
       throw e;

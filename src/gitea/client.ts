@@ -194,7 +194,9 @@ export class GiteaClient {
         if (method === 'DELETE' && status === 404 && maybeProcessed) return { status, data: undefined as T, headers };
         if (status >= 300 && status < 400) {
           const location = headers.get('location') ?? '';
-          throw fail(status, location ? `moved to ${location}` : '');
+          const error = fail(status, location ? `moved to ${location}` : '');
+          if (location) error.location = location;
+          throw error;
         }
         if (status === 401) {
           await this.credentialsCheck;

@@ -2,6 +2,9 @@ import { inert } from '../inert.js';
 
 /** A non-2xx answer (or no answer) from the server, worded for a user. */
 export class ApiError extends Error {
+  /** Where a redirect (3xx) pointed, as its Location header said: Gitea's answer for a renamed name (the executor tells who renamed it). */
+  location?: string;
+
   constructor(
     readonly method: string,
     readonly path: string,

@@ -1,5 +1,5 @@
 import type { Shape } from '../gitea/answer.js';
-import type { Availability, FieldSpec } from '../model/index.js';
+import type { Availability, ConfigEntry, ConfigSchema, EntrySpec, FieldSpec } from '../model/index.js';
 
 /** Lists the server may return as null (status_check_contexts before it is first set) compare as []. */
 export function asSet(value: unknown): string[] {
@@ -8,11 +8,54 @@ export function asSet(value: unknown): string[] {
   return [...new Set(value.map(String))].sort();
 }
 
-export const bool = (name: string): FieldSpec => ({ name, type: 'scalar', answer: 'boolean', normalize: (v) => (v === null || v === undefined ? false : Boolean(v)) });
-export const int = (name: string): FieldSpec => ({ name, type: 'scalar', answer: 'integer', normalize: (v) => (v === null || v === undefined ? 0 : Number(v)) });
-export const str = (name: string): FieldSpec => ({ name, type: 'scalar', answer: 'string', normalize: (v) => (v === null || v === undefined ? '' : String(v)) });
-export const text = (name: string): FieldSpec => ({ name, type: 'text', answer: 'string', normalize: (v) => (v === null || v === undefined ? '' : String(v)) });
-export const set = (name: string): FieldSpec => ({ name, type: 'set', answer: 'string[]', normalize: asSet });
+/** What a field's or entry's definition says of it in the config: title and description, and checks beyond its type. */
+export type ConfigDoc = ConfigSchema & { title: string; description: string };
+
+/** The config type a field's comparison implies; a definition adds to it or overrides it. */
+function baseSchema(spec: Pick<FieldSpec, 'type' | 'answer'>): ConfigSchema {
+  if (spec.type === 'set') return { type: 'array', uniqueItems: true, items: { type: 'string', minLength: 1 } };
+  if (spec.type === 'text') return { type: 'string' };
+  return spec.answer === 'boolean' ? { type: 'boolean' } : spec.answer === 'integer' ? { type: 'integer' } : spec.answer === 'string' ? { type: 'string' } : {};
+}
+
+/** A field with its config definition: title and description first (as editors show them), then its type and checks. */
+export function field(spec: FieldSpec, doc?: ConfigDoc): FieldSpec {
+  if (!doc) return spec;
+  const { title, description, ...checks } = doc;
+  return { ...spec, config: { title, description, ...baseSchema(spec), ...checks } };
+}
+
+export const bool = (name: string, doc?: ConfigDoc): FieldSpec => field({ name, type: 'scalar', answer: 'boolean', normalize: (v) => (v === null || v === undefined ? false : Boolean(v)) }, doc);
+export const int = (name: string, doc?: ConfigDoc): FieldSpec => field({ name, type: 'scalar', answer: 'integer', normalize: (v) => (v === null || v === undefined ? 0 : Number(v)) }, doc);
+export const str = (name: string, doc?: ConfigDoc): FieldSpec => field({ name, type: 'scalar', answer: 'string', normalize: (v) => (v === null || v === undefined ? '' : String(v)) }, doc);
+export const text = (name: string, doc?: ConfigDoc): FieldSpec => field({ name, type: 'text', answer: 'string', normalize: (v) => (v === null || v === undefined ? '' : String(v)) }, doc);
+export const set = (name: string, doc?: ConfigDoc): FieldSpec => field({ name, type: 'set', answer: 'string[]', normalize: asSet }, doc);
+
+/** An entry of the config that is no field of the server's object (`previously`, `labels_mode`): schema, types and docs only. */
+export const configEntry = (name: string, doc: ConfigDoc): ConfigEntry => ({ name, config: { ...doc }, serverField: false });
+
+const isField = (e: EntrySpec): e is FieldSpec => !('serverField' in e);
+
+/** The server fields among a kind's entries, in their order (what the diff, the digest and the plan see). */
+export const serverFields = (entries: EntrySpec[]): FieldSpec[] => entries.filter(isField);
+
+/** The config-only entries among a kind's entries. */
+export const configEntries = (entries: EntrySpec[]): ConfigEntry[] => entries.filter((e): e is ConfigEntry => !isField(e));
+
+/**
+ * The schema of one declared object: its entries as properties, in their order, nothing else allowed;
+ * conditions between them (if/then/else) after them.
+ * Every entry must carry its config definition (a field without one is an error: it would be missing from the schema).
+ */
+export function objectSchema(doc: ConfigDoc & { required?: string[] }, entries: EntrySpec[]): ConfigDoc {
+  const { title, description, required, ...rest } = doc;
+  const properties: Record<string, ConfigSchema> = {};
+  for (const e of entries) {
+    if (!e.config) throw new Error(`${title}: the field ${e.name} has no config definition`);
+    properties[e.name] = e.config;
+  }
+  return { title, description, type: 'object', additionalProperties: false, ...(required ? { required } : {}), properties, ...rest };
+}
 
 /** A field that only some releases have (see FieldSpec.availability); the others are in every release. */
 export const only = (availability: Availability, spec: FieldSpec): FieldSpec => ({ ...spec, availability });
@@ -45,4 +88,12 @@ export function shapeOfFields(specs: FieldSpec[], identity: Shape): Shape {
   const out: Record<string, Shape[string]> = {};
   for (const spec of specs) if (spec.answer && !spec.writeOnly) out[spec.name] = `${spec.answer}?`;
   return { ...out, ...identity };
+}
+
+/**
+ * A config section that holds objects of one definition by name (`labels`, `branch_protections`,
+ * `users`): `names` is the schema of a name (with the errorMessage a wrong one gets).
+ */
+export function byName(doc: ConfigDoc, names: ConfigSchema, definition: string): ConfigDoc {
+  return { title: doc.title, description: doc.description, type: 'object', propertyNames: names, additionalProperties: { $ref: `#/definitions/${definition}` } };
 }

@@ -30,4 +30,44 @@ export interface FieldSpec {
    * whose answer holds another type is refused, never coerced (src/gitea/answer.ts, shapeOfFields).
    */
   answer?: ValueType;
+  /**
+   * The field as the config writes it: its JSON Schema (title, description, type and checks). The
+   * kind's schema fragment, the config types, its docs page's field table and docs/servers.md are
+   * generated from it (npm run schema); absent on fields no config declares.
+   */
+  config?: ConfigSchema;
+}
+
+/**
+ * A JSON Schema node of the config, written by the kind that owns it (src/kinds/<kind>/fields.ts).
+ * Only title and description are required: they are what the docs and the editor show.
+ */
+export interface ConfigSchema {
+  title?: string;
+  description?: string;
+  type?: string | string[];
+  [keyword: string]: unknown;
+}
+
+/**
+ * An entry of a kind's config that is not a field of the server's object (a rename's `previously`,
+ * an issue's `labels_mode`, a hook's `url`): in the schema, types and docs like a field, never diffed.
+ */
+export interface ConfigEntry {
+  name: string;
+  config: ConfigSchema;
+  /** Always false: what tells it from a FieldSpec in a kind's list of entries. */
+  serverField: false;
+}
+
+/** What a kind's config object holds, in its order: server fields and config-only entries. */
+export type EntrySpec = FieldSpec | ConfigEntry;
+
+/**
+ * A kind's schema fragment: the definitions it owns and, for a kind with a section of its own, that
+ * top-level property (scripts/assemble-schema.mjs assembles them with schemas/parts/root.json).
+ */
+export interface SchemaFragment {
+  properties?: Record<string, ConfigSchema>;
+  definitions?: Record<string, ConfigSchema>;
 }

@@ -10,25 +10,15 @@ import { Hono, type Context } from 'hono';
 import { bindBody, jsonKeys } from './http/binding.js';
 import { apiError, empty, json, pageNotFound, plainText } from './http/respond.js';
 import { ApiRouter, API_PREFIX, rawPathOf, type SandboxEnv } from './http/router.js';
-import { isAdminAuthorization, redactEntry } from './request-log.js';
+import { isAdminAuthorization, redactEntry, type RequestLogEntry } from './request-log.js';
 import { DOMAINS } from './domains/index.js';
 import type { SandboxState } from './core/state.js';
+import { stateToJSON } from './core/state-file.js';
 import { defaultFlavor, type Flavor } from './flavors/flavor.js';
 import { optionFor } from './flavors/options.js';
 import { routeAvailable } from './flavors/releases.js';
 
-export interface RequestLogEntry {
-  method: string;
-  /** As received, without the query: `/api/v1/repos/acme/widgets/labels`. */
-  path: string;
-  query: Record<string, string>;
-  /** 0 when the connection was dropped by fault injection. */
-  status: number;
-  /** The parsed JSON body (or the raw text of another body). */
-  body?: unknown;
-  /** JSON body keys the real server's option struct does not have (dotted paths for nested keys). */
-  unknownFields: string[];
-}
+export type { RequestLogEntry };
 
 export interface AppOptions {
   /** ROOT_URL (with or without the trailing slash); default: the origin of each request. */
@@ -101,7 +91,7 @@ function dropConnection(c: Context<SandboxEnv>): Response {
 
 export function persistState(state: SandboxState, path: string): void {
   const tmp = `${path}.tmp-${process.pid}`;
-  writeFileSync(tmp, state.toJSON());
+  writeFileSync(tmp, stateToJSON(state));
   renameSync(tmp, path);
 }
 

@@ -10,7 +10,8 @@ import type { AddressInfo } from 'node:net';
 import { createAdaptorServer } from '@hono/node-server';
 import { createApp, persistState, type RequestLogEntry } from './app.js';
 import { adminUser, buildState, SeedError, type SeedFile } from './seed.js';
-import { SandboxState } from './core/state.js';
+import type { SandboxState } from './core/state.js';
+import { stateFromJSON } from './core/state-file.js';
 import { DEFAULT_FLAVOR_NAME, parseFlavor, type Flavor } from './flavors/flavor.js';
 import { seededRandom } from '../random.js';
 import { DEFAULT_TIMEZONE, isTimeZone } from './core/timezone.js';
@@ -18,6 +19,7 @@ import { DEFAULT_TIMEZONE, isTimeZone } from './core/timezone.js';
 export { createApp, type AppOptions, type RequestLogEntry } from './app.js';
 export { buildState, loadSeedFile, loadSeedFileState, SeedError, type SeedFile } from './seed.js';
 export { SandboxState } from './core/state.js';
+export { stateFromJSON, stateToJSON } from './core/state-file.js';
 export { SANDBOX_VERSION } from './domains/meta/routes.js';
 export { DEFAULT_FLAVOR_NAME, FLAVORS, FlavorError, parseFlavor, type Flavor, type Fork } from './flavors/flavor.js';
 
@@ -72,7 +74,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   const host = opts.host ?? '127.0.0.1';
   const flavor = parseFlavor(opts.flavor ?? opts.seed?.flavor ?? DEFAULT_FLAVOR_NAME);
   const token = opts.token ?? randomBytes(20).toString('hex');
-  const state = opts.statePath && existsSync(opts.statePath) ? SandboxState.fromJSON(readFileSync(opts.statePath, 'utf8')) : (opts.seedState ?? buildState(opts.seed));
+  const state = opts.statePath && existsSync(opts.statePath) ? stateFromJSON(readFileSync(opts.statePath, 'utf8')) : (opts.seedState ?? buildState(opts.seed));
   state.addToken(adminUser(state).id, token, ['all'], 'sandbox-admin');
 
   const log: RequestLogEntry[] = [];

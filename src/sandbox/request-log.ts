@@ -4,8 +4,21 @@
  * token only, and with every such value shown as `(sensitive)`. (The in-process accessor,
  * `sandbox.requests()`, keeps the values: a test asserts what the server received.)
  */
-import type { RequestLogEntry } from './app.js';
 import type { SandboxState } from './core/state.js';
+
+/** One `/api/v1` request as the sandbox received it (`sandbox.requests()`, `GET /_sandbox/requests`). */
+export interface RequestLogEntry {
+  method: string;
+  /** As received, without the query: `/api/v1/repos/acme/widgets/labels`. */
+  path: string;
+  query: Record<string, string>;
+  /** 0 when the connection was dropped by fault injection. */
+  status: number;
+  /** The parsed JSON body (or the raw text of another body). */
+  body?: unknown;
+  /** JSON body keys the real server's option struct does not have (dotted paths for nested keys). */
+  unknownFields: string[];
+}
 
 const SENSITIVE = '(sensitive)';
 

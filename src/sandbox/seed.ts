@@ -10,7 +10,8 @@ import { MAX_CONFIG_BYTES, megabytes } from '../config/limits.js';
 import { parse as parseYaml } from 'yaml';
 import type { SeedContext } from './core/domain.js';
 import { obj, SeedError } from './core/seed-shape.js';
-import { SandboxState, type UserRecord } from './core/state.js';
+import type { SandboxState, UserRecord } from './core/state.js';
+import { emptyState } from './core/state-file.js';
 import { DOMAINS } from './domains/index.js';
 import type { SeedActions } from './domains/actions/seed.js';
 import type { SeedAdminMiscKeys } from './domains/admin-misc/seed.js';
@@ -46,7 +47,7 @@ export interface SeedFile extends SeedAccountFile, SeedAdminMiscKeys, SeedHooks 
  * added: the admin token always belongs to the first site admin.
  */
 export function buildState(seed: SeedFile = {}): SandboxState {
-  const state = new SandboxState();
+  const state = emptyState();
   const top = obj(seed, 'seed', DOMAINS.flatMap((d) => d.seed?.keys ?? []));
   let admin: UserRecord | undefined;
   // The users domain loads first; no later domain adds a site admin, so the first one found stays.

@@ -15,9 +15,12 @@ export const hookEvent = (flavor: Flavor, event: string): boolean => available(f
 export const hookEditEvent = (flavor: Flavor, event: string): boolean => hookEvent(flavor, event) && available(flavor, HOOK_EDIT_EVENTS[event]);
 export const answerKey = (flavor: Flavor, struct: string, key: string): boolean => available(flavor, ANSWER_FIELDS[struct]?.[key]);
 
-/** The config keys a kind's schema fragment declares for one object (`definitions.<name>.properties`). */
-export function configKeys(kind: string, definition: string): Set<string> {
-  const schema = JSON.parse(readFileSync(new URL(`../../src/kinds/${kind}/schema.json`, import.meta.url), 'utf8')) as { definitions: Record<string, { properties: Record<string, unknown> }> };
+/**
+ * The config keys the schema declares for one object of a kind (`definitions.<name>.properties`), as
+ * assembled from the kinds' field definitions (the kind is named for the reader: definitions are unique).
+ */
+export function configKeys(_kind: string, definition: string): Set<string> {
+  const schema = JSON.parse(readFileSync(new URL('../../schemas/forgeform.schema.json', import.meta.url), 'utf8')) as { definitions: Record<string, { properties: Record<string, unknown> }> };
   return new Set(Object.keys(schema.definitions[definition]?.properties ?? {}));
 }
 

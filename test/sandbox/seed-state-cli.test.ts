@@ -1,9 +1,10 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runSandboxCommand } from '../../src/sandbox/cli.js';
-import { buildState, createApp, loadSeedFile, SeedError, startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { buildState, createApp, loadSeedFile, SeedError, startSandbox, stateFromJSON, stateToJSON, type Sandbox } from '../../src/sandbox/index.js';
 import { ADMIN_TOKEN, SEED } from './helpers.js';
 
 const tmp = (): string => mkdtempSync(join(tmpdir(), 'forgeform-sandbox-'));
@@ -86,6 +87,33 @@ describe('state file', () => {
     expect(labels.map((l) => l.name)).toContain('persisted');
     const me = await fetch(`${open.url}/api/v1/user`, { headers: { authorization: 'token another-token' } });
     expect(await me.json()).toMatchObject({ login: 'root' });
+  });
+
+  // Written by the build before the domains registered their own tables (issue 20): every table under
+  // its name, the hook's authorization header sealed. A saved state must keep loading as it was.
+  const EARLIER = join(dirname(fileURLToPath(import.meta.url)), 'fixtures', 'state-before-domain-data.json');
+
+  it('loads a state file an earlier build wrote, table by table, and saves it back unchanged', () => {
+    const text = readFileSync(EARLIER, 'utf8');
+    const file = JSON.parse(text) as Record<string, unknown>;
+    const state = stateFromJSON(text);
+    const data = state.data as unknown as Record<string, unknown>;
+    for (const key of Object.keys(file).filter((k) => k !== 'format' && k !== 'adminHooks')) expect(data[key], key).toEqual(file[key]);
+    expect(state.data.adminHooks).toMatchObject([{ authorizationHeader: 'Bearer abc', secret: expect.stringMatching(/^sandbox-hashed:/) as unknown }]);
+    expect(JSON.parse(stateToJSON(state))).toEqual(file);
+  });
+
+  it('serves a state file an earlier build wrote: teams, labels, protections, hooks', async () => {
+    const statePath = join(tmp(), 'state.json');
+    copyFileSync(EARLIER, statePath);
+    open = await startSandbox({ port: 0, token: ADMIN_TOKEN, statePath });
+    const get = async (path: string): Promise<unknown> => (await fetch(`${open!.url}/api/v1${path}`, { headers: { authorization: `token ${ADMIN_TOKEN}` } })).json();
+    expect(((await get('/orgs/acme/teams')) as { name: string }[]).map((t) => t.name)).toEqual(['devs', 'docs', 'Owners']);
+    expect(((await get('/repos/acme/widgets/labels')) as { name: string }[]).map((l) => l.name)).toEqual(['feature']);
+    expect(await get('/repos/acme/widgets/branch_protections')).toMatchObject([{ rule_name: 'main', push_whitelist_usernames: ['bob'], push_whitelist_teams: ['devs'] }]);
+    expect(await get('/admin/hooks')).toMatchObject([{ config: { url: 'https://ci.example.com/hook' } }]);
+    const alice = await fetch(`${open.url}/api/v1/user`, { headers: { authorization: 'token alice-token' } });
+    expect(await alice.json()).toMatchObject({ login: 'alice' });
   });
 });
 

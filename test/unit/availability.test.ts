@@ -126,7 +126,7 @@ describe('the availability data of the kinds', () => {
   });
 
   it('every release-dependent field is accepted by the schema (the sandbox’s idealised gitea@main has them all but apply_to_admins)', () => {
-    const schema = JSON.parse(readFileSync(new URL('../../src/kinds/branch_protection/schema.json', import.meta.url), 'utf8'));
+    const schema = JSON.parse(readFileSync(new URL('../../schemas/forgeform.schema.json', import.meta.url), 'utf8'));
     const props = Object.keys(schema.definitions.branch_protection.properties);
     for (const f of branchProtectionKind.fields) expect(props).toContain(f.name);
   });

@@ -15,7 +15,8 @@ import { makeKindContext } from '../../src/plan/planner.js';
 import { DOMAINS } from '../../src/sandbox/domains/index.js';
 import { defaultFlavor } from '../../src/sandbox/flavors/flavor.js';
 import { ApiRouter, API_PREFIX } from '../../src/sandbox/http/router.js';
-import { SandboxState, startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { emptyState } from '../../src/sandbox/core/state-file.js';
+import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { EVERY_KIND } from '../support/seeds.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -44,19 +45,25 @@ describe('every kind of the registry', () => {
       }
       const family = [...exported].filter(([, f]) => f[0] === folder).map(([k]) => k);
       if (!folderNameFits(folder, family)) problems.push(`${kind.name}: lives in src/kinds/${folder}/, which is not its name (${folderRule})`);
-      const fragmentPath = join(KINDS_DIR, folder, 'schema.json');
-      if (!existsSync(fragmentPath)) {
-        problems.push(`${kind.name}: src/kinds/${folder}/schema.json is missing`);
+      const fragment = await fragmentOf(folder);
+      if (!fragment) {
+        problems.push(`${kind.name}: src/kinds/${folder} has no schema fragment (fields.ts exporting \`fragment\`)`);
         continue;
       }
-      const own = Object.keys((JSON.parse(readFileSync(fragmentPath, 'utf8')) as Schema).definitions ?? {});
+      const own = Object.keys(fragment.definitions ?? {});
       const section = sectionOf(schema, kind);
       if (!section) problems.push(`${kind.name}: the schema has no "${kind.configKey}" where ${kind.scopeType} kinds are declared`);
-      else if (!refsOf(section).some((d) => own.includes(d))) problems.push(`${kind.name}: "${kind.configKey}" refers to none of the definitions of src/kinds/${folder}/schema.json (${own.join(', ')})`);
+      else if (!refsOf(section).some((d) => own.includes(d))) problems.push(`${kind.name}: "${kind.configKey}" refers to none of the definitions of src/kinds/${folder}'s fragment (${own.join(', ')})`);
     }
     expect(problems).toEqual([]);
   });
 });
+
+/** A kind folder's schema fragment: the one its field definitions (fields.ts) export. */
+async function fragmentOf(folder: string): Promise<Schema | undefined> {
+  if (!existsSync(join(KINDS_DIR, folder, 'fields.ts'))) return undefined;
+  return ((await import(join(KINDS_DIR, folder, 'fields.js'))) as { fragment?: Schema }).fragment;
+}
 
 /**
  * The folder of a kind is its name (src/kinds/branch_protection holds branch_protection). A family of
@@ -116,7 +123,7 @@ const NAMED: Record<string, string[]> = { repo: ['acme/widgets'], issue: ['#1'] 
 describe('the sandbox serves every request a kind can send', () => {
   let sandbox: Sandbox;
   let ctx: KindContext;
-  const router = new ApiRouter(new Hono(), new SandboxState(), () => '/', defaultFlavor());
+  const router = new ApiRouter(new Hono(), emptyState(), () => '/', defaultFlavor());
   for (const domain of DOMAINS) domain.routes?.(router);
   const served = (op: Op) => router.methodsFor(`${API_PREFIX}/${op.path.replace('{id}', '1')}`).includes(op.method);
 

@@ -1,22 +1,11 @@
 import type { OrgConfig, RepoConfig } from '../../config/types.js';
 import { apiPath } from '../../gitea/path.js';
-import { bool, normalizeFields, shapeOfFields, text } from '../fields.js';
-import type { FieldSpec, KindTypes, Reading } from '../../model/index.js';
+import { normalizeFields, shapeOfFields } from '../fields.js';
+import type { KindTypes, Reading } from '../../model/index.js';
 import type { LabelRun } from './plan.js';
+import { fields } from './fields.js';
 
-/** Gitea stores #rrggbb and answers rrggbb: compare lower-case, without '#', 3 digits expanded. */
-export function normalizeColor(value: unknown): string {
-  let c = String(value ?? '').trim().toLowerCase().replace(/^#/, '');
-  if (/^[0-9a-f]{3}$/.test(c)) c = c.replace(/./g, (d) => d + d);
-  return c;
-}
-
-export const fields: FieldSpec[] = [
-  { name: 'color', type: 'scalar', answer: 'string', normalize: normalizeColor },
-  text('description'),
-  bool('exclusive'),
-  bool('is_archived'),
-];
+export { fields, normalizeColor } from './fields.js';
 
 /** A label as answered (modules/structs/issue_label.go): its id is what issues are given. */
 export const shape = shapeOfFields(fields, { id: 'id', name: 'string' });

@@ -1,8 +1,9 @@
 import type { Config } from '../../config/types.js';
-import { normalizeFields, str, text, shapeOfFields } from '../fields.js';
-import { LOCK_ORG, type FieldSpec, type KindTypes, type Reading } from '../../model/index.js';
+import { normalizeFields, shapeOfFields } from '../fields.js';
+import { LOCK_ORG, type KindTypes, type Reading } from '../../model/index.js';
+import { fields } from './fields.js';
 
-export const fields: FieldSpec[] = [str('full_name'), text('description'), str('visibility'), str('website'), str('location'), str('email')];
+export { fields } from './fields.js';
 
 /** An organisation as answered: `name` (Gitea ≥ 1.?) or `username` names it. */
 export const shape = shapeOfFields(fields, { id: 'id', name: 'string?', username: 'string?' });

@@ -18,6 +18,8 @@ export function deleteOrganization(state: SandboxState, org: OrgRecord): void {
   for (const repo of state.reposOfOwner(org.id)) deleteRepository(state, repo.id);
   state.indexes.of(TEAMS).removeWhere((t) => t.orgId === org.id);
   for (const d of domains()) d.cascade?.org?.(state, org.id);
+  // An organisation leaves the redirects of its old names behind too.
+  dropRedirects(state, org.id);
   state.indexes.of(ORGS).removeWhere((o) => o.id === org.id);
 }
 
@@ -30,6 +32,11 @@ export function deleteUserRecord(state: SandboxState, user: UserRecord): void {
   for (const org of state.data.orgs) org.memberIds = org.memberIds.filter((m) => m !== id);
   for (const team of state.data.teams) team.memberIds = team.memberIds.filter((m) => m !== id);
   for (const d of domains()) d.cascade?.user?.(state, id);
+  dropRedirects(state, id);
+}
+
+function dropRedirects(state: SandboxState, userId: number): void {
+  state.data.userRedirects = state.data.userRedirects.filter((r) => r.userId !== userId);
 }
 
 /** `purge=true`: the domains delete what the user owns outside repositories and organisations. */

@@ -1,12 +1,13 @@
 /**
  * The contract of a sandbox domain (`domains/<domain>/index.ts`): one area of the Gitea API with
- * its routes, seed keys and cascading deletes. `domains/index.ts` lists the domains; the app, the
+ * its data (its tables of the state and how the state file keeps them), routes, seed keys and
+ * cascading deletes. `domains/index.ts` lists the domains; the app, the
  * seed loader and the deletes of repositories, organisations and users loop over that list instead
  * of naming domains.
  */
 import type { ApiRouter } from '../http/router.js';
 import type { Obj } from './seed-shape.js';
-import type { OrgRecord, RepoRecord, SandboxState, UserRecord } from './state.js';
+import type { OrgRecord, RepoRecord, SandboxState, StateData, UserRecord } from './state.js';
 
 /** What a seed loader of a domain is given. */
 export interface SeedContext {
@@ -54,9 +55,23 @@ export interface DomainCascade {
   blocksUserDelete?(state: SandboxState, userId: number): string | undefined;
 }
 
+/**
+ * A domain's part of the state: the tables its `records.ts` adds to `StateData`. The state file
+ * (core/state-file.ts) saves every table under its name and fills in the empty ones a file lacks.
+ */
+export interface DomainData {
+  /** Its tables, empty: a new state, and the tables a state file written before them lacks. */
+  empty(): Partial<StateData>;
+  /** Its tables as the state file keeps them (credentials hashed or sealed with `secretKey`); default as they are. */
+  save?(data: StateData, secretKey: string): Partial<StateData>;
+  /** Its tables from a state file, back to what the routes use (`secretKey`: the file's, if any). */
+  load?(data: StateData, secretKey: string | undefined): Partial<StateData>;
+}
+
 export interface SandboxDomain {
   /** The folder under `domains/`. */
   name: string;
+  data?: DomainData;
   /** Registers the routes, in registry order (a static path must come before a parameter one that also matches it). */
   routes?(r: ApiRouter): void;
   seed?: DomainSeed;

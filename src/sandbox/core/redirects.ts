@@ -6,12 +6,6 @@ import type { SandboxState, UserRecord } from './state.js';
 
 const lower = (s: string): string => s.toLowerCase();
 
-/** `user_redirect`: an old (lower-cased) user name that now leads to a user id. */
-export interface UserRedirectRecord {
-  lowerName: string;
-  userId: number;
-}
-
 /** `LookupUserRedirect`: the user an old name now leads to. */
 export function lookupUserRedirect(state: SandboxState, name: string): UserRecord | undefined {
   const n = lower(name);

@@ -1,23 +1,16 @@
 /**
  * The sandbox's data model: plain, JSON-serialisable records (so that `--state FILE` is one
  * `JSON.stringify`), id sequences, and the access model every route needs — users, tokens,
- * organisations, teams, repositories — with its lookups. Users and organisations share one id
- * sequence and one name space, as they share Gitea's `user` table.
+ * organisations, repositories and the user-name redirects of their shared name space — with its
+ * lookups. Users and organisations share one id sequence and one name space, as they share Gitea's
+ * `user` table. Core knows no domain: everything else (teams, labels, issues …) is a domain's.
  *
- * Adding a resource kind: its record interface, `XData` (its arrays) and `emptyXData()` go in
- * `domains/<domain>/records.ts` with its lookups; {@link StateData} extends `XData` and
- * {@link emptyStateData} spreads `emptyXData()`, so the state file saves it.
+ * Adding a resource kind: its record interface and its tables go in `domains/<domain>/records.ts`,
+ * which adds the tables to {@link StateData} (`declare module '../../core/state.js'`) and gives their
+ * empty form in the domain's `data` (core/domain.ts): the state file saves and loads them
+ * (core/state-file.ts).
  */
-import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes } from 'node:crypto';
-import { emptyActionsData, type ActionsData } from '../domains/actions/records.js';
-import { emptyBranchProtectionsData, type BranchProtectionsData } from '../domains/branch-protections/records.js';
-import { emptyIssuesData, type IssuesData } from '../domains/issues/records.js';
-import { emptyLabelsData, type LabelsData } from '../domains/labels/records.js';
-import { emptyMilestonesData, type MilestonesData } from '../domains/milestones/records.js';
-import { emptyAdminMiscData, type AdminMiscData } from '../domains/admin-misc/records.js';
-import { emptyHooksData, type HooksData } from '../domains/hooks/records.js';
-import { emptyNotificationsData, type NotificationsData } from '../domains/notifications/records.js';
-import { emptyAccountStateData, type AccountStateData } from '../domains/users/records.js';
+import { createHash, randomBytes } from 'node:crypto';
 import { defineIndex, IndexRegistry } from './table-index.js';
 
 export type Visibility = 'public' | 'limited' | 'private';
@@ -100,6 +93,12 @@ export interface TeamRecord {
   memberIds: number[];
 }
 
+/** `user_redirect`: an old (lower-cased) user name that now leads to a user id (core/redirects.ts). */
+export interface UserRedirectRecord {
+  lowerName: string;
+  userId: number;
+}
+
 export type CollaboratorPermission = 'read' | 'write' | 'admin';
 
 export interface RepoRecord {
@@ -133,8 +132,11 @@ export interface RepoUnits {
   hasActions: boolean;
 }
 
-/** The access model (users, tokens, organisations, teams, repositories) is here; every other domain's arrays come from its `records.ts`. */
-export interface StateData extends LabelsData, MilestonesData, IssuesData, BranchProtectionsData, ActionsData, AdminMiscData, NotificationsData, AccountStateData, HooksData {
+/**
+ * The state: the access model's tables here; each domain adds its own to this interface from its
+ * `records.ts` (`declare module`), and its empty tables through its `data` (core/domain.ts).
+ */
+export interface StateData {
   version: 1;
   /** The key hook authorization headers are encrypted with in the state file (Gitea's SECRET_KEY). */
   secretKey?: string;
@@ -144,27 +146,13 @@ export interface StateData extends LabelsData, MilestonesData, IssuesData, Branc
   orgs: OrgRecord[];
   teams: TeamRecord[];
   repos: RepoRecord[];
+  /** Old user names that lead to a user (core/redirects.ts): the shared name space's. */
+  userRedirects: UserRedirectRecord[];
 }
 
-export function emptyStateData(): StateData {
-  return {
-    ...emptyActionsData(),
-    ...emptyAdminMiscData(),
-    ...emptyNotificationsData(),
-    ...emptyAccountStateData(),
-    ...emptyHooksData(),
-    version: 1,
-    nextId: {},
-    users: [],
-    tokens: [],
-    orgs: [],
-    teams: [],
-    repos: [],
-    ...emptyLabelsData(),
-    ...emptyMilestonesData(),
-    ...emptyIssuesData(),
-    ...emptyBranchProtectionsData(),
-  };
+/** The access model's empty tables (the domains' come from their `data`: core/state-file.ts). */
+export function emptyAccessData(): Pick<StateData, 'version' | 'nextId' | 'users' | 'tokens' | 'orgs' | 'teams' | 'repos' | 'userRedirects'> {
+  return { version: 1, nextId: {}, users: [], tokens: [], orgs: [], teams: [], repos: [], userRedirects: [] };
 }
 
 /** Id sequences: users and organisations share one, like Gitea's `user` table. */
@@ -183,33 +171,6 @@ export function hashToken(token: string): string {
 
 export function hashPassword(password: string, salt = randomBytes(8).toString('hex')): string {
   return `${salt}:${createHash('sha256').update(salt + password).digest('hex')}`;
-}
-
-/** How a state file marks a value it stores hashed: a value loaded from the file is not hashed again. */
-const HASHED = 'sandbox-hashed:';
-
-function hashedForFile(value: string): string {
-  return value === '' || value.startsWith(HASHED) ? value : `${HASHED}${hashPassword(value)}`;
-}
-
-/** How a state file marks a value it stores encrypted (AES-256-GCM: iv, tag and text, hex). */
-const SEALED = 'sandbox-sealed:';
-
-function sealed(value: string, keyHex: string): string {
-  if (value === '' || value.startsWith(SEALED) || value.startsWith(HASHED)) return value;
-  // The IV from the value (as SIV does): the same header saves as the same text, so a file re-saved unchanged stays the same.
-  const iv = createHmac('sha256', Buffer.from(keyHex, 'hex')).update(value).digest().subarray(0, 12);
-  const cipher = createCipheriv('aes-256-gcm', Buffer.from(keyHex, 'hex'), iv);
-  const text = Buffer.concat([cipher.update(value, 'utf8'), cipher.final()]);
-  return `${SEALED}${iv.toString('hex')}:${cipher.getAuthTag().toString('hex')}:${text.toString('hex')}`;
-}
-
-function unsealed(value: string, keyHex: string): string {
-  if (!value.startsWith(SEALED)) return value;
-  const [iv, tag, text] = value.slice(SEALED.length).split(':');
-  const decipher = createDecipheriv('aes-256-gcm', Buffer.from(keyHex, 'hex'), Buffer.from(iv ?? '', 'hex'));
-  decipher.setAuthTag(Buffer.from(tag ?? '', 'hex'));
-  return Buffer.concat([decipher.update(Buffer.from(text ?? '', 'hex')), decipher.final()]).toString('utf8');
 }
 
 export function checkPassword(hash: string | null, password: string): boolean {
@@ -232,7 +193,8 @@ export class SandboxState {
   /** Lookup tables beside `data` (core/table-index.ts); not saved: a loaded state builds them on first use. */
   readonly indexes: IndexRegistry;
 
-  constructor(data: StateData = emptyStateData()) {
+  /** `data`: a state file's (core/state-file.ts), or empty tables (`emptyStateData`) for a seed. */
+  constructor(data: StateData) {
     this.data = data;
     this.indexes = new IndexRegistry(() => this.data as unknown as Record<string, unknown>);
   }
@@ -336,31 +298,5 @@ export class SandboxState {
 
   repoFullName(repo: RepoRecord): string {
     return `${this.repoOwner(repo).name}/${repo.name}`;
-  }
-
-  // ---- persistence --------------------------------------------------------------------------
-
-  /**
-   * The state file holds no credential in clear: tokens and passwords are hashed when they are set,
-   * hook secrets are hashed here (no release gives them back). Hook authorization headers are
-   * encrypted instead, as Gitea encrypts them with its SECRET_KEY (models/webhook/webhook.go
-   * `HeaderAuthorizationEncrypted`): every release returns them, so a restarted sandbox must too.
-   * The key is kept in the file, as Gitea keeps its key in app.ini beside the database.
-   */
-  toJSON(): string {
-    const key = (this.data.secretKey ??= randomBytes(32).toString('hex'));
-    const adminHooks = this.data.adminHooks.map((h) => ({ ...h, secret: hashedForFile(h.secret), authorizationHeader: sealed(h.authorizationHeader, key) }));
-    return JSON.stringify({ format: 'forgeform-sandbox-state', ...this.data, adminHooks }, null, 2) + '\n';
-  }
-
-  static fromJSON(text: string): SandboxState {
-    const parsed = JSON.parse(text) as Partial<StateData> & { format?: string };
-    if (parsed.format !== 'forgeform-sandbox-state' || parsed.version !== 1) {
-      throw new Error('not a forgeform sandbox state file (expected "format": "forgeform-sandbox-state", "version": 1)');
-    }
-    const { format: _format, ...rest } = parsed;
-    const data = { ...emptyStateData(), ...rest };
-    if (data.secretKey) data.adminHooks = data.adminHooks.map((h) => ({ ...h, authorizationHeader: unsealed(h.authorizationHeader, data.secretKey!) }));
-    return new SandboxState(data);
   }
 }

@@ -3,6 +3,7 @@ import type { SandboxDomain } from '../../core/domain.js';
 import type { SandboxState } from '../../core/state.js';
 import { registerAdminActionRoutes } from './routes.js';
 import { loadActionsSeed } from './seed.js';
+import { emptyActionsData } from './records.js';
 
 const dropOwned = (state: SandboxState, ownerId: number): void => {
   state.data.runners = state.data.runners.filter((r) => r.ownerId !== ownerId);
@@ -11,6 +12,7 @@ const dropOwned = (state: SandboxState, ownerId: number): void => {
 
 export const actionsDomain: SandboxDomain = {
   name: 'actions',
+  data: { empty: emptyActionsData },
   routes: registerAdminActionRoutes,
   seed: { keys: ['actions'], load: loadActionsSeed },
   cascade: {

@@ -1,8 +1,9 @@
 /**
  * Records of the Actions admin endpoints (`models/actions/{runner,runner_token}.go`): runners, the
  * runner registration token, workflow runs and jobs. Saved in the state file with everything else
- * (`StateData` extends {@link ActionsData}).
+ * (part of `StateData`).
  */
+import type { StateData } from '../../core/state.js';
 
 /** Gitea's `actions_model.Status` values, by their internal names. */
 export type ActionStatus = 'success' | 'failure' | 'cancelled' | 'skipped' | 'waiting' | 'running' | 'blocked';
@@ -84,12 +85,17 @@ export interface ActionJobRecord {
   stopped: string | null;
 }
 
-export interface ActionsData {
-  runners: RunnerRecord[];
-  runnerTokens: RunnerTokenRecord[];
-  actionRuns: ActionRunRecord[];
-  actionJobs: ActionJobRecord[];
+declare module '../../core/state.js' {
+  /** The actions domain's tables: part of the state, saved in the state file (the domain's `data`). */
+  interface StateData {
+    runners: RunnerRecord[];
+    runnerTokens: RunnerTokenRecord[];
+    actionRuns: ActionRunRecord[];
+    actionJobs: ActionJobRecord[];
+  }
 }
+
+export type ActionsData = Pick<StateData, 'runners' | 'runnerTokens' | 'actionRuns' | 'actionJobs'>;
 
 export function emptyActionsData(): ActionsData {
   return { runners: [], runnerTokens: [], actionRuns: [], actionJobs: [] };

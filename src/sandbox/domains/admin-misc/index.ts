@@ -3,6 +3,7 @@ import type { SandboxDomain } from '../../core/domain.js';
 import type { SandboxState } from '../../core/state.js';
 import { registerAdminMiscRoutes } from './routes.js';
 import { loadAdminMiscSeed } from './seed.js';
+import { emptyAdminMiscData } from './records.js';
 
 const dropPackages = (state: SandboxState, ownerId: number): void => {
   state.data.packages = state.data.packages.filter((p) => p.ownerId !== ownerId);
@@ -10,6 +11,7 @@ const dropPackages = (state: SandboxState, ownerId: number): void => {
 
 export const adminMiscDomain: SandboxDomain = {
   name: 'admin-misc',
+  data: { empty: emptyAdminMiscData },
   routes: registerAdminMiscRoutes,
   seed: { keys: ['cron', 'packages', 'unadopted'], load: loadAdminMiscSeed },
   cascade: {

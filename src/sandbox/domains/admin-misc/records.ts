@@ -1,8 +1,9 @@
 /**
  * Records of the other admin endpoints (`routers/api/v1/admin/{cron,adopt,packages}.go`): cron
  * tasks, packages and unadopted repository directories. Saved in the state file with everything
- * else (`StateData` extends {@link AdminMiscData}).
+ * else (part of `StateData`).
  */
+import type { StateData } from '../../core/state.js';
 
 export interface CronTaskRecord {
   name: string;
@@ -41,12 +42,17 @@ export interface UnadoptedRecord {
   branches: string[];
 }
 
-export interface AdminMiscData {
-  /** Empty until first used: the vanilla task table is filled in then (see cron.ts). */
-  cronTasks: CronTaskRecord[];
-  packages: PackageRecord[];
-  unadopted: UnadoptedRecord[];
+declare module '../../core/state.js' {
+  /** The admin-misc domain's tables: part of the state, saved in the state file (the domain's `data`). */
+  interface StateData {
+    /** Empty until first used: the vanilla task table is filled in then (see cron.ts). */
+    cronTasks: CronTaskRecord[];
+    packages: PackageRecord[];
+    unadopted: UnadoptedRecord[];
+  }
 }
+
+export type AdminMiscData = Pick<StateData, 'cronTasks' | 'packages' | 'unadopted'>;
 
 export function emptyAdminMiscData(): AdminMiscData {
   return { cronTasks: [], packages: [], unadopted: [] };

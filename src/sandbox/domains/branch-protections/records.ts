@@ -2,7 +2,7 @@
  * Branch protection rules, saved in the state file (`StateData` extends
  * {@link BranchProtectionsData}), and their lookups.
  */
-import type { SandboxState } from '../../core/state.js';
+import type { SandboxState, StateData } from '../../core/state.js';
 import { defineIndex } from '../../core/table-index.js';
 
 /**
@@ -26,9 +26,14 @@ export interface BranchProtectionRecord {
   updatedAt: string;
 }
 
-export interface BranchProtectionsData {
-  branchProtections: BranchProtectionRecord[];
+declare module '../../core/state.js' {
+  /** The branch-protections domain's tables: part of the state, saved in the state file (the domain's `data`). */
+  interface StateData {
+    branchProtections: BranchProtectionRecord[];
+  }
 }
+
+export type BranchProtectionsData = Pick<StateData, 'branchProtections'>;
 
 export function emptyBranchProtectionsData(): BranchProtectionsData {
   return { branchProtections: [] };

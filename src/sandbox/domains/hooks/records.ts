@@ -1,4 +1,5 @@
-/** The admin (system and default) webhooks (`models/webhook/webhook.go`), saved in the state file (`StateData` extends {@link HooksData}). */
+/** The admin (system and default) webhooks (`models/webhook/webhook.go`), saved in the state file (part of `StateData`). */
+import type { StateData } from '../../core/state.js';
 
 /** Hook events as the `HookEvents` map stores them (event name → chosen). */
 export type HookEventMap = Record<string, boolean>;
@@ -28,9 +29,14 @@ export interface AdminHookRecord {
   updatedAt: string;
 }
 
-export interface HooksData {
-  adminHooks: AdminHookRecord[];
+declare module '../../core/state.js' {
+  /** The hooks domain's tables: part of the state, saved in the state file (the domain's `data`). */
+  interface StateData {
+    adminHooks: AdminHookRecord[];
+  }
 }
+
+export type HooksData = Pick<StateData, 'adminHooks'>;
 
 export function emptyHooksData(): HooksData {
   return { adminHooks: [] };

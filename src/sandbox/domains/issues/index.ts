@@ -1,6 +1,6 @@
 /** Issues (list, search, create, edit), their labels, and projects (seeded only). */
 import type { SandboxDomain } from '../../core/domain.js';
-import { ISSUES } from './records.js';
+import { ISSUES, emptyIssuesData } from './records.js';
 import { registerIssueCommentRoutes } from './comments.js';
 import { registerPullRoutes } from './pulls.js';
 import { registerIssueRoutes, registerIssueSearchRoute } from './routes.js';
@@ -8,6 +8,7 @@ import { repoIssuesSeed, repoProjectsSeed } from './seed.js';
 
 export const issuesDomain: SandboxDomain = {
   name: 'issues',
+  data: { empty: emptyIssuesData },
   routes(r) {
     registerIssueSearchRoute(r);
     registerIssueRoutes(r);

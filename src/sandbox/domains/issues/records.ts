@@ -1,8 +1,8 @@
 /**
- * Issues and projects, saved in the state file (`StateData` extends {@link IssuesData}), and
+ * Issues and projects, saved in the state file (part of `StateData`), and
  * their lookups.
  */
-import type { SandboxState } from '../../core/state.js';
+import type { SandboxState, StateData } from '../../core/state.js';
 import { defineIndex } from '../../core/table-index.js';
 
 /** A project (board). Repository projects have `repoId`; `ownerId` is 0 for them. */
@@ -57,14 +57,19 @@ export interface CommentRecord {
   updatedAt: string;
 }
 
-export interface IssuesData {
-  projects: ProjectRecord[];
-  issues: IssueRecord[];
-  /** Absent in state files written before comments were served. */
-  comments?: CommentRecord[];
-  /** The git side of pull requests (absent in state files written before they were served); see pulls.ts. */
-  pulls?: PullRecord[];
+declare module '../../core/state.js' {
+  /** The issues domain's tables: part of the state, saved in the state file (the domain's `data`). */
+  interface StateData {
+    projects: ProjectRecord[];
+    issues: IssueRecord[];
+    /** Absent in state files written before comments were served. */
+    comments?: CommentRecord[];
+    /** The git side of pull requests (absent in state files written before they were served); see pulls.ts. */
+    pulls?: PullRecord[];
+  }
 }
+
+export type IssuesData = Pick<StateData, 'projects' | 'issues' | 'comments' | 'pulls'>;
 
 /** What a pull request adds to its issue record: its branches and, once merged, its merge commit. */
 export interface PullRecord {

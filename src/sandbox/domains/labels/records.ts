@@ -2,7 +2,7 @@
  * Labels of repositories and organisations, saved in the state file (`StateData` extends
  * {@link LabelsData}), and their lookups.
  */
-import type { SandboxState } from '../../core/state.js';
+import type { SandboxState, StateData } from '../../core/state.js';
 import { defineIndex } from '../../core/table-index.js';
 import { issuesOfRepo } from '../issues/records.js';
 
@@ -22,9 +22,14 @@ export interface LabelRecord {
   updatedAt: string;
 }
 
-export interface LabelsData {
-  labels: LabelRecord[];
+declare module '../../core/state.js' {
+  /** The labels domain's tables: part of the state, saved in the state file (the domain's `data`). */
+  interface StateData {
+    labels: LabelRecord[];
+  }
 }
+
+export type LabelsData = Pick<StateData, 'labels'>;
 
 export function emptyLabelsData(): LabelsData {
   return { labels: [] };

@@ -1,7 +1,7 @@
 /**
- * Milestones, saved in the state file (`StateData` extends {@link MilestonesData}), and their lookups.
+ * Milestones, saved in the state file (part of `StateData`), and their lookups.
  */
-import type { SandboxState } from '../../core/state.js';
+import type { SandboxState, StateData } from '../../core/state.js';
 import { defineIndex } from '../../core/table-index.js';
 
 export interface MilestoneRecord {
@@ -16,9 +16,14 @@ export interface MilestoneRecord {
   closedAt: string | null;
 }
 
-export interface MilestonesData {
-  milestones: MilestoneRecord[];
+declare module '../../core/state.js' {
+  /** The milestones domain's tables: part of the state, saved in the state file (the domain's `data`). */
+  interface StateData {
+    milestones: MilestoneRecord[];
+  }
 }
+
+export type MilestonesData = Pick<StateData, 'milestones'>;
 
 export function emptyMilestonesData(): MilestonesData {
   return { milestones: [] };

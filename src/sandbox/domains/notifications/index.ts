@@ -2,9 +2,11 @@
 import type { SandboxDomain } from '../../core/domain.js';
 import { registerNotificationRoutes } from './routes.js';
 import { loadNotificationsSeed } from './seed.js';
+import { emptyNotificationsData } from './records.js';
 
 export const notificationsDomain: SandboxDomain = {
   name: 'notifications',
+  data: { empty: emptyNotificationsData },
   routes: registerNotificationRoutes,
   seed: { keys: ['notifications'], load: loadNotificationsSeed },
   cascade: {

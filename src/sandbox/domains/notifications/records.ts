@@ -1,4 +1,5 @@
-/** Notification threads (`models/activities/notification.go`), saved in the state file (`StateData` extends {@link NotificationsData}). */
+/** Notification threads (`models/activities/notification.go`), saved in the state file (part of `StateData`). */
+import type { StateData } from '../../core/state.js';
 
 export type NotificationSource = 'issue' | 'pull' | 'commit' | 'repository';
 export type NotificationStatus = 'unread' | 'read' | 'pinned';
@@ -16,9 +17,14 @@ export interface NotificationRecord {
   updatedAt: string;
 }
 
-export interface NotificationsData {
-  notifications: NotificationRecord[];
+declare module '../../core/state.js' {
+  /** The notifications domain's tables: part of the state, saved in the state file (the domain's `data`). */
+  interface StateData {
+    notifications: NotificationRecord[];
+  }
 }
+
+export type NotificationsData = Pick<StateData, 'notifications'>;
 
 export function emptyNotificationsData(): NotificationsData {
   return { notifications: [] };

@@ -1,6 +1,6 @@
 /**
  * Users: `GET /user`, the admin user routes (create, edit, delete, rename), badges, SSH keys,
- * e-mail rows, rename redirects and login sources.
+ * e-mail rows and login sources (rename redirects are the access model's: core/redirects.ts).
  */
 import type { SandboxDomain } from '../../core/domain.js';
 import type { SandboxState } from '../../core/state.js';
@@ -12,16 +12,17 @@ import { loadUsersSeed } from './seed.js';
 import { registerUserRoutes } from './self.js';
 import { registerTeamUserRoutes } from './teams-users.js';
 import { registerTokenRoutes } from './tokens.js';
+import { emptyAccountStateData } from './records.js';
 
 const dropUserRows = (state: SandboxState, id: number): void => {
   state.indexes.of(EMAILS).removeWhere((e) => e.userId === id);
   state.data.publicKeys = state.data.publicKeys.filter((k) => k.ownerId !== id);
   state.data.userBadges = state.data.userBadges.filter((b) => b.userId !== id);
-  state.data.userRedirects = state.data.userRedirects.filter((r) => r.userId !== id);
 };
 
 export const usersDomain: SandboxDomain = {
   name: 'users',
+  data: { empty: emptyAccountStateData },
   routes(r) {
     registerUserRoutes(r);
     registerAdminUserRoutes(r);
@@ -33,9 +34,5 @@ export const usersDomain: SandboxDomain = {
   seed: { keys: ['users', 'auth_sources', 'badges'], load: loadUsersSeed },
   cascade: {
     user: dropUserRows,
-    // An organisation leaves the redirects of its old names behind too.
-    org: (state, id) => {
-      state.data.userRedirects = state.data.userRedirects.filter((r) => r.userId !== id);
-    },
   },
 };

@@ -1,10 +1,9 @@
 /**
  * Records of the admin account endpoints (`routers/api/v1/admin/{user,user_badge}.go`): e-mail
- * addresses, SSH public keys, badges, user-name redirects left by renames (`core/redirects.ts`) and
- * login sources. `StateData` (core/state.ts) extends {@link AccountStateData}, so they are saved in
- * the state file.
+ * addresses, SSH public keys, badges and login sources. Their tables are part of `StateData`, saved in
+ * the state file (user-name redirects are the access model's: `core/redirects.ts`).
  */
-import type { UserRedirectRecord } from '../../core/redirects.js';
+import type { StateData } from '../../core/state.js';
 
 /** A row of Gitea's `email_address` table; the primary address mirrors `UserRecord.email`. */
 export interface EmailRecord {
@@ -52,15 +51,19 @@ export interface AuthSourceRecord {
   type: AuthSourceType;
 }
 
-export interface AccountStateData {
-  emails: EmailRecord[];
-  publicKeys: PublicKeyRecord[];
-  badges: BadgeRecord[];
-  userBadges: UserBadgeRecord[];
-  userRedirects: UserRedirectRecord[];
-  authSources: AuthSourceRecord[];
+declare module '../../core/state.js' {
+  /** The users domain's tables: part of the state, saved in the state file (the domain's `data`). */
+  interface StateData {
+    emails: EmailRecord[];
+    publicKeys: PublicKeyRecord[];
+    badges: BadgeRecord[];
+    userBadges: UserBadgeRecord[];
+    authSources: AuthSourceRecord[];
+  }
 }
 
+export type AccountStateData = Pick<StateData, 'emails' | 'publicKeys' | 'badges' | 'userBadges' | 'authSources'>;
+
 export function emptyAccountStateData(): AccountStateData {
-  return { emails: [], publicKeys: [], badges: [], userBadges: [], userRedirects: [], authSources: [] };
+  return { emails: [], publicKeys: [], badges: [], userBadges: [], authSources: [] };
 }
