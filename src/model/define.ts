@@ -9,6 +9,8 @@ import type { Change, Op } from './plan.js';
 import { parseScopeId, splitRepo, type Scope } from './scope.js';
 import type { Shape } from '../gitea/answer.js';
 
+export { RunStates } from './run-states.js';
+
 /**
  * What a kind's definition is typed by: the config of its scope (RepoConfig for a repository's kinds,
  * OrgConfig for an organisation's, the whole Config for server-wide ones), an object as the server
@@ -134,21 +136,6 @@ export type KindDefinition<T extends AnyKindTypes> = KindMeta &
     /** A fresh state for one run (a plan, or the check and apply of a saved plan): the engine keeps it for that run only. */
     runState?: (this: void) => T['run'];
   };
-
-/**
- * Each kind's state for one run, made on the first ask and kept by the run's context: a memo of one
- * plan's lookups never outlives that plan, and no kind keeps a module-level map.
- */
-export class RunStates {
-  private readonly states = new Map<object, unknown>();
-
-  /** The state of the kind `owner` for this run. */
-  of<R>(owner: object, create: () => R): R {
-    if (!this.states.has(owner)) this.states.set(owner, create());
-    // Existential: the only value stored under `owner` is what `create` of that same owner made.
-    return this.states.get(owner) as R;
-  }
-}
 
 /** The scope with the names its routes are made of (a repository's owner and name, split once here). */
 export function requestScope(scope: Scope): RequestScope {

@@ -7,32 +7,13 @@ import { apiPath } from '../../gitea/path.js';
 import { asSet } from '../fields.js';
 import { SERVER_SCOPE, type AnyRequest, type CurrentObject, type DesiredObject, type PrepareRequest, type Problem, type RequestScope, type ScopeContext } from '../../model/index.js';
 import { userKind } from '../user/index.js';
-import type { BranchProtectionTypes } from './read.js';
+import type { BranchProtectionRun, BranchProtectionTypes, KnownAccounts } from './types.js';
 
-/** What the kind keeps for one run (a plan, or the check and apply of a saved plan). */
-export interface BranchProtectionRun {
-  /** One team list per organisation, whichever repositories ask. */
-  teams: Map<string, Promise<Set<string>>>;
-  /**
-   * The lists as the config wrote them: the desired fields are sorted sets, but an error points at the
-   * entry's own place in the list (lists are never merged, so the index is that of the entry that set it).
-   */
-  declared: WeakMap<DesiredObject, Record<string, unknown>>;
-  /** The accounts each repository's rules name, as prepare looked them up (by scope name): what the guard judges at apply. */
-  accounts: Map<string, KnownAccounts>;
-}
 
 export function runState(): BranchProtectionRun {
   return { teams: new Map(), declared: new WeakMap(), accounts: new Map() };
 }
 
-/** Which accounts exist, lower-cased (Gitea's names are case-insensitive); undefined = not looked up. */
-export interface KnownAccounts {
-  users: Map<string, 'exists' | 'missing' | 'renamed'>;
-  teams?: Set<string>;
-  /** Users a write list adds that Gitea would drop from it, with why (lower-cased name → reason). */
-  noWrite?: Map<string, string>;
-}
 
 /**
  * Lists whose users Gitea keeps only when they can write the repository's code, dropping the others

@@ -4,7 +4,8 @@ import { runState } from './accounts.js';
 import { exporting } from './export.js';
 import { writing } from './ops.js';
 import { planning, preparing, safety } from './plan.js';
-import { fields, reading, type BranchProtectionTypes } from './read.js';
+import { fields, reading } from './read.js';
+import type { BranchProtectionTypes } from './types.js';
 
 /**
  * A repository's branch protection rules: read.ts reads them, plan.ts (with accounts.ts) checks

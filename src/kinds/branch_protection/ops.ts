@@ -1,6 +1,6 @@
 import { apiPath } from '../../gitea/path.js';
 import type { Op, Writing } from '../../model/index.js';
-import type { BranchProtectionTypes } from './read.js';
+import type { BranchProtectionTypes } from './types.js';
 
 /**
  * The server keeps a flag only when its parents are true in the same request body, so any PATCH body

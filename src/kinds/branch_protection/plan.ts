@@ -3,7 +3,8 @@ import { asSet, normalizeFields } from '../fields.js';
 import { accountProblems, lookUpAccounts } from './accounts.js';
 import type { DesiredObject, Planning, Problem, Safety, Writing } from '../../model/index.js';
 import { patchGates } from './ops.js';
-import { fields, type BranchProtectionTypes } from './read.js';
+import { fields } from './read.js';
+import type { BranchProtectionTypes } from './types.js';
 
 /** On create the force-push chain also hangs on enable_push (whose default is false). */
 const createGates: Record<string, string[]> = {

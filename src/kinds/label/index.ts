@@ -1,7 +1,8 @@
 import { defineKind, type Kind } from '../../model/index.js';
 import { writing } from './ops.js';
 import { planning, runState, safety } from './plan.js';
-import { reading, type LabelTypes } from './read.js';
+import { reading } from './read.js';
+import type { LabelTypes } from './types.js';
 import { exporting } from './export.js';
 
 export { normalizeColor } from './read.js';

@@ -1,5 +1,6 @@
 import type { Op, Writing } from '../../model/index.js';
-import { listPath, type LabelTypes } from './read.js';
+import { listPath } from './read.js';
+import type { LabelTypes } from './types.js';
 
 /** Writing a label, at its scope's list path. */
 export const writing = {

@@ -3,7 +3,8 @@ import type { LabelConfig } from '../../config/types.js';
 import { apiPath } from '../../gitea/path.js';
 import { normalizeFields } from '../fields.js';
 import type { AnyRequest, DesiredObject, Planning, Problem, Safety } from '../../model/index.js';
-import { fields, type LabelTypes } from './read.js';
+import { fields } from './read.js';
+import type { LabelRun, LabelTypes } from './types.js';
 
 interface LabelTemplateEntry {
   name: string;
@@ -12,17 +13,6 @@ interface LabelTemplateEntry {
   exclusive?: boolean;
 }
 
-/** What the label kinds keep for one run. */
-export interface LabelRun {
-  /**
-   * A label's fields as declared, normalised once per entry of the configuration: the labels of a glob
-   * are one entry for all its repositories (30,000 label objects from 120 entries in the benchmark).
-   * Nothing writes to a declared object's fields, so they can be shared.
-   */
-  normalised: WeakMap<LabelConfig, Record<string, unknown>>;
-  /** How many issues carry each label id, per repository or organisation: one read, shared by every label of it. */
-  issueCounts: Map<string, Promise<Map<number, number>>>;
-}
 
 export function runState(): LabelRun {
   return { normalised: new WeakMap(), issueCounts: new Map() };

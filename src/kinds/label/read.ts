@@ -1,8 +1,7 @@
-import type { OrgConfig, RepoConfig } from '../../config/types.js';
 import { apiPath } from '../../gitea/path.js';
 import { normalizeFields, shapeOfFields } from '../fields.js';
-import type { KindTypes, Reading } from '../../model/index.js';
-import type { LabelRun } from './plan.js';
+import type { Reading } from '../../model/index.js';
+import type { LabelTypes, ServerLabel } from './types.js';
 import { fields } from './fields.js';
 
 export { fields, normalizeColor } from './fields.js';
@@ -10,14 +9,6 @@ export { fields, normalizeColor } from './fields.js';
 /** A label as answered (modules/structs/issue_label.go): its id is what issues are given. */
 export const shape = shapeOfFields(fields, { id: 'id', name: 'string' });
 
-/** A label as the server answers it (its shape checked). */
-type ServerLabel = Record<string, unknown> & { id: number; name: string };
-
-/** What a repository's or an organisation's config says of labels (the two sections are alike). */
-export type LabelSection = Pick<RepoConfig & OrgConfig, 'labels' | 'label_template'>;
-
-/** What the label kinds are typed by: the labels section of their scope, a label as answered, no lookups, their state per run. */
-export type LabelTypes = KindTypes<LabelSection, ServerLabel, undefined, LabelRun>;
 
 function fromServer(r: ServerLabel) {
   return { key: String(r.name), id: Number(r.id), fields: normalizeFields(fields, r, false) };

@@ -10,8 +10,7 @@
 import type { UserConfig } from '../../config/types.js';
 import { describeServer, serverHas, type Availability, type CurrentObject, type DesiredObject, type PlanPolicy, type Problem, type ServerInfo } from '../../model/index.js';
 import type { PlanRequest } from '../../model/index.js';
-import type { UserFacts } from './guards.js';
-import type { UserTypes } from './read.js';
+import type { UserFacts, UserTypes } from './types.js';
 
 /** Releases that keep a user's old primary address as a secondary one when its e-mail changes. */
 export const KEEPS_OLD_EMAIL: Availability = { gitea: { until: '1.24' }, forgejo: {} };

@@ -1,20 +1,7 @@
 import type { UserConfig } from '../../config/types.js';
 import type { AnyRequest, Change, CurrentObject, DesiredObject, PlanPolicy } from '../../model/index.js';
-import type { UserTypes } from './read.js';
+import type { UserFacts, UserRun, UserTypes } from './types.js';
 
-/** What prepare learnt for the guards: the token's own user ('' where it cannot matter, see selfMatters) and every user. */
-export interface UserFacts {
-  self: string;
-  users: CurrentObject[];
-  /** The users by lower-case name, made when first asked (a new user's name checked against every other). */
-  byLowerName?: Map<string, CurrentObject>;
-}
-
-/** What the user kind keeps for one run: the facts prepare looked up, and who survives as the config declares users (asked per user). */
-export interface UserRun {
-  facts?: UserFacts;
-  survivors?: (u: CurrentObject) => boolean;
-}
 
 export function runState(): UserRun {
   return {};

@@ -3,7 +3,9 @@ import { exporting } from './export.js';
 import { runState } from './guards.js';
 import { writing } from './ops.js';
 import { planning, preparing, safety } from './plan.js';
-import { reading, type UserTypes } from './read.js';
+import { userPolicy } from './policy.js';
+import { reading } from './read.js';
+import type { UserTypes } from './types.js';
 
 /**
  * A site user (admin/users) with its badges and SSH keys. read.ts reads it, plan.ts checks it,
@@ -20,6 +22,7 @@ export const userKind = defineKind<UserTypes['config'], UserTypes['server'], Use
   actions: ['create', 'update', 'rename', 'delete'],
   target: { type: 'user', placeholder: 'NAME' },
   runState,
+  policy: userPolicy,
   ...reading,
   ...planning,
   ...preparing,

@@ -1,7 +1,7 @@
 import { apiPath } from '../../gitea/path.js';
 import { changeId, type CurrentObject, type Op, type Writing } from '../../model/index.js';
 import { EMAIL_AFTER, emailFacts, emailShown, OLD_EMAIL_DELETED } from './emails.js';
-import type { UserTypes } from './read.js';
+import type { UserTypes } from './types.js';
 import { isUnfinished, UNFINISHED_LOGIN_NAME } from './unfinished.js';
 import { badgeOps, declaredUserMetaOf, keyOps, sshKeyIdentity, userMetaOf, type KnownKey } from './extras.js';
 

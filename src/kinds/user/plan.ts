@@ -5,7 +5,8 @@ import { wantedKeys, type DeclaredUserMeta } from './extras.js';
 import { editRefusals, guard, guardFacts, selfMatters, survivorsByConfig, survivorsByPlan, userNamed } from './guards.js';
 import { PURGE } from './ops.js';
 import { emailFacts, emailMoveRefusals } from './emails.js';
-import { fields, USER_SOURCE_ID, type UserTypes } from './read.js';
+import { fields, USER_SOURCE_ID } from './read.js';
+import type { UserTypes } from './types.js';
 import { isUnfinished } from './unfinished.js';
 
 /**

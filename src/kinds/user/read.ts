@@ -1,9 +1,8 @@
-import type { Config } from '../../config/types.js';
-import type { KindTypes, Reading } from '../../model/index.js';
+import type { Reading } from '../../model/index.js';
 import { normalizeFields, shapeOfFields } from '../fields.js';
 import { readExtras } from './extras.js';
 import { fields } from './fields.js';
-import type { UserFacts, UserRun } from './guards.js';
+import type { ServerUser, UserTypes } from './types.js';
 import { isUnfinished, SET_BY_FOLLOW_UP } from './unfinished.js';
 
 export { fields, PRONOUNS, USER_SOURCE_ID } from './fields.js';
@@ -11,11 +10,6 @@ export { fields, PRONOUNS, USER_SOURCE_ID } from './fields.js';
 /** A user as answered (modules/structs/user.go): `is_admin` stands for the field `admin`. */
 export const shape = shapeOfFields(fields, { id: 'id', login: 'string', is_admin: 'boolean?' });
 
-/** A user as the server answers it (its shape checked): the fields by their names, `is_admin` for admin. */
-type ServerUser = Record<string, unknown> & { login?: string; username?: string; id?: number; is_admin?: boolean | null };
-
-/** What the user kind is typed by: the whole config (users are server-wide), a user as answered, the facts its guards judge with, its state per run. */
-export type UserTypes = KindTypes<Config, ServerUser, UserFacts, UserRun>;
 
 function fromServer(r: ServerUser) {
   const values: Record<string, unknown> = { ...r };
