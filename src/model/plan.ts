@@ -9,6 +9,8 @@ export interface FieldChange {
   sensitive?: boolean;
   /** Cannot be read back: sent, never compared. */
   writeOnly?: boolean;
+  /** A set whose elements are added and removed one request each (FieldSpec.perElement): shown element by element. */
+  elements?: boolean;
   /**
    * Not a field of the object: a value the change's requests depend on (an organisation's owner, a
    * user's purge). Shown with the change, never compared, and given back to the kind at apply.
@@ -59,13 +61,14 @@ export interface Change {
   notes?: string[];
 }
 
-/** The safety policy a plan was made with (policy.* of the config, defaults filled in). */
+/**
+ * The safety policy a plan was made with (policy.* of the config, defaults filled in): the engine's
+ * entries here; the kinds' own (KindMeta.policy) are declared by each kind, merged into this interface.
+ */
 export interface PlanPolicy {
   prune: string[];
   max_deletes: number;
   max_delete_fraction: number;
-  protected_users: string[];
-  purge_users: boolean;
 }
 
 /** A plan is applied only to the server and release it was read from: fields and requests depend on the release. */

@@ -53,7 +53,7 @@ export const SEED: SeedFile = {
 const keysOf = (v: unknown): string[] => Object.keys((Array.isArray(v) ? v[0] : v) ?? {}).sort();
 
 /** The keys a release's answer struct has: its swagger definition, with what the handler adds or lacks. */
-function answerKeys(f: Flavor, struct: string): string[] {
+export function answerKeys(f: Flavor, struct: string): string[] {
   const keys = new Set(swaggerOf(f)?.definitions[struct] ?? []);
   for (const [what, e] of Object.entries(SWAGGER_EXCEPTIONS)) {
     const [s, k] = what.split('.');
@@ -259,6 +259,19 @@ export const FACTS: Fact[] = [
     },
   },
 
+  {
+    id: 'GET /admin/hooks?limit=1: every hook, no X-Total-Count nor Link (Gitea ≤ 1.25, Forgejo ≤ 11); paged with X-Total-Count only (Forgejo 15); with both (Gitea 1.26)',
+    cite: 'routers/api/v1/admin/hooks.go ListHooks: Gitea v1.21.11 l.40/l.54, v1.23.8 l.41/l.55, v1.25.4 l.61/l.75 (no ListOptions, ctx.JSON only); Forgejo v7.0.16 and v11.0.15 l.40/l.54; v15.0.3 l.40 GetListOptions, l.54 SetTotalCountHeader; upstream main l.60, l.80–81 SetLinkHeader + SetTotalCountHeader',
+    expected: (f) => {
+      if (on(f, { gitea: { until: '1.25' }, forgejo: { until: 11 } })) return { paged: false, total: false, link: false };
+      return { paged: true, total: true, link: on(f, { gitea: {} }) };
+    },
+    async observe(h) {
+      const r = await h.call<unknown[]>('GET', 'admin/hooks?limit=1');
+      return { paged: r.json.length === 1, total: r.headers.has('x-total-count'), link: r.headers.has('link') };
+    },
+  },
+
   // ---- issues and labels --------------------------------------------------------------------------
   {
     id: 'issue labels by name: a JSON decode 422 on Gitea 1.21 and Forgejo 7 ([]int64)',
@@ -411,6 +424,28 @@ export const FACTS: Fact[] = [
         unencoded: (await h.call('GET', `${base}/release/v1`)).status,
         encoded: (await h.call('GET', `${base}/release%2Fv1`)).status,
         patchUnencoded: (await h.call('PATCH', `${base}/release/v1`, { body: {} })).status,
+      };
+    },
+  },
+
+  // ---- runners ------------------------------------------------------------------------------------
+  {
+    id: 'POST /admin/actions/runners registers a runner on Forgejo 15 (201 {id, uuid, token}, listed offline); 405 on Gitea 1.24+ (the list only), 404 without runner routes',
+    cite: 'Forgejo v15.0.3 routers/api/v1/api.go l.1706–1709, shared/runners.go l.161–187 (RegisterRunner), modules/structs/runner.go l.8–31; none in v14.0.0; Gitea v1.24.7 l.1732–1737, upstream main l.1728–1736 (GET only at that path)',
+    expected: (f) => {
+      if (on(f, { forgejo: { since: 15 } })) return { status: 201, keys: ['id', 'token', 'uuid'], listed: true, nameRequired: 422 };
+      if (on(f, { gitea: { since: '1.24' } })) return { status: 405 };
+      return { status: 404 };
+    },
+    async observe(h) {
+      const r = await h.call<Record<string, unknown>>('POST', 'admin/actions/runners', { body: { name: 'api-runner', description: 'from the API' } });
+      if (r.status !== 201) return { status: r.status };
+      const list = await h.call<{ name: string; status: string }[]>('GET', 'admin/actions/runners');
+      return {
+        status: r.status,
+        keys: keysOf(r.json),
+        listed: list.json.some((x) => x.name === 'api-runner' && x.status === 'offline'),
+        nameRequired: (await h.call('POST', 'admin/actions/runners', { body: { description: 'no name' } })).status,
       };
     },
   },
