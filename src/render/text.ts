@@ -1,7 +1,7 @@
 import { createPatch } from 'diff';
 import type { ChangeResult } from '../apply/executor.js';
 import { describePolicy } from '../plan/safety.js';
-import { describeServer, type Change, type Plan } from '../model/index.js';
+import { describeServer, type Change, type FieldChange, type Plan } from '../model/index.js';
 import type { Colors } from './color.js';
 import { inert, quote } from './inert.js';
 import { isMultiline, show } from './values.js';
@@ -93,6 +93,10 @@ export function renderPlanText(plan: Plan, c: Colors, kindTitle: KindTitle = raw
           const painted = l.startsWith('+') ? c.green(l) : l.startsWith('-') ? c.red(l) : l.startsWith('@@') ? c.cyan(l) : l;
           lines.push(`          ${painted}`);
         }
+      } else if (ch.action !== 'create' && isSetChange(f)) {
+        // A set (members, repositories, user lists): each element added or removed on its line, as each is one request.
+        lines.push(`      ${c.yellow('~')} ${path}:`);
+        for (const [sign, value] of setElements(f)) lines.push(`          ${sign === '+' ? c.green('+') : c.red('-')} ${show(value)}`);
       } else if (ch.action === 'create' || f.before === undefined) {
         const note = f.writeOnly ? c.dim('  (write-only: sent, never read back)') : '';
         lines.push(`      ${c.green('+')} ${path.padEnd(width)} = ${show(f.after, f.sensitive)}${note}`);
@@ -108,6 +112,19 @@ export function renderPlanText(plan: Plan, c: Colors, kindTitle: KindTitle = raw
   if (plan.policy) lines.push(c.dim(`Policy: ${inert(describePolicy(plan.policy))}`));
   lines.push(c.bold(summaryLine(plan)));
   return lines.join('\n') + '\n';
+}
+
+/** A change of a set's elements: both sides lists (a sensitive one is never shown element by element). */
+function isSetChange(f: FieldChange): f is FieldChange & { before: unknown[]; after: unknown[] } {
+  return !f.sensitive && !f.context && Array.isArray(f.before) && Array.isArray(f.after);
+}
+
+/** The elements a set change adds (+) and removes (-), added first, each once. */
+function setElements(f: { before: unknown[]; after: unknown[] }): ['+' | '-', unknown][] {
+  const key = (v: unknown) => JSON.stringify(v);
+  const before = new Set(f.before.map(key));
+  const after = new Set(f.after.map(key));
+  return [...f.after.filter((v) => !before.has(key(v))).map((v) => ['+', v] as ['+', unknown]), ...f.before.filter((v) => !after.has(key(v))).map((v) => ['-', v] as ['-', unknown])];
 }
 
 export function renderResultLine(r: ChangeResult, c: Colors, kindTitle: KindTitle = rawKind): string {
