@@ -4,12 +4,10 @@
  * So after its writes, apply reads again every scope where it created objects, and reports each name
  * it created that now exists more than once: another run created it at the same time.
  */
-import type { GiteaClient } from '../gitea/client.js';
 import { kindsByName, kindTitles, type ReadingKind } from '../model/index.js';
-import { makeScopeContext, parseScopeId } from '../plan/planner.js';
-import type { Change, PlanPolicy } from '../plan/types.js';
-import type { ServerInfo } from '../model/index.js';
-import type { ChangeResult } from './executor.js';
+import { makeScopeContext } from '../plan/planner.js';
+import type { Change } from '../plan/types.js';
+import { scopeOf, type ChangeResult, type ExecuteOptions } from './executor.js';
 
 export interface ConcurrentCheck {
   /** Changes whose name now has more than one object, with how many there are. */
@@ -18,7 +16,10 @@ export interface ConcurrentCheck {
   unchecked: { scope: string; kind: string; error: string }[];
 }
 
-export async function findConcurrentDuplicates(results: ChangeResult[], client: GiteaClient, kinds: ReadingKind[], policy: PlanPolicy, server?: ServerInfo): Promise<ConcurrentCheck> {
+/** What the check reads with: the apply's client, kinds, policy and release, and the plan's scopes with their facts. */
+export type ConcurrentCheckOptions = Pick<ExecuteOptions, 'client' | 'kinds' | 'policy' | 'server' | 'scopes'>;
+
+export async function findConcurrentDuplicates(results: ChangeResult[], { client, kinds, policy, server, scopes }: ConcurrentCheckOptions): Promise<ConcurrentCheck> {
   const byName = kindsByName(kinds);
   const groups = new Map<string, Change[]>();
   for (const r of results) {
@@ -37,7 +38,7 @@ export async function findConcurrentDuplicates(results: ChangeResult[], client: 
       if (!kind) return;
       try {
         // Kinds that read only what is named (repositories, issues) are told which objects to look for.
-        const current = await kind.read(parseScopeId(scope), ctx, changes.map((c) => ({ key: c.key, fields: {}, path: [] })));
+        const current = await kind.read(scopeOf(scope, scopes), ctx, changes.map((c) => ({ key: c.key, fields: {}, path: [] })));
         for (const change of changes) {
           const count = current.filter((o) => o.key === change.key).length;
           if (count > 1) check.duplicates.push({ change, count });

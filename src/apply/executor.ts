@@ -5,7 +5,7 @@ import { describeDiagnostic, type Diagnostic } from '../diagnostic.js';
 import { isSecret } from '../secret.js';
 import { equal } from '../plan/diff.js';
 import { makeScopeContext, parseScopeId } from '../plan/planner.js';
-import { kindsByName, type CurrentObject, type ReadingKind } from '../model/index.js';
+import { kindsByName, type CurrentObject, type ReadingKind, type Scope } from '../model/index.js';
 import type { Action, Change, Op, PlanPolicy } from '../plan/types.js';
 import type { ServerInfo } from '../model/index.js';
 import { renamedMeanwhile, type Redirected } from './renamed.js';
@@ -29,6 +29,8 @@ export interface ExecuteOptions {
   policy: PlanPolicy;
   /** The release the server runs (how kinds read it). */
   server?: ServerInfo;
+  /** The plan's scopes with their facts (see Run.scopes), by scope id: kinds read in these, as they did when planning. */
+  scopes?: Map<string, Scope>;
   /** Changes refused before any request (stale plan), with the reason (the result names the change). */
   refused?: Map<string, Diagnostic>;
   onResult?: (r: ChangeResult) => void;
@@ -160,11 +162,16 @@ async function createdAnyway(change: Change, kind: ReadingKind, error: unknown, 
   if (!failed || failed.method !== 'POST' || progress.firstId !== undefined) return undefined;
   try {
     // Kinds that read only what is named (repositories, issues) are told which object to look for.
-    const objects = await kind.read(parseScopeId(change.scope), makeScopeContext(opts.client, opts.policy, {}, { server: opts.server }), [{ key: change.key, fields: {}, path: [] }]);
+    const objects = await kind.read(scopeOf(change.scope, opts.scopes), makeScopeContext(opts.client, opts.policy, {}, { server: opts.server }), [{ key: change.key, fields: {}, path: [] }]);
     return objects.find((o) => o.key === change.key);
   } catch {
     return undefined;
   }
+}
+
+/** A scope of the plan with its facts, as planned (or checked again at apply); parsed from its id only where the run has none. */
+export function scopeOf(id: string, scopes: Map<string, Scope> | undefined): Scope {
+  return scopes?.get(id) ?? parseScopeId(id);
 }
 
 /** Replaces {"$ref": change id} by the id that change's create answered with. */

@@ -32,7 +32,7 @@ export function opsInputOf(change: Change, base: OpsBase): OpsInput {
 /**
  * The objects a change of this action is about, as its kind's ops take them. A change without them
  * is a bug of the planner; apply refuses a change whose object is gone as stale before it builds its
- * requests (see hasItsObject).
+ * requests (see rebuildOne in src/apply/verify.ts).
  */
 export function subjectOf(id: string, action: Action, desired: DesiredObject | undefined, current: CurrentObject | undefined): OpsSubject {
   const lacking = (what: string) => new Error(`${id}: a ${action} needs ${what}`);
@@ -44,11 +44,6 @@ export function subjectOf(id: string, action: Action, desired: DesiredObject | u
   if (action === 'delete') return { action, current };
   if (!desired) throw lacking('the declared object');
   return { action, desired, current };
-}
-
-/** Whether the object a change addresses was read (every action but create addresses one): what its ops need. */
-export function hasItsObject(change: Change, base: OpsBase): boolean {
-  return change.action === 'create' || base.current !== undefined;
 }
 
 export function opsOf(kind: KindWriting, change: Change, base: OpsBase): Op[] {

@@ -1,11 +1,12 @@
 import { formatDiagnostic } from '../diagnostic.js';
 import type { LoadedConfig } from '../config/types.js';
 import type { GiteaClient, RequestOptions } from '../gitea/client.js';
-import { changeId, kindNamed, kindsByName, parseScopeId, planningOrder, scopeCreationIds, scopeId, type CurrentObject, type Kind, type KindContext, type KindOptions, type Scope, type ScopeContext, type ServerInfo } from '../model/index.js';
+import { changeId, parseScopeId, planningOrder, scopeCreationIds, scopeId, type ChangeFacts, type CurrentObject, type Kind, type KindContext, type KindOptions, type Scope, type ScopeContext, type ServerInfo } from '../model/index.js';
 import { diffFields } from './diff.js';
 import { checkPreviously, matchOne, renamedAway, type Match } from './match.js';
-import { project, Projection } from './projection.js';
+import { Projection } from './projection.js';
 import { makeChange, placed, resourceOf, sourceOfScopePath, type Planning, type ScopePlan, type Work } from './planning.js';
+import { annotateStep, asKind, judgeStep, prepareStep, projectStep, readGroup, readOnlyStep, readStep, renamesFreeing, runState } from './pipeline.js';
 import { assessSafety, policyOf } from './safety.js';
 import { writeOnlyFields } from './write-only.js';
 import { resolveScopes, type ResolvedScope } from '../scopes/resolve.js';
@@ -29,6 +30,8 @@ export interface PlanOptions {
 export interface PlanResult {
   plan: Plan;
   errors: Diagnostic[];
+  /** The scopes planned, with their facts, by scope id: apply hands kinds these (see Run.scopes). */
+  scopes: Map<string, Scope>;
 }
 
 export { refsIn } from './change-ops.js';
@@ -87,29 +90,34 @@ export function makeKindContext(client: GiteaClient, loaded: LoadedConfig, optio
 }
 
 /**
- * The one planner, a template of named steps (as octoDNS's plan()); kinds supply all specifics:
+ * The one planner, a template of named steps (as octoDNS's plan()); kinds supply all specifics. Steps 1, 2,
+ * 4 to 6 and 9 are the config's; the others are the engine's pipeline (src/plan/pipeline.ts), which the
+ * check of a saved plan (src/apply/verify.ts) goes through as well:
  *
  * 1. resolve scopes: the repositories, organisations and server the config declares (src/scopes).
  * 2. desired: each kind's declared objects per scope; their problems placed in the config.
  * 3. read: the server's objects of every kind and scope, concurrently, each read once.
  *
  *    Then for each kind (after the kinds its `after` names, else in registry order) and scope:
+ *    prepare: the kind's lookups;
  * 4. match: each declared object with the server object it stands for: its identity, `previously`
  *    (a rename), the kind's choice among copies of one name.
- * 5. diff: the fields that differ and the write-only ones sent, as a create, update, rename or replace.
+ * 5. diff: the fields that differ and the write-only ones sent, as a create, update, rename or replace,
+ *    with its ops (built as apply builds them again).
  * 6. prune: undeclared objects deleted where policy.prune lists the kind (and the kind keeps none);
  *    a read-only scope withholds its changes.
  * 7. project: the kind's objects as this plan leaves them, for the kinds planned after it.
  * 8. annotate: the facts the kind reports about its changes (the issues a deleted label is on).
  *
  * 9. order: changes by scope, kind, action and key.
- * 10. assess: safety, decided from those facts and the policy (src/plan/safety.ts).
+ * 10. guard and assess: what the kinds forbid, and safety, decided from those facts and the policy (src/plan/safety.ts).
  */
 export async function buildPlan(opts: PlanOptions): Promise<PlanResult> {
   const p = startPlanning(opts);
   const scopes = await resolveStep(p, opts);
   const work = await desiredStep(p, scopes);
-  const currents = await readStep(p, work, opts.onProgress);
+  // 3. Every kind and scope read at once (src/plan/pipeline.ts); undefined where the read failed.
+  const currents = await readStep(p, work, (e) => void p.errors.push({ message: (e as Error).message }), opts.onProgress);
   const objects = work.reduce((n, w) => n + w.desired.length, 0);
   let planned = 0;
   for (const [i, w] of work.entries()) {
@@ -123,7 +131,7 @@ export async function buildPlan(opts: PlanOptions): Promise<PlanResult> {
 function startPlanning(opts: PlanOptions): Planning {
   const projection = new Projection();
   const ctx = makeKindContext(opts.client, opts.loaded, opts.options, { projection, server: opts.server });
-  return { ctx, kinds: opts.kinds, projection, errors: [], warnings: [], drift: [], withheld: [], changes: [], existing: new Map(), affects: [], currentOfChange: new Map(), secretsNotSent: 0 };
+  return { ctx, kinds: opts.kinds, projection, ...runState(), errors: [], warnings: [], drift: [], withheld: [], changes: [], secretsNotSent: 0 };
 }
 
 /** --target selects objects of server-wide kinds by the kind's selector type (user:NAME, hook:URL). */
@@ -139,6 +147,7 @@ async function resolveStep(p: Planning, opts: PlanOptions): Promise<ResolvedScop
   const { scopes, problems, warnings } = await resolveScopes(ctx.loaded.config, opts.client, scopeCreationIds(p.kinds), opts.selectsScope, (path, o) => ctx.cachedGet(path, o));
   for (const problem of problems) p.errors.push({ ...problem, location: problem.path && ctx.loaded.locate(problem.path, true) });
   p.warnings.push(...warnings);
+  for (const rs of scopes) p.scopes.set(scopeId(rs.scope), rs.scope);
   return scopes;
 }
 
@@ -151,7 +160,7 @@ async function desiredStep(p: Planning, scopes: ResolvedScope[]): Promise<Work[]
       const d = await kind.desired(rs.config, rs.scope, p.ctx);
       if (!d) continue;
       for (const problem of d.problems) p.errors.push({ ...problem, location: problem.path ? sourceOfScopePath(p.ctx.loaded, rs, problem.path) : undefined });
-      work.push({ kind, rs, desired: rs.scope.type === 'server' ? d.objects.filter((o) => targeted(p.ctx, kind, o.key)) : d.objects });
+      work.push({ kind, rs, scope: rs.scope, desired: rs.scope.type === 'server' ? d.objects.filter((o) => targeted(p.ctx, kind, o.key)) : d.objects });
       p.projection.expect(kind, rs.scope);
     }
   }
@@ -160,31 +169,11 @@ async function desiredStep(p: Planning, scopes: ResolvedScope[]): Promise<Work[]
   return work;
 }
 
-/** 3. Every kind and scope read at once (nothing in a scope the plan creates); undefined where the read failed. */
-async function readStep(p: Planning, work: Work[], onProgress?: (done: number, total: number) => void): Promise<(CurrentObject[] | undefined)[]> {
-  let done = 0;
-  onProgress?.(0, work.length);
-  return Promise.all(
-    work.map(async (w) => {
-      try {
-        if (w.rs.scope.pendingCreate) return [];
-        return await p.ctx.currentOf(w.kind, w.rs.scope, w.desired);
-      } catch (e) {
-        p.errors.push({ message: (e as Error).message });
-        return undefined;
-      } finally {
-        onProgress?.(++done, work.length);
-      }
-    }),
-  );
-}
-
 /** Steps 4 to 8 for one kind in one scope. The kind may ask for the projection of the kinds in its `after` only. */
-async function planScope(p: Planning, w: Work, read: CurrentObject[] | undefined): Promise<void> {
-  p.projection.asking = w.kind;
-  try {
+function planScope(p: Planning, w: Work, read: CurrentObject[] | undefined): Promise<void> {
+  return asKind(p, w.kind, async () => {
     const sp = await startScope(p, w, read);
-    if (!sp) return p.projection.record(w.kind, w.rs.scope);
+    if (!sp) return p.projection.record(w.kind, w.scope);
     checkPreviously(p, sp);
     sp.renamedAway = renamedAway(sp);
     for (const d of sp.desired) {
@@ -194,42 +183,34 @@ async function planScope(p: Planning, w: Work, read: CurrentObject[] | undefined
     pruneStep(p, sp);
     waitForFreedNames(sp.changes);
     p.warnings.push(...(sp.kind.notices?.(sp.desired, sp.current, sp.scope, p.ctx) ?? []));
-    if (withheld(p, sp)) return p.projection.record(sp.kind, sp.scope, project(sp.read, [], () => undefined));
-    projectStep(p, sp);
-    await annotateStep(p, sp);
+    if (withheld(p, sp)) return projectStep(p, sp, []);
+    // 7. The kind's objects in the scope as this plan leaves them, for the kinds planned after it.
+    projectStep(p, sp, sp.changes);
+    await annotateStep(p, sp, sp.changes, (change, facts, error) => tookFacts(p, sp, change, facts, error));
     p.changes.push(...sp.changes);
-  } finally {
-    p.projection.asking = undefined;
-  }
-}
-
-/** 7. The kind's objects in the scope as this plan leaves them, for the kinds planned after it. */
-function projectStep(p: Planning, sp: ScopePlan): void {
-  p.projection.record(sp.kind, sp.scope, project(sp.read, sp.changes, (id) => p.currentOfChange.get(id)));
+  });
 }
 
 /** The scope's server objects by name, and the kind's lookups (prepare); undefined when either failed. */
 async function startScope(p: Planning, w: Work, read: CurrentObject[] | undefined): Promise<ScopePlan | undefined> {
-  const { kind, rs } = w;
+  const { kind, scope } = w;
   // --target on a server-wide kind: only the selected objects, and those they rename, are looked at (and pruned).
   const renamed = new Set(w.desired.flatMap((d) => d.previously ?? []));
-  const current = rs.scope.type === 'server' ? read?.filter((c) => targeted(p.ctx, kind, c.key) || renamed.has(c.key)) : read;
-  if (!current) return undefined;
-  let prepared: unknown;
+  const current = scope.type === 'server' ? read?.filter((c) => targeted(p.ctx, kind, c.key) || renamed.has(c.key)) : read;
+  if (!read || !current) return undefined;
+  const sp: ScopePlan = { ...w, ...readGroup(p, w, read, current), byKey: new Map(), consumed: new Set(), renamedAway: new Set() };
   try {
-    prepared = await kind.prepare?.(rs.scope, w.desired, current, p.ctx);
+    await prepareStep(p, sp, w.desired);
   } catch (e) {
     p.errors.push({ message: (e as Error).message });
     return undefined;
   }
-  p.existing.set(`${kind.name} ${scopeId(rs.scope)}`, read?.length ?? 0);
-  const byKey = new Map<string, CurrentObject[]>();
   for (const c of current) {
-    const same = byKey.get(c.key);
+    const same = sp.byKey.get(c.key);
     if (same) same.push(c);
-    else byKey.set(c.key, [c]);
+    else sp.byKey.set(c.key, [c]);
   }
-  return { ...w, scope: rs.scope, read: read!, current, byKey, consumed: new Set(), renamedAway: new Set(), prepared, changes: [] };
+  return sp;
 }
 
 /** 5. The change a matched declared object needs, if any (the kind's checks first: a problem withholds the object). */
@@ -267,12 +248,9 @@ function pruneStep(p: Planning, sp: ScopePlan): void {
   }
 }
 
-/** A create may reuse the name a rename frees: it waits for that rename. */
+/** A create may reuse the name a rename frees: it waits for that rename (see renamesFreeing). */
 function waitForFreedNames(changes: Change[]): void {
-  // By the name each rename frees (the first rename wins, as a search would find it): a lookup per create, not a scan
-  // of the scope's changes (quadratic: 27 s for 93,000 labels created in one repository).
-  const freeing = new Map<string, Change>();
-  for (const r of changes) if (r.action === 'rename' && r.from !== undefined && !freeing.has(r.from)) freeing.set(r.from, r);
+  const freeing = renamesFreeing(changes);
   if (freeing.size === 0) return;
   for (const ch of changes) {
     const r = ch.action === 'create' ? freeing.get(ch.key) : undefined;
@@ -282,32 +260,20 @@ function waitForFreedNames(changes: Change[]): void {
 
 /** A scope the kind cannot write (an archived repository) withholds its changes, with a warning. */
 function withheld(p: Planning, sp: ScopePlan): boolean {
-  const reason = sp.kind.readOnlyReason?.(sp.scope);
+  const reason = readOnlyStep(sp);
   if (!reason || !sp.changes.length) return false;
   p.warnings.push(`${sp.changes.length} ${sp.kind.title} change(s) withheld: ${reason}`);
   return true;
 }
 
-/** 8. What the kind reports about its changes: notes, and the other objects a change alters (for safety). */
-async function annotateStep(p: Planning, sp: ScopePlan): Promise<void> {
-  const { kind, scope } = sp;
-  if (!kind.annotate) return;
-  const notes = await Promise.all(
-    sp.changes.map((c) =>
-      kind.annotate!(c, scope, p.ctx).catch((e: unknown) => {
-        p.errors.push({ resource: resourceOf(kind, c.key, scope), message: `cannot tell what this ${c.action} affects: ${(e as Error).message}` });
-        return undefined;
-      }),
-    ),
-  );
-  for (const [j, note] of notes.entries()) {
-    if (!note) continue;
-    const change = sp.changes[j]!;
-    if (note.notes?.length) change.notes = [...(change.notes ?? []), ...note.notes];
-    if (note.affects) {
-      change.precondition.affects = note.affects.count;
-      p.affects.push({ change, ...note.affects });
-    }
+/** 8. What the kind reports about a change: notes, and the other objects it alters (for safety). */
+function tookFacts(p: Planning, sp: ScopePlan, change: Change, facts: ChangeFacts | undefined, error?: Error): void {
+  if (error) p.errors.push({ resource: resourceOf(sp.kind, change.key, sp.scope), message: `cannot tell what this ${change.action} affects: ${error.message}` });
+  if (!facts) return;
+  if (facts.notes?.length) change.notes = [...(change.notes ?? []), ...facts.notes];
+  if (facts.affects) {
+    change.precondition.affects = facts.affects.count;
+    p.affects.push({ change, ...facts.affects });
   }
 }
 
@@ -320,22 +286,16 @@ function orderStep(changes: Change[], kinds: Kind[]): void {
   changes.sort((a, b) => text(a.scope, b.scope) || index(a.kind) - index(b.kind) || actionOrder[a.action] - actionOrder[b.action] || text(a.key, b.key));
 }
 
-/** 10. Safety from the facts gathered, and the plan. A guard is a second net behind the kinds' checks: no change it forbids leaves the planner. */
 /** The server as the plan file records it: its URL and, when the preflight ran, its release. */
 function planServer(opts: PlanOptions): Plan['server'] {
   const s = opts.server;
   return { url: opts.client.baseUrl, ...(s ? { flavour: s.flavour, version: s.version, ...(s.assumed ? { assumed: true } : {}) } : {}) };
 }
 
+/** 10. Safety from the facts gathered, and the plan. A guard is a second net behind the kinds' checks: no change it forbids leaves the planner. */
 function assessStep(p: Planning, opts: PlanOptions): PlanResult {
   const { changes, ctx } = p;
-  const byName = kindsByName(p.kinds);
-  const kindOf = (name: string) => kindNamed(byName, name);
-  const guards = changes.flatMap((c) => {
-    const reason = kindOf(c.kind).guard?.(c, p.currentOfChange.get(c.id), ctx, changes);
-    return reason ? [{ change: c, reason }] : [];
-  });
-  const verdict = assessSafety({ changes, existing: p.existing, affects: p.affects, guards, title: (k) => kindOf(k).title }, ctx.policy);
+  const verdict = judgeStep(p, changes, assessSafety);
   for (const f of verdict.forbidden) p.errors.push({ message: f });
   // One line for the whole plan, not one per object on every run (issue 17): secrets are write-only by
   // design, as in Terraform, and the docs say so; the line only says that some exist and how to send them.
@@ -357,5 +317,5 @@ function assessStep(p: Planning, opts: PlanOptions): PlanResult {
     ...(p.withheld.length ? { withheld: p.withheld } : {}),
     changes,
   };
-  return { plan, errors: p.errors.map(placed) };
+  return { plan, errors: p.errors.map(placed), scopes: p.scopes };
 }

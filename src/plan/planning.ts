@@ -2,59 +2,39 @@
 import type { ConfigPath, LoadedConfig, SourceLocation } from '../config/types.js';
 import { changeId, scopeId, type Action, type Change, type CurrentObject, type DesiredObject, type Diagnostic, type FieldChange, type Kind, type KindContext, type Scope } from '../model/index.js';
 import type { ResolvedScope } from '../scopes/resolve.js';
-import { dependenciesOf, opsOf, subjectOf, type OpsBase } from './change-ops.js';
+import { subjectOf } from './change-ops.js';
 import { objectDigest } from './digest.js';
-import type { Projection } from './projection.js';
+import { dependsStep, opsStep, type Group, type GroupState, type Run } from './pipeline.js';
 
 /** A diagnostic while planning, with the place found for it (flattened into file:line:col at the end). */
 export type Reported = Diagnostic & { location?: SourceLocation | undefined };
 
 export const placed = ({ location, ...d }: Reported): Diagnostic => ({ ...d, ...location });
 
-/** What one plan gathers: problems, warnings, drift, the changes, and the facts the safety rules need. */
-export interface Planning {
-  ctx: KindContext;
-  /** The kinds in registry order (the order changes are listed in). */
-  kinds: Kind[];
-  projection: Projection;
+/** What one plan gathers besides what every run does (src/plan/pipeline.ts): problems, warnings, drift, the changes. */
+export interface Planning extends Run<Kind, KindContext> {
   errors: Reported[];
   warnings: string[];
   drift: string[];
   /** Declared objects left out for a problem of their own (Problem.objectOnly), formatted. */
   withheld: string[];
   changes: Change[];
-  /** How many objects of a kind a scope holds on the server, keyed by `${kind} ${scope}`. */
-  existing: Map<string, number>;
-  /** Changes that alter other objects (a deleted label taken off issues). */
-  affects: { change: Change; count: number; what: string }[];
-  /** The server object each change was computed from (guards judge it). */
-  currentOfChange: Map<string, CurrentObject | undefined>;
   /** Declared secrets of existing objects that are not sent (they cannot be compared): counted, said once. */
   secretsNotSent: number;
 }
 
 /** One kind in one declared scope: what the config wants there. */
-export interface Work {
-  kind: Kind;
+export interface Work extends Group<Kind> {
   rs: ResolvedScope;
-  desired: DesiredObject[];
 }
 
 /** One kind in one scope while it is planned. */
-export interface ScopePlan extends Work {
-  scope: Scope;
-  /** Every server object of the kind in the scope, as read. */
-  read: CurrentObject[];
-  /** The server objects looked at (for --target on a server-wide kind: those selected, and those they rename). */
-  current: CurrentObject[];
+export interface ScopePlan extends Work, GroupState<Kind> {
   byKey: Map<string, CurrentObject[]>;
   /** Server objects a declared object stands for (or that must not be pruned): the rest may be pruned. */
   consumed: Set<CurrentObject>;
   /** Objects renamed to another declared name: their old name is free for a declared object of its own. */
   renamedAway: Set<CurrentObject>;
-  /** What the kind's prepare returned (its lookups for check, compare and ops). */
-  prepared: unknown;
-  changes: Change[];
 }
 
 /** " in acme/widgets" for a repo or org; nothing for the server scope. */
@@ -119,9 +99,9 @@ export function makeChange(p: Planning, sp: ScopePlan, spec: ChangeSpec): Change
     depends_on: [],
     ops: [],
   };
-  const base: OpsBase = { scope, ...(cur ? { current: cur } : {}), ctx: p.ctx, prepared: sp.prepared };
-  change.ops = opsOf(kind, change, base);
-  change.depends_on = dependenciesOf(kind, change, change.ops, base);
+  change.ops = opsStep(p, sp, change, cur);
+  // A rename that frees the name is waited for once the scope's changes are all known (waitForFreedNames).
+  change.depends_on = dependsStep(p, sp, change, change.ops, cur, new Map());
   p.currentOfChange.set(change.id, cur);
   return change;
 }

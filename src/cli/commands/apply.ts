@@ -7,7 +7,7 @@ import type { GiteaClient } from '../../gitea/client.js';
 import { planShapeProblems } from '../../apply/plan-shape.js';
 import { verifySavedPlan } from '../../apply/verify.js';
 import { kinds } from '../../kinds/index.js';
-import { describeServer, formatDiagnostic, kindTitles, type Diagnostic, type PlanServer, type ServerInfo } from '../../model/index.js';
+import { describeServer, formatDiagnostic, kindTitles, type Diagnostic, type PlanServer, type Scope, type ServerInfo } from '../../model/index.js';
 import { resolvePlanSecrets } from '../../plan/planfile.js';
 import type { Plan } from '../../plan/types.js';
 import { renderApplySummary, renderResultLine } from '../../render/text.js';
@@ -128,6 +128,8 @@ async function applyLocked(planFile: string | undefined, opts: ApplyCommandOptio
   let client;
   let forbidden: string[] = [];
   let server: ServerInfo;
+  // The plan's scopes with their facts, as planned or checked now: the executor hands kinds these.
+  let scopes: Map<string, Scope>;
   if (planFile) {
     // The plan already fixes the configuration (and the policy it was made with): another one cannot apply.
     if (opts.config?.length) throw new UserError(`apply ${planFile} takes no -c/--config: the plan file already fixes the configuration. Plan again with -c to change it.`);
@@ -148,7 +150,7 @@ async function applyLocked(planFile: string | undefined, opts: ApplyCommandOptio
     const otherRelease = releaseMismatch(plan.server, server);
     if (otherRelease) throw new UserError(`${otherRelease}: refusing to apply it, as what its requests do depends on the release. Plan again.`);
     const verified = await verifySavedPlan(plan, client, kinds, server);
-    ({ plan, refused } = verified);
+    ({ plan, refused, scopes } = verified);
     forbidden = verified.verdict.forbidden;
     printPlan(plan, opts.format, out);
     if (verified.mismatches.length)
@@ -157,7 +159,7 @@ async function applyLocked(planFile: string | undefined, opts: ApplyCommandOptio
       );
     plan = { ...plan, unsafe: verified.verdict.unsafe };
   } else {
-    ({ plan, client, server } = await computePlan(opts, out, async (c) => {
+    ({ plan, client, server, scopes } = await computePlan(opts, out, async (c) => {
       locked.lock = await takeLock(c, opts, out);
     }));
     printPlan(plan, opts.format, out);
@@ -194,6 +196,7 @@ async function applyLocked(planFile: string | undefined, opts: ApplyCommandOptio
       kinds,
       policy: plan.policy,
       server,
+      scopes,
       refused,
       onResult: (r) => resultLines.add(renderResultLine(r, out.out, kindTitles(kinds))),
       shouldStop: () => stop.signal !== undefined,
@@ -209,7 +212,7 @@ async function applyLocked(planFile: string | undefined, opts: ApplyCommandOptio
   out.stderr(`${writes} write requests (${client.requestCount} in all${client.retryCount ? `, ${client.retryCount} retried` : ''}).`);
   // Another apply at the same time may have created the same names: read again where we created.
   const beforeCheck = client.requestCount;
-  const concurrent = await findConcurrentDuplicates(results, client, kinds, plan.policy, server);
+  const concurrent = await findConcurrentDuplicates(results, { client, kinds, policy: plan.policy, server, scopes });
   for (const line of describeDuplicates(concurrent, kinds)) out.stdout(`${out.out.red('✗')} ${line}`);
   for (const u of concurrent.unchecked) out.stderr(out.err.yellow(`warning: could not read the ${u.kind}s of ${u.scope} again to look for objects another run created at the same time: ${u.error}`));
   if (client.requestCount > beforeCheck) out.stderr(`${client.requestCount - beforeCheck} requests to read again where objects were created, for duplicates made by another run at the same time.`);

@@ -93,7 +93,7 @@ export async function computePlan(
   out: Output,
   /** Called once the server answered, before the first read of its state (apply takes its lock there). */
   connected?: (client: GiteaClient, server: ServerInfo) => Promise<void>,
-): Promise<{ plan: Plan; client: GiteaClient; loaded: LoadedConfig; server: ServerInfo }> {
+): Promise<{ plan: Plan; client: GiteaClient; loaded: LoadedConfig; server: ServerInfo; scopes: Map<string, Scope> }> {
   // Everything that needs no server is checked before the first request.
   const loaded = await load(opts.config, out);
   const targetSelectors = parseTargets(opts.target, targetTypes(kinds));
@@ -120,7 +120,7 @@ export async function computePlan(
   let config = shard ? shardConfig(loaded.config, shard) : loaded.config;
   if (changed?.narrowing) config = narrowConfig(config, changed.narrowing);
   const planned = config === loaded.config ? loaded : { ...loaded, config };
-  const { plan, errors } = await buildPlan({
+  const { plan, errors, scopes } = await buildPlan({
     client,
     loaded: planned,
     kinds,
@@ -133,7 +133,7 @@ export async function computePlan(
   // Objects left out for their own problem are named too: fixing the errors alone would not plan them.
   if (errors.length) throw new UserError(`${formatPlanErrors(errors)}${(plan.withheld ?? []).map((w) => `\n${w}`).join('')}\nPlanning failed: nothing was changed.`);
   for (const selector of targetSelectors?.unmatched() ?? []) plan.warnings.push(`--target "${selector}" matches nothing the configuration declares: nothing is planned for it`);
-  return { plan, client, loaded, server };
+  return { plan, client, loaded, server, scopes };
 }
 
 /** A config large enough that its long steps say how far they are. */

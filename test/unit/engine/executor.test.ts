@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { findConcurrentDuplicates } from '../../../src/apply/concurrent.js';
 import { execute, type ChangeResult } from '../../../src/apply/executor.js';
-import type { Diagnostic, Kind } from '../../../src/model/index.js';
+import { verifySavedPlan } from '../../../src/apply/verify.js';
+import type { Diagnostic, Kind, Scope } from '../../../src/model/index.js';
 import { FakeServer, fakeKind, plan } from './fake.js';
 
 const APP = 'repos/acme/app/widgets';
@@ -68,5 +70,24 @@ describe('executor with a fake kind', () => {
     const results = await planAndApply(server, { repos: { 'acme/app': { widgets: { w: {} }, gadgets: { w: {} } } } }, new Map([['widget/repo:acme/app/w', { message: 'stale plan', hint: 'plan again' }]]));
     expect(outcomes(results)).toEqual(['failed widget/repo:acme/app/w: stale plan: plan again', 'skipped gadget/repo:acme/app/w: depends on widget/repo:acme/app/w, which failed']);
     expect(server.writes()).toEqual([]);
+  });
+
+  it('hands kinds at apply the scope with the facts the plan learnt, not one parsed back from its id', async () => {
+    const seen: Scope[] = [];
+    const widget = fakeKind();
+    const recording: Kind = { ...widget, read: (scope, ctx, desired) => (seen.push(scope), widget.read(scope, ctx, desired)) };
+    const server = new FakeServer().repo('acme/app');
+    const { plan: p, scopes } = await plan(server, { repos: { 'acme/app': { widgets: { w: {} } } } }, { kinds: [recording] });
+    const facts = { owner: 'acme', name: 'app', ownerIsOrg: false, archived: false };
+    expect(scopes.get('repo:acme/app')).toEqual({ type: 'repo', name: 'acme/app', repo: facts });
+    // A saved plan's scopes are checked again on the server now, with the same facts.
+    expect((await verifySavedPlan(p, server.client(), [recording])).scopes.get('repo:acme/app')).toEqual(scopes.get('repo:acme/app'));
+    server.fail.push({ method: 'POST', path: /widgets$/, status: 502, andDo: true });
+    seen.length = 0;
+    const results = await execute(p.changes, { client: server.client(), kinds: [recording], policy: p.policy, scopes });
+    expect(outcomes(results)).toEqual(['done widget/repo:acme/app/w']);
+    await findConcurrentDuplicates(results, { client: server.client(), kinds: [recording], policy: p.policy, scopes });
+    // The lost create's re-read, then the look for duplicates: both in the scope as planned.
+    expect(seen).toEqual([scopes.get('repo:acme/app'), scopes.get('repo:acme/app')]);
   });
 });
