@@ -1,12 +1,12 @@
 // Writes schemas/forgeform.schema.json from its parts: schemas/parts/root.json (the format version,
 // server and policy) and one fragment per kind, the `fragment` its field definitions export
 // (src/kinds/<kind>/fields.ts: the definitions it owns, built from its fields, and, for a kind with a
-// section of its own, that top-level property; a kind not yet moved there has src/kinds/<kind>/schema.json).
+// section of its own, that top-level property).
 // The enum of policy.prune is every kind's pruneKey, from the registry (src/kinds/index.ts).
 // A kind's config is edited in its field definitions, never in the assembled file:
 //   node scripts/assemble-schema.mjs          writes the schema
 //   node scripts/assemble-schema.mjs --check  exits 1 when the committed schema is not what the parts make
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { folderOf, loadKindSources } from './kind-sources.mjs';
 
@@ -32,13 +32,11 @@ function addAll(into, from, what, part) {
   }
 }
 
-/** A kind folder's fragment: what its fields.ts exports, else its schema.json. */
+/** A kind folder's fragment: what its fields.ts exports. */
 function fragmentOf(sources, name) {
-  const fromFields = sources.folders[name]?.fields?.fragment;
-  if (fromFields) return { part: `src/kinds/${name}/fields.ts`, fragment: fromFields };
-  const part = `src/kinds/${name}/schema.json`;
-  if (!existsSync(new URL(part, root))) throw new Error(`src/kinds/${name} has no schema fragment: export one as \`fragment\` from its fields.ts`);
-  return { part, fragment: readJson(part) };
+  const fragment = sources.folders[name]?.fields?.fragment;
+  if (!fragment) throw new Error(`src/kinds/${name} has no schema fragment: export one as \`fragment\` from its fields.ts`);
+  return { part: `src/kinds/${name}/fields.ts`, fragment };
 }
 
 /**
@@ -54,9 +52,7 @@ function pruneKeys(sources) {
 /** The assembled schema as the text of schemas/forgeform.schema.json. */
 export async function assembleSchema() {
   const sources = await loadKindSources();
-  const onDisk = readdirSync(new URL('src/kinds/', root), { withFileTypes: true })
-    .filter((d) => d.isDirectory() && (existsSync(new URL(`src/kinds/${d.name}/schema.json`, root)) || sources.folders[d.name]?.fields?.fragment))
-    .map((d) => d.name);
+  const onDisk = Object.keys(sources.folders).filter((name) => sources.folders[name].fields?.fragment);
   const unlisted = onDisk.filter((f) => !FRAGMENTS.includes(f));
   if (unlisted.length) throw new Error(`the schema fragment of src/kinds/${unlisted[0]} is not in FRAGMENTS of scripts/assemble-schema.mjs`);
   const schema = readJson('schemas/parts/root.json');

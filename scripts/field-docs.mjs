@@ -27,7 +27,7 @@ function typeOf(schema) {
     .map((t) => {
       if (t === 'array') return `list of ${typeOf(schema.items ?? {})}${schema.uniqueItems ? 's (a set)' : 's'}`;
       if (t === 'integer' && schema.minimum !== undefined) return `integer ≥ ${schema.minimum}`;
-      if (t === 'object') return 'object';
+      if (t === 'object') return schema.additionalProperties?.$ref ? `map of name → ${typeOf(schema.additionalProperties)}` : 'object';
       return t ?? 'any value';
     })
     .join(' or ');

@@ -194,11 +194,6 @@ export interface BranchProtectionConfig {
    */
   enable_push?: boolean;
   /**
-   * Only the users and teams in push_whitelist_usernames / push_whitelist_teams may push directly. Only takes
-   * effect with enable_push: true (Gitea drops it otherwise).
-   */
-  enable_push_whitelist?: boolean;
-  /**
    * Users who may push directly when enable_push_whitelist is true. Gitea silently drops users without write
    * access to the code.
    */
@@ -208,6 +203,11 @@ export interface BranchProtectionConfig {
    * Gitea ignores team lists on repositories owned by a user.
    */
   push_whitelist_teams?: string[];
+  /**
+   * Only the users and teams in push_whitelist_usernames / push_whitelist_teams may push directly. Only takes
+   * effect with enable_push: true (Gitea drops it otherwise).
+   */
+  enable_push_whitelist?: boolean;
   /**
    * Deploy keys with write access may also push. Only takes effect with enable_push: true and
    * enable_push_whitelist: true.
@@ -558,6 +558,14 @@ export interface HookConfig {
   active?: boolean;
   /** Display name of the hook (Gitea 1.26 and newer). */
   name?: string;
+  /** Slack only, and required there: the channel, e.g. "#ci". */
+  channel?: string;
+  /** Slack only: the name the messages are posted as. */
+  username?: string;
+  /** Slack only: the icon the messages are posted with. */
+  icon_url?: string;
+  /** Slack only: the colour of the message attachment. */
+  color?: string;
   /**
    * Secret that signs deliveries. Must come from an environment variable: never printed nor saved in a plan
    * file. Gitea never returns it and cannot change it in place: it is sent when the hook is created, and
@@ -570,14 +578,6 @@ export interface HookConfig {
    * omits it, so forgeform sends it with every edit of the hook.
    */
   authorization_header?: string;
-  /** Slack only, and required there: the channel, e.g. "#ci". */
-  channel?: string;
-  /** Slack only: the name the messages are posted as. */
-  username?: string;
-  /** Slack only: the icon the messages are posted with. */
-  icon_url?: string;
-  /** Slack only: the colour of the message attachment. */
-  color?: string;
 }
 
 /** One registered Actions runner, by name. */

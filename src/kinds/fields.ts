@@ -43,17 +43,18 @@ export const serverFields = (entries: EntrySpec[]): FieldSpec[] => entries.filte
 export const configEntries = (entries: EntrySpec[]): ConfigEntry[] => entries.filter((e): e is ConfigEntry => !isField(e));
 
 /**
- * The schema of one declared object: its entries as properties, in their order, nothing else allowed.
+ * The schema of one declared object: its entries as properties, in their order, nothing else allowed;
+ * conditions between them (if/then/else) after them.
  * Every entry must carry its config definition (a field without one is an error: it would be missing from the schema).
  */
-export function objectSchema(doc: ConfigDoc & { required?: string[] }, entries: EntrySpec[]): ConfigSchema {
+export function objectSchema(doc: ConfigDoc & { required?: string[] }, entries: EntrySpec[]): ConfigDoc {
   const { title, description, required, ...rest } = doc;
   const properties: Record<string, ConfigSchema> = {};
   for (const e of entries) {
     if (!e.config) throw new Error(`${title}: the field ${e.name} has no config definition`);
     properties[e.name] = e.config;
   }
-  return { title, description, type: 'object', additionalProperties: false, ...(required ? { required } : {}), ...rest, properties };
+  return { title, description, type: 'object', additionalProperties: false, ...(required ? { required } : {}), properties, ...rest };
 }
 
 /** A field that only some releases have (see FieldSpec.availability); the others are in every release. */
@@ -87,4 +88,12 @@ export function shapeOfFields(specs: FieldSpec[], identity: Shape): Shape {
   const out: Record<string, Shape[string]> = {};
   for (const spec of specs) if (spec.answer && !spec.writeOnly) out[spec.name] = `${spec.answer}?`;
   return { ...out, ...identity };
+}
+
+/**
+ * A config section that holds objects of one definition by name (`labels`, `branch_protections`,
+ * `users`): `names` is the schema of a name (with the errorMessage a wrong one gets).
+ */
+export function byName(doc: ConfigDoc, names: ConfigSchema, definition: string): ConfigDoc {
+  return { title: doc.title, description: doc.description, type: 'object', propertyNames: names, additionalProperties: { $ref: `#/definitions/${definition}` } };
 }

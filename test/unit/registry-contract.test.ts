@@ -59,11 +59,10 @@ describe('every kind of the registry', () => {
   });
 });
 
-/** A kind folder's schema fragment: the one its fields.ts exports, else its schema.json (a kind not yet moved to field definitions). */
+/** A kind folder's schema fragment: the one its field definitions (fields.ts) export. */
 async function fragmentOf(folder: string): Promise<Schema | undefined> {
-  if (existsSync(join(KINDS_DIR, folder, 'fields.ts'))) return ((await import(join(KINDS_DIR, folder, 'fields.js'))) as { fragment?: Schema }).fragment;
-  const path = join(KINDS_DIR, folder, 'schema.json');
-  return existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as Schema) : undefined;
+  if (!existsSync(join(KINDS_DIR, folder, 'fields.ts'))) return undefined;
+  return ((await import(join(KINDS_DIR, folder, 'fields.js'))) as { fragment?: Schema }).fragment;
 }
 
 /**

@@ -1,5 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error: a plain .mjs script, run by node before any build; it has no type declarations.
@@ -13,11 +12,9 @@ import type { SchemaFragment } from '../../src/model/index.js';
 
 const read = (path: string) => readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8');
 
-/** A kind folder's fragment as the assembler takes it: exported by its fields.ts, else its schema.json. */
+/** A kind folder's fragment as the assembler takes it: exported by its fields.ts. */
 async function fragmentOf(folder: string): Promise<SchemaFragment> {
-  const dir = fileURLToPath(new URL(`../../src/kinds/${folder}/`, import.meta.url));
-  if (existsSync(join(dir, 'fields.ts'))) return ((await import(join(dir, 'fields.js'))) as { fragment: SchemaFragment }).fragment;
-  return JSON.parse(read(`src/kinds/${folder}/schema.json`)) as SchemaFragment;
+  return ((await import(fileURLToPath(new URL(`../../src/kinds/${folder}/fields.ts`, import.meta.url)))) as { fragment: SchemaFragment }).fragment;
 }
 
 describe('schemas/forgeform.schema.json', () => {
@@ -43,6 +40,31 @@ describe('schemas/forgeform.schema.json', () => {
 
   it('has its TypeScript types generated from it (src/config/schema-types.ts; npm run schema writes both)', () => {
     expect((configTypesSource as () => string)() === read(TYPES_PATH as string)).toBe(true);
+  });
+});
+
+describe('one definition per field', () => {
+  it('gives every field of every kind its config definition, which is the schema of that field in the kind’s definition', () => {
+    const schema = JSON.parse(read(SCHEMA_PATH as string)) as { definitions: Record<string, { properties: Record<string, unknown> }> };
+    const all = Object.values(schema.definitions).flatMap((d) => Object.values(d.properties ?? {}).flatMap((p) => [p, ...Object.values((p as { properties?: object }).properties ?? {})]));
+    for (const kind of kinds)
+      for (const f of kind.fields) {
+        expect(f.config, `${kind.name}.${f.name} has no config definition`).toBeDefined();
+        // The very object the schema holds: assembled from the definition, not written beside it.
+        expect(all.some((p) => JSON.stringify(p) === JSON.stringify(f.config)), `${kind.name}.${f.name}`).toBe(true);
+      }
+  });
+
+  it('produces a field’s schema, types and docs rows from its one definition (branch protection priority)', async () => {
+    const { fields } = await import('../../src/kinds/branch_protection/fields.js');
+    const priority = fields.find((f) => f.name === 'priority')!;
+    expect(priority).toMatchObject({ type: 'scalar', answer: 'integer', availability: { gitea: { since: '1.23' } } });
+    const schema = JSON.parse(read(SCHEMA_PATH as string)) as { definitions: { branch_protection: { properties: Record<string, unknown> } } };
+    expect(schema.definitions.branch_protection.properties.priority).toEqual(priority.config);
+    expect(read(TYPES_PATH as string)).toMatch(/\n {2}\/\*\*\n(?: {3}\* .*\n)+ {3}\*\/\n {2}priority\?: number;\n/);
+    const pages = await (fieldDocs as () => Promise<Map<string, string>>)();
+    expect(pages.get('docs/kinds/branch-protections.md')).toContain(`| \`priority\` | integer ≥ 1 | Gitea ≥ 1.23 |  | ${priority.config!.description!} |`);
+    expect(pages.get(SERVERS_PAGE as string)).toContain('| `branch_protections` › `priority` | Gitea ≥ 1.23 |');
   });
 });
 

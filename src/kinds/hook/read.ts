@@ -1,24 +1,10 @@
 import type { Shape } from '../../gitea/answer.js';
-import { bool, normalizeFields, str } from '../fields.js';
+import { normalizeFields } from '../fields.js';
 import { isSecret, Secret } from '../../secret.js';
-import { serverHas, type Availability, type CurrentObject, type FieldSpec, type KindReading, type ServerInfo } from '../../model/index.js';
-import { normalizeEvents } from './events.js';
+import { serverHas, type Availability, type CurrentObject, type KindReading, type ServerInfo } from '../../model/index.js';
+import { fields, SLACK_KEYS } from './fields.js';
 
-export const SLACK_KEYS = ['channel', 'username', 'icon_url', 'color'];
-
-export const fields: FieldSpec[] = [
-  str('content_type'),
-  // Kept as written in the config (what is sent and shown); compared after Gitea's expansion (see compare).
-  { name: 'events', type: 'set', normalize: normalizeEvents },
-  str('branch_filter'),
-  bool('active'),
-  { ...str('name'), availability: { gitea: { since: '1.26' } } }, // Gitea 1.26 (#37025, modules/structs/hook.go); no Forgejo: elsewhere ignored, never converges
-  ...SLACK_KEYS.map((k) => str(k)),
-  // Never returned; Gitea cannot change the secret in place, and clears the header on an edit without it.
-  { name: 'secret', type: 'scalar', writeOnly: true, sensitive: true },
-  // Write-only where the server hides it (Gitea 1.27); released servers return it, and read() then gives it to the diff.
-  { name: 'authorization_header', type: 'scalar', writeOnly: true, sensitive: true, resendOnEdit: true },
-];
+export { fields, SLACK_KEYS } from './fields.js';
 
 /**
  * What each release does with hooks, as data (docs/servers-writes.md). Every released Gitea and every

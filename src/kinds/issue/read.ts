@@ -2,24 +2,13 @@ import type { Shape } from '../../gitea/answer.js';
 import { isApiError } from '../../gitea/errors.js';
 import { apiPath } from '../../gitea/path.js';
 import { countOf, readPagesUpTo } from '../../gitea/paging.js';
-import { asSet, normalizeFields, set, str, text } from '../fields.js';
-import { serverDate, serverOffset } from './due-date.js';
+import { normalizeFields } from '../fields.js';
+import { serverOffset } from './due-date.js';
+import { fields } from './fields.js';
 import { orgLabelKind, repoLabelKind } from '../label/index.js';
-import { splitRepo, serverHas, type Availability, type CurrentObject, type DesiredObject, type FieldSpec, type Kind, type KindReading, type Scope, type ScopeContext, type ServerInfo } from '../../model/index.js';
+import { splitRepo, serverHas, type Availability, type CurrentObject, type DesiredObject, type Kind, type KindReading, type Scope, type ScopeContext, type ServerInfo } from '../../model/index.js';
 
-export const fields: FieldSpec[] = [
-  // Label names, compared by the labels_mode rule (see compare); a write answer is not comparable.
-  { name: 'labels', type: 'set', normalize: asSet, readBack: false },
-  str('state'),
-  str('title'),
-  text('body'),
-  { name: 'milestone', type: 'scalar', normalize: (v) => (v === undefined || v === null ? null : String(v)) },
-  set('assignees'),
-  // The day as the server writes it, in its own zone (see due-date.ts).
-  { name: 'due_date', type: 'scalar', normalize: serverDate },
-  { name: 'projects', type: 'set', normalize: (v) => asSet(v).map(Number).sort((a, b) => a - b), availability: { gitea: { since: '1.27' } } }, // in no release (not in EditIssueOption of Gitea 1.25.4, main of 2026-04, any Forgejo): only the sandbox's gitea@main (1.27.0)
-  str('ref'),
-];
+export { fields } from './fields.js';
 
 interface ServerIssue {
   number: number;

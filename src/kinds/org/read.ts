@@ -1,8 +1,9 @@
-import { normalizeFields, str, text, shapeOfFields } from '../fields.js';
+import { normalizeFields, shapeOfFields } from '../fields.js';
 import { LOCK_ORG } from '../../model/index.js';
-import type { FieldSpec, KindReading } from '../../model/index.js';
+import type { KindReading } from '../../model/index.js';
+import { fields } from './fields.js';
 
-export const fields: FieldSpec[] = [str('full_name'), text('description'), str('visibility'), str('website'), str('location'), str('email')];
+export { fields } from './fields.js';
 
 /** An organisation as answered: `name` (Gitea ≥ 1.?) or `username` names it. */
 export const shape = shapeOfFields(fields, { id: 'id', name: 'string?', username: 'string?' });

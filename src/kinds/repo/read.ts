@@ -1,9 +1,10 @@
 import { isApiError } from '../../gitea/errors.js';
 import { apiPath } from '../../gitea/path.js';
-import { bool, set, str, text, shapeOfFields } from '../fields.js';
-import { splitRepo, type CurrentObject, type FieldSpec, type KindReading } from '../../model/index.js';
+import { shapeOfFields } from '../fields.js';
+import { splitRepo, type CurrentObject, type KindReading } from '../../model/index.js';
+import { fields } from './fields.js';
 
-export const fields: FieldSpec[] = [bool('private'), text('description'), bool('auto_init'), str('default_branch'), set('gitignores'), str('license'), str('readme')];
+export { fields } from './fields.js';
 
 /** A repository as answered: only its id and name are used. */
 export const shape = shapeOfFields(fields, { id: 'id', full_name: 'string' });

@@ -1,18 +1,8 @@
-import { bool, inForgejo, inGitea, normalizeFields, only, shapeOfFields } from '../fields.js';
-import { serverHas, type CurrentObject, type FieldSpec, type KindFeature, type KindReading, type ScopeContext } from '../../model/index.js';
+import { normalizeFields, shapeOfFields } from '../fields.js';
+import { serverHas, type CurrentObject, type KindReading, type ScopeContext } from '../../model/index.js';
+import { features, fields } from './fields.js';
 
-export const features = {
-  /** PATCH /admin/actions/runners/{id} {disabled}: Gitea 1.26 (#36776); no Forgejo (routers/api/v1/api.go of each tag). */
-  edit: { availability: inGitea('1.26') },
-  /**
-   * Forgejo's list answers a bare array with X-Total-Count (Gitea: {runners, total_count}), and has
-   * only the instance's own runners unless visible=true (routers/api/v1/shared/runners.go,
-   * models/actions/runner.go FindRunnerOptions.ToConds, v15.0.3).
-   */
-  bareList: { availability: inForgejo('15') },
-} satisfies Record<string, KindFeature>;
-
-export const fields: FieldSpec[] = [only(features.edit.availability, bool('disabled'))];
+export { features, fields } from './fields.js';
 
 interface RunnerPage {
   runners?: unknown[] | null;

@@ -1,46 +1,11 @@
-import type { FieldSpec, KindReading } from '../../model/index.js';
-import type { Availability } from '../../model/index.js';
-import { bool, int, normalizeFields, only, set, str, text, shapeOfFields } from '../fields.js';
-import { BADGES, readExtras } from './extras.js';
+import type { KindReading } from '../../model/index.js';
+import { normalizeFields, shapeOfFields } from '../fields.js';
+import { readExtras } from './extras.js';
+import { fields } from './fields.js';
 import { factsOf, selfMatters } from './guards.js';
 import { isUnfinished, SET_BY_FOLLOW_UP } from './unfinished.js';
 
-const writeOnly = (spec: FieldSpec): FieldSpec => ({ ...spec, writeOnly: true });
-
-/**
- * Releases whose `User` answer has `source_id`: not Gitea 1.21 nor Forgejo 7 (`modules/structs/user.go`
- * v1.21.11 l.3–41, v7.0.16 l.3–43 have no SourceID; v1.22.6 l.10 and v11.0.15 l.10 have it). There a
- * declared source_id could never be compared with the server's.
- */
-export const USER_SOURCE_ID: Availability = { gitea: { since: '1.22' }, forgejo: { since: '8' } };
-/** `pronouns`: Forgejo's own (v7.0.16 `modules/structs/user.go` l.45, `admin_user.go` l.44 `MaxSize(50)`). */
-export const PRONOUNS: Availability = { forgejo: {} };
-
-export const fields: FieldSpec[] = [
-  str('email'),
-  str('full_name'),
-  str('login_name'),
-  { ...only(USER_SOURCE_ID, int('source_id')), unavailableHint: "the server does not report a user's login source, so forgeform could never compare it: set it in the web UI (Site Administration → User Accounts → Edit), or remove source_id" },
-  str('visibility'),
-  bool('restricted'),
-  bool('admin'),
-  bool('active'),
-  bool('prohibit_login'),
-  str('website'),
-  str('location'),
-  text('description'),
-  only(PRONOUNS, str('pronouns')),
-  // Never returned by the server (`services/convert/user.go`): sent, never compared.
-  writeOnly(int('max_repo_creation')),
-  writeOnly(bool('allow_create_organization')),
-  writeOnly(bool('allow_git_hook')),
-  writeOnly(bool('allow_import_local')),
-  writeOnly(bool('must_change_password')),
-  { name: 'password', type: 'scalar', writeOnly: true, sensitive: true },
-  // Read per user, only when the config names them.
-  only(BADGES, set('badges')),
-  set('ssh_keys'),
-];
+export { fields, PRONOUNS, USER_SOURCE_ID } from './fields.js';
 
 /** A user as answered (modules/structs/user.go): `is_admin` stands for the field `admin`. */
 export const shape = shapeOfFields(fields, { id: 'id', login: 'string', is_admin: 'boolean?' });

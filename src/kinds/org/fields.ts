@@ -1,0 +1,75 @@
+import { configEntry, objectSchema, serverFields, str, text } from '../fields.js';
+import type { EntrySpec, SchemaFragment } from '../../model/index.js';
+
+/** An organisation's config: `owner` (to create it), its fields, then the labels it holds. */
+export const entries: EntrySpec[] = [
+  configEntry('owner', {
+    title: 'Owner (creates the organisation)',
+    description: 'User who owns the organisation when forgeform creates it (POST /admin/users/{owner}/orgs; needs a site administrator\'s token). Only used when the organisation is missing; never compared. Without it, a missing organisation is an error.',
+    type: 'string',
+    minLength: 1,
+  }),
+  str('full_name', {
+    title: 'Full name',
+    description: 'Display name of the organisation.',
+  }),
+  text('description', {
+    title: 'Description',
+    description: 'Description of the organisation.',
+  }),
+  str('visibility', {
+    title: 'Visibility',
+    description: 'public: everyone; limited: signed-in users; private: members only.',
+    enum: ['public', 'limited', 'private'],
+  }),
+  str('website', {
+    title: 'Website',
+    description: 'An http(s) URL, or "" for none.',
+  }),
+  str('location', {
+    title: 'Location',
+    description: 'Where the organisation is.',
+  }),
+  str('email', {
+    title: 'E-mail',
+    description: 'Public e-mail address of the organisation, or "" for none. Gitea ≤ 1.25 and Forgejo ≤ 9 cannot clear it through the API: "" is then a plan error while the organisation has one.',
+  }),
+  configEntry('label_template', {
+    title: 'Label template',
+    description: 'Name of a label template of the server (e.g. "Default" or "Advanced"): its labels are declared as if written under labels, and explicit labels override them field by field.',
+    type: 'string',
+    minLength: 1,
+  }),
+  configEntry('labels', {
+    title: 'Labels',
+    description: 'Labels of the organisation, by name. With policy.prune containing "labels", labels of the organisation not listed here (nor in label_template) are deleted.',
+    type: 'object',
+    propertyNames: { type: 'string', minLength: 1, errorMessage: 'must be a non-empty label name' },
+    additionalProperties: { $ref: '#/definitions/label' },
+  }),
+
+];
+
+export const fields = serverFields(entries);
+
+/** The `orgs` section and the organisation definition. */
+export const fragment: SchemaFragment = {
+  properties: {
+    orgs: {
+      title: 'Organisations',
+      description: 'Organisations, by name.',
+      type: 'object',
+      propertyNames: { type: 'string', pattern: '^[A-Za-z0-9_.-]+$', patternErrorMessage: 'must be an organisation name (letters, digits, "-", "_" and ".")' },
+      additionalProperties: { $ref: '#/definitions/org' },
+    },
+  },
+  definitions: {
+    org: objectSchema(
+      {
+        title: 'Organisation',
+        description: 'Settings of one organisation. owner creates it when it is missing; full_name, description, visibility, website, location and email are managed when written.',
+      },
+      entries,
+    ),
+  },
+};

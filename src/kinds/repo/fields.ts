@@ -1,0 +1,118 @@
+import { bool, byName, configEntry, objectSchema, serverFields, set, str, text } from '../fields.js';
+import type { EntrySpec, SchemaFragment } from '../../model/index.js';
+
+/**
+ * A repository's fields: what `create` sends when the repository is missing (never compared with an
+ * existing one, see read.ts).
+ */
+export const entries: EntrySpec[] = [
+  bool('private', {
+    title: 'Private',
+    description: 'Create the repository private (Gitea\'s default: public, unless the server forces private).',
+  }),
+  text('description', {
+    title: 'Description',
+    description: 'Description of the new repository.',
+  }),
+  bool('auto_init', {
+    title: 'Initialise',
+    description: 'Create a first commit with the readme, .gitignore and license below (otherwise the repository is empty).',
+  }),
+  str('default_branch', {
+    title: 'Default branch',
+    description: 'Name of the default branch (Gitea\'s default: the server\'s setting, usually main).',
+    minLength: 1,
+  }),
+  set('gitignores', {
+    title: '.gitignore templates',
+    description: 'Names of the server\'s .gitignore templates (GET /gitignore/templates), e.g. [Go, Node]; checked when the plan is made. Used with auto_init.',
+  }),
+  str('license', {
+    title: 'License',
+    description: 'Name of one of the server\'s license templates (GET /licenses), e.g. MIT; checked when the plan is made. Used with auto_init.',
+    minLength: 1,
+  }),
+  str('readme', {
+    title: 'Readme template',
+    description: 'Name of a readme template of the server (Gitea ships "Default"). Used with auto_init.',
+    minLength: 1,
+  }),
+
+];
+
+export const fields = serverFields(entries);
+
+/** What a repository entry holds: `create`, and the sections of the kinds that live in a repository. */
+export const scopeEntries: EntrySpec[] = [
+  configEntry(
+    'create',
+    objectSchema(
+      {
+        title: 'Create the repository',
+        description:
+          "Create the repository when it is missing (POST /admin/users/{owner}/repos, on behalf of its owner, a user or an organisation; needs a site administrator's token). Only used for creation: these values are never compared with an existing repository, and forgeform never deletes repositories. Not allowed on globs. Write create: {} for a repository with Gitea's defaults.",
+      },
+      entries,
+    ),
+  ),
+  configEntry('label_template', {
+    title: 'Label template',
+    description: 'Name of a label template of the server (e.g. "Default" or "Advanced"): its labels are declared as if written under labels, and explicit labels override them field by field.',
+    type: 'string',
+    minLength: 1,
+  }),
+  configEntry(
+    'labels',
+    byName(
+      {
+        title: 'Labels',
+        description: 'Labels of the repository, by name. With policy.prune containing "labels", labels of the repository not listed here (nor in label_template) are deleted.',
+      },
+      { type: 'string', minLength: 1, errorMessage: 'must be a non-empty label name' },
+      'label',
+    ),
+  ),
+  configEntry(
+    'branch_protections',
+    byName(
+      {
+        title: 'Branch protections',
+        description: 'Branch protection rules, by rule name: a branch name or a glob such as "release/*". With policy.prune containing "branch_protections", rules not listed here are deleted.',
+      },
+      { type: 'string', minLength: 1, errorMessage: 'must be a non-empty rule name' },
+      'branch_protection',
+    ),
+  ),
+  configEntry(
+    'issues',
+    byName(
+      {
+        title: 'Issues',
+        description: "Chosen issues of the repository, by index (the number in the issue's URL). Only the fields written here are managed; issues are never created or deleted.",
+      },
+      { type: 'string', pattern: '^[1-9][0-9]*$', errorMessage: 'must be an issue index (a positive number)' },
+      'issue',
+    ),
+  ),
+];
+
+/** The `repos` section and the repository definition. */
+export const fragment: SchemaFragment = {
+  properties: {
+    repos: byName(
+      {
+        title: 'Repositories',
+        description: 'Repositories, by "owner/name", or a glob over an owner\'s repositories such as "acme/*" (exact entries are merged over the globs that match them).',
+      },
+      {
+        type: 'string',
+        pattern: '^[A-Za-z0-9_.-]+/[A-Za-z0-9_.*?\\-\\[\\]{},]+$',
+        patternErrorMessage: 'must be "owner/name" or a glob over an owner\'s repositories like "acme/*"',
+      },
+      'repo',
+    ),
+  },
+  definitions: {
+    repo: objectSchema({ title: 'Repository', description: 'Settings of one repository, or of every repository matching a glob.' }, scopeEntries),
+  },
+};
