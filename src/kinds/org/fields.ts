@@ -47,7 +47,13 @@ export const entries: EntrySpec[] = [
     propertyNames: { type: 'string', minLength: 1, errorMessage: 'must be a non-empty label name' },
     additionalProperties: { $ref: '#/definitions/label' },
   }),
-
+  configEntry('teams', {
+    title: 'Teams',
+    description: 'Teams of the organisation, by name, with their members and repositories. With policy.prune containing "teams", teams of the organisation not listed here are deleted (never the Owners team).',
+    type: 'object',
+    propertyNames: { type: 'string', pattern: '^[A-Za-z0-9_.-]+$', patternErrorMessage: 'must be a team name (letters, digits, "-", "_" and ".")' },
+    additionalProperties: { $ref: '#/definitions/team' },
+  }),
 ];
 
 export const fields = serverFields(entries);
