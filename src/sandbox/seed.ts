@@ -23,6 +23,7 @@ import type { SeedMilestone } from './domains/milestones/seed.js';
 import type { SeedNotification } from './domains/notifications/seed.js';
 import type { SeedOrg } from './domains/orgs/seed.js';
 import type { SeedRepo } from './domains/repos/seed.js';
+import type { SeedTeam } from './domains/teams/seed.js';
 import type { SeedAccountFile, SeedUser } from './domains/users/seed.js';
 
 export { SeedError };
@@ -30,7 +31,7 @@ export { SeedError };
 /** A whole seed file: each domain's keys, `orgs[]` and `repos[]` entries with the keys other domains add. */
 export interface SeedFile extends SeedAccountFile, SeedAdminMiscKeys, SeedHooks {
   users?: SeedUser[];
-  orgs?: (SeedOrg & { labels?: SeedLabel[] })[];
+  orgs?: (SeedOrg & { teams?: SeedTeam[]; labels?: SeedLabel[] })[];
   repos?: (SeedRepo & SeedBranchProtections & { labels?: SeedLabel[]; milestones?: SeedMilestone[]; projects?: SeedProject[]; issues?: SeedIssue[] })[];
   actions?: SeedActions;
   notifications?: SeedNotification[];

@@ -4,19 +4,17 @@
  * model here, every domain's own rows through its `cascade` hooks.
  */
 import { domains } from './registry.js';
-import { ORGS, REPOS, TEAMS, TOKENS, USERS, type OrgRecord, type SandboxState, type UserRecord } from './state.js';
+import { ORGS, REPOS, TOKENS, USERS, type OrgRecord, type SandboxState, type UserRecord } from './state.js';
 
 /** Deletes a repository and what belongs to it. */
 export function deleteRepository(state: SandboxState, repoId: number): void {
   state.indexes.of(REPOS).removeWhere((r) => r.id === repoId);
-  for (const t of state.data.teams) if (t.repoIds.includes(repoId)) t.repoIds = t.repoIds.filter((x) => x !== repoId);
   for (const d of domains()) d.cascade?.repo?.(state, repoId);
 }
 
-/** Deletes an organisation with its repositories, teams and what the domains keep for it (`DeleteOrganization(purge)`). */
+/** Deletes an organisation with its repositories and what the domains keep for it (teams …) (`DeleteOrganization(purge)`). */
 export function deleteOrganization(state: SandboxState, org: OrgRecord): void {
   for (const repo of state.reposOfOwner(org.id)) deleteRepository(state, repo.id);
-  state.indexes.of(TEAMS).removeWhere((t) => t.orgId === org.id);
   for (const d of domains()) d.cascade?.org?.(state, org.id);
   // An organisation leaves the redirects of its old names behind too.
   dropRedirects(state, org.id);
@@ -30,7 +28,6 @@ export function deleteUserRecord(state: SandboxState, user: UserRecord): void {
   state.indexes.of(TOKENS).removeWhere((t) => t.userId === id);
   for (const repo of state.data.repos) repo.collaborators = repo.collaborators.filter((c) => c.userId !== id);
   for (const org of state.data.orgs) org.memberIds = org.memberIds.filter((m) => m !== id);
-  for (const team of state.data.teams) team.memberIds = team.memberIds.filter((m) => m !== id);
   for (const d of domains()) d.cascade?.user?.(state, id);
   dropRedirects(state, id);
 }

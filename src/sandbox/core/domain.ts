@@ -6,6 +6,7 @@
  * of naming domains.
  */
 import type { ApiRouter } from '../http/router.js';
+import type { DomainAccess } from './permissions.js';
 import type { Obj } from './seed-shape.js';
 import type { OrgRecord, RepoRecord, SandboxState, StateData, UserRecord } from './state.js';
 
@@ -72,6 +73,8 @@ export interface SandboxDomain {
   /** The folder under `domains/`. */
   name: string;
   data?: DomainData;
+  /** What it adds to the access model (core/permissions.ts): the teams domain's organisation owners, members and team access. */
+  access?: DomainAccess;
   /** Registers the routes, in registry order (a static path must come before a parameter one that also matches it). */
   routes?(r: ApiRouter): void;
   seed?: DomainSeed;

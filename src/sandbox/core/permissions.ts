@@ -6,10 +6,31 @@
  *   `owner` permission) are owners of every repository of it;
  * - teams give their permission on the repositories they include, collaborators theirs;
  * - a public repository is readable by anyone who can see its owner (restricted users excepted).
+ *
+ * Organisation owners, members and teams' access come from the domains' `access` (the teams
+ * domain: domains/teams/access.ts), registered with the domains: core knows no domain.
  */
-import { AccessMode, type OrgRecord, type RepoRecord, type SandboxState, type TeamPermission, type TeamRecord, type UserRecord } from './state.js';
+import { AccessMode, type OrgRecord, type RepoRecord, type SandboxState, type UserRecord } from './state.js';
 
-const TEAM_MODE: Record<TeamPermission, number> = { read: AccessMode.Read, write: AccessMode.Write, admin: AccessMode.Admin, owner: AccessMode.Owner };
+/** What a domain adds to the access model (`SandboxDomain.access`). */
+export interface DomainAccess {
+  /** Whether the user owns the organisation through the domain (Gitea: a member of its Owners team). */
+  isOrgOwner?(state: SandboxState, org: OrgRecord, userId: number): boolean;
+  /** Whether the user is a member of the organisation through the domain (beside `org_user`). */
+  isOrgMember?(state: SandboxState, org: OrgRecord, userId: number): boolean;
+  /** The access mode the domain gives the user on a repository of the organisation (`AccessMode.None`: none). */
+  repoMode?(state: SandboxState, repo: RepoRecord, org: OrgRecord, userId: number): number;
+  /** The users the domain may give access to a repository of the organisation. */
+  repoUsers?(state: SandboxState, repo: RepoRecord, org: OrgRecord): Iterable<number>;
+}
+
+let accessOf: readonly DomainAccess[] = [];
+
+/** Called with the domains (core/registry.ts): without them nobody owns or belongs to an organisation beyond `org_user`. */
+export function registerAccess(access: readonly DomainAccess[]): void {
+  accessOf = access;
+}
+
 const COLLAB_MODE = { read: AccessMode.Read, write: AccessMode.Write, admin: AccessMode.Admin } as const;
 
 /**
@@ -27,16 +48,12 @@ export function hasMember(memberIds: number[], userId: number): boolean {
   return cached.set.has(userId);
 }
 
-export function teamMode(team: TeamRecord): number {
-  return TEAM_MODE[team.permission];
-}
-
 export function isOrgOwner(state: SandboxState, org: OrgRecord, userId: number): boolean {
-  return state.teamsOfOrg(org.id).some((t) => t.permission === 'owner' && hasMember(t.memberIds, userId));
+  return accessOf.some((a) => a.isOrgOwner?.(state, org, userId) === true);
 }
 
 export function isOrgMember(state: SandboxState, org: OrgRecord, userId: number): boolean {
-  return hasMember(org.memberIds, userId) || state.teamsOfOrg(org.id).some((t) => hasMember(t.memberIds, userId));
+  return hasMember(org.memberIds, userId) || accessOf.some((a) => a.isOrgMember?.(state, org, userId) === true);
 }
 
 /** `HasOrgOrUserVisible` for organisations. */
@@ -55,23 +72,15 @@ export function userVisibleTo(user: UserRecord, viewer: UserRecord | null): bool
   return viewer.isAdmin || viewer.id === user.id;
 }
 
-export function teamHasRepo(team: TeamRecord, repo: RepoRecord): boolean {
-  return team.includesAllRepositories || team.permission === 'owner' || hasMember(team.repoIds, repo.id);
-}
-
 /**
- * The "access table": explicit rights from collaborations and teams (not from ownership of a
+ * The "access table": explicit rights from collaborations and (through the domains) teams (not from ownership of a
  * user repository, not from being a site admin, not from the repository being public).
  */
 export function explicitAccess(state: SandboxState, repo: RepoRecord, userId: number): number {
   let mode: number = AccessMode.None;
   for (const c of repo.collaborators) if (c.userId === userId) mode = Math.max(mode, COLLAB_MODE[c.permission]);
   const owner = state.repoOwner(repo);
-  if (owner.kind === 'org') {
-    for (const team of state.teamsOfOrg(owner.id)) {
-      if (teamHasRepo(team, repo) && hasMember(team.memberIds, userId)) mode = Math.max(mode, teamMode(team));
-    }
-  }
+  if (owner.kind === 'org') for (const a of accessOf) mode = Math.max(mode, a.repoMode?.(state, repo, owner.org, userId) ?? AccessMode.None);
   return mode;
 }
 
@@ -103,20 +112,10 @@ export function explicitReaderIds(state: SandboxState, repo: RepoRecord): number
   // Only collaborators and members of the owner's teams can have explicit access: ask about them, not every user.
   const candidates = new Set(repo.collaborators.map((c) => c.userId));
   const owner = state.repoOwner(repo);
-  if (owner.kind === 'org') for (const team of state.teamsOfOrg(owner.id)) if (teamHasRepo(team, repo)) for (const id of team.memberIds) candidates.add(id);
+  if (owner.kind === 'org') for (const a of accessOf) for (const id of a.repoUsers?.(state, repo, owner.org) ?? []) candidates.add(id);
   const ids = [...candidates]
     .filter((id) => id !== repo.ownerId && state.userById(id) !== undefined && explicitAccess(state, repo, id) >= AccessMode.Read)
     .sort((a, b) => a - b);
   if (owner.kind === 'user') ids.push(repo.ownerId);
   return ids;
-}
-
-/** Teams of the owning organisation with at least read access to the repository (id order). */
-export function teamsWithAccess(state: SandboxState, repo: RepoRecord): TeamRecord[] {
-  const owner = state.repoOwner(repo);
-  if (owner.kind !== 'org') return [];
-  return state
-    .teamsOfOrg(owner.id)
-    .filter((t) => teamHasRepo(t, repo) && teamMode(t) >= AccessMode.Read)
-    .sort((a, b) => a.id - b.id);
 }

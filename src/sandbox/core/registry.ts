@@ -4,11 +4,13 @@
  * contract only, not on the domains.
  */
 import type { SandboxDomain } from './domain.js';
+import { registerAccess } from './permissions.js';
 
 let registered: readonly SandboxDomain[] = [];
 
 export function registerDomains(domains: readonly SandboxDomain[]): void {
   registered = domains;
+  registerAccess(domains.flatMap((d) => (d.access ? [d.access] : [])));
 }
 
 export function domains(): readonly SandboxDomain[] {

@@ -80,19 +80,6 @@ export interface OrgRecord {
   updatedAt: string;
 }
 
-export type TeamPermission = 'read' | 'write' | 'admin' | 'owner';
-
-export interface TeamRecord {
-  id: number;
-  orgId: number;
-  name: string;
-  description: string;
-  permission: TeamPermission;
-  includesAllRepositories: boolean;
-  repoIds: number[];
-  memberIds: number[];
-}
-
 /** `user_redirect`: an old (lower-cased) user name that now leads to a user id (core/redirects.ts). */
 export interface UserRedirectRecord {
   lowerName: string;
@@ -144,19 +131,18 @@ export interface StateData {
   users: UserRecord[];
   tokens: TokenRecord[];
   orgs: OrgRecord[];
-  teams: TeamRecord[];
   repos: RepoRecord[];
   /** Old user names that lead to a user (core/redirects.ts): the shared name space's. */
   userRedirects: UserRedirectRecord[];
 }
 
 /** The access model's empty tables (the domains' come from their `data`: core/state-file.ts). */
-export function emptyAccessData(): Pick<StateData, 'version' | 'nextId' | 'users' | 'tokens' | 'orgs' | 'teams' | 'repos' | 'userRedirects'> {
-  return { version: 1, nextId: {}, users: [], tokens: [], orgs: [], teams: [], repos: [], userRedirects: [] };
+export function emptyAccessData(): Pick<StateData, 'version' | 'nextId' | 'users' | 'tokens' | 'orgs' | 'repos' | 'userRedirects'> {
+  return { version: 1, nextId: {}, users: [], tokens: [], orgs: [], repos: [], userRedirects: [] };
 }
 
-/** Id sequences: users and organisations share one, like Gitea's `user` table. */
-export type IdSequence = 'user' | 'token' | 'team' | 'repo' | 'label' | 'milestone' | 'issue' | 'branchProtection' | (string & {});
+/** Id sequences: users and organisations share one, like Gitea's `user` table; each domain names its own (`team`, `label` …). */
+export type IdSequence = 'user' | 'token' | 'repo' | (string & {});
 
 export type Owner = { kind: 'user'; user: UserRecord; id: number; name: string } | { kind: 'org'; org: OrgRecord; id: number; name: string };
 
@@ -184,7 +170,6 @@ const lower = (s: string): string => s.toLowerCase();
 // The access model's indexes (domains define theirs beside their records).
 export const USERS = defineIndex<UserRecord>()({ table: 'users', unique: { id: (u) => u.id, name: (u) => lower(u.name), email: (u) => lower(u.email) } });
 export const ORGS = defineIndex<OrgRecord>()({ table: 'orgs', unique: { id: (o) => o.id, name: (o) => lower(o.name) } });
-export const TEAMS = defineIndex<TeamRecord>()({ table: 'teams', unique: { id: (t) => t.id, name: (t) => `${t.orgId}/${lower(t.name)}` }, groups: { org: (t) => t.orgId } });
 export const TOKENS = defineIndex<TokenRecord>()({ table: 'tokens', unique: { hash: (t) => t.hash } });
 export const REPOS = defineIndex<RepoRecord>()({ table: 'repos', unique: { id: (r) => r.id, name: (r) => `${r.ownerId}/${lower(r.name)}` }, groups: { owner: (r) => r.ownerId } });
 
@@ -247,18 +232,6 @@ export class SandboxState {
 
   isEmailTaken(email: string): boolean {
     return this.indexes.of(USERS).get('email', lower(email)) !== undefined;
-  }
-
-  teamById(id: number): TeamRecord | undefined {
-    return this.indexes.of(TEAMS).get('id', id);
-  }
-
-  teamsOfOrg(orgId: number): TeamRecord[] {
-    return this.indexes.of(TEAMS).list('org', orgId);
-  }
-
-  teamByName(orgId: number, name: string): TeamRecord | undefined {
-    return this.indexes.of(TEAMS).get('name', `${orgId}/${lower(name)}`);
   }
 
   // ---- tokens -------------------------------------------------------------------------------

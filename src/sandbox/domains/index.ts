@@ -20,11 +20,13 @@ import { milestonesDomain } from './milestones/index.js';
 import { notificationsDomain } from './notifications/index.js';
 import { orgsDomain } from './orgs/index.js';
 import { reposDomain } from './repos/index.js';
+import { teamsDomain } from './teams/index.js';
 import { usersDomain } from './users/index.js';
 
 export const DOMAINS = [
   metaDomain,
   usersDomain,
+  teamsDomain,
   orgsDomain,
   markupDomain,
   labelsDomain,

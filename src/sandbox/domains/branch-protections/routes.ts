@@ -15,7 +15,8 @@ import { bind, mustNotBeArchived, notFound, repoAssignment, reqRepoAdmin, formOf
 import type { ApiContext, Step } from '../../http/context.js';
 import { apiError, empty, json } from '../../http/respond.js';
 import type { ApiRouter } from '../../http/router.js';
-import { explicitReaderIds, teamsWithAccess } from '../../core/permissions.js';
+import { explicitReaderIds } from '../../core/permissions.js';
+import { teamsWithAccess } from '../teams/records.js';
 import { type RepoRecord, type SandboxState } from '../../core/state.js';
 import { type BranchProtectionRecord, PROTECTIONS, protectionsOfRepo } from './records.js';
 import { fail, isFailure } from '../../core/failure.js';

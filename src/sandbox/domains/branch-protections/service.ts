@@ -1,5 +1,6 @@
 /** Creating and editing branch protection rules (`UpdateProtectBranch` with its access filters), for the routes and the seed loader. */
-import { isExplicitReader, repoAccessMode, teamsWithAccess } from '../../core/permissions.js';
+import { isExplicitReader, repoAccessMode } from '../../core/permissions.js';
+import { teamByName, teamsWithAccess } from '../teams/records.js';
 import { AccessMode, nowIso, type RepoRecord, type SandboxState } from '../../core/state.js';
 import { type BranchProtectionRecord, protectionsOfRepo } from './records.js';
 import { failure, isFailure, type Failure } from '../../core/failure.js';
@@ -59,7 +60,7 @@ function resolveUsers(state: SandboxState, names: string[]): number[] | Failure 
 function resolveTeams(state: SandboxState, orgId: number, names: string[]): number[] | Failure {
   const ids: number[] = [];
   for (const name of names) {
-    const team = state.teamByName(orgId, name);
+    const team = teamByName(state, orgId, name);
     if (!team) return failure(422, `team does not exist [org_id ${orgId}, team_id 0, name: ${name}]`);
     ids.push(team.id);
   }

@@ -24,7 +24,8 @@ import { formInt, listOptions, setLinkHeader, setTotalCountHeader } from '../../
 import { apiError, empty, json } from '../../http/respond.js';
 import type { ApiRouter } from '../../http/router.js';
 import { toIssue } from './convert.js';
-import { repoAccessMode, teamHasRepo } from '../../core/permissions.js';
+import { repoAccessMode } from '../../core/permissions.js';
+import { teamByName, teamHasRepo } from '../teams/records.js';
 import { AccessMode, nowIso, type RepoRecord, type SandboxState, type UserRecord } from '../../core/state.js';
 import { type IssueRecord, issuesOfRepo, projectById } from './records.js';
 import { issueFromPath, registerIssueLabelRoutes } from './issue-labels.js';
@@ -361,7 +362,7 @@ function searchIssues(ctx: ApiContext): Response {
   if (teamName !== '') {
     if (ownerName === '') return apiError(ctx.root, 400, 'Owner organisation is required for filtering on team');
     const ownerId = ctx.state.ownerByName(ownerName)!.id;
-    const team = ctx.state.teamByName(ownerId, teamName);
+    const team = teamByName(ctx.state, ownerId, teamName);
     if (!team) return apiError(ctx.root, 400, `team does not exist [org_id ${ownerId}, team_id 0, name: ${teamName}]`);
     repos = repos.filter((r) => teamHasRepo(team, r));
   }

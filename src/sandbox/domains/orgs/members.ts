@@ -1,15 +1,16 @@
 /** Organisation membership (`org_user` and team members). */
 import { isOrgMember, isOrgOwner } from '../../core/permissions.js';
 import type { OrgRecord, SandboxState } from '../../core/state.js';
+import { ownersTeam, teamsOfOrg } from '../teams/records.js';
 
 /** `RemoveOrgUser`: false when the user is the last member of the Owners team (`ErrLastOrgOwner`). */
 export function removeOrgMember(state: SandboxState, org: OrgRecord, userId: number): boolean {
   if (isOrgOwner(state, org, userId)) {
-    const owners = state.teamsOfOrg(org.id).find((t) => t.permission === 'owner');
+    const owners = ownersTeam(state, org.id);
     if (owners && owners.memberIds.length === 1 && owners.memberIds[0] === userId) return false;
   }
   org.memberIds = org.memberIds.filter((id) => id !== userId);
-  for (const t of state.teamsOfOrg(org.id)) t.memberIds = t.memberIds.filter((id) => id !== userId);
+  for (const t of teamsOfOrg(state, org.id)) t.memberIds = t.memberIds.filter((id) => id !== userId);
   return true;
 }
 

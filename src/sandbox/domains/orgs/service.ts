@@ -2,6 +2,7 @@
 import { failure, type Failure } from '../../core/failure.js';
 import { nowIso, type OrgRecord, type Owner, type SandboxState, type Visibility } from '../../core/state.js';
 import { deleteUserRedirect } from '../../core/redirects.js';
+import { createOwnersTeam } from '../teams/service.js';
 import { checkUsableUsername } from '../users/service.js';
 
 export interface CreateOrgInput {
@@ -38,16 +39,7 @@ export function createOrg(state: SandboxState, creator: Owner, input: CreateOrgI
     updatedAt: now,
   };
   state.data.orgs.push(org);
-  state.data.teams.push({
-    id: state.nextId('team'),
-    orgId: org.id,
-    name: 'Owners',
-    description: '',
-    permission: 'owner',
-    includesAllRepositories: true,
-    repoIds: [],
-    memberIds: [creator.id],
-  });
+  createOwnersTeam(state, org, creator.id);
   deleteUserRedirect(state, org.name);
   return org;
 }

@@ -10,7 +10,7 @@ import { registerEmailRoutes } from './emails.js';
 import { registerAdminUserRoutes } from './routes.js';
 import { loadUsersSeed } from './seed.js';
 import { registerUserRoutes } from './self.js';
-import { registerTeamUserRoutes } from './teams-users.js';
+import { registerUserInfoRoutes } from './user-info.js';
 import { registerTokenRoutes } from './tokens.js';
 import { emptyAccountStateData } from './records.js';
 
@@ -28,7 +28,7 @@ export const usersDomain: SandboxDomain = {
     registerAdminUserRoutes(r);
     registerAdminUserExtraRoutes(r);
     registerEmailRoutes(r);
-    registerTeamUserRoutes(r);
+    registerUserInfoRoutes(r);
     registerTokenRoutes(r);
   },
   seed: { keys: ['users', 'auth_sources', 'badges'], load: loadUsersSeed },

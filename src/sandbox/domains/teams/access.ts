@@ -1,0 +1,21 @@
+/**
+ * What teams add to the access model (core/permissions.ts): the Owners team's members own the
+ * organisation, team members are its members, and a team gives its permission on the repositories
+ * it includes (`models/perm/access`: the access table is built from collaborations and teams).
+ */
+import { hasMember, type DomainAccess } from '../../core/permissions.js';
+import { AccessMode } from '../../core/state.js';
+import { teamHasRepo, teamMode, teamsOfOrg } from './records.js';
+
+export const teamAccess: DomainAccess = {
+  isOrgOwner: (state, org, userId) => teamsOfOrg(state, org.id).some((t) => t.permission === 'owner' && hasMember(t.memberIds, userId)),
+  isOrgMember: (state, org, userId) => teamsOfOrg(state, org.id).some((t) => hasMember(t.memberIds, userId)),
+  repoMode: (state, repo, org, userId) => {
+    let mode: number = AccessMode.None;
+    for (const team of teamsOfOrg(state, org.id)) {
+      if (teamHasRepo(team, repo) && hasMember(team.memberIds, userId)) mode = Math.max(mode, teamMode(team));
+    }
+    return mode;
+  },
+  repoUsers: (state, repo, org) => teamsOfOrg(state, org.id).flatMap((t) => (teamHasRepo(t, repo) ? t.memberIds : [])),
+};
