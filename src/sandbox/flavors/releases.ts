@@ -78,10 +78,15 @@ export interface FieldVariant {
   def: Partial<Omit<FieldDef, 'json'>>;
 }
 
+const TEAM_NAME_30: Availability = { gitea: { until: '1.21' }, forgejo: { until: 7 } };
+
 /** Go struct name → JSON key → the older declarations of that field (first match wins). */
 export const FIELD_VARIANTS: Record<string, Record<string, FieldVariant[]>> = {
   // `[]int64` (ids only) before names were accepted (`[]any`): Gitea 1.22 (#30943), Forgejo 8.
   IssueLabelsOption: { labels: [{ in: { gitea: { until: '1.21' }, forgejo: { until: 7 } }, def: { type: 'int[]' } }] },
+  // Team names of 30 characters at most: Gitea 1.21 and Forgejo 7 (v1.21.11, v7.0.16 `modules/structs/org_team.go` l.27, l.43); 255 from Gitea 1.22 (#31410) and Forgejo 8.
+  CreateTeamOption: { name: [{ in: TEAM_NAME_30, def: { rules: ['Required', 'AlphaDashDot', 'MaxSize(30)'] } }] },
+  EditTeamOption: { name: [{ in: TEAM_NAME_30, def: { rules: ['AlphaDashDot', 'MaxSize(30)'] } }] },
   // Forgejo 8 (d07c8c821c): `*int64` / `*string`, no longer required (the handler wants both or neither).
   EditUserOption: {
     source_id: [{ in: { forgejo: { since: 8 } }, def: { pointer: true } }],
@@ -221,6 +226,16 @@ export const QUIRKS = {
   protectionIgnoresArchive: { gitea: { until: '1.21' } },
   /** `DELETE …/branch_protections/{name}` on an archived repository: the model's `ErrRepoIsArchived`, a 500 (no `mustNotBeArchived` on the route). */
   protectionDeleteArchived500: { gitea: { since: '1.22', until: '1.25' }, forgejo: {} },
+  /**
+   * A team below admin is stored with the permission `none`: its units carry the levels (#34128, 07c6087878;
+   * Gitea v1.24.7 `routers/api/v1/org/team.go` l.209 `ParseAccessMode(permission, none, admin)`). Before, and
+   * in every Forgejo, the permission is kept, or the lowest level of `units_map` (MinUnitAccessMode, v1.21.11 l.216–219).
+   */
+  teamPermissionInUnits: GITEA_ONLY('1.24'),
+  /** `GET /teams/{id}/members` without `page` lists every member (GetTeamMembers limits only when page > 0; page.go passes 0 through before Gitea main). */
+  teamMembersUnpagedWithoutPage: { gitea: { until: '1.25' }, forgejo: {} },
+  /** The team lists (`/orgs/{org}/teams`, `/teams/{id}/members`, `/teams/{id}/repos`) send a `Link` header (Gitea main, 1.26). */
+  teamListsLink: GITEA_ONLY('1.26'),
   /** `POST /admin/users/{u}/badges` with a badge the user has: inserted again (no unique index), 204. */
   badgeAddDuplicates: { gitea: { since: '1.22', until: '1.25' } },
 } satisfies Record<string, Availability>;

@@ -7,7 +7,14 @@ import { AccessMode, type RepoRecord, type SandboxState, type StateData } from '
 import { hasMember } from '../../core/permissions.js';
 import { defineIndex } from '../../core/table-index.js';
 
-export type TeamPermission = 'read' | 'write' | 'admin' | 'owner';
+/** A team's own access mode as stored (`team.authorize`): `none` for teams below admin from Gitea 1.24 (see NOTES.md "Teams"). */
+export type TeamPermission = 'none' | 'read' | 'write' | 'admin' | 'owner';
+
+/** A level of one unit (`team_unit.access_mode`). */
+export type UnitLevel = 'none' | 'read' | 'write' | 'admin' | 'owner';
+
+/** Every repository unit (`models/unit/unit.go`, the same in every release read). */
+export const UNIT_KEYS = ['repo.code', 'repo.issues', 'repo.pulls', 'repo.releases', 'repo.wiki', 'repo.ext_wiki', 'repo.ext_issues', 'repo.projects', 'repo.packages', 'repo.actions'] as const;
 
 export interface TeamRecord {
   id: number;
@@ -18,6 +25,25 @@ export interface TeamRecord {
   includesAllRepositories: boolean;
   repoIds: number[];
   memberIds: number[];
+  /** Stored units and their levels (`team_unit`); absent on teams of older state files and seeds: every unit at the permission. */
+  units?: Record<string, UnitLevel>;
+  /** Absent: false (the Owners team: true). */
+  canCreateOrgRepo?: boolean;
+}
+
+const LEVEL: Record<UnitLevel, number> = { none: AccessMode.None, read: AccessMode.Read, write: AccessMode.Write, admin: AccessMode.Admin, owner: AccessMode.Owner };
+
+export const isAdminTeam = (team: TeamRecord): boolean => team.permission === 'admin' || team.permission === 'owner';
+
+/**
+ * The units a team answers (`GetUnitsMap`): an admin-level team every unit at its own level, another
+ * its stored units (`none` entries included); a seeded team without stored units every unit at its
+ * permission, the external ones at read (as `attachAdminTeamUnits` and the web form make them).
+ */
+export function unitsOf(team: TeamRecord): Record<string, UnitLevel> {
+  if (isAdminTeam(team)) return Object.fromEntries(UNIT_KEYS.map((k) => [k, team.permission]));
+  if (team.units) return team.units;
+  return Object.fromEntries(UNIT_KEYS.map((k) => [k, k.endsWith('.ext_wiki') || k.endsWith('.ext_issues') ? 'read' : team.permission]));
 }
 
 declare module '../../core/state.js' {
@@ -55,10 +81,10 @@ export function ownersTeam(state: SandboxState, orgId: number): TeamRecord | und
   return teamsOfOrg(state, orgId).find((t) => t.permission === 'owner');
 }
 
-const TEAM_MODE: Record<TeamPermission, number> = { read: AccessMode.Read, write: AccessMode.Write, admin: AccessMode.Admin, owner: AccessMode.Owner };
-
+/** What the team gives on the code of its repositories: its own mode when admin-level, else its code unit's level. */
 export function teamMode(team: TeamRecord): number {
-  return TEAM_MODE[team.permission];
+  if (isAdminTeam(team) || !team.units) return LEVEL[team.permission];
+  return LEVEL[team.units['repo.code'] ?? 'none'];
 }
 
 export function teamHasRepo(team: TeamRecord, repo: RepoRecord): boolean {

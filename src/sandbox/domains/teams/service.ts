@@ -8,6 +8,8 @@ export interface CreateTeamInput {
   permission: TeamPermission;
   includesAllRepositories: boolean;
   memberIds: number[];
+  units?: TeamRecord['units'];
+  canCreateOrgRepo?: boolean;
 }
 
 export function createTeam(state: SandboxState, org: OrgRecord, input: CreateTeamInput): TeamRecord {
@@ -20,6 +22,8 @@ export function createTeam(state: SandboxState, org: OrgRecord, input: CreateTea
     includesAllRepositories: input.includesAllRepositories,
     repoIds: [],
     memberIds: input.memberIds,
+    ...(input.units ? { units: input.units } : {}),
+    ...(input.canCreateOrgRepo !== undefined ? { canCreateOrgRepo: input.canCreateOrgRepo } : {}),
   };
   state.data.teams.push(team);
   return team;
@@ -27,7 +31,7 @@ export function createTeam(state: SandboxState, org: OrgRecord, input: CreateTea
 
 /** `organization.CreateOrganization`: the Owners team, with the creator as its only member. */
 export function createOwnersTeam(state: SandboxState, org: OrgRecord, creatorId: number): TeamRecord {
-  return createTeam(state, org, { name: 'Owners', permission: 'owner', includesAllRepositories: true, memberIds: [creatorId] });
+  return createTeam(state, org, { name: 'Owners', permission: 'owner', includesAllRepositories: true, memberIds: [creatorId], canCreateOrgRepo: true });
 }
 
 /** Adds an owner to the organisation's Owners team (once). */
