@@ -12,7 +12,7 @@ import { available, type Availability } from '../../src/sandbox/flavors/releases
 import type { Flavor } from '../../src/sandbox/flavors/flavor.js';
 import type { SeedFile } from '../../src/sandbox/index.js';
 import { SWAGGER_EXCEPTIONS } from '../../src/sandbox/flavors/swagger-exceptions.js';
-import type { Harness } from '../sandbox/helpers.js';
+import { basic, type Harness } from '../sandbox/helpers.js';
 import { swaggerOf } from '../support/swagger.js';
 
 export interface Fact {
@@ -46,7 +46,7 @@ export const SEED: SeedFile = {
     { name: 'mail-org', owners: ['root'], email: 'old@mail-org.example.com' },
     { name: 'clear-org', owners: ['root'], full_name: 'Clear', description: 'kept?', email: 'clear@example.com' },
   ],
-  repos: [{ name: 'acme/app', labels: [{ name: 'bug', color: 'ee0701' }], issues: [{ title: 'One', labels: ['bug'] }], branch_protections: [{ rule_name: 'main' }] }],
+  repos: [{ name: 'acme/app', labels: [{ name: 'bug', color: 'ee0701' }], issues: [{ title: 'One', labels: ['bug'] }], branch_protections: [{ rule_name: 'main' }, { rule_name: 'release/v1' }] }],
   hooks: [{ type: 'gitea', config: { url: 'https://seeded.example.com/hook', content_type: 'json', is_system_webhook: true }, events: ['push'], active: true }],
 };
 
@@ -275,6 +275,143 @@ export const FACTS: Fact[] = [
     async observe(h) {
       const r = await h.call('PATCH', 'repos/acme/app/issues/1', { body: { body: 'edited', content_version: 999 } });
       return r.status;
+    },
+  },
+
+  // ---- access tokens ------------------------------------------------------------------------------
+  {
+    id: 'AccessToken answer keys (GET /users/{u}/tokens): created_at and last_used_at from Gitea 1.24, repositories on Forgejo 15',
+    cite: 'modules/structs/user_app.go: Gitea v1.23.8 l.13–19, v1.24.7 l.13–21 (#34339, first in v1.24.0), Forgejo v15.0.3 l.14–21; routers/api/v1/user/app.go ListAccessTokens (v1.24.7 l.60–67, Forgejo v15.0.3 l.100–106)',
+    expected: (f) => answerKeys(f, 'AccessToken'),
+    async observe(h) {
+      const r = await h.call('GET', 'users/root/tokens', { headers: { authorization: basic('root', 'rootpass1') } });
+      return keysOf(r.json);
+    },
+  },
+  {
+    id: 'a token without scope: created (and no scopes in the answer) on Gitea 1.21 and Forgejo 7, 400 "access token must have a scope" after',
+    cite: 'routers/api/v1/user/app.go CreateAccessToken: Gitea v1.21.11 l.120–135 (no check, answer without Scopes), v1.22.6 l.121–122 and l.136; Forgejo v7.0.16 l.116–132, v11.0.15 l.125–126 and l.140',
+    expected: (f) => (on(f, { gitea: { until: '1.21' }, forgejo: { until: 7 } }) ? { status: 201, scopes: null } : { status: 400, message: 'access token must have a scope' }),
+    async observe(h) {
+      const r = await h.call<{ scopes?: unknown; message?: string }>('POST', 'users/root/tokens', { headers: { authorization: basic('root', 'rootpass1') }, body: { name: 'no-scope', scopes: [] } });
+      return r.status === 201 ? { status: r.status, scopes: r.json.scopes } : { status: r.status, message: r.json.message };
+    },
+  },
+
+  // ---- /admin/users filters -----------------------------------------------------------------------
+  {
+    id: 'GET /admin/users?q= filters on Gitea 1.26 only (ignored: every user, elsewhere)',
+    cite: 'routers/api/v1/admin/user.go SearchUsers: Gitea v1.21.11 l.470–477, v1.25.4 l.425–432, Forgejo v7.0.16 l.424–431, v15.0.3 l.448–455 read only login_name, source_id and paging; upstream main l.498–507 (Keyword: q, SearchByEmail)',
+    expected: (f) => (on(f, { gitea: { since: '1.26' } }) ? ['alice'] : 'every user'),
+    async observe(h) {
+      const r = await h.call<{ login: string }[]>('GET', 'admin/users?q=alice');
+      return r.json.length > 1 ? 'every user' : r.json.map((u) => u.login);
+    },
+  },
+  {
+    id: 'GET /admin/users?visibility=bogus: 422 on Gitea 1.26, ignored elsewhere',
+    cite: 'upstream main routers/api/v1/admin/user.go l.487–496 (`Invalid visibility: "%s"`); not read by Gitea v1.25.4 l.425–432 nor Forgejo v15.0.3 l.448–455',
+    expected: (f) => (on(f, { gitea: { since: '1.26' } }) ? { status: 422, message: 'Invalid visibility: "bogus"' } : { status: 200 }),
+    async observe(h) {
+      const r = await h.call<{ message?: string }>('GET', 'admin/users?visibility=bogus');
+      return r.status === 200 ? { status: 200 } : { status: r.status, message: r.json.message };
+    },
+  },
+  {
+    id: 'GET /admin/users sort names: Forgejo 10+ reads its own (reversealphabetically …), Gitea 1.26 sort+order (name/created/updated/id; another mode 422), older releases none',
+    cite: 'Forgejo v11.0.15 routers/api/v1/admin/user.go l.440–458, v15.0.3 l.453 + utils/db_search_order.go l.11–27 (dbbd359984); upstream main admin/user.go l.467–485 + models/user/search.go l.21–36 (AdminUserOrderByMap); Gitea v1.25.4 l.430 and Forgejo v7.0.16 l.430 SearchOrderByAlphabetically',
+    expected: (f) => {
+      if (on(f, { gitea: { since: '1.26' } })) return { forgejoName: 422, giteaName: 'vis-user' };
+      if (on(f, { forgejo: { since: 10 } })) return { forgejoName: 'vis-user', giteaName: 'alice' };
+      return { forgejoName: 'alice', giteaName: 'alice' };
+    },
+    async observe(h) {
+      const first = async (q: string): Promise<string | number> => {
+        const r = await h.call<{ login: string }[]>('GET', `admin/users?${q}`);
+        return r.status === 200 ? r.json[0]!.login : r.status;
+      };
+      return { forgejoName: await first('sort=reversealphabetically'), giteaName: await first('sort=name&order=desc') };
+    },
+  },
+  {
+    id: 'GET /admin/users?source_id=0: local users only on Forgejo 10+ (an explicit 0 filters), no filter on Gitea and Forgejo 7',
+    cite: 'Forgejo v11.0.15 routers/api/v1/admin/user.go l.460–466 and v15.0.3 l.440–446 (optional.Some), models/user/search.go v15.0.3 l.104–106 (#6240, 70348e159f); Gitea v1.25.4 admin/user.go l.429 FormInt64 + models/user/search.go l.96 (SourceID > 0), Forgejo v7.0.16 l.429',
+    expected: (f) => (on(f, { forgejo: { since: 10 } }) ? 'local users only' : 'every user'),
+    async observe(h) {
+      const r = await h.call<{ login: string }[]>('GET', 'admin/users?source_id=0');
+      return r.json.some((u) => u.login.startsWith('ext-user')) ? 'every user' : 'local users only';
+    },
+  },
+
+  // ---- validation a release does or does not do ----------------------------------------------------
+  {
+    id: 'PATCH issue state "bogus": 412 "unknown state" from Gitea 1.22; Gitea 1.21 and every Forgejo reopen (anything but closed is open)',
+    cite: 'routers/api/v1/repo/issue.go EditIssue: Gitea v1.21.11 l.876 (IsClosed = closed == state), v1.22.6 l.910–916 (412), v1.25.4 l.924 + l.1054; Forgejo v7.0.16 l.892, v11.0.15 l.921, v15.0.3 l.947',
+    expected: (f) => (on(f, { gitea: { until: '1.21' }, forgejo: {} }) ? { status: 201, state: 'open' } : { status: 412, message: 'unknown state: bogus' }),
+    async observe(h) {
+      const r = await h.call<{ state?: string; message?: string }>('PATCH', 'repos/acme/app/issues/1', { body: { state: 'bogus' } });
+      return r.status === 201 ? { status: 201, state: r.json.state } : { status: r.status, message: r.json.message };
+    },
+  },
+  {
+    id: 'PATCH issue with unset_due_date false and no due_date: 400 "The due_date cannot be empty" (Gitea 1.22+, Forgejo 10+), a nil-pointer 500 on Gitea 1.21 and Forgejo 7',
+    cite: 'routers/api/v1/repo/issue.go EditIssue: Gitea v1.21.11 l.818–823 (`!form.Deadline.IsZero()` on a nil *time.Time), v1.22.6 l.844–847, Forgejo v7.0.16 l.835–840, v10.0.0 and v11.0.15 l.863',
+    expected: (f) => (on(f, { gitea: { until: '1.21' }, forgejo: { until: 7 } }) ? 500 : 400),
+    async observe(h) {
+      return (await h.call('PATCH', 'repos/acme/app/issues/1', { body: { unset_due_date: false } })).status;
+    },
+  },
+  {
+    id: 'POST /admin/hooks checks the URL (Invalid url) from Gitea 1.24 and Forgejo 15; older releases store any URL',
+    cite: 'routers/api/v1/utils/hook.go checkCreateHookOption: Gitea v1.24.0 and v1.25.4 l.96–97, Forgejo v15.0.3 l.97–98; no IsValidURL in Gitea v1.21.11 l.86–100, v1.23.8, Forgejo v7.0.16 l.81–95, v11.0.15',
+    expected: (f) => (on(f, { gitea: { since: '1.24' }, forgejo: { since: 15 } }) ? 422 : 201),
+    async observe(h) {
+      return (await h.call('POST', 'admin/hooks', { body: { type: 'gitea', config: { url: 'ftp://not-http', content_type: 'json', is_system_webhook: 'true' }, events: ['push'], active: true } })).status;
+    },
+  },
+
+  // ---- routes: present, 404 or 405 ----------------------------------------------------------------
+  {
+    id: 'GET /repos/{o}/{r}/commits/{sha}/pull is routed from Gitea 1.22 and in every Forgejo (a JSON 404 for an unknown commit); Gitea 1.21 has no such route (plain 404)',
+    cite: 'routers/api/v1/api.go: Gitea #29243 (0a426cc575), v1.22.0 l.1277, v1.22.6 l.1322, v1.25.4 l.1414 (MatchPath); none in v1.21.0 … v1.21.11; Forgejo v7.0.16 l.1188, v11.0.15 l.1313, v15.0.3 l.1364',
+    expected: (f) => ({ status: 404, routed: on(f, { gitea: { since: '1.22' }, forgejo: {} }) }),
+    async observe(h) {
+      const r = await h.call('GET', 'repos/acme/app/commits/0123456789abcdef0123456789abcdef01234567/pull');
+      return { status: r.status, routed: r.json !== undefined };
+    },
+  },
+  {
+    id: 'POST /admin/runners/registration-token: 405 where the GET exists (Gitea 1.22–1.25, every Forgejo), 404 on Gitea 1.21 and 1.26 (no route at that path)',
+    cite: 'routers/api/v1/api.go: Gitea v1.22.6 l.1629–1630, v1.24.7 l.1738–1740, v1.25.4 l.1766–1768 (GET only); none in v1.21.11 nor upstream main (l.1728–1731: POST under /admin/actions/runners); Forgejo v7.0.16 l.1499, v15.0.3 l.1716; chi answers 405 for a path routed for other methods',
+    expected: (f) => (on(f, { gitea: { since: '1.22', until: '1.25' }, forgejo: {} }) ? 405 : 404),
+    async observe(h) {
+      return (await h.call('POST', 'admin/runners/registration-token')).status;
+    },
+  },
+  {
+    id: 'PATCH /admin/actions/runners/{id}: 405 where GET/DELETE exist without PATCH (Gitea 1.24–1.25, Forgejo 15), routed on 1.26 (JSON 404 for an unknown runner), 404 without runner routes',
+    cite: 'routers/api/v1/api.go: Gitea v1.24.7 l.1732–1737, v1.25.4 l.1757–1763 (GET, DELETE /{runner_id}); upstream main l.1728–1736 (PATCH, #36776); Forgejo v15.0.3 l.1706–1712; no /admin/actions/runners in Gitea v1.23.8 nor Forgejo v11.0.15',
+    expected: (f) => {
+      if (on(f, { gitea: { since: '1.26' } })) return { status: 404, routed: true };
+      if (on(f, { gitea: { since: '1.24' }, forgejo: { since: 15 } })) return { status: 405, routed: false };
+      return { status: 404, routed: false };
+    },
+    async observe(h) {
+      const r = await h.call('PATCH', 'admin/actions/runners/999', { body: { disabled: true } });
+      return { status: r.status, routed: r.json !== undefined };
+    },
+  },
+  {
+    id: 'a branch-protection name with an unencoded "/" is one path segment before Gitea 1.26 (404, PATCH too — never 405); %2F works everywhere',
+    cite: 'routers/api/v1/api.go: Gitea v1.25.4 l.1267 and Forgejo v15.0.3 l.1214 `m.Group("/{name}", …)`; upstream main l.1231 `m.Group("/*", …)` (#37096, 2c2d7e6f64), repo/branch.go `ctx.PathParam("*")` l.566',
+    expected: (f) => (on(f, { gitea: { since: '1.26' } }) ? { unencoded: 200, encoded: 200, patchUnencoded: 200 } : { unencoded: 404, encoded: 200, patchUnencoded: 404 }),
+    async observe(h) {
+      const base = 'repos/acme/app/branch_protections';
+      return {
+        unencoded: (await h.call('GET', `${base}/release/v1`)).status,
+        encoded: (await h.call('GET', `${base}/release%2Fv1`)).status,
+        patchUnencoded: (await h.call('PATCH', `${base}/release/v1`, { body: {} })).status,
+      };
     },
   },
 

@@ -6,11 +6,18 @@
  * the hand-written data misses fails here. Where a handler answers otherwise than its swagger says, the
  * handler wins: SWAGGER_EXCEPTIONS says so, with its source.
  */
+import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import { kinds } from '../../src/kinds/index.js';
+import { emptyState } from '../../src/sandbox/core/state-file.js';
+import { DOMAINS } from '../../src/sandbox/domains/index.js';
+import type { OptionDef } from '../../src/sandbox/http/options.js';
+import { ApiRouter, type Method } from '../../src/sandbox/http/router.js';
+import { optionFor } from '../../src/sandbox/flavors/options.js';
+import { routeShape } from '../../src/sandbox/flavors/swagger.js';
 import { serverHas, type Availability, type ServerInfo } from '../../src/model/index.js';
 import { FLAVORS, type Flavor } from '../../src/sandbox/flavors/flavor.js';
-import { ANSWER_FIELDS, available, REQUEST_FIELDS, ROUTES } from '../../src/sandbox/flavors/releases.js';
+import { ANSWER_FIELDS, answerHas, available, REQUEST_FIELDS, ROUTES, shapeAnswer } from '../../src/sandbox/flavors/releases.js';
 import { SWAGGER_EXCEPTIONS } from '../../src/sandbox/flavors/swagger-exceptions.js';
 import { swaggerOf } from '../support/swagger.js';
 
@@ -124,5 +131,63 @@ describe('forgeform’s availability data agrees with the swagger of every relea
       if (has !== want) wrong.push(`${e.name} (${where}): forgeform ${has}, swagger ${want}`);
     }
     expect(wrong).toEqual([]);
+  });
+});
+
+/** Every route the sandbox implements (whatever the release), with the option struct it binds. */
+function sandboxRoutes(): { method: Method; path: string; option?: OptionDef }[] {
+  const seen: { method: Method; path: string; option?: OptionDef }[] = [];
+  class Recorder extends ApiRouter {
+    override on(method: Method, path: string, ...steps: { bodyOption?: OptionDef }[]): void {
+      seen.push({ method, path, option: steps.find((s) => s.bodyOption)?.bodyOption });
+    }
+  }
+  const r = new Recorder(new Hono(), emptyState(), () => '/', FLAVORS.at(-1)!);
+  for (const d of DOMAINS) d.routes?.(r);
+  return seen;
+}
+
+/**
+ * The flavours play their release's tables, not only agree with them: a route, a request key or an answer
+ * key is served by a released flavour exactly when its swagger has it (the handler winning, SWAGGER_EXCEPTIONS).
+ */
+describe.each(RELEASED.map((f) => [f.name, f] as const))('%s plays its swagger tables', (_name, f) => {
+  const s = swaggerOf(f)!;
+  const routes = sandboxRoutes();
+  const shapes = new Set(s.routes.map(routeShape));
+
+  it('the router registers exactly the implemented routes its swagger lists', () => {
+    const served: string[] = [];
+    const wrong: string[] = [];
+    const r = new ApiRouter(new Hono(), emptyState(), () => '/', f);
+    for (const { method, path } of routes) {
+      const before = r.methodsFor(`/api/v1${path.replace(/:[^/]+|\*/g, 'x')}`).length;
+      r.on(method, path);
+      const registered = r.methodsFor(`/api/v1${path.replace(/:[^/]+|\*/g, 'x')}`).length > before;
+      if (registered) served.push(`${method} ${path}`);
+      if (registered !== truth(f, `${method} ${path}`, shapes.has(routeShape(`${method} ${path}`)))) wrong.push(`${method} ${path}: sandbox ${registered}`);
+    }
+    expect(wrong).toEqual([]);
+    expect(served.length).toBeGreaterThan(60);
+  });
+
+  it('each bound option struct keeps exactly the keys its swagger definition has', () => {
+    const wrong: string[] = [];
+    for (const { option } of routes) {
+      const keys = option && s.definitions[option.name];
+      if (!option || !keys) continue;
+      const bound = optionFor(option, f).fields.map((d) => d.json);
+      for (const d of option.fields) if (bound.includes(d.json) !== truth(f, `${option.name}.${d.json}`, keys.includes(d.json))) wrong.push(`${option.name}.${d.json}`);
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it('answers keep exactly the keys of the release’s struct', () => {
+    for (const struct of ['User', 'Hook', 'Issue', 'PublicKey', 'AccessToken', 'BranchProtection']) {
+      const keys = s.definitions[struct]!;
+      const answer = shapeAnswer(f, struct, Object.fromEntries([...keys, 'no_such_key', 'username', 'projects'].map((k) => [k, 1])));
+      expect(Object.keys(answer).sort(), struct).toEqual([...keys, 'username'].filter((k) => answerHas(f, struct, k)).sort());
+      expect(answer, struct).not.toHaveProperty('no_such_key');
+    }
   });
 });

@@ -1,14 +1,14 @@
 /**
  * An option struct as one release declares it: the sandbox declares each struct with the union
  * of every release's fields in their newest form, and a release's binder sees only its own
- * (`REQUEST_FIELDS`), each in that release's form (`FIELD_VARIANTS`: `[]int64` where a newer
+ * (`requestHas`: the release's swagger, else `REQUEST_FIELDS`), each in that release's form (`FIELD_VARIANTS`: `[]int64` where a newer
  * release takes `[]any`, a required string where a newer one has an optional pointer). A field
  * taken out here is ignored by binding and noted in the request log as unknown, as the real
  * server ignores it.
  */
 import type { FieldDef, OptionDef } from '../http/options.js';
 import type { Flavor } from './flavor.js';
-import { available, FIELD_VARIANTS, REQUEST_FIELDS } from './releases.js';
+import { available, FIELD_VARIANTS, requestHas } from './releases.js';
 
 const cache = new WeakMap<Flavor, Map<OptionDef, OptionDef>>();
 
@@ -18,13 +18,12 @@ function fieldFor(opt: OptionDef, d: FieldDef, flavor: Flavor): FieldDef {
 }
 
 export function optionFor(opt: OptionDef, flavor: Flavor | undefined): OptionDef {
-  const table = REQUEST_FIELDS[opt.name];
-  if (!flavor || (!table && !FIELD_VARIANTS[opt.name])) return opt;
+  if (!flavor) return opt;
   let byOpt = cache.get(flavor);
   if (!byOpt) cache.set(flavor, (byOpt = new Map()));
   let out = byOpt.get(opt);
   if (!out) {
-    const fields = opt.fields.filter((d) => available(flavor, table?.[d.json])).map((d) => fieldFor(opt, d, flavor));
+    const fields = opt.fields.filter((d) => requestHas(flavor, opt.name, d.json)).map((d) => fieldFor(opt, d, flavor));
     out = fields.length === opt.fields.length && fields.every((d, i) => d === opt.fields[i]) ? opt : { name: opt.name, fields };
     byOpt.set(opt, out);
   }

@@ -4,32 +4,20 @@
  * lacks it. Anything not listed here is served by every flavour. NOTES.md ("Flavours") cites the
  * source file each entry was read from.
  *
- * The binding layer reads `REQUEST_FIELDS` (a field a release lacks is ignored and logged as
- * unknown), the router reads `ROUTES` (a route a release lacks is a 404), converters read
- * `ANSWER_FIELDS`, and handlers ask `hasQuirk` where a release behaves differently.
+ * A released flavour takes its routes, request keys and answer keys from its own swagger (swagger.ts,
+ * the handler winning where it differs: swagger-exceptions.ts): `ROUTES`, `REQUEST_FIELDS` and
+ * `ANSWER_FIELDS` here are what the idealised `gitea@main` plays, and for the releases they are the
+ * reading from the sources that test/unit/swagger-tables.test.ts holds against the swagger. The binding
+ * layer asks `requestHas` (a field a release lacks is ignored and logged as unknown), the router
+ * `routeAvailable` (a route a release lacks is a 404), converters `shapeAnswer` / `answerHas`, and
+ * handlers `hasQuirk` where a release behaves differently.
  */
 import type { FieldDef } from '../http/options.js';
-import { releaseNumber, type Flavor, type Release } from './flavor.js';
+import type { Flavor, Release } from './flavor.js';
+import { available, type Availability } from './availability.js';
+import { swaggerHasKey, swaggerHasRoute } from './swagger.js';
 
-export interface Span {
-  since?: Release;
-  until?: Release;
-}
-
-/** The releases that have something, per fork; a fork not named has none. */
-export interface Availability {
-  gitea?: Span;
-  forgejo?: Span;
-}
-
-export function available(flavor: Flavor, a: Availability | undefined): boolean {
-  if (!a) return true;
-  const span = a[flavor.fork];
-  if (!span) return false;
-  const since = span.since === undefined ? Number.NEGATIVE_INFINITY : releaseNumber(flavor.fork, span.since);
-  const until = span.until === undefined ? Number.POSITIVE_INFINITY : releaseNumber(flavor.fork, span.until);
-  return flavor.release >= since && flavor.release <= until;
-}
+export { available, type Availability, type Span } from './availability.js';
 
 const GITEA_ONLY = (since: Release): Availability => ({ gitea: { since } });
 const FORGEJO_ONLY: Availability = { forgejo: {} };
@@ -108,6 +96,10 @@ export const ANSWER_FIELDS: Record<string, Record<string, Availability>> = {
   User: { source_id: USER_SOURCE_ID, html_url: USER_SOURCE_ID, pronouns: FORGEJO_ONLY, type: MAIN_ONLY },
   // `last_used_at` from Gitea 1.24 (v1.24.7 `modules/structs/user_key.go` l.19); no Forgejo.
   PublicKey: { last_used_at: GITEA_ONLY('1.24') },
+  // `created_at` / `last_used_at` from Gitea 1.24.0 (#34339; v1.24.7 `modules/structs/user_app.go` l.19–20, not
+  // v1.23.8 l.13–19); Forgejo 15's `repositories` (v15.0.3 l.21, no omitempty: `null` unless the token is
+  // limited to repositories; `routers/api/v1/user/app.go` l.105, l.243).
+  AccessToken: { created_at: GITEA_ONLY('1.24'), last_used_at: GITEA_ONLY('1.24'), repositories: { forgejo: { since: 15 } } },
 };
 
 /**
@@ -169,6 +161,15 @@ export const ROUTES: Record<string, Availability> = {
   'DELETE /admin/users/:username/emails': { forgejo: { since: 15 } },
   'GET /admin/actions/runs': GITEA_ONLY('1.25'),
   'GET /admin/actions/jobs': GITEA_ONLY('1.25'),
+  // The pull request a commit was merged by: Gitea #29243, first in v1.22.0 (`routers/api/v1/api.go` l.1277;
+  // not in v1.21.11), every Forgejo (v7.0.16 l.1188, v11.0.15 l.1313, v15.0.3 l.1364).
+  'GET /repos/:owner/:repo/commits/:sha/pull': { gitea: { since: '1.22' }, forgejo: {} },
+  // The GET's path has no POST in any release (the POST is under /admin/actions/runners): Gitea v1.24.7 api.go
+  // l.1732–1740, v1.25.4 l.1757–1768.
+  'POST /admin/runners/registration-token': {},
+  // In no tag's route table (Gitea v1.21.11 … v1.25.4, upstream main, Forgejo 7/11/15 register only
+  // `/packages/{username}`): only the idealised sandbox lists every package for an admin.
+  'GET /admin/packages': MAIN_ONLY,
   // Registered only with federation on. Gitea 1.26.0-dev answers 501 there (unverified): not served.
   'GET /nodeinfo': { gitea: { until: '1.25' }, forgejo: {} },
 };
@@ -185,8 +186,12 @@ export const QUIRKS = {
   orgEditEmailNotStored: { gitea: { until: '1.21' } },
   /** Hooks return `authorization_header` in clear in every answer. */
   hookAuthorizationInClear: { gitea: { until: '1.26' }, forgejo: {} },
-  /** `PATCH /admin/hooks/{id}` checks `config.url` (`Invalid url`): Gitea v1.24.7 `utils/hook.go` l.341, Forgejo v15.0.3 l.332; not in v1.23.8 nor v11.0.15. */
-  hookEditChecksUrl: { gitea: { since: '1.24' }, forgejo: { since: 15 } },
+  /**
+   * Hook create and edit check `config.url` (`validation.IsValidURL` → 422 `Invalid url`): Gitea v1.24.0+
+   * `utils/hook.go` l.96 (create) and l.340 (edit), Forgejo v15.0.3 l.97 and l.331; no `IsValidURL` in v1.23.8,
+   * v1.21.11, Forgejo v7.0.16, v10.0.0 nor v11.0.15 (any URL is stored).
+   */
+  hookChecksUrl: { gitea: { since: '1.24' }, forgejo: { since: 15 } },
   /** `APIErrorNotFound()` says the locale's "The target couldn't be found." (Gitea ≤ 1.24, Forgejo); Gitea 1.25 says "not found". */
   notFoundLocaleWording: { gitea: { until: '1.24' }, forgejo: {} },
   /** `APIErrorNotFound()`'s `errors` is `[]` (Forgejo 11+: `make([]string, 0)`), not `null`. */
@@ -222,6 +227,43 @@ export const QUIRKS = {
   userEmailErrors1_21: { gitea: { until: '1.21' } },
   /** `POST /admin/users/{u}/rename` of a user of an external login source: `ErrUserIsNotLocal`, a 500. Forgejo 13 lets an admin rename. */
   renameNonLocalUserFails: { gitea: {}, forgejo: { until: 12 } },
+  /**
+   * `GET /admin/users?sort=`: Forgejo's names (oldest, newest, alphabetically, reversealphabetically, recentupdate,
+   * leastupdate; anything else alphabetical, no 422) — Forgejo v11.0.15 `routers/api/v1/admin/user.go` l.440–458,
+   * v15.0.3 `utils/db_search_order.go` l.11–27 (added before v10.0.0, dbbd359984); not in v7.0.16.
+   */
+  adminUsersForgejoSort: { forgejo: { since: 10 } },
+  /**
+   * `GET /admin/users?source_id=`: any integer filters, 0 included (local users only): Forgejo #6240
+   * (70348e159f, before v10.0.0), v15.0.3 `admin/user.go` l.440–446 and `models/user/search.go` l.104–106.
+   * Gitea and Forgejo 7: `FormInt64`, and `SourceID > 0` filters (Gitea v1.25.4 `models/user/search.go` l.96).
+   */
+  adminUsersSourceIdZero: { forgejo: { since: 10 } },
+  /**
+   * `PATCH …/issues/{i}` `state`: anything but `closed` reopens (`issue.IsClosed = api.StateClosed == …`), no 412:
+   * Gitea v1.21.11 `routers/api/v1/repo/issue.go` l.876, Forgejo v7.0.16 l.892, v11.0.15 l.921, v15.0.3 l.947.
+   * Gitea v1.22.6 l.910–916 (and later) answer 412 `unknown state: X`.
+   */
+  issueStateAnyOpens: { gitea: { until: '1.21' }, forgejo: {} },
+  /**
+   * `PATCH …/issues/{i}` with `unset_due_date: false` and no `due_date`: `form.Deadline.IsZero()` on a nil pointer
+   * panics (500) — Gitea v1.21.11 `repo/issue.go` l.818–823, Forgejo v7.0.16 l.835–840. Gitea v1.22.6 l.846 and
+   * Forgejo v10.0.0 / v11.0.15 l.863 answer 400 `The due_date cannot be empty` (Forgejo 8–9 not read).
+   */
+  issueDueDateNilPanics: { gitea: { until: '1.21' }, forgejo: { until: 7 } },
+  /**
+   * `POST /users/{u}/tokens` with no scope creates the token (Normalize of "" is ""), and the create answer has
+   * no `scopes` (null): Gitea v1.21.11 `routers/api/v1/user/app.go` l.120–135, Forgejo v7.0.16 l.116–132. Gitea
+   * v1.22.6 l.121–122 and Forgejo v11.0.15 l.125–126 answer 400 `access token must have a scope` and echo the
+   * scopes (l.136 / l.140). Forgejo 8–10 not read (the check is Gitea #32085, 526054332a, September 2024).
+   */
+  tokenScopeOptional: { gitea: { until: '1.21' }, forgejo: { until: 7 } },
+  /**
+   * A rule name is one path segment (`/branch_protections/{name}`): an unencoded `/` in it matches no route (404,
+   * never 405), only `%2F` works — Gitea v1.25.4 `routers/api/v1/api.go` l.1267, Forgejo v15.0.3 l.1214. Upstream
+   * main (1.26.0-dev) routes `/branch_protections/*` (l.1231, #37096, 2c2d7e6f64): the rest of the path is the name.
+   */
+  wildcardOneSegment: { gitea: { until: '1.25' }, forgejo: {} },
   /** Branch protection writes have no archive check at all (create, edit and delete work on an archived repository). */
   protectionIgnoresArchive: { gitea: { until: '1.21' } },
   /** `DELETE …/branch_protections/{name}` on an archived repository: the model's `ErrRepoIsArchived`, a 500 (no `mustNotBeArchived` on the route). */
@@ -246,14 +288,29 @@ export function hasQuirk(flavor: Flavor, quirk: Quirk): boolean {
   return available(flavor, QUIRKS[quirk]);
 }
 
+/** Whether the release serves `METHOD /path` (the router's form, `/repos/:owner/:repo`). */
 export function routeAvailable(flavor: Flavor, method: string, path: string): boolean {
-  return available(flavor, ROUTES[`${method} ${path}`]);
+  return swaggerHasRoute(flavor, method, path) ?? available(flavor, ROUTES[`${method} ${path}`]);
 }
 
-/** An answer without the fields the release does not send. */
-export function shapeAnswer<T extends Record<string, unknown>>(flavor: Flavor | undefined, struct: keyof typeof ANSWER_FIELDS, answer: T): T {
-  const fields = ANSWER_FIELDS[struct];
-  if (!flavor || !fields) return answer;
-  for (const [key, a] of Object.entries(fields)) if (key in answer && !available(flavor, a)) delete answer[key];
+/** The pattern the release registers a route under: `…/*` (the rest of the path) is one segment before Gitea 1.26. */
+export function releasePattern(flavor: Flavor, path: string): string {
+  return path.endsWith('/*') && hasQuirk(flavor, 'wildcardOneSegment') ? `${path.slice(0, -2)}/:name` : path;
+}
+
+/** Whether the release's answer struct has the key. */
+export function answerHas(flavor: Flavor, struct: string, key: string): boolean {
+  return swaggerHasKey(flavor, struct, key) ?? available(flavor, ANSWER_FIELDS[struct]?.[key]);
+}
+
+/** Whether the release binds the key of a request struct (`CreateHookOption.name`). */
+export function requestHas(flavor: Flavor, struct: string, key: string): boolean {
+  return swaggerHasKey(flavor, struct, key) ?? available(flavor, REQUEST_FIELDS[struct]?.[key]);
+}
+
+/** An answer without the keys the release's struct does not have. */
+export function shapeAnswer<T extends Record<string, unknown>>(flavor: Flavor | undefined, struct: string, answer: T): T {
+  if (!flavor) return answer;
+  for (const key of Object.keys(answer)) if (!answerHas(flavor, struct, key)) delete answer[key];
   return answer;
 }

@@ -4,7 +4,7 @@
  * answer or request key (`Struct.key`) or a route (`METHOD /path`); value: the releases that really
  * have it, and where that was read.
  */
-import type { Availability } from './releases.js';
+import type { Availability } from './availability.js';
 
 export interface SwaggerException {
   handler: Availability;

@@ -9,7 +9,7 @@ import { runSteps, withHeaders, type ApiContext, type Step } from './context.js'
 import type { OptionDef } from './options.js';
 import type { SandboxState } from '../core/state.js';
 import type { Flavor } from '../flavors/flavor.js';
-import { routeAvailable } from '../flavors/releases.js';
+import { releasePattern, routeAvailable } from '../flavors/releases.js';
 import { DEFAULT_TIMEZONE } from '../core/timezone.js';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -58,7 +58,7 @@ export class ApiRouter {
   on(method: Method, path: string, ...steps: Step[]): void {
     // A route the release does not have is not registered: a 404, as on that release.
     if (!routeAvailable(this.flavor, method, path)) return;
-    const full = API_PREFIX + path;
+    const full = API_PREFIX + releasePattern(this.flavor, path);
     const bodyOption = steps.find((s) => s.bodyOption)?.bodyOption ?? null;
     this.patterns.push({ method, re: patternToRegExp(full) });
     this.app.on(method, full, async (c) => {

@@ -31,7 +31,7 @@ function editHook(ctx: ApiContext, hook: AdminHookRecord): Response {
   const next = { ...hook };
   if (form.config) {
     if (Object.hasOwn(form.config, 'url')) {
-      if (hasQuirk(ctx.flavor, 'hookEditChecksUrl') && !isValidHookUrl(form.config.url!)) return apiError(ctx.root, 422, 'Invalid url');
+      if (hasQuirk(ctx.flavor, 'hookChecksUrl') && !isValidHookUrl(form.config.url!)) return apiError(ctx.root, 422, 'Invalid url');
       next.url = form.config.url!;
     }
     if (Object.hasOwn(form.config, 'content_type')) {

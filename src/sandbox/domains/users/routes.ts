@@ -20,6 +20,7 @@ import { hashPassword, nowIso, USERS, type OrgRecord, type SandboxState, type Us
 import { fail, failure, isFailure, type Failure } from '../../core/failure.js';
 import { CreateUserOption, DeleteEmailOption, EditUserOption, RenameUserOption } from './options.js';
 import { hasQuirk } from '../../flavors/releases.js';
+import { releaseQuery } from '../../flavors/swagger.js';
 import type { FormOf } from '../../http/options.js';
 import { formBool } from '../../http/form.js';
 import { MIN_PASSWORD_LENGTH, checkEmail, checkUsableUsername, createUser } from './service.js';
@@ -44,12 +45,24 @@ const ORDER_BY: Record<string, Record<string, UserSort>> = {
   },
 };
 
-/** `admin.SearchUsers`. */
+/** Forgejo's `sort` names (`utils.GetDbSearchOrder`); anything else is alphabetical. */
+const FORGEJO_ORDER_BY: Record<string, UserSort> = {
+  oldest: ORDER_BY.asc!.created!,
+  newest: ORDER_BY.desc!.created!,
+  alphabetically: ORDER_BY.asc!.name!,
+  reversealphabetically: ORDER_BY.desc!.name!,
+  recentupdate: ORDER_BY.desc!.updated!,
+  leastupdate: ORDER_BY.asc!.updated!,
+};
+
+/** `admin.SearchUsers`: the filters a release reads are those its swagger declares (Gitea ≤ 1.25, Forgejo: no q, visibility, flags). */
 function listUsers(ctx: ApiContext): Response {
-  const q = ctx.query;
+  const q = releaseQuery(ctx.flavor, 'GET /admin/users', ctx.query);
   let sort = ORDER_BY.asc!.name!;
   const sortMode = q.get('sort') ?? '';
-  if (sortMode) {
+  if (hasQuirk(ctx.flavor, 'adminUsersForgejoSort')) {
+    sort = FORGEJO_ORDER_BY[sortMode] ?? sort;
+  } else if (sortMode) {
     const sortOrder = q.get('order') || 'asc';
     const modes = ORDER_BY[sortOrder];
     if (!modes) return apiError(ctx.root, 422, `Invalid sort order: "${sortOrder}"`);
@@ -60,7 +73,10 @@ function listUsers(ctx: ApiContext): Response {
   const visibility = q.get('visibility') ?? '';
   if (visibility && !['public', 'limited', 'private'].includes(visibility)) return apiError(ctx.root, 422, `Invalid visibility: "${visibility}"`);
   const loginName = (q.get('login_name') ?? '').trim();
-  const sourceId = Number(/^[+-]?\d+$/.test(q.get('source_id') ?? '') ? q.get('source_id') : 0);
+  // Forgejo 10+: any integer filters, `source_id=0` too (local users); elsewhere ≤ 0 is no filter.
+  const sourceGiven = /^[+-]?\d+$/.test(q.get('source_id') ?? '');
+  const sourceId = sourceGiven ? Number(q.get('source_id')) : 0;
+  const sourceFilter = hasQuirk(ctx.flavor, 'adminUsersSourceIdZero') ? sourceGiven : sourceId > 0;
   const keyword = (q.get('q') ?? '').trim().toLowerCase();
   const flag = (key: string): boolean | undefined => ((q.get(key) ?? '') === '' ? undefined : formBool(q, key));
   const isActive = flag('is_active');
@@ -68,7 +84,7 @@ function listUsers(ctx: ApiContext): Response {
   const isRestricted = flag('is_restricted');
   const is2fa = flag('is_2fa_enabled');
   const isProhibitLogin = flag('is_prohibit_login');
-  const unfiltered = sourceId <= 0 && !loginName && !keyword && !visibility && [isActive, isAdmin, isRestricted, is2fa, isProhibitLogin].every((f) => f === undefined);
+  const unfiltered = !sourceFilter && !loginName && !keyword && !visibility && [isActive, isAdmin, isRestricted, is2fa, isProhibitLogin].every((f) => f === undefined);
   // forgeform pages through every user in the default order: sort once per change of the table, not per page.
   if (unfiltered && sort === ORDER_BY.asc!.name) {
     const sorted = ctx.state.indexes.of(USERS).derived('by name', (rows) => [...rows].sort(sort));
@@ -76,7 +92,7 @@ function listUsers(ctx: ApiContext): Response {
   }
   const users = ctx.state.data.users.filter(
     (u) =>
-      (sourceId <= 0 || u.sourceId === sourceId) &&
+      (!sourceFilter || u.sourceId === sourceId) &&
       (!loginName || u.loginName === loginName) &&
       (!keyword || u.name.toLowerCase().includes(keyword) || u.fullName.toLowerCase().includes(keyword) || u.email.toLowerCase().includes(keyword)) &&
       (!visibility || u.visibility === visibility) &&
