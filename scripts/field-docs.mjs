@@ -2,17 +2,21 @@
 // between marker comments, keeping the prose around them:
 //   docs/kinds/*.md   <!-- BEGIN GENERATED: fields of src/kinds/<kind> ... -->  the kind's field table
 //   docs/servers.md   <!-- BEGIN GENERATED: releases ... -->                    the fields and kinds only some releases have
+//   README.md, docs/configuration.md  <!-- BEGIN GENERATED: kind pages ... -->  links to every kind's page, in registry order
 // Each block ends with <!-- END GENERATED -->.
 //   node scripts/field-docs.mjs          writes them
 //   node scripts/field-docs.mjs --check  exits 1 when a committed page is not what the definitions make
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { folderOf, loadKindSources } from './kind-sources.mjs';
 
 const root = new URL('../', import.meta.url);
 export const SERVERS_PAGE = 'docs/servers.md';
 const END = '<!-- END GENERATED -->';
-const BEGIN = /<!-- BEGIN GENERATED: (fields of src\/kinds\/([\w-]+)|releases)[^>]*-->/g;
+const BEGIN = /<!-- BEGIN GENERATED: (fields of src\/kinds\/([\w-]+)|releases|kind pages)[^>]*-->/g;
+/** Pages outside docs/kinds with generated blocks. */
+const PAGES = [SERVERS_PAGE, 'README.md', 'docs/configuration.md'];
 
 /** Text in a table cell: one line, pipes escaped. */
 const cell = (text) => String(text).replace(/\s*\n\s*/g, ' ').replace(/\|/g, '\\|');
@@ -73,6 +77,28 @@ function releaseTable(sources) {
   return ['| Where | Releases that have it |', '|---|---|', ...rows].join('\n');
 }
 
+/** The docs page of each kind folder: the page whose field table names it. */
+function kindPages() {
+  const out = new Map();
+  for (const f of readdirSync(new URL('docs/kinds/', root)).filter((f) => f.endsWith('.md')).sort()) {
+    const text = readFileSync(new URL(`docs/kinds/${f}`, root), 'utf8');
+    for (const m of text.matchAll(BEGIN)) if (m[2]) out.set(m[2], { path: `docs/kinds/${f}`, title: /^# (.+)$/m.exec(text)?.[1] ?? f });
+  }
+  return out;
+}
+
+/** Links to every kind's page, in the order of the registry (a kind folder without a page is an error). */
+function pageLinks(sources, page) {
+  const pages = kindPages();
+  const folders = [...new Set(sources.kinds.map((k) => folderOf(sources, k)))];
+  const links = folders.map((folder) => {
+    const p = pages.get(folder);
+    if (!p) throw new Error(`src/kinds/${folder} has no page in docs/kinds/ (one with its generated field table)`);
+    return `[${p.title}](${relative(dirname(page), p.path)})`;
+  });
+  return `${links.join(', ')}.`;
+}
+
 /** A page with each generated block rewritten; unchanged text elsewhere. */
 function rewrite(sources, path, text) {
   let out = '';
@@ -81,8 +107,10 @@ function rewrite(sources, path, text) {
     const start = m.index + m[0].length;
     const end = text.indexOf(END, start);
     if (end < 0) throw new Error(`${path}: "${m[0]}" has no ${END} after it`);
-    const body = m[2] ? fieldTable(sources, m[2]) : releaseTable(sources);
-    out += `${text.slice(last, start)}\n${body}\n`;
+    const body = m[2] ? fieldTable(sources, m[2]) : m[1] === 'releases' ? releaseTable(sources) : pageLinks(sources, path);
+    // The block keeps the marker's indentation (inside a list item).
+    const indent = /[ \t]*$/.exec(text.slice(0, m.index))[0];
+    out += `${text.slice(last, start)}\n${body.replace(/^/gm, indent)}\n${indent}`;
     last = end;
   }
   return out + text.slice(last);
@@ -91,7 +119,7 @@ function rewrite(sources, path, text) {
 /** Every page with generated blocks: path → the text it must have. */
 export async function fieldDocs() {
   const sources = await loadKindSources();
-  const pages = [SERVERS_PAGE, ...readdirSync(new URL('docs/kinds/', root)).filter((f) => f.endsWith('.md')).map((f) => `docs/kinds/${f}`)];
+  const pages = [...PAGES, ...readdirSync(new URL('docs/kinds/', root)).filter((f) => f.endsWith('.md')).map((f) => `docs/kinds/${f}`)];
   const out = new Map();
   for (const path of pages) {
     const text = readFileSync(new URL(path, root), 'utf8');
