@@ -8,7 +8,7 @@ import { reservedVariableReason, templateVariables } from '../secret.js';
 
 const PLAN_KEYS = ['format_version', 'forgeform_version', 'created_at', 'server', 'config_digest', 'summary', 'policy', 'unsafe', 'warnings', 'drift', 'withheld', 'changes'];
 const CHANGE_KEYS = ['id', 'kind', 'scope', 'key', 'action', 'from', 'fields', 'precondition', 'depends_on', 'ops', 'notes'];
-const FIELD_KEYS = ['path', 'before', 'after', 'sensitive', 'writeOnly', 'context'];
+const FIELD_KEYS = ['path', 'before', 'after', 'sensitive', 'writeOnly', 'context', 'elements'];
 const OP_KEYS = ['method', 'path', 'body', 'query', 'reason', 'onStatus', 'expect', 'idempotent'];
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 const ACTIONS: Action[] = ['create', 'update', 'delete', 'rename', 'replace'];

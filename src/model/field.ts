@@ -15,6 +15,8 @@ export interface FieldSpec {
   sensitive?: boolean;
   /** false: a write answer's value is not comparable with what was sent (e.g. labels in add mode). */
   readBack?: boolean;
+  /** A set whose elements are added and removed by a request each (a team's members): the plan shows each element added or removed. */
+  perElement?: boolean;
   /** Write-only, and the server clears it on any edit that omits it: every edit of the object sends (and shows) it. */
   resendOnEdit?: boolean;
   /**

@@ -9,6 +9,8 @@ export interface FieldChange {
   sensitive?: boolean;
   /** Cannot be read back: sent, never compared. */
   writeOnly?: boolean;
+  /** A set whose elements are added and removed one request each (FieldSpec.perElement): shown element by element. */
+  elements?: boolean;
   /**
    * Not a field of the object: a value the change's requests depend on (an organisation's owner, a
    * user's purge). Shown with the change, never compared, and given back to the kind at apply.

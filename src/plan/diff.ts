@@ -23,6 +23,7 @@ export function diffFields(
       ...(current ? { before: spec.sensitive ? null : before } : {}),
       after: spec.sensitive ? shownSecret(after) : after,
       ...(spec.sensitive ? { sensitive: true } : {}),
+      ...(spec.perElement && spec.type === 'set' ? { elements: true } : {}),
     });
   }
   return changes;

@@ -114,9 +114,9 @@ export function renderPlanText(plan: Plan, c: Colors, kindTitle: KindTitle = raw
   return lines.join('\n') + '\n';
 }
 
-/** A change of a set's elements: both sides lists (a sensitive one is never shown element by element). */
+/** A change of a set whose elements are written one by one (FieldChange.elements): both sides lists, never a secret. */
 function isSetChange(f: FieldChange): f is FieldChange & { before: unknown[]; after: unknown[] } {
-  return !f.sensitive && !f.context && Array.isArray(f.before) && Array.isArray(f.after);
+  return f.elements === true && !f.sensitive && !f.context && Array.isArray(f.before) && Array.isArray(f.after);
 }
 
 /** The elements a set change adds (+) and removes (-), added first, each once. */
