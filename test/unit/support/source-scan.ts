@@ -1,5 +1,5 @@
 import { readdirSync } from 'node:fs';
-import { join, relative, sep } from 'node:path';
+import { join, posix, relative, sep } from 'node:path';
 
 /** Every .ts file under a folder, as paths relative to the repository root. */
 export function sourceFiles(root: string, dir: string): string[] {
@@ -108,10 +108,30 @@ export function importsOf(source: string): string[] {
   return specs;
 }
 
-/** The top-level unit of src a file belongs to: its first folder, or the file itself for src/secret.ts. */
+/** The top-level unit of src a file belongs to: its first folder, or the file itself for src/secret.ts (or secret.js, as imports name it). */
 export function unitOf(path: string): string {
   const parts = path.split('/');
-  return parts.length > 2 ? parts[1]! : parts[1]!.replace(/\.ts$/, '');
+  return parts.length > 2 ? parts[1]! : parts[1]!.replace(/\.[jt]s$/, '');
+}
+
+/**
+ * The file-level import graph of the source files: each file to the source files it imports
+ * (`./x.js` is `./x.ts`; imports of other files, such as JSON, are left out).
+ */
+export function importGraph(files: string[], read: (path: string) => string): Map<string, Set<string>> {
+  const known = new Set(files);
+  const graph = new Map<string, Set<string>>();
+  for (const file of files) {
+    const edges = new Set<string>();
+    for (const spec of importsOf(read(file))) {
+      if (!spec.startsWith('.')) continue;
+      const target = posix.normalize(posix.join(posix.dirname(file), spec)).replace(/\.js$/, '.ts');
+      if (known.has(target)) edges.add(target);
+      else if (known.has(`${target}/index.ts`)) edges.add(`${target}/index.ts`);
+    }
+    graph.set(file, edges);
+  }
+  return graph;
 }
 
 /** The cycles of a directed graph, one per strongly connected component with more than one node. */
