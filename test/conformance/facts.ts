@@ -53,7 +53,7 @@ export const SEED: SeedFile = {
 const keysOf = (v: unknown): string[] => Object.keys((Array.isArray(v) ? v[0] : v) ?? {}).sort();
 
 /** The keys a release's answer struct has: its swagger definition, with what the handler adds or lacks. */
-function answerKeys(f: Flavor, struct: string): string[] {
+export function answerKeys(f: Flavor, struct: string): string[] {
   const keys = new Set(swaggerOf(f)?.definitions[struct] ?? []);
   for (const [what, e] of Object.entries(SWAGGER_EXCEPTIONS)) {
     const [s, k] = what.split('.');
@@ -256,6 +256,19 @@ export const FACTS: Fact[] = [
     async observe(h) {
       const r = await h.call<{ authorization_header: string }>('POST', 'admin/hooks', { body: { type: 'gitea', config: { url: 'https://auth.example.com/hook', content_type: 'json', is_system_webhook: 'true' }, events: ['push'], authorization_header: 'Bearer conformance' } });
       return r.json.authorization_header;
+    },
+  },
+
+  {
+    id: 'GET /admin/hooks?limit=1: every hook, no X-Total-Count nor Link (Gitea ≤ 1.25, Forgejo ≤ 11); paged with X-Total-Count only (Forgejo 15); with both (Gitea 1.26)',
+    cite: 'routers/api/v1/admin/hooks.go ListHooks: Gitea v1.21.11 l.40/l.54, v1.23.8 l.41/l.55, v1.25.4 l.61/l.75 (no ListOptions, ctx.JSON only); Forgejo v7.0.16 and v11.0.15 l.40/l.54; v15.0.3 l.40 GetListOptions, l.54 SetTotalCountHeader; upstream main l.60, l.80–81 SetLinkHeader + SetTotalCountHeader',
+    expected: (f) => {
+      if (on(f, { gitea: { until: '1.25' }, forgejo: { until: 11 } })) return { paged: false, total: false, link: false };
+      return { paged: true, total: true, link: on(f, { gitea: {} }) };
+    },
+    async observe(h) {
+      const r = await h.call<unknown[]>('GET', 'admin/hooks?limit=1');
+      return { paged: r.json.length === 1, total: r.headers.has('x-total-count'), link: r.headers.has('link') };
     },
   },
 
