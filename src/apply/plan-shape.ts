@@ -3,6 +3,7 @@
 // unknown is refused by name: a plan from another version, or an edited one, is planned again.
 import { FLAVOURS, kindsByName, parseVersion, SCOPE_NAME, type Diagnostic, type Flavour, type Kind } from '../model/index.js';
 import { changeId, parseScopeId } from '../plan/planner.js';
+import { ENGINE_POLICY_KEYS } from '../plan/safety.js';
 import type { Action, Change, Plan, PlanPolicy } from '../model/index.js';
 import { reservedVariableReason, templateVariables } from '../secret.js';
 
@@ -193,15 +194,16 @@ function policyProblems(policy: unknown, kinds: Kind[]): string[] {
   if (!isObject(policy)) return ['policy must be an object'];
   const p = policy as Partial<PlanPolicy> & Record<string, unknown>;
   const out: string[] = [];
-  const keys = ['prune', 'max_deletes', 'max_delete_fraction', 'protected_users', 'purge_users'];
+  const own = kinds.flatMap((k) => Object.entries(k.policy ?? {}));
+  const keys = [...ENGINE_POLICY_KEYS, ...own.map(([key]) => key)];
   for (const k of Object.keys(p)) if (!keys.includes(k)) out.push(`policy: unknown key "${k}"`);
   const pruneKeys = new Set(kinds.map((k) => k.pruneKey).filter(Boolean));
   if (!isStringList(p.prune)) out.push('policy.prune must be a list of kinds');
   else for (const k of p.prune) if (!pruneKeys.has(k)) out.push(`policy.prune: unknown kind "${k}"`);
   if (!Number.isInteger(p.max_deletes) || (p.max_deletes as number) < 0) out.push('policy.max_deletes must be a count');
   if (typeof p.max_delete_fraction !== 'number' || p.max_delete_fraction < 0 || p.max_delete_fraction > 1) out.push('policy.max_delete_fraction must be between 0 and 1');
-  if (!isStringList(p.protected_users)) out.push('policy.protected_users must be a list of user names');
-  if (typeof p.purge_users !== 'boolean') out.push('policy.purge_users must be true or false');
+  // The kinds' own entries (KindMeta.policy), each checked as its kind says.
+  for (const [key, entry] of own) if (!entry.is(p[key])) out.push(`policy.${key} must be ${entry.expected}`);
   return out;
 }
 

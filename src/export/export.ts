@@ -59,7 +59,7 @@ export async function exportConfig(client: GiteaClient, kinds: (KindMeta & KindR
   const { scopes, problems } = await resolveScopes(probe, client, scopeCreationIds(kinds));
   if (problems.length) throw new ExportSelectionError(problems);
   // Reading needs no configuration: the default policy (export deletes nothing).
-  const ctx = makeScopeContext(client, policyOf(undefined), { readEverything: true }, { server });
+  const ctx = makeScopeContext(client, policyOf(undefined, kinds), { readEverything: true }, { server });
   const jobs = scopes.flatMap((rs) => chosen.filter((k) => k.scopeType === rs.scope.type).map((kind) => ({ kind, rs })));
   let done = 0;
   /** Everything the token can read: what it may not read is left out, and said so once per kind. */

@@ -126,6 +126,16 @@ export interface KindFeature {
   usedBy?(declared: Record<string, unknown>): string | undefined;
 }
 
+/** One entry of the config's `policy` that a kind owns (see KindMeta.policy). */
+export interface PolicyEntry {
+  /** Its value when the config does not say. */
+  default: unknown;
+  /** Whether a value is one (the config's is validated by the schema already; a saved plan's is checked with this). */
+  is(value: unknown): boolean;
+  /** What a value must be, as the error about a saved plan's says ("a list of user names"). */
+  expected: string;
+}
+
 /**
  * What a kind is: its names, where its objects sit in the config and on the server, the changes it
  * can make, the releases that have it, how --target picks its objects. Read without the server.
@@ -172,6 +182,13 @@ export interface KindMeta {
   uniqueNames?: boolean;
   /** Secrets cannot be edited in place: --rotate-secrets replaces the object (delete + create). */
   replaceToRotate?: boolean;
+  /**
+   * The entries of the config's `policy` that are this kind's, besides its prune key (a user's
+   * protected_users), by key: the planner copies them into the plan's policy, defaults filled in; a
+   * saved plan's values are checked with them. Their meaning is the kind's alone: it declares their
+   * types on PlanPolicy (a module augmentation beside it) and reads them from ctx.policy.
+   */
+  policy?: Record<string, PolicyEntry>;
   /**
    * Names of the kinds whose objects, as the plan leaves them, this kind asks for (ctx.projected):
    * the planner plans those first, and refuses a cycle.

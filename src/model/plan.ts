@@ -61,13 +61,14 @@ export interface Change {
   notes?: string[];
 }
 
-/** The safety policy a plan was made with (policy.* of the config, defaults filled in). */
+/**
+ * The safety policy a plan was made with (policy.* of the config, defaults filled in): the engine's
+ * entries here; the kinds' own (KindMeta.policy) are declared by each kind, merged into this interface.
+ */
 export interface PlanPolicy {
   prune: string[];
   max_deletes: number;
   max_delete_fraction: number;
-  protected_users: string[];
-  purge_users: boolean;
 }
 
 /** A plan is applied only to the server and release it was read from: fields and requests depend on the release. */

@@ -1,7 +1,7 @@
 import { formatDiagnostic } from '../diagnostic.js';
 import type { LoadedConfig } from '../config/types.js';
 import type { GiteaClient, RequestOptions } from '../gitea/client.js';
-import { changeId, parseScopeId, planningOrder, scopeCreationIds, scopeId, type ChangeFacts, type CurrentObject, type Kind, type KindContext, type KindOptions, type Scope, type ScopeContext, type ServerInfo } from '../model/index.js';
+import { changeId, parseScopeId, planningOrder, scopeCreationIds, scopeId, type ChangeFacts, type CurrentObject, type Kind, type KindContext, type KindMeta, type KindOptions, type Scope, type ScopeContext, type ServerInfo } from '../model/index.js';
 import { diffFields } from './diff.js';
 import { checkPreviously, matchOne, renamedAway, type Match } from './match.js';
 import { Projection } from './projection.js';
@@ -46,6 +46,8 @@ const actionOrder: Record<Action, number> = { rename: 0, create: 1, replace: 1, 
 export interface ContextExtras {
   projection?: Projection;
   server?: ServerInfo | undefined;
+  /** The kinds planned: their own entries of the policy (KindMeta.policy) are read from the config; without them (a unit test of one kind) the policy has the engine's entries only. */
+  kinds?: readonly KindMeta[];
 }
 
 /** The context kinds read and build requests with; apply makes one from the plan file's policy. */
@@ -86,7 +88,7 @@ export function makeScopeContext(client: GiteaClient, policy: PlanPolicy, option
 
 /** Planning: the same context (one object, so that kinds' memos keyed by it are shared) with the configuration. */
 export function makeKindContext(client: GiteaClient, loaded: LoadedConfig, options: KindOptions = {}, extras: ContextExtras = {}): KindContext {
-  return Object.assign(makeScopeContext(client, policyOf(loaded.config), options, extras), { loaded });
+  return Object.assign(makeScopeContext(client, policyOf(loaded.config, extras.kinds), options, extras), { loaded });
 }
 
 /**
@@ -130,7 +132,7 @@ export async function buildPlan(opts: PlanOptions): Promise<PlanResult> {
 
 function startPlanning(opts: PlanOptions): Planning {
   const projection = new Projection();
-  const ctx = makeKindContext(opts.client, opts.loaded, opts.options, { projection, server: opts.server });
+  const ctx = makeKindContext(opts.client, opts.loaded, opts.options, { projection, server: opts.server, kinds: opts.kinds });
   return { ctx, kinds: opts.kinds, projection, ...runState(), errors: [], warnings: [], drift: [], withheld: [], changes: [], secretsNotSent: 0 };
 }
 

@@ -2,22 +2,28 @@
 // safety: they report facts (what a change affects, why a change is guarded), and the rules here turn
 // the facts and the policy into reasons. octoDNS works the same way (its Plan owns the thresholds).
 import type { Config } from '../config/types.js';
-import type { Change, PlanPolicy } from '../model/index.js';
+import type { Change, KindMeta, PlanPolicy } from '../model/index.js';
 
 /** The policy when the config says nothing: a saved plan can never be looser than this without --force. */
 export const DEFAULT_POLICY: Readonly<Pick<PlanPolicy, 'max_deletes' | 'max_delete_fraction'>> = { max_deletes: 10, max_delete_fraction: 0.3 };
 /** max_delete_fraction applies to a kind in a scope only from this many existing objects on. */
 export const FRACTION_FROM = 10;
 
-export function policyOf(config: Config | undefined): PlanPolicy {
+/** The entries of `policy` the engine itself reads; every other one is a kind's (KindMeta.policy). */
+export const ENGINE_POLICY_KEYS = ['prune', 'max_deletes', 'max_delete_fraction'];
+
+/** The policy a plan is made with: the config's, defaults filled in, the kinds' own entries included. */
+export function policyOf(config: Config | undefined, kinds: readonly KindMeta[] = []): PlanPolicy {
   const p = config?.policy ?? {};
-  return {
+  const engine = {
     prune: [...(p.prune ?? [])],
     max_deletes: p.max_deletes ?? DEFAULT_POLICY.max_deletes,
     max_delete_fraction: p.max_delete_fraction ?? DEFAULT_POLICY.max_delete_fraction,
-    protected_users: [...(p.protected_users ?? [])],
-    purge_users: p.purge_users === true,
   };
+  const declared: Record<string, unknown> = { ...p };
+  const own = kinds.flatMap((k) => Object.entries(k.policy ?? {})).map(([key, entry]) => [key, structuredClone(entry.is(declared[key]) ? declared[key] : entry.default)]);
+  // The kinds' entries are typed by the kinds that own them (each augments PlanPolicy with its own).
+  return { ...engine, ...Object.fromEntries(own) } as PlanPolicy;
 }
 
 /** What the kinds and the server said about the changes of a plan. */
@@ -86,6 +92,8 @@ export function assessSavedPlan(facts: SafetyFacts, filePolicy: PlanPolicy): Saf
 
 /** The policy as the rendered plan shows it, so that an edit of a saved plan's policy is visible. */
 export function describePolicy(p: PlanPolicy): string {
-  const list = (l: string[]) => `[${l.join(', ')}]`;
-  return `prune ${list(p.prune)}, max_deletes ${p.max_deletes}, max_delete_fraction ${p.max_delete_fraction}, protected_users ${list(p.protected_users)}, purge_users ${p.purge_users}`;
+  const value = (v: unknown) => (Array.isArray(v) ? `[${v.join(', ')}]` : String(v));
+  // The kinds' own entries follow the engine's, as the plan holds them.
+  const own = Object.entries(p).filter(([key]) => !ENGINE_POLICY_KEYS.includes(key));
+  return [`prune ${value(p.prune)}`, `max_deletes ${p.max_deletes}`, `max_delete_fraction ${p.max_delete_fraction}`, ...own.map(([key, v]) => `${key} ${value(v)}`)].join(', ');
 }

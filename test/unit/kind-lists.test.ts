@@ -47,7 +47,7 @@ describe('the kinds that help texts list', () => {
   it('export --include names every kind export writes, by config key', async () => {
     const help = await optionHelp('export', '--include');
     const listed = /a kind \(([^)]*)\)/.exec(help)?.[1]?.split(/[;,]\s*/) ?? [];
-    const exported = [...new Set(kinds.filter((k) => k.toConfig).map((k) => k.configKey))];
+    const exported = [...new Set(kinds.filter((k) => k.toConfig !== undefined).map((k) => k.configKey))];
     expect([...listed].sort()).toEqual([...exported].sort());
   });
 

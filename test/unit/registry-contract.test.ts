@@ -131,7 +131,7 @@ describe('the sandbox serves every request a kind can send', () => {
     sandbox = await startSandbox({ port: 0, token: TOKEN, seed: EVERY_KIND });
     const client = new GiteaClient({ url: sandbox.url, credentials: { token: TOKEN } });
     const loaded = { config: { version: 1 }, locate: () => undefined, files: [], secrets: new Map(), digest: '' } as unknown as LoadedConfig;
-    ctx = makeKindContext(client, loaded, { readEverything: true });
+    ctx = makeKindContext(client, loaded, { readEverything: true }, { kinds });
   });
   afterAll(() => sandbox?.close());
 

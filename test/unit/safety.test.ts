@@ -26,11 +26,14 @@ const facts = (changes: Change[], existing: Record<string, number> = {}, extra: 
   ...extra,
 });
 
-const policy = (p: Partial<PlanPolicy> = {}): PlanPolicy => ({ ...policyOf(undefined), ...p });
+const policy = (p: Partial<PlanPolicy> = {}): PlanPolicy => ({ ...policyOf(undefined, kinds), ...p });
 
 describe('the safety policy', () => {
   it('defaults to max_deletes 10 and max_delete_fraction 0.3', () => {
-    expect(policyOf({ version: 1 })).toEqual({ prune: [], max_deletes: 10, max_delete_fraction: 0.3, protected_users: [], purge_users: false });
+    // The kinds' own entries (the users' protected_users and purge_users) are filled in after the engine's.
+    expect(policyOf({ version: 1 }, kinds)).toEqual({ prune: [], max_deletes: 10, max_delete_fraction: 0.3, protected_users: [], purge_users: false });
+    expect(Object.keys(policyOf({ version: 1, policy: { purge_users: true, protected_users: ['root'] } }, kinds))).toEqual(['prune', 'max_deletes', 'max_delete_fraction', 'protected_users', 'purge_users']);
+    expect(policyOf({ version: 1 })).toEqual({ prune: [], max_deletes: 10, max_delete_fraction: 0.3 });
     expect(DEFAULT_POLICY).toEqual({ max_deletes: 10, max_delete_fraction: 0.3 });
     expect(describePolicy(policy({ prune: ['labels'] }))).toBe('prune [labels], max_deletes 10, max_delete_fraction 0.3, protected_users [], purge_users false');
   });
@@ -89,6 +92,13 @@ describe('plan file shape', () => {
     expect(problems({ ops: [{ method: 'TRACE', path: 'x' }] })).toMatch(/ops\[0\] is not a request/);
     expect(problems({}, { policy: { ...policy(), max_deletes: -1 } })).toMatch(/policy.max_deletes must be a count/);
     expect(problems({}, { policy: undefined })).toMatch(/records no policy/);
+    // The kinds' own entries (KindMeta.policy) are checked as their kind says; a key no kind owns is unknown.
+    const { protected_users: _, ...withoutProtected } = policy();
+    expect(problems({}, { policy: { ...withoutProtected, purge_users: 'yes', wormholes: [] } }).split('\n')).toEqual([
+      'policy: unknown key "wormholes"',
+      'policy.protected_users must be a list of user names',
+      'policy.purge_users must be true or false',
+    ]);
     expect(problems({}, { extra: true })).toMatch(/unknown key "extra" at the top level/);
     // Each problem is a diagnostic naming the change it is about, printed by the one formatter.
     expect(planShapeProblems(plan([{ ...label, notes: 'x' }]), kinds)).toEqual([{ resource: `change ${label.id}`, message: 'notes must be a list of strings' }]);

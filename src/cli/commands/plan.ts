@@ -62,7 +62,7 @@ async function configOnlyProblems(loaded: LoadedConfig): Promise<Diagnostic[]> {
       throw new Error('no server in the config-only check');
     },
   });
-  const ctx = makeKindContext(offline, loaded);
+  const ctx = makeKindContext(offline, loaded, {}, { kinds });
   const scope = { type: 'server' as const, name: '' };
   const problems: Diagnostic[] = [];
   for (const kind of kinds.filter((k) => k.scopeType === 'server')) {

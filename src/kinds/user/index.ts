@@ -2,6 +2,7 @@ import type { Kind } from '../../model/index.js';
 import { exporting } from './export.js';
 import { writing } from './ops.js';
 import { planning } from './plan.js';
+import { userPolicy } from './policy.js';
 import { reading } from './read.js';
 
 /**
@@ -18,6 +19,7 @@ export const userKind: Kind = {
   scopeType: 'server',
   actions: ['create', 'update', 'rename', 'delete'],
   target: { type: 'user', placeholder: 'NAME' },
+  policy: userPolicy,
   ...reading,
   ...planning,
   ...writing,
