@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FLAVORS } from '../../src/sandbox/flavors/flavor.js';
-import type { SeedFile } from '../../src/sandbox/index.js';
+import { loadSeedFile, type SeedFile } from '../../src/sandbox/index.js';
 import { calls, writes, world, type World } from './helpers.js';
 
 const seed: SeedFile = {
@@ -48,13 +49,6 @@ orgs:
         permission: admin
         can_create_org_repo: true
         members: [olga]
-repos:
-  acme/widgets:
-    branch_protections:
-      main:
-        enable_push: true
-        enable_push_whitelist: true
-        push_whitelist_teams: [platform]
 `;
 
 interface ApiTeam {
@@ -118,11 +112,6 @@ describe('teams end to end', () => {
     );
     // Nothing for what is already right: alice in developers, widgets in developers, root in Owners.
     expect(made.filter((c) => /members\/(alice|root)$|repos\/acme\/widgets$/.test(c))).toEqual([]);
-    // The protection that names platform is written after platform's create.
-    const createPlatform = w.sandbox.requests().findIndex((r) => r.method === 'POST' && r.path.endsWith('/orgs/acme/teams') && (r.body as { name?: string }).name === 'platform');
-    const protection = w.sandbox.requests().findIndex((r) => r.method === 'POST' && r.path.endsWith('/branch_protections'));
-    expect(createPlatform).toBeGreaterThanOrEqual(0);
-    expect(protection).toBeGreaterThan(createPlatform);
 
     expect(await namesOf(w, 'developers', 'members')).toEqual(['alice', 'bob']);
     expect(await namesOf(w, 'developers', 'repos')).toEqual(['gadgets', 'widgets']);
@@ -167,6 +156,22 @@ describe('the Owners team guards refuse with exit 3 and change nothing', () => {
       expect(writes(w.sandbox)).toEqual([]);
     });
   }
+});
+
+describe('the teams example', () => {
+  it('plans, applies, and then plans no changes (examples/teams)', async () => {
+    const dir = fileURLToPath(new URL('../../examples/teams/', import.meta.url));
+    w = await world(loadSeedFile(`${dir}seed.yaml`));
+    const file = `${dir}forgeform.yaml`;
+    const plan = await w.cli(['plan', '-c', file, '--detailed-exitcode']);
+    expect(plan.code, plan.stdout + plan.stderr).toBe(2);
+    expect(plan.stdout).toContain('- team "interns"');
+    const apply = await w.cli(['apply', '-c', file, '--yes']);
+    expect(apply.code, apply.stdout + apply.stderr).toBe(0);
+    expect(w.sandbox.requests().flatMap((r) => r.unknownFields)).toEqual([]);
+    const again = await w.cli(['plan', '-c', file, '--detailed-exitcode']);
+    expect(again.code, again.stdout).toBe(0);
+  });
 });
 
 describe('export of teams', () => {
