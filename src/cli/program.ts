@@ -32,22 +32,25 @@ export function reportFailure(e: unknown, out: Output, argv: string[] = process.
   return exitCode;
 }
 
+/** Wraps a command's action: its exit code, or the exit code of its failure, goes to `setCode`. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Runner = <A extends any[]>(action: (...args: A) => Promise<number>) => (...args: A) => Promise<void>;
+
 /**
  * The commands, writing through `out`; `setCode` receives each action's exit code. Each action
  * imports its command when it runs: `--version`, `--help` and `validate` then load neither the
  * planner, the kinds (but for validate --server-version) nor the HTTP client (most of the startup CPU).
  */
 function buildProgram(out: Output, argv: string[], setCode: (code: number) => void): Command {
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  const run = <A extends any[]>(action: (...args: A) => Promise<number>) => {
-    return async (...args: A) => {
+  const run: Runner =
+    (action) =>
+    async (...args) => {
       try {
         setCode(await action(...args));
       } catch (e) {
         setCode(reportFailure(e, out, argv));
       }
     };
-  };
 
   const program = new Command('forgeform')
     .description('Configuration as code for Gitea and Forgejo: plan and apply users, webhooks, branch protections and labels.')
@@ -55,7 +58,14 @@ function buildProgram(out: Output, argv: string[], setCode: (code: number) => vo
     .showHelpAfterError()
     .option('--debug', 'print the stack trace of an error (also FORGEFORM_DEBUG=1)')
     .addHelpText('after', '\nExit codes: 0 done or no changes; 1 error; 2 changes present (plan --detailed-exitcode); 3 unsafe plan refused.');
+  addConfigCommands(program, run, out);
+  addServerCommands(program, run, out);
+  addSandboxCommand(program, run);
+  return program;
+}
 
+/** validate, plan and apply: the commands that read a configuration. */
+function addConfigCommands(program: Command, run: Runner, out: Output): void {
   program
     .command('validate')
     .description('check the config files against the schema, without contacting the server')
@@ -97,7 +107,10 @@ function buildProgram(out: Output, argv: string[], setCode: (code: number) => vo
       .option('--shard <k/n>', 'only the K-th of N parts of the configuration (by owner; server-wide objects in part 1), for N parallel CI jobs')
       .option('--changed-only <ref>', 'only the organisations, repositories and server-wide sections whose configuration changed since the git ref REF'),
   ).action(run(async (planFile: string | undefined, opts) => (await import('./commands/apply.js')).applyCommand(planFile, opts, out)));
+}
 
+/** unlock and export: the commands that only talk to a server. */
+function addServerCommands(program: Command, run: Runner, out: Output): void {
   serverOptions(
     program
       .command('unlock')
@@ -117,7 +130,9 @@ function buildProgram(out: Output, argv: string[], setCode: (code: number) => vo
         '\nWithout --include, export writes every kind in every organisation and repository the token can read, and, for a site\nadministrator, users (with their badges and SSH keys: two more requests per user), organisations, admin webhooks and runners.',
       ),
   ).action(run(async (opts) => (await import('./commands/export.js')).exportCommand(opts, out)));
+}
 
+function addSandboxCommand(program: Command, run: Runner): void {
   program
     .command('sandbox')
     .description('start a built-in Gitea-compatible server on loopback, for trying and testing')
@@ -153,8 +168,6 @@ function buildProgram(out: Output, argv: string[], setCode: (code: number) => vo
         return EXIT.ok;
       }),
     );
-
-  return program;
 }
 
 export interface CommandResult {

@@ -9,5 +9,6 @@ export type * from './plan.js';
 export type * from './kind.js';
 export * from './scope.js';
 export * from './registry.js';
+export * from './define.js';
 export * from './server.js';
 export * from '../diagnostic.js';

@@ -8,6 +8,7 @@ import type { Action, Change, Op, PlanPolicy } from './plan.js';
 import type { Scope } from './scope.js';
 import type { Availability, ServerInfo } from './server.js';
 import type { ConfigPath } from '../diagnostic.js';
+import type { RunStates } from './run-states.js';
 
 /** Plan-wide switches that change what kinds send. */
 export interface KindOptions {
@@ -24,8 +25,9 @@ export interface KindOptions {
 /**
  * What kinds get when they read the server and build requests, at plan time and at apply time alike.
  * Apply has no configuration: only the policy the plan was made with (as the plan file shows it).
+ * `phase` tells the two apart (see KindContext, ApplyContext).
  */
-export interface ScopeContext {
+interface ContextBase {
   client: GiteaClient;
   /** The fork and release the server runs (see src/model/server.ts); absent only where no server was asked (offline checks, unit tests). */
   server?: ServerInfo;
@@ -48,12 +50,22 @@ export interface ScopeContext {
    * The same rule as projected: the asking kind lists that kind in `after`. Nothing is read.
    */
   madeBy(kind: KindMeta, scope: Scope, key: string): string | undefined;
+  /** Each kind's own state for this run (src/model/define.ts): made on the first ask, dropped with the context. */
+  runStates: RunStates;
 }
 
 /** Planning also has the configuration (desired state, its places, the secrets read from the environment). */
-export interface KindContext extends ScopeContext {
+export interface KindContext extends ContextBase {
+  phase: 'plan';
   loaded: LoadedConfig;
 }
+
+/** Checking and applying a saved plan (and reading the server without a configuration, as export does): no configuration. */
+export interface ApplyContext extends ContextBase {
+  phase: 'apply';
+}
+
+export type ScopeContext = KindContext | ApplyContext;
 
 /** Facts a kind reports about one planned change; src/plan/safety.ts decides what they mean. */
 export interface ChangeFacts {
@@ -238,9 +250,9 @@ export interface KindPlanning {
    * Several server objects carry the name of one declared object: which one is the declared object and
    * which may be deleted. Without it, the planner names them and changes none of them.
    */
-  resolveDuplicates?(desired: DesiredObject, matches: CurrentObject[], scope: Scope, ctx: ScopeContext): Promise<DuplicateResolution>;
+  resolveDuplicates?(desired: DesiredObject, matches: CurrentObject[], scope: Scope, ctx: KindContext): Promise<DuplicateResolution>;
   /** Why an undeclared object must survive a prune (protected users, the token's own user): kept with a warning. */
-  keep?(current: CurrentObject, scope: Scope, ctx: ScopeContext): string | undefined;
+  keep?(current: CurrentObject, scope: Scope, ctx: KindContext): string | undefined;
   /** Facts about the declared objects worth a warning even when nothing changes (offline runners). */
   notices?(desired: DesiredObject[], current: CurrentObject[], scope: Scope, ctx: KindContext): string[];
 }

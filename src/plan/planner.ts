@@ -1,7 +1,7 @@
 import { formatDiagnostic } from '../diagnostic.js';
 import type { LoadedConfig } from '../config/types.js';
 import type { GiteaClient, RequestOptions } from '../gitea/client.js';
-import { changeId, parseScopeId, planningOrder, scopeCreationIds, scopeId, type ChangeFacts, type CurrentObject, type Kind, type KindContext, type KindMeta, type KindOptions, type Scope, type ScopeContext, type ServerInfo } from '../model/index.js';
+import { changeId, parseScopeId, planningOrder, RunStates, scopeCreationIds, scopeId, type ApplyContext, type ChangeFacts, type CurrentObject, type Kind, type KindContext, type KindMeta, type KindOptions, type Scope, type ScopeContext, type ServerInfo } from '../model/index.js';
 import { diffFields } from './diff.js';
 import { checkPreviously, matchOne, renamedAway, type Match } from './match.js';
 import { Projection } from './projection.js';
@@ -53,10 +53,14 @@ export interface ContextExtras {
 }
 
 /** The context kinds read and build requests with; apply makes one from the plan file's policy. */
-export function makeScopeContext(client: GiteaClient, policy: PlanPolicy, options: KindOptions = {}, { projection = new Projection(), server }: ContextExtras = {}): ScopeContext {
+export function makeScopeContext(client: GiteaClient, policy: PlanPolicy, options?: KindOptions, extras?: ContextExtras): ApplyContext;
+export function makeScopeContext(client: GiteaClient, policy: PlanPolicy, options: KindOptions, extras: ContextExtras, loaded: LoadedConfig): KindContext;
+export function makeScopeContext(client: GiteaClient, policy: PlanPolicy, options: KindOptions = {}, { projection = new Projection(), server }: ContextExtras = {}, loaded?: LoadedConfig): ScopeContext {
   const cache = new Map<string, Promise<unknown>>();
   const reads = new Map<string, Promise<CurrentObject[]>>();
   const ctx: ScopeContext = {
+    ...(loaded ? { phase: 'plan' as const, loaded } : { phase: 'apply' as const }),
+    runStates: new RunStates(),
     client,
     ...(server ? { server } : {}),
     policy,
@@ -90,7 +94,7 @@ export function makeScopeContext(client: GiteaClient, policy: PlanPolicy, option
 
 /** Planning: the same context (one object, so that kinds' memos keyed by it are shared) with the configuration. */
 export function makeKindContext(client: GiteaClient, loaded: LoadedConfig, options: KindOptions = {}, extras: ContextExtras = {}): KindContext {
-  return Object.assign(makeScopeContext(client, policyOf(loaded.config, extras.kinds), options, extras), { loaded });
+  return makeScopeContext(client, policyOf(loaded.config, extras.kinds), options, extras, loaded);
 }
 
 /**

@@ -6,7 +6,7 @@
  */
 import { renameSync, writeFileSync } from 'node:fs';
 import type { IncomingMessage } from 'node:http';
-import { Hono, type Context } from 'hono';
+import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { bindBody, jsonKeys } from './http/binding.js';
 import { apiError, empty, json, pageNotFound, plainText } from './http/respond.js';
 import { ApiRouter, API_PREFIX, rawPathOf, type SandboxEnv } from './http/router.js';
@@ -95,18 +95,8 @@ export function persistState(state: SandboxState, path: string): void {
   renameSync(tmp, path);
 }
 
-export function createApp(state: SandboxState, opts: AppOptions = {}): Hono<SandboxEnv> {
-  const app = new Hono<SandboxEnv>();
-  const log = opts.requestLog ?? [];
-  const random = opts.random ?? Math.random;
-  const flavor = opts.flavor ?? defaultFlavor();
-  const rootOf = (c: Context): string => {
-    const configured = typeof opts.rootUrl === 'function' ? opts.rootUrl() : opts.rootUrl;
-    const base = configured || new URL(c.req.url).origin;
-    return base.endsWith('/') ? base : `${base}/`;
-  };
-
-  // ---- the request log (outside the API): a site administrator's token, credentials shown as (sensitive) ----
+/** The request log, outside the API: a site administrator's token only, credentials shown as (sensitive). */
+function serveRequestLog(app: Hono<SandboxEnv>, state: SandboxState, log: RequestLogEntry[], rootOf: (c: Context) => string): void {
   const adminOnly = (c: Context): Response | undefined =>
     isAdminAuthorization(c.req.header('authorization'), state) ? undefined : apiError(rootOf(c), 401, 'the request log needs a site administrator token (Authorization: token …)');
   app.get('/_sandbox/requests', (c) => adminOnly(c) ?? json(200, log.map(redactEntry)));
@@ -116,26 +106,36 @@ export function createApp(state: SandboxState, opts: AppOptions = {}): Hono<Sand
     log.length = 0;
     return empty(204);
   });
+}
 
-  // ---- around every API request (/api/v1 and Forgejo's /api/forgejo/v1, and an unknown path below /api: a request all the same) ----
-  app.use('/api/*', async (c, next) => {
+async function rawBodyOf(c: Context<SandboxEnv>): Promise<string> {
+  if (c.req.method === 'GET' || c.req.method === 'HEAD') return '';
+  try {
+    return await c.req.text();
+  } catch {
+    return '';
+  }
+}
+
+interface ApiRequestSetup {
+  log: RequestLogEntry[];
+  flavor: Flavor;
+  rootOf: (c: Context) => string;
+}
+
+/** Latency, faults, the request log, unknown body fields and the state file, around each API request. */
+function aroundApiRequest(state: SandboxState, opts: AppOptions, { log, flavor, rootOf }: ApiRequestSetup): MiddlewareHandler<SandboxEnv> {
+  const random = opts.random ?? Math.random;
+  return async (c, next) => {
     const started = Date.now();
     const method = c.req.method;
     const contentType = c.req.header('content-type') ?? '';
-    let raw = '';
-    if (method !== 'GET' && method !== 'HEAD') {
-      try {
-        raw = await c.req.text();
-      } catch {
-        raw = '';
-      }
-    }
+    const raw = await rawBodyOf(c);
     c.set('rawBody', raw);
-    const url = new URL(c.req.url);
     const entry: RequestLogEntry = {
       method,
       path: rawPathOf(c.req.url),
-      query: Object.fromEntries(url.searchParams),
+      query: Object.fromEntries(new URL(c.req.url).searchParams),
       status: 0,
       body: logBody(raw, contentType),
       unknownFields: [],
@@ -177,7 +177,21 @@ export function createApp(state: SandboxState, opts: AppOptions = {}): Hono<Sand
       log.push(entry);
       if (opts.verbose) process.stderr.write(`${method} ${entry.path} ${entry.status} ${Date.now() - started}ms\n`);
     }
-  });
+  };
+}
+
+export function createApp(state: SandboxState, opts: AppOptions = {}): Hono<SandboxEnv> {
+  const app = new Hono<SandboxEnv>();
+  const log = opts.requestLog ?? [];
+  const flavor = opts.flavor ?? defaultFlavor();
+  const rootOf = (c: Context): string => {
+    const configured = typeof opts.rootUrl === 'function' ? opts.rootUrl() : opts.rootUrl;
+    const base = configured || new URL(c.req.url).origin;
+    return base.endsWith('/') ? base : `${base}/`;
+  };
+  serveRequestLog(app, state, log, rootOf);
+  // Around every API request (/api/v1 and Forgejo's /api/forgejo/v1, and an unknown path below /api: a request all the same).
+  app.use('/api/*', aroundApiRequest(state, opts, { log, flavor, rootOf }));
 
   // Forgejo's own API root answers its version; on Gitea the path is an unknown page (404).
   if (flavor.forgejoVersion) app.get('/api/forgejo/v1/version', () => json(200, { version: flavor.forgejoVersion }));

@@ -428,6 +428,28 @@ export const FACTS: Fact[] = [
     },
   },
 
+  // ---- runners ------------------------------------------------------------------------------------
+  {
+    id: 'POST /admin/actions/runners registers a runner on Forgejo 15 (201 {id, uuid, token}, listed offline); 405 on Gitea 1.24+ (the list only), 404 without runner routes',
+    cite: 'Forgejo v15.0.3 routers/api/v1/api.go l.1706–1709, shared/runners.go l.161–187 (RegisterRunner), modules/structs/runner.go l.8–31; none in v14.0.0; Gitea v1.24.7 l.1732–1737, upstream main l.1728–1736 (GET only at that path)',
+    expected: (f) => {
+      if (on(f, { forgejo: { since: 15 } })) return { status: 201, keys: ['id', 'token', 'uuid'], listed: true, nameRequired: 422 };
+      if (on(f, { gitea: { since: '1.24' } })) return { status: 405 };
+      return { status: 404 };
+    },
+    async observe(h) {
+      const r = await h.call<Record<string, unknown>>('POST', 'admin/actions/runners', { body: { name: 'api-runner', description: 'from the API' } });
+      if (r.status !== 201) return { status: r.status };
+      const list = await h.call<{ name: string; status: string }[]>('GET', 'admin/actions/runners');
+      return {
+        status: r.status,
+        keys: keysOf(r.json),
+        listed: list.json.some((x) => x.name === 'api-runner' && x.status === 'offline'),
+        nameRequired: (await h.call('POST', 'admin/actions/runners', { body: { description: 'no name' } })).status,
+      };
+    },
+  },
+
   // ---- errors -------------------------------------------------------------------------------------
   {
     id: '404 body of APIErrorNotFound(): locale wording before Gitea 1.25 (and in Forgejo), "not found" from 1.25; an errors key (null, [] in Forgejo 11+)',

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { calls, world, type World } from './helpers.js';
+import { calls, world, writes, type World } from './helpers.js';
 
 type Rule = Record<string, unknown> & { rule_name: string };
 
@@ -88,7 +88,34 @@ repos:
     expect(again.code).toBe(0);
   });
 
-  it('keeps applying when the server rejects one change, reports it and exits 1', async () => {
+  it('keeps applying when one change cannot be made, reports it and exits 1', async () => {
+    w = await world(seed);
+    const file = w.config(`version: 1
+repos:
+  acme/gadgets:
+    branch_protections:
+      main: { enable_push: true }
+  acme/widgets:
+    branch_protections:
+      develop: { enable_push: false }
+  acme/tools:
+    branch_protections:
+      main: { required_approvals: 0 }
+`);
+    // The repository is archived before the saved plan is applied: its rule cannot be created any more.
+    const planFile = `${w.dir}/plan.json`;
+    expect((await w.cli(['plan', '-c', file, '--out', planFile])).code).toBe(0);
+    expect((await w.api('PATCH', 'repos/acme/gadgets', { archived: true })).status).toBe(200);
+    const apply = await w.cli(['apply', planFile]);
+    expect(apply.code).toBe(1);
+    expect(apply.stdout).toContain('✗ + branch protection "main" in repo:acme/gadgets: acme/gadgets is archived: Gitea refuses branch-protection writes (423)');
+    expect(apply.stdout).toContain('✓ + branch protection "develop" in repo:acme/widgets');
+    expect(apply.stdout).toContain('✓ ~ branch protection "main" in repo:acme/tools');
+    expect(apply.stdout).toContain('Apply incomplete! 1 created, 1 updated, 0 deleted, 0 renamed, 1 failed, 0 skipped.');
+    expect((await rules(w, 'acme/widgets')).map((r) => r.rule_name)).toContain('develop');
+  });
+
+  it('refuses a saved plan whose rule names a user deleted since the plan, before any write (issue 20: the account check runs at apply too)', async () => {
     // leaving can write acme/gadgets (the plan checks that too: Gitea drops a pusher without write access).
     const repos = seed.repos.map((r) => (r.name === 'acme/gadgets' ? { ...r, collaborators: { leaving: 'write' } } : r));
     w = await world({ ...seed, repos, users: [...seed.users, { username: 'leaving', email: 'leaving@example.com' }] });
@@ -100,22 +127,16 @@ repos:
   acme/widgets:
     branch_protections:
       develop: { enable_push: false }
-  acme/tools:
-    branch_protections:
-      main: { required_approvals: 0 }
 `);
-    // The plan checks that the user exists; it is deleted before the saved plan is applied.
     const planFile = `${w.dir}/plan.json`;
     expect((await w.cli(['plan', '-c', file, '--out', planFile])).code).toBe(0);
     expect((await w.api('DELETE', 'admin/users/leaving')).status).toBe(204);
     const apply = await w.cli(['apply', planFile]);
-    expect(apply.code).toBe(1);
-    expect(apply.stdout).toMatch(/✗ \+ branch protection "main" in repo:acme\/gadgets: POST \/api\/v1\/repos\/acme\/gadgets\/branch_protections → 422 Unprocessable Entity: .*leaving/);
-    expect(apply.stdout).toContain('✓ + branch protection "develop" in repo:acme/widgets');
-    expect(apply.stdout).toContain('✓ ~ branch protection "main" in repo:acme/tools');
-    expect(apply.stdout).toContain('Apply incomplete! 1 created, 1 updated, 0 deleted, 0 renamed, 1 failed, 0 skipped.');
-    expect((await rules(w, 'acme/widgets')).map((r) => r.rule_name)).toContain('develop');
+    expect(apply.code).toBe(3);
+    expect(apply.stderr).toContain('Refusing the plan: branch protection "main" in acme/gadgets: push_whitelist_usernames: user "leaving" does not exist on the server (Gitea would refuse the whole rule). No flag lifts this: plan again.');
+    expect(writes(w.sandbox)).toEqual(['DELETE admin/users/leaving']);
     expect(await rules(w, 'acme/gadgets')).toEqual([]);
+    expect((await rules(w, 'acme/widgets')).map((r) => r.rule_name)).not.toContain('develop');
   });
 
   it('refuses flags that Gitea would drop, naming the config place, before any request', async () => {

@@ -23,4 +23,11 @@ export const EVERY_KIND: SeedFile = {
   ],
   hooks: [{ type: 'gitea', config: { url: 'https://ci.example.com/hook', content_type: 'json', is_system_webhook: true }, events: ['push'], active: true }],
   actions: { runners: [{ name: 'runner-1' }] },
+  // npm run new-kind: a new kind's objects go here (its sandbox domain seeds them).
 };
+
+/**
+ * The kinds that read only the objects a config names (one GET each), by kind name: the names of
+ * their objects in EVERY_KIND, which the registry contract test reads them by.
+ */
+export const EVERY_KIND_NAMED: Record<string, string[]> = { repo: ['acme/widgets'], issue: ['#1'] };

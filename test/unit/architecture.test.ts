@@ -62,16 +62,8 @@ const SANDBOX_MAY_IMPORT: Record<string, readonly string[]> = {
 };
 const SANDBOX_TOP_FILES = ['app', 'cli', 'index', 'request-log', 'seed'];
 
-/** Functions over the limit (80 lines; 60 in src/plan and src/apply): `file: first line`. Each remaining one says why; a split one must leave the list. */
-const LONG_FUNCTIONS_LEFT: string[] = [
-  // Split in this issue (20), in the next commits:
-  'src/cli/commands/apply.ts: async function applyLocked(planFile: string | undefined, opts: ApplyCommandOptions, out: Output, locked: { lock?: HeldLock | undefined }): Promise<number> {',
-  'src/cli/program.ts: function buildProgram(out: Output, argv: string[], setCode: (code: number) => void): Command {',
-  'src/sandbox/app.ts: export function createApp(state: SandboxState, opts: AppOptions = {}): Hono<SandboxEnv> {',
-  'src/sandbox/domains/actions/seed.ts: function seedActions(state: SandboxState, raw: unknown, admin: UserRecord): void {',
-  'src/sandbox/domains/markup/markdown.ts: function parseBlocks(lines: string[]): Block[] {',
-  'src/sandbox/http/glob.ts: export function compileGlob(pattern: string, separators: string[] = []): RegExp {',
-];
+/** Functions over the limit (80 lines; 60 in src/plan and src/apply), as `file: first line`: none. A long function is split, not listed; a listed one that was split fails too. */
+const LONG_FUNCTIONS_LEFT: string[] = [];
 /** File-level import cycles still there (each as its sorted files): none. A cycle is a bug to break, not to list. */
 const CYCLES_LEFT: string[][] = [];
 

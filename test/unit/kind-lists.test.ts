@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { runCommand } from '../../src/cli/program.js';
 import { kinds } from '../../src/kinds/index.js';
-import { targetTypes, type KindMeta } from '../../src/model/index.js';
+import { exportable, targetTypes, type KindMeta } from '../../src/model/index.js';
 
 /**
  * The family of a kind: kinds of several scope types that share one folder are each named
@@ -47,7 +47,7 @@ describe('the kinds that help texts list', () => {
   it('export --include names every kind export writes, by config key', async () => {
     const help = await optionHelp('export', '--include');
     const listed = /a kind \(([^)]*)\)/.exec(help)?.[1]?.split(/[;,]\s*/) ?? [];
-    const exported = [...new Set(kinds.filter((k) => k.toConfig !== undefined).map((k) => k.configKey))];
+    const exported = [...new Set(kinds.filter(exportable).map((k) => k.configKey))];
     expect([...listed].sort()).toEqual([...exported].sort());
   });
 

@@ -64,7 +64,7 @@ describe('branch protections', () => {
   });
   it('reports flags Gitea would drop and teams on user repositories', () => {
     const d = { key: 'main', fields: { enable_push_whitelist: true, push_whitelist_teams: ['devs'] }, path: ['repos', 'alice/dots', 'branch_protections', 'main'] };
-    const problems = branchProtectionKind.check!(d, undefined, userRepo, ctx).map((p) => p.message);
+    const problems = branchProtectionKind.check!(d, undefined, userRepo, ctx, { users: new Map() }).map((p) => p.message);
     expect(problems).toHaveLength(2);
     expect(problems[0]).toMatch(/enable_push_whitelist: true has no effect unless enable_push is true/);
     expect(problems[1]).toMatch(/owned by a user/);

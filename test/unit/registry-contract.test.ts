@@ -17,7 +17,7 @@ import { defaultFlavor } from '../../src/sandbox/flavors/flavor.js';
 import { ApiRouter, API_PREFIX } from '../../src/sandbox/http/router.js';
 import { emptyState } from '../../src/sandbox/core/state-file.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { EVERY_KIND } from '../support/seeds.js';
+import { EVERY_KIND, EVERY_KIND_NAMED } from '../support/seeds.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const KINDS_DIR = join(root, 'src/kinds');
@@ -117,8 +117,6 @@ const SCOPES: Record<Scope['type'], Scope> = {
   org: { type: 'org', name: 'acme' },
   repo: { type: 'repo', name: 'acme/widgets', repo: { owner: 'acme', name: 'widgets', ownerIsOrg: true, archived: false } },
 };
-/** Kinds that read only the objects a config names (one GET each): the names of seeded ones. */
-const NAMED: Record<string, string[]> = { repo: ['acme/widgets'], issue: ['#1'] };
 
 describe('the sandbox serves every request a kind can send', () => {
   let sandbox: Sandbox;
@@ -137,9 +135,9 @@ describe('the sandbox serves every request a kind can send', () => {
 
   it.each(kinds.map((k) => [k.name, k] as const))('%s', async (_name, kind) => {
     const scope = SCOPES[kind.scopeType];
-    const named = (NAMED[kind.name] ?? []).map((key): DesiredObject => ({ key, fields: {}, path: [] }));
+    const named = (EVERY_KIND_NAMED[kind.name] ?? []).map((key): DesiredObject => ({ key, fields: {}, path: [] }));
     const [current] = await kind.read(scope, ctx, named);
-    expect(current, `${kind.name}: test/support/seeds.ts EVERY_KIND holds none: add one (or name it in NAMED)`).toBeDefined();
+    expect(current, `${kind.name}: test/support/seeds.ts EVERY_KIND holds none: add one (and, for a kind that reads only named objects, their names in EVERY_KIND_NAMED)`).toBeDefined();
     const ops = await opsOfEveryAction(kind, scope, current!, ctx);
     // Every action of the kind sends at least one request.
     expect([...new Set(ops.map((o) => o.action))].sort()).toEqual([...kind.actions].sort());

@@ -122,57 +122,23 @@ export async function applyCommand(planFile: string | undefined, opts: ApplyComm
   }
 }
 
+/** What apply works from: the plan (made now, or read from a file and checked against the server) and what it runs against. */
+interface Prepared {
+  plan: Plan;
+  client: GiteaClient;
+  server: ServerInfo;
+  /** The plan's scopes with their facts, as planned or checked now: the executor hands kinds these. */
+  scopes: Map<string, Scope>;
+  refused: Map<string, Diagnostic>;
+  forbidden: string[];
+}
+
 async function applyLocked(planFile: string | undefined, opts: ApplyCommandOptions, out: Output, locked: { lock?: HeldLock | undefined }): Promise<number> {
-  let plan: Plan;
-  let refused = new Map<string, Diagnostic>();
-  let client;
-  let forbidden: string[] = [];
-  let server: ServerInfo;
-  // The plan's scopes with their facts, as planned or checked now: the executor hands kinds these.
-  let scopes: Map<string, Scope>;
-  if (planFile) {
-    // The plan already fixes the configuration (and the policy it was made with): another one cannot apply.
-    if (opts.config?.length) throw new UserError(`apply ${planFile} takes no -c/--config: the plan file already fixes the configuration. Plan again with -c to change it.`);
-    if (opts.shard !== undefined) throw new UserError(`apply ${planFile} takes no --shard: the plan file already fixes what is applied. Plan again with --shard to change it.`);
-    if (opts.changedOnly !== undefined) throw new UserError(`apply ${planFile} takes no --changed-only: the plan file already fixes what is applied. Plan again with --changed-only to change it.`);
-    plan = readPlanFile(planFile, out);
-    // A credential goes only to a server given beside it (issue 16): never to one a (possibly hand-edited) file names.
-    const url = opts.url ?? process.env.FORGEFORM_URL;
-    if (!url)
-      throw new UserError(
-        `apply ${planFile}: say the server with --url or FORGEFORM_URL (the plan was made for ${plan.server.url}): forgeform sends credentials only to a server given beside them, never to one a file names`,
-      );
-    client = await makeClient({ ...opts, url }, out);
-    if (client.baseUrl !== plan.server.url.replace(/\/+$/, ''))
-      throw new UserError(`the plan was made for ${plan.server.url}, not ${client.baseUrl}: refusing to apply it elsewhere`);
-    server = await checkServer(client, opts, out);
-    locked.lock = await takeLock(client, opts, out);
-    const otherRelease = releaseMismatch(plan.server, server);
-    if (otherRelease) throw new UserError(`${otherRelease}: refusing to apply it, as what its requests do depends on the release. Plan again.`);
-    const verified = await verifySavedPlan(plan, client, kinds, server);
-    ({ plan, refused, scopes } = verified);
-    forbidden = verified.verdict.forbidden;
-    printPlan(plan, opts.format, out);
-    if (verified.mismatches.length)
-      throw new UserError(
-        `Refusing the plan file: it does not do what it shows, so nothing was changed:\n${verified.mismatches.map((m) => `  ${formatDiagnostic(m)}`).join('\n')}\nMake the plan again with forgeform plan --out.`,
-      );
-    plan = { ...plan, unsafe: verified.verdict.unsafe };
-  } else {
-    ({ plan, client, server, scopes } = await computePlan(opts, out, async (c) => {
-      locked.lock = await takeLock(c, opts, out);
-    }));
-    printPlan(plan, opts.format, out);
-  }
-  // Objects the plan left out for a problem of their own: everything else is applied, and the run fails.
-  const withheld = () => {
-    for (const w of plan.withheld ?? []) out.stdout(`${out.out.red('✗')} Not applied: ${w}`);
-    if (plan.withheld?.length) out.stderr(out.err.red(`${withheldLine(plan.withheld.length)}: not applied.`));
-    return Boolean(plan.withheld?.length);
-  };
-  if (plan.changes.length === 0) return withheld() ? EXIT.error : EXIT.ok;
-  if (forbidden.length) {
-    out.stderr(out.err.red(`Refusing the plan: ${forbidden.join('; ')}. No flag lifts this: plan again.`));
+  const prepared = planFile ? await prepareSavedPlan(planFile, opts, out, locked) : await prepareNewPlan(opts, out, locked);
+  const { plan } = prepared;
+  if (plan.changes.length === 0) return reportWithheld(plan, out) ? EXIT.error : EXIT.ok;
+  if (prepared.forbidden.length) {
+    out.stderr(out.err.red(`Refusing the plan: ${prepared.forbidden.join('; ')}. No flag lifts this: plan again.`));
     return EXIT.unsafe;
   }
   if (plan.unsafe.length && !opts.force) {
@@ -186,6 +152,56 @@ async function applyLocked(planFile: string | undefined, opts: ApplyCommandOptio
       return EXIT.error;
     }
   }
+  return applyChanges(prepared, out);
+}
+
+async function prepareNewPlan(opts: ApplyCommandOptions, out: Output, locked: { lock?: HeldLock | undefined }): Promise<Prepared> {
+  const { plan, client, server, scopes } = await computePlan(opts, out, async (c) => {
+    locked.lock = await takeLock(c, opts, out);
+  });
+  printPlan(plan, opts.format, out);
+  return { plan, client, server, scopes, refused: new Map(), forbidden: [] };
+}
+
+/** A saved plan: applied only to the server given beside the credentials, on the release it was made for, and only if it still does what it shows. */
+async function prepareSavedPlan(planFile: string, opts: ApplyCommandOptions, out: Output, locked: { lock?: HeldLock | undefined }): Promise<Prepared> {
+  // The plan already fixes the configuration (and the policy it was made with): another one cannot apply.
+  if (opts.config?.length) throw new UserError(`apply ${planFile} takes no -c/--config: the plan file already fixes the configuration. Plan again with -c to change it.`);
+  if (opts.shard !== undefined) throw new UserError(`apply ${planFile} takes no --shard: the plan file already fixes what is applied. Plan again with --shard to change it.`);
+  if (opts.changedOnly !== undefined) throw new UserError(`apply ${planFile} takes no --changed-only: the plan file already fixes what is applied. Plan again with --changed-only to change it.`);
+  const saved = readPlanFile(planFile, out);
+  // A credential goes only to a server given beside it (issue 16): never to one a (possibly hand-edited) file names.
+  const url = opts.url ?? process.env.FORGEFORM_URL;
+  if (!url)
+    throw new UserError(
+      `apply ${planFile}: say the server with --url or FORGEFORM_URL (the plan was made for ${saved.server.url}): forgeform sends credentials only to a server given beside them, never to one a file names`,
+    );
+  const client = await makeClient({ ...opts, url }, out);
+  if (client.baseUrl !== saved.server.url.replace(/\/+$/, ''))
+    throw new UserError(`the plan was made for ${saved.server.url}, not ${client.baseUrl}: refusing to apply it elsewhere`);
+  const server = await checkServer(client, opts, out);
+  locked.lock = await takeLock(client, opts, out);
+  const otherRelease = releaseMismatch(saved.server, server);
+  if (otherRelease) throw new UserError(`${otherRelease}: refusing to apply it, as what its requests do depends on the release. Plan again.`);
+  const verified = await verifySavedPlan(saved, client, kinds, server);
+  printPlan(verified.plan, opts.format, out);
+  if (verified.mismatches.length)
+    throw new UserError(
+      `Refusing the plan file: it does not do what it shows, so nothing was changed:\n${verified.mismatches.map((m) => `  ${formatDiagnostic(m)}`).join('\n')}\nMake the plan again with forgeform plan --out.`,
+    );
+  const plan = { ...verified.plan, unsafe: verified.verdict.unsafe };
+  return { plan, client, server, scopes: verified.scopes, refused: verified.refused, forbidden: verified.verdict.forbidden };
+}
+
+/** Objects the plan left out for a problem of their own: everything else is applied, and the run fails. */
+function reportWithheld(plan: Plan, out: Output): boolean {
+  for (const w of plan.withheld ?? []) out.stdout(`${out.out.red('✗')} Not applied: ${w}`);
+  if (plan.withheld?.length) out.stderr(out.err.red(`${withheldLine(plan.withheld.length)}: not applied.`));
+  return Boolean(plan.withheld?.length);
+}
+
+/** Runs the changes, prints each result and the summary, then looks for duplicates another run made meanwhile. */
+async function applyChanges({ plan, client, server, scopes, refused }: Prepared, out: Output): Promise<number> {
   const before = client.requestCount;
   const stop = stopOnSignals(out);
   const resultLines = batchedLines((text) => out.stdout(text));
@@ -217,7 +233,6 @@ async function applyLocked(planFile: string | undefined, opts: ApplyCommandOptio
   for (const u of concurrent.unchecked) out.stderr(out.err.yellow(`warning: could not read the ${u.kind}s of ${u.scope} again to look for objects another run created at the same time: ${u.error}`));
   if (client.requestCount > beforeCheck) out.stderr(`${client.requestCount - beforeCheck} requests to read again where objects were created, for duplicates made by another run at the same time.`);
   if (stop.signal) return SIGNAL_EXIT[stop.signal];
-  if (withheld()) return EXIT.error;
+  if (reportWithheld(plan, out)) return EXIT.error;
   return results.every((r) => r.outcome === 'done') && concurrent.duplicates.length === 0 ? EXIT.ok : EXIT.error;
 }
-

@@ -4,16 +4,16 @@
 // reads it anyway (the config manages users), else one lookup per distinct name.
 import { isApiError } from '../../gitea/errors.js';
 import { apiPath } from '../../gitea/path.js';
-import type { CurrentObject, DesiredObject, KindContext, Problem, Scope } from '../../model/index.js';
+import { asSet } from '../fields.js';
+import { SERVER_SCOPE, type AnyRequest, type CurrentObject, type DesiredObject, type PrepareRequest, type Problem, type RequestScope, type ScopeContext } from '../../model/index.js';
 import { userKind } from '../user/index.js';
+import type { BranchProtectionRun, BranchProtectionTypes, KnownAccounts } from './types.js';
 
-/** Which accounts exist, lower-cased (Gitea's names are case-insensitive); undefined = not looked up. */
-export interface KnownAccounts {
-  users: Map<string, 'exists' | 'missing' | 'renamed'>;
-  teams?: Set<string>;
-  /** Users a write list adds that Gitea would drop from it, with why (lower-cased name → reason). */
-  noWrite?: Map<string, string>;
+
+export function runState(): BranchProtectionRun {
+  return { teams: new Map(), declared: new WeakMap(), accounts: new Map() };
 }
+
 
 /**
  * Lists whose users Gitea keeps only when they can write the repository's code, dropping the others
@@ -32,7 +32,6 @@ const WRITERS = new Set(['write', 'admin', 'owner']);
 const isUserList = (field: string) => /_usernames?$/.test(field);
 const isTeamList = (field: string) => field.endsWith('_teams');
 const lc = (s: string) => s.toLowerCase();
-const SERVER: Scope = { type: 'server', name: '' };
 
 function namesIn(desired: DesiredObject[], list: (field: string) => boolean): Set<string> {
   const out = new Set<string>();
@@ -41,22 +40,7 @@ function namesIn(desired: DesiredObject[], list: (field: string) => boolean): Se
   return out;
 }
 
-/**
- * The lists as the config wrote them: the desired fields are sorted sets, but an error points at the
- * entry's own place in the list (lists are never merged, so the index is that of the entry that set it).
- */
-const declaredLists = new WeakMap<DesiredObject, Record<string, unknown>>();
-
-export function rememberDeclaredLists(desired: DesiredObject, config: Record<string, unknown>): void {
-  declaredLists.set(desired, config);
-}
-
-/** One team list per organisation and plan, whichever repositories ask. */
-const teamLists = new WeakMap<KindContext, Map<string, Promise<Set<string>>>>();
-
-function teamsOf(ctx: KindContext, org: string): Promise<Set<string>> {
-  let byOrg = teamLists.get(ctx);
-  if (!byOrg) teamLists.set(ctx, (byOrg = new Map()));
+function teamsOf(ctx: ScopeContext, byOrg: BranchProtectionRun['teams'], org: string): Promise<Set<string>> {
   let p = byOrg.get(lc(org));
   if (!p) {
     p = ctx.client.list<{ name?: string }>(apiPath('orgs', org, 'teams'), { object: `teams of ${org}`, shape: { name: 'string' } }).then((teams) => new Set(teams.map((t) => lc(String(t.name)))));
@@ -65,19 +49,29 @@ function teamsOf(ctx: KindContext, org: string): Promise<Set<string>> {
   return p;
 }
 
-async function usersNamed(ctx: KindContext, names: Set<string>, created: Set<string>): Promise<KnownAccounts['users']> {
+/**
+ * Whether the plan manages users: at plan time, the config has a users section; at apply, the saved
+ * plan makes one of the users named (then its users are projected, and were read, already).
+ */
+function usersManaged(req: AnyRequest<BranchProtectionTypes>, names: Set<string>): boolean {
+  if (req.phase === 'plan') return Boolean(req.config.users);
+  return [...names].some((n) => req.ctx.madeBy(userKind, SERVER_SCOPE, n) !== undefined);
+}
+
+async function usersNamed(req: AnyRequest<BranchProtectionTypes>, names: Set<string>, created: Set<string>): Promise<KnownAccounts['users']> {
+  const { ctx } = req;
   const known: KnownAccounts['users'] = new Map();
   if (!names.size) return known;
   // Users the plan itself creates or renames into existence count as existing.
-  if (ctx.loaded.config?.users) {
-    for (const u of await ctx.projected(userKind, SERVER)) {
+  if (usersManaged(req, names)) {
+    for (const u of await ctx.projected(userKind, SERVER_SCOPE)) {
       if (!u.madeBy) continue;
       known.set(lc(u.key), 'exists');
       // A new account (not a renamed one) has no access to anything yet.
       if (typeof u.id === 'object') created.add(lc(u.key));
     }
     // The planner has read every user already for the users section: no request more.
-    const all = new Set((await ctx.currentOf(userKind, SERVER)).map((u) => lc(u.key)));
+    const all = new Set((await ctx.currentOf(userKind, SERVER_SCOPE)).map((u) => lc(u.key)));
     for (const n of names) if (!known.has(lc(n))) known.set(lc(n), all.has(lc(n)) ? 'exists' : 'missing');
     return known;
   }
@@ -98,17 +92,24 @@ async function usersNamed(ctx: KindContext, names: Set<string>, created: Set<str
   return known;
 }
 
-/** The accounts the desired protections of one repository name, looked up. */
-export async function lookUpAccounts(scope: Scope, desired: DesiredObject[], current: CurrentObject[], ctx: KindContext): Promise<KnownAccounts> {
+/**
+ * The accounts the desired protections of one repository name, looked up: at plan time for check, and
+ * again at apply (the desired objects then being what the saved plan's changes show) for the guard,
+ * so that a rule naming an account gone since the plan is refused before anything is written.
+ */
+export async function lookUpAccounts(req: PrepareRequest<BranchProtectionTypes>): Promise<KnownAccounts> {
+  const { scope, desired, current, ctx, run } = req;
   const teamNames = namesIn(desired, isTeamList);
   const created = new Set<string>();
   const [users, teams] = await Promise.all([
-    usersNamed(ctx, namesIn(desired, isUserList), created),
+    usersNamed(req, namesIn(desired, isUserList), created),
     // Team lists on a user's repository are an error of their own (check); no lookup there.
-    teamNames.size && scope.repo?.ownerIsOrg && !scope.pendingCreate ? teamsOf(ctx, scope.repo.owner) : Promise.resolve(undefined),
+    teamNames.size && scope.repo?.ownerIsOrg && !scope.pendingCreate ? teamsOf(ctx, run.teams, scope.owner) : Promise.resolve(undefined),
   ]);
   const noWrite = await withoutWriteAccess(scope, added(desired, current), users, created, ctx);
-  return { users, ...(teams ? { teams } : {}), ...(noWrite.size ? { noWrite } : {}) };
+  const known = { users, ...(teams ? { teams } : {}), ...(noWrite.size ? { noWrite } : {}) };
+  run.accounts.set(scope.name, known);
+  return known;
 }
 
 /** The names the write lists add to the rules as the server has them (those already listed were kept: nothing to ask). */
@@ -119,7 +120,7 @@ function added(desired: DesiredObject[], current: CurrentObject[]): Set<string> 
     for (const field of WRITE_LISTS) {
       const want = d.fields[field];
       if (!Array.isArray(want)) continue;
-      const have = new Set(((cur?.fields[field] as unknown[] | undefined) ?? []).map((v) => lc(String(v))));
+      const have = new Set(asSet(cur?.fields[field]).map(lc));
       for (const v of want) if (!have.has(lc(String(v)))) out.add(String(v));
     }
   }
@@ -131,9 +132,9 @@ function added(desired: DesiredObject[], current: CurrentObject[]): Set<string> 
  * yet, unless it owns the repository), and an existing user whose permission, one cheap GET per
  * name and repository, is below write. A repository the plan creates is not asked.
  */
-async function withoutWriteAccess(scope: Scope, names: Set<string>, users: KnownAccounts['users'], created: Set<string>, ctx: KindContext): Promise<Map<string, string>> {
+async function withoutWriteAccess(scope: RequestScope, names: Set<string>, users: KnownAccounts['users'], created: Set<string>, ctx: ScopeContext): Promise<Map<string, string>> {
   const out = new Map<string, string>();
-  const [owner, repo] = scope.name.split('/') as [string, string];
+  const { owner } = scope;
   await Promise.all(
     [...names].map(async (name) => {
       if (created.has(lc(name))) {
@@ -144,7 +145,7 @@ async function withoutWriteAccess(scope: Scope, names: Set<string>, users: Known
       }
       if (users.get(lc(name)) !== 'exists' || scope.pendingCreate) return;
       const answer = await ctx
-        .cachedGet<{ permission?: string } | undefined>(apiPath('repos', owner, repo, 'collaborators', name, 'permission'), { object: `${name}'s permission on ${scope.name}` })
+        .cachedGet<{ permission?: string } | undefined>(apiPath(...scope.segments, 'collaborators', name, 'permission'), { object: `${name}'s permission on ${scope.name}` })
         // 403: only administrators (of the site or the repository) may ask about others; nothing is known then.
         .catch((e: unknown) => {
           if (isApiError(e, 403)) return { permission: 'write' };
@@ -158,10 +159,8 @@ async function withoutWriteAccess(scope: Scope, names: Set<string>, users: Known
 }
 
 /** A problem at each list entry that names an account the server does not have. */
-export function accountProblems(desired: DesiredObject, known: KnownAccounts | undefined, scope: Scope): Problem[] {
-  if (!known) return [];
+export function accountProblems(desired: DesiredObject, known: KnownAccounts, scope: RequestScope, declared: Record<string, unknown> = desired.fields): Problem[] {
   const problems: Problem[] = [];
-  const declared = declaredLists.get(desired) ?? desired.fields;
   for (const [field, value] of Object.entries(declared)) {
     if (!Array.isArray(value)) continue;
     value.forEach((v, i) => {
@@ -174,7 +173,7 @@ export function accountProblems(desired: DesiredObject, known: KnownAccounts | u
         const reason = WRITE_LISTS.includes(field) ? known.noWrite?.get(lc(name)) : undefined;
         if (reason) problems.push({ path, message: `${field}: user "${name}" ${reason}: Gitea keeps only users who can write the code in this list and drops it silently, so every plan would show this change again` });
       } else if (isTeamList(field) && known.teams && !known.teams.has(lc(name)))
-        problems.push({ path, message: `${field}: team "${name}" does not exist in organisation ${scope.repo?.owner} (Gitea would refuse the whole rule)` });
+        problems.push({ path, message: `${field}: team "${name}" does not exist in organisation ${scope.owner} (Gitea would refuse the whole rule)` });
     });
   }
   return problems;

@@ -1,16 +1,17 @@
-import type { Kind } from '../../model/index.js';
+import { defineKind } from '../../model/index.js';
 import { userKind } from '../user/index.js';
+import { runState } from './accounts.js';
 import { exporting } from './export.js';
 import { writing } from './ops.js';
-import { planning } from './plan.js';
+import { planning, preparing, safety } from './plan.js';
 import { fields, reading } from './read.js';
-
+import type { BranchProtectionTypes } from './types.js';
 
 /**
  * A repository's branch protection rules: read.ts reads them, plan.ts (with accounts.ts) checks
  * them, ops.ts writes them, export.ts exports them.
  */
-export const branchProtectionKind: Kind = {
+export const branchProtectionKind = defineKind<BranchProtectionTypes['config'], BranchProtectionTypes['server'], BranchProtectionTypes['prepared'], BranchProtectionTypes['run']>({
   name: 'branch_protection',
   uniqueNames: true,
   title: 'branch protection',
@@ -22,8 +23,11 @@ export const branchProtectionKind: Kind = {
   after: [userKind.name],
   // The user lists name users: a rule waits for the create of a user it names (issue 17 item 5).
   references: Object.fromEntries(fields.filter((f) => /_usernames?$/.test(f.name)).map((f) => [f.name, userKind])),
+  runState,
   ...reading,
   ...planning,
+  ...preparing,
+  ...safety,
   ...writing,
   ...exporting,
-};
+});

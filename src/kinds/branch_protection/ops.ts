@@ -1,5 +1,6 @@
 import { apiPath } from '../../gitea/path.js';
-import { splitRepo, type KindWriting, type Op } from '../../model/index.js';
+import type { Op, Writing } from '../../model/index.js';
+import type { BranchProtectionTypes } from './types.js';
 
 /**
  * The server keeps a flag only when its parents are true in the same request body, so any PATCH body
@@ -23,8 +24,7 @@ const companions: Record<string, string[]> = {
 
 export const writing = {
   ops({ scope, action, desired, current, changed }) {
-    const [owner, repo] = splitRepo(scope.name);
-    const base = apiPath('repos', owner, repo, 'branch_protections');
+    const base = apiPath(...scope.segments, 'branch_protections');
     if (action === 'delete') return [{ method: 'DELETE', path: `${base}/${encodeURIComponent(current.key)}` }];
     const want = desired.fields;
     if (action === 'create') {
@@ -41,4 +41,4 @@ export const writing = {
     const op: Op = { method: 'PATCH', path: `${base}/${encodeURIComponent(desired.key)}`, body };
     return [op];
   },
-} satisfies KindWriting;
+} satisfies Writing<BranchProtectionTypes>;

@@ -1,9 +1,10 @@
-import type { BranchProtectionConfig, RepoConfig } from '../../config/types.js';
-import { normalizeFields } from '../fields.js';
-import { accountProblems, lookUpAccounts, rememberDeclaredLists, type KnownAccounts } from './accounts.js';
-import type { DesiredObject, Kind, KindContext, Problem } from '../../model/index.js';
+import type { BranchProtectionConfig } from '../../config/types.js';
+import { asSet, normalizeFields } from '../fields.js';
+import { accountProblems, lookUpAccounts } from './accounts.js';
+import type { DesiredObject, Planning, Problem, Safety, Writing } from '../../model/index.js';
 import { patchGates } from './ops.js';
 import { fields } from './read.js';
+import type { BranchProtectionTypes } from './types.js';
 
 /** On create the force-push chain also hangs on enable_push (whose default is false). */
 const createGates: Record<string, string[]> = {
@@ -16,27 +17,21 @@ const createGates: Record<string, string[]> = {
 const teamFields = fields.filter((f) => f.name.endsWith('_teams')).map((f) => f.name);
 
 export const planning = {
-  async desired(scopeConfig, scope) {
-    const rules = (scopeConfig as RepoConfig | undefined)?.branch_protections;
+  async desired({ entry, scope, run }) {
+    const rules = entry?.branch_protections;
     if (!rules) return undefined;
     const objects: DesiredObject[] = Object.entries(rules).map(([rule, declared]: [string, BranchProtectionConfig]) => {
       // The rule's settings as data: the field specs say how each is compared and sent.
       const cfg: Record<string, unknown> = { ...declared };
       const d = { key: rule, fields: normalizeFields(fields, cfg, true), path: ['repos', scope.name, 'branch_protections', rule] };
-      rememberDeclaredLists(d, cfg);
+      run.declared.set(d, cfg);
       return d;
     });
     return { objects, problems: [] };
   },
 
-  // Users and teams named in the lists must exist: Gitea refuses the whole rule (422) otherwise.
-  // Checked when the plan is made; apply re-derives requests without the config and does not check again.
-  async prepare(scope, desired, current, ctx) {
-    return 'loaded' in ctx ? lookUpAccounts(scope, desired, current, ctx as KindContext) : undefined;
-  },
-
-  check(desired, current, scope, _ctx, prepared) {
-    const problems: Problem[] = [...accountProblems(desired, prepared as KnownAccounts | undefined, scope)];
+  check({ desired, current, scope, prepared, run }) {
+    const problems: Problem[] = [...accountProblems(desired, prepared, scope, run.declared.get(desired))];
     const f = desired.fields;
     for (const [flag, parents] of Object.entries(current ? patchGates : createGates)) {
       if (f[flag] !== true) continue;
@@ -48,14 +43,35 @@ export const planning = {
     }
     if (scope.repo && !scope.repo.ownerIsOrg) {
       for (const t of teamFields) {
-        if (Array.isArray(f[t]) && (f[t] as unknown[]).length > 0)
-          problems.push({ path: [...desired.path, t], message: `${t}: ${scope.name} is owned by a user, and Gitea ignores team lists there` });
+        if (asSet(f[t]).length > 0) problems.push({ path: [...desired.path, t], message: `${t}: ${scope.name} is owned by a user, and Gitea ignores team lists there` });
       }
     }
     return problems;
   },
+} satisfies Planning<BranchProtectionTypes>;
 
+export const preparing = {
+  // Users and teams named in the lists must exist: Gitea refuses the whole rule (422) otherwise. Looked
+  // up when the plan is made (check) and again when a saved plan is applied (guard), on what its changes show.
+  prepare: lookUpAccounts,
+} satisfies Pick<Writing<BranchProtectionTypes>, 'prepare'>;
+
+export const safety = {
   readOnlyReason(scope) {
     return scope.repo?.archived ? `${scope.name} is archived: Gitea refuses branch-protection writes (423)` : undefined;
   },
-} satisfies Partial<Kind>;
+
+  /**
+   * At apply, the accounts a rule names as they are now: one gone (or renamed, or without write access)
+   * since the plan refuses the saved plan, as Gitea would refuse the rule. At plan time check has left
+   * such a rule out already. Fails closed: a change whose accounts were not looked up is refused.
+   */
+  guard({ change, scope, run }) {
+    if (change.action === 'delete') return undefined;
+    const known = run.accounts.get(scope.name);
+    if (!known) return 'the users and teams it names were not looked up on the server, so forgeform cannot tell that Gitea would take the rule';
+    const fields = Object.fromEntries(change.fields.filter((f) => !f.context).map((f) => [f.path, f.after]));
+    const problems = accountProblems({ key: change.key, fields, path: [] }, known, scope);
+    return problems.length ? problems.map((p) => p.message).join('; ') : undefined;
+  },
+} satisfies Safety<BranchProtectionTypes>;

@@ -1,5 +1,7 @@
+import { apiPath } from '../../gitea/path.js';
 import { normalizeFields, shapeOfFields } from '../fields.js';
-import type { KindReading, Scope, ScopeContext } from '../../model/index.js';
+import type { Reading } from '../../model/index.js';
+import type { LabelTypes, ServerLabel } from './types.js';
 import { fields } from './fields.js';
 
 export { fields, normalizeColor } from './fields.js';
@@ -7,20 +9,25 @@ export { fields, normalizeColor } from './fields.js';
 /** A label as answered (modules/structs/issue_label.go): its id is what issues are given. */
 export const shape = shapeOfFields(fields, { id: 'id', name: 'string' });
 
-/** Reading a label, from the list of its scope (repository or organisation). */
-export function labelReading(listPath: (scope: Scope) => string) {
-  return {
-    fields,
-    shape,
 
-    async read(scope, ctx: ScopeContext) {
-      const raw = await ctx.client.list<unknown>(listPath(scope), { object: `labels of ${scope.name}`, shape });
-      return raw.map((r) => this.fromServer(r));
-    },
+function fromServer(r: ServerLabel) {
+  return { key: String(r.name), id: Number(r.id), fields: normalizeFields(fields, r, false) };
+}
 
-    fromServer(raw) {
-      const r = raw as Record<string, unknown>;
-      return { key: String(r.name), id: Number(r.id), fields: normalizeFields(fields, r, false) };
-    },
-  } satisfies KindReading;
+/** Reading labels, from the list of their scope (repository or organisation). */
+export const reading = {
+  fields,
+  shape,
+
+  async read({ scope, ctx }) {
+    const raw = await ctx.client.list<ServerLabel>(listPath(scope.segments), { object: `labels of ${scope.name}`, shape });
+    return raw.map(fromServer);
+  },
+
+  fromServer,
+} satisfies Reading<LabelTypes>;
+
+/** The labels of a scope: repos/{owner}/{repo}/labels or orgs/{org}/labels. */
+export function listPath(segments: string[]): string {
+  return apiPath(...segments, 'labels');
 }

@@ -1,4 +1,4 @@
-import { configEntry, objectSchema, serverFields, str, text } from '../fields.js';
+import { byName, configEntry, objectSchema, serverFields, str, text } from '../fields.js';
 import type { EntrySpec, SchemaFragment } from '../../model/index.js';
 
 /** An organisation's config: `owner` (to create it), its fields, then the labels it holds. */
@@ -40,20 +40,29 @@ export const entries: EntrySpec[] = [
     type: 'string',
     minLength: 1,
   }),
-  configEntry('labels', {
-    title: 'Labels',
-    description: 'Labels of the organisation, by name. With policy.prune containing "labels", labels of the organisation not listed here (nor in label_template) are deleted.',
-    type: 'object',
-    propertyNames: { type: 'string', minLength: 1, errorMessage: 'must be a non-empty label name' },
-    additionalProperties: { $ref: '#/definitions/label' },
-  }),
-  configEntry('teams', {
-    title: 'Teams',
-    description: 'Teams of the organisation, by name, with their members and repositories. With policy.prune containing "teams", teams of the organisation not listed here are deleted (never the Owners team).',
-    type: 'object',
-    propertyNames: { type: 'string', pattern: '^[A-Za-z0-9_.-]+$', patternErrorMessage: 'must be a team name (letters, digits, "-", "_" and ".")' },
-    additionalProperties: { $ref: '#/definitions/team' },
-  }),
+  configEntry(
+    'labels',
+    byName(
+      {
+        title: 'Labels',
+        description: 'Labels of the organisation, by name. With policy.prune containing "labels", labels of the organisation not listed here (nor in label_template) are deleted.',
+      },
+      { type: 'string', minLength: 1, errorMessage: 'must be a non-empty label name' },
+      'label',
+    ),
+  ),
+  configEntry(
+    'teams',
+    byName(
+      {
+        title: 'Teams',
+        description: 'Teams of the organisation, by name, with their members and repositories. With policy.prune containing "teams", teams of the organisation not listed here are deleted (never the Owners team).',
+      },
+      { type: 'string', pattern: '^[A-Za-z0-9_.-]+$', patternErrorMessage: 'must be a team name (letters, digits, "-", "_" and ".")' },
+      'team',
+    ),
+  ),
+  // npm run new-kind adds the section of a new organisation kind here.
 ];
 
 export const fields = serverFields(entries);
@@ -61,13 +70,11 @@ export const fields = serverFields(entries);
 /** The `orgs` section and the organisation definition. */
 export const fragment: SchemaFragment = {
   properties: {
-    orgs: {
-      title: 'Organisations',
-      description: 'Organisations, by name.',
-      type: 'object',
-      propertyNames: { type: 'string', pattern: '^[A-Za-z0-9_.-]+$', patternErrorMessage: 'must be an organisation name (letters, digits, "-", "_" and ".")' },
-      additionalProperties: { $ref: '#/definitions/org' },
-    },
+    orgs: byName(
+      { title: 'Organisations', description: 'Organisations, by name.' },
+      { type: 'string', pattern: '^[A-Za-z0-9_.-]+$', patternErrorMessage: 'must be an organisation name (letters, digits, "-", "_" and ".")' },
+      'org',
+    ),
   },
   definitions: {
     org: objectSchema(

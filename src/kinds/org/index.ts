@@ -1,9 +1,9 @@
+import { defineKind } from '../../model/index.js';
 import { userKind } from '../user/index.js';
-import type { Kind } from '../../model/index.js';
 import { exporting } from './export.js';
 import { writing } from './ops.js';
-import { planning } from './plan.js';
-import { reading } from './read.js';
+import { planning, preparing } from './plan.js';
+import { reading, type OrgTypes } from './read.js';
 
 export { userChangeIds } from './ops.js';
 
@@ -13,7 +13,7 @@ export { userChangeIds } from './ops.js';
  * change that creates one is `org/server:/NAME`, which the organisation's own kinds wait for.
  * read.ts reads them, plan.ts checks them, ops.ts writes them, export.ts exports them.
  */
-export const orgKind: Kind = {
+export const orgKind = defineKind<OrgTypes['config'], OrgTypes['server'], OrgTypes['prepared'], OrgTypes['run']>({
   name: 'org',
   uniqueNames: true,
   title: 'organisation',
@@ -28,6 +28,7 @@ export const orgKind: Kind = {
   after: [userKind.name],
   ...reading,
   ...planning,
+  ...preparing,
   ...writing,
   ...exporting,
-};
+});

@@ -1,8 +1,8 @@
 import { apiPath } from '../../gitea/path.js';
 import { userKind } from '../user/index.js';
-import type { KindWriting, Op, OpsInput, Scope, ScopeContext } from '../../model/index.js';
+import type { Op, Scope, ScopeContext, Writing } from '../../model/index.js';
 import { notAnActionOf } from '../actions.js';
-import { fields } from './read.js';
+import { fields, type OrgTypes } from './read.js';
 
 /**
  * `PATCH /orgs/{org}` on Gitea ≤ 1.25 and every Forgejo writes these from plain strings, whether sent
@@ -28,8 +28,8 @@ export const writing = {
     return action === 'create' ? { [OWNER]: desired.fields[OWNER] } : undefined;
   },
 
-  dependsOn({ action, shown, scope, ctx }: OpsInput) {
-    return action === 'create' ? userChangeIds(ctx, scope, String(shown?.[OWNER])) : [];
+  dependsOn({ action, shown, scope, ctx }) {
+    return action === 'create' ? userChangeIds(ctx, scope, String(shown[OWNER])) : [];
   },
 
   ops({ action, desired, current, changed, shown }) {
@@ -38,7 +38,7 @@ export const writing = {
     if (action === 'create') {
       const body: Record<string, unknown> = { username: desired.key };
       for (const f of fields) if (f.name in want && f.name !== 'email') body[f.name] = want[f.name];
-      const create: Op = { method: 'POST', path: apiPath('admin', 'users', String(shown?.[OWNER]), 'orgs'), body };
+      const create: Op = { method: 'POST', path: apiPath('admin', 'users', String(shown[OWNER]), 'orgs'), body };
       if (!('email' in want)) return [create];
       // The admin create ignores the e-mail; the edit that sets it keeps what the create wrote.
       const kept = Object.fromEntries(WRITTEN_WHATEVER_SENT.map((f) => [f, want[f] ?? '']));
@@ -48,4 +48,4 @@ export const writing = {
     for (const f of changed) body[f] = want[f];
     return [{ method: 'PATCH', path: apiPath('orgs', current.key), body }];
   },
-} satisfies KindWriting;
+} satisfies Writing<OrgTypes>;

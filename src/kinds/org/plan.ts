@@ -1,10 +1,10 @@
-import type { Config, OrgConfig } from '../../config/types.js';
+import type { OrgConfig } from '../../config/types.js';
 import { normalizeFields } from '../fields.js';
-import { describeServer, serverHas, SERVER_SCOPE, type KindContext, type Availability, type CurrentObject, type DesiredObject, type Kind, type Problem, type ServerInfo } from '../../model/index.js';
+import { describeServer, serverHas, SERVER_SCOPE, type Availability, type CurrentObject, type DesiredObject, type Planning, type Problem, type ServerInfo, type Writing } from '../../model/index.js';
 import { accountMissing } from '../user/exists.js';
 import { userKind } from '../user/index.js';
 import { OWNER } from './ops.js';
-import { fields } from './read.js';
+import { fields, type OrgTypes } from './read.js';
 
 /** Releases where `PATCH /orgs/{org}` with `email: ""` keeps the e-mail (no pointer yet): it cannot be cleared. */
 const EMAIL_CANNOT_BE_CLEARED: Availability = { gitea: { until: '1.25' }, forgejo: { until: '9' } };
@@ -50,36 +50,43 @@ function emailNotStored(desired: DesiredObject, server: ServerInfo): Problem {
 }
 
 export const planning = {
-  async desired(scopeConfig) {
+  async desired({ entry }) {
     const objects: DesiredObject[] = [];
-    for (const [name, org] of Object.entries<OrgConfig>((scopeConfig as Config).orgs ?? {})) {
-      const managed = normalizeFields(fields, org as Record<string, unknown>, true);
+    for (const [name, org] of Object.entries<OrgConfig>(entry?.orgs ?? {})) {
+      const managed = normalizeFields(fields, { ...org }, true);
       if (!org.owner && Object.keys(managed).length === 0) continue;
       objects.push({ key: name, fields: { ...managed, ...(org.owner ? { [OWNER]: org.owner } : {}) }, path: ['orgs', name] });
     }
     return objects.length ? { objects, problems: [] } : undefined;
   },
 
-  // Plan time only: the owner of an organisation to create exists, or this plan creates it (else POST /admin/users/{owner}/orgs answers 404 at apply).
-  async prepare(scope, desired, current, ctx): Promise<Set<string> | undefined> {
-    if (!('loaded' in ctx)) return undefined;
-    const owners = new Set(desired.filter((d) => !current.some((c) => c.key === d.key) && typeof d.fields[OWNER] === 'string').map((d) => String(d.fields[OWNER])));
-    const missing = new Set<string>();
-    // The users section makes the plan read every user anyway: no request more.
-    const known = (ctx as KindContext).loaded.config.users ? new Set((await ctx.currentOf(userKind, SERVER_SCOPE)).map((u) => u.key.toLowerCase())) : undefined;
-    const exists = async (o: string) => (known ? known.has(o.toLowerCase()) : !(await accountMissing(ctx, o, 'users')));
-    await Promise.all([...owners].map(async (o) => (!ctx.madeBy(userKind, scope, o) && !(await exists(o)) ? missing.add(o) : undefined)));
-    return missing;
-  },
-
-  check(desired, current, _scope, ctx, prepared) {
+  check({ desired, current, ctx, prepared: missingOwners }) {
     if (!current && !desired.fields[OWNER]) return [{ path: desired.path, message: `organisation "${desired.key}" does not exist on the server: add owner: USER to create it` }];
     const owner = desired.fields[OWNER];
-    if (!current && (prepared as Set<string> | undefined)?.has(String(owner)))
+    if (!current && missingOwners.has(String(owner)))
       return [{ path: [...desired.path, OWNER], message: `owner: user "${String(owner)}" does not exist on the server, and this configuration does not create it` }];
     if (!ctx.server) return [];
     // A new organisation's e-mail is set by a PATCH after the create: the same refusal.
     if (!current) return desired.fields.email && serverHas(ctx.server, EMAIL_NOT_STORED) ? [emailNotStored(desired, ctx.server)] : [];
     return editRefusals(desired, current, ctx.server);
   },
-} satisfies Partial<Kind>;
+} satisfies Planning<OrgTypes>;
+
+export const preparing = {
+  /**
+   * The owners of organisations to create that do not exist, nor are made by this plan (else POST
+   * /admin/users/{owner}/orgs answers 404 at apply): asked when the plan is made, for check. A saved
+   * plan asks nothing (Gitea refuses a create for an owner gone since, and nothing is written then).
+   */
+  async prepare(req) {
+    const { scope, desired, current, ctx } = req;
+    const missing = new Set<string>();
+    if (req.phase === 'apply') return missing;
+    const owners = new Set(desired.filter((d) => !current.some((c) => c.key === d.key) && typeof d.fields[OWNER] === 'string').map((d) => String(d.fields[OWNER])));
+    // The users section makes the plan read every user anyway: no request more.
+    const known = req.config.users ? new Set((await ctx.currentOf(userKind, SERVER_SCOPE)).map((u) => u.key.toLowerCase())) : undefined;
+    const exists = async (o: string) => (known ? known.has(o.toLowerCase()) : !(await accountMissing(ctx, o, 'users')));
+    await Promise.all([...owners].map(async (o) => (!ctx.madeBy(userKind, scope, o) && !(await exists(o)) ? missing.add(o) : undefined)));
+    return missing;
+  },
+} satisfies Pick<Writing<OrgTypes>, 'prepare'>;

@@ -1,6 +1,6 @@
+import type { Config } from '../../config/types.js';
 import { normalizeFields, shapeOfFields } from '../fields.js';
-import { LOCK_ORG } from '../../model/index.js';
-import type { KindReading } from '../../model/index.js';
+import { LOCK_ORG, type KindTypes, type Reading } from '../../model/index.js';
 import { fields } from './fields.js';
 
 export { fields } from './fields.js';
@@ -8,17 +8,24 @@ export { fields } from './fields.js';
 /** An organisation as answered: `name` (Gitea ≥ 1.?) or `username` names it. */
 export const shape = shapeOfFields(fields, { id: 'id', name: 'string?', username: 'string?' });
 
+/** An organisation as the server answers it (its shape checked). */
+type ServerOrg = Record<string, unknown> & { id: number; name?: string | null; username?: string | null };
+
+/** What the organisation kind is typed by: the whole config (organisations are server-wide), an organisation as answered, the owners found missing. */
+export type OrgTypes = KindTypes<Config, ServerOrg, Set<string>>;
+
+function fromServer(r: ServerOrg) {
+  return { key: String(r.name ?? r.username), id: Number(r.id), fields: normalizeFields(fields, r, false) };
+}
+
 export const reading = {
   fields,
   shape,
 
-  async read(_scope, { client }) {
-    const raw = await client.list<unknown>('admin/orgs', { object: 'organisations', shape });
+  async read({ ctx }) {
+    const raw = await ctx.client.list<ServerOrg>('admin/orgs', { object: 'organisations', shape });
     // apply's lock (src/lock/lock.ts) is no organisation of the configuration: never planned, exported or pruned.
-    return raw.map((r) => this.fromServer(r)).filter((o) => o.key.toLowerCase() !== LOCK_ORG);
+    return raw.map(fromServer).filter((o) => o.key.toLowerCase() !== LOCK_ORG);
   },
-  fromServer(raw) {
-    const r = raw as Record<string, unknown>;
-    return { key: String(r.name ?? r.username), id: Number(r.id), fields: normalizeFields(fields, r, false) };
-  },
-} satisfies KindReading;
+  fromServer,
+} satisfies Reading<OrgTypes>;

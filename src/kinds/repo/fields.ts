@@ -94,6 +94,7 @@ export const scopeEntries: EntrySpec[] = [
       'issue',
     ),
   ),
+  // npm run new-kind adds the section of a new repository kind here.
 ];
 
 /** The `repos` section and the repository definition. */

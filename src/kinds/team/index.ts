@@ -1,5 +1,4 @@
-import type { Kind } from '../../model/index.js';
-import { defineKind } from './contract.js';
+import { defineKind, type Kind } from '../../model/index.js';
 import { repoKind } from '../repo/index.js';
 import { userKind } from '../user/index.js';
 import { exporting } from './export.js';

@@ -1,6 +1,5 @@
 import { apiPath } from '../../gitea/path.js';
-import { SERVER_SCOPE, type Op } from '../../model/index.js';
-import type { OpsRequest, Writing } from './contract.js';
+import { SERVER_SCOPE, type Op, type OpsRequest, type Writing } from '../../model/index.js';
 import { repoKind } from '../repo/index.js';
 import { nameSet } from './fields.js';
 import type { TeamTypes } from './read.js';

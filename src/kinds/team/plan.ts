@@ -1,7 +1,6 @@
 import type { TeamConfig } from '../../config/types.js';
 import { normalizeFields } from '../fields.js';
-import { describeServer, serverHas, type Availability, type CurrentObject, type DesiredObject, type Problem } from '../../model/index.js';
-import type { Planning, Reading, Safety, Writing } from './contract.js';
+import { describeServer, serverHas, type Availability, type CurrentObject, type DesiredObject, type Planning, type Problem, type Reading, type Safety, type Writing } from '../../model/index.js';
 import { fields, nameSet } from './fields.js';
 import { isOwners, OWNERS, type TeamFacts, type TeamTypes } from './read.js';
 import { declaredUnits, isAdminLevel } from './units.js';

@@ -2,8 +2,7 @@ import type { OrgConfig } from '../../config/types.js';
 import type { GiteaClient } from '../../gitea/client.js';
 import { apiPath } from '../../gitea/path.js';
 import { normalizeFields, shapeOfFields } from '../fields.js';
-import type { CurrentObject, DesiredObject } from '../../model/index.js';
-import type { KindTypes, Reading } from './contract.js';
+import type { CurrentObject, DesiredObject, KindTypes, Reading } from '../../model/index.js';
 import { fields, nameSet } from './fields.js';
 
 /** The fields a team's own answer carries (modules/structs/org_team.go Team); members and repositories are lists of their own. */

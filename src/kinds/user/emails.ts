@@ -8,8 +8,9 @@
  * also deletes the old address (`DELETE /admin/users/{u}/emails`, Forgejo 15) or the move is refused.
  */
 import type { UserConfig } from '../../config/types.js';
-import { describeServer, serverHas, type Availability, type CurrentObject, type DesiredObject, type KindContext, type Problem, type ScopeContext } from '../../model/index.js';
-import { factsOf } from './guards.js';
+import { describeServer, serverHas, type Availability, type CurrentObject, type DesiredObject, type PlanPolicy, type Problem, type ServerInfo } from '../../model/index.js';
+import type { PlanRequest } from '../../model/index.js';
+import type { UserFacts, UserTypes } from './types.js';
 
 /** Releases that keep a user's old primary address as a secondary one when its e-mail changes. */
 export const KEEPS_OLD_EMAIL: Availability = { gitea: { until: '1.24' }, forgejo: {} };
@@ -25,27 +26,38 @@ const lc = (s: unknown) => String(s ?? '').toLowerCase();
 /** What happens in this plan to the user who holds an address now. */
 type Fate = { gives: 'update'; key: string } | { gives: 'delete'; key: string } | { gives: 'none' };
 
-function declaredUsers(ctx: ScopeContext): Record<string, UserConfig> {
-  return (ctx as Partial<KindContext>).loaded?.config.users ?? {};
+/** What an address's move is judged with, at plan time: the users the config declares, the users read, the policy, the server. */
+export interface EmailFacts {
+  declared: Record<string, UserConfig>;
+  facts: UserFacts;
+  policy: PlanPolicy;
+  /** The users' prune key (policy.prune names it when undeclared users are deleted). */
+  pruneKey: string;
+  server: ServerInfo | undefined;
+}
+
+/** What an address's move is judged with, at plan time. */
+export function emailFacts(req: PlanRequest<UserTypes>, facts: UserFacts): EmailFacts {
+  return { declared: req.config.users ?? {}, facts, policy: req.ctx.policy, pruneKey: req.self.pruneKey, server: req.ctx.server };
 }
 
 /** The declared user that stands for a server user (by name, or by a previous name). */
-function declarationOf(ctx: ScopeContext, user: CurrentObject): [string, UserConfig] | undefined {
-  const users = declaredUsers(ctx);
-  if (Object.hasOwn(users, user.key)) return [user.key, users[user.key]!];
+function declarationOf(users: Record<string, UserConfig>, user: CurrentObject): [string, UserConfig] | undefined {
+  const own = Object.hasOwn(users, user.key) ? users[user.key] : undefined;
+  if (own) return [user.key, own];
   return Object.entries(users).find(([, u]) => (u.previously ?? []).includes(user.key));
 }
 
-function fateOf(ctx: ScopeContext, holder: CurrentObject, address: string): Fate {
-  const decl = declarationOf(ctx, holder);
+function fateOf(e: EmailFacts, holder: CurrentObject, address: string): Fate {
+  const decl = declarationOf(e.declared, holder);
   if (decl) return decl[1].email !== undefined && lc(decl[1].email) !== lc(address) ? { gives: 'update', key: decl[0] } : { gives: 'none' };
-  const protectedUser = ctx.policy.protected_users.some((p) => lc(p) === lc(holder.key));
-  return ctx.policy.prune.includes('users') && !protectedUser ? { gives: 'delete', key: holder.key } : { gives: 'none' };
+  const protectedUser = e.policy.protected_users.some((p) => lc(p) === lc(holder.key));
+  return e.policy.prune.includes(e.pruneKey) && !protectedUser ? { gives: 'delete', key: holder.key } : { gives: 'none' };
 }
 
 /** The other user whose primary address this is now, if any. */
-function holderOf(ctx: ScopeContext, address: string, self: CurrentObject | undefined): CurrentObject | undefined {
-  return factsOf.get(ctx)?.users.find((u) => u !== self && lc(u.fields.email) === lc(address));
+function holderOf(e: EmailFacts, address: string, self: CurrentObject | undefined): CurrentObject | undefined {
+  return e.facts.users.find((u) => u !== self && lc(u.fields.email) === lc(address));
 }
 
 /** The e-mail a declared user takes, when it is not its own now. */
@@ -55,15 +67,15 @@ function taken(desired: DesiredObject, current: CurrentObject | undefined): stri
 }
 
 /** Why a declared user cannot take the address it asks for in this plan. */
-export function emailMoveRefusals(desired: DesiredObject, current: CurrentObject | undefined, ctx: ScopeContext): Problem[] {
+export function emailMoveRefusals(desired: DesiredObject, current: CurrentObject | undefined, e: EmailFacts): Problem[] {
   const address = taken(desired, current);
-  const holder = address === undefined ? undefined : holderOf(ctx, address, current);
+  const holder = address === undefined ? undefined : holderOf(e, address, current);
   if (!address || !holder) return [];
   const path = [...desired.path, 'email'];
-  const fate = fateOf(ctx, holder, address);
+  const fate = fateOf(e, holder, address);
   if (fate.gives === 'none')
     return [{ path, message: `${address} is the e-mail of user "${holder.key}" on the server, and this configuration leaves it there: give "${holder.key}" another email first, or choose another address` }];
-  const server = ctx.server;
+  const server = e.server;
   if (fate.gives === 'update' && server && serverHas(server, KEEPS_OLD_EMAIL) && !serverHas(server, ADMIN_USER_EMAILS))
     return [
       {
@@ -75,19 +87,19 @@ export function emailMoveRefusals(desired: DesiredObject, current: CurrentObject
 }
 
 /** The context values of a user change for an address that moves: what it waits for, what it deletes. */
-export function emailShown(desired: DesiredObject, current: CurrentObject | undefined, ctx: ScopeContext): Record<string, unknown> {
+export function emailShown(desired: DesiredObject, current: CurrentObject | undefined, e: EmailFacts): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   const address = taken(desired, current);
-  const holder = address === undefined ? undefined : holderOf(ctx, address, current);
+  const holder = address === undefined ? undefined : holderOf(e, address, current);
   if (address && holder) {
-    const fate = fateOf(ctx, holder, address);
+    const fate = fateOf(e, holder, address);
     if (fate.gives !== 'none') out[EMAIL_AFTER] = fate.key;
   }
   // The giver: another declared user takes its present address, and the server would keep it.
   const present = current?.fields.email;
-  const server = ctx.server;
+  const server = e.server;
   if (current && present && taken(desired, current) !== undefined && server && serverHas(server, KEEPS_OLD_EMAIL) && serverHas(server, ADMIN_USER_EMAILS)) {
-    const takers = Object.entries(declaredUsers(ctx)).filter(([name, u]) => name !== desired.key && lc(u.email) === lc(present));
+    const takers = Object.entries(e.declared).filter(([name, u]) => name !== desired.key && lc(u.email) === lc(present));
     if (takers.length) out[OLD_EMAIL_DELETED] = present;
   }
   return out;

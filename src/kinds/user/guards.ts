@@ -1,14 +1,27 @@
-import type { Config, UserConfig } from '../../config/types.js';
-import type { Change, CurrentObject, DesiredObject, KindContext, ScopeContext } from '../../model/index.js';
+import type { UserConfig } from '../../config/types.js';
+import type { AnyRequest, Change, CurrentObject, DesiredObject, PlanPolicy } from '../../model/index.js';
+import type { UserFacts, UserRun, UserTypes } from './types.js';
 
-/** What the user read learnt for the guards: the token's own user and every user. */
-interface UserFacts {
-  self: string;
-  users: CurrentObject[];
-  /** The users by lower-case name, made when first asked (a new user's name checked against every other). */
-  byLowerName?: Map<string, CurrentObject>;
+
+export function runState(): UserRun {
+  return {};
 }
-export const factsOf = new WeakMap<ScopeContext, UserFacts>();
+
+/** What a guard judges with: the plan's policy and the facts (absent: not looked up, and every guard then refuses). */
+export interface GuardFacts {
+  policy: PlanPolicy;
+  /** The users' prune key (policy.prune names it when undeclared users are deleted). */
+  pruneKey: string;
+  facts: UserFacts | undefined;
+}
+
+/** What the guards judge with: the policy and the users read (by prepare, for this run). */
+export function guardFacts(req: AnyRequest<UserTypes>): GuardFacts {
+  return { policy: req.ctx.policy, pruneKey: req.self.pruneKey, facts: req.run.facts };
+}
+
+/** Why a guard refuses when the users were not read: it cannot tell, so it does not allow (fail closed). */
+const UNKNOWN = 'forgeform could not read the users, so it cannot tell what this would do to the site administrators and the token\'s own user';
 
 const lc = (s: string) => s.toLowerCase();
 
@@ -22,50 +35,42 @@ export function userNamed(facts: UserFacts | undefined, name: string): CurrentOb
   return facts.byLowerName.get(lc(name));
 }
 
-const isSelf = (name: string, ctx: ScopeContext) => {
-  const self = factsOf.get(ctx)?.self;
-  return Boolean(self) && lc(self!) === lc(name);
-};
+/** Whether `name` is the token's own user; undefined when the facts are missing. */
+function isSelf(name: string, g: GuardFacts): boolean | undefined {
+  if (!g.facts) return undefined;
+  return g.facts.self !== '' && lc(g.facts.self) === lc(name);
+}
 
 /** Why a user must never be deleted, demoted or deactivated (protected_users, the token's own user). */
-function protectedBecause(name: string, ctx: ScopeContext): string | undefined {
-  if (ctx.policy.protected_users.some((p) => lc(p) === lc(name))) return 'it is listed in policy.protected_users';
-  if (isSelf(name, ctx)) return "it is the token's own user";
+function protectedBecause(name: string, g: GuardFacts): string | undefined {
+  if (g.policy.protected_users.some((p) => lc(p) === lc(name))) return 'it is listed in policy.protected_users';
+  const self = isSelf(name, g);
+  if (self === undefined) return UNKNOWN;
+  if (self) return "it is the token's own user";
   return undefined;
 }
 
-/** Whether no other active site administrator is left, given which users survive as administrators. */
-function isLastAdmin(name: string, ctx: ScopeContext, survivesAsAdmin: (u: CurrentObject) => boolean): boolean {
-  const facts = factsOf.get(ctx);
-  if (!facts) return false;
-  return !facts.users.some((u) => u.key !== name && u.fields.admin === true && u.fields.active !== false && survivesAsAdmin(u));
+/** Whether no other active site administrator is left, given which users survive as administrators; undefined when the facts are missing. */
+function isLastAdmin(name: string, g: GuardFacts, survivesAsAdmin: (u: CurrentObject) => boolean): boolean | undefined {
+  if (!g.facts) return undefined;
+  return !g.facts.users.some((u) => u.key !== name && u.fields.admin === true && u.fields.active !== false && survivesAsAdmin(u));
 }
 
-const survivorsOf = new WeakMap<ScopeContext, (u: CurrentObject) => boolean>();
-
-/** At plan time: who stays an administrator, as the config declares users (built once per plan: it is asked per user). */
-export function survivorsByConfig(ctx: ScopeContext): (u: CurrentObject) => boolean {
-  let survivors = survivorsOf.get(ctx);
-  if (!survivors) survivorsOf.set(ctx, (survivors = buildSurvivorsByConfig(ctx)));
-  return survivors;
-}
-
-function buildSurvivorsByConfig(ctx: ScopeContext): (u: CurrentObject) => boolean {
-  const config: Config | undefined = (ctx as Partial<KindContext>).loaded?.config;
-  const declared = config?.users ?? {};
+/** At plan time: who stays an administrator, as the config declares users. */
+export function survivorsByConfig(declared: Record<string, UserConfig>, g: GuardFacts): (u: CurrentObject) => boolean {
   const renamedTo = new Map<string, UserConfig>();
   for (const u of Object.values(declared)) for (const old of u.previously ?? []) renamedTo.set(old, u);
-  const pruning = ctx.policy.prune.includes('users');
+  const pruning = g.policy.prune.includes(g.pruneKey);
   return (u) => {
     const decl = Object.hasOwn(declared, u.key) ? declared[u.key] : renamedTo.get(u.key);
     if (decl) return decl.admin !== false && decl.active !== false;
-    return !pruning || protectedBecause(u.key, ctx) !== undefined;
+    return !pruning || protectedBecause(u.key, g) !== undefined;
   };
 }
 
-/** At apply time (and as the planner's second net): who stays an administrator, as the plan's changes leave them. */
-export function survivorsByPlan(plan: Change[]): (u: CurrentObject) => boolean {
-  const users = plan.filter((c) => c.kind === 'user');
+/** At apply time (and as the planner's second net): who stays an administrator, as the plan's changes (of the user kind, `kind`) leave them. */
+export function survivorsByPlan(plan: Change[], kind: string): (u: CurrentObject) => boolean {
+  const users = plan.filter((c) => c.kind === kind);
   return (u) =>
     !users.some((c) => {
       const key = c.action === 'rename' ? c.from : c.key;
@@ -75,8 +80,12 @@ export function survivorsByPlan(plan: Change[]): (u: CurrentObject) => boolean {
     });
 }
 
-export function guard(name: string, ctx: ScopeContext, admin: boolean, survivors: (u: CurrentObject) => boolean): string | undefined {
-  return protectedBecause(name, ctx) ?? (admin && isLastAdmin(name, ctx, survivors) ? 'it is the last site administrator' : undefined);
+export function guard(name: string, g: GuardFacts, admin: boolean, survivors: (u: CurrentObject) => boolean): string | undefined {
+  const reason = protectedBecause(name, g);
+  if (reason || !admin) return reason;
+  const last = isLastAdmin(name, g, survivors);
+  if (last === undefined) return UNKNOWN;
+  return last ? 'it is the last site administrator' : undefined;
 }
 
 /**
@@ -95,20 +104,25 @@ const GUARDED_EDITS: { field: string; value: unknown; what: string; selfOnly?: b
  * a site administrator: only a deletion (users pruned) or a guarded edit of a current administrator
  * can touch it. Any other plan spares GET /user (issue 12: plan requests = the floor).
  */
-export function selfMatters(ctx: ScopeContext, desired: DesiredObject[] | undefined, users: CurrentObject[]): boolean {
-  if (ctx.policy.prune.includes('users')) return true;
+export function selfMatters(pruning: boolean, desired: DesiredObject[], users: CurrentObject[]): boolean {
+  if (pruning) return true;
   const admins = new Set(users.filter((u) => u.fields.admin === true).map((u) => lc(u.key)));
-  return (desired ?? []).some(
-    (d) => [d.key, ...(d.previously ?? [])].some((k) => admins.has(lc(k))) && GUARDED_EDITS.some((g) => d.fields[g.field] === g.value),
-  );
+  return desired.some((d) => [d.key, ...(d.previously ?? [])].some((k) => admins.has(lc(k))) && GUARDED_EDITS.some((gd) => d.fields[gd.field] === gd.value));
 }
 
-export function editRefusals(name: string, want: Record<string, unknown>, was: Record<string, unknown>, ctx: ScopeContext, survivors: (u: CurrentObject) => boolean): { field: string; message: string }[] {
+/** A selfOnly edit: refused on the token's own user, and where it is not known whether it is. */
+function selfOnlyRefusal(name: string, g: GuardFacts): string | undefined {
+  const self = isSelf(name, g);
+  if (self === undefined) return UNKNOWN;
+  return self ? "it is the token's own user: forgeform could not use the API any more" : undefined;
+}
+
+export function editRefusals(name: string, want: Record<string, unknown>, was: Record<string, unknown>, g: GuardFacts, survivors: (u: CurrentObject) => boolean): { field: string; message: string }[] {
   const out: { field: string; message: string }[] = [];
-  for (const g of GUARDED_EDITS) {
-    if (!(g.field in want) || want[g.field] !== g.value || (g.when && !g.when(was))) continue;
-    const why = g.selfOnly ? (isSelf(name, ctx) ? "it is the token's own user: forgeform could not use the API any more" : undefined) : guard(name, ctx, g.adminMatters(was), survivors);
-    if (why) out.push({ field: g.field, message: `forgeform never ${g.what} this user: ${why}` });
+  for (const gd of GUARDED_EDITS) {
+    if (!(gd.field in want) || want[gd.field] !== gd.value || (gd.when && !gd.when(was))) continue;
+    const why = gd.selfOnly ? selfOnlyRefusal(name, g) : guard(name, g, gd.adminMatters(was), survivors);
+    if (why) out.push({ field: gd.field, message: `forgeform never ${gd.what} this user: ${why}` });
   }
   return out;
 }

@@ -1,16 +1,18 @@
-import type { Kind } from '../../model/index.js';
+import { defineKind } from '../../model/index.js';
 import { exporting } from './export.js';
+import { runState } from './guards.js';
 import { writing } from './ops.js';
-import { planning } from './plan.js';
+import { planning, preparing, safety } from './plan.js';
 import { userPolicy } from './policy.js';
 import { reading } from './read.js';
+import type { UserTypes } from './types.js';
 
 /**
  * A site user (admin/users) with its badges and SSH keys. read.ts reads it, plan.ts checks it,
  * guards.ts keeps forgeform from deleting, demoting or locking out the users it must keep, ops.ts
  * writes it, export.ts exports it.
  */
-export const userKind: Kind = {
+export const userKind = defineKind<UserTypes['config'], UserTypes['server'], UserTypes['prepared'], UserTypes['run']>({
   name: 'user',
   uniqueNames: true,
   title: 'user',
@@ -19,9 +21,12 @@ export const userKind: Kind = {
   scopeType: 'server',
   actions: ['create', 'update', 'rename', 'delete'],
   target: { type: 'user', placeholder: 'NAME' },
+  runState,
   policy: userPolicy,
   ...reading,
   ...planning,
+  ...preparing,
+  ...safety,
   ...writing,
   ...exporting,
-};
+});

@@ -1,6 +1,7 @@
 import { apiPath } from '../../gitea/path.js';
-import { changeId, type CurrentObject, type KindWriting, type Op } from '../../model/index.js';
-import { EMAIL_AFTER, emailShown, OLD_EMAIL_DELETED } from './emails.js';
+import { changeId, type CurrentObject, type Op, type Writing } from '../../model/index.js';
+import { EMAIL_AFTER, emailFacts, emailShown, OLD_EMAIL_DELETED } from './emails.js';
+import type { UserTypes } from './types.js';
 import { isUnfinished, UNFINISHED_LOGIN_NAME } from './unfinished.js';
 import { badgeOps, declaredUserMetaOf, keyOps, sshKeyIdentity, userMetaOf, type KnownKey } from './extras.js';
 
@@ -36,18 +37,19 @@ function editBody(name: string, want: Record<string, unknown>, current: CurrentO
 export const writing = {
   context: [PURGE, DECLARED_KEYS, EMAIL_AFTER, OLD_EMAIL_DELETED],
 
-  shown({ action, desired, current, changed, ctx }) {
+  shown(req) {
+    const { action, desired, current, changed, ctx } = req;
     if (action === 'delete') return ctx.policy.purge_users ? { [PURGE]: true } : undefined;
-    const out: Record<string, unknown> = emailShown(desired, current, ctx);
+    const out: Record<string, unknown> = emailShown(desired, current, emailFacts(req, req.prepared));
     const keys = declaredUserMetaOf(desired).sshKeys;
     if (keys && (action === 'create' || changed.includes('ssh_keys'))) out[DECLARED_KEYS] = keys.map((k) => ({ title: k.title, key: k.key }));
     return Object.keys(out).length ? out : undefined;
   },
 
   // An address that moves between users: the user who has it gives it up first (src/kinds/user/emails.ts).
-  dependsOn({ scope, shown }) {
-    const from = shown?.[EMAIL_AFTER];
-    return typeof from === 'string' ? [changeId({ name: 'user' }, scope, from)] : [];
+  dependsOn({ scope, shown, self }) {
+    const from = shown[EMAIL_AFTER];
+    return typeof from === 'string' ? [changeId(self, scope, from)] : [];
   },
 
   ops({ action, desired, current, changed, shown }) {
@@ -104,4 +106,4 @@ export const writing = {
     if (typeof old === 'string') ops.push({ method: 'DELETE', path: apiPath('admin', 'users', name, 'emails'), body: { emails: [old] }, reason: `delete the old address ${old}, which another user takes (this server keeps it when the e-mail changes)` });
     return ops;
   },
-} satisfies KindWriting;
+} satisfies Writing<UserTypes>;

@@ -1,12 +1,12 @@
-import type { Config } from '../../config/types.js';
-import { describeServer, serverHas, type Availability, type CurrentObject, type DesiredObject, type Kind, type Problem, type ServerInfo } from '../../model/index.js';
+import { describeServer, serverHas, type Availability, type CurrentObject, type DesiredObject, type Planning, type PlanRequest, type Problem, type Safety, type ServerInfo, type Writing } from '../../model/index.js';
 import { asSet, normalizeFields } from '../fields.js';
 import { secretFromEnvironment } from '../secrets.js';
 import { wantedKeys, type DeclaredUserMeta } from './extras.js';
-import { editRefusals, factsOf, guard, survivorsByConfig, survivorsByPlan, userNamed } from './guards.js';
+import { editRefusals, guard, guardFacts, selfMatters, survivorsByConfig, survivorsByPlan, userNamed } from './guards.js';
 import { PURGE } from './ops.js';
-import { emailMoveRefusals } from './emails.js';
+import { emailFacts, emailMoveRefusals } from './emails.js';
 import { fields, USER_SOURCE_ID } from './read.js';
+import type { UserTypes } from './types.js';
 import { isUnfinished } from './unfinished.js';
 
 /**
@@ -73,9 +73,28 @@ function serverRefusals(desired: DesiredObject, current: CurrentObject, server: 
   return problems;
 }
 
+/** Who stays an administrator as the config declares users: built once per run (it is asked per user). */
+function survivors(req: PlanRequest<UserTypes>): (u: CurrentObject) => boolean {
+  return (req.run.survivors ??= survivorsByConfig(req.config.users ?? {}, guardFacts(req)));
+}
+
+export const preparing = {
+  /**
+   * Every user (the memoised read: --target narrows what is planned, not who is an administrator) and,
+   * where a guard may need it, the token's own user: what check, shown, keep, guard and annotate judge
+   * with, at plan time and again at apply.
+   */
+  async prepare({ ctx, self, scope, desired, run }) {
+    const users = await ctx.currentOf(self, scope);
+    const me = selfMatters(ctx.policy.prune.includes(self.pruneKey), desired, users) ? await ctx.cachedGet<{ login?: string } | undefined>('user', { object: "the token's own user", shape: { login: 'string' } }) : undefined;
+    run.facts = { self: String(me?.login ?? ''), users };
+    return run.facts;
+  },
+} satisfies Pick<Writing<UserTypes>, 'prepare'>;
+
 export const planning = {
-  async desired(scopeConfig, _scope, ctx) {
-    const users = (scopeConfig as Config).users;
+  async desired({ entry, ctx }) {
+    const users = entry?.users;
     if (!users) return undefined;
     const problems: Problem[] = [];
     const objects: DesiredObject[] = [];
@@ -103,51 +122,49 @@ export const planning = {
     return { objects, problems };
   },
 
-  compare(field) {
-    // Gitea compares e-mails case-insensitively: a change of case only is a no-op there.
-    if (field === 'email') return (want, have) => String(want ?? '').toLowerCase() === String(have ?? '').toLowerCase();
-    return undefined;
-  },
-
-  check(desired, current, _scope, ctx) {
+  check(req) {
+    const { desired, current, ctx, prepared } = req;
     const problems: Problem[] = [];
     const f = desired.fields;
     const badEmail = typeof f.email === 'string' && f.email !== '' ? emailProblem(f.email) : undefined;
     if (badEmail) return [{ path: [...desired.path, 'email'], message: badEmail }];
-    const twin = typeof f.email === 'string' && f.email !== '' ? earlierWithEmail(ctx.loaded.config.users, desired.key, f.email) : undefined;
+    const twin = typeof f.email === 'string' && f.email !== '' ? earlierWithEmail(req.config.users, desired.key, f.email) : undefined;
     if (twin) return [{ path: [...desired.path, 'email'], message: `email: "${String(f.email)}" is also the e-mail of user "${twin}" in this configuration (Gitea gives one address to one account, compared case-insensitively)` }];
     if (!current) {
-      const clash = userNamed(factsOf.get(ctx), desired.key);
+      const clash = userNamed(prepared, desired.key);
       if (clash) return [{ path: desired.path, message: `the server has a user "${clash.key}" and user names are case-insensitive: write "${clash.key}"` }];
       if (!f.email) problems.push({ path: desired.path, message: 'a new user needs email' });
       if (!('password' in f) && !f.source_id)
         problems.push({ path: desired.path, message: 'a new local user needs a password of at least 8 characters (password: "${NAME}", from an environment variable)' });
-      return [...problems, ...emailMoveRefusals(desired, current, ctx)];
+      return [...problems, ...emailMoveRefusals(desired, current, emailFacts(req, prepared))];
     }
-    problems.push(...emailMoveRefusals(desired, current, ctx));
-    for (const r of editRefusals(current.key, f, current.fields, ctx, survivorsByConfig(ctx))) problems.push({ path: [...desired.path, r.field], message: r.message });
+    problems.push(...emailMoveRefusals(desired, current, emailFacts(req, prepared)));
+    for (const r of editRefusals(current.key, f, current.fields, guardFacts(req), survivors(req))) problems.push({ path: [...desired.path, r.field], message: r.message });
     if (ctx.server) problems.push(...serverRefusals(desired, current, ctx.server));
     return problems;
   },
 
-  keep(current, _scope, ctx) {
-    return guard(current.key, ctx, current.fields.admin === true, survivorsByConfig(ctx));
+  keep(req) {
+    return guard(req.current.key, guardFacts(req), req.current.fields.admin === true, survivors(req));
   },
+} satisfies Planning<UserTypes>;
 
-  guard(change, current, ctx, plan) {
+export const safety = {
+  guard(req) {
+    const { change, current, plan, self } = req;
     if (!current) return undefined;
-    const survivors = survivorsByPlan(plan);
+    const survivors = survivorsByPlan(plan, self.name);
     if (change.action === 'delete') {
-      const why = guard(current.key, ctx, current.fields.admin === true, survivors);
+      const why = guard(current.key, guardFacts(req), current.fields.admin === true, survivors);
       return why ? `forgeform never deletes this user: ${why}` : undefined;
     }
     const want = Object.fromEntries(change.fields.filter((f) => !f.context).map((f) => [f.path, f.after]));
-    return editRefusals(current.key, want, current.fields, ctx, survivors)[0]?.message;
+    return editRefusals(current.key, want, current.fields, guardFacts(req), survivors)[0]?.message;
   },
 
-  async annotate(change, _scope, ctx) {
+  async annotate({ change, run }) {
     const notes: string[] = [];
-    const current = change.action === 'update' ? userNamed(factsOf.get(ctx), change.key) : undefined;
+    const current = change.action === 'update' ? userNamed(run.facts, change.key) : undefined;
     if (current && isUnfinished(current.fields))
       notes.push('unfinished: forgeform created this user, but the request that sets what a create cannot set never reached the server; this apply sends it');
     if (change.action === 'create' && !change.fields.some((f) => f.path === 'must_change_password'))
@@ -157,4 +174,4 @@ export const planning = {
     for (const op of change.ops) if (op.reason && /SSH key|badges/.test(op.reason)) notes.push(op.reason);
     return notes.length ? { notes } : undefined;
   },
-} satisfies Partial<Kind>;
+} satisfies Safety<UserTypes>;

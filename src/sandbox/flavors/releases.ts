@@ -143,6 +143,8 @@ export const ROUTES: Record<string, Availability> = {
   'DELETE /admin/users/:username/badges': GITEA_ONLY('1.22'),
   'GET /admin/actions/runners': { gitea: { since: '1.24' }, forgejo: { since: 15 } },
   'GET /admin/actions/runners/:runner_id': { gitea: { since: '1.24' }, forgejo: { since: 15 } },
+  // Registering a runner through the API: Forgejo v15.0.0 (v15.0.3 `routers/api/v1/api.go` l.1707–1709; not in v14.0.0).
+  'POST /admin/actions/runners': { forgejo: { since: 15 } },
   'DELETE /admin/actions/runners/:runner_id': { gitea: { since: '1.24' }, forgejo: { since: 15 } },
   'PATCH /admin/actions/runners/:runner_id': GITEA_ONLY('1.26'),
   // Runner registration tokens: GET from Gitea 1.22 (#27144) until 1.25 (gone in 1.26, #36801) and in

@@ -12,87 +12,77 @@ function escapeRe(c: string): string {
   return c.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 }
 
-/** `glob.Compile(pattern, separators...)`: the regular expression, or a GlobError with Gitea's text. */
-export function compileGlob(pattern: string, separators: string[] = []): RegExp {
-  const chars = [...pattern];
-  let pos = 0;
-  let out = '^';
-  const nonSep = separators.length ? `[^${separators.map(escapeRe).join('')}]` : '.';
+/** Characters the glob takes literally that a regular expression does not. */
+const ESCAPED = new Set(['.', '^', '$', '(', ')', '|', '+']);
 
-  const compileChars = (): void => {
-    out += '[';
-    if (pos < chars.length && chars[pos] === '!') {
-      pos++;
-      out += '^';
+/** One pass over a pattern, writing the regular expression's source to `out`. */
+class GlobCompiler {
+  private pos = 0;
+  out = '^';
+
+  constructor(
+    private readonly chars: string[],
+    /** What `*` and `?` may match: anything but a separator. */
+    private readonly nonSep: string,
+  ) {}
+
+  /** The pattern; `sub`: a `{a,b}` alternative, up to its `}`. */
+  compile(sub: boolean): void {
+    const { chars } = this;
+    while (this.pos < chars.length) {
+      const c = chars[this.pos++]!;
+      if (sub && c === '}') {
+        this.out += ')';
+        return;
+      }
+      if (ESCAPED.has(c)) this.out += `\\${c}`;
+      else if (c === '*' && chars[this.pos] === '*') {
+        this.pos++;
+        this.out += '.*';
+      } else if (c === '*') this.out += `${this.nonSep}*`;
+      else if (c === '?') this.out += this.nonSep;
+      else if (c === '[') this.charClass();
+      else if (c === '{') {
+        this.out += '(';
+        this.compile(true);
+      } else if (c === ',') this.out += sub ? '|' : ',';
+      else if (c === '\\') {
+        if (this.pos >= chars.length) throw new GlobError('no character to escape');
+        this.out += `\\${chars[this.pos++]!}`;
+      } else this.out += c;
     }
-    while (pos < chars.length) {
-      const c = chars[pos++]!;
+  }
+
+  /** `[…]`, `[!…]`: a character class, after its `[`. */
+  private charClass(): void {
+    const { chars } = this;
+    this.out += '[';
+    if (this.pos < chars.length && chars[this.pos] === '!') {
+      this.pos++;
+      this.out += '^';
+    }
+    while (this.pos < chars.length) {
+      const c = chars[this.pos++]!;
       if (c === ']') {
-        out += ']';
+        this.out += ']';
         return;
       }
       if (c === '\\') {
-        if (pos >= chars.length) throw new GlobError('unterminated character class escape');
-        out += `\\${chars[pos++]!}`;
+        if (this.pos >= chars.length) throw new GlobError('unterminated character class escape');
+        this.out += `\\${chars[this.pos++]!}`;
       } else {
-        out += c;
+        this.out += c;
       }
     }
     throw new GlobError('unterminated character class');
-  };
+  }
+}
 
-  const compile = (sub: boolean): void => {
-    while (pos < chars.length) {
-      const c = chars[pos++]!;
-      if (sub && c === '}') {
-        out += ')';
-        return;
-      }
-      switch (c) {
-        case '*':
-          if (chars[pos] === '*') {
-            pos++;
-            out += '.*';
-          } else {
-            out += `${nonSep}*`;
-          }
-          break;
-        case '?':
-          out += nonSep;
-          break;
-        case '+':
-          out += '\\+';
-          break;
-        case '[':
-          compileChars();
-          break;
-        case '{':
-          out += '(';
-          compile(true);
-          break;
-        case ',':
-          out += sub ? '|' : ',';
-          break;
-        case '\\':
-          if (pos >= chars.length) throw new GlobError('no character to escape');
-          out += `\\${chars[pos++]!}`;
-          break;
-        case '.':
-        case '^':
-        case '$':
-        case '(':
-        case ')':
-        case '|':
-          out += `\\${c}`;
-          break;
-        default:
-          out += c;
-      }
-    }
-  };
-
-  compile(false);
-  out += '$';
+/** `glob.Compile(pattern, separators...)`: the regular expression, or a GlobError with Gitea's text. */
+export function compileGlob(pattern: string, separators: string[] = []): RegExp {
+  const compiler = new GlobCompiler([...pattern], separators.length ? `[^${separators.map(escapeRe).join('')}]` : '.');
+  compiler.compile(false);
+  const out = `${compiler.out}$`;
   const opens = (out.match(/(?<!\\)\(/g) ?? []).length;
   const closes = (out.match(/(?<!\\)\)/g) ?? []).length;
   // An unterminated `{` leaves the group open: Go's regexp compiler rejects it.

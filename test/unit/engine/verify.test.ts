@@ -43,4 +43,26 @@ describe('a saved plan checked against the server before apply', () => {
     ]);
     expect(verified.mismatches).toEqual([]);
   });
+
+  it('goes through the planner\'s steps: a scope archived since the plan refuses its changes with the kind\'s read-only reason', async () => {
+    const server = new FakeServer().repo('acme/app').add(APP, { name: 'edit', color: 'red' }, { name: 'stray' });
+    const { plan: p } = await plan(server, config, { kinds });
+    server.repo('acme/app', true);
+    const verified = await verifySavedPlan(p, server.client(), kinds);
+    expect([...verified.refused].map(([id, d]) => [id, formatDiagnostic(d)])).toEqual(p.changes.map((c) => [c.id, 'acme/app is archived']));
+    expect(verified.scopes.get('repo:acme/app')?.repo?.archived).toBe(true);
+  });
+
+  it('rebuilds the wait of a create for the rename that frees its name, as the planner made it', async () => {
+    const server = new FakeServer().repo('acme/app').add(APP, { name: 'old', color: 'red' });
+    const { plan: p } = await plan(server, { repos: { 'acme/app': { widgets: { new: { previously: ['old'] }, old: {} } } } }, { kinds });
+    expect(p.changes.find((c) => c.action === 'create')?.depends_on).toEqual(['widget/repo:acme/app/new']);
+    const verified = await verifySavedPlan(p, server.client(), kinds);
+    expect(verified.mismatches).toEqual([]);
+    const edited = structuredClone(p);
+    edited.changes.find((c) => c.action === 'create')!.depends_on = [];
+    expect((await verifySavedPlan(edited, server.client(), kinds)).mismatches.map(formatDiagnostic)).toEqual([
+      'widget/repo:acme/app/old: depends_on in the plan file differs from what the change needs (widget/repo:acme/app/new)',
+    ]);
+  });
 });

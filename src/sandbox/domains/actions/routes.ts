@@ -3,6 +3,7 @@
  * `routers/api/v1/shared/{runners,action}.go`): runners (list, get, edit, delete), the global
  * registration token, and the run and job lists of the whole instance.
  */
+import { randomBytes } from 'node:crypto';
 import { reqSiteAdmin, reqToken, scope } from '../../http/auth.js';
 import { bind, formOf, orgAssignment, repoAssignment, reqOrgOwnership } from '../../http/checks.js';
 import type { ApiContext, Step } from '../../http/context.js';
@@ -13,8 +14,8 @@ import { apiError, empty, json } from '../../http/respond.js';
 import type { ApiRouter } from '../../http/router.js';
 import { runnerLastOnlineMs, statusFilter, toActionRunner, toWorkflowJob, toWorkflowRun } from './convert.js';
 import type { ActionStatus, RunnerRecord } from './records.js';
-import { EditActionRunnerOption } from './options.js';
-import { registrationToken } from './service.js';
+import { EditActionRunnerOption, RegisterRunnerOption } from './options.js';
+import { createRunner, registrationToken } from './service.js';
 import { ANSWER_FIELDS, available, hasQuirk } from '../../flavors/releases.js';
 
 /** `ctx.PathParamInt64`: Go's `strconv.ParseInt`, 0 on failure. */
@@ -123,10 +124,34 @@ function registerTokenRoutes(r: ApiRouter, path: string, steps: Step[], scopeOf:
   r.on('POST', path, ...steps, answer);
 }
 
+/**
+ * `util.SplitStringAtByteN(s, n)`'s first part (Forgejo v15.0.3 `modules/util/truncate.go` l.18–40): a string over
+ * n bytes keeps the whole characters of its first n-3 bytes and ends with "…". `CreateRunner` uses n = 255.
+ */
+function firstBytes(s: string, n: number): string {
+  if (Buffer.byteLength(s) <= n) return s;
+  let out = '';
+  let bytes = 0;
+  for (const ch of s) {
+    bytes += Buffer.byteLength(ch);
+    if (bytes > n - 3) break;
+    out += ch;
+  }
+  return `${out}…`;
+}
+
 export function registerAdminActionRoutes(r: ApiRouter): void {
   const admin = [scope('admin'), reqToken, reqSiteAdmin];
 
   r.on('GET', '/admin/actions/runners', ...admin, listRunners);
+
+  // Forgejo 15 registers a runner through the API (`shared.RegisterRunner`, v15.0.3 `routers/api/v1/shared/runners.go`
+  // l.161–187): an instance runner that never connected; the answer is the only place its token appears.
+  r.on('POST', '/admin/actions/runners', ...admin, bind(RegisterRunnerOption), (ctx) => {
+    const form = formOf(ctx, RegisterRunnerOption);
+    const runner = createRunner(ctx.state, { name: firstBytes(form.name, 255), description: form.description ?? '', ephemeral: form.ephemeral ?? false });
+    return json(201, { id: runner.id, uuid: runner.uuid, token: randomBytes(20).toString('hex') });
+  });
 
   // Before `/{runner_id}`: Forgejo 15 routes this GET itself (on Gitea it falls to the runner route, id 0 → 404).
   registerTokenRoutes(r, '/admin/actions/runners/registration-token', admin, () => ({ ownerId: 0, repoId: 0 }));

@@ -175,105 +175,98 @@ const BULLET = /^ {0,3}([-+*])[ \t]+(.*)$/;
 const ORDERED = /^ {0,3}(\d{1,9})([.)])[ \t]+(.*)$/;
 const QUOTE = /^ {0,3}> ?(.*)$/;
 
+const isBlank = (l: string | undefined): boolean => l === undefined || l.trim() === '';
+const startsBlock = (l: string): boolean => FENCE.test(l) || HEADING.test(l) || HR.test(l) || QUOTE.test(l) || BULLET.test(l) || /^ {0,3}1[.)][ \t]+/.test(l);
+const INDENTED = /^( {4}|\t)/;
+
+/** Reads the block that starts at line `i` (a non-blank line): its blocks and the line after it, or undefined when the line starts another kind of block. */
+type BlockReader = (lines: string[], i: number) => { blocks: Block[]; next: number } | undefined;
+
+const readFenced: BlockReader = (lines, i) => {
+  const fence = FENCE.exec(lines[i]!);
+  if (!fence) return undefined;
+  const marker = fence[1]!;
+  const close = new RegExp(`^ {0,3}${marker[0] === '`' ? '`' : '~'}{${marker.length},}\\s*$`);
+  const body: string[] = [];
+  let j = i + 1;
+  while (j < lines.length && !close.test(lines[j]!)) body.push(lines[j++]!);
+  return { blocks: [{ kind: 'code', lines: body, lang: fence[2] || undefined }], next: j + 1 };
+};
+
+const readIndented: BlockReader = (lines, i) => {
+  if (!INDENTED.test(lines[i]!)) return undefined;
+  const body: string[] = [];
+  let j = i;
+  while (j < lines.length && (INDENTED.test(lines[j]!) || (isBlank(lines[j]) && INDENTED.test(lines[j + 1] ?? '')))) body.push(lines[j++]!.replace(INDENTED, ''));
+  return { blocks: [{ kind: 'code', lines: body }], next: j };
+};
+
+const readHeading: BlockReader = (lines, i) => {
+  const h = HEADING.exec(lines[i]!);
+  return h ? { blocks: [{ kind: 'h', level: h[1]!.length, lines: [h[2] ?? ''] }], next: i + 1 } : undefined;
+};
+
+const readRule: BlockReader = (lines, i) => (HR.test(lines[i]!) ? { blocks: [{ kind: 'hr', lines: [] }], next: i + 1 } : undefined);
+
+const readQuote: BlockReader = (lines, i) => {
+  if (!QUOTE.test(lines[i]!)) return undefined;
+  const body: string[] = [];
+  let j = i;
+  for (; j < lines.length && !isBlank(lines[j]); j++) body.push(QUOTE.exec(lines[j]!)?.[1] ?? lines[j]!);
+  return { blocks: [{ kind: 'quote', lines: body }], next: j };
+};
+
+/** A list: its items, each with its indented or lazy continuation lines. */
+const readList: BlockReader = (lines, i) => {
+  const bullet = BULLET.exec(lines[i]!);
+  const ordered = ORDERED.exec(lines[i]!);
+  if (!bullet && !ordered) return undefined;
+  const items: string[][] = [];
+  const itemRe = bullet ? BULLET : ORDERED;
+  let j = i;
+  for (; j < lines.length; j++) {
+    const line = lines[j]!;
+    const m = itemRe.exec(line);
+    if (m) items.push([bullet ? m[2]! : m[3]!]);
+    else if (!isBlank(line) && /^\s+/.test(line) && items.length) items[items.length - 1]!.push(line.replace(/^\s{1,4}/, ''));
+    else if (!isBlank(line) && !startsBlock(line) && items.length && !ORDERED.test(line)) items[items.length - 1]!.push(line);
+    else break;
+  }
+  return { blocks: [{ kind: 'list', ordered: !bullet, start: ordered ? Number(ordered[1]) : undefined, items, lines: [] }], next: j };
+};
+
+/** A paragraph, or a setext heading when an `===` or `---` line underlines it. */
+const readParagraph: BlockReader = (lines, i) => {
+  const para: string[] = [];
+  let j = i;
+  for (; j < lines.length && !isBlank(lines[j]); j++) {
+    const l = lines[j]!;
+    const setext = para.length ? (/^ {0,3}=+\s*$/.test(l) ? 1 : /^ {0,3}-+\s*$/.test(l) ? 2 : 0) : 0;
+    if (setext) return { blocks: [{ kind: 'h', level: setext, lines: [para.join('\n')] }], next: j + 1 };
+    if (para.length && startsBlock(l)) break;
+    para.push(l.replace(/^ {0,3}/, ''));
+  }
+  return { blocks: para.length ? [{ kind: 'p', lines: para }] : [], next: j };
+};
+
+/** In CommonMark's order of precedence; a paragraph takes any line the others do not. */
+const BLOCK_READERS: readonly BlockReader[] = [readFenced, readIndented, readHeading, readRule, readQuote, readList, readParagraph];
+
 function parseBlocks(lines: string[]): Block[] {
   const blocks: Block[] = [];
   let i = 0;
-  const isBlank = (l: string | undefined): boolean => l === undefined || l.trim() === '';
-  const startsBlock = (l: string): boolean => FENCE.test(l) || HEADING.test(l) || HR.test(l) || QUOTE.test(l) || BULLET.test(l) || /^ {0,3}1[.)][ \t]+/.test(l);
   while (i < lines.length) {
-    const line = lines[i]!;
-    if (isBlank(line)) {
+    if (isBlank(lines[i])) {
       i++;
       continue;
     }
-    const fence = FENCE.exec(line);
-    if (fence) {
-      const marker = fence[1]!;
-      const body: string[] = [];
-      i++;
-      while (i < lines.length && !new RegExp(`^ {0,3}${marker[0] === '`' ? '`' : '~'}{${marker.length},}\\s*$`).test(lines[i]!)) body.push(lines[i++]!);
-      i++;
-      blocks.push({ kind: 'code', lines: body, lang: fence[2] || undefined });
-      continue;
+    for (const read of BLOCK_READERS) {
+      const found = read(lines, i);
+      if (!found) continue;
+      blocks.push(...found.blocks);
+      i = found.next;
+      break;
     }
-    if (/^( {4}|\t)/.test(line)) {
-      const body: string[] = [];
-      while (i < lines.length && (/^( {4}|\t)/.test(lines[i]!) || (isBlank(lines[i]) && /^( {4}|\t)/.test(lines[i + 1] ?? '')))) {
-        body.push(lines[i]!.replace(/^( {4}|\t)/, ''));
-        i++;
-      }
-      blocks.push({ kind: 'code', lines: body });
-      continue;
-    }
-    const h = HEADING.exec(line);
-    if (h) {
-      blocks.push({ kind: 'h', level: h[1]!.length, lines: [h[2] ?? ''] });
-      i++;
-      continue;
-    }
-    if (HR.test(line)) {
-      blocks.push({ kind: 'hr', lines: [] });
-      i++;
-      continue;
-    }
-    if (QUOTE.test(line)) {
-      const body: string[] = [];
-      while (i < lines.length && !isBlank(lines[i])) {
-        const q = QUOTE.exec(lines[i]!);
-        body.push(q ? q[1]! : lines[i]!);
-        i++;
-      }
-      blocks.push({ kind: 'quote', lines: body });
-      continue;
-    }
-    const bullet = BULLET.exec(line);
-    const ordered = ORDERED.exec(line);
-    if (bullet || ordered) {
-      const items: string[][] = [];
-      const itemRe = bullet ? BULLET : ORDERED;
-      while (i < lines.length) {
-        const m = itemRe.exec(lines[i]!);
-        if (m) {
-          items.push([bullet ? m[2]! : m[3]!]);
-          i++;
-          continue;
-        }
-        if (!isBlank(lines[i]) && /^\s+/.test(lines[i]!) && items.length) {
-          items[items.length - 1]!.push(lines[i]!.replace(/^\s{1,4}/, ''));
-          i++;
-          continue;
-        }
-        if (!isBlank(lines[i]) && !startsBlock(lines[i]!) && items.length && !ORDERED.test(lines[i]!)) {
-          items[items.length - 1]!.push(lines[i]!);
-          i++;
-          continue;
-        }
-        break;
-      }
-      blocks.push({ kind: 'list', ordered: !bullet, start: ordered ? Number(ordered[1]) : undefined, items, lines: [] });
-      continue;
-    }
-    // paragraph (with setext headings)
-    const para: string[] = [];
-    while (i < lines.length && !isBlank(lines[i])) {
-      const l = lines[i]!;
-      if (para.length && /^ {0,3}=+\s*$/.test(l)) {
-        blocks.push({ kind: 'h', level: 1, lines: [para.join('\n')] });
-        para.length = 0;
-        i++;
-        break;
-      }
-      if (para.length && /^ {0,3}-+\s*$/.test(l)) {
-        blocks.push({ kind: 'h', level: 2, lines: [para.join('\n')] });
-        para.length = 0;
-        i++;
-        break;
-      }
-      if (para.length && (FENCE.test(l) || HEADING.test(l) || HR.test(l) || QUOTE.test(l) || BULLET.test(l) || /^ {0,3}1[.)][ \t]+/.test(l))) break;
-      para.push(l.replace(/^ {0,3}/, ''));
-      i++;
-    }
-    if (para.length) blocks.push({ kind: 'p', lines: para });
   }
   return blocks;
 }

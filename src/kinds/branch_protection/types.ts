@@ -1,0 +1,30 @@
+// The types the branch protection kind is defined with (defineKind), apart from its modules so that each imports them without a cycle.
+import type { RepoConfig } from '../../config/types.js';
+import type { DesiredObject, KindTypes } from '../../model/index.js';
+
+/** Which accounts exist, lower-cased (Gitea's names are case-insensitive); undefined = not looked up. */
+export interface KnownAccounts {
+  users: Map<string, 'exists' | 'missing' | 'renamed'>;
+  teams?: Set<string>;
+  /** Users a write list adds that Gitea would drop from it, with why (lower-cased name → reason). */
+  noWrite?: Map<string, string>;
+}
+
+/** What the kind keeps for one run (a plan, or the check and apply of a saved plan). */
+export interface BranchProtectionRun {
+  /** One team list per organisation, whichever repositories ask. */
+  teams: Map<string, Promise<Set<string>>>;
+  /**
+   * The lists as the config wrote them: the desired fields are sorted sets, but an error points at the
+   * entry's own place in the list (lists are never merged, so the index is that of the entry that set it).
+   */
+  declared: WeakMap<DesiredObject, Record<string, unknown>>;
+  /** The accounts each repository's rules name, as prepare looked them up (by scope name): what the guard judges at apply. */
+  accounts: Map<string, KnownAccounts>;
+}
+
+/** A rule as the server answers it (its shape checked): the fields by their names. */
+export type ServerRule = Record<string, unknown> & { rule_name?: string | null; branch_name?: string | null };
+
+/** What the branch protection kind is typed by: a repository's config, the rule as answered, the accounts looked up, its state per run. */
+export type BranchProtectionTypes = KindTypes<RepoConfig, ServerRule, KnownAccounts, BranchProtectionRun>;

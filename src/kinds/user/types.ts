@@ -1,0 +1,23 @@
+// The types the user kind is defined with (defineKind), apart from its modules so that each imports them without a cycle.
+import type { Config } from '../../config/types.js';
+import type { CurrentObject, KindTypes } from '../../model/index.js';
+
+/** What prepare learnt for the guards: the token's own user ('' where it cannot matter, see selfMatters) and every user. */
+export interface UserFacts {
+  self: string;
+  users: CurrentObject[];
+  /** The users by lower-case name, made when first asked (a new user's name checked against every other). */
+  byLowerName?: Map<string, CurrentObject>;
+}
+
+/** What the user kind keeps for one run: the facts prepare looked up, and who survives as the config declares users (asked per user). */
+export interface UserRun {
+  facts?: UserFacts;
+  survivors?: (u: CurrentObject) => boolean;
+}
+
+/** A user as the server answers it (its shape checked): the fields by their names, `is_admin` for admin. */
+export type ServerUser = Record<string, unknown> & { login?: string; username?: string; id?: number; is_admin?: boolean | null };
+
+/** What the user kind is typed by: the whole config (users are server-wide), a user as answered, the facts its guards judge with, its state per run. */
+export type UserTypes = KindTypes<Config, ServerUser, UserFacts, UserRun>;

@@ -1,0 +1,70 @@
+// The guards of a kind judge with facts its prepare looked up for the run (issue 20): where those
+// facts are missing, a guard refuses with the reason instead of allowing (it fails closed).
+import { describe, expect, it } from 'vitest';
+import type { GiteaClient } from '../../src/gitea/client.js';
+import { branchProtectionKind } from '../../src/kinds/branch_protection/index.js';
+import { userKind } from '../../src/kinds/user/index.js';
+import { SERVER_SCOPE, type Change, type CurrentObject, type PlanPolicy } from '../../src/model/index.js';
+import { makeScopeContext } from '../../src/plan/planner.js';
+
+const policy: PlanPolicy = { prune: ['users'], max_deletes: 10, max_delete_fraction: 1, protected_users: [], purge_users: false };
+
+/** A client that answers the user list and the token's own user, and counts the requests. */
+function client(users: Record<string, unknown>[], self = 'root'): GiteaClient & { asked: string[] } {
+  const asked: string[] = [];
+  const fake = {
+    asked,
+    list: async (path: string) => (asked.push(path), path === 'admin/users' ? users : []),
+    get: async (path: string) => (asked.push(path), path === 'user' ? { login: self } : undefined),
+  };
+  return fake as unknown as GiteaClient & { asked: string[] };
+}
+
+const admin = (login: string, id: number) => ({ id, login, email: `${login}@example.com`, is_admin: true, active: true });
+const deleting = (key: string): Change => ({ id: `user/server:/${key}`, kind: 'user', scope: 'server:', key, action: 'delete', fields: [], precondition: { digest: 'x' }, depends_on: [], ops: [] });
+const current = (key: string): CurrentObject => ({ key, id: 2, fields: { admin: true, active: true } });
+
+describe('the user guards', () => {
+  it('refuse to delete an administrator when the users were not read for this run (fail closed), naming why', () => {
+    const ctx = makeScopeContext(client([]), policy);
+    const why = userKind.guard!(deleting('alice'), current('alice'), ctx, [deleting('alice')]);
+    expect(why).toBe("forgeform never deletes this user: forgeform could not read the users, so it cannot tell what this would do to the site administrators and the token's own user");
+  });
+
+  it('judge the last administrator from the users prepare read, at apply too', async () => {
+    const alone = makeScopeContext(client([admin('root', 1), admin('alice', 2)]), policy);
+    await userKind.prepare!(SERVER_SCOPE, [], [], alone);
+    // root is the token's own user, alice the other administrator: deleting alice leaves root.
+    expect(userKind.guard!(deleting('alice'), current('alice'), alone, [deleting('alice')])).toBeUndefined();
+    expect(userKind.guard!(deleting('root'), current('root'), alone, [deleting('root')])).toBe("forgeform never deletes this user: it is the token's own user");
+    const last = makeScopeContext(client([admin('alice', 2), { id: 3, login: 'bob', email: 'b@example.com', is_admin: false }], 'bot'), policy);
+    await userKind.prepare!(SERVER_SCOPE, [], [], last);
+    expect(userKind.guard!(deleting('alice'), current('alice'), last, [deleting('alice')])).toBe('forgeform never deletes this user: it is the last site administrator');
+  });
+
+  it('keep their facts per run: a new run has none until its own prepare', async () => {
+    const c = client([admin('root', 1), admin('alice', 2)]);
+    await userKind.prepare!(SERVER_SCOPE, [], [], makeScopeContext(c, policy));
+    const next = makeScopeContext(c, policy);
+    expect(userKind.guard!(deleting('alice'), current('alice'), next, [deleting('alice')])).toMatch(/could not read the users/);
+  });
+});
+
+describe('the branch protection guard', () => {
+  const rule: Change = {
+    id: 'branch_protection/repo:acme/widgets/main',
+    kind: 'branch_protection',
+    scope: 'repo:acme/widgets',
+    key: 'main',
+    action: 'create',
+    fields: [{ path: 'push_whitelist_usernames', after: ['alice'] }],
+    precondition: { digest: null },
+    depends_on: [],
+    ops: [],
+  };
+
+  it('refuses a rule whose accounts were not looked up for this run (fail closed)', () => {
+    const ctx = makeScopeContext(client([]), policy);
+    expect(branchProtectionKind.guard!(rule, undefined, ctx, [rule])).toBe('the users and teams it names were not looked up on the server, so forgeform cannot tell that Gitea would take the rule');
+  });
+});
