@@ -137,6 +137,50 @@ describe('teams end to end', () => {
   });
 });
 
+describe('branch protections name teams', () => {
+  it('a team the plan creates is made before the protection that names it; one list of teams serves both kinds', async () => {
+    w = await world(seed);
+    const file = w.config(`version: 1
+orgs:
+  acme:
+    teams:
+      platform:
+        permission: admin
+        members: [olga]
+        repositories: [widgets]   # a team without access to the repository is dropped from the rule (as Gitea does)
+repos:
+  acme/widgets:
+    branch_protections:
+      main:
+        enable_push: true
+        enable_push_whitelist: true
+        push_whitelist_teams: [platform, devs]
+`);
+    const plan = await w.cli(['plan', '-c', file, '--detailed-exitcode']);
+    expect(plan.code, plan.stdout + plan.stderr).toBe(2);
+    expect(calls(w.sandbox).filter((c) => c.startsWith('GET orgs/acme/teams'))).toHaveLength(1);
+    w.sandbox.clearRequests();
+    const apply = await w.cli(['apply', '-c', file, '--yes']);
+    expect(apply.code, apply.stdout + apply.stderr).toBe(0);
+    const requests = w.sandbox.requests();
+    const createTeam = requests.findIndex((r) => r.method === 'POST' && r.path.endsWith('/orgs/acme/teams'));
+    const protection = requests.findIndex((r) => r.method === 'POST' && r.path.endsWith('/branch_protections'));
+    expect(createTeam).toBeGreaterThanOrEqual(0);
+    expect(protection).toBeGreaterThan(createTeam);
+    const rule = (await w.api<{ push_whitelist_teams: string[] }>('GET', 'repos/acme/widgets/branch_protections/main')).body;
+    expect([...rule.push_whitelist_teams].sort()).toEqual(['devs', 'platform']);
+    expect((await w.cli(['plan', '-c', file, '--detailed-exitcode'])).code).toBe(0);
+  });
+
+  it('a team named by a protection that neither the server nor the plan has is still an error at its place', async () => {
+    w = await world(seed);
+    const file = w.config('version: 1\nrepos:\n  acme/widgets:\n    branch_protections:\n      main: { enable_push: true, enable_push_whitelist: true, push_whitelist_teams: [ghosts] }\n');
+    const plan = await w.cli(['plan', '-c', file]);
+    expect(plan.code).toBe(1);
+    expect(plan.stderr).toContain('team "ghosts" does not exist in organisation acme');
+  });
+});
+
 describe('the Owners team guards refuse with exit 3 and change nothing', () => {
   const cases: [string, string, RegExp][] = [
     ['removing its last member', 'Owners: { members: [] }', /last member/],
