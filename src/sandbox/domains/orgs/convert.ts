@@ -2,6 +2,7 @@
 import { goPathEscape } from '../../http/respond.js';
 import { avatarUrl, ZERO_TIME, type ConvertContext } from '../../core/convert.js';
 import type { OrgRecord } from '../../core/state.js';
+import { shapeAnswer } from '../../flavors/releases.js';
 
 /** An organisation rendered as a `User` (e.g. the owner of an organisation repository). */
 export function orgAsUser(cx: ConvertContext, org: OrgRecord, signed: boolean): Record<string, unknown> {
@@ -32,9 +33,9 @@ export function orgAsUser(cx: ConvertContext, org: OrgRecord, signed: boolean): 
   };
 }
 
-/** `convert.ToOrganization`. */
+/** `convert.ToOrganization`, with the keys of the release's `Organization`. */
 export function toOrganization(cx: ConvertContext, org: OrgRecord): Record<string, unknown> {
-  return {
+  return shapeAnswer(cx.flavor, 'Organization', {
     id: org.id,
     name: org.name,
     full_name: org.fullName,
@@ -46,5 +47,5 @@ export function toOrganization(cx: ConvertContext, org: OrgRecord): Record<strin
     visibility: org.visibility,
     repo_admin_change_team_access: org.repoAdminChangeTeamAccess,
     username: org.name,
-  };
+  });
 }

@@ -4,7 +4,7 @@
  * /admin/users/{username}/keys/{id}`, and the public `GET /users/{username}/keys` to read them back.
  * The key and badge functions are shared with the seed loader.
  */
-import { answerHas } from '../../flavors/releases.js';
+import { shapeAnswer } from '../../flavors/releases.js';
 import { ADMIN_STEPS, reqToken, scope } from '../../http/auth.js';
 import { bind, userAssignment, formOf, notFound } from '../../http/checks.js';
 import type { ApiContext } from '../../http/context.js';
@@ -92,14 +92,15 @@ export function toPublicKey(ctx: ApiContext, key: PublicKeyRecord): Record<strin
   if (key.name) out.title = key.name;
   if (key.fingerprint) out.fingerprint = key.fingerprint;
   out.created_at = key.createdAt;
-  // `last_used_at` from Gitea 1.24 (v1.24.7 `modules/structs/user_key.go` l.19; not in v1.23.8 nor any Forgejo).
-  if (answerHas(ctx.flavor, 'PublicKey', 'last_used_at')) out.last_used_at = key.updatedAt;
+  // `last_used_at` from Gitea 1.24 (v1.24.7 `modules/structs/user_key.go` l.19; not in v1.23.8 nor any Forgejo):
+  // shapeAnswer keeps the keys of the release's `PublicKey`.
+  out.last_used_at = key.updatedAt;
   if (ctx.doer && (ctx.doer.isAdmin || ctx.doer.id === key.ownerId)) {
     const owner = ctx.state.userById(key.ownerId);
     if (owner) out.user = renderUser(ctx, owner, true, true);
     out.key_type = 'user';
   }
-  return out;
+  return shapeAnswer(ctx.flavor, 'PublicKey', out);
 }
 
 /** `ctx.PathParamInt64`: Go's `strconv.ParseInt`, 0 on anything else. */
