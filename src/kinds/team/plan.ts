@@ -20,7 +20,7 @@ const lc = (s: string) => s.toLowerCase();
 /** A team as declared: units folded into units_map, which an admin team does not have. */
 function declared(name: string, team: TeamConfig, path: string[]): { object: DesiredObject; problems: Problem[] } {
   const { previously, units, ...rest } = team;
-  const own = normalizeFields(fields, rest as Record<string, unknown>, true);
+  const own = normalizeFields(fields, rest, true);
   const problems: Problem[] = [];
   delete own.units_map;
   if (team.permission === 'admin') {
