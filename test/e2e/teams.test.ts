@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { FLAVORS } from '../../src/sandbox/flavors/flavor.js';
+import { FLAVOURS } from '../../src/sandbox/flavours/flavour.js';
 import { loadSeedFile, type SeedFile } from '../../src/sandbox/index.js';
 import { calls, writes, world, type World } from './helpers.js';
 
@@ -253,9 +253,9 @@ orgs:
         includes_all_repositories: true
 `;
 
-describe.each(FLAVORS.map((f) => [f.name] as const))('teams on %s', (flavor) => {
+describe.each(FLAVOURS.map((f) => [f.name] as const))('teams on %s', (flavour) => {
   it('plan → apply → plan is empty', async () => {
-    w = await world(seed, { flavor });
+    w = await world(seed, { flavour });
     const file = w.config(FLAVOUR_CONFIG);
     const plan = await w.cli(['plan', '-c', file, '--detailed-exitcode']);
     expect(plan.code, plan.stdout + plan.stderr).toBe(2);
