@@ -23,6 +23,7 @@ export const EVERY_KIND: SeedFile = {
   ],
   hooks: [{ type: 'gitea', config: { url: 'https://ci.example.com/hook', content_type: 'json', is_system_webhook: true }, events: ['push'], active: true }],
   actions: { runners: [{ name: 'runner-1' }] },
+  // TODO repo_settings: a repository settings (with its sandbox domain's seed), for the registry contract test and the export round trip.
   // npm run new-kind: a new kind's objects go here (its sandbox domain seeds them).
 };
 

@@ -1,0 +1,8 @@
+// Settings end to end: the built CLI against the sandbox (see test/e2e/helpers.ts and test/e2e/labels.test.ts).
+import { describe, it } from 'vitest';
+
+describe('settings', () => {
+  it.todo('plan shows the repository settings to create, change and delete, and apply makes them: a second plan is empty');
+  it.todo('prune deletes undeclared settings only with (no prune key) in policy.prune');
+  it.todo('export writes them, and planning the export against the same server shows no changes');
+});
