@@ -3,7 +3,7 @@
  * Per-release tables of the API as each release describes itself: from the tag's
  * `templates/swagger/v1_json.tmpl`, the keys of every definition (answers and request bodies), which
  * definitions are request bodies, every route (`METHOD /path/:param`) and the query parameters each
- * route declares. The output (src/sandbox/flavors/swagger/<fork>@<release>.json, one line per entry)
+ * route declares. The output (src/sandbox/flavours/swagger/<fork>@<release>.json, one line per entry)
  * is committed: the sandbox's release data and forgeform's availability data are checked against it
  * (test/unit/swagger-tables.test.ts) without a network or a git mirror.
  *
@@ -12,14 +12,14 @@
  * DIR is a git directory holding the tags (a bare mirror is enough: files are read with `git show`).
  * Gitea 1.26 has no tag in any copy read: it is read from `main` of the --gitea-main copy (1.26.0-dev).
  * Where a handler answers otherwise than its swagger says, the handler wins: such differences are listed
- * in src/sandbox/flavors/swagger-exceptions.ts (SWAGGER_EXCEPTIONS), with their source, not patched into these files.
+ * in src/sandbox/flavours/swagger-exceptions.ts (SWAGGER_EXCEPTIONS), with their source, not patched into these files.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** The releases the sandbox plays, each as the last patch release of its line (src/sandbox/flavors/flavor.ts). */
+/** The releases the sandbox plays, each as the last patch release of its line (src/sandbox/flavours/flavour.ts). */
 const RELEASES = [
   { name: 'gitea@1.21', repo: 'gitea', ref: 'v1.21.11' },
   { name: 'gitea@1.22', repo: 'gitea', ref: 'v1.22.6' },
@@ -99,7 +99,7 @@ ${block(t.definitions)}
 
 function main() {
   const dirs = args(process.argv);
-  const out = join(dirname(fileURLToPath(import.meta.url)), '..', 'src', 'sandbox', 'flavors', 'swagger');
+  const out = join(dirname(fileURLToPath(import.meta.url)), '..', 'src', 'sandbox', 'flavours', 'swagger');
   mkdirSync(out, { recursive: true });
   for (const r of RELEASES) {
     const dir = dirs[r.repo];

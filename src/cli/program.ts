@@ -142,18 +142,20 @@ function addSandboxCommand(program: Command, run: Runner): void {
     .option('--token <token>', 'the site administrator token (default: random)')
     .option('--latency <ms>', 'delay every response', '0')
     .option('--fault-rate <p>', 'answer this share of requests with 5xx, 429 or a dropped connection', '0')
-    .option('--flavor <fork@release>', 'play this release: gitea@1.21 … gitea@1.26, forgejo@7, forgejo@11, forgejo@15 (default gitea@1.26; gitea@main = Gitea\'s development branch)')
+    .option('--flavour <fork@release>', 'play this release: gitea@1.21 … gitea@1.26, forgejo@7, forgejo@11, forgejo@15 (default gitea@1.26; gitea@main = Gitea\'s development branch)')
+    // The first spelling of --flavour, kept working for the scripts and docs that use it.
+    .addOption(new Option('--flavor <fork@release>').hideHelp())
     .option('--federation', 'serve /nodeinfo as a server with federation enabled')
     .option('--timezone <zone>', "the server's time zone (IANA name, default UTC): due dates are answered in it")
     .action(
-        run(async (opts: { port: string; seed?: string; state?: string; token?: string; latency: string; faultRate: string; flavor?: string; federation?: boolean; timezone?: string }) => {
+        run(async (opts: { port: string; seed?: string; state?: string; token?: string; latency: string; faultRate: string; flavour?: string; flavor?: string; federation?: boolean; timezone?: string }) => {
         const { runSandboxCommand, SandboxCommandError } = await import('../sandbox/cli.js');
         const options = {
           port: numberOption(opts.port, '--port'),
           ...(opts.seed ? { seed: opts.seed } : {}),
           ...(opts.state ? { state: opts.state } : {}),
           ...(opts.token ? { token: opts.token } : {}),
-          ...(opts.flavor ? { flavor: opts.flavor } : {}),
+          ...((opts.flavour ?? opts.flavor) ? { flavour: opts.flavour ?? opts.flavor } : {}),
           ...(opts.federation ? { federation: true } : {}),
           ...(opts.timezone ? { timezone: opts.timezone } : {}),
           latency: numberOption(opts.latency, '--latency'),

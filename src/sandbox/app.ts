@@ -14,9 +14,9 @@ import { isAdminAuthorization, redactEntry, type RequestLogEntry } from './reque
 import { DOMAINS } from './domains/index.js';
 import type { SandboxState } from './core/state.js';
 import { stateToJSON } from './core/state-file.js';
-import { defaultFlavor, type Flavor } from './flavors/flavor.js';
-import { optionFor } from './flavors/options.js';
-import { routeAvailable } from './flavors/releases.js';
+import { defaultFlavour, type Flavour } from './flavours/flavour.js';
+import { optionFor } from './flavours/options.js';
+import { routeAvailable } from './flavours/releases.js';
 
 export type { RequestLogEntry };
 
@@ -38,7 +38,7 @@ export interface AppOptions {
   /** Retry-After (seconds) of an injected 429; default 1 (tests that inject many set 0). */
   faultRetryAfter?: number;
   /** The release to play (routes, fields, answers, quirks); default `gitea@main`, the idealised server. */
-  flavor?: Flavor;
+  flavour?: Flavour;
   /** `[federation] ENABLED = true`: `/api/v1/nodeinfo` and `/.well-known/nodeinfo`, on releases that have them. */
   federation?: boolean;
   /** The server's time zone (IANA name; default UTC): `due_date` in answers carries its offset. */
@@ -119,12 +119,12 @@ async function rawBodyOf(c: Context<SandboxEnv>): Promise<string> {
 
 interface ApiRequestSetup {
   log: RequestLogEntry[];
-  flavor: Flavor;
+  flavour: Flavour;
   rootOf: (c: Context) => string;
 }
 
 /** Latency, faults, the request log, unknown body fields and the state file, around each API request. */
-function aroundApiRequest(state: SandboxState, opts: AppOptions, { log, flavor, rootOf }: ApiRequestSetup): MiddlewareHandler<SandboxEnv> {
+function aroundApiRequest(state: SandboxState, opts: AppOptions, { log, flavour, rootOf }: ApiRequestSetup): MiddlewareHandler<SandboxEnv> {
   const random = opts.random ?? Math.random;
   return async (c, next) => {
     const started = Date.now();
@@ -156,7 +156,7 @@ function aroundApiRequest(state: SandboxState, opts: AppOptions, { log, flavor, 
       await next();
       const bodyOption = c.get('bodyOption');
       if (bodyOption) {
-        entry.unknownFields = bindBody(optionFor(bodyOption, flavor), { method, contentType, rawBody: raw, query: new URLSearchParams() }).unknownFields;
+        entry.unknownFields = bindBody(optionFor(bodyOption, flavour), { method, contentType, rawBody: raw, query: new URLSearchParams() }).unknownFields;
       } else if (bodyOption === null && raw) {
         entry.unknownFields = jsonKeys(raw);
       }
@@ -183,7 +183,7 @@ function aroundApiRequest(state: SandboxState, opts: AppOptions, { log, flavor, 
 export function createApp(state: SandboxState, opts: AppOptions = {}): Hono<SandboxEnv> {
   const app = new Hono<SandboxEnv>();
   const log = opts.requestLog ?? [];
-  const flavor = opts.flavor ?? defaultFlavor();
+  const flavour = opts.flavour ?? defaultFlavour();
   const rootOf = (c: Context): string => {
     const configured = typeof opts.rootUrl === 'function' ? opts.rootUrl() : opts.rootUrl;
     const base = configured || new URL(c.req.url).origin;
@@ -191,14 +191,14 @@ export function createApp(state: SandboxState, opts: AppOptions = {}): Hono<Sand
   };
   serveRequestLog(app, state, log, rootOf);
   // Around every API request (/api/v1 and Forgejo's /api/forgejo/v1, and an unknown path below /api: a request all the same).
-  app.use('/api/*', aroundApiRequest(state, opts, { log, flavor, rootOf }));
+  app.use('/api/*', aroundApiRequest(state, opts, { log, flavour, rootOf }));
 
   // Forgejo's own API root answers its version; on Gitea the path is an unknown page (404).
-  if (flavor.forgejoVersion) app.get('/api/forgejo/v1/version', () => json(200, { version: flavor.forgejoVersion }));
+  if (flavour.forgejoVersion) app.get('/api/forgejo/v1/version', () => json(200, { version: flavour.forgejoVersion }));
 
-  const router = new ApiRouter(app, state, rootOf, flavor, opts.federation, opts.timezone);
+  const router = new ApiRouter(app, state, rootOf, flavour, opts.federation, opts.timezone);
   // The web side's link to the API's nodeinfo (`routers/web/nodeinfo.go`), with the API route.
-  if (opts.federation && routeAvailable(flavor, 'GET', '/nodeinfo')) {
+  if (opts.federation && routeAvailable(flavour, 'GET', '/nodeinfo')) {
     app.get('/.well-known/nodeinfo', (c) => json(200, { links: [{ href: `${rootOf(c)}api/v1/nodeinfo`, rel: 'http://nodeinfo.diaspora.software/ns/schema/2.1' }] }));
   }
   for (const domain of DOMAINS) domain.routes?.(router);

@@ -1,5 +1,5 @@
 /**
- * `forgeform sandbox [--port N] [--seed FILE] [--state FILE] [--token T] [--latency MS] [--fault-rate P] [--flavor FORK@RELEASE] [--federation] [--timezone ZONE]`.
+ * `forgeform sandbox [--port N] [--seed FILE] [--state FILE] [--token T] [--latency MS] [--fault-rate P] [--flavour FORK@RELEASE] [--federation] [--timezone ZONE]`.
  * Prints one line on stdout — `forgeform sandbox listening on http://127.0.0.1:PORT (token: T)` —
  * and nothing else there; with FORGEFORM_SANDBOX_VERBOSE set, one line per request on stderr.
  * Runs until SIGINT or SIGTERM, then closes the server and resolves (exit code 0).
@@ -9,7 +9,7 @@ import { startSandbox, type Sandbox } from './index.js';
 import { loadSeedFileState, type SeedFile } from './seed.js';
 import type { SandboxState } from './core/state.js';
 import { SeedError } from './core/seed-shape.js';
-import { FlavorError, parseFlavor } from './flavors/flavor.js';
+import { FlavourError, parseFlavour } from './flavours/flavour.js';
 import { isTimeZone } from './core/timezone.js';
 
 export interface SandboxCommandOptions {
@@ -20,7 +20,7 @@ export interface SandboxCommandOptions {
   latency?: number;
   faultRate?: number;
   /** `gitea@1.25`, `forgejo@11` …: the release to play. */
-  flavor?: string;
+  flavour?: string;
   /** Turn federation on: `/nodeinfo` is served. */
   federation?: boolean;
   /** The server's time zone (IANA name), in which `due_date` is answered. */
@@ -52,11 +52,11 @@ function checkArguments(opts: SandboxCommandOptions): void {
   if (opts.latency !== undefined && !(opts.latency >= 0 && opts.latency <= 600_000)) fail(`--latency must be a number of milliseconds from 0 to 600000, got ${opts.latency}`);
   if (opts.port !== undefined && !(Number.isInteger(opts.port) && opts.port >= 0 && opts.port <= 65535)) fail(`--port must be a whole number from 0 to 65535 (0 = any free port), got ${opts.port}`);
   // A token travels in a header: what a client cannot send, no client could ever use.
-  if (opts.flavor !== undefined) {
+  if (opts.flavour !== undefined) {
     try {
-      parseFlavor(opts.flavor);
+      parseFlavour(opts.flavour);
     } catch (e) {
-      if (e instanceof FlavorError) fail(`--flavor: ${e.message}`);
+      if (e instanceof FlavourError) fail(`--flavour: ${e.message}`);
       throw e;
     }
   }
@@ -79,7 +79,7 @@ function loadSeed(path: string): { seed: SeedFile; state: SandboxState } {
 
 async function start(opts: SandboxCommandOptions, loaded: { seed: SeedFile; state: SandboxState } | undefined): Promise<Sandbox> {
   try {
-    return await startSandbox({ port: opts.port ?? 0, seed: loaded?.seed, seedState: loaded?.state, statePath: opts.state, token: opts.token, latencyMs: opts.latency, faultRate: opts.faultRate, flavor: opts.flavor, ...(opts.federation ? { federation: true } : {}), ...(opts.timezone ? { timezone: opts.timezone } : {}) });
+    return await startSandbox({ port: opts.port ?? 0, seed: loaded?.seed, seedState: loaded?.state, statePath: opts.state, token: opts.token, latencyMs: opts.latency, faultRate: opts.faultRate, flavour: opts.flavour, ...(opts.federation ? { federation: true } : {}), ...(opts.timezone ? { timezone: opts.timezone } : {}) });
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     const listen = code ? LISTEN_FAILURES[code] : undefined;

@@ -12,7 +12,7 @@ import { createApp, persistState, type RequestLogEntry } from './app.js';
 import { adminUser, buildState, SeedError, type SeedFile } from './seed.js';
 import type { SandboxState } from './core/state.js';
 import { stateFromJSON } from './core/state-file.js';
-import { DEFAULT_FLAVOR_NAME, parseFlavor, type Flavor } from './flavors/flavor.js';
+import { DEFAULT_FLAVOUR_NAME, parseFlavour, type Flavour } from './flavours/flavour.js';
 import { seededRandom } from '../random.js';
 import { DEFAULT_TIMEZONE, isTimeZone } from './core/timezone.js';
 
@@ -21,7 +21,7 @@ export { buildState, loadSeedFile, loadSeedFileState, SeedError, type SeedFile }
 export { SandboxState } from './core/state.js';
 export { stateFromJSON, stateToJSON } from './core/state-file.js';
 export { SANDBOX_VERSION } from './domains/meta/routes.js';
-export { DEFAULT_FLAVOR_NAME, FLAVORS, FlavorError, parseFlavor, type Flavor, type Fork } from './flavors/flavor.js';
+export { DEFAULT_FLAVOUR_NAME, FLAVOURS, FlavourError, parseFlavour, type Flavour, type Fork } from './flavours/flavour.js';
 
 export interface SandboxOptions {
   /** 0 = any free port (the default). */
@@ -44,8 +44,8 @@ export interface SandboxOptions {
   faultRetryAfter?: number;
   /** Load the state from this file when it exists (instead of the seed); write it after every successful write. */
   statePath?: string;
-  /** The release to play: `gitea@1.25`, `forgejo@11` … (default: the seed's `flavor:`, else `gitea@main`). */
-  flavor?: string;
+  /** The release to play: `gitea@1.25`, `forgejo@11` … (default: the seed's `flavour:`, else `gitea@main`). */
+  flavour?: string;
   /** `[federation] ENABLED = true` (default: the seed's `federation:`, else off): `/nodeinfo` on releases that have it. */
   federation?: boolean;
   /** The server's time zone, an IANA name (default: the seed's `timezone:`, else UTC): `due_date` is answered in it. */
@@ -62,7 +62,7 @@ export interface Sandbox {
   close(): Promise<void>;
   state: SandboxState;
   /** The release the sandbox plays. */
-  flavor: Flavor;
+  flavour: Flavour;
 }
 
 function checkedTimezone(zone: string): string {
@@ -72,7 +72,7 @@ function checkedTimezone(zone: string): string {
 
 export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> {
   const host = opts.host ?? '127.0.0.1';
-  const flavor = parseFlavor(opts.flavor ?? opts.seed?.flavor ?? DEFAULT_FLAVOR_NAME);
+  const flavour = parseFlavour(opts.flavour ?? opts.seed?.flavour ?? opts.seed?.flavor ?? DEFAULT_FLAVOUR_NAME);
   const token = opts.token ?? randomBytes(20).toString('hex');
   const state = opts.statePath && existsSync(opts.statePath) ? stateFromJSON(readFileSync(opts.statePath, 'utf8')) : (opts.seedState ?? buildState(opts.seed));
   state.addToken(adminUser(state).id, token, ['all'], 'sandbox-admin');
@@ -88,7 +88,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     statePath: opts.statePath,
     requestLog: log,
     verbose: Boolean(process.env.FORGEFORM_SANDBOX_VERBOSE),
-    flavor,
+    flavour,
     federation: opts.federation ?? opts.seed?.federation ?? false,
     timezone: checkedTimezone(opts.timezone ?? opts.seed?.timezone ?? DEFAULT_TIMEZONE),
   });
@@ -109,7 +109,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     url,
     token,
     state,
-    flavor,
+    flavour,
     requests: () => log.map((e) => ({ ...e, query: { ...e.query }, unknownFields: [...e.unknownFields] })),
     clearRequests: () => {
       log.length = 0;

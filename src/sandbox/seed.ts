@@ -35,7 +35,9 @@ export interface SeedFile extends SeedAccountFile, SeedAdminMiscKeys, SeedHooks 
   repos?: (SeedRepo & SeedBranchProtections & { labels?: SeedLabel[]; milestones?: SeedMilestone[]; projects?: SeedProject[]; issues?: SeedIssue[] })[];
   actions?: SeedActions;
   notifications?: SeedNotification[];
-  /** The release to play (`gitea@1.25`, `forgejo@11` …); `startSandbox({ flavor })` wins over it. */
+  /** The release to play (`gitea@1.25`, `forgejo@11` …); `startSandbox({ flavour })` wins over it. */
+  flavour?: string;
+  /** The first spelling of `flavour`, still read. */
   flavor?: string;
   /** `[federation] ENABLED`: serve `/nodeinfo` (on releases that have it). */
   federation?: boolean;

@@ -4,23 +4,23 @@
  * in order, each on its own objects of the seed.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FLAVORS } from '../../src/sandbox/flavors/flavor.js';
+import { FLAVOURS } from '../../src/sandbox/flavours/flavour.js';
 import { boot, type Harness } from '../sandbox/helpers.js';
 import { FACTS, SEED } from './facts.js';
 
 /** Every release read from a tag (not the idealised gitea@main). */
-export const RELEASED = FLAVORS.filter((f) => Number.isFinite(f.release));
+export const RELEASED = FLAVOURS.filter((f) => Number.isFinite(f.release));
 
-describe.each(RELEASED.map((f) => [f.name, f] as const))('%s conforms to its source', (name, flavor) => {
+describe.each(RELEASED.map((f) => [f.name, f] as const))('%s conforms to its source', (name, flavour) => {
   let h: Harness;
   beforeAll(async () => {
-    h = await boot({ ...SEED, flavor: name });
+    h = await boot({ ...SEED, flavour: name });
   });
   afterAll(async () => h?.sb.close());
 
   for (const fact of FACTS) {
     it(fact.id, async () => {
-      expect(await fact.observe(h, flavor), `${fact.id}\n  read in: ${fact.cite}`).toEqual(fact.expected(flavor));
+      expect(await fact.observe(h, flavour), `${fact.id}\n  read in: ${fact.cite}`).toEqual(fact.expected(flavour));
     });
   }
 });

@@ -22,7 +22,7 @@
 import { join } from 'node:path';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseFlavor } from '../../src/sandbox/flavors/flavor.js';
+import { parseFlavour } from '../../src/sandbox/flavours/flavour.js';
 import { basic, boot, type Harness } from '../sandbox/helpers.js';
 import { answerKeys, SEED } from './facts.js';
 
@@ -55,11 +55,11 @@ const NEWER_THAN_CLIENT: Record<string, Record<string, string[]>> = {
 };
 
 const CLIENTS = [
-  { pkg: 'gitea-js', release: 'gitea@1.23', flavors: ['gitea@1.21', 'gitea@1.22', 'gitea@1.23', 'gitea@1.24', 'gitea@1.25', 'gitea@1.26'] },
-  { pkg: '@llamaduck/forgejo-ts', release: 'forgejo@15', flavors: ['forgejo@7', 'forgejo@11', 'forgejo@15'] },
+  { pkg: 'gitea-js', release: 'gitea@1.23', flavours: ['gitea@1.21', 'gitea@1.22', 'gitea@1.23', 'gitea@1.24', 'gitea@1.25', 'gitea@1.26'] },
+  { pkg: '@llamaduck/forgejo-ts', release: 'forgejo@15', flavours: ['forgejo@7', 'forgejo@11', 'forgejo@15'] },
 ];
 
-const RUNS = CLIENTS.flatMap((c) => c.flavors.map((flavor) => ({ ...c, flavor })));
+const RUNS = CLIENTS.flatMap((c) => c.flavours.map((flavour) => ({ ...c, flavour })));
 
 /** The compiler's errors for a source file checked inside the project (so that the package resolves). */
 function typeErrors(source: string): string[] {
@@ -78,16 +78,16 @@ function generatorView(this: Record<string, unknown>, key: string, value: unknow
   return value === null || (key === 'username' && 'login' in this) ? undefined : value;
 }
 
-describe.each(RUNS)('$pkg types the answers of $flavor', ({ pkg, release, flavor }) => {
+describe.each(RUNS)('$pkg types the answers of $flavour', ({ pkg, release, flavour }) => {
   let h: Harness;
   beforeAll(async () => {
-    h = await boot({ ...SEED, flavor });
+    h = await boot({ ...SEED, flavour });
   });
   afterAll(async () => h?.sb.close());
 
   it('every answer type-checks against the package’s own types (no unknown key, no required key missing); the keys newer than the client are named', async () => {
-    const f = parseFlavor(flavor);
-    const client = parseFlavor(release);
+    const f = parseFlavour(flavour);
+    const client = parseFlavour(release);
     const lines = [`import type { ${ANSWERS.map((a) => a.type).join(', ')} } from '${pkg}';`];
     const newer: Record<string, string[]> = {};
     for (const [i, a] of ANSWERS.entries()) {
@@ -103,7 +103,7 @@ describe.each(RUNS)('$pkg types the answers of $flavor', ({ pkg, release, flavor
       const typed = Object.fromEntries(Object.entries(one!).filter(([k]) => !extra.includes(k)));
       lines.push(`export const answer${i}: ${a.type} = ${JSON.stringify(typed, generatorView)};`);
     }
-    expect(newer).toEqual(NEWER_THAN_CLIENT[flavor] ?? {});
+    expect(newer).toEqual(NEWER_THAN_CLIENT[flavour] ?? {});
     expect(typeErrors(lines.join('\n'))).toEqual([]);
   });
 

@@ -7,16 +7,16 @@
  * Kept apart from facts.ts so that the teams' seed and facts change without touching the others.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FLAVORS, type Flavor } from '../../src/sandbox/flavors/flavor.js';
-import { available, type Availability } from '../../src/sandbox/flavors/releases.js';
+import { FLAVOURS, type Flavour } from '../../src/sandbox/flavours/flavour.js';
+import { available, type Availability } from '../../src/sandbox/flavours/releases.js';
 import type { SeedFile } from '../../src/sandbox/index.js';
 import { boot, type Harness } from '../sandbox/helpers.js';
 
 interface Fact {
   id: string;
   cite: string;
-  expected(f: Flavor): unknown;
-  observe(h: Harness, f: Flavor): Promise<unknown>;
+  expected(f: Flavour): unknown;
+  observe(h: Harness, f: Flavour): Promise<unknown>;
 }
 
 interface TeamAnswer {
@@ -29,7 +29,7 @@ interface TeamAnswer {
   organization: { username?: string; name?: string } | null;
 }
 
-const on = (f: Flavor, a: Availability): boolean => available(f, a);
+const on = (f: Flavour, a: Availability): boolean => available(f, a);
 /** #34128 (07c6087878): a non-admin team's own permission is stored as none, its units carry the rest. */
 const PERMISSION_IN_UNITS: Availability = { gitea: { since: '1.24' } };
 /** Team names up to 30 characters (Gitea ≤ 1.21, Forgejo 7); 255 from Gitea 1.22 (#31410) and Forgejo 8. */
@@ -258,19 +258,19 @@ export const FACTS: Fact[] = [
 ];
 
 /** Every release read from a tag (not the idealised gitea@main). */
-const RELEASED = FLAVORS.filter((f) => Number.isFinite(f.release));
+const RELEASED = FLAVOURS.filter((f) => Number.isFinite(f.release));
 
-describe.each(RELEASED.map((f) => [f.name, f] as const))('%s: teams conform to the source', (name, flavor) => {
+describe.each(RELEASED.map((f) => [f.name, f] as const))('%s: teams conform to the source', (name, flavour) => {
   let h: Harness;
   beforeAll(async () => {
     seq = 0;
-    h = await boot({ ...SEED, flavor: name });
+    h = await boot({ ...SEED, flavour: name });
   });
   afterAll(async () => h?.sb.close());
 
   for (const fact of FACTS) {
     it(fact.id, async () => {
-      expect(await fact.observe(h, flavor), `${fact.id}\n  read in: ${fact.cite}`).toEqual(fact.expected(flavor));
+      expect(await fact.observe(h, flavour), `${fact.id}\n  read in: ${fact.cite}`).toEqual(fact.expected(flavour));
     });
   }
 });

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ADMIN_TOKEN, calls, runCli, world, type World } from './helpers.js';
+import { ADMIN_TOKEN, calls, runCli, spawnCli, world, type World } from './helpers.js';
 
 const seed = {
   users: [{ username: 'root', admin: true, email: 'root@example.com' }],
@@ -133,4 +133,22 @@ repos:
     expect(r.stdout).toContain('"after": "plain-text-from-env"');
     expect(r.stdout).not.toContain('(sensitive)');
   });
+});
+
+describe('forgeform sandbox', () => {
+  // --flavour is the option's name; --flavor, its first spelling, keeps working for the scripts that use it.
+  for (const option of ['--flavour', '--flavor']) {
+    it(`plays the release ${option} names`, async () => {
+      const cli = spawnCli(['sandbox', '--port', '0', option, 'forgejo@11']);
+      try {
+        for (let i = 0; i < 200 && !cli.output().stdout.includes('\n'); i++) await new Promise((r) => setTimeout(r, 25));
+        const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(cli.output().stdout)?.[1];
+        expect(url, cli.output().stderr).toBeDefined();
+        expect(await (await fetch(`${url}/api/forgejo/v1/version`)).json()).toEqual({ version: expect.stringMatching(/^11\./) as unknown });
+      } finally {
+        cli.child.kill('SIGTERM');
+        await cli.done;
+      }
+    });
+  }
 });

@@ -84,7 +84,7 @@ hooks:
   });
 
   it('an edit sends the whole state of the hook, so that Gitea resets nothing (Gitea main, which no longer returns the authorization header)', async () => {
-    w = await world({ users, hooks: [ciHook({ authorization_header: 'Bearer old' })] }, { flavor: 'gitea@main' });
+    w = await world({ users, hooks: [ciHook({ authorization_header: 'Bearer old' })] }, { flavour: 'gitea@main' });
     const before = (await hooks(w, 'system'))[0]!;
     const file = w.config('version: 1\nhooks:\n  - { url: "https://ci.example.com/hook", branch_filter: "{main,release/*}" }\n');
     const plan = await w.cli(['plan', '-c', file]);

@@ -287,7 +287,7 @@ describe('issue projects and ref', () => {
           ],
         },
       ],
-    }, { flavor: 'gitea@main' });
+    }, { flavour: 'gitea@main' });
     const idOf = async (n: number) => ((await w.api<{ projects: { id: number }[] }>('GET', `repos/acme/widgets/issues/${n}`)).body.projects)[0]!.id;
     const [roadmap, bugs] = [await idOf(1), await idOf(2)];
     const file = w.config(`version: 1

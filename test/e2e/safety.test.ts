@@ -100,7 +100,7 @@ describe('safety policy', () => {
   });
 
   it('a secret declared on an existing object is named once, not silently ignored (Gitea main: neither hook secret nor header is returned)', async () => {
-    w = await world({ users, hooks: [{ type: 'gitea', config: { url: 'https://ci.example.com/hook', content_type: 'json', is_system_webhook: true }, events: ['push'], active: true }] }, { flavor: 'gitea@main' });
+    w = await world({ users, hooks: [{ type: 'gitea', config: { url: 'https://ci.example.com/hook', content_type: 'json', is_system_webhook: true }, events: ['push'], active: true }] }, { flavour: 'gitea@main' });
     const file = w.config('version: 1\nhooks:\n  - { url: "https://ci.example.com/hook", secret: "${HOOK_SECRET}", authorization_header: "${HOOK_TOKEN}" }\nusers:\n  alice: { password: "${PW}" }\n');
     const env = { HOOK_SECRET: 'hook-secret-1234', HOOK_TOKEN: 'Bearer tok-5678', PW: 'alice-password-9' };
     const plan = await w.cli(['plan', '-c', file], env);

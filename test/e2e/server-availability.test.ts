@@ -40,9 +40,9 @@ ${fields}`;
 describe('fields a release lacks: a plan error at their place, before any state is read', () => {
   const worlds: Record<string, World> = {};
   beforeAll(async () => {
-    const flavors = ['forgejo@11', 'gitea@1.25', 'gitea@1.21'];
-    const made = await Promise.all(flavors.map((flavor) => world(seed, { flavor })));
-    flavors.forEach((f, i) => (worlds[f] = made[i]!));
+    const flavours = ['forgejo@11', 'gitea@1.25', 'gitea@1.21'];
+    const made = await Promise.all(flavours.map((flavour) => world(seed, { flavour })));
+    flavours.forEach((f, i) => (worlds[f] = made[i]!));
   });
   afterAll(async () => Promise.all(Object.values(worlds).map((w) => w.sandbox.close())));
 
@@ -157,7 +157,7 @@ describe('runners: a kind only some releases have, read in each release’s answ
   afterEach(async () => w?.sandbox.close());
 
   it('against Gitea 1.23 (no runner routes) the section is an error naming both sides, and nothing is read', async () => {
-    w = await world(runnerSeed, { flavor: 'gitea@1.23' });
+    w = await world(runnerSeed, { flavour: 'gitea@1.23' });
     const file = w.config(declared);
     w.sandbox.clearRequests();
     const r = await w.cli(['plan', '-c', file]);
@@ -171,9 +171,9 @@ describe('runners: a kind only some releases have, read in each release’s answ
     expect(calls(w.sandbox).filter((c) => c.includes('runners'))).toEqual([]);
   });
 
-  for (const flavor of ['gitea@1.24', 'forgejo@15']) {
-    it(`against ${flavor}: lists every runner, deletes the undeclared ones with prune, and the next plan is empty`, async () => {
-      w = await world(runnerSeed, { flavor });
+  for (const flavour of ['gitea@1.24', 'forgejo@15']) {
+    it(`against ${flavour}: lists every runner, deletes the undeclared ones with prune, and the next plan is empty`, async () => {
+      w = await world(runnerSeed, { flavour });
       const file = w.config(declared);
       const plan = await w.cli(['plan', '-c', file]);
       expect(plan.code, plan.stderr).toBe(0);
@@ -192,11 +192,11 @@ describe('runners: a kind only some releases have, read in each release’s answ
       const lists = w.sandbox.requests().filter((r) => r.method === 'GET' && r.path === '/api/v1/admin/actions/runners');
       expect(lists.length).toBeGreaterThan(0);
       // Forgejo lists only the instance's own runners unless visible=true
-      for (const l of lists) expect(new URLSearchParams(l.query ?? '').get('visible')).toBe(flavor.startsWith('forgejo') ? 'true' : null);
+      for (const l of lists) expect(new URLSearchParams(l.query ?? '').get('visible')).toBe(flavour.startsWith('forgejo') ? 'true' : null);
     });
 
-    it(`against ${flavor}: disabled (Gitea 1.26 only) is an error`, async () => {
-      w = await world(runnerSeed, { flavor });
+    it(`against ${flavour}: disabled (Gitea 1.26 only) is an error`, async () => {
+      w = await world(runnerSeed, { flavour });
       const yaml = 'version: 1\nactions:\n  runners:\n    runner-1: { disabled: true }\n';
       const file = w.config(yaml);
       w.sandbox.clearRequests();

@@ -16,7 +16,7 @@ describe('which server: the fork and release are detected once, shown, and bind 
   let gitea: World;
   let forgejo: World;
   beforeAll(async () => {
-    [gitea, forgejo] = await Promise.all([world(seed, { flavor: 'gitea@1.25' }), world(seed, { flavor: 'forgejo@11' })]);
+    [gitea, forgejo] = await Promise.all([world(seed, { flavour: 'gitea@1.25' }), world(seed, { flavour: 'forgejo@11' })]);
   });
   afterAll(async () => Promise.all([gitea.sandbox.close(), forgejo.sandbox.close()]));
 

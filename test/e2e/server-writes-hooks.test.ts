@@ -25,9 +25,9 @@ afterEach(async () => w?.sandbox.close());
 const stored = (w: World) => w.sandbox.state.data.adminHooks.find((h) => h.url === URL)!;
 const patchBody = (w: World) => w.sandbox.requests().find((r) => r.method === 'PATCH')?.body as Record<string, unknown> | undefined;
 
-describe.each(['gitea@1.25', 'forgejo@11'])('the authorization header on %s (returned in clear)', (flavor) => {
+describe.each(['gitea@1.25', 'forgejo@11'])('the authorization header on %s (returned in clear)', (flavour) => {
   it('an edit the header is not part of sends it back as the server holds it; no output, plan file or export shows it', async () => {
-    w = await world(seed, { flavor });
+    w = await world(seed, { flavour });
     const file = w.config(`version: 1\nhooks:\n  - { url: "${URL}", branch_filter: "release/*" }\n`);
     const planFile = `${w.dir}/plan.json`;
     const plan = await w.cli(['plan', '-c', file, '--out', planFile]);
@@ -51,7 +51,7 @@ describe.each(['gitea@1.25', 'forgejo@11'])('the authorization header on %s (ret
   });
 
   it('a declared header is compared: equal is no change, a drifted one is a masked change that apply puts right', async () => {
-    w = await world(seed, { flavor });
+    w = await world(seed, { flavour });
     const file = w.config(`version: 1\nhooks:\n  - { url: "${URL}", branch_filter: main, authorization_header: "Bearer \${HOOK_TOKEN}" }\n`);
     const env = { HOOK_TOKEN };
     const same = await w.cli(['plan', '-c', file, '--detailed-exitcode'], env);
@@ -76,8 +76,8 @@ describe.each(['gitea@1.25', 'forgejo@11'])('the authorization header on %s (ret
 });
 
 describe('default hooks where the server cannot list them', () => {
-  it.each(['gitea@1.23', 'forgejo@11'])('%s: one list, the system hooks; pruning deletes no system hook taken for a default one', async (flavor) => {
-    w = await world(seed, { flavor });
+  it.each(['gitea@1.23', 'forgejo@11'])('%s: one list, the system hooks; pruning deletes no system hook taken for a default one', async (flavour) => {
+    w = await world(seed, { flavour });
     const file = w.config(`version: 1\npolicy: { prune: [hooks] }\nhooks:\n  - { url: "${URL}", branch_filter: main }\n`);
     const plan = await w.cli(['plan', '-c', file, '--detailed-exitcode']);
     expect(plan.stdout).toContain('No changes.');
@@ -85,8 +85,8 @@ describe('default hooks where the server cannot list them', () => {
     expect(calls(w.sandbox).filter((c) => c.startsWith('GET admin/hooks'))).toEqual(['GET admin/hooks']);
   });
 
-  it.each(['gitea@1.23', 'forgejo@11'])('%s: a declared default hook is a plan error naming the release', async (flavor) => {
-    w = await world(seed, { flavor });
+  it.each(['gitea@1.23', 'forgejo@11'])('%s: a declared default hook is a plan error naming the release', async (flavour) => {
+    w = await world(seed, { flavour });
     const file = w.config('version: 1\nhooks:\n  - url: https://default.example.com/hook\n    scope: default\n');
     const plan = await w.cli(['plan', '-c', file]);
     expect(plan.code).toBe(1);
@@ -95,7 +95,7 @@ describe('default hooks where the server cannot list them', () => {
   });
 
   it('gitea@1.24 lists them by type, as before', async () => {
-    w = await world(seed, { flavor: 'gitea@1.24' });
+    w = await world(seed, { flavour: 'gitea@1.24' });
     const file = w.config('version: 1\nhooks:\n  - { url: https://default.example.com/hook, scope: default, active: true }\n');
     expect((await w.cli(['plan', '-c', file])).stdout).toContain('No changes.');
   });
@@ -103,14 +103,14 @@ describe('default hooks where the server cannot list them', () => {
 
 describe('hook names', () => {
   it('name on Gitea 1.25 is a plan error (the server would ignore it); on Gitea 1.26 it is sent', async () => {
-    w = await world(seed, { flavor: 'gitea@1.25' });
+    w = await world(seed, { flavour: 'gitea@1.25' });
     const yaml = `version: 1\nhooks:\n  - { url: "${URL}", name: CI }\n`;
     const file = w.config(yaml);
     const plan = await w.cli(['plan', '-c', file]);
     expect(plan.code).toBe(1);
     expect(plan.stderr).toContain(`${file}:3:43: name needs Gitea ≥ 1.26 (server: Gitea 1.25.4): the server would ignore it`);
     await w.sandbox.close();
-    w = await world(seed, { flavor: 'gitea@1.26' });
+    w = await world(seed, { flavour: 'gitea@1.26' });
     const there = w.config(yaml);
     expect((await w.cli(['apply', '-c', there, '--yes'])).code).toBe(0);
     expect(stored(w).name).toBe('CI');

@@ -81,7 +81,7 @@ const humanEdit = async () => {
 
 describe('issue bodies on Gitea 1.25 (no content_version): forgeform checks them itself', () => {
   it('the plan says the check is forgeform’s, and sends no content_version the server would ignore', async () => {
-    w = await world(seed, { flavor: 'gitea@1.25' });
+    w = await world(seed, { flavour: 'gitea@1.25' });
     const file = w.config(config);
     const plan = await w.cli(['plan', '-c', file]);
     expect(plan.code).toBe(0);
@@ -101,7 +101,7 @@ describe('issue bodies on Gitea 1.25 (no content_version): forgeform checks them
   });
 
   it('apply PLANFILE: a body edited after the plan makes the saved plan stale for that issue; the others are applied', async () => {
-    w = await world(seed, { flavor: 'gitea@1.25' });
+    w = await world(seed, { flavour: 'gitea@1.25' });
     const planFile = `${w.dir}/plan.json`;
     expect((await w.cli(['plan', '-c', w.config(config), '--out', planFile])).code).toBe(0);
     await humanEdit();
@@ -114,7 +114,7 @@ describe('issue bodies on Gitea 1.25 (no content_version): forgeform checks them
   });
 
   it('apply PLANFILE: a body edited after apply checked the plan, before it writes, is refused by the re-read (nothing of that issue is written)', async () => {
-    w = await world(seed, { flavor: 'gitea@1.25' });
+    w = await world(seed, { flavour: 'gitea@1.25' });
     const p = await interposer(w.sandbox.url, issueListRead, humanEdit);
     proxy = p.server;
     const planFile = `${w.dir}/plan.json`;
@@ -134,7 +134,7 @@ describe('issue bodies on Gitea 1.25 (no content_version): forgeform checks them
   });
 
   it('apply -c: a body edited between the plan’s read and the write is refused by the re-read', async () => {
-    w = await world(seed, { flavor: 'gitea@1.25' });
+    w = await world(seed, { flavour: 'gitea@1.25' });
     const p = await interposer(w.sandbox.url, issueListRead, humanEdit);
     proxy = p.server;
     p.arm();
@@ -147,7 +147,7 @@ describe('issue bodies on Gitea 1.25 (no content_version): forgeform checks them
   });
 
   it('a saved plan whose re-read was taken out is refused as edited', async () => {
-    w = await world(seed, { flavor: 'gitea@1.25' });
+    w = await world(seed, { flavour: 'gitea@1.25' });
     const planFile = `${w.dir}/plan.json`;
     expect((await w.cli(['plan', '-c', w.config(config), '--out', planFile])).code).toBe(0);
     const plan = JSON.parse(readFileSync(planFile, 'utf8'));
@@ -162,7 +162,7 @@ describe('issue bodies on Gitea 1.25 (no content_version): forgeform checks them
 
 describe('issue bodies where the server locks them (content_version)', () => {
   it('no re-read: the edit carries content_version and the plan shows it', async () => {
-    w = await world(seed, { flavor: 'gitea@main' });
+    w = await world(seed, { flavour: 'gitea@main' });
     const json = JSON.parse((await w.cli(['plan', '-c', w.config(config), '--format', 'json'])).stdout);
     const one = json.changes.find((c: { key: string }) => c.key === '#1');
     expect(one.ops.map((o: { method: string }) => o.method)).toEqual(['POST', 'PATCH']);
@@ -175,7 +175,7 @@ describe('issue due dates on a server east of UTC', () => {
   it('a due date set on a server in Tokyo time reads back as the same day, so a second plan is empty', async () => {
     w = await world(
       { ...seed, repos: [{ name: 'acme/widgets', issues: [{ title: 'Due', author: 'alice', due_date: '2026-12-24' }] }] },
-      { flavor: 'gitea@1.25', timezone: 'Asia/Tokyo' },
+      { flavour: 'gitea@1.25', timezone: 'Asia/Tokyo' },
     );
     const file = w.config('version: 1\nrepos:\n  acme/widgets:\n    issues:\n      1: { due_date: 2027-01-15 }\n');
     const plan = await w.cli(['plan', '-c', file]);

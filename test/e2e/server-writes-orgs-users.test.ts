@@ -35,10 +35,10 @@ const seed: SeedFile = {
 
 const bodyOf = (w: World, method: string, path: string) => w.sandbox.requests().find((r) => r.method === method && r.path === `/api/v1/${path}`)?.body;
 
-describe.each(['gitea@1.25', 'forgejo@11', 'gitea@main'])('organisation edits on %s', (flavor) => {
+describe.each(['gitea@1.25', 'forgejo@11', 'gitea@main'])('organisation edits on %s', (flavour) => {
   let w: World;
   beforeAll(async () => {
-    w = await world(seed, { flavor });
+    w = await world(seed, { flavour });
   });
   afterAll(async () => w.sandbox.close());
 
@@ -62,7 +62,7 @@ describe('organisation e-mail and visibility where the API cannot write them', (
   let forgejo: World;
   let newest: World;
   beforeAll(async () => {
-    [gitea, forgejo, newest] = await Promise.all([world(seed, { flavor: 'gitea@1.25' }), world(seed, { flavor: 'forgejo@11' }), world(seed, { flavor: 'gitea@main' })]);
+    [gitea, forgejo, newest] = await Promise.all([world(seed, { flavour: 'gitea@1.25' }), world(seed, { flavour: 'forgejo@11' }), world(seed, { flavour: 'gitea@main' })]);
   });
   afterAll(async () => Promise.all([gitea.sandbox.close(), forgejo.sandbox.close(), newest.sandbox.close()]));
 
@@ -118,7 +118,7 @@ describe('users the API cannot rename or make public', () => {
   let gitea: World;
   let forgejo: World;
   beforeAll(async () => {
-    [gitea, forgejo] = await Promise.all([world(users, { flavor: 'gitea@1.25' }), world(users, { flavor: 'forgejo@11' })]);
+    [gitea, forgejo] = await Promise.all([world(users, { flavour: 'gitea@1.25' }), world(users, { flavour: 'forgejo@11' })]);
   });
   afterAll(async () => Promise.all([gitea.sandbox.close(), forgejo.sandbox.close()]));
 

@@ -20,8 +20,8 @@ afterEach(async () => w?.sandbox.close());
 const hookListCalls = () => calls(w.sandbox).filter((c) => c === 'GET admin/hooks');
 
 describe('GET /admin/hooks as each release serves it', () => {
-  it.each(['gitea@1.21', 'gitea@1.25', 'forgejo@7', 'forgejo@11'])('%s: every hook at once, whatever page and limit say, and no paging header', async (flavor) => {
-    w = await world({ users, hooks: seedHooks(60) }, { flavor });
+  it.each(['gitea@1.21', 'gitea@1.25', 'forgejo@7', 'forgejo@11'])('%s: every hook at once, whatever page and limit say, and no paging header', async (flavour) => {
+    w = await world({ users, hooks: seedHooks(60) }, { flavour });
     const res = await fetch(`${w.sandbox.url}/api/v1/admin/hooks?page=2&limit=10`, { headers: { authorization: `token ${ADMIN_TOKEN}` } });
     expect(((await res.json()) as unknown[]).length).toBe(60);
     expect(res.headers.has('x-total-count')).toBe(false);
@@ -29,8 +29,8 @@ describe('GET /admin/hooks as each release serves it', () => {
   });
 
   it('forgejo@15 pages, with X-Total-Count and no Link; gitea@main pages with both', async () => {
-    for (const [flavor, link] of [['forgejo@15', false], ['gitea@main', true]] as const) {
-      w = await world({ users, hooks: seedHooks(60) }, { flavor });
+    for (const [flavour, link] of [['forgejo@15', false], ['gitea@main', true]] as const) {
+      w = await world({ users, hooks: seedHooks(60) }, { flavour });
       const res = await fetch(`${w.sandbox.url}/api/v1/admin/hooks?page=2&limit=50`, { headers: { authorization: `token ${ADMIN_TOKEN}` } });
       expect(((await res.json()) as unknown[]).length).toBe(10);
       expect(res.headers.get('x-total-count')).toBe('60');
@@ -41,15 +41,15 @@ describe('GET /admin/hooks as each release serves it', () => {
 });
 
 describe('forgeform plan against an unpaged list', () => {
-  it.each(['gitea@1.21', 'forgejo@11'])('%s, 60 admin hooks: the plan finishes, with ONE request for the list', async (flavor) => {
-    w = await world({ users, hooks: seedHooks(60) }, { flavor });
+  it.each(['gitea@1.21', 'forgejo@11'])('%s, 60 admin hooks: the plan finishes, with ONE request for the list', async (flavour) => {
+    w = await world({ users, hooks: seedHooks(60) }, { flavour });
     const plan = await w.cli(['plan', '--detailed-exitcode', '-c', w.config(config(60))]);
     expect(plan.code, plan.stderr).toBe(0);
     expect(hookListCalls()).toHaveLength(1);
   });
 
   it('gitea@1.25 with exactly 50 hooks (a full first page, no header): page 2 repeats it, and one narrower request (limit 49, still 50 answered) proves the list whole', async () => {
-    w = await world({ users, hooks: seedHooks(50) }, { flavor: 'gitea@1.25' });
+    w = await world({ users, hooks: seedHooks(50) }, { flavour: 'gitea@1.25' });
     const plan = await w.cli(['plan', '--detailed-exitcode', '-c', w.config(config(50))]);
     expect(plan.code, plan.stderr).toBe(0);
     // The system hooks' list (1.25 also lists the default ones, on their own: none here, one request).
@@ -58,7 +58,7 @@ describe('forgeform plan against an unpaged list', () => {
   });
 
   it('forgejo@15, 60 admin hooks: paged as announced, two requests', async () => {
-    w = await world({ users, hooks: seedHooks(60) }, { flavor: 'forgejo@15' });
+    w = await world({ users, hooks: seedHooks(60) }, { flavour: 'forgejo@15' });
     const plan = await w.cli(['plan', '--detailed-exitcode', '-c', w.config(config(60))]);
     expect(plan.code, plan.stderr).toBe(0);
     expect(hookListCalls()).toHaveLength(2);

@@ -1,19 +1,19 @@
 /**
- * What a flavour has, asked of the sandbox's own availability data (src/sandbox/flavors/releases.ts)
+ * What a flavour has, asked of the sandbox's own availability data (src/sandbox/flavours/releases.ts)
  * and of forgeform's config schema, so that each flavour's config uses exactly what that release
  * has — nothing here names a release.
  */
 import { readFileSync } from 'node:fs';
-import type { Flavor } from '../../src/sandbox/index.js';
-import { ANSWER_FIELDS, available, hasQuirk, HOOK_EDIT_EVENTS, HOOK_EVENTS, REQUEST_FIELDS, ROUTES, type Quirk } from '../../src/sandbox/flavors/releases.js';
+import type { Flavour } from '../../src/sandbox/index.js';
+import { ANSWER_FIELDS, available, hasQuirk, HOOK_EDIT_EVENTS, HOOK_EVENTS, REQUEST_FIELDS, ROUTES, type Quirk } from '../../src/sandbox/flavours/releases.js';
 
-export const field = (flavor: Flavor, struct: string, key: string): boolean => available(flavor, REQUEST_FIELDS[struct]?.[key]);
-export const route = (flavor: Flavor, methodAndPath: string): boolean => available(flavor, ROUTES[methodAndPath]);
-export const quirk = (flavor: Flavor, name: Quirk): boolean => hasQuirk(flavor, name);
-export const hookEvent = (flavor: Flavor, event: string): boolean => available(flavor, HOOK_EVENTS[event]);
+export const field = (flavour: Flavour, struct: string, key: string): boolean => available(flavour, REQUEST_FIELDS[struct]?.[key]);
+export const route = (flavour: Flavour, methodAndPath: string): boolean => available(flavour, ROUTES[methodAndPath]);
+export const quirk = (flavour: Flavour, name: Quirk): boolean => hasQuirk(flavour, name);
+export const hookEvent = (flavour: Flavour, event: string): boolean => available(flavour, HOOK_EVENTS[event]);
 /** Whether the release's hook edit sets the event (one it creates with but does not edit keeps its stored value). */
-export const hookEditEvent = (flavor: Flavor, event: string): boolean => hookEvent(flavor, event) && available(flavor, HOOK_EDIT_EVENTS[event]);
-export const answerKey = (flavor: Flavor, struct: string, key: string): boolean => available(flavor, ANSWER_FIELDS[struct]?.[key]);
+export const hookEditEvent = (flavour: Flavour, event: string): boolean => hookEvent(flavour, event) && available(flavour, HOOK_EDIT_EVENTS[event]);
+export const answerKey = (flavour: Flavour, struct: string, key: string): boolean => available(flavour, ANSWER_FIELDS[struct]?.[key]);
 
 /**
  * The config keys the schema declares for one object of a kind (`definitions.<name>.properties`), as
@@ -31,4 +31,4 @@ export function gatedProtectionFields(): string[] {
 }
 
 /** The version in the server's own words, without a build suffix: `11.0.15`, `1.25.4`. */
-export const versionCore = (flavor: Flavor): string => flavor.version.replace(/\+.*$/, '');
+export const versionCore = (flavour: Flavour): string => flavour.version.replace(/\+.*$/, '');

@@ -6,7 +6,7 @@
  * version. Runs the built CLI (`npm run build` first; `npm run test:matrix` does both).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseFlavor } from '../../src/sandbox/index.js';
+import { parseFlavour } from '../../src/sandbox/index.js';
 import { world, type World } from '../e2e/helpers.js';
 import { versionCore } from './availability.js';
 import { HOOK_TOKEN, lackingFor, PASSWORD, RELEASE_SCENARIOS, SCENARIOS, SEED } from './scenarios.js';
@@ -17,13 +17,13 @@ export const MATRIX_TIMEZONE = 'Asia/Tokyo';
 const said = (r: { code: number | null; stdout: string; stderr: string }): string => `exit ${r.code}\n--- stdout\n${r.stdout}\n--- stderr\n${r.stderr}`;
 
 export function defineFlavourMatrix(name: string): void {
-  const flavor = parseFlavor(name);
-  const version = versionCore(flavor);
+  const flavour = parseFlavour(name);
+  const version = versionCore(flavour);
 
-  describe(`${name} (${flavor.version})`, () => {
+  describe(`${name} (${flavour.version})`, () => {
     let w: World;
     beforeAll(async () => {
-      w = await world(SEED, { flavor: name, timezone: MATRIX_TIMEZONE });
+      w = await world(SEED, { flavour: name, timezone: MATRIX_TIMEZONE });
     });
     afterAll(async () => w?.sandbox.close());
 
@@ -31,8 +31,8 @@ export function defineFlavourMatrix(name: string): void {
 
     for (const scenario of [...SCENARIOS, ...RELEASE_SCENARIOS]) {
       it(scenario.name, async () => {
-        const file = w.config(scenario.config(flavor), `${scenario.name.split(':')[0]}.yaml`);
-        const lack = scenario.lacks?.(flavor);
+        const file = w.config(scenario.config(flavour), `${scenario.name.split(':')[0]}.yaml`);
+        const lack = scenario.lacks?.(flavour);
         const plan = await w.cli(['plan', '-c', file, '--detailed-exitcode'], env);
         if (lack) {
           expect(plan.code, said(plan)).toBe(1);
@@ -41,7 +41,7 @@ export function defineFlavourMatrix(name: string): void {
           expect(plan.stderr).toContain(version);
           return;
         }
-        const refused = scenario.refuses?.(flavor);
+        const refused = scenario.refuses?.(flavour);
         if (refused) {
           expect(plan.code, said(plan)).toBe(1);
           expect(plan.stderr).toMatch(refused);
@@ -54,11 +54,11 @@ export function defineFlavourMatrix(name: string): void {
         expect(apply.code, said(apply)).toBe(0);
         const again = await w.cli(['plan', '-c', file, '--detailed-exitcode'], env);
         expect(again.code, `a second plan must be empty: ${said(again)}`).toBe(0);
-        await scenario.check?.(w, flavor);
+        await scenario.check?.(w, flavour);
       });
     }
 
-    const lacking = lackingFor(flavor);
+    const lacking = lackingFor(flavour);
     it(`a config naming ${lacking?.key ?? '(none)'}, which ${name} lacks, is a plan error naming the field and the server version`, async () => {
       expect(lacking, `${name} lacks none of the candidate fields: add one to LACKING_CANDIDATES`).toBeDefined();
       const file = w.config(lacking!.config, 'lacking.yaml');

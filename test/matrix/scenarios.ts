@@ -7,7 +7,7 @@
  * config key the plan must refuse instead.
  */
 import { expect } from 'vitest';
-import type { Flavor, SeedFile } from '../../src/sandbox/index.js';
+import type { Flavour, SeedFile } from '../../src/sandbox/index.js';
 import type { World } from '../e2e/helpers.js';
 import { answerKey, configKeys, field, gatedProtectionFields, hookEditEvent, hookEvent, quirk, route } from './availability.js';
 
@@ -89,16 +89,16 @@ export interface Lack {
 export interface Scenario {
   name: string;
   /** The config (a YAML document) this flavour's scenario plans. */
-  config(flavor: Flavor): string;
+  config(flavour: Flavour): string;
   /** Set when the flavour cannot run the scenario: the plan must fail naming this. */
-  lacks?(flavor: Flavor): Lack | undefined;
+  lacks?(flavour: Flavour): Lack | undefined;
   /**
    * Set when the release cannot do what the config asks (a behaviour, not a missing field): the plan
    * must fail with an error that matches, names the server's version and changes nothing.
    */
-  refuses?(flavor: Flavor): RegExp | undefined;
+  refuses?(flavour: Flavour): RegExp | undefined;
   /** Checks of the server's state after apply. */
-  check?(w: World, flavor: Flavor): Promise<void>;
+  check?(w: World, flavour: Flavour): Promise<void>;
 }
 
 const yamlList = (xs: string[]): string => `[${xs.map((x) => JSON.stringify(x)).join(', ')}]`;
@@ -156,10 +156,10 @@ repos:
   },
   {
     name: 'branch protections: update, create with the release’s own fields, prune',
-    config: (flavor) => {
-      const gated = gatedProtectionFields().filter((k) => k in PROTECTION_SAMPLES && field(flavor, 'CreateBranchProtectionOption', k));
+    config: (flavour) => {
+      const gated = gatedProtectionFields().filter((k) => k in PROTECTION_SAMPLES && field(flavour, 'CreateBranchProtectionOption', k));
       const extra = gated.map((k) => `        ${k}: ${PROTECTION_SAMPLES[k]}\n`).join('');
-      const priority = field(flavor, 'CreateBranchProtectionOption', 'priority') ? '        priority: 5\n' : '';
+      const priority = field(flavour, 'CreateBranchProtectionOption', 'priority') ? '        priority: 5\n' : '';
       return `version: 1
 policy:
   prune: [branch_protections]
@@ -176,19 +176,19 @@ ${extra}      "release/*":
         required_approvals: 1
 ${priority}`;
     },
-    async check(w, flavor) {
+    async check(w, flavour) {
       const rules = await api<Record<string, unknown>[]>(w, 'repos/acme/protect/branch_protections');
       expect(rules.map((r) => r.rule_name).sort()).toEqual(['main', 'release/*']);
       const main = rules.find((r) => r.rule_name === 'main')!;
       expect(main).toMatchObject({ required_approvals: 2 });
-      if (field(flavor, 'CreateBranchProtectionOption', 'ignore_stale_approvals')) expect(main.ignore_stale_approvals).toBe(true);
-      if (field(flavor, 'CreateBranchProtectionOption', 'priority')) expect(rules.find((r) => r.rule_name === 'release/*')!.priority).toBe(5);
+      if (field(flavour, 'CreateBranchProtectionOption', 'ignore_stale_approvals')) expect(main.ignore_stale_approvals).toBe(true);
+      if (field(flavour, 'CreateBranchProtectionOption', 'priority')) expect(rules.find((r) => r.rule_name === 'release/*')!.priority).toBe(5);
     },
   },
   {
     name: 'users: create, update, rename; badges where the release has them; an external user keeps its login',
-    config: (flavor) => {
-      const badges = route(flavor, 'POST /admin/users/:username/badges') ? '    badges: [early, helper]\n' : '';
+    config: (flavour) => {
+      const badges = route(flavour, 'POST /admin/users/:username/badges') ? '    badges: [early, helper]\n' : '';
       return `version: 1
 users:
   carl:
@@ -206,7 +206,7 @@ ${badges}  eve:
     full_name: Lena from LDAP
 `;
     },
-    async check(w, flavor) {
+    async check(w, flavour) {
       const users = await api<Record<string, unknown>[]>(w, 'admin/users?limit=50');
       const by = (login: string) => users.find((u) => u.login === login);
       expect(by('carl')).toMatchObject({ full_name: 'Carl', visibility: 'limited' });
@@ -217,7 +217,7 @@ ${badges}  eve:
       expect(by('lena')).toMatchObject({ full_name: 'Lena from LDAP', login_name: 'uid=lena,ou=people' });
       // (Gitea 1.21 and Forgejo 7 do not answer source_id: the server's state says it)
       expect(w.sandbox.state.data.users.find((u) => u.name === 'lena')!.sourceId).toBe(1);
-      if (route(flavor, 'GET /admin/users/:username/badges')) {
+      if (route(flavour, 'GET /admin/users/:username/badges')) {
         const badges = await api<{ Slug: string }[]>(w, 'admin/users/dave/badges');
         expect(badges.map((b) => b.Slug).sort()).toEqual(['early', 'helper']);
       }
@@ -225,11 +225,11 @@ ${badges}  eve:
   },
   {
     name: 'hooks: create with the release’s events, update one with an undeclared authorization header',
-    config: (flavor) => {
-      const events = ['push', 'pull_request', ...['package', 'status', 'workflow_job'].filter((e) => hookEvent(flavor, e))];
-      const name = field(flavor, 'CreateHookOption', 'name') && configKeys('hook', 'hook').has('name') ? '    name: ci\n' : '';
+    config: (flavour) => {
+      const events = ['push', 'pull_request', ...['package', 'status', 'workflow_job'].filter((e) => hookEvent(flavour, e))];
+      const name = field(flavour, 'CreateHookOption', 'name') && configKeys('hook', 'hook').has('name') ? '    name: ci\n' : '';
       // Default hooks can be read back only where the list takes `type=`.
-      const dflt = quirk(flavor, 'adminHooksListType')
+      const dflt = quirk(flavour, 'adminHooksListType')
         ? `  - url: https://default.example.com/hook
     scope: default
     events: [push]
@@ -245,30 +245,30 @@ ${name}  - url: https://seeded.example.com/hook
     events: [push, issues]
 ${dflt}`;
     },
-    async check(w, flavor) {
+    async check(w, flavour) {
       const seeded = w.sandbox.state.data.adminHooks.find((h) => h.url === 'https://seeded.example.com/hook')!;
       // the edit must carry the header the server returned (Gitea's PATCH clears one it does not get)
       expect(seeded.authorizationHeader).toBe(SEEDED_HOOK_HEADER);
       const ci = w.sandbox.state.data.adminHooks.find((h) => h.url === 'https://ci.example.com/hook')!;
       expect(ci).toMatchObject({ isSystem: true, branchFilter: 'main', authorizationHeader: `Bearer ${HOOK_TOKEN}` });
-      if (hookEvent(flavor, 'package')) expect(ci.events.package).toBe(true);
+      if (hookEvent(flavour, 'package')) expect(ci.events.package).toBe(true);
     },
   },
   {
     name: 'runners: keep, disable where the release can, prune',
-    lacks: (flavor) => (route(flavor, 'GET /admin/actions/runners') ? undefined : { names: /runners?/ }),
-    config: (flavor) => `version: 1
+    lacks: (flavour) => (route(flavour, 'GET /admin/actions/runners') ? undefined : { names: /runners?/ }),
+    config: (flavour) => `version: 1
 policy:
   prune: [runners]
 actions:
   runners:
     r-keep: {}
-    r-disable: {${route(flavor, 'PATCH /admin/actions/runners/:runner_id') ? ' disabled: true ' : ''}}
+    r-disable: {${route(flavour, 'PATCH /admin/actions/runners/:runner_id') ? ' disabled: true ' : ''}}
 `,
-    async check(w, flavor) {
+    async check(w, flavour) {
       const runners = w.sandbox.state.data.runners;
       expect(runners.map((r) => r.name).sort()).toEqual(['r-disable', 'r-keep']);
-      if (route(flavor, 'PATCH /admin/actions/runners/:runner_id')) expect(runners.find((r) => r.name === 'r-disable')!.disabled).toBe(true);
+      if (route(flavour, 'PATCH /admin/actions/runners/:runner_id')) expect(runners.find((r) => r.name === 'r-disable')!.disabled).toBe(true);
     },
   },
   {
@@ -303,12 +303,12 @@ repos:
  * Config fields some release lacks, in the order the version-error scenario tries them: the first
  * one the flavour lacks is used. Each entry: the key the error must name and a config using it.
  */
-export const LACKING_CANDIDATES: { key: string; has: (f: Flavor) => boolean; config: string }[] = [
+export const LACKING_CANDIDATES: { key: string; has: (f: Flavour) => boolean; config: string }[] = [
   ...gatedProtectionFields()
     .filter((k) => PROTECTION_SAMPLE_KEYS.includes(k))
     .map((k) => ({
       key: k,
-      has: (f: Flavor) => field(f, 'CreateBranchProtectionOption', k),
+      has: (f: Flavour) => field(f, 'CreateBranchProtectionOption', k),
       config: `version: 1
 repos:
   acme/protect:
@@ -355,8 +355,8 @@ repos:
 ];
 
 /** The first config field the flavour lacks (every flavour of the matrix lacks at least one). */
-export function lackingFor(flavor: Flavor): { key: string; config: string } | undefined {
-  return LACKING_CANDIDATES.find((c) => !c.has(flavor));
+export function lackingFor(flavour: Flavour): { key: string; config: string } | undefined {
+  return LACKING_CANDIDATES.find((c) => !c.has(flavour));
 }
 
 /**
@@ -367,7 +367,7 @@ export function lackingFor(flavor: Flavor): { key: string; config: string } | un
 export const RELEASE_SCENARIOS: Scenario[] = [
   {
     name: 'visibility public: set where PATCH keeps it, refused where it drops it (Gitea 1.22–1.23, Forgejo)',
-    refuses: (flavor) => (quirk(flavor, 'userEditIgnoresPublic') ? /cannot make (a user|an organisation) public/ : undefined),
+    refuses: (flavour) => (quirk(flavour, 'userEditIgnoresPublic') ? /cannot make (a user|an organisation) public/ : undefined),
     config: () => `version: 1
 users:
   vic: { visibility: public }
@@ -381,21 +381,21 @@ orgs:
   },
   {
     name: 'hook events per release and per action: an event the edit ignores is refused, never a perpetual change',
-    lacks: (flavor) => (hookEvent(flavor, 'package') || hookEvent(flavor, 'status') ? undefined : { names: /event (package|status)/ }),
-    refuses: (flavor) => (editEvent(flavor) ? undefined : /cannot add or remove the events? (package|status)/),
-    config: (flavor) => `version: 1
+    lacks: (flavour) => (hookEvent(flavour, 'package') || hookEvent(flavour, 'status') ? undefined : { names: /event (package|status)/ }),
+    refuses: (flavour) => (editEvent(flavour) ? undefined : /cannot add or remove the events? (package|status)/),
+    config: (flavour) => `version: 1
 hooks:
   - url: https://events.example.com/hook
-    events: [push, ${hookEvent(flavor, 'package') ? 'package' : 'status'}]
+    events: [push, ${hookEvent(flavour, 'package') ? 'package' : 'status'}]
 `,
-    async check(w, flavor) {
+    async check(w, flavour) {
       const hook = w.sandbox.state.data.adminHooks.find((h) => h.url === 'https://events.example.com/hook')!;
-      expect(hook.events[hookEvent(flavor, 'package') ? 'package' : 'status']).toBe(true);
+      expect(hook.events[hookEvent(flavour, 'package') ? 'package' : 'status']).toBe(true);
     },
   },
   {
     name: 'source_id: compared where the release reports it, refused where users come without it (Gitea 1.21, Forgejo 7)',
-    lacks: (flavor) => (answerKey(flavor, 'User', 'source_id') ? undefined : { names: /source_id/ }),
+    lacks: (flavour) => (answerKey(flavour, 'User', 'source_id') ? undefined : { names: /source_id/ }),
     config: () => `version: 1
 users:
   lena: { source_id: 1, login_name: "uid=lena,ou=staff" }
@@ -406,7 +406,7 @@ users:
   },
   {
     name: 'renaming a user of an external login source: refused where the release cannot (all but Forgejo ≥ 13), found without source_id too',
-    refuses: (flavor) => (quirk(flavor, 'renameNonLocalUserFails') ? /external login source/ : undefined),
+    refuses: (flavour) => (quirk(flavour, 'renameNonLocalUserFails') ? /external login source/ : undefined),
     config: () => `version: 1
 users:
   ext-anna: { previously: [ext-ann] }
@@ -417,7 +417,7 @@ users:
   },
   {
     name: 'organisation e-mail: set where PATCH saves it, refused where it is only echoed (Gitea 1.21)',
-    refuses: (flavor) => (quirk(flavor, 'orgEditEmailNotStored') ? /cannot set an organisation's e-mail/ : undefined),
+    refuses: (flavour) => (quirk(flavour, 'orgEditEmailNotStored') ? /cannot set an organisation's e-mail/ : undefined),
     config: () => `version: 1
 orgs:
   mailco: { email: new@mailco.example.com }
@@ -428,7 +428,7 @@ orgs:
   },
   {
     name: 'an e-mail moving between users: ordered (and the old address deleted where it is kept), refused where it cannot be freed',
-    refuses: (flavor) => (quirk(flavor, 'userEmailChangeKeepsOld') && !route(flavor, 'DELETE /admin/users/:username/emails') ? /keeps a user's old address/ : undefined),
+    refuses: (flavour) => (quirk(flavour, 'userEmailChangeKeepsOld') && !route(flavour, 'DELETE /admin/users/:username/emails') ? /keeps a user's old address/ : undefined),
     config: () => `version: 1
 users:
   mover-b: { email: moving@example.com }
@@ -445,6 +445,6 @@ users:
 ];
 
 /** Whether the release's hook edit can change the event the hook scenario declares. */
-function editEvent(flavor: Flavor): boolean {
-  return hookEditEvent(flavor, hookEvent(flavor, 'package') ? 'package' : 'status');
+function editEvent(flavour: Flavour): boolean {
+  return hookEditEvent(flavour, hookEvent(flavour, 'package') ? 'package' : 'status');
 }

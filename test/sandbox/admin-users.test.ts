@@ -426,7 +426,7 @@ describe('DELETE /admin/users/{username}', () => {
 });
 
 describe('POST /admin/users/{username}/rename', () => {
-  // erin: a local user (a user of an external login source cannot be renamed: flavors-behaviours.test.ts).
+  // erin: a local user (a user of an external login source cannot be renamed: flavours-behaviours.test.ts).
   it('keeps the id; the old name answers 307 with Location to the new name, query kept', async () => {
     h = await boot(ACCOUNT_SEED);
     const before = (await h.call<User[]>('GET', 'admin/users?q=erin')).json[0]!;

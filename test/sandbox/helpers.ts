@@ -64,10 +64,10 @@ export interface Harness {
 
 /**
  * A sandbox for the tests of one domain. They describe Gitea's newest behaviour (`gitea@main`, with
- * the fields no release has yet); what each release does differently is tested in flavors*.test.ts.
+ * the fields no release has yet); what each release does differently is tested in flavours*.test.ts.
  */
 export async function boot(seed: SeedFile | undefined = SEED, extra: Partial<SandboxOptions> = {}): Promise<Harness> {
-  const sb = await startSandbox({ port: 0, token: ADMIN_TOKEN, seed, ...(seed?.flavor ? {} : { flavor: 'gitea@main' }), ...extra });
+  const sb = await startSandbox({ port: 0, token: ADMIN_TOKEN, seed, ...(seed?.flavour ? {} : { flavour: 'gitea@main' }), ...extra });
   return {
     sb,
     url: sb.url,

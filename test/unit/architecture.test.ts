@@ -50,15 +50,15 @@ const NO_KINDS_IMPORT = ['plan', 'apply', 'render', 'export'];
 
 /**
  * Inside src/sandbox: `core` is the generic machinery (the state and its access model, the domain
- * contract, the state file) and imports no domain; `http` and `flavors` are generic too; a domain may
- * import core, http, flavors and other domains. The files at the sandbox's top (app.ts, index.ts …)
+ * contract, the state file) and imports no domain; `http` and `flavours` are generic too; a domain may
+ * import core, http, flavours and other domains. The files at the sandbox's top (app.ts, index.ts …)
  * assemble the server and may import every folder; no folder imports them. A new folder fails until placed.
  */
 const SANDBOX_MAY_IMPORT: Record<string, readonly string[]> = {
-  core: ['http', 'flavors'],
-  http: ['core', 'flavors'],
-  flavors: ['core', 'http'],
-  domains: ['core', 'http', 'flavors'],
+  core: ['http', 'flavours'],
+  http: ['core', 'flavours'],
+  flavours: ['core', 'http'],
+  domains: ['core', 'http', 'flavours'],
 };
 const SANDBOX_TOP_FILES = ['app', 'cli', 'index', 'request-log', 'seed'];
 

@@ -13,7 +13,7 @@ import { kinds } from '../../src/kinds/index.js';
 import { planningOrder, SERVER_SCOPE, type Action, type CurrentObject, type DesiredObject, type Kind, type KindContext, type Op, type OpsInput, type OpsSubject, type Scope } from '../../src/model/index.js';
 import { makeKindContext } from '../../src/plan/planner.js';
 import { DOMAINS } from '../../src/sandbox/domains/index.js';
-import { defaultFlavor } from '../../src/sandbox/flavors/flavor.js';
+import { defaultFlavour } from '../../src/sandbox/flavours/flavour.js';
 import { ApiRouter, API_PREFIX } from '../../src/sandbox/http/router.js';
 import { emptyState } from '../../src/sandbox/core/state-file.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
@@ -121,7 +121,7 @@ const SCOPES: Record<Scope['type'], Scope> = {
 describe('the sandbox serves every request a kind can send', () => {
   let sandbox: Sandbox;
   let ctx: KindContext;
-  const router = new ApiRouter(new Hono(), emptyState(), () => '/', defaultFlavor());
+  const router = new ApiRouter(new Hono(), emptyState(), () => '/', defaultFlavour());
   for (const domain of DOMAINS) domain.routes?.(router);
   const served = (op: Op) => router.methodsFor(`${API_PREFIX}/${op.path.replace('{id}', '1')}`).includes(op.method);
 

@@ -1,8 +1,8 @@
 /**
- * The sandbox's release data (src/sandbox/flavors/releases.ts) and forgeform's availability data (the
+ * The sandbox's release data (src/sandbox/flavours/releases.ts) and forgeform's availability data (the
  * kinds' fields and features) against each release's own API description: the tables that
  * scripts/swagger-tables.mjs generated from every tag's `templates/swagger/v1_json.tmpl`
- * (src/sandbox/flavors/swagger/*.json, committed). A struct or route difference between releases that
+ * (src/sandbox/flavours/swagger/*.json, committed). A struct or route difference between releases that
  * the hand-written data misses fails here. Where a handler answers otherwise than its swagger says, the
  * handler wins: SWAGGER_EXCEPTIONS says so, with its source.
  */
@@ -13,21 +13,21 @@ import { emptyState } from '../../src/sandbox/core/state-file.js';
 import { DOMAINS } from '../../src/sandbox/domains/index.js';
 import type { OptionDef } from '../../src/sandbox/http/options.js';
 import { ApiRouter, type Method } from '../../src/sandbox/http/router.js';
-import { optionFor } from '../../src/sandbox/flavors/options.js';
-import { routeShape } from '../../src/sandbox/flavors/swagger.js';
+import { optionFor } from '../../src/sandbox/flavours/options.js';
+import { routeShape } from '../../src/sandbox/flavours/swagger.js';
 import { serverHas, type Availability, type ServerInfo } from '../../src/model/index.js';
-import { FLAVORS, type Flavor } from '../../src/sandbox/flavors/flavor.js';
-import { ANSWER_FIELDS, answerHas, available, REQUEST_FIELDS, ROUTES, shapeAnswer } from '../../src/sandbox/flavors/releases.js';
-import { SWAGGER_EXCEPTIONS } from '../../src/sandbox/flavors/swagger-exceptions.js';
+import { FLAVOURS, type Flavour } from '../../src/sandbox/flavours/flavour.js';
+import { ANSWER_FIELDS, answerHas, available, REQUEST_FIELDS, ROUTES, shapeAnswer } from '../../src/sandbox/flavours/releases.js';
+import { SWAGGER_EXCEPTIONS } from '../../src/sandbox/flavours/swagger-exceptions.js';
 import { swaggerOf } from '../support/swagger.js';
 
 /** Every release with a swagger: all but the idealised gitea@main. */
-const RELEASED = FLAVORS.filter((f) => Number.isFinite(f.release));
+const RELEASED = FLAVOURS.filter((f) => Number.isFinite(f.release));
 
-const serverOf = (f: Flavor): ServerInfo => ({ flavour: f.fork, version: f.version.replace(/\+.*$/, '') });
+const serverOf = (f: Flavour): ServerInfo => ({ flavour: f.fork, version: f.version.replace(/\+.*$/, '') });
 
 /** What the swagger says, unless a handler is known to differ (then what the handler does). */
-function truth(f: Flavor, what: string, inSwagger: boolean): boolean {
+function truth(f: Flavour, what: string, inSwagger: boolean): boolean {
   const exception = SWAGGER_EXCEPTIONS[what];
   return exception ? available(f, exception.handler) : inSwagger;
 }
@@ -102,7 +102,7 @@ const FORGEFORM_SOURCES: Record<string, string> = {
 /** Kind features that are behaviours, not a field or route of the swagger (hook events: src/kinds/hook/events.ts, read from the handlers). */
 const BEHAVIOURS = (name: string): boolean => /^hook\.event_/.test(name) || name === 'runner.bareList' || name === 'runner.edit';
 
-function inSwagger(f: Flavor, where: string): boolean {
+function inSwagger(f: Flavour, where: string): boolean {
   const s = swaggerOf(f)!;
   if (/^[A-Z]+ \//.test(where)) return truth(f, where, s.routes.includes(where));
   const [struct, key] = where.split('.') as [string, string];
@@ -142,7 +142,7 @@ function sandboxRoutes(): { method: Method; path: string; option?: OptionDef }[]
       seen.push({ method, path, option: steps.find((s) => s.bodyOption)?.bodyOption });
     }
   }
-  const r = new Recorder(new Hono(), emptyState(), () => '/', FLAVORS.at(-1)!);
+  const r = new Recorder(new Hono(), emptyState(), () => '/', FLAVOURS.at(-1)!);
   for (const d of DOMAINS) d.routes?.(r);
   return seen;
 }

@@ -5,14 +5,14 @@
  */
 import { createHash } from 'node:crypto';
 import type { SandboxState } from './state.js';
-import type { Flavor } from '../flavors/flavor.js';
+import type { Flavour } from '../flavours/flavour.js';
 
 /** What every converter needs: the state and ROOT_URL (with its trailing slash). */
 export interface ConvertContext {
   state: SandboxState;
   root: string;
   /** The release whose answer shapes to use (an API context has it; seed-time conversions do not). */
-  flavor?: Flavor;
+  flavour?: Flavour;
   /** The server's time zone (an IANA name): `due_date` is answered in it. Unset: UTC. */
   timezone?: string;
 }

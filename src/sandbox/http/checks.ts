@@ -7,11 +7,11 @@ import { lookupUserRedirect } from '../core/redirects.js';
 import { isOrgOwner, orgVisibleTo, repoAccessMode } from '../core/permissions.js';
 import { AccessMode, type RepoRecord } from '../core/state.js';
 import { bindBody } from './binding.js';
-import { optionFor } from '../flavors/options.js';
+import { optionFor } from '../flavours/options.js';
 import type { FormOf, OptionDef } from './options.js';
 import type { ApiContext, Step } from './context.js';
 import { apiError, json } from './respond.js';
-import { hasQuirk } from '../flavors/releases.js';
+import { hasQuirk } from '../flavours/releases.js';
 import { redirectToUser } from './user-redirect.js';
 
 export type RepoUnit = 'code' | 'issues' | 'pulls';
@@ -42,9 +42,9 @@ export const notFound = (ctx: ApiContext, message?: string): Response =>
   message !== undefined
     ? apiError(ctx.root, 404, message)
     : json(404, {
-        message: hasQuirk(ctx.flavor, 'notFoundLocaleWording') ? "The target couldn't be found." : 'not found',
+        message: hasQuirk(ctx.flavour, 'notFoundLocaleWording') ? "The target couldn't be found." : 'not found',
         url: `${ctx.root}api/swagger`,
-        errors: hasQuirk(ctx.flavor, 'notFoundErrorsArray') ? [] : null,
+        errors: hasQuirk(ctx.flavour, 'notFoundErrorsArray') ? [] : null,
       });
 
 /** `repoAssignment()`: `{owner}/{repo}` → 404 when missing or invisible, even for anonymous callers. */
@@ -121,7 +121,7 @@ export const userAssignment: Step = (ctx) => {
 /** `bind(api.X{})`: decode and validate the body into `ctx.form`, or 422. Read it with {@link formOf}. */
 export function bind(opt: OptionDef): Step {
   const step: Step = (ctx) => {
-    const res = bindBody(optionFor(opt, ctx.flavor), { method: ctx.method, contentType: ctx.contentType, rawBody: ctx.rawBody, query: ctx.query });
+    const res = bindBody(optionFor(opt, ctx.flavour), { method: ctx.method, contentType: ctx.contentType, rawBody: ctx.rawBody, query: ctx.query });
     if (res.error) return apiError(ctx.root, 422, res.error);
     ctx.form = res.form;
     ctx.boundOption = opt;

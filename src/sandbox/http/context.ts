@@ -8,13 +8,13 @@ import type { Context } from 'hono';
 import type { Form } from './binding.js';
 import type { OptionDef } from './options.js';
 import type { OrgRecord, Owner, RepoRecord, SandboxState, UserRecord } from '../core/state.js';
-import type { Flavor } from '../flavors/flavor.js';
+import type { Flavour } from '../flavours/flavour.js';
 
 export interface ApiContext {
   c: Context;
   state: SandboxState;
   /** The release the sandbox plays. */
-  flavor: Flavor;
+  flavour: Flavour;
   /** The server's time zone (`--timezone`, seed `timezone:`; default UTC). */
   timezone: string;
   /** ROOT_URL, with its trailing slash: `http://127.0.0.1:PORT/`. */

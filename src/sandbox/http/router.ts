@@ -8,8 +8,8 @@ import { authenticate, sudo } from './auth.js';
 import { runSteps, withHeaders, type ApiContext, type Step } from './context.js';
 import type { OptionDef } from './options.js';
 import type { SandboxState } from '../core/state.js';
-import type { Flavor } from '../flavors/flavor.js';
-import { releasePattern, routeAvailable } from '../flavors/releases.js';
+import type { Flavour } from '../flavours/flavour.js';
+import { releasePattern, routeAvailable } from '../flavours/releases.js';
 import { DEFAULT_TIMEZONE } from '../core/timezone.js';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -48,7 +48,7 @@ export class ApiRouter {
     private readonly app: Hono<SandboxEnv>,
     private readonly state: SandboxState,
     private readonly rootOf: (c: Context) => string,
-    readonly flavor: Flavor,
+    readonly flavour: Flavour,
     /** `[federation] ENABLED`: the federation routes (`/nodeinfo`) exist only then. */
     readonly federation = false,
     /** The server's time zone: answers' `due_date` carry its offset. */
@@ -57,8 +57,8 @@ export class ApiRouter {
 
   on(method: Method, path: string, ...steps: Step[]): void {
     // A route the release does not have is not registered: a 404, as on that release.
-    if (!routeAvailable(this.flavor, method, path)) return;
-    const full = API_PREFIX + releasePattern(this.flavor, path);
+    if (!routeAvailable(this.flavour, method, path)) return;
+    const full = API_PREFIX + releasePattern(this.flavour, path);
     const bodyOption = steps.find((s) => s.bodyOption)?.bodyOption ?? null;
     this.patterns.push({ method, re: patternToRegExp(full) });
     this.app.on(method, full, async (c) => {
@@ -79,7 +79,7 @@ export class ApiRouter {
     return {
       c,
       state: this.state,
-      flavor: this.flavor,
+      flavour: this.flavour,
       timezone: this.timezone,
       root: this.rootOf(c),
       method: c.req.method === 'HEAD' ? 'GET' : c.req.method,

@@ -5,8 +5,8 @@ import { repoApiUrl, repoHtmlUrl, toRepo } from '../repos/convert.js';
 import { EPOCH, type ConvertContext } from '../../core/convert.js';
 import { AccessMode } from '../../core/state.js';
 import type { ActionJobRecord, ActionRunRecord, ActionStatus, RunnerRecord } from './records.js';
-import type { Flavor } from '../../flavors/flavor.js';
-import { hasQuirk, shapeAnswer } from '../../flavors/releases.js';
+import type { Flavour } from '../../flavours/flavour.js';
+import { hasQuirk, shapeAnswer } from '../../flavours/releases.js';
 
 /** `RunnerOfflineTime` and `RunnerIdleTime` (models/actions/runner.go). */
 export const RUNNER_OFFLINE_MS = 60_000;
@@ -34,12 +34,12 @@ export function runnerLastOnlineMs(r: RunnerRecord, nowMs = Date.now()): number 
  * `disabled` from 1.26. Forgejo 15: its own struct — the runner's identity and scope, its version,
  * labels as names, status offline/idle/active, no busy.
  */
-export function toActionRunner(r: RunnerRecord, flavor?: Flavor): Record<string, unknown> {
+export function toActionRunner(r: RunnerRecord, flavour?: Flavour): Record<string, unknown> {
   const status = runnerStatus(r);
-  if (flavor && hasQuirk(flavor, 'runnerForgejoAnswer')) {
+  if (flavour && hasQuirk(flavour, 'runnerForgejoAnswer')) {
     return { id: r.id, uuid: r.uuid, owner_id: r.ownerId, repo_id: r.repoId, name: r.name, status, version: r.version, labels: [...r.labels], description: r.description, ephemeral: r.ephemeral };
   }
-  return shapeAnswer(flavor, 'ActionRunner', {
+  return shapeAnswer(flavour, 'ActionRunner', {
     id: r.id,
     name: r.name,
     status: status === 'offline' ? 'offline' : 'online',

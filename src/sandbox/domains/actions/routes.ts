@@ -16,7 +16,7 @@ import { runnerLastOnlineMs, statusFilter, toActionRunner, toWorkflowJob, toWork
 import type { ActionStatus, RunnerRecord } from './records.js';
 import { EditActionRunnerOption, RegisterRunnerOption } from './options.js';
 import { createRunner, registrationToken } from './service.js';
-import { ANSWER_FIELDS, available, hasQuirk } from '../../flavors/releases.js';
+import { ANSWER_FIELDS, available, hasQuirk } from '../../flavours/releases.js';
 
 /** `ctx.PathParamInt64`: Go's `strconv.ParseInt`, 0 on failure. */
 function pathInt64(s: string | undefined): number {
@@ -35,16 +35,16 @@ function findRunner(ctx: ApiContext): RunnerRecord | Response {
 function listRunners(ctx: ApiContext): Response {
   const opts = listOptions(ctx);
   // The `disabled` filter came with the runner's disabled flag (Gitea 1.26).
-  const disabled = available(ctx.flavor, ANSWER_FIELDS.ActionRunner!.disabled) ? formOptionalBool(ctx.query, 'disabled') : undefined;
+  const disabled = available(ctx.flavour, ANSWER_FIELDS.ActionRunner!.disabled) ? formOptionalBool(ctx.query, 'disabled') : undefined;
   // Forgejo's list is the instance's own runners unless `visible` asks for every runner it can see.
-  const instanceOnly = hasQuirk(ctx.flavor, 'runnerListInstanceOnly') && !formBool(ctx.query, 'visible');
+  const instanceOnly = hasQuirk(ctx.flavour, 'runnerListInstanceOnly') && !formBool(ctx.query, 'visible');
   const now = Date.now();
   const runners = ctx.state.data.runners
     .filter((r) => !instanceOnly || (r.ownerId === 0 && r.repoId === 0))
     .filter((r) => disabled === undefined || r.disabled === disabled)
     .sort((a, b) => runnerLastOnlineMs(b, now) - runnerLastOnlineMs(a, now) || a.id - b.id);
-  const page = paginate(runners, opts).map((r) => toActionRunner(r, ctx.flavor));
-  if (!hasQuirk(ctx.flavor, 'runnerListBareArray')) return json(200, { runners: page, total_count: runners.length });
+  const page = paginate(runners, opts).map((r) => toActionRunner(r, ctx.flavour));
+  if (!hasQuirk(ctx.flavour, 'runnerListBareArray')) return json(200, { runners: page, total_count: runners.length });
   setLinkHeader(ctx, runners.length, opts.pageSize);
   setTotalCountHeader(ctx, runners.length);
   return json(200, page);
@@ -162,7 +162,7 @@ export function registerAdminActionRoutes(r: ApiRouter): void {
 
   r.on('GET', '/admin/actions/runners/:runner_id', ...admin, (ctx) => {
     const runner = findRunner(ctx);
-    return runner instanceof Response ? runner : json(200, toActionRunner(runner, ctx.flavor));
+    return runner instanceof Response ? runner : json(200, toActionRunner(runner, ctx.flavour));
   });
 
   r.on('PATCH', '/admin/actions/runners/:runner_id', ...admin, bind(EditActionRunnerOption), (ctx) => {
@@ -171,7 +171,7 @@ export function registerAdminActionRoutes(r: ApiRouter): void {
     const disabled = formOf(ctx, EditActionRunnerOption).disabled;
     if (typeof disabled !== 'boolean') return apiError(ctx.root, 422, '[Disabled]: Required');
     runner.disabled = disabled;
-    return json(200, toActionRunner(runner, ctx.flavor));
+    return json(200, toActionRunner(runner, ctx.flavour));
   });
 
   r.on('DELETE', '/admin/actions/runners/:runner_id', ...admin, (ctx) => {

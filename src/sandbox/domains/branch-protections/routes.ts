@@ -22,8 +22,8 @@ import { type BranchProtectionRecord, PROTECTIONS, protectionsOfRepo } from './r
 import { fail, isFailure } from '../../core/failure.js';
 import { CreateBranchProtectionOption, EditBranchProtectionOption, UpdateBranchProtectionPriories } from './options.js';
 import { createProtection, editProtection, isGlobRule } from './service.js';
-import type { Flavor } from '../../flavors/flavor.js';
-import { hasQuirk, shapeAnswer } from '../../flavors/releases.js';
+import type { Flavour } from '../../flavours/flavour.js';
+import { hasQuirk, shapeAnswer } from '../../flavours/releases.js';
 
 /** `GetProtectedBranchRules` order: priority, plain names before globs, creation. */
 function sortedRules(state: SandboxState, repoId: number): BranchProtectionRecord[] {
@@ -33,7 +33,7 @@ function sortedRules(state: SandboxState, repoId: number): BranchProtectionRecor
 }
 
 /** `convert.ToBranchProtection` (v1.24 generation): lists filtered to explicit readers, no `id`. */
-export function toBranchProtection(state: SandboxState, repo: RepoRecord, bp: BranchProtectionRecord, flavor?: Flavor): Record<string, unknown> {
+export function toBranchProtection(state: SandboxState, repo: RepoRecord, bp: BranchProtectionRecord, flavour?: Flavour): Record<string, unknown> {
   const readers = explicitReaderIds(state, repo);
   const teamReaders = teamsWithAccess(state, repo);
   const users = (field: string): string[] => {
@@ -45,7 +45,7 @@ export function toBranchProtection(state: SandboxState, repo: RepoRecord, bp: Br
     return teamReaders.filter((t) => saved.has(t.id)).map((t) => t.name);
   };
   const f = bp.flags;
-  return shapeAnswer(flavor, 'BranchProtection', {
+  return shapeAnswer(flavour, 'BranchProtection', {
     branch_name: isGlobRule(bp.ruleName) ? '' : bp.ruleName,
     rule_name: bp.ruleName,
     priority: bp.priority,
@@ -112,19 +112,19 @@ function findRule(ctx: ApiContext): BranchProtectionRecord | undefined {
 }
 
 /** `mustNotBeArchived` on create and edit, except where the release has no archive check (Gitea 1.21). */
-const archiveCheck: Step = (ctx) => (hasQuirk(ctx.flavor, 'protectionIgnoresArchive') ? undefined : mustNotBeArchived(ctx));
+const archiveCheck: Step = (ctx) => (hasQuirk(ctx.flavour, 'protectionIgnoresArchive') ? undefined : mustNotBeArchived(ctx));
 /** On delete only where the route has it (Gitea main); older releases fail in the model or not at all. */
-const deleteArchiveCheck: Step = (ctx) => (hasQuirk(ctx.flavor, 'protectionIgnoresArchive') || hasQuirk(ctx.flavor, 'protectionDeleteArchived500') ? undefined : mustNotBeArchived(ctx));
+const deleteArchiveCheck: Step = (ctx) => (hasQuirk(ctx.flavour, 'protectionIgnoresArchive') || hasQuirk(ctx.flavour, 'protectionDeleteArchived500') ? undefined : mustNotBeArchived(ctx));
 
 export function registerBranchProtectionRoutes(r: ApiRouter): void {
   const base = '/repos/:owner/:repo/branch_protections';
   const guard = [scope('repository'), repoAssignment, reqToken, reqRepoAdmin];
 
-  r.on('GET', base, ...guard, (ctx) => json(200, sortedRules(ctx.state, ctx.repo!.id).map((bp) => toBranchProtection(ctx.state, ctx.repo!, bp, ctx.flavor))));
+  r.on('GET', base, ...guard, (ctx) => json(200, sortedRules(ctx.state, ctx.repo!.id).map((bp) => toBranchProtection(ctx.state, ctx.repo!, bp, ctx.flavour))));
 
   r.on('POST', base, ...guard, bind(CreateBranchProtectionOption), archiveCheck, (ctx) => {
     const res = createProtection(ctx.state, ctx.repo!, ctx.form);
-    return isFailure(res) ? fail(ctx, res) : json(201, toBranchProtection(ctx.state, ctx.repo!, res, ctx.flavor));
+    return isFailure(res) ? fail(ctx, res) : json(201, toBranchProtection(ctx.state, ctx.repo!, res, ctx.flavour));
   });
 
   // POST …/priority is the priority endpoint; GET/PATCH/DELETE …/priority address a rule named "priority".
@@ -141,14 +141,14 @@ export function registerBranchProtectionRoutes(r: ApiRouter): void {
 
   r.on('GET', `${base}/*`, ...guard, (ctx) => {
     const bp = findRule(ctx);
-    return bp ? json(200, toBranchProtection(ctx.state, ctx.repo!, bp, ctx.flavor)) : notFound(ctx);
+    return bp ? json(200, toBranchProtection(ctx.state, ctx.repo!, bp, ctx.flavour)) : notFound(ctx);
   });
 
   r.on('PATCH', `${base}/*`, ...guard, bind(EditBranchProtectionOption), archiveCheck, (ctx) => {
     const bp = findRule(ctx);
     if (!bp) return notFound(ctx);
     const res = editProtection(ctx.state, ctx.repo!, bp, ctx.form);
-    return isFailure(res) ? fail(ctx, res) : json(200, toBranchProtection(ctx.state, ctx.repo!, res, ctx.flavor));
+    return isFailure(res) ? fail(ctx, res) : json(200, toBranchProtection(ctx.state, ctx.repo!, res, ctx.flavour));
   });
 
   r.on('DELETE', `${base}/*`, ...guard, deleteArchiveCheck, (ctx) => {
@@ -156,7 +156,7 @@ export function registerBranchProtectionRoutes(r: ApiRouter): void {
     if (!bp) return notFound(ctx);
     // The route has no archive check; the model's `MustNotBeArchived` fails inside the delete.
     const repo = ctx.repo!;
-    if (repo.archived && hasQuirk(ctx.flavor, 'protectionDeleteArchived500')) return apiError(ctx.root, 500, `<Repository ${repo.id}:${ctx.state.repoOwner(repo).name}/${repo.name}> is archived`);
+    if (repo.archived && hasQuirk(ctx.flavour, 'protectionDeleteArchived500')) return apiError(ctx.root, 500, `<Repository ${repo.id}:${ctx.state.repoOwner(repo).name}/${repo.name}> is archived`);
     ctx.state.indexes.of(PROTECTIONS).remove(bp);
     return empty(204);
   });

@@ -33,7 +33,7 @@ const PLAIN_FLAGS = [
   'enable_bypass_allowlist',
   'enable_deletion',
   'enable_deletion_allowlist',
-  // Forgejo only: the binder of every other release drops it (flavors/releases.ts).
+  // Forgejo only: the binder of every other release drops it (flavours/releases.ts).
   'apply_to_admins',
 ];
 

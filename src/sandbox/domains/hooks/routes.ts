@@ -22,7 +22,7 @@ import { pathInt64 } from '../users/badges-keys.js';
 import { ADMIN_STEPS } from '../../http/auth.js';
 import { fail, isFailure } from '../../core/failure.js';
 import { CreateHookOption, EditHookOption } from './options.js';
-import { available, hasQuirk, HOOK_EDIT_EVENTS } from '../../flavors/releases.js';
+import { available, hasQuirk, HOOK_EDIT_EVENTS } from '../../flavours/releases.js';
 import { createAdminHook, eventsArray, isValidHookUrl, toHook, updateHookEvents } from './service.js';
 
 /** `utils.editHook`: validation first (nothing is saved on a 422), then the resets. */
@@ -31,7 +31,7 @@ function editHook(ctx: ApiContext, hook: AdminHookRecord): Response {
   const next = { ...hook };
   if (form.config) {
     if (Object.hasOwn(form.config, 'url')) {
-      if (hasQuirk(ctx.flavor, 'hookChecksUrl') && !isValidHookUrl(form.config.url!)) return apiError(ctx.root, 422, 'Invalid url');
+      if (hasQuirk(ctx.flavour, 'hookChecksUrl') && !isValidHookUrl(form.config.url!)) return apiError(ctx.root, 422, 'Invalid url');
       next.url = form.config.url!;
     }
     if (Object.hasOwn(form.config, 'content_type')) {
@@ -45,8 +45,8 @@ function editHook(ctx: ApiContext, hook: AdminHookRecord): Response {
     }
   }
   // Events the release's edit does not list keep their stored value (releases.ts HOOK_EDIT_EVENTS).
-  const events = updateHookEvents(form.events, ctx.flavor);
-  for (const [e, a] of Object.entries(HOOK_EDIT_EVENTS)) if (!available(ctx.flavor, a)) events[e] = eventsArray(hook).includes(e);
+  const events = updateHookEvents(form.events, ctx.flavour);
+  for (const [e, a] of Object.entries(HOOK_EDIT_EVENTS)) if (!available(ctx.flavour, a)) events[e] = eventsArray(hook).includes(e);
   next.events = events;
   next.pushOnly = false;
   next.sendEverything = false;
@@ -56,7 +56,7 @@ function editHook(ctx: ApiContext, hook: AdminHookRecord): Response {
   if (form.name !== undefined) next.name = form.name.trim();
   next.updatedAt = nowIso();
   Object.assign(hook, next);
-  return json(200, toHook(hook, ctx.flavor));
+  return json(200, toHook(hook, ctx.flavour));
 }
 
 function hookById(ctx: ApiContext): AdminHookRecord | undefined {
@@ -70,25 +70,25 @@ export function registerAdminHookRoutes(r: ApiRouter): void {
   // `type`: system (default, also for any other value), default, all. Paged since Gitea 1.26 and Forgejo 15.
   r.on('GET', '/admin/hooks', ...admin, (ctx) => {
     // Before `type=` the list is the system hooks, whatever the query says.
-    const type = hasQuirk(ctx.flavor, 'adminHooksListType') ? (ctx.query.get('type') ?? '') : 'system';
+    const type = hasQuirk(ctx.flavour, 'adminHooksListType') ? (ctx.query.get('type') ?? '') : 'system';
     const hooks = ctx.state.data.adminHooks.filter((h) => (type === 'all' ? true : type === 'default' ? !h.isSystem : h.isSystem)).sort((a, b) => a.id - b.id);
     // Unpaged before Gitea 1.26 and Forgejo 15: every hook, whatever page and limit say, and no header.
-    if (hasQuirk(ctx.flavor, 'adminHooksUnpaged')) return json(200, hooks.map((h) => toHook(h, ctx.flavor)));
+    if (hasQuirk(ctx.flavour, 'adminHooksUnpaged')) return json(200, hooks.map((h) => toHook(h, ctx.flavour)));
     const opts = listOptions(ctx);
-    if (!hasQuirk(ctx.flavor, 'adminHooksTotalOnly')) setLinkHeader(ctx, hooks.length, opts.pageSize);
+    if (!hasQuirk(ctx.flavour, 'adminHooksTotalOnly')) setLinkHeader(ctx, hooks.length, opts.pageSize);
     setTotalCountHeader(ctx, hooks.length);
-    return json(200, paginate(hooks, opts).map((h) => toHook(h, ctx.flavor)));
+    return json(200, paginate(hooks, opts).map((h) => toHook(h, ctx.flavour)));
   });
 
   r.on('POST', '/admin/hooks', ...admin, bind(CreateHookOption), (ctx) => {
-    const res = createAdminHook(ctx.state, formOf(ctx, CreateHookOption), ctx.flavor);
+    const res = createAdminHook(ctx.state, formOf(ctx, CreateHookOption), ctx.flavour);
     if (isFailure(res)) return fail(ctx, res);
-    return json(201, toHook(res, ctx.flavor));
+    return json(201, toHook(res, ctx.flavour));
   });
 
   r.on('GET', '/admin/hooks/:id', ...admin, (ctx) => {
     const hook = hookById(ctx);
-    return hook ? json(200, toHook(hook, ctx.flavor)) : notFound(ctx);
+    return hook ? json(200, toHook(hook, ctx.flavour)) : notFound(ctx);
   });
 
   r.on('PATCH', '/admin/hooks/:id', ...admin, bind(EditHookOption), (ctx) => {

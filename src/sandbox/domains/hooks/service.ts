@@ -2,8 +2,8 @@
 import type { AdminHookRecord, HookEventMap } from './records.js';
 import { nowIso, type SandboxState } from '../../core/state.js';
 import { failure, type Failure } from '../../core/failure.js';
-import type { Flavor } from '../../flavors/flavor.js';
-import { available, hasQuirk, HOOK_EVENTS, shapeAnswer } from '../../flavors/releases.js';
+import type { Flavour } from '../../flavours/flavour.js';
+import { available, hasQuirk, HOOK_EVENTS, shapeAnswer } from '../../flavours/releases.js';
 import { CreateHookOption } from './options.js';
 import type { FormOf } from '../../http/options.js';
 
@@ -27,10 +27,10 @@ const PULL_EVENTS = ['pull_request_assign', 'pull_request_label', 'pull_request_
  * `issues` / `pull_request` select their whole group, `issues_only` / `pull_request_only` just
  * the main event.
  */
-export function updateHookEvents(input: string[] | undefined, flavor?: Flavor): HookEventMap {
+export function updateHookEvents(input: string[] | undefined, flavour?: Flavour): HookEventMap {
   const events = (input && input.length > 0 ? input : ['push']).map((e) => e.toLowerCase());
   // An event the release's handler does not look at is never set (releases.ts HOOK_EVENTS).
-  const has = (e: string): boolean => events.includes(e) && (!flavor || available(flavor, HOOK_EVENTS[e]));
+  const has = (e: string): boolean => events.includes(e) && (!flavour || available(flavour, HOOK_EVENTS[e]));
   const map: HookEventMap = {};
   for (const e of PLAIN_EVENTS) map[e] = has(e);
   map.issues = has('issues_only') || has('issues');
@@ -53,7 +53,7 @@ export function eventsArray(h: AdminHookRecord): string[] {
 }
 
 /** `webhook_service.ToHook`: `config` holds url and content type (and the Slack settings) only. */
-export function toHook(h: AdminHookRecord, flavor?: Flavor): Record<string, unknown> {
+export function toHook(h: AdminHookRecord, flavour?: Flavour): Record<string, unknown> {
   const config: Record<string, string> = { url: h.url, content_type: h.contentType };
   if (h.type === 'slack') {
     config.channel = h.slack?.channel ?? '';
@@ -61,7 +61,7 @@ export function toHook(h: AdminHookRecord, flavor?: Flavor): Record<string, unkn
     config.icon_url = h.slack?.iconUrl ?? '';
     config.color = h.slack?.color ?? '';
   }
-  return shapeAnswer(flavor, 'Hook', {
+  return shapeAnswer(flavour, 'Hook', {
     id: h.id,
     name: h.name,
     type: h.type,
@@ -73,7 +73,7 @@ export function toHook(h: AdminHookRecord, flavor?: Flavor): Record<string, unkn
     config,
     events: eventsArray(h),
     // Hidden since PR #38406 (upstream main after v1.27.0-rc0); every release before returns it decrypted.
-    authorization_header: flavor && hasQuirk(flavor, 'hookAuthorizationInClear') ? h.authorizationHeader : '',
+    authorization_header: flavour && hasQuirk(flavour, 'hookAuthorizationInClear') ? h.authorizationHeader : '',
     active: h.active,
     updated_at: h.updatedAt,
     created_at: h.createdAt,
@@ -107,13 +107,13 @@ const SLACK_CHANNEL = /^#?[a-z0-9_-]{1,80}$/;
 export type CreateHookForm = FormOf<typeof CreateHookOption>;
 
 /** `utils.addHook` for an admin hook (no owner, no repository), after binding. */
-export function createAdminHook(state: SandboxState, form: CreateHookForm, flavor?: Flavor): AdminHookRecord | Failure {
+export function createAdminHook(state: SandboxState, form: CreateHookForm, flavour?: Flavour): AdminHookRecord | Failure {
   const config = form.config ?? {};
   // checkCreateHookOption
   if (!HOOK_TYPES.includes(form.type)) return failure(422, `Invalid hook type: ${form.type}`);
   for (const name of ['url', 'content_type']) if (!Object.hasOwn(config, name)) return failure(422, `Missing config option: ${name}`);
   if (config.content_type !== 'json' && config.content_type !== 'form') return failure(422, 'Invalid content type');
-  if ((!flavor || hasQuirk(flavor, 'hookChecksUrl')) && !isValidHookUrl(config.url!)) return failure(422, 'Invalid url');
+  if ((!flavour || hasQuirk(flavour, 'hookChecksUrl')) && !isValidHookUrl(config.url!)) return failure(422, 'Invalid url');
   let isSystem = false;
   if (config.is_system_webhook) {
     const v = parseGoBool(config.is_system_webhook);
@@ -141,7 +141,7 @@ export function createAdminHook(state: SandboxState, form: CreateHookForm, flavo
     branchFilter: form.branch_filter ?? '',
     pushOnly: false,
     sendEverything: false,
-    events: updateHookEvents(form.events, flavor),
+    events: updateHookEvents(form.events, flavour),
     slack,
     createdAt: now,
     updatedAt: now,

@@ -1,7 +1,7 @@
 /** API `Issue` and `Project` objects. */
 import { goPathEscape } from '../../http/respond.js';
 import type { ConvertContext } from '../../core/convert.js';
-import { shapeAnswer } from '../../flavors/releases.js';
+import { shapeAnswer } from '../../flavours/releases.js';
 import { formatInZone } from '../../core/timezone.js';
 import { type IssueRecord, projectById, type ProjectRecord } from './records.js';
 import { labelById, type LabelRecord } from '../labels/records.js';
@@ -28,7 +28,7 @@ export function toIssue(cx: ConvertContext, issue: IssueRecord, doer: UserRecord
   const author = cx.state.userById(issue.authorId);
   const assignees = issue.assigneeIds.map((id) => cx.state.userById(id)).filter((u): u is UserRecord => u !== undefined);
   const milestone = issue.milestoneId ? milestoneById(cx.state, issue.milestoneId) : undefined;
-  return shapeAnswer(cx.flavor, 'Issue', {
+  return shapeAnswer(cx.flavour, 'Issue', {
     id: issue.id,
     url: `${repoApiUrl(cx, repo)}/issues/${issue.index}`,
     html_url: `${repoHtmlUrl(cx, repo)}/issues/${issue.index}`,

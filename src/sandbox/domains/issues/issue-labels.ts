@@ -28,7 +28,7 @@ import { labelById, type LabelRecord, labelsOfOrg, labelsOfRepo } from '../label
 import { type RepoRecord, type SandboxState } from '../../core/state.js';
 import { parseGoInt } from '../labels/service.js';
 import { IssueLabelsOption } from './options.js';
-import { hasQuirk } from '../../flavors/releases.js';
+import { hasQuirk } from '../../flavours/releases.js';
 
 /** `Label.ExclusiveScope`: the part before the last `/` of an exclusive label (none at either end). */
 export function exclusiveScope(label: LabelRecord): string {
@@ -150,7 +150,7 @@ export function registerIssueLabelRoutes(r: ApiRouter): void {
     const issue = issueFromPath(ctx);
     if (!issue) return notFound(ctx);
     if (!canWrite(ctx, issue.isPull ? 'pulls' : 'issues')) return empty(403);
-    const label = hasQuirk(ctx.flavor, 'issueLabelDeleteByName') ? labelByIdentifier(ctx, ctx.params.id ?? '') : labelByIdParam(ctx.params.id ?? '', ctx);
+    const label = hasQuirk(ctx.flavour, 'issueLabelDeleteByName') ? labelByIdentifier(ctx, ctx.params.id ?? '') : labelByIdParam(ctx.params.id ?? '', ctx);
     if (typeof label === 'string') return apiError(ctx.root, 422, label);
     issue.labelIds = issue.labelIds.filter((x) => x !== label.id);
     return empty(204);

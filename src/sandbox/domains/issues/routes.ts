@@ -36,7 +36,7 @@ import { CreateIssueOption, EditIssueOption } from './options.js';
 import { labelById, labelsOfRepo } from '../labels/records.js';
 import { milestoneById, milestonesOfRepo } from '../milestones/records.js';
 import { canBeAssigned, createIssue, isProjectUsableIn } from './service.js';
-import { hasQuirk } from '../../flavors/releases.js';
+import { hasQuirk } from '../../flavours/releases.js';
 
 /** A 500 as Gitea writes it in production: the Go error text only for site admins. */
 function internalError(ctx: ApiContext, message: string): Response {
@@ -176,7 +176,7 @@ function editIssueRoute(ctx: ApiContext): Response {
   if ((form.due_date !== undefined || form.unset_due_date !== undefined) && writer) {
     let due: string | null = null;
     if (form.unset_due_date !== true) {
-      if (form.due_date === undefined && hasQuirk(ctx.flavor, 'issueDueDateNilPanics')) return internalError(ctx, 'runtime error: invalid memory address or nil pointer dereference');
+      if (form.due_date === undefined && hasQuirk(ctx.flavour, 'issueDueDateNilPanics')) return internalError(ctx, 'runtime error: invalid memory address or nil pointer dereference');
       if (form.due_date === undefined) return apiError(ctx.root, 400, 'The due_date cannot be empty');
       if (!isZeroTime(form.due_date)) due = endOfDay(form.due_date);
     }
@@ -206,7 +206,7 @@ function editIssueRoute(ctx: ApiContext): Response {
   }
   // 8. state: author or writer; anything but open/closed is 412.
   if (form.state !== undefined) {
-    const state = hasQuirk(ctx.flavor, 'issueStateAnyOpens') && form.state !== 'closed' ? 'open' : form.state;
+    const state = hasQuirk(ctx.flavour, 'issueStateAnyOpens') && form.state !== 'closed' ? 'open' : form.state;
     if (state !== 'open' && state !== 'closed') return apiError(ctx.root, 412, `unknown state: ${state}`);
     if (state === 'closed' && issue.state === 'open') {
       issue.state = 'closed';

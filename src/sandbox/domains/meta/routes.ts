@@ -6,11 +6,11 @@
 import { json } from '../../http/respond.js';
 import { DEFAULT_PAGING_NUM, MAX_RESPONSE_ITEMS } from '../../http/paging.js';
 import type { ApiRouter } from '../../http/router.js';
-import { defaultFlavor } from '../../flavors/flavor.js';
+import { defaultFlavour } from '../../flavours/flavour.js';
 import type { SandboxState } from '../../core/state.js';
 
 /** The version of the default flavour (`gitea@main`): looks like a Gitea version and says what it is. */
-export const SANDBOX_VERSION = defaultFlavor().version;
+export const SANDBOX_VERSION = defaultFlavour().version;
 
 /** Six and one months back, as Go's `AddDate(0, -n, 0)`. */
 function monthsAgo(n: number): number {
@@ -27,12 +27,12 @@ function monthsAgo(n: number): number {
 function nodeInfo(r: ApiRouter, state: SandboxState): Record<string, unknown> {
   const active = (since: number): number => state.data.users.filter((u) => u.lastLogin !== null && Date.parse(u.lastLogin) >= since).length;
   const drop0 = (o: Record<string, number>): Record<string, number> => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== 0));
-  const forgejo = r.flavor.fork === 'forgejo';
+  const forgejo = r.flavour.fork === 'forgejo';
   return {
     version: '2.1',
     software: forgejo
-      ? { name: 'forgejo', version: r.flavor.version, repository: 'https://codeberg.org/forgejo/forgejo.git', homepage: 'https://forgejo.org/' }
-      : { name: 'gitea', version: r.flavor.version, repository: 'https://github.com/go-gitea/gitea.git', homepage: 'https://gitea.io/' },
+      ? { name: 'forgejo', version: r.flavour.version, repository: 'https://codeberg.org/forgejo/forgejo.git', homepage: 'https://forgejo.org/' }
+      : { name: 'gitea', version: r.flavour.version, repository: 'https://github.com/go-gitea/gitea.git', homepage: 'https://gitea.io/' },
     protocols: ['activitypub'],
     services: { inbound: [], outbound: ['rss2.0'] },
     openRegistrations: true,
@@ -46,7 +46,7 @@ function nodeInfo(r: ApiRouter, state: SandboxState): Record<string, unknown> {
 
 export function registerMiscRoutes(r: ApiRouter): void {
   if (r.federation) r.on('GET', '/nodeinfo', (ctx) => json(200, nodeInfo(r, ctx.state)));
-  r.on('GET', '/version', () => json(200, { version: r.flavor.version }));
+  r.on('GET', '/version', () => json(200, { version: r.flavour.version }));
 
   r.on('GET', '/settings/api', () =>
     json(200, {

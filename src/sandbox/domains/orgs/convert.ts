@@ -2,7 +2,7 @@
 import { goPathEscape } from '../../http/respond.js';
 import { avatarUrl, ZERO_TIME, type ConvertContext } from '../../core/convert.js';
 import type { OrgRecord } from '../../core/state.js';
-import { shapeAnswer } from '../../flavors/releases.js';
+import { shapeAnswer } from '../../flavours/releases.js';
 
 /** An organisation rendered as a `User` (e.g. the owner of an organisation repository). */
 export function orgAsUser(cx: ConvertContext, org: OrgRecord, signed: boolean): Record<string, unknown> {
@@ -35,7 +35,7 @@ export function orgAsUser(cx: ConvertContext, org: OrgRecord, signed: boolean): 
 
 /** `convert.ToOrganization`, with the keys of the release's `Organization`. */
 export function toOrganization(cx: ConvertContext, org: OrgRecord): Record<string, unknown> {
-  return shapeAnswer(cx.flavor, 'Organization', {
+  return shapeAnswer(cx.flavour, 'Organization', {
     id: org.id,
     name: org.name,
     full_name: org.fullName,

@@ -16,7 +16,7 @@ import { fail, isFailure } from '../../core/failure.js';
 import { CreateOrgOption, EditOrgOption } from './options.js';
 import { createOrg } from './service.js';
 import { deleteOrganization } from '../../core/cascade.js';
-import { hasQuirk } from '../../flavors/releases.js';
+import { hasQuirk } from '../../flavours/releases.js';
 
 
 const VISIBILITIES: readonly string[] = ['public', 'limited', 'private'];
@@ -32,11 +32,11 @@ const PLAIN_TEXT_FIELDS = ['full_name', 'description', 'website', 'location'] as
 function editOrg(ctx: ApiContext): Response {
   const form = { ...formOf(ctx, EditOrgOption) };
   const org = ctx.org!;
-  if (hasQuirk(ctx.flavor, 'orgEditClearsOmitted')) for (const key of PLAIN_TEXT_FIELDS) form[key] ??= '';
-  if (hasQuirk(ctx.flavor, 'orgEditKeepsEmptyEmail') && form.email === '') delete form.email;
-  if (hasQuirk(ctx.flavor, 'orgEditIgnoresPublic') && form.visibility === 'public') delete form.visibility;
+  if (hasQuirk(ctx.flavour, 'orgEditClearsOmitted')) for (const key of PLAIN_TEXT_FIELDS) form[key] ??= '';
+  if (hasQuirk(ctx.flavour, 'orgEditKeepsEmptyEmail') && form.email === '') delete form.email;
+  if (hasQuirk(ctx.flavour, 'orgEditIgnoresPublic') && form.visibility === 'public') delete form.visibility;
   // Gitea 1.21: `org.Email = form.Email` (echoed, unvalidated), but `UpdateUserCols` does not list "email" (v1.21.11 `org.go` l.348, 358–361).
-  const echoed = hasQuirk(ctx.flavor, 'orgEditEmailNotStored') ? (formOf(ctx, EditOrgOption).email ?? '') : undefined;
+  const echoed = hasQuirk(ctx.flavour, 'orgEditEmailNotStored') ? (formOf(ctx, EditOrgOption).email ?? '') : undefined;
   if (echoed !== undefined) delete form.email;
   if (form.email !== undefined) {
     if (form.email !== '') {

@@ -1,7 +1,7 @@
 /**
  * Request bodies of the team routes (`modules/structs/org_team.go`). `Name` is `MaxSize(255)` from
  * Gitea 1.22 (#31410) and Forgejo 8; Gitea 1.21 and Forgejo 7 declare `MaxSize(30)`
- * (flavors/releases.ts FIELD_VARIANTS).
+ * (flavours/releases.ts FIELD_VARIANTS).
  */
 import { f, option, p } from '../../http/options.js';
 

@@ -14,7 +14,7 @@ import { apiError, empty, json } from '../../http/respond.js';
 import type { ApiRouter } from '../../http/router.js';
 import { isOrgMember, isOrgOwner, repoAccessMode } from '../../core/permissions.js';
 import { AccessMode, type OrgRecord, type RepoRecord, type UserRecord } from '../../core/state.js';
-import { hasQuirk } from '../../flavors/releases.js';
+import { hasQuirk } from '../../flavours/releases.js';
 import { toOrganization } from '../orgs/convert.js';
 import { toRepo } from '../repos/convert.js';
 import { toUser } from '../users/convert.js';
@@ -44,7 +44,7 @@ const internalError = (ctx: ApiContext, message: string): Response => apiError(c
 
 /** Paging headers of the team lists: X-Total-Count everywhere, Link only where the release sends it. */
 function pagingHeaders(ctx: ApiContext, total: number, pageSize: number): void {
-  if (hasQuirk(ctx.flavor, 'teamListsLink')) setLinkHeader(ctx, total, pageSize);
+  if (hasQuirk(ctx.flavour, 'teamListsLink')) setLinkHeader(ctx, total, pageSize);
   setTotalCountHeader(ctx, total);
 }
 
@@ -71,7 +71,7 @@ function minUnitLevel(units: Record<string, UnitLevel>): TeamPermission {
 function teamPermissionOf(ctx: ApiContext, permission: string | undefined, unitsMap: Record<string, string> | undefined): TeamPermission {
   const p = parseMode(permission);
   if (p === 'admin') return 'admin';
-  if (hasQuirk(ctx.flavor, 'teamPermissionInUnits')) return 'none';
+  if (hasQuirk(ctx.flavour, 'teamPermissionInUnits')) return 'none';
   return unitsMap && Object.keys(unitsMap).length > 0 ? minUnitLevel(attachUnitsMap(unitsMap)) : p;
 }
 
@@ -82,7 +82,7 @@ function attachUnitsMap(unitsMap: Record<string, string>): Record<string, UnitLe
 /** `attachTeamUnits`: each listed (known) unit at the team's permission (Gitea 1.24+: the form's read or write, else none). */
 function attachUnits(ctx: ApiContext, units: string[], teamPermission: TeamPermission, permission: string | undefined): Record<string, UnitLevel> {
   const p = parseMode(permission);
-  const level: UnitLevel = hasQuirk(ctx.flavor, 'teamPermissionInUnits') ? (p === 'read' || p === 'write' ? p : 'none') : teamPermission;
+  const level: UnitLevel = hasQuirk(ctx.flavour, 'teamPermissionInUnits') ? (p === 'read' || p === 'write' ? p : 'none') : teamPermission;
   return Object.fromEntries(units.map(unitKey).filter((k) => k !== '').map((k) => [k, level]));
 }
 
@@ -196,7 +196,7 @@ function listMembers(ctx: ApiContext): Response {
   const opts = listOptions(ctx);
   pagingHeaders(ctx, t.memberIds.length, opts.pageSize);
   // Before Gitea main a request without `page` reaches GetTeamMembers with page 0: no limit at all.
-  const unpaged = hasQuirk(ctx.flavor, 'teamMembersUnpagedWithoutPage') && formInt(ctx.query, 'page') <= 0;
+  const unpaged = hasQuirk(ctx.flavour, 'teamMembersUnpagedWithoutPage') && formInt(ctx.query, 'page') <= 0;
   return json(200, (unpaged ? members : paginate(members, opts)).map((u) => toUser(ctx, u, doer)));
 }
 

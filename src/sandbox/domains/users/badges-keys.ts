@@ -4,7 +4,7 @@
  * /admin/users/{username}/keys/{id}`, and the public `GET /users/{username}/keys` to read them back.
  * The key and badge functions are shared with the seed loader.
  */
-import { shapeAnswer } from '../../flavors/releases.js';
+import { shapeAnswer } from '../../flavours/releases.js';
 import { ADMIN_STEPS, reqToken, scope } from '../../http/auth.js';
 import { bind, userAssignment, formOf, notFound } from '../../http/checks.js';
 import type { ApiContext } from '../../http/context.js';
@@ -17,7 +17,7 @@ import type { BadgeRecord, PublicKeyRecord } from './records.js';
 import { nowIso, type SandboxState } from '../../core/state.js';
 import { fail, failure, isFailure, type Failure } from '../../core/failure.js';
 import { CreateKeyOption, UserBadgeOption } from './options.js';
-import { hasQuirk } from '../../flavors/releases.js';
+import { hasQuirk } from '../../flavours/releases.js';
 
 // ---- badges -----------------------------------------------------------------------------------
 
@@ -100,7 +100,7 @@ export function toPublicKey(ctx: ApiContext, key: PublicKeyRecord): Record<strin
     if (owner) out.user = renderUser(ctx, owner, true, true);
     out.key_type = 'user';
   }
-  return shapeAnswer(ctx.flavor, 'PublicKey', out);
+  return shapeAnswer(ctx.flavour, 'PublicKey', out);
 }
 
 /** `ctx.PathParamInt64`: Go's `strconv.ParseInt`, 0 on anything else. */
@@ -120,7 +120,7 @@ export function registerAdminUserExtraRoutes(r: ApiRouter): void {
   });
 
   r.on('POST', '/admin/users/:username/badges', ...admin, userAssignment, bind(UserBadgeOption), (ctx) => {
-    const res = addUserBadges(ctx.state, ctx.contextUser!.id, formOf(ctx, UserBadgeOption).badge_slugs, hasQuirk(ctx.flavor, 'badgeAddDuplicates'));
+    const res = addUserBadges(ctx.state, ctx.contextUser!.id, formOf(ctx, UserBadgeOption).badge_slugs, hasQuirk(ctx.flavour, 'badgeAddDuplicates'));
     if (res) return fail(ctx, res);
     return empty(204);
   });

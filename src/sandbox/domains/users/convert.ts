@@ -2,7 +2,7 @@
 import { goPathEscape } from '../../http/respond.js';
 import { avatarUrl, EPOCH, ZERO_TIME, type ConvertContext } from '../../core/convert.js';
 import type { UserRecord } from '../../core/state.js';
-import { shapeAnswer } from '../../flavors/releases.js';
+import { shapeAnswer } from '../../flavours/releases.js';
 
 /** `convert.ToUser(ctx, user, doer)`: e-mail for signed-in callers, admin fields for admins and the user. */
 export function toUser(cx: ConvertContext, user: UserRecord, doer: UserRecord | null): Record<string, unknown> {
@@ -12,7 +12,7 @@ export function toUser(cx: ConvertContext, user: UserRecord, doer: UserRecord | 
 /** `convert.toUser(ctx, user, signed, authed)`. */
 export function renderUser(cx: ConvertContext, user: UserRecord, signed: boolean, authed: boolean): Record<string, unknown> {
   // Without the keys the release's `User` lacks (source_id, html_url before Gitea 1.22 / Forgejo 8; pronouns outside Forgejo).
-  return shapeAnswer(cx.flavor, 'User', {
+  return shapeAnswer(cx.flavour, 'User', {
     id: user.id,
     login: user.name,
     // Added by `User.MarshalJSON` "for backward compatibility" (modules/structs/user.go), in no swagger.

@@ -19,8 +19,8 @@ import { orgsOfMember, removeOrgMember } from '../orgs/members.js';
 import { hashPassword, nowIso, USERS, type OrgRecord, type SandboxState, type UserRecord } from '../../core/state.js';
 import { fail, failure, isFailure, type Failure } from '../../core/failure.js';
 import { CreateUserOption, DeleteEmailOption, EditUserOption, RenameUserOption } from './options.js';
-import { hasQuirk } from '../../flavors/releases.js';
-import { releaseQuery } from '../../flavors/swagger.js';
+import { hasQuirk } from '../../flavours/releases.js';
+import { releaseQuery } from '../../flavours/swagger.js';
 import type { FormOf } from '../../http/options.js';
 import { formBool } from '../../http/form.js';
 import { MIN_PASSWORD_LENGTH, checkEmail, checkUsableUsername, createUser } from './service.js';
@@ -57,10 +57,10 @@ const FORGEJO_ORDER_BY: Record<string, UserSort> = {
 
 /** `admin.SearchUsers`: the filters a release reads are those its swagger declares (Gitea ≤ 1.25, Forgejo: no q, visibility, flags). */
 function listUsers(ctx: ApiContext): Response {
-  const q = releaseQuery(ctx.flavor, 'GET /admin/users', ctx.query);
+  const q = releaseQuery(ctx.flavour, 'GET /admin/users', ctx.query);
   let sort = ORDER_BY.asc!.name!;
   const sortMode = q.get('sort') ?? '';
-  if (hasQuirk(ctx.flavor, 'adminUsersForgejoSort')) {
+  if (hasQuirk(ctx.flavour, 'adminUsersForgejoSort')) {
     sort = FORGEJO_ORDER_BY[sortMode] ?? sort;
   } else if (sortMode) {
     const sortOrder = q.get('order') || 'asc';
@@ -76,7 +76,7 @@ function listUsers(ctx: ApiContext): Response {
   // Forgejo 10+: any integer filters, `source_id=0` too (local users); elsewhere ≤ 0 is no filter.
   const sourceGiven = /^[+-]?\d+$/.test(q.get('source_id') ?? '');
   const sourceId = sourceGiven ? Number(q.get('source_id')) : 0;
-  const sourceFilter = hasQuirk(ctx.flavor, 'adminUsersSourceIdZero') ? sourceGiven : sourceId > 0;
+  const sourceFilter = hasQuirk(ctx.flavour, 'adminUsersSourceIdZero') ? sourceGiven : sourceId > 0;
   const keyword = (q.get('q') ?? '').trim().toLowerCase();
   const flag = (key: string): boolean | undefined => ((q.get(key) ?? '') === '' ? undefined : formBool(q, key));
   const isActive = flag('is_active');
@@ -136,7 +136,7 @@ function editUser(ctx: ApiContext): Response {
   const { state } = ctx;
 
   // Forgejo 8+: both optional, but together.
-  const together = hasQuirk(ctx.flavor, 'userEditLoginTogether');
+  const together = hasQuirk(ctx.flavour, 'userEditLoginTogether');
   if (together && (form.source_id === undefined) !== (form.login_name === undefined)) {
     return apiError(ctx.root, 422, 'source_id and login_name must be specified together');
   }
@@ -163,8 +163,8 @@ function editUser(ctx: ApiContext): Response {
   // ones included) and deletes the old one; older releases and Forgejo keep the old one as a secondary address
   // and promote one the user already has (QUIRKS.userEmailChangeKeepsOld).
   if (form.email !== undefined && form.email.toLowerCase() !== user.email.toLowerCase()) {
-    const old121 = hasQuirk(ctx.flavor, 'userEmailErrors1_21');
-    const keepsOld = hasQuirk(ctx.flavor, 'userEmailChangeKeepsOld');
+    const old121 = hasQuirk(ctx.flavour, 'userEmailErrors1_21');
+    const keepsOld = hasQuirk(ctx.flavour, 'userEmailChangeKeepsOld');
     const bad = checkEmail(form.email);
     if (bad) return apiError(ctx.root, old121 ? 500 : 400, bad.message);
     const row = findEmailRow(state, form.email);
@@ -182,7 +182,7 @@ function editUser(ctx: ApiContext): Response {
   if (form.active !== undefined) user.isActive = form.active;
   if (form.admin !== undefined) user.isAdmin = form.admin;
   // Forgejo: `optional.FromNonDefault(VisibilityModes[v])`, and public is the zero value.
-  if (form.visibility && !(form.visibility === 'public' && hasQuirk(ctx.flavor, 'userEditIgnoresPublic'))) user.visibility = form.visibility;
+  if (form.visibility && !(form.visibility === 'public' && hasQuirk(ctx.flavour, 'userEditIgnoresPublic'))) user.visibility = form.visibility;
   if (form.allow_git_hook !== undefined) user.allowGitHook = form.allow_git_hook;
   if (form.allow_import_local !== undefined) user.allowImportLocal = form.allow_import_local;
   if (form.max_repo_creation !== undefined) user.maxRepoCreation = form.max_repo_creation;
@@ -297,7 +297,7 @@ export function registerAdminUserRoutes(r: ApiRouter): void {
   r.on('POST', '/admin/users/:username/rename', ...admin, userAssignment, bind(RenameUserOption), (ctx) => {
     const target = ctx.contextUser!;
     if (target.kind === 'org') return apiError(ctx.root, 422, `${target.name} is an organization not a user`);
-    const res = renameUser(ctx.state, target.user, formOf(ctx, RenameUserOption).new_username, hasQuirk(ctx.flavor, 'renameNonLocalUserFails'));
+    const res = renameUser(ctx.state, target.user, formOf(ctx, RenameUserOption).new_username, hasQuirk(ctx.flavour, 'renameNonLocalUserFails'));
     if (res) return fail(ctx, res);
     return empty(204);
   });

@@ -15,8 +15,8 @@ import { apiError, empty, json } from '../../http/respond.js';
 import type { ApiRouter } from '../../http/router.js';
 import { nowIso, TOKENS, type TokenRecord } from '../../core/state.js';
 import { ZERO_TIME } from '../../core/convert.js';
-import type { Flavor } from '../../flavors/flavor.js';
-import { hasQuirk, shapeAnswer } from '../../flavors/releases.js';
+import type { Flavour } from '../../flavours/flavour.js';
+import { hasQuirk, shapeAnswer } from '../../flavours/releases.js';
 
 export const CreateAccessTokenOption = option('CreateAccessTokenOption', [f('name', 'string', { rules: ['Required'] }), f('scopes', 'string[]')]);
 
@@ -42,10 +42,10 @@ const reqBasicAuth: Step = (ctx) => (ctx.isBasicAuth ? undefined : apiError(ctx.
  * `api.AccessToken` with the keys of the release's struct: `created_at` / `last_used_at` from Gitea 1.24,
  * Forgejo 15's `repositories` (a nil slice, `null`, for a token not limited to repositories).
  */
-function toAccessToken(flavor: Flavor, t: TokenRecord, token = '', created = t.createdAt ?? ZERO_TIME): Record<string, unknown> {
+function toAccessToken(flavour: Flavour, t: TokenRecord, token = '', created = t.createdAt ?? ZERO_TIME): Record<string, unknown> {
   // `Scope.StringSlice()` is `strings.Split(scope, ",")`: a token without scope lists `[""]`.
   const scopes = t.scopes.length ? t.scopes : [''];
-  return shapeAnswer(flavor, 'AccessToken', { id: t.id, name: t.name, sha1: token, token_last_eight: t.lastEight ?? '', scopes, created_at: created, last_used_at: created, repositories: null });
+  return shapeAnswer(flavour, 'AccessToken', { id: t.id, name: t.name, sha1: token, token_last_eight: t.lastEight ?? '', scopes, created_at: created, last_used_at: created, repositories: null });
 }
 
 export function registerTokenRoutes(r: ApiRouter): void {
@@ -54,7 +54,7 @@ export function registerTokenRoutes(r: ApiRouter): void {
   r.on('GET', '/users/:username/tokens', ...group, (ctx) => {
     const tokens = ctx.state.data.tokens.filter((t) => t.userId === ctx.contextUser!.id).sort((a, b) => a.id - b.id);
     setTotalCountHeader(ctx, tokens.length);
-    return json(200, paginate(tokens, listOptions(ctx)).map((t) => toAccessToken(ctx.flavor, t)));
+    return json(200, paginate(tokens, listOptions(ctx)).map((t) => toAccessToken(ctx.flavour, t)));
   });
 
   r.on('POST', '/users/:username/tokens', ...group, bind(CreateAccessTokenOption), reqToken, (ctx) => {
@@ -63,14 +63,14 @@ export function registerTokenRoutes(r: ApiRouter): void {
     if (ctx.state.data.tokens.some((t) => t.userId === userId && t.name === form.name)) return apiError(ctx.root, 400, 'access token name has been used already');
     const scopes = normalizeScopes(form.scopes ?? []);
     if (!Array.isArray(scopes)) return apiError(ctx.root, 400, `invalid access token scope provided: invalid access token scope: ${scopes.invalid}`);
-    const scopeOptional = hasQuirk(ctx.flavor, 'tokenScopeOptional');
+    const scopeOptional = hasQuirk(ctx.flavour, 'tokenScopeOptional');
     if (scopes.length === 0 && !scopeOptional) return apiError(ctx.root, 400, 'access token must have a scope');
     const value = randomBytes(20).toString('hex');
     const rec = ctx.state.addToken(userId, value, scopes, form.name);
     rec.lastEight = value.slice(-8);
     rec.createdAt = nowIso();
     // The only answer that carries the token; created_at stays Go's zero time, as the handler leaves it.
-    const answer = toAccessToken(ctx.flavor, rec, value, ZERO_TIME);
+    const answer = toAccessToken(ctx.flavour, rec, value, ZERO_TIME);
     // Gitea 1.21 and Forgejo 7 leave `Scopes` out of the create answer: a nil slice.
     return json(201, scopeOptional ? { ...answer, scopes: null } : answer);
   });

@@ -4,7 +4,7 @@
  * expectation is the release's own behaviour as NOTES.md ("Flavours") cites it.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { buildState, parseFlavor, SeedError, startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { buildState, parseFlavour, SeedError, startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { runSandboxCommand, SandboxCommandError } from '../../src/sandbox/cli.js';
 import { ADMIN_TOKEN, boot, SEED, type Harness } from './helpers.js';
 
@@ -16,7 +16,7 @@ afterEach(async () => {
   h = raw = undefined;
 });
 
-const on = async (flavor: string): Promise<Harness> => (h = await boot(SEED, { flavor }));
+const on = async (flavour: string): Promise<Harness> => (h = await boot(SEED, { flavour }));
 
 /** What the last request was logged with. */
 const lastUnknown = (hh: Harness): string[] => hh.sb.requests().at(-1)!.unknownFields;
@@ -33,13 +33,13 @@ describe('flavour versions', () => {
     ['forgejo@11', '11.0.15+gitea-1.22.0'],
     ['forgejo@15', '15.0.3+gitea-1.22.0'],
   ];
-  it.each(VERSIONS)('%s answers /version as that release, and the Forgejo route only on Forgejo', async (flavor, version) => {
-    const hh = await on(flavor);
+  it.each(VERSIONS)('%s answers /version as that release, and the Forgejo route only on Forgejo', async (flavour, version) => {
+    const hh = await on(flavour);
     const res = await hh.call<{ version: string }>('GET', 'version', { token: null });
     expect(res.status).toBe(200);
     expect(res.json).toEqual({ version });
     const forgejo = await fetch(`${hh.url}/api/forgejo/v1/version`);
-    if (flavor.startsWith('forgejo')) {
+    if (flavour.startsWith('forgejo')) {
       expect(forgejo.status).toBe(200);
       expect(await forgejo.json()).toEqual({ version });
     } else {
@@ -49,28 +49,35 @@ describe('flavour versions', () => {
 
   it('the default is the newest Gitea release; gitea@main (with what no release has yet) is asked for by name', async () => {
     raw = await startSandbox({ token: ADMIN_TOKEN, seed: SEED });
-    expect(raw.flavor.name).toBe('gitea@1.26');
+    expect(raw.flavour.name).toBe('gitea@1.26');
     expect(await (await fetch(`${raw.url}/api/v1/version`)).json()).toEqual({ version: '1.26.0' });
     await raw.close();
     h = await boot(SEED);
-    expect(h.sb.flavor.name).toBe('gitea@main');
+    expect(h.sb.flavour.name).toBe('gitea@main');
     expect((await h.call('GET', 'version')).json).toEqual({ version: '1.27.0+forgeform-sandbox' });
   });
 
-  it('the seed may set flavor:, startSandbox({ flavor }) wins over it, a bad one is a seed error naming the key', async () => {
-    raw = await startSandbox({ token: ADMIN_TOKEN, seed: { ...SEED, flavor: 'forgejo@11' } });
-    expect(raw.flavor.name).toBe('forgejo@11');
+  it('the seed may set flavour:, startSandbox({ flavour }) wins over it, a bad one is a seed error naming the key', async () => {
+    raw = await startSandbox({ token: ADMIN_TOKEN, seed: { ...SEED, flavour: 'forgejo@11' } });
+    expect(raw.flavour.name).toBe('forgejo@11');
     await raw.close();
-    raw = await startSandbox({ token: ADMIN_TOKEN, seed: { ...SEED, flavor: 'forgejo@11' }, flavor: 'gitea@1.22' });
-    expect(raw.flavor.name).toBe('gitea@1.22');
-    expect(() => buildState({ ...SEED, flavor: 'gitea@1.9' })).toThrow(SeedError);
-    expect(() => buildState({ ...SEED, flavor: 'gitea@1.9' })).toThrow(/^flavor: unknown flavor "gitea@1.9": the sandbox plays gitea@1.21, /);
+    raw = await startSandbox({ token: ADMIN_TOKEN, seed: { ...SEED, flavour: 'forgejo@11' }, flavour: 'gitea@1.22' });
+    expect(raw.flavour.name).toBe('gitea@1.22');
+    expect(() => buildState({ ...SEED, flavour: 'gitea@1.9' })).toThrow(SeedError);
+    expect(() => buildState({ ...SEED, flavour: 'gitea@1.9' })).toThrow(/^flavour: unknown flavour "gitea@1.9": the sandbox plays gitea@1.21, /);
+  });
+
+  it('the seed key flavor:, its first spelling, still works; both keys at once are refused', async () => {
+    raw = await startSandbox({ token: ADMIN_TOKEN, seed: { ...SEED, flavor: 'forgejo@11' } });
+    expect(raw.flavour.name).toBe('forgejo@11');
+    expect(() => buildState({ ...SEED, flavor: 'gitea@1.9' })).toThrow(/^flavor: unknown flavour "gitea@1.9": the sandbox plays gitea@1.21, /);
+    expect(() => buildState({ ...SEED, flavor: 'gitea@1.25', flavour: 'gitea@1.25' })).toThrow(/^flavor: give the release once, as flavour:/);
   });
 
   it('a patch release names its line; an unknown fork is refused with the list', () => {
-    expect(parseFlavor('gitea@1.25.4').name).toBe('gitea@1.25');
-    expect(parseFlavor('Forgejo@11.0.2').name).toBe('forgejo@11');
-    expect(() => parseFlavor('gogs@1')).toThrow(/expected FORK@RELEASE, one of gitea@1.21, .*forgejo@15/);
+    expect(parseFlavour('gitea@1.25.4').name).toBe('gitea@1.25');
+    expect(parseFlavour('Forgejo@11.0.2').name).toBe('forgejo@11');
+    expect(() => parseFlavour('gogs@1')).toThrow(/expected FORK@RELEASE, one of gitea@1.21, .*forgejo@15/);
   });
 });
 
@@ -98,8 +105,8 @@ describe('fields a release does not know are ignored and logged as unknown', () 
   });
 
   it('ignore_stale_approvals needs gitea@1.22: gitea@1.21 ignores it', async () => {
-    for (const [flavor, kept] of [['gitea@1.21', false], ['gitea@1.22', true]] as const) {
-      const hh = await on(flavor);
+    for (const [flavour, kept] of [['gitea@1.21', false], ['gitea@1.22', true]] as const) {
+      const hh = await on(flavour);
       const res = await hh.call<Record<string, unknown>>('POST', 'repos/acme/widgets/branch_protections', { body: { rule_name: 'main', ignore_stale_approvals: true } });
       expect(res.status).toBe(201);
       if (kept) expect(res.json.ignore_stale_approvals).toBe(true);
@@ -127,8 +134,8 @@ describe('fields a release does not know are ignored and logged as unknown', () 
 
 describe('routes a release does not have are 404', () => {
   it('badges: gitea@1.22 and newer; gitea@1.21 and Forgejo answer 404', async () => {
-    for (const [flavor, status] of [['gitea@1.21', 404], ['forgejo@15', 404], ['gitea@1.22', 200]] as const) {
-      const hh = await on(flavor);
+    for (const [flavour, status] of [['gitea@1.21', 404], ['forgejo@15', 404], ['gitea@1.22', 200]] as const) {
+      const hh = await on(flavour);
       expect((await hh.call('GET', 'admin/users/alice/badges')).status).toBe(status);
       await hh.sb.close();
     }
@@ -136,8 +143,8 @@ describe('routes a release does not have are 404', () => {
 
   // Before 1.23 the path falls to `/branch_protections/*` (GET, PATCH, DELETE): a known path, another method.
   it('branch protection priorities: gitea@1.23 and newer; before, the rule route answers 405', async () => {
-    for (const [flavor, status] of [['gitea@1.22', 405], ['forgejo@11', 405], ['gitea@1.23', 204]] as const) {
-      const hh = await on(flavor);
+    for (const [flavour, status] of [['gitea@1.22', 405], ['forgejo@11', 405], ['gitea@1.23', 204]] as const) {
+      const hh = await on(flavour);
       expect((await hh.call('POST', 'repos/acme/widgets/branch_protections/priority', { body: { ids: [] } })).status).toBe(status);
       await hh.sb.close();
     }
@@ -148,8 +155,8 @@ describe('PATCH /orgs/{org} on releases with plain strings', () => {
   const FILLED = { full_name: 'Acme Inc', description: 'We make things', website: 'https://acme.example', location: 'Berlin' };
 
   it('gitea@1.25 and forgejo@11 clear the text fields a PATCH omits; gitea@1.26 and the default keep them', async () => {
-    for (const [flavor, clears] of [['gitea@1.25', true], ['forgejo@11', true], ['gitea@1.26', false], ['gitea@main', false]] as const) {
-      const hh = await on(flavor);
+    for (const [flavour, clears] of [['gitea@1.25', true], ['forgejo@11', true], ['gitea@1.26', false], ['gitea@main', false]] as const) {
+      const hh = await on(flavour);
       expect((await hh.call('PATCH', 'orgs/acme', { body: FILLED })).status).toBe(200);
       const res = await hh.call<Record<string, string>>('PATCH', 'orgs/acme', { body: { description: 'Only this changes' } });
       expect(res.status).toBe(200);
@@ -161,8 +168,8 @@ describe('PATCH /orgs/{org} on releases with plain strings', () => {
   });
 
   it('forgejo@11 cannot make an organisation public; gitea@1.25 can', async () => {
-    for (const [flavor, after] of [['forgejo@11', 'private'], ['gitea@1.25', 'public']] as const) {
-      const hh = await on(flavor);
+    for (const [flavour, after] of [['forgejo@11', 'private'], ['gitea@1.25', 'public']] as const) {
+      const hh = await on(flavour);
       await hh.call('PATCH', 'orgs/acme', { body: { visibility: 'private' } });
       const res = await hh.call<{ visibility: string }>('PATCH', 'orgs/acme', { body: { visibility: 'public' } });
       expect(res.json.visibility).toBe(after);
@@ -175,8 +182,8 @@ describe('admin hooks', () => {
   const HOOK = { type: 'gitea', config: { url: 'https://example.com/hook', content_type: 'json' }, authorization_header: 'Bearer abc' };
 
   it('every released Gitea and Forgejo return authorization_header in clear; the default hides it', async () => {
-    for (const [flavor, header] of [['gitea@1.26', 'Bearer abc'], ['forgejo@7', 'Bearer abc'], ['gitea@main', '']] as const) {
-      const hh = await on(flavor);
+    for (const [flavour, header] of [['gitea@1.26', 'Bearer abc'], ['forgejo@7', 'Bearer abc'], ['gitea@main', '']] as const) {
+      const hh = await on(flavour);
       const created = await hh.call<{ id: number; authorization_header: string }>('POST', 'admin/hooks', { body: HOOK });
       expect(created.json.authorization_header).toBe(header);
       expect((await hh.call<{ authorization_header: string }>('GET', `admin/hooks/${created.json.id}`)).json.authorization_header).toBe(header);
@@ -185,8 +192,8 @@ describe('admin hooks', () => {
   });
 
   it('the list honours type= from gitea@1.24; before, it is the system hooks whatever type says', async () => {
-    for (const [flavor, listed] of [['gitea@1.23', ['system']], ['forgejo@15', ['system']], ['gitea@1.24', ['default']]] as const) {
-      const hh = await on(flavor);
+    for (const [flavour, listed] of [['gitea@1.23', ['system']], ['forgejo@15', ['system']], ['gitea@1.24', ['default']]] as const) {
+      const hh = await on(flavour);
       await hh.call('POST', 'admin/hooks', { body: { ...HOOK, config: { ...HOOK.config, url: 'https://example.com/system', is_system_webhook: 'true' } } });
       await hh.call('POST', 'admin/hooks', { body: { ...HOOK, config: { ...HOOK.config, url: 'https://example.com/default' } } });
       const res = await hh.call<{ config: { url: string } }[]>('GET', 'admin/hooks?type=default');
@@ -208,39 +215,39 @@ describe('admin runner list', () => {
   const RUNNERS_SEED = { ...SEED, actions: { runners: [{ name: 'one', labels: ['linux'] }, { name: 'two', labels: ['linux'] }] } };
 
   it('gitea@1.24: {runners, total_count}; forgejo@15: a bare array with X-Total-Count; gitea@1.23 and forgejo@11: 404', async () => {
-    const gitea = (h = await boot(RUNNERS_SEED, { flavor: 'gitea@1.24' }));
+    const gitea = (h = await boot(RUNNERS_SEED, { flavour: 'gitea@1.24' }));
     const g = await gitea.call<{ runners: { name: string }[]; total_count: number }>('GET', 'admin/actions/runners');
     expect(g.json.total_count).toBe(2);
     expect(g.json.runners.map((r) => r.name).sort()).toEqual(['one', 'two']);
     await gitea.sb.close();
 
-    const forgejo = (h = await boot(RUNNERS_SEED, { flavor: 'forgejo@15' }));
+    const forgejo = (h = await boot(RUNNERS_SEED, { flavour: 'forgejo@15' }));
     const f = await forgejo.call<{ name: string }[]>('GET', 'admin/actions/runners');
     expect(Array.isArray(f.json)).toBe(true);
     expect(f.json.map((r) => r.name).sort()).toEqual(['one', 'two']);
     expect(f.headers.get('x-total-count')).toBe('2');
     await forgejo.sb.close();
 
-    for (const flavor of ['gitea@1.23', 'forgejo@11']) {
-      const hh = (h = await boot(RUNNERS_SEED, { flavor }));
+    for (const flavour of ['gitea@1.23', 'forgejo@11']) {
+      const hh = (h = await boot(RUNNERS_SEED, { flavour }));
       expect((await hh.call('GET', 'admin/actions/runners')).status).toBe(404);
       await hh.sb.close();
     }
   });
 });
 
-describe('forgeform sandbox --flavor', () => {
+describe('forgeform sandbox --flavour', () => {
   it('serves the release asked for; an unknown one is refused before listening', async () => {
     let out = '';
     const ctl = new AbortController();
-    const done = runSandboxCommand({ port: 0, token: 'cli-token', flavor: 'forgejo@15' }, { stdout: { write: (s: string) => (out += s) }, signal: ctl.signal });
+    const done = runSandboxCommand({ port: 0, token: 'cli-token', flavour: 'forgejo@15' }, { stdout: { write: (s: string) => (out += s) }, signal: ctl.signal });
     for (let i = 0; i < 100 && !out; i++) await new Promise((r) => setTimeout(r, 10));
     const url = /listening on (\S+) /.exec(out)![1]!;
     expect(await (await fetch(`${url}/api/v1/version`)).json()).toEqual({ version: '15.0.3+gitea-1.22.0' });
     ctl.abort();
     await done;
-    await expect(runSandboxCommand({ flavor: 'gitea@2.0' })).rejects.toThrow(/^--flavor: unknown flavor "gitea@2.0": the sandbox plays gitea@1.21, /);
-    await expect(runSandboxCommand({ flavor: 'gitea@2.0' })).rejects.toBeInstanceOf(SandboxCommandError);
+    await expect(runSandboxCommand({ flavour: 'gitea@2.0' })).rejects.toThrow(/^--flavour: unknown flavour "gitea@2.0": the sandbox plays gitea@1.21, /);
+    await expect(runSandboxCommand({ flavour: 'gitea@2.0' })).rejects.toBeInstanceOf(SandboxCommandError);
   });
 });
 
@@ -251,8 +258,8 @@ describe('federation: /nodeinfo', () => {
     expect((await fetch(`${off.url}/.well-known/nodeinfo`)).status).toBe(404);
     await off.sb.close();
 
-    for (const [flavor, name, version] of [['gitea@1.25', 'gitea', '1.25.4'], ['forgejo@11', 'forgejo', '11.0.15+gitea-1.22.0']] as const) {
-      const hh = (h = await boot(SEED, { flavor, federation: true }));
+    for (const [flavour, name, version] of [['gitea@1.25', 'gitea', '1.25.4'], ['forgejo@11', 'forgejo', '11.0.15+gitea-1.22.0']] as const) {
+      const hh = (h = await boot(SEED, { flavour, federation: true }));
       const res = await hh.call<Record<string, unknown>>('GET', 'nodeinfo', { token: null });
       expect(res.status).toBe(200);
       expect(res.json).toMatchObject({ version: '2.1', software: { name, version }, protocols: ['activitypub'], services: { inbound: [], outbound: ['rss2.0'] }, metadata: {} });
@@ -264,7 +271,7 @@ describe('federation: /nodeinfo', () => {
   });
 
   it('the seed may turn it on; releases without a verified nodeinfo (gitea@1.26, gitea@main) keep the 404', async () => {
-    raw = await startSandbox({ token: ADMIN_TOKEN, seed: { ...SEED, flavor: 'forgejo@7', federation: true } });
+    raw = await startSandbox({ token: ADMIN_TOKEN, seed: { ...SEED, flavour: 'forgejo@7', federation: true } });
     expect((await fetch(`${raw.url}/api/v1/nodeinfo`)).status).toBe(200);
     const main = (h = await boot(SEED, { federation: true }));
     expect((await main.call('GET', 'nodeinfo')).status).toBe(404);

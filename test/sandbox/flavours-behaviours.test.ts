@@ -17,17 +17,17 @@ afterEach(async () => {
   h = raw = undefined;
 });
 
-const on = async (flavor: string, seed: SeedFile = SEED, extra: Record<string, unknown> = {}): Promise<Harness> => {
+const on = async (flavour: string, seed: SeedFile = SEED, extra: Record<string, unknown> = {}): Promise<Harness> => {
   await h?.sb.close();
-  return (h = await boot(seed, { flavor, ...extra }));
+  return (h = await boot(seed, { flavour, ...extra }));
 };
 
 const labelNames = (json: unknown): string[] => (json as { name: string }[]).map((l) => l.name);
 
 describe('issue labels: names or ids', () => {
   it('gitea@1.21 and forgejo@7 take ids only: a name is the decoder’s 422, ids work', async () => {
-    for (const flavor of ['gitea@1.21', 'forgejo@7']) {
-      const hh = await on(flavor);
+    for (const flavour of ['gitea@1.21', 'forgejo@7']) {
+      const hh = await on(flavour);
       const byName = await hh.call<{ message: string }>('PUT', 'repos/acme/widgets/issues/1/labels', { body: { labels: ['feature'] } });
       expect(byName.status).toBe(422);
       expect(byName.json.message).toBe('[]: json: cannot unmarshal string into Go struct field IssueLabelsOption.labels of type int64');
@@ -40,8 +40,8 @@ describe('issue labels: names or ids', () => {
   });
 
   it('gitea@1.22 and forgejo@11 take names', async () => {
-    for (const flavor of ['gitea@1.22', 'forgejo@11']) {
-      const hh = await on(flavor);
+    for (const flavour of ['gitea@1.22', 'forgejo@11']) {
+      const hh = await on(flavour);
       const res = await hh.call('POST', 'repos/acme/widgets/issues/1/labels', { body: { labels: ['feature', 'org-bug'] } });
       expect(res.status).toBe(200);
       expect(labelNames(res.json)).toEqual(['bug', 'feature', 'org-bug']);
@@ -57,8 +57,8 @@ describe('issue labels: names or ids', () => {
     const org = f15.sb.state.orgByName('acme')!;
     expect(unknown.json.message).toBe(`label does not exist [label_id: 0, org_id: ${org.id}]`);
 
-    for (const flavor of ['forgejo@11', 'gitea@1.25']) {
-      const hh = await on(flavor);
+    for (const flavour of ['forgejo@11', 'gitea@1.25']) {
+      const hh = await on(flavour);
       const res = await hh.call<{ message: string }>('DELETE', 'repos/acme/widgets/issues/2/labels/org-bug');
       expect(res.status).toBe(422);
       expect(res.json.message).toBe('label does not exist [label_id: 0]');
@@ -75,8 +75,8 @@ describe('PATCH /admin/users/{u}: login_name and source_id', () => {
   };
 
   it('every Gitea and forgejo@7 require login_name and always write it', async () => {
-    for (const flavor of ['gitea@1.21', 'gitea@1.25', 'gitea@1.26', 'forgejo@7']) {
-      const hh = await on(flavor);
+    for (const flavour of ['gitea@1.21', 'gitea@1.25', 'gitea@1.26', 'forgejo@7']) {
+      const hh = await on(flavour);
       const res = await hh.call<{ message: string }>('PATCH', 'admin/users/alice', { body: { full_name: 'Alice' } });
       expect(res.status).toBe(422);
       expect(res.json.message).toBe('[LoginName]: Required');
@@ -98,8 +98,8 @@ describe('PATCH /admin/users/{u}: login_name and source_id', () => {
   });
 
   it('Forgejo cannot make a user public through the PATCH; Gitea can', async () => {
-    for (const [flavor, after] of [['forgejo@15', 'private'], ['gitea@1.25', 'public']] as const) {
-      const hh = await on(flavor);
+    for (const [flavour, after] of [['forgejo@15', 'private'], ['gitea@1.25', 'public']] as const) {
+      const hh = await on(flavour);
       const loginName = { login_name: 'alice' };
       await hh.call('PATCH', 'admin/users/alice', { body: { ...loginName, source_id: 0, visibility: 'private' } });
       const res = await hh.call<{ visibility: string }>('PATCH', 'admin/users/alice', { body: { ...loginName, source_id: 0, visibility: 'public' } });
@@ -109,8 +109,8 @@ describe('PATCH /admin/users/{u}: login_name and source_id', () => {
   });
 
   it('renaming a user of an external login source: 500 on Gitea and forgejo@11, done on forgejo@15; local users rename everywhere', async () => {
-    for (const [flavor, status] of [['gitea@1.25', 500], ['gitea@main', 500], ['forgejo@11', 500], ['forgejo@15', 204]] as const) {
-      const hh = await on(flavor, EXTERNAL);
+    for (const [flavour, status] of [['gitea@1.25', 500], ['gitea@main', 500], ['forgejo@11', 500], ['forgejo@15', 204]] as const) {
+      const hh = await on(flavour, EXTERNAL);
       const ext = hh.sb.state.data.users.find((u) => u.name === 'ext')!;
       const res = await hh.call<{ message: string }>('POST', 'admin/users/ext/rename', { body: { new_username: 'ext2' } });
       expect(res.status).toBe(status);
@@ -130,11 +130,11 @@ describe('runners', () => {
     expect(runner).toMatchObject({ name: 'one', status: 'idle', labels: ['linux', 'x64'], version: 'v6.0.0', description: 'the first', owner_id: 0, repo_id: 0 });
     expect((await f.call('GET', `admin/actions/runners/${String(runner!.id)}`)).json).toEqual(runner);
 
-    for (const [flavor, keys] of [
+    for (const [flavour, keys] of [
       ['gitea@1.25', ['busy', 'ephemeral', 'id', 'labels', 'name', 'status']],
       ['gitea@1.26', ['busy', 'disabled', 'ephemeral', 'id', 'labels', 'name', 'status']],
     ] as const) {
-      const hh = await on(flavor, RUNNERS);
+      const hh = await on(flavour, RUNNERS);
       const list = await hh.call<{ runners: Record<string, unknown>[] }>('GET', 'admin/actions/runners');
       expect(Object.keys(list.json.runners[0]!).sort()).toEqual(keys);
       expect(list.json.runners[0]).toMatchObject({ status: 'online', busy: false, labels: [{ id: 0, name: 'linux', type: 'custom' }, { id: 1, name: 'x64', type: 'custom' }] });
@@ -159,8 +159,8 @@ describe('runners', () => {
     expect(names((await f.call('GET', 'admin/actions/runners?visible=on')).json)).toHaveLength(4);
     expect(names((await f.call('GET', 'admin/actions/runners?visible=yes')).json)).toEqual(['global']);
 
-    for (const flavor of ['gitea@1.24', 'gitea@main']) {
-      const hh = await on(flavor, SCOPED);
+    for (const flavour of ['gitea@1.24', 'gitea@main']) {
+      const hh = await on(flavour, SCOPED);
       const list = await hh.call<{ runners: unknown[]; total_count: number }>('GET', 'admin/actions/runners');
       expect(names(list.json.runners)).toEqual(['global', 'of-acme', 'of-carol', 'of-widgets']);
       expect(list.json.total_count).toBe(4);
@@ -181,19 +181,19 @@ describe('runners', () => {
   const ALL = ['gitea@1.21', 'gitea@1.22', 'gitea@1.23', 'gitea@1.24', 'gitea@1.25', 'gitea@1.26', 'gitea@main', 'forgejo@7', 'forgejo@11', 'forgejo@15'];
 
   /** Read in each release's api.go: GET from Gitea 1.22 to 1.25 and on every Forgejo, POST from Gitea 1.24; the admin GET under /actions only on Forgejo 15. */
-  function served(flavor: string, path: string, method: string): boolean {
-    const [fork, rel] = flavor.split('@') as [string, string];
+  function served(flavour: string, path: string, method: string): boolean {
+    const [fork, rel] = flavour.split('@') as [string, string];
     const minor = rel === 'main' ? Infinity : Number(rel.split('.')[1]);
-    if (path === 'admin/actions/runners/registration-token') return method === 'GET' ? flavor === 'forgejo@15' : fork === 'gitea' && minor >= 24;
+    if (path === 'admin/actions/runners/registration-token') return method === 'GET' ? flavour === 'forgejo@15' : fork === 'gitea' && minor >= 24;
     if (method === 'GET') return fork === 'forgejo' || (minor >= 22 && minor <= 25);
     return fork === 'gitea' && minor >= 24;
   }
 
-  it.each(ALL)('registration-token routes of %s', async (flavor) => {
-    const hh = await on(flavor);
+  it.each(ALL)('registration-token routes of %s', async (flavour) => {
+    const hh = await on(flavour);
     for (const [path, method] of TOKEN_ROUTES) {
       const res = await hh.call<{ token: string }>(method, path);
-      if (served(flavor, path, method)) {
+      if (served(flavour, path, method)) {
         expect(res.status, `${method} ${path}`).toBe(200);
         expect(res.json.token).toMatch(/^[0-9A-Za-z]{40}$/);
       } else {
@@ -202,7 +202,7 @@ describe('runners', () => {
       }
     }
     // One scope, one token, whichever route asks (the latest active one).
-    if (flavor === 'forgejo@15') {
+    if (flavour === 'forgejo@15') {
       const a = await hh.call<{ token: string }>('GET', 'admin/runners/registration-token');
       const b = await hh.call<{ token: string }>('GET', 'admin/actions/runners/registration-token');
       expect(a.json.token).toBe(b.json.token);
@@ -254,8 +254,8 @@ describe('hook events a release does not set', () => {
     ['gitea@1.25', ['package', 'push', 'status', 'workflow_job', 'workflow_run']],
     ['forgejo@11', ['push']],
     ['forgejo@15', ['action_run_failure', 'package', 'push']],
-  ])('%s keeps %j', async (flavor, kept) => {
-    const hh = await on(flavor);
+  ])('%s keeps %j', async (flavour, kept) => {
+    const hh = await on(flavour);
     const created = await hh.call<{ id: number; events: string[] }>('POST', 'admin/hooks', { body: HOOK });
     expect(created.status).toBe(201);
     expect([...created.json.events].sort()).toEqual(kept);
@@ -270,8 +270,8 @@ describe('branch protections on an archived repository (acme/attic, rule main)',
     ['gitea@1.25', 423, 500],
     ['forgejo@11', 423, 500],
     ['gitea@main', 423, 423],
-  ] as const)('%s: create %i, delete %i', async (flavor, create, del) => {
-    const hh = await on(flavor);
+  ] as const)('%s: create %i, delete %i', async (flavour, create, del) => {
+    const hh = await on(flavour);
     expect((await hh.call('POST', 'repos/acme/attic/branch_protections', { body: { rule_name: 'dev' } })).status).toBe(create);
     const res = await hh.call<{ message: string }>('DELETE', 'repos/acme/attic/branch_protections/main');
     expect(res.status).toBe(del);
@@ -286,8 +286,8 @@ describe('badges a user has already', () => {
   const BADGES: SeedFile = { ...SEED, badges: ['early'] };
 
   it('gitea@1.25 inserts them again (204, listed twice); gitea@main refuses (500)', async () => {
-    for (const [flavor, status, listed] of [['gitea@1.25', 204, 2], ['gitea@main', 500, 1]] as const) {
-      const hh = await on(flavor, BADGES);
+    for (const [flavour, status, listed] of [['gitea@1.25', 204, 2], ['gitea@main', 500, 1]] as const) {
+      const hh = await on(flavour, BADGES);
       expect((await hh.call('POST', 'admin/users/alice/badges', { body: { badge_slugs: ['early'] } })).status).toBe(204);
       expect((await hh.call('POST', 'admin/users/alice/badges', { body: { badge_slugs: ['early'] } })).status).toBe(status);
       expect((await hh.call<unknown[]>('GET', 'admin/users/alice/badges')).json).toHaveLength(listed);

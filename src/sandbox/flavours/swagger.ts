@@ -6,7 +6,7 @@
  * handler does otherwise than the swagger says (SWAGGER_EXCEPTIONS: the handler wins, with its
  * source). The idealised `gitea@main` has no table: it keeps the hand-written data of releases.ts.
  */
-import type { Flavor } from './flavor.js';
+import type { Flavour } from './flavour.js';
 import { SWAGGER_EXCEPTIONS } from './swagger-exceptions.js';
 import { available } from './availability.js';
 import gitea121 from './swagger/gitea@1.21.json' with { type: 'json' };
@@ -45,8 +45,8 @@ const RAW: Record<string, SwaggerTables> = {
 };
 
 /** The table of a released flavour; undefined for `gitea@main`. */
-export function swaggerOf(flavor: Flavor): SwaggerTables | undefined {
-  return RAW[flavor.name];
+export function swaggerOf(flavour: Flavour): SwaggerTables | undefined {
+  return RAW[flavour.name];
 }
 
 /**
@@ -67,26 +67,26 @@ function routeShapes(t: SwaggerTables): Set<string> {
 }
 
 /** The handler's truth where it differs from the swagger, else undefined. */
-function exception(flavor: Flavor, what: string): boolean | undefined {
+function exception(flavour: Flavour, what: string): boolean | undefined {
   const e = SWAGGER_EXCEPTIONS[what];
-  return e ? available(flavor, e.handler) : undefined;
+  return e ? available(flavour, e.handler) : undefined;
 }
 
 /** Whether the release serves `METHOD /path` (sandbox form); undefined when it has no table. */
-export function swaggerHasRoute(flavor: Flavor, method: string, path: string): boolean | undefined {
-  const t = swaggerOf(flavor);
+export function swaggerHasRoute(flavour: Flavour, method: string, path: string): boolean | undefined {
+  const t = swaggerOf(flavour);
   if (!t) return undefined;
-  return exception(flavor, `${method} ${path}`) ?? routeShapes(t).has(routeShape(`${method} ${path}`));
+  return exception(flavour, `${method} ${path}`) ?? routeShapes(t).has(routeShape(`${method} ${path}`));
 }
 
 /**
  * Whether the release's struct has the key (an answer's or a request body's); undefined when the release
  * has no table or the table has no such struct (then the hand-written data decides).
  */
-export function swaggerHasKey(flavor: Flavor, struct: string, key: string): boolean | undefined {
-  const keys = swaggerOf(flavor)?.definitions[struct];
+export function swaggerHasKey(flavour: Flavour, struct: string, key: string): boolean | undefined {
+  const keys = swaggerOf(flavour)?.definitions[struct];
   if (!keys) return undefined;
-  return exception(flavor, `${struct}.${key}`) ?? keys.includes(key);
+  return exception(flavour, `${struct}.${key}`) ?? keys.includes(key);
 }
 
 /**
@@ -94,8 +94,8 @@ export function swaggerHasKey(flavor: Flavor, struct: string, key: string): bool
  * the route (list filters a release does not have are ignored there, as on the real server). Unchanged on
  * `gitea@main` and for a route the table does not have.
  */
-export function releaseQuery(flavor: Flavor, route: string, query: URLSearchParams): URLSearchParams {
-  const t = swaggerOf(flavor);
+export function releaseQuery(flavour: Flavour, route: string, query: URLSearchParams): URLSearchParams {
+  const t = swaggerOf(flavour);
   const declared = t?.query[route];
   if (!declared) return query;
   const out = new URLSearchParams();

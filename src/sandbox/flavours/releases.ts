@@ -13,7 +13,7 @@
  * handlers `hasQuirk` where a release behaves differently.
  */
 import type { FieldDef } from '../http/options.js';
-import type { Flavor, Release } from './flavor.js';
+import type { Flavour, Release } from './flavour.js';
 import { available, type Availability } from './availability.js';
 import { swaggerHasKey, swaggerHasRoute } from './swagger.js';
 
@@ -286,33 +286,33 @@ export const QUIRKS = {
 
 export type Quirk = keyof typeof QUIRKS;
 
-export function hasQuirk(flavor: Flavor, quirk: Quirk): boolean {
-  return available(flavor, QUIRKS[quirk]);
+export function hasQuirk(flavour: Flavour, quirk: Quirk): boolean {
+  return available(flavour, QUIRKS[quirk]);
 }
 
 /** Whether the release serves `METHOD /path` (the router's form, `/repos/:owner/:repo`). */
-export function routeAvailable(flavor: Flavor, method: string, path: string): boolean {
-  return swaggerHasRoute(flavor, method, path) ?? available(flavor, ROUTES[`${method} ${path}`]);
+export function routeAvailable(flavour: Flavour, method: string, path: string): boolean {
+  return swaggerHasRoute(flavour, method, path) ?? available(flavour, ROUTES[`${method} ${path}`]);
 }
 
 /** The pattern the release registers a route under: `…/*` (the rest of the path) is one segment before Gitea 1.26. */
-export function releasePattern(flavor: Flavor, path: string): string {
-  return path.endsWith('/*') && hasQuirk(flavor, 'wildcardOneSegment') ? `${path.slice(0, -2)}/:name` : path;
+export function releasePattern(flavour: Flavour, path: string): string {
+  return path.endsWith('/*') && hasQuirk(flavour, 'wildcardOneSegment') ? `${path.slice(0, -2)}/:name` : path;
 }
 
 /** Whether the release's answer struct has the key. */
-export function answerHas(flavor: Flavor, struct: string, key: string): boolean {
-  return swaggerHasKey(flavor, struct, key) ?? available(flavor, ANSWER_FIELDS[struct]?.[key]);
+export function answerHas(flavour: Flavour, struct: string, key: string): boolean {
+  return swaggerHasKey(flavour, struct, key) ?? available(flavour, ANSWER_FIELDS[struct]?.[key]);
 }
 
 /** Whether the release binds the key of a request struct (`CreateHookOption.name`). */
-export function requestHas(flavor: Flavor, struct: string, key: string): boolean {
-  return swaggerHasKey(flavor, struct, key) ?? available(flavor, REQUEST_FIELDS[struct]?.[key]);
+export function requestHas(flavour: Flavour, struct: string, key: string): boolean {
+  return swaggerHasKey(flavour, struct, key) ?? available(flavour, REQUEST_FIELDS[struct]?.[key]);
 }
 
 /** An answer without the keys the release's struct does not have. */
-export function shapeAnswer<T extends Record<string, unknown>>(flavor: Flavor | undefined, struct: string, answer: T): T {
-  if (!flavor) return answer;
-  for (const key of Object.keys(answer)) if (!answerHas(flavor, struct, key)) delete answer[key];
+export function shapeAnswer<T extends Record<string, unknown>>(flavour: Flavour | undefined, struct: string, answer: T): T {
+  if (!flavour) return answer;
+  for (const key of Object.keys(answer)) if (!answerHas(flavour, struct, key)) delete answer[key];
   return answer;
 }

@@ -7,23 +7,23 @@
  * server ignores it.
  */
 import type { FieldDef, OptionDef } from '../http/options.js';
-import type { Flavor } from './flavor.js';
+import type { Flavour } from './flavour.js';
 import { available, FIELD_VARIANTS, requestHas } from './releases.js';
 
-const cache = new WeakMap<Flavor, Map<OptionDef, OptionDef>>();
+const cache = new WeakMap<Flavour, Map<OptionDef, OptionDef>>();
 
-function fieldFor(opt: OptionDef, d: FieldDef, flavor: Flavor): FieldDef {
-  const variant = FIELD_VARIANTS[opt.name]?.[d.json]?.find((v) => available(flavor, v.in));
+function fieldFor(opt: OptionDef, d: FieldDef, flavour: Flavour): FieldDef {
+  const variant = FIELD_VARIANTS[opt.name]?.[d.json]?.find((v) => available(flavour, v.in));
   return variant ? { ...d, ...variant.def } : d;
 }
 
-export function optionFor(opt: OptionDef, flavor: Flavor | undefined): OptionDef {
-  if (!flavor) return opt;
-  let byOpt = cache.get(flavor);
-  if (!byOpt) cache.set(flavor, (byOpt = new Map()));
+export function optionFor(opt: OptionDef, flavour: Flavour | undefined): OptionDef {
+  if (!flavour) return opt;
+  let byOpt = cache.get(flavour);
+  if (!byOpt) cache.set(flavour, (byOpt = new Map()));
   let out = byOpt.get(opt);
   if (!out) {
-    const fields = opt.fields.filter((d) => requestHas(flavor, opt.name, d.json)).map((d) => fieldFor(opt, d, flavor));
+    const fields = opt.fields.filter((d) => requestHas(flavour, opt.name, d.json)).map((d) => fieldFor(opt, d, flavour));
     out = fields.length === opt.fields.length && fields.every((d, i) => d === opt.fields[i]) ? opt : { name: opt.name, fields };
     byOpt.set(opt, out);
   }

@@ -1,6 +1,6 @@
 /**
  * Where a release's handler does otherwise than its own swagger (`templates/swagger/v1_json.tmpl`, read
- * into src/sandbox/flavors/swagger/*.json by scripts/swagger-tables.mjs): the handler wins. Key: an
+ * into src/sandbox/flavours/swagger/*.json by scripts/swagger-tables.mjs): the handler wins. Key: an
  * answer or request key (`Struct.key`) or a route (`METHOD /path`); value: the releases that really
  * have it, and where that was read.
  */

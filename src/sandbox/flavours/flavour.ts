@@ -7,7 +7,7 @@
 
 export type Fork = 'gitea' | 'forgejo';
 
-export interface Flavor {
+export interface Flavour {
   /** As given on the command line: `gitea@1.25`, `forgejo@11`, `gitea@main`. */
   name: string;
   fork: Fork;
@@ -26,7 +26,7 @@ export interface Flavor {
 export type Release = string | number;
 
 /** Every release the sandbox can play. Version strings: see NOTES.md "Flavours". */
-export const FLAVORS: readonly Flavor[] = [
+export const FLAVOURS: readonly Flavour[] = [
   gitea('1.21', '1.21.11'),
   gitea('1.22', '1.22.6'),
   gitea('1.23', '1.23.8'),
@@ -45,13 +45,13 @@ export const FLAVORS: readonly Flavor[] = [
  * The flavour when none is asked for: the newest Gitea release, as a newcomer's server would be.
  * `gitea@main` (Gitea's development branch, with what no release has yet) is asked for by name.
  */
-export const DEFAULT_FLAVOR_NAME = 'gitea@1.26';
+export const DEFAULT_FLAVOUR_NAME = 'gitea@1.26';
 
-function gitea(line: string, version: string): Flavor {
+function gitea(line: string, version: string): Flavour {
   return { name: `gitea@${line}`, fork: 'gitea', release: releaseNumber('gitea', line), version };
 }
 
-function forgejo(major: number, version: string): Flavor {
+function forgejo(major: number, version: string): Flavour {
   return { name: `forgejo@${major}`, fork: 'forgejo', release: major, version, forgejoVersion: version };
 }
 
@@ -62,23 +62,23 @@ export function releaseNumber(fork: Fork, release: Release): number {
   return fork === 'gitea' ? Number(release.split('.')[1]) : Number(release);
 }
 
-export class FlavorError extends Error {
-  override name = 'FlavorError';
+export class FlavourError extends Error {
+  override name = 'FlavourError';
 }
 
 /** `gitea@1.25` (also `gitea@1.25.4`, `forgejo@11.0`): the flavour, or an error listing the known ones. */
-export function parseFlavor(text: string): Flavor {
+export function parseFlavour(text: string): Flavour {
   const m = /^(gitea|forgejo)@(main|\d+(?:\.\d+)*)$/i.exec(text.trim());
-  const known = (): string => FLAVORS.map((f) => f.name).join(', ');
-  if (!m) throw new FlavorError(`unknown flavor "${text}": expected FORK@RELEASE, one of ${known()}`);
+  const known = (): string => FLAVOURS.map((f) => f.name).join(', ');
+  if (!m) throw new FlavourError(`unknown flavour "${text}": expected FORK@RELEASE, one of ${known()}`);
   const fork = m[1]!.toLowerCase() as Fork;
   const parts = m[2]!.split('.');
   const line = m[2] === 'main' ? 'main' : fork === 'gitea' ? parts.slice(0, 2).join('.') : parts[0]!;
-  const found = FLAVORS.find((f) => f.name === `${fork}@${line}`);
-  if (!found) throw new FlavorError(`unknown flavor "${text}": the sandbox plays ${known()}`);
+  const found = FLAVOURS.find((f) => f.name === `${fork}@${line}`);
+  if (!found) throw new FlavourError(`unknown flavour "${text}": the sandbox plays ${known()}`);
   return found;
 }
 
-export function defaultFlavor(): Flavor {
-  return parseFlavor(DEFAULT_FLAVOR_NAME);
+export function defaultFlavour(): Flavour {
+  return parseFlavour(DEFAULT_FLAVOUR_NAME);
 }
