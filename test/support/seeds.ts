@@ -19,11 +19,12 @@ export const EVERY_KIND: SeedFile = {
       branch_protections: [{ rule_name: 'main' }],
       milestones: [{ title: 'v1' }],
       issues: [{ title: 'First', body: 'one', labels: ['bug'], milestone: 'v1' }],
+      // The repository's settings (repo_settings) are the repository itself; its topics are one of them.
+      topics: ['widgets'],
     },
   ],
   hooks: [{ type: 'gitea', config: { url: 'https://ci.example.com/hook', content_type: 'json', is_system_webhook: true }, events: ['push'], active: true }],
   actions: { runners: [{ name: 'runner-1' }] },
-  // TODO repo_settings: a repository settings (with its sandbox domain's seed), for the registry contract test and the export round trip.
   // npm run new-kind: a new kind's objects go here (its sandbox domain seeds them).
 };
 
