@@ -1,7 +1,7 @@
 // Writes schemas/forgeform.schema.json from its parts: schemas/parts/root.json (the format version,
 // server and policy) and one fragment per kind, the `fragment` its field definitions export
 // (src/kinds/<kind>/fields.ts: the definitions it owns, built from its fields, and, for a kind with a
-// section of its own, that top-level property).
+// section of its own, that top-level property, and the entries of `policy` it owns).
 // The enum of policy.prune is every kind's pruneKey, from the registry (src/kinds/index.ts).
 // A kind's config is edited in its field definitions, never in the assembled file:
 //   node scripts/assemble-schema.mjs          writes the schema
@@ -14,7 +14,7 @@ const root = new URL('../', import.meta.url);
 export const SCHEMA_PATH = 'schemas/forgeform.schema.json';
 
 /** The fragments, in the order of their definitions in the schema. One not listed here is an error, not silently left out. */
-export const FRAGMENTS = ['org', 'repo', 'label', 'branch_protection', 'issue', 'user', 'hook', 'runner', 'repo_settings'];
+export const FRAGMENTS = ['org', 'repo', 'label', 'team', 'branch_protection', 'issue', 'user', 'hook', 'runner', 'repo_settings'];
 
 /**
  * The top-level sections the fragments add, in the order they follow the root's own (version, server,
@@ -64,10 +64,11 @@ export async function assembleSchema() {
   schema.definitions = { ...schema.definitions };
   for (const name of FRAGMENTS) {
     const { part, fragment } = fragmentOf(sources, name);
-    const extra = Object.keys(fragment).filter((k) => k !== 'properties' && k !== 'definitions' && k !== '$comment');
-    if (extra.length) throw new Error(`${part}: a fragment holds properties and definitions only, not "${extra[0]}"`);
+    const extra = Object.keys(fragment).filter((k) => k !== 'properties' && k !== 'definitions' && k !== 'policy' && k !== '$comment');
+    if (extra.length) throw new Error(`${part}: a fragment holds properties, definitions and policy entries only, not "${extra[0]}"`);
     addAll(schema.properties, fragment.properties, 'top-level property', part);
     addAll(schema.definitions, fragment.definitions, 'definition', part);
+    addAll(schema.properties.policy.properties, fragment.policy, 'policy entry', part);
   }
   const fromFragments = Object.keys(schema.properties).filter((p) => !Object.hasOwn(rootProperties, p));
   const unordered = fromFragments.filter((p) => !SECTIONS.includes(p));

@@ -45,6 +45,7 @@ function writes(entry) {
   if (entry.sensitive) out.push('secret: never shown nor saved');
   if (entry.resendOnEdit) out.push('sent again with every edit');
   if (entry.readBack === false) out.push('not checked in a write’s answer');
+  if (entry.perElement) out.push('a set: one request per element added or removed');
   return out.join('; ');
 }
 

@@ -35,13 +35,6 @@ export function kindSpec({ name, scope = 'repo', key, prune, title }) {
   return { name, scope, configKey, pruneKey, title: human, plural: configKey.replace(/_/g, ' '), kindConst: `${camel(name)}Kind`, configType: `${pascal(name)}Config`, docsPage: `docs/kinds/${configKey.replace(/_/g, '-')}.md` };
 }
 
-/** Where the kind's list is on the server, as code (a placeholder path the human corrects). */
-function listPathCode(k) {
-  if (k.scope === 'repo') return `apiPath('repos', ...splitRepo(scope.name), '${k.configKey}')`;
-  if (k.scope === 'org') return `apiPath('orgs', scope.name, '${k.configKey}')`;
-  return `apiPath('admin', '${k.configKey}')`;
-}
-
 /** The config path of one declared object, as code. */
 function declaredPathCode(k) {
   if (k.scope === 'repo') return `['repos', scope.name, '${k.configKey}', name]`;
@@ -90,88 +83,109 @@ ${k.scope === 'server' ? `  properties: {\n    ${k.configKey}: ${sectionCode(k, 
 };
 `,
   );
+  const types = `${pascal(k.name)}Types`;
+  const server = `Server${pascal(k.name)}`;
+  files.set(
+    `src/kinds/${k.name}/types.ts`,
+    `// The types the ${k.name} kind is defined with (defineKind), apart from its modules so that each imports them without a cycle.
+import type { ${scopeConfig} } from '../../config/types.js';
+import type { KindTypes } from '../../model/index.js';
+
+/** A ${k.title} as the server answers it (its shape checked, see read.ts). TODO: what it answers. */
+export type ${server} = Record<string, unknown> & { id: number; name: string };
+
+/** What the kind is typed by: its section of the scope's config, a ${k.title} as answered, no lookups (prepare), no state per run. */
+export type ${types} = KindTypes<Pick<${scopeConfig}, '${k.configKey}'>, ${server}, undefined, undefined>;
+`,
+  );
   files.set(
     `src/kinds/${k.name}/read.ts`,
     `import { apiPath } from '../../gitea/path.js';
 import { normalizeFields, shapeOfFields } from '../fields.js';
-import { ${k.scope === 'repo' ? 'splitRepo, ' : ''}type KindReading, type Scope } from '../../model/index.js';
+import type { Reading } from '../../model/index.js';
 import { fields } from './fields.js';
+import type { ${server}, ${types} } from './types.js';
 
 export { fields } from './fields.js';
 
-/** Where the server lists a scope's ${k.plural}. TODO: the route (and its releases, Kind.availability). */
-export const listPath = (${k.scope === 'server' ? '_scope' : 'scope'}: Scope) => ${listPathCode(k)};
+/** Where the server lists a scope's ${k.plural} (segments: ["repos", owner, name], ["orgs", name], or []). TODO: the route, and its releases (Kind.availability). */
+export function listPath(segments: string[]): string {
+  return apiPath(...segments, '${k.configKey}');
+}
 
 /** A ${k.title} as answered. TODO: its identity as the server names it. */
 export const shape = shapeOfFields(fields, { id: 'id', name: 'string' });
+
+function fromServer(r: ${server}) {
+  return { key: String(r.name), id: Number(r.id), fields: normalizeFields(fields, r, false) };
+}
 
 export const reading = {
   fields,
   shape,
 
-  async read(scope, { client }) {
-    const raw = await client.list<unknown>(listPath(scope), { object: \`${k.plural} of \${scope.name}\`, shape });
-    return raw.map((r) => this.fromServer(r));
+  async read({ scope, ctx }) {
+    const raw = await ctx.client.list<${server}>(listPath(scope.segments), { object: \`${k.plural} of \${scope.name}\`, shape });
+    return raw.map(fromServer);
   },
 
-  fromServer(raw) {
-    const r = raw as Record<string, unknown>;
-    return { key: String(r.name), id: Number(r.id), fields: normalizeFields(fields, r, false) };
-  },
-} satisfies KindReading;
+  fromServer,
+} satisfies Reading<${types}>;
 `,
   );
   files.set(
     `src/kinds/${k.name}/plan.ts`,
-    `import type { ${scopeConfig} } from '../../config/types.js';
-import { normalizeFields } from '../fields.js';
-import type { DesiredObject, KindPlanning } from '../../model/index.js';
-import { fields } from './read.js';
+    `import { normalizeFields } from '../fields.js';
+import type { DesiredObject, Planning } from '../../model/index.js';
+import { fields } from './fields.js';
+import type { ${types} } from './types.js';
 
 export const planning = {
-  async desired(scopeConfig, ${k.scope === 'server' ? '_scope' : 'scope'}) {
-    const declared = (scopeConfig as ${scopeConfig} | undefined)?.${k.configKey};
+  async desired({ entry${k.scope === 'server' ? '' : ', scope'} }) {
+    const declared = entry?.${k.configKey};
     if (!declared) return undefined;
     const objects: DesiredObject[] = Object.entries(declared).map(([name, d]) => ({
       key: name,
-      fields: normalizeFields(fields, d as Record<string, unknown>, true),
+      fields: normalizeFields(fields, { ...d }, true),
       path: ${declaredPathCode(k)},
     }));
     return { objects, problems: [] };
   },
-} satisfies KindPlanning;
+} satisfies Planning<${types}>;
 `,
   );
   files.set(
     `src/kinds/${k.name}/ops.ts`,
-    `import type { KindWriting } from '../../model/index.js';
+    `import type { Writing } from '../../model/index.js';
 import { notAnActionOf } from '../actions.js';
 import { listPath } from './read.js';
+import type { ${types} } from './types.js';
 
 export const writing = {
   // TODO: the requests of each action, as the server's API takes them (see docs/servers-writes.md).
   ops({ scope, action, desired, current, changed }) {
-    const base = listPath(scope);
+    const base = listPath(scope.segments);
     if (action === 'delete') return [{ method: 'DELETE', path: \`\${base}/\${current.id}\` }];
     if (action === 'create') return [{ method: 'POST', path: base, body: { name: desired.key, ...desired.fields } }];
     if (action !== 'update') return notAnActionOf('${k.name}', action);
     return [{ method: 'PATCH', path: \`\${base}/\${current.id}\`, body: Object.fromEntries(changed.map((f) => [f, desired.fields[f]])) }];
   },
-} satisfies KindWriting;
+} satisfies Writing<${types}>;
 `,
   );
   files.set(
     `src/kinds/${k.name}/index.ts`,
-    `import type { Kind } from '../../model/index.js';
+    `import { defineKind } from '../../model/index.js';
 import { writing } from './ops.js';
 import { planning } from './plan.js';
 import { reading } from './read.js';
+import type { ${types} } from './types.js';
 
 /**
  * ${sentence(k.plural)}, by name. TODO: what forgeform manages of them and what it cannot.
  * read.ts reads them, plan.ts plans them, ops.ts writes them; fields.ts defines their config.
  */
-export const ${k.kindConst}: Kind = {
+export const ${k.kindConst} = defineKind<${types}['config'], ${types}['server'], ${types}['prepared'], ${types}['run']>({
   name: '${k.name}',
   title: '${k.title}',
   pruneKey: '${k.pruneKey}',
@@ -181,8 +195,8 @@ export const ${k.kindConst}: Kind = {
   ...reading,
   ...planning,
   ...writing,
-  // TODO: toConfig (and exportInto for a server-wide kind) to export it; then add it to export --include's help.
-};
+  // TODO: toConfig (and exportInto for a server-wide kind) to export it; then name it in export --include's help.
+});
 `,
   );
   const where = k.scope === 'repo' ? '`repos."owner/name".' : k.scope === 'org' ? '`orgs.NAME.' : '`';

@@ -52,7 +52,7 @@ export interface Policy {
    * admin (system and default) webhook not under hooks; runners: every Actions runner not under
    * actions.runners. Without it nothing is ever deleted.
    */
-  prune?: ('labels' | 'branch_protections' | 'users' | 'hooks' | 'runners')[];
+  prune?: ('labels' | 'teams' | 'branch_protections' | 'users' | 'hooks' | 'runners')[];
   /**
    * A plan with more deletions than this is unsafe: plan exits 3 and apply refuses without --force. Default
    * 10.
@@ -124,6 +124,11 @@ export interface OrgConfig {
    * not listed here (nor in label_template) are deleted.
    */
   labels?: Record<string, LabelConfig>;
+  /**
+   * Teams of the organisation, by name, with their members and repositories. With policy.prune containing
+   * "teams", teams of the organisation not listed here are deleted (never the Owners team).
+   */
+  teams?: Record<string, TeamConfig>;
 }
 
 /** Settings of one repository, or of every repository matching a glob. */
@@ -181,6 +186,52 @@ export interface LabelConfig {
   /**
    * Former names of this label: a label with one of these names is renamed (it keeps its issues) instead of a
    * new label being created.
+   */
+  previously?: string[];
+}
+
+/**
+ * A team of the organisation, keyed by its name (letters, digits, "-", "_" and "."). A field that is not
+ * written is not managed.
+ */
+export interface TeamConfig {
+  /** Text shown with the team (the server keeps 255 bytes of it). */
+  description?: string;
+  /**
+   * admin: the team administers every repository it has (units are not managed then). read or write: the
+   * level each unit listed in units is given. Below admin only "admin or not" is compared: Gitea 1.24+ stores
+   * a non-admin team's own permission as none, older releases and Forgejo as its lowest unit level.
+   */
+  permission?: 'read' | 'write' | 'admin';
+  /**
+   * Each repository unit the team has, with its level (none, read, write or admin); units listed in units are
+   * added at the permission. A unit at none and a unit not listed are the same. Needed (or units) to create a
+   * team below admin.
+   */
+  units_map?: Record<string, 'none' | 'read' | 'write' | 'admin'>;
+  /**
+   * The team has every repository of the organisation, new ones included (then repositories cannot be
+   * listed). Turning it off keeps the repositories the team has.
+   */
+  includes_all_repositories?: boolean;
+  /** Members may create repositories in the organisation (always true for the Owners team). */
+  can_create_org_repo?: boolean;
+  /**
+   * User names, as a set: users not listed are removed from the team (one request per user added or removed).
+   * Adding a user makes it a member of the organisation; removing one from its last team removes it from the
+   * organisation.
+   */
+  members?: string[];
+  /**
+   * Names of the organisation's repositories the team has, as a set (one request per repository added or
+   * removed). Not with includes_all_repositories.
+   */
+  repositories?: string[];
+  /** Repository units the team has, each at the permission (shorthand for units_map). */
+  units?: ('repo.code' | 'repo.issues' | 'repo.pulls' | 'repo.releases' | 'repo.wiki' | 'repo.ext_wiki' | 'repo.ext_issues' | 'repo.projects' | 'repo.packages' | 'repo.actions')[];
+  /**
+   * Former names of this team: a team with one of these names is renamed (it keeps its members and
+   * repositories) instead of a new team being created.
    */
   previously?: string[];
 }

@@ -66,10 +66,13 @@ export interface ConfigEntry {
 export type EntrySpec = FieldSpec | ConfigEntry;
 
 /**
- * A kind's schema fragment: the definitions it owns and, for a kind with a section of its own, that
- * top-level property (scripts/assemble-schema.mjs assembles them with schemas/parts/root.json).
+ * A kind's schema fragment: the definitions it owns, for a kind with a section of its own that
+ * top-level property, and its entries of `policy` (scripts/assemble-schema.mjs assembles them with
+ * schemas/parts/root.json).
  */
 export interface SchemaFragment {
   properties?: Record<string, ConfigSchema>;
   definitions?: Record<string, ConfigSchema>;
+  /** The entries of the config's `policy` the kind owns (KindMeta.policy), after the root's own. */
+  policy?: Record<string, ConfigSchema>;
 }

@@ -297,7 +297,8 @@ export interface KindWriting {
    * Fields whose values name objects of another kind (a branch protection's user lists name users),
    * by field, with that kind: a change waits for the change of the same plan that makes each object it
    * names (its create or rename, see ctx.madeBy), whatever the two kinds are. An object of a server-wide
-   * kind is looked for in the server scope, any other in the change's own scope. Each kind named here
+   * kind is looked for in the server scope, an organisation's in the organisation of the change's
+   * repository (a protection's teams), any other in the change's own scope. Each kind named here
    * is in `after` (test/unit/registry.test.ts checks it).
    */
   references?: Record<string, KindMeta>;

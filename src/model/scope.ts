@@ -61,5 +61,16 @@ export function isGlobKey(key: string): boolean {
 /** The server scope: where server-wide objects (and the scopes the plan creates) live. */
 export const SERVER_SCOPE: Scope = { type: 'server', name: '' };
 
+/**
+ * Where objects of a scope type live as seen from a scope: the server for server-wide ones, a
+ * repository's owner for an organisation's (a branch protection's teams are its organisation's),
+ * else the scope itself.
+ */
+export function enclosingScope(type: Scope['type'], scope: Scope): Scope {
+  if (type === 'server') return SERVER_SCOPE;
+  if (type === 'org' && scope.type === 'repo') return { type: 'org', name: scope.repo?.owner ?? splitRepo(scope.name)[0] };
+  return scope;
+}
+
 /** The id of the change that creates the scope `name` of `type`, made by the kind whose objects are such scopes. */
 export type ScopeCreationId = (type: Scope['type'], name: string) => string | undefined;

@@ -1,4 +1,4 @@
-import { SERVER_SCOPE, type Action, type CurrentObject, type DesiredObject, type KindWriting, type OpsInput, type OpsSubject, type Scope, type ScopeContext } from '../model/index.js';
+import { enclosingScope, type Action, type CurrentObject, type DesiredObject, type KindWriting, type OpsInput, type OpsSubject, type Scope, type ScopeContext } from '../model/index.js';
 import type { Change, Op } from '../model/index.js';
 
 /** What a change's requests are built from besides the change itself: the server object and scope as read now. */
@@ -70,7 +70,7 @@ export function referencedChanges(kind: KindWriting, change: Change, base: OpsBa
   for (const f of change.fields) {
     const target = kind.references?.[f.path];
     if (!target || f.context) continue;
-    const where = target.scopeType === 'server' ? SERVER_SCOPE : base.scope;
+    const where = enclosingScope(target.scopeType, base.scope);
     for (const name of Array.isArray(f.after) ? f.after : [f.after]) {
       const made = typeof name === 'string' ? base.ctx.madeBy(target, where, name) : undefined;
       if (made && made !== change.id) out.push(made);

@@ -30,6 +30,8 @@ export interface PlanOptions {
 export interface PlanResult {
   plan: Plan;
   errors: Diagnostic[];
+  /** Changes a kind's guard forbids (the Owners team deleted, the token's own user removed from it): no flag lifts them. */
+  forbidden: string[];
   /** The scopes planned, with their facts, by scope id: apply hands kinds these (see Run.scopes). */
   scopes: Map<string, Scope>;
 }
@@ -302,7 +304,6 @@ function planServer(opts: PlanOptions): Plan['server'] {
 function assessStep(p: Planning, opts: PlanOptions): PlanResult {
   const { changes, ctx } = p;
   const verdict = judgeStep(p, changes, assessSafety);
-  for (const f of verdict.forbidden) p.errors.push({ message: f });
   // One line for the whole plan, not one per object on every run (issue 17): secrets are write-only by
   // design, as in Terraform, and the docs say so; the line only says that some exist and how to send them.
   if (p.secretsNotSent)
@@ -323,5 +324,5 @@ function assessStep(p: Planning, opts: PlanOptions): PlanResult {
     ...(p.withheld.length ? { withheld: p.withheld } : {}),
     changes,
   };
-  return { plan, errors: p.errors.map(placed), scopes: p.scopes };
+  return { plan, errors: p.errors.map(placed), forbidden: verdict.forbidden, scopes: p.scopes };
 }

@@ -23,7 +23,10 @@ import { join } from 'node:path';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseFlavour } from '../../src/sandbox/flavours/flavour.js';
-import { basic, boot, type Harness } from '../sandbox/helpers.js';
+import { adminSearchUsers as forgejoSearchUsers, repoGetBranchProtection as forgejoGetRule } from '@llamaduck/forgejo-ts';
+import { createClient, createConfig } from '@llamaduck/forgejo-ts/client';
+import { giteaApi } from 'gitea-js';
+import { ADMIN_TOKEN, basic, boot, type Harness } from '../sandbox/helpers.js';
 import { answerKeys, SEED } from './facts.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -109,5 +112,44 @@ describe.each(RUNS)('$pkg types the answers of $flavour', ({ pkg, release, flavo
 
   it('the check itself refuses a key the type lacks', () => {
     expect(typeErrors(`import type { User } from '${pkg}';\nexport const u: User = { login: 'x', no_such_key: 1 };`).join('\n')).toMatch(/no_such_key/);
+  });
+});
+
+/**
+ * The clients' own requests, not only their types: each flavour is driven through the package's generated
+ * functions. gitea-js writes path parameters unescaped (`/branch_protections/${name}`), so a rule named
+ * `release/v1` is two path segments — routed nowhere before Gitea 1.26 (404), where a rule name is one
+ * segment (`{name}`), and found from 1.26 (`/*`). forgejo-ts escapes them (`release%2Fv1`): found on every
+ * Forgejo. Its axios client reads `baseURL` (the README's `baseUrl` is ignored).
+ */
+describe.each(RUNS)('$pkg drives $flavour with its own requests', ({ pkg, flavour }) => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await boot({ ...SEED, flavour });
+  });
+  afterAll(async () => h?.sb.close());
+
+  async function viaClient(): Promise<{ users: number; plainRule: number; slashRule: number }> {
+    if (pkg === 'gitea-js') {
+      const api = giteaApi(h.url, { token: ADMIN_TOKEN, customFetch: fetch });
+      const status = async (p: Promise<{ status: number }>): Promise<number> => p.then((r) => r.status, (e: { status: number }) => e.status);
+      return {
+        users: await status(api.admin.adminSearchUsers({ limit: 1 })),
+        plainRule: await status(api.repos.repoGetBranchProtection('acme', 'app', 'main')),
+        slashRule: await status(api.repos.repoGetBranchProtection('acme', 'app', 'release/v1')),
+      };
+    }
+    const client = createClient(createConfig({ baseURL: `${h.url}/api/v1`, headers: { Authorization: `token ${ADMIN_TOKEN}` }, validateStatus: () => true }));
+    const rule = (name: string) => forgejoGetRule({ client, path: { owner: 'acme', repo: 'app', name } });
+    return {
+      users: (await forgejoSearchUsers({ client, query: { limit: 1 } })).status ?? 0,
+      plainRule: (await rule('main')).status ?? 0,
+      slashRule: (await rule('release/v1')).status ?? 0,
+    };
+  }
+
+  it('answers the client’s requests; a rule name with "/" only where the client’s path fits the release’s route', async () => {
+    const slashFound = pkg !== 'gitea-js' || flavour === 'gitea@1.26';
+    expect(await viaClient()).toEqual({ users: 200, plainRule: 200, slashRule: slashFound ? 200 : 404 });
   });
 });

@@ -1,11 +1,12 @@
 /**
  * The contract of the domain registry: every folder under `src/sandbox/domains/` is registered,
- * no two domains claim the same seed key or route, and the registration order never lets a
+ * no two domains claim the same table, seed key or route, and the registration order never lets a
  * parameter route shadow a static one (hono matches in registration order; Gitea's chi prefers the
  * static path).
  */
 import { readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { emptyAccessData } from '../../src/sandbox/core/state.js';
 import { DOMAINS } from '../../src/sandbox/domains/index.js';
 import type { ApiRouter, Method } from '../../src/sandbox/http/router.js';
 
@@ -52,6 +53,14 @@ describe('the domain registry', () => {
     expect(shared(owners((d) => d.seed?.keys ?? []))).toEqual([]);
     expect(shared(owners((d) => (d.seed?.repo ?? []).flatMap((n) => n.keys)))).toEqual([]);
     expect(shared(owners((d) => (d.seed?.org ?? []).flatMap((n) => n.keys)))).toEqual([]);
+  });
+
+  it('gives every table of the state to one owner: the access model (core) or one domain', () => {
+    const byTable: Record<string, string[]> = {};
+    for (const t of Object.keys(emptyAccessData())) (byTable[t] ??= []).push('core');
+    for (const d of DOMAINS) for (const t of Object.keys(d.data?.empty() ?? {})) (byTable[t] ??= []).push(d.name);
+    expect(Object.entries(byTable).filter(([, owners]) => owners.length > 1)).toEqual([]);
+    expect(byTable.teams).toEqual(['teams']);
   });
 
   it('registers each method and path once', () => {

@@ -26,6 +26,7 @@ describe('npm run new-kind (what it would write)', () => {
         'src/kinds/gizmo/ops.ts',
         'src/kinds/gizmo/plan.ts',
         'src/kinds/gizmo/read.ts',
+        'src/kinds/gizmo/types.ts',
         'src/kinds/index.ts',
         'src/kinds/repo/fields.ts',
         'test/e2e/gizmos.test.ts',
@@ -63,7 +64,7 @@ describe('npm run new-kind (run into a copy of the repository)', () => {
 
   beforeAll(() => {
     copy = mkdtempSync(join(tmpdir(), 'forgeform-new-kind-'));
-    for (const p of ['src', 'scripts', 'schemas', 'docs', 'test/support', 'README.md', 'package.json', 'tsconfig.json']) cpSync(join(root, p), join(copy, p), { recursive: true });
+    for (const p of ['src', 'scripts', 'schemas', 'docs', 'test/support', 'README.md', 'package.json', 'tsconfig.json', 'eslint.config.js']) cpSync(join(root, p), join(copy, p), { recursive: true });
     symlinkSync(join(root, 'node_modules'), join(copy, 'node_modules'), 'dir');
     node('scripts/new-kind.mjs', 'gizmo', '--no-bundle');
     node('scripts/new-kind.mjs', 'widget', '--scope', 'server', '--no-prune', '--no-bundle');
@@ -77,6 +78,16 @@ describe('npm run new-kind (run into a copy of the repository)', () => {
     let output = '';
     try {
       execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.scaffold.json', '--noEmit'], { cwd: copy, encoding: 'utf8' });
+    } catch (e) {
+      output = String((e as { stdout?: string }).stdout ?? e);
+    }
+    expect(output).toBe('');
+  }, 240_000);
+
+  it('starts kinds that pass the lint', () => {
+    let output = '';
+    try {
+      execFileSync(process.execPath, [join(root, 'node_modules/eslint/bin/eslint.js'), 'src/kinds/gizmo', 'src/kinds/widget', 'src/kinds/index.ts', 'src/kinds/repo/fields.ts', 'test/e2e/gizmos.test.ts'], { cwd: copy, encoding: 'utf8' });
     } catch (e) {
       output = String((e as { stdout?: string }).stdout ?? e);
     }

@@ -38,6 +38,20 @@ describe('schemas/forgeform.schema.json', () => {
     expect([...schema.properties.policy.properties.prune.items.enum].sort()).toEqual([...deleting].sort());
   });
 
+  it('takes each kind’s entries of policy from its fragment: the ones the kind owns (KindMeta.policy), no others', async () => {
+    const schema = JSON.parse(read(SCHEMA_PATH as string)) as { properties: { policy: { properties: Record<string, unknown> } } };
+    const fromKinds: string[] = [];
+    for (const name of FRAGMENTS as string[]) {
+      const fragment = await fragmentOf(name);
+      const owners = kinds.filter((k) => k.name === name || k.name.endsWith(`_${name}`));
+      const owned = [...new Set(owners.flatMap((k) => Object.keys(k.policy ?? {})))];
+      expect(Object.keys(fragment.policy ?? {}).sort(), name).toEqual(owned.sort());
+      for (const [entry, def] of Object.entries(fragment.policy ?? {})) expect(schema.properties.policy.properties[entry]).toEqual(def);
+      fromKinds.push(...owned);
+    }
+    expect(fromKinds).toEqual(expect.arrayContaining(['protected_users', 'purge_users']));
+  });
+
   it('has its TypeScript types generated from it (src/config/schema-types.ts; npm run schema writes both)', () => {
     expect((configTypesSource as () => string)() === read(TYPES_PATH as string)).toBe(true);
   });

@@ -120,7 +120,7 @@ export async function computePlan(
   let config = shard ? shardConfig(loaded.config, shard) : loaded.config;
   if (changed?.narrowing) config = narrowConfig(config, changed.narrowing);
   const planned = config === loaded.config ? loaded : { ...loaded, config };
-  const { plan, errors, scopes } = await buildPlan({
+  const { plan, errors, forbidden, scopes } = await buildPlan({
     client,
     loaded: planned,
     kinds,
@@ -132,6 +132,8 @@ export async function computePlan(
   });
   // Objects left out for their own problem are named too: fixing the errors alone would not plan them.
   if (errors.length) throw new UserError(`${formatPlanErrors(errors)}${(plan.withheld ?? []).map((w) => `\n${w}`).join('')}\nPlanning failed: nothing was changed.`);
+  // A guard's refusal is a plan that must never run, as apply refuses a saved one (exit 3): no flag lifts it.
+  if (forbidden.length) throw new UserError(`${forbidden.map((f) => `Refused: ${f}`).join('\n')}\nThe plan is refused: nothing was changed. No flag lifts this: change the configuration.`, EXIT.unsafe);
   for (const selector of targetSelectors?.unmatched() ?? []) plan.warnings.push(`--target "${selector}" matches nothing the configuration declares: nothing is planned for it`);
   return { plan, client, loaded, server, scopes };
 }

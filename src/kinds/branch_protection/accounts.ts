@@ -6,6 +6,7 @@ import { isApiError } from '../../gitea/errors.js';
 import { apiPath } from '../../gitea/path.js';
 import { asSet } from '../fields.js';
 import { SERVER_SCOPE, type AnyRequest, type CurrentObject, type DesiredObject, type PrepareRequest, type Problem, type RequestScope, type ScopeContext } from '../../model/index.js';
+import { teamKind } from '../team/index.js';
 import { userKind } from '../user/index.js';
 import type { BranchProtectionRun, BranchProtectionTypes, KnownAccounts } from './types.js';
 
@@ -40,10 +41,14 @@ function namesIn(desired: DesiredObject[], list: (field: string) => boolean): Se
   return out;
 }
 
+/**
+ * The teams of an organisation as this plan leaves them (those it creates or renames included, those it
+ * deletes left out), from the team kind's one list of the organisation, shared with it.
+ */
 function teamsOf(ctx: ScopeContext, byOrg: BranchProtectionRun['teams'], org: string): Promise<Set<string>> {
   let p = byOrg.get(lc(org));
   if (!p) {
-    p = ctx.client.list<{ name?: string }>(apiPath('orgs', org, 'teams'), { object: `teams of ${org}`, shape: { name: 'string' } }).then((teams) => new Set(teams.map((t) => lc(String(t.name)))));
+    p = ctx.projected(teamKind, { type: 'org', name: org }).then((teams) => new Set(teams.map((t) => lc(t.key))));
     byOrg.set(lc(org), p);
   }
   return p;

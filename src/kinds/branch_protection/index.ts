@@ -1,4 +1,5 @@
 import { defineKind } from '../../model/index.js';
+import { teamKind } from '../team/index.js';
 import { userKind } from '../user/index.js';
 import { runState } from './accounts.js';
 import { exporting } from './export.js';
@@ -19,10 +20,14 @@ export const branchProtectionKind = defineKind<BranchProtectionTypes['config'], 
   configKey: 'branch_protections',
   scopeType: 'repo',
   actions: ['create', 'update', 'delete'],
-  // Users the plan creates count as existing in the allowlists (src/kinds/branch_protection/accounts.ts).
-  after: [userKind.name],
-  // The user lists name users: a rule waits for the create of a user it names (issue 17 item 5).
-  references: Object.fromEntries(fields.filter((f) => /_usernames?$/.test(f.name)).map((f) => [f.name, userKind])),
+  // Users and teams the plan creates count as existing in the allowlists (src/kinds/branch_protection/accounts.ts).
+  after: [userKind.name, teamKind.name],
+  // The user lists name users, the team lists teams of the repository's organisation: a rule waits for
+  // the create (or rename) of each one it names (issue 17 item 5, issue 21).
+  references: Object.fromEntries([
+    ...fields.filter((f) => /_usernames?$/.test(f.name)).map((f) => [f.name, userKind] as const),
+    ...fields.filter((f) => f.name.endsWith('_teams')).map((f) => [f.name, teamKind] as const),
+  ]),
   runState,
   ...reading,
   ...planning,

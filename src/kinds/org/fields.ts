@@ -51,6 +51,17 @@ export const entries: EntrySpec[] = [
       'label',
     ),
   ),
+  configEntry(
+    'teams',
+    byName(
+      {
+        title: 'Teams',
+        description: 'Teams of the organisation, by name, with their members and repositories. With policy.prune containing "teams", teams of the organisation not listed here are deleted (never the Owners team).',
+      },
+      { type: 'string', pattern: '^[A-Za-z0-9_.-]+$', patternErrorMessage: 'must be a team name (letters, digits, "-", "_" and ".")' },
+      'team',
+    ),
+  ),
   // npm run new-kind adds the section of a new organisation kind here.
 ];
 

@@ -1,4 +1,4 @@
-import { bool, configEntry, field, int, objectSchema, only, serverFields, set, str, text } from '../fields.js';
+import { bool, configEntry, field, int, objectSchema, only, serverFields, set, str, text, type ConfigDoc } from '../fields.js';
 import type { Availability, EntrySpec, FieldSpec, SchemaFragment } from '../../model/index.js';
 import { BADGES } from './extras.js';
 
@@ -124,8 +124,28 @@ export const entries: EntrySpec[] = [
 
 export const fields = serverFields(entries);
 
-/** The `users` section, the user definition and the SSH key one. */
+/** The users' entries of `policy` (their meaning: policy.ts, guards.ts, ops.ts). */
+const policy: Record<string, ConfigDoc> = {
+  protected_users: {
+    title: 'Protected users',
+    description:
+      "Users that are never deleted, demoted (admin: false), deactivated (active: false) or barred from signing in (prohibit_login: true). The token's own user and the last site administrator are always protected.",
+    type: 'array',
+    uniqueItems: true,
+    items: { type: 'string', minLength: 1 },
+  },
+  purge_users: {
+    title: 'Purge deleted users',
+    description:
+      'With users in prune: delete undeclared users with ?purge=true, which also deletes their repositories and packages, their organisation memberships and every organisation they alone own (not atomic: a failure can leave part of it done). Without it (the default) Gitea refuses to delete a user who still owns repositories or belongs to an organisation, and apply reports that refusal.',
+    type: 'boolean',
+    default: false,
+  },
+};
+
+/** The `users` section, the users' policy entries, the user definition and the SSH key one. */
 export const fragment: SchemaFragment = {
+  policy,
   properties: {
     users: {
       title: 'Users',
