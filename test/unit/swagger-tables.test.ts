@@ -10,15 +10,14 @@ import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import { kinds } from '../../src/kinds/index.js';
 import { emptyState } from '../../src/sandbox/core/state-file.js';
-import { DOMAINS } from '../../src/sandbox/domains/index.js';
-import type { OptionDef } from '../../src/sandbox/http/options.js';
-import { ApiRouter, type Method } from '../../src/sandbox/http/router.js';
+import { ApiRouter } from '../../src/sandbox/http/router.js';
 import { optionFor } from '../../src/sandbox/flavours/options.js';
 import { routeShape } from '../../src/sandbox/flavours/swagger.js';
 import { serverHas, type Availability, type ServerInfo } from '../../src/model/index.js';
 import { FLAVOURS, type Flavour } from '../../src/sandbox/flavours/flavour.js';
 import { ANSWER_FIELDS, answerHas, available, REQUEST_FIELDS, ROUTES, shapeAnswer } from '../../src/sandbox/flavours/releases.js';
 import { SWAGGER_EXCEPTIONS } from '../../src/sandbox/flavours/swagger-exceptions.js';
+import { sandboxRoutes } from '../support/sandbox-routes.js';
 import { swaggerOf } from '../support/swagger.js';
 
 /** Every release with a swagger: all but the idealised gitea@main. */
@@ -133,19 +132,6 @@ describe('forgeform’s availability data agrees with the swagger of every relea
     expect(wrong).toEqual([]);
   });
 });
-
-/** Every route the sandbox implements (whatever the release), with the option struct it binds. */
-function sandboxRoutes(): { method: Method; path: string; option?: OptionDef }[] {
-  const seen: { method: Method; path: string; option?: OptionDef }[] = [];
-  class Recorder extends ApiRouter {
-    override on(method: Method, path: string, ...steps: { bodyOption?: OptionDef }[]): void {
-      seen.push({ method, path, option: steps.find((s) => s.bodyOption)?.bodyOption });
-    }
-  }
-  const r = new Recorder(new Hono(), emptyState(), () => '/', FLAVOURS.at(-1)!);
-  for (const d of DOMAINS) d.routes?.(r);
-  return seen;
-}
 
 /**
  * The flavours play their release's tables, not only agree with them: a route, a request key or an answer
