@@ -126,6 +126,23 @@ describe('teams end to end', () => {
     expect(again.stdout).toContain('No changes');
   });
 
+  it('applies a saved plan of member, repository and field changes exactly, and refuses it once applied', async () => {
+    w = await world(seed);
+    const file = w.config(CONFIG);
+    const saved = `${w.dir}/teams.plan`;
+    const plan = await w.cli(['plan', '-c', file, '--out', saved]);
+    expect(plan.code, plan.stderr).toBe(0);
+    const apply = await w.cli(['apply', saved]);
+    expect(apply.code, apply.stdout + apply.stderr).toBe(0);
+    expect(await namesOf(w, 'developers', 'members')).toEqual(['alice', 'bob']);
+    expect((await w.cli(['plan', '-c', file, '--detailed-exitcode'])).code).toBe(0);
+    // Applied again, its creates and renames find their names taken: refused, nothing written twice.
+    w.sandbox.clearRequests();
+    const again = await w.cli(['apply', saved]);
+    expect(again.code).not.toBe(0);
+    expect(writes(w.sandbox)).toEqual([]);
+  });
+
   it('keeps the Owners team out of a prune, with a warning', async () => {
     w = await world(seed);
     const file = w.config('version: 1\npolicy:\n  prune: [teams]\norgs:\n  acme:\n    teams:\n      devs: { permission: write, units: [repo.code] }\n');

@@ -14,6 +14,8 @@ import { reading, type TeamTypes } from './read.js';
  */
 export const teamKind: Kind = defineKind<TeamTypes['config'], TeamTypes['server'], TeamTypes['prepared'], TeamTypes['run']>({
   name: 'team',
+  // A second team of the same name (any case) is refused (422 team already exists): apply need not look for copies after a create.
+  uniqueNames: true,
   title: 'team',
   configKey: 'teams',
   pruneKey: 'teams',
