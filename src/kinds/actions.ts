@@ -1,4 +1,4 @@
-import type { Action } from '../model/index.js';
+import type { Action, CurrentObject } from '../model/index.js';
 
 /**
  * A change of an action its kind does not list in `actions` reached its ops: the planner never makes
@@ -7,4 +7,13 @@ import type { Action } from '../model/index.js';
  */
 export function notAnActionOf(kind: string, action: Action): never {
   throw new Error(`a ${kind} change cannot be a ${action}`);
+}
+
+/**
+ * The server id of an object read from a list that gives every object one (runners, hooks): a read
+ * object without one is a bug of the kind's fromServer, never a request to an "undefined" path.
+ */
+export function idOf(kind: string, current: CurrentObject): number | string {
+  if (current.id === undefined) throw new Error(`the ${kind} "${current.key}" was read without an id`);
+  return current.id;
 }

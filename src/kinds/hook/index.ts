@@ -1,9 +1,9 @@
-import type { Kind } from '../../model/index.js';
+import { defineKind } from '../../model/index.js';
 import { exporting } from './export.js';
 import { eventFeatures } from './events.js';
 import { writing } from './ops.js';
-import { planning } from './plan.js';
-import { identityOf, reading } from './read.js';
+import { planning, safety } from './plan.js';
+import { identityOf, reading, type HookTypes } from './read.js';
 
 export { eventsToConfig, expandEvents, normalizeEvents } from './events.js';
 export { hookKey } from './read.js';
@@ -13,7 +13,7 @@ export { hookKey } from './read.js';
  * url, and the change key reads e.g. "system gitea https://ci.example.com/hook". read.ts reads
  * them, plan.ts checks them, ops.ts writes them, export.ts exports them.
  */
-export const hookKind: Kind = {
+export const hookKind = defineKind<HookTypes['config'], HookTypes['server'], HookTypes['prepared'], HookTypes['run']>({
   name: 'hook',
   title: 'admin webhook',
   pruneKey: 'hooks',
@@ -25,6 +25,7 @@ export const hookKind: Kind = {
   features: eventFeatures,
   ...reading,
   ...planning,
+  ...safety,
   ...writing,
   ...exporting,
-};
+});

@@ -1,7 +1,8 @@
 import { apiPath } from '../../gitea/path.js';
-import type { CurrentObject, DesiredObject, KindWriting, Op } from '../../model/index.js';
+import type { CurrentObject, DesiredObject, Op, Writing } from '../../model/index.js';
+import { idOf } from '../actions.js';
 import { eventsToConfig } from './events.js';
-import { identityOf, SLACK_KEYS } from './read.js';
+import { identityOf, SLACK_KEYS, type HookTypes } from './read.js';
 
 /**
  * The body of POST /admin/hooks: identity (from the key), secret and every field the change carries;
@@ -57,18 +58,18 @@ function editBody(d: DesiredObject, cur: CurrentObject): Record<string, unknown>
 
 export const writing = {
   ops({ action, desired, current }) {
-    const remove: Op = { method: 'DELETE', path: apiPath('admin', 'hooks', current?.id ?? 0) };
+    if (action === 'create') return [{ method: 'POST', path: 'admin/hooks', body: createBody(desired) }];
+    const remove: Op = { method: 'DELETE', path: apiPath('admin', 'hooks', idOf('hook', current)) };
     if (action === 'delete') return [remove];
     const create: Op = { method: 'POST', path: 'admin/hooks', body: createBody(desired, action === 'replace' ? current : undefined) };
-    if (action === 'create') return [create];
     if (action === 'replace') return [{ ...remove, reason: 'Gitea cannot change a hook secret in place: the hook is deleted and created again (it gets a new id)' }, create];
     return [
       {
         method: 'PATCH',
-        path: apiPath('admin', 'hooks', current.id!),
+        path: apiPath('admin', 'hooks', idOf('hook', current)),
         body: editBody(desired, current),
         onStatus: { '500': 'the hook no longer exists on the server (Gitea answers 500 for an unknown hook id): plan again' },
       },
     ];
   },
-} satisfies KindWriting;
+} satisfies Writing<HookTypes>;

@@ -1,11 +1,11 @@
-import type { Config, HookConfig } from '../../config/types.js';
+import type { HookConfig } from '../../config/types.js';
 import { isDeepStrictEqual } from 'node:util';
 import { asSet, normalizeFields } from '../fields.js';
 import { secretFromEnvironment } from '../secrets.js';
 import { isSecret } from '../../secret.js';
-import { describeAvailability, describeServer, type CurrentObject, type DesiredObject, type Kind, type Problem, type ScopeContext } from '../../model/index.js';
+import { describeAvailability, describeServer, type CurrentObject, type DesiredObject, type Planning, type Problem, type Reading, type Safety, type ScopeContext } from '../../model/index.js';
 import { eventsEditCannotChange, expandEvents, normalizeEvents } from './events.js';
-import { fields, FROM_SERVER, hookKey, identityOf, LIST_BY_TYPE, listsByType, revealed, type Identity } from './read.js';
+import { fields, FROM_SERVER, hookKey, identityOf, LIST_BY_TYPE, listsByType, revealed, type HookTypes, type Identity } from './read.js';
 
 /**
  * What this server's API cannot do with a declared hook: list its default hooks; change an event its
@@ -45,8 +45,8 @@ export function hasUserinfo(url: string): boolean {
 }
 
 export const planning = {
-  async desired(scopeConfig, _scope, ctx) {
-    const hooks = (scopeConfig as Config).hooks;
+  async desired({ entry, ctx }) {
+    const hooks = entry?.hooks;
     if (!hooks) return undefined;
     const problems: Problem[] = [];
     const objects: DesiredObject[] = [];
@@ -91,18 +91,22 @@ export const planning = {
     return undefined;
   },
 
-  check(desired, current, _scope, ctx) {
+  check({ desired, current, ctx }) {
     const id = identityOf(desired.key);
     if (!current && (id.type === 'matrix' || id.type === 'packagist'))
       return [{ path: [...desired.path, 'type'], message: `Gitea's API cannot set the ${id.type === 'matrix' ? 'room' : 'package'} settings of a ${id.type} hook: create it in Gitea's web UI; forgeform then manages its other fields` }];
     return serverRefusals(desired, current, id, ctx);
   },
 
-  async annotate(change) {
+} satisfies Planning<HookTypes> & Pick<Reading<HookTypes>, 'compare'>;
+
+export const safety = {
+  async annotate({ change }) {
     const notes: string[] = [];
     const edit = change.ops.find((o) => o.method === 'PATCH');
     if (edit) {
-      const sent = (edit.body as Record<string, unknown>).authorization_header;
+      const body = edit.body;
+      const sent = body && typeof body === 'object' && 'authorization_header' in body ? body.authorization_header : undefined;
       notes.push(
         sent === undefined
           ? 'Gitea clears the authorization header of a hook on every edit that does not send it: declare authorization_header if this hook has one'
@@ -114,4 +118,4 @@ export const planning = {
     for (const op of change.ops) if (op.reason) notes.push(op.reason);
     return notes.length ? { notes } : undefined;
   },
-} satisfies Partial<Kind>;
+} satisfies Safety<HookTypes>;

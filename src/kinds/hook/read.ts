@@ -1,7 +1,8 @@
 import type { Shape } from '../../gitea/answer.js';
 import { normalizeFields } from '../fields.js';
 import { isSecret, Secret } from '../../secret.js';
-import { serverHas, type Availability, type CurrentObject, type KindReading, type ServerInfo } from '../../model/index.js';
+import type { Config } from '../../config/types.js';
+import { serverHas, type Availability, type CurrentObject, type KindTypes, type Reading, type ServerInfo } from '../../model/index.js';
 import { fields, SLACK_KEYS } from './fields.js';
 
 export { fields, SLACK_KEYS } from './fields.js';
@@ -38,7 +39,7 @@ export function hookKey(id: Identity): string {
 
 export function identityOf(key: string): Identity {
   const [scope, type, ...url] = key.split(' ');
-  return { scope: scope as Identity['scope'], type: type ?? '', url: url.join(' ') };
+  return { scope: scope === 'default' ? 'default' : 'system', type: type ?? '', url: url.join(' ') };
 }
 
 /**
@@ -51,8 +52,7 @@ export function withoutCredentials(url: string): string {
 }
 
 /** A server hook, in the list it came from (system or default): the hook itself does not say. */
-function hookFromServer(raw: unknown, scope: Identity['scope']): CurrentObject {
-  const r = raw as Record<string, unknown> & { config?: Record<string, unknown> };
+function hookFromServer(r: ServerHook, scope: Identity['scope']): CurrentObject {
   const config = r.config ?? {};
   const type = String(r.type ?? '');
   const values: Record<string, unknown> = { content_type: config.content_type, events: r.events, branch_filter: r.branch_filter, active: r.active, name: r.name };
@@ -76,15 +76,21 @@ export const shape: Shape = {
   authorization_header: 'string?',
 };
 
+/** A hook as the server answers it (its shape checked, see shape). */
+type ServerHook = Record<string, unknown> & { id: number; type: string; config?: Record<string, unknown> | null; authorization_header?: string | null };
+
+/** What the hook kind is typed by: the whole config (admin hooks are server-wide), a hook as answered; no lookups, no state per run. */
+export type HookTypes = KindTypes<Config, ServerHook>;
+
 export const reading = {
   fields,
   shape,
 
   // The list does not say whether a hook is a system or a default one: list each type on its own, where the server can.
-  async read(_scope, ctx) {
+  async read({ ctx }) {
     const inClear = has(ctx.server, HEADER_IN_CLEAR);
     const list = (type: 'system' | 'default') =>
-      ctx.client.list<Record<string, unknown>>('admin/hooks', { query: { type }, object: `${type} webhooks`, shape }).then((hooks) =>
+      ctx.client.list<ServerHook>('admin/hooks', { query: { type }, object: `${type} webhooks`, shape }).then((hooks) =>
         hooks.map((h) => {
           const o = hookFromServer(h, type);
           if (inClear) o.fields.authorization_header = new Secret(revealed(h.authorization_header), FROM_SERVER);
@@ -99,4 +105,4 @@ export const reading = {
   fromServer(raw) {
     return hookFromServer(raw, 'system');
   },
-} satisfies KindReading;
+} satisfies Reading<HookTypes>;

@@ -1,8 +1,9 @@
-import type { Kind } from '../../model/index.js';
+import { defineKind } from '../../model/index.js';
 import { orgLabelKind, repoLabelKind } from '../label/index.js';
 import { writing } from './ops.js';
-import { planning } from './plan.js';
+import { planning, safety } from './plan.js';
 import { reading } from './read.js';
+import type { IssueTypes } from './types.js';
 
 export { exclusiveScope } from './plan.js';
 
@@ -10,7 +11,7 @@ export { exclusiveScope } from './plan.js';
  * An issue the config names by number: never created or deleted, only edited. read.ts reads it,
  * plan.ts resolves its labels and milestone, ops.ts writes it.
  */
-export const issueKind: Kind = {
+export const issueKind = defineKind<IssueTypes['config'], IssueTypes['server'], IssueTypes['prepared'], IssueTypes['run']>({
   name: 'issue',
   title: 'issue',
   // Issues are never created or deleted by forgeform.
@@ -22,6 +23,7 @@ export const issueKind: Kind = {
   after: [repoLabelKind.name, orgLabelKind.name],
   ...reading,
   ...planning,
+  ...safety,
   ...writing,
   // No export facet: issues are chosen one by one, not exported wholesale.
-};
+});

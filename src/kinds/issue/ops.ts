@@ -1,8 +1,8 @@
 import { apiPath } from '../../gitea/path.js';
-import { splitRepo, type KindWriting, type Op } from '../../model/index.js';
+import type { Op, Writing } from '../../model/index.js';
 import { notAnActionOf } from '../actions.js';
 import { dueDateToSend } from './due-date.js';
-import type { Prepared } from './plan.js';
+import type { IssueTypes } from './types.js';
 import { bodyLockedByServer, metaOf, mode } from './read.js';
 
 /** How declared labels apply: not a field of the issue; shown with a labels change when exact. */
@@ -23,9 +23,11 @@ export const writing = {
 
   ops({ scope, action, desired: d, current, changed, prepared, shown, ctx }) {
     if (action !== 'update') return notAnActionOf('issue', action);
-    const base = apiPath('repos', ...splitRepo(scope.name), 'issues', d.key.slice(1));
-    const p = (prepared as Prepared).get(d.key)!;
-    const exact = shown?.[LABELS_MODE] === 'exact';
+    const base = apiPath(...scope.segments, 'issues', d.key.slice(1));
+    const p = prepared.get(d.key);
+    // prepare resolves every issue the changes name, at plan time and again at apply.
+    if (!p) throw new Error(`issue ${d.key} of ${scope.name}: its labels and milestone were not resolved`);
+    const exact = shown[LABELS_MODE] === 'exact';
     const locked = bodyLockedByServer(ctx.server);
     const ops: Op[] = [];
     // No lock on the server: read the issue again before the first write, and stop if its body moved on.
@@ -53,7 +55,7 @@ export const writing = {
       else if (name === 'due_date') Object.assign(body, value === null ? { unset_due_date: true } : { due_date: dueDateToSend(String(value), metaOf(current).utcOffset ?? 'Z') });
       else body[name] = value;
     }
-    if ('body' in body && locked) body.content_version = shown?.[CONTENT_VERSION];
+    if ('body' in body && locked) body.content_version = shown[CONTENT_VERSION];
     if (Object.keys(body).length)
       ops.push({
         method: 'PATCH',
@@ -64,4 +66,4 @@ export const writing = {
       });
     return ops;
   },
-} satisfies KindWriting;
+} satisfies Writing<IssueTypes>;

@@ -1,8 +1,9 @@
-import type { IssueConfig, RepoConfig } from '../../config/types.js';
+import type { IssueConfig } from '../../config/types.js';
 import { isApiError } from '../../gitea/errors.js';
 import { apiPath } from '../../gitea/path.js';
 import { asSet, normalizeFields } from '../fields.js';
-import { splitRepo, describeServer, type CurrentObject, type DesiredObject, type Kind, type Problem, type Scope, type ScopeContext } from '../../model/index.js';
+import { describeServer, type CurrentObject, type DesiredObject, type Planning, type Problem, type Reading, type ProjectedObject, type RequestScope, type Safety, type Scope, type ScopeContext, type Writing } from '../../model/index.js';
+import type { IssueTypes, LabelTarget, PreparedIssue } from './types.js';
 import { bodyLockedByServer, fields, labelSources, metaOf, mode, type DeclaredIssueMeta } from './read.js';
 
 interface Milestone {
@@ -10,30 +11,21 @@ interface Milestone {
   title: string;
 }
 
-/** A label an issue can carry, as it will be once the plan's label changes are applied. */
-interface LabelTarget {
-  name: string;
-  /** The label's id, or a reference to the change that creates it. */
-  id: number | { $ref: string };
-  exclusive: boolean;
-}
-
-interface PreparedIssue {
-  problems: Problem[];
-  targets: LabelTarget[];
-  /** The labels on the issue now, named as they will be after this plan's renames. */
-  currentNames: string[];
-  milestoneId?: number;
-}
-
-export type Prepared = Map<string, PreparedIssue>;
 
 /** Labels as they will be after the plan: current ones renamed or deleted, planned ones added. */
 async function labelCatalogue(scope: Scope, ctx: ScopeContext): Promise<LabelTarget[]> {
   const out: LabelTarget[] = [];
   for (const [kind, s] of labelSources(scope))
-    for (const l of await ctx.projected(kind, s)) out.push({ name: l.key, id: l.id as LabelTarget['id'], exclusive: Boolean(l.fields.exclusive) });
+    for (const l of await ctx.projected(kind, s)) {
+      const id = labelId(l);
+      if (id !== undefined) out.push({ name: l.key, id, exclusive: Boolean(l.fields.exclusive) });
+    }
   return out;
+}
+
+/** A label's id as issues are given it: the server's number, or the {"$ref"} of the change that creates it (a label always has one of them). */
+function labelId(l: ProjectedObject): LabelTarget['id'] | undefined {
+  return typeof l.id === 'string' ? Number(l.id) : l.id;
 }
 
 /** The scope of an exclusive label is its name up to the last '/', when that '/' is inside the name. */
@@ -56,18 +48,17 @@ function isCalendarDay(value: string): boolean {
  * the whole edit, 422) or that has no access to the repository. One GET per name and repository
  * (GET …/collaborators/{name}/permission, memoised for the plan: branch protections ask the same).
  */
-async function assigneeProblems(scope: Scope, desired: DesiredObject[], current: CurrentObject[], ctx: ScopeContext): Promise<Map<string, string>> {
+async function assigneeProblems(scope: RequestScope, desired: DesiredObject[], current: CurrentObject[], ctx: ScopeContext): Promise<Map<string, string>> {
   const names = new Set<string>();
   for (const d of desired) {
     const have = new Set(asSet(current.find((c) => c.key === d.key)?.fields.assignees).map((n) => n.toLowerCase()));
     for (const n of 'assignees' in d.fields ? asSet(d.fields.assignees) : []) if (!have.has(n.toLowerCase())) names.add(n);
   }
   const out = new Map<string, string>();
-  const [owner, repo] = splitRepo(scope.name);
   await Promise.all(
     [...names].map(async (name) => {
       try {
-        const answer = await ctx.cachedGet<{ permission?: string } | undefined>(apiPath('repos', owner, repo, 'collaborators', name, 'permission'), { object: `${name}'s permission on ${scope.name}` });
+        const answer = await ctx.cachedGet<{ permission?: string } | undefined>(apiPath(...scope.segments, 'collaborators', name, 'permission'), { object: `${name}'s permission on ${scope.name}` });
         if ((answer?.permission ?? 'none') === 'none') out.set(name, `user "${name}" has no access to ${scope.name} and cannot be assigned (Gitea would refuse the edit)`);
       } catch (e) {
         // 403: only administrators (of the site or the repository) may ask about others; Gitea then judges at apply.
@@ -92,7 +83,8 @@ function prepareOne(d: DesiredObject, cur: CurrentObject | undefined, catalogue:
   if ('labels' in d.fields) {
     for (const name of asSet(d.fields.labels)) {
       const found = catalogue.filter((l) => l.name === name);
-      if (found.length === 1) targets.push(found[0]!);
+      const [only] = found;
+      if (only && found.length === 1) targets.push(only);
       else
         problems.push(
           found.length
@@ -118,7 +110,8 @@ function prepareOne(d: DesiredObject, cur: CurrentObject | undefined, catalogue:
   let milestoneId: number | undefined;
   if (typeof d.fields.milestone === 'string') {
     const found = milestones.filter((m) => m.title === d.fields.milestone);
-    if (found.length === 1) milestoneId = found[0]!.id;
+    const [only] = found;
+    if (only && found.length === 1) milestoneId = only.id;
     else
       problems.push({
         path: [...d.path, 'milestone'],
@@ -132,8 +125,8 @@ function prepareOne(d: DesiredObject, cur: CurrentObject | undefined, catalogue:
 }
 
 export const planning = {
-  async desired(scopeConfig, scope) {
-    const issues = (scopeConfig as RepoConfig | undefined)?.issues;
+  async desired({ entry, scope }) {
+    const issues = entry?.issues;
     if (!issues) return undefined;
     const objects = Object.entries<IssueConfig>(issues).map(([index, cfg]) => {
       const { labels_mode, ...managed } = cfg;
@@ -147,30 +140,33 @@ export const planning = {
     return { objects, problems: [] };
   },
 
-  async prepare(scope, desired, current, ctx): Promise<Prepared> {
+  async prepare({ scope, desired, current, ctx }) {
     const catalogue = desired.some((d) => 'labels' in d.fields) ? await labelCatalogue(scope, ctx) : [];
     const milestones = desired.some((d) => typeof d.fields.milestone === 'string')
-      ? await ctx.client.list<Milestone>(apiPath('repos', ...splitRepo(scope.name), 'milestones'), { query: { state: 'all' }, object: `milestones of ${scope.name}`, shape: { id: 'id', title: 'string' } })
+      ? await ctx.client.list<Milestone>(apiPath(...scope.segments, 'milestones'), { query: { state: 'all' }, object: `milestones of ${scope.name}`, shape: { id: 'id', title: 'string' } })
       : [];
     const assignees = await assigneeProblems(scope, desired, current, ctx);
     return new Map(desired.map((d) => [d.key, prepareOne(d, current.find((c) => c.key === d.key), catalogue, milestones, scope, assignees)]));
   },
 
-  check(d, current, scope, _ctx, prepared) {
+  check({ desired: d, current, scope, prepared }) {
     if (!current) return [{ path: d.path, message: `issue ${d.key} does not exist in ${scope.name} (forgeform never creates issues)` }];
-    return (prepared as Prepared).get(d.key)?.problems ?? [];
+    return prepared.get(d.key)?.problems ?? [];
   },
 
-  compare(field, d, _current, prepared) {
+  compare(field, { desired: d, prepared }) {
     if (field !== 'labels') return undefined;
-    const have = new Set((prepared as Prepared).get(d.key)?.currentNames ?? []);
+    const have = new Set(prepared?.get(d.key)?.currentNames ?? []);
     return (want) => {
       const w = asSet(want);
       return w.every((n) => have.has(n)) && (mode(d) === 'add' || w.length === have.size);
     };
   },
 
-  async annotate(change, _scope, ctx) {
+} satisfies Planning<IssueTypes> & Pick<Writing<IssueTypes>, 'prepare'> & Pick<Reading<IssueTypes>, 'compare'>;
+
+export const safety = {
+  async annotate({ change, ctx }) {
     if (!ctx.server || bodyLockedByServer(ctx.server) || !change.fields.some((f) => f.path === 'body' && !f.context)) return undefined;
     return {
       notes: [
@@ -178,4 +174,4 @@ export const planning = {
       ],
     };
   },
-} satisfies Partial<Kind>;
+} satisfies Safety<IssueTypes>;

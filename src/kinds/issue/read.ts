@@ -6,25 +6,11 @@ import { normalizeFields } from '../fields.js';
 import { serverOffset } from './due-date.js';
 import { fields } from './fields.js';
 import { orgLabelKind, repoLabelKind } from '../label/index.js';
-import { splitRepo, serverHas, type Availability, type CurrentObject, type DesiredObject, type Kind, type KindReading, type Scope, type ScopeContext, type ServerInfo } from '../../model/index.js';
+import { serverHas, type Availability, type CurrentObject, type DesiredObject, type Kind, type Reading, type RequestScope, type Scope, type ScopeContext, type ServerInfo } from '../../model/index.js';
+import type { IssueTypes, ServerIssue } from './types.js';
 
 export { fields } from './fields.js';
 
-interface ServerIssue {
-  number: number;
-  title: string;
-  body: string;
-  state: string;
-  ref: string;
-  labels: { id: number; name: string }[] | null;
-  milestone: { id: number; title: string } | null;
-  assignees: { login: string }[] | null;
-  due_date: string | null;
-  created_at?: string;
-  updated_at?: string;
-  projects?: { id: number }[] | null;
-  content_version?: number;
-}
 
 /** An issue as answered (modules/structs/issue.go): label ids are what its labels are compared and sent by. */
 export const shape: Shape = {
@@ -95,15 +81,19 @@ const ISSUE_PAGE = 50;
  * costs fewer pages than the issues still missing cost GETs; an issue no read found is asked for
  * by number, so a list that leaves one out (a filter, a server quirk) never makes it "missing".
  */
-async function readIssues(scope: Scope, ctx: ScopeContext, numbers: number[]): Promise<ServerIssue[]> {
-  const [owner, repo] = splitRepo(scope.name);
+/** An item of an issue list whose shape the client checked: an object with its number. */
+function isServerIssue(item: unknown): item is ServerIssue {
+  return typeof item === 'object' && item !== null && 'number' in item && typeof item.number === 'number';
+}
+
+async function readIssues(scope: RequestScope, ctx: ScopeContext, numbers: number[]): Promise<ServerIssue[]> {
   const found = new Map<number, ServerIssue>();
   const keep = (items: unknown) => {
     if (!Array.isArray(items)) return;
-    for (const i of items as ServerIssue[]) if (i && typeof i.number === 'number' && numbers.includes(i.number)) found.set(i.number, i);
+    for (const i of items) if (isServerIssue(i) && numbers.includes(i.number)) found.set(i.number, i);
   };
   if (numbers.length > 1) {
-    const listPath = apiPath('repos', owner, repo, 'issues');
+    const listPath = apiPath(...scope.segments, 'issues');
     const page = (n: number) => ctx.client.request<unknown[]>('GET', listPath, { expect: 'list', shape, query: { state: 'all', limit: ISSUE_PAGE, page: n }, object: `issues of ${scope.name}` });
     const first = await page(1);
     keep(first.data);
@@ -123,13 +113,37 @@ async function readIssues(scope: Scope, ctx: ScopeContext, numbers: number[]): P
       .filter((n) => !found.has(n))
       .map(async (n) => {
         try {
-          found.set(n, await ctx.client.get<ServerIssue>(apiPath('repos', owner, repo, 'issues', String(n)), { object: `issue #${n} of ${scope.name}`, shape }));
+          found.set(n, await ctx.client.get<ServerIssue>(apiPath(...scope.segments, 'issues', String(n)), { object: `issue #${n} of ${scope.name}`, shape }));
         } catch (e) {
           if (!isApiError(e, 404)) throw e;
         }
       }),
   );
-  return numbers.flatMap((n) => (found.has(n) ? [found.get(n)!] : []));
+  return numbers.flatMap((n) => found.get(n) ?? []);
+}
+
+function fromServer(i: ServerIssue): CurrentObject {
+  const f = normalizeFields(
+    fields,
+    {
+      labels: (i.labels ?? []).map((l) => l.name),
+      state: i.state,
+      title: i.title,
+      body: i.body,
+      milestone: i.milestone?.title ?? null,
+      assignees: (i.assignees ?? []).map((a) => a.login),
+      due_date: i.due_date,
+      projects: (i.projects ?? []).map((p) => p.id),
+      ref: i.ref,
+    },
+    false,
+  );
+  return {
+    key: `#${i.number}`,
+    id: i.number,
+    fields: f,
+    meta: { labelIds: (i.labels ?? []).map((l) => l.id).sort((a, b) => a - b), contentVersion: i.content_version ?? 0, utcOffset: serverOffset(i) } satisfies IssueMeta,
+  };
 }
 
 export const reading = {
@@ -144,7 +158,7 @@ export const reading = {
   },
 
   /** The named issues, in as few reads as the issue list allows (see readIssues). The label lists are read alongside. */
-  async read(scope, ctx, desired = []) {
+  async read({ scope, ctx, desired = [] }) {
     const [issues] = await Promise.all([
       readIssues(scope, ctx, desired.map((d) => Number(d.key.slice(1)))),
       ...(desired.some((d) => 'labels' in d.fields) ? labelSources(scope).filter(([, s]) => !s.pendingCreate).map(([k, s]) => ctx.currentOf(k, s)) : []),
@@ -153,34 +167,11 @@ export const reading = {
     return issues
       .filter((i): i is ServerIssue => i !== undefined)
       .map((i) => {
-        const o = this.fromServer(i);
+        const o = fromServer(i);
         if (!locked) o.meta = { ...o.meta, unguardedBody: o.fields.body };
         return o;
       });
   },
 
-  fromServer(raw) {
-    const i = raw as ServerIssue;
-    const f = normalizeFields(
-      fields,
-      {
-        labels: (i.labels ?? []).map((l) => l.name),
-        state: i.state,
-        title: i.title,
-        body: i.body,
-        milestone: i.milestone?.title ?? null,
-        assignees: (i.assignees ?? []).map((a) => a.login),
-        due_date: i.due_date,
-        projects: (i.projects ?? []).map((p) => p.id),
-        ref: i.ref,
-      },
-      false,
-    );
-    return {
-      key: `#${i.number}`,
-      id: i.number,
-      fields: f,
-      meta: { labelIds: (i.labels ?? []).map((l) => l.id).sort((a, b) => a - b), contentVersion: i.content_version ?? 0, utcOffset: serverOffset(i) } satisfies IssueMeta,
-    };
-  },
-} satisfies KindReading;
+  fromServer,
+} satisfies Reading<IssueTypes>;

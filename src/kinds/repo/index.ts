@@ -1,9 +1,10 @@
 import { orgKind } from '../org/index.js';
 import { userKind } from '../user/index.js';
-import type { Kind } from '../../model/index.js';
+import { defineKind } from '../../model/index.js';
 import { writing } from './ops.js';
 import { planning } from './plan.js';
 import { reading } from './read.js';
+import type { RepoTypes } from './types.js';
 
 /**
  * Repositories as objects of the server, for creation only: `repos."owner/name".create` creates a
@@ -12,7 +13,7 @@ import { reading } from './read.js';
  * own kinds (labels, protections) wait for.
  * read.ts reads them, plan.ts checks them, ops.ts creates them.
  */
-export const repoKind: Kind = {
+export const repoKind = defineKind<RepoTypes['config'], RepoTypes['server'], RepoTypes['prepared'], RepoTypes['run']>({
   name: 'repo',
   uniqueNames: true,
   title: 'repository',
@@ -29,4 +30,4 @@ export const repoKind: Kind = {
   ...reading,
   ...planning,
   ...writing,
-};
+});

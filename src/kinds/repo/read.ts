@@ -1,7 +1,8 @@
 import { isApiError } from '../../gitea/errors.js';
 import { apiPath } from '../../gitea/path.js';
 import { shapeOfFields } from '../fields.js';
-import { splitRepo, type CurrentObject, type KindReading } from '../../model/index.js';
+import { splitRepo, type CurrentObject, type Reading } from '../../model/index.js';
+import type { RepoTypes, ServerRepo } from './types.js';
 import { fields } from './fields.js';
 
 export { fields } from './fields.js';
@@ -14,7 +15,7 @@ export const reading = {
   shape,
 
   // One GET per repository to create; the scope resolution made the same GETs, and they are shared.
-  async read(_scope, ctx, desired) {
+  async read({ ctx, desired }) {
     const found = await Promise.all(
       (desired ?? []).map(async (d): Promise<CurrentObject | undefined> => {
         const [owner, name] = splitRepo(d.key);
@@ -30,8 +31,7 @@ export const reading = {
     return found.filter((r): r is CurrentObject => r !== undefined);
   },
 
-  fromServer(raw) {
-    const r = raw as Record<string, unknown>;
+  fromServer(r: ServerRepo) {
     return { key: String(r.full_name), id: Number(r.id), fields: {} };
   },
-} satisfies KindReading;
+} satisfies Reading<RepoTypes>;

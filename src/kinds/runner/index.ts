@@ -1,8 +1,8 @@
 import { inEither, inForgejo, inGitea } from '../fields.js';
-import type { CurrentObject, Kind } from '../../model/index.js';
+import { defineKind, type CurrentObject } from '../../model/index.js';
 import { writing } from './ops.js';
-import { planning } from './plan.js';
-import { features, reading } from './read.js';
+import { planning, safety } from './plan.js';
+import { features, reading, type RunnerTypes } from './read.js';
 
 /**
  * The releases of the admin runner routes (GET list, GET/DELETE one): Gitea 1.24 (#33873), Forgejo 15
@@ -15,7 +15,7 @@ const RUNNER_ROUTES = inEither(inGitea('1.24'), inForgejo('15'));
  * runners in policy.prune. It cannot register runners. Online status is reported, never compared.
  * read.ts reads them, plan.ts checks them, ops.ts writes them.
  */
-export const runnerKind: Kind = {
+export const runnerKind = defineKind<RunnerTypes['config'], RunnerTypes['server'], RunnerTypes['prepared'], RunnerTypes['run']>({
   name: 'runner',
   title: 'runner',
   pruneKey: 'runners',
@@ -28,6 +28,7 @@ export const runnerKind: Kind = {
   target: { type: 'runner', placeholder: 'NAME' },
   ...reading,
   ...planning,
+  ...safety,
   ...writing,
 
   exportInto(config, objects) {
@@ -36,4 +37,4 @@ export const runnerKind: Kind = {
   toConfig(current: CurrentObject) {
     return { disabled: current.fields.disabled };
   },
-};
+});

@@ -1,33 +1,36 @@
-import type { Config, RunnerConfig } from '../../config/types.js';
+import type { RunnerConfig } from '../../config/types.js';
 import { normalizeFields } from '../fields.js';
-import type { DesiredObject, Kind } from '../../model/index.js';
-import { fields, status } from './read.js';
+import type { DesiredObject, Planning, Safety } from '../../model/index.js';
+import { fields, status, type RunnerTypes } from './read.js';
 
 export const planning = {
-  async desired(scopeConfig) {
-    const runners = (scopeConfig as Config).actions?.runners;
+  async desired({ entry }) {
+    const runners = entry?.actions?.runners;
     if (!runners) return undefined;
     const objects: DesiredObject[] = Object.entries<RunnerConfig>(runners).map(([name, r]) => ({
       key: name,
-      fields: normalizeFields(fields, r as Record<string, unknown>, true),
+      fields: normalizeFields(fields, { ...r }, true),
       path: ['actions', 'runners', name],
     }));
     return { objects, problems: [] };
   },
 
-  check(desired, current) {
+  check({ desired, current }) {
     if (current) return [];
     return [{ path: desired.path, message: `runner "${desired.key}" is not registered on the server (forgeform cannot register runners: declare registered runners only)` }];
   },
 
-  notices(desired, current) {
+  notices({ desired, current }) {
     const declared = new Set(desired.map((d) => d.key));
     return current.filter((c) => declared.has(c.key) && c.fields.status !== 'online').map((c) => `runner "${c.key}" is ${status(c)}`);
   },
 
-  async annotate(change, scope, ctx) {
+} satisfies Planning<RunnerTypes>;
+
+export const safety = {
+  async annotate({ change, scope, ctx, self }) {
     if (change.action !== 'delete') return undefined;
-    const current = (await ctx.currentOf(this, scope)).find((c) => c.key === change.key && (!change.id.includes('#') || change.id.endsWith(`#${c.id}`)));
+    const current = (await ctx.currentOf(self, scope)).find((c) => c.key === change.key && (!change.id.includes('#') || change.id.endsWith(`#${c.id}`)));
     return current ? { notes: [`the runner is ${status(current)}`] } : undefined;
   },
-} satisfies Partial<Kind> & ThisType<Kind>;
+} satisfies Safety<RunnerTypes>;

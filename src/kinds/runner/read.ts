@@ -1,5 +1,6 @@
 import { normalizeFields, shapeOfFields } from '../fields.js';
-import { serverHas, type CurrentObject, type KindReading, type ScopeContext } from '../../model/index.js';
+import type { Config } from '../../config/types.js';
+import { serverHas, type CurrentObject, type KindTypes, type Reading, type ScopeContext } from '../../model/index.js';
 import { features, fields } from './fields.js';
 
 export { features, fields } from './fields.js';
@@ -10,7 +11,7 @@ interface RunnerPage {
 }
 
 /** Every runner of every scope, in the answer shape of the server's release. */
-function listRunners({ client, server }: Pick<ScopeContext, 'client' | 'server'>): Promise<unknown[]> {
+function listRunners({ client, server }: Pick<ScopeContext, 'client' | 'server'>): Promise<ServerRunner[]> {
   const path = 'admin/actions/runners';
   // No server known (unit tests): Gitea's shape, the default sandbox's.
   if (server && serverHas(server, features.bareList.availability)) return client.list(path, { object: 'Actions runners', query: { visible: 'true' }, shape });
@@ -37,18 +38,25 @@ export const status = (c: CurrentObject) => `${String(c.fields.status ?? 'unknow
 /** A runner as answered (Gitea's and Forgejo's ActionRunner). */
 export const shape = shapeOfFields(fields, { id: 'id', name: 'string', status: 'string?', busy: 'boolean?' });
 
+/** A runner as the server answers it (its shape checked). */
+type ServerRunner = Record<string, unknown> & { id: number; name: string };
+
+/** What the runner kind is typed by: the whole config (runners are server-wide), a runner as answered; no lookups, no state per run. */
+export type RunnerTypes = KindTypes<Config, ServerRunner>;
+
+function fromServer(r: ServerRunner) {
+  return { key: String(r.name), id: Number(r.id), fields: { ...normalizeFields(fields, r, false), ...runnerState(r) } };
+}
+
 export const reading = {
   fields,
   shape,
   // Changes on its own (a runner goes offline): a saved plan must not be refused for it.
   guardedByServer: ['status', 'busy'],
 
-  async read(_scope, ctx) {
-    return (await listRunners(ctx)).map((r) => this.fromServer(r));
+  async read({ ctx }) {
+    return (await listRunners(ctx)).map(fromServer);
   },
 
-  fromServer(raw) {
-    const r = raw as Record<string, unknown>;
-    return { key: String(r.name), id: Number(r.id), fields: { ...normalizeFields(fields, r, false), ...runnerState(r) } };
-  },
-} satisfies KindReading;
+  fromServer,
+} satisfies Reading<RunnerTypes>;

@@ -1,0 +1,20 @@
+// The types the repository kind is defined with (defineKind), apart from its modules so that each imports them without a cycle.
+import type { Config } from '../../config/types.js';
+import type { KindTypes } from '../../model/index.js';
+
+/** A repository as the server answers it (its shape checked): only its id and full name are used. */
+export interface ServerRepo {
+  id: number;
+  full_name: string;
+}
+
+/** The template names of the server, read only when a repository with templates is to be created. */
+export interface Templates {
+  gitignores?: Set<string>;
+  licenses?: Set<string>;
+  /** Owners of repositories to create that exist nowhere (not on the server, not made by this plan). */
+  noOwner: Set<string>;
+}
+
+/** What the repository kind is typed by: the whole config (repositories are created server-wide), a repository as answered, the templates and owners looked up. */
+export type RepoTypes = KindTypes<Config, ServerRepo, Templates>;
