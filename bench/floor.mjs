@@ -31,6 +31,10 @@ export function planFloor(shape) {
     'repository labels': sum((r) => pages(r.labels)),
     // Issue label names resolve against the repository's and its organisation's labels.
     'organisation labels': shape.orgs.filter((o) => orgsWithLabelledIssues.has(o.name)).reduce((n, o) => n + pages(o.labels), 0),
+    // GET /orgs/{org}/teams, paged: one list per organisation, shared by the team kind and the protections' team lists.
+    teams: shape.orgs.reduce((n, o) => n + pages(o.teams ?? 0), 0),
+    // A declared team's members and repositories: one list each (no list carries them), only where the config declares them.
+    'team members and repositories': shape.orgs.reduce((n, o) => n + (o.teamLists ?? 0), 0),
     // GET …/branch_protections returns every rule of a repository in one unpaged answer.
     'branch protections': shape.repos.length,
     // Chosen issues: one GET each, or the repository's issue list when that takes fewer pages
@@ -82,6 +86,8 @@ const GET_PARTS = [
   [/^\/api\/v1\/admin\/hooks$/, 'admin hooks'],
   [/^\/api\/v1\/repos\/[^/]+\/[^/]+\/labels$/, 'repository labels'],
   [/^\/api\/v1\/orgs\/[^/]+\/labels$/, 'organisation labels'],
+  [/^\/api\/v1\/orgs\/[^/]+\/teams$/, 'teams'],
+  [/^\/api\/v1\/teams\/\d+\/(members|repos)$/, 'team members and repositories'],
   [/^\/api\/v1\/repos\/[^/]+\/[^/]+\/branch_protections$/, 'branch protections'],
   [/^\/api\/v1\/repos\/[^/]+\/[^/]+\/issues\/\d+$/, 'chosen issues'],
   [/^\/api\/v1\/repos\/[^/]+\/[^/]+\/issues$/, (q) => (q.labels ? 'label deletions (issue count)' : 'chosen issues')],
