@@ -160,6 +160,11 @@ export interface RepoConfig {
    * are managed; issues are never created or deleted.
    */
   issues?: Record<string, IssueConfig>;
+  /**
+   * Settings of the existing repository (description, visibility, units, merge styles, topics…): only the
+   * fields written are managed. See docs/kinds/settings.md.
+   */
+  settings?: RepoSettingsConfig;
 }
 
 /** A label, keyed by its name. A field that is not written is not managed (a new label needs a color). */
@@ -638,6 +643,115 @@ export interface RunnerConfig {
    * the API: forgeform refuses it there).
    */
   disabled?: boolean;
+}
+
+/**
+ * Settings of an existing repository: only the fields written here are compared and written (one PATCH with
+ * the changed ones, one PUT of the topics when they differ).
+ */
+export interface RepoSettingsConfig {
+  /** The repository's description ("" clears it). */
+  description?: string;
+  /** The repository's website URL ("" clears it). */
+  website?: string;
+  /**
+   * Only collaborators, teams and the owner see the repository. A fork follows its base repository (Gitea
+   * overrides the value).
+   */
+  private?: boolean;
+  /** Offer the repository as a template for new repositories. */
+  template?: boolean;
+  /**
+   * An archived repository is read-only: forgeform writes nothing else to it (its other settings, labels,
+   * protections… are withheld with a warning) unless this configuration un-archives it (archived: false), and
+   * then the un-archiving comes first.
+   */
+  archived?: boolean;
+  /**
+   * The default branch. Gitea changes it only to a branch that exists (or in an empty repository): otherwise
+   * the PATCH is answered 200 and the value stays.
+   */
+  default_branch?: string;
+  /** The issue tracker unit. */
+  has_issues?: boolean;
+  /** The wiki unit. */
+  has_wiki?: boolean;
+  /** The pull-request unit. The merge settings below need it. */
+  has_pull_requests?: boolean;
+  /** The projects unit. */
+  has_projects?: boolean;
+  /** The releases unit. */
+  has_releases?: boolean;
+  /** The packages unit. */
+  has_packages?: boolean;
+  /** The Actions unit. */
+  has_actions?: boolean;
+  /**
+   * Ignore whitespace when checking a pull request for conflicts. Needs the pull-request unit
+   * (has_pull_requests: true): Gitea keeps pull-request settings only then.
+   */
+  ignore_whitespace_conflicts?: boolean;
+  /**
+   * Pull requests may be merged with a merge commit. Needs the pull-request unit (has_pull_requests: true):
+   * Gitea keeps pull-request settings only then.
+   */
+  allow_merge_commits?: boolean;
+  /**
+   * Pull requests may be rebased and fast-forwarded. Needs the pull-request unit (has_pull_requests: true):
+   * Gitea keeps pull-request settings only then.
+   */
+  allow_rebase?: boolean;
+  /**
+   * Pull requests may be rebased, then merged with a merge commit (--no-ff). Needs the pull-request unit
+   * (has_pull_requests: true): Gitea keeps pull-request settings only then.
+   */
+  allow_rebase_explicit?: boolean;
+  /**
+   * Pull requests may be squashed into one commit. Needs the pull-request unit (has_pull_requests: true):
+   * Gitea keeps pull-request settings only then.
+   */
+  allow_squash_merge?: boolean;
+  /**
+   * Pull requests may be merged by fast-forward only. Needs the pull-request unit (has_pull_requests: true):
+   * Gitea keeps pull-request settings only then.
+   */
+  allow_fast_forward_only_merge?: boolean;
+  /**
+   * Pull requests may be marked as merged by hand. Needs the pull-request unit (has_pull_requests: true):
+   * Gitea keeps pull-request settings only then.
+   */
+  allow_manual_merge?: boolean;
+  /**
+   * A pull request whose commits reach the base branch is marked merged. Needs the pull-request unit
+   * (has_pull_requests: true): Gitea keeps pull-request settings only then.
+   */
+  autodetect_manual_merge?: boolean;
+  /**
+   * A pull request's branch may be updated by rebase. Needs the pull-request unit (has_pull_requests: true):
+   * Gitea keeps pull-request settings only then.
+   */
+  allow_rebase_update?: boolean;
+  /**
+   * Deleting the head branch after a merge is ticked by default. Needs the pull-request unit
+   * (has_pull_requests: true): Gitea keeps pull-request settings only then.
+   */
+  default_delete_branch_after_merge?: boolean;
+  /**
+   * The merge style offered first: merge, rebase, rebase-merge, squash, fast-forward-only (Gitea ≥ 1.22,
+   * Forgejo) or manual. Needs the pull-request unit (has_pull_requests: true).
+   */
+  default_merge_style?: 'merge' | 'rebase' | 'rebase-merge' | 'squash' | 'fast-forward-only' | 'manual';
+  /**
+   * New pull requests let maintainers push to their branch by default. Needs the pull-request unit
+   * (has_pull_requests: true): Gitea keeps pull-request settings only then.
+   */
+  default_allow_maintainer_edit?: boolean;
+  /**
+   * The repository's topics, as a set: written with one PUT /repos/{owner}/{repo}/topics when they differ
+   * (the plan shows each topic added or removed). Gitea lower-cases them; at most 25, each a letter or digit
+   * then letters, digits, "-" and "." (35 characters at most). [] removes every topic.
+   */
+  topics?: string[];
 }
 
 /**

@@ -95,7 +95,9 @@ export async function exportConfig(client: GiteaClient, kinds: (KindMeta & KindR
       seen.add(o.key);
       map[o.key] = availableFieldsOf(j.kind, j.kind.toConfig(o), server);
     }
-    entry[j.kind.configKey] = map;
+    // A kind whose section is not a map by key (one object per scope) puts its objects in place itself.
+    if (j.kind.exportInto) j.kind.exportInto(entry, map as Record<string, Record<string, unknown>>);
+    else entry[j.kind.configKey] = map;
   });
   return { config: out, skipped };
 }

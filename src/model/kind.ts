@@ -308,7 +308,7 @@ export interface KindWriting {
 export interface KindExport {
   /** The config fragment that reproduces a current object. Absent: export leaves the kind out (issues are chosen one by one, not exported wholesale). */
   toConfig?(current: CurrentObject): Record<string, unknown>;
-  /** Server-wide kinds whose config section is not `config[configKey]` as a map: puts the exported objects (by key) in place. */
+  /** Kinds whose config section is not `config[configKey]` as a map (server-wide sections, one object per scope): puts the exported objects (by key) in place, in the whole config or the scope's entry. */
   exportInto?(config: Record<string, unknown>, objects: Record<string, Record<string, unknown>>): void;
 }
 

@@ -19,6 +19,8 @@ export const EVERY_KIND: SeedFile = {
       branch_protections: [{ rule_name: 'main' }],
       milestones: [{ title: 'v1' }],
       issues: [{ title: 'First', body: 'one', labels: ['bug'], milestone: 'v1' }],
+      // The repository's settings (repo_settings) are the repository itself; its topics are one of them.
+      topics: ['widgets'],
     },
   ],
   hooks: [{ type: 'gitea', config: { url: 'https://ci.example.com/hook', content_type: 'json', is_system_webhook: true }, events: ['push'], active: true }],

@@ -94,6 +94,12 @@ export const scopeEntries: EntrySpec[] = [
       'issue',
     ),
   ),
+  configEntry('settings', {
+    title: 'Repository settings',
+    description:
+      'Settings of the existing repository (description, visibility, units, merge styles, topics…): only the fields written are managed. See docs/kinds/settings.md.',
+    $ref: '#/definitions/repo_settings',
+  }),
   // npm run new-kind adds the section of a new repository kind here.
 ];
 

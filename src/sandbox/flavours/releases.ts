@@ -282,6 +282,18 @@ export const QUIRKS = {
   teamListsLink: GITEA_ONLY('1.26'),
   /** `POST /admin/users/{u}/badges` with a badge the user has: inserted again (no unique index), 204. */
   badgeAddDuplicates: { gitea: { since: '1.22', until: '1.25' } },
+  /**
+   * `PATCH /repos/{o}/{r}`: the pull-request settings are applied only when the same body says
+   * `has_pull_requests: true` (Gitea v1.25.4 routers/api/v1/repo/repo.go:884 `if opts.HasPullRequests != nil`).
+   * Before (v1.24.7 l.887) and in Forgejo (v15.0.3 l.983) they apply while the unit is enabled
+   * (`if currHasPullRequests || newHasPullRequests`).
+   */
+  pullSettingsOnlyWithUnitInBody: { gitea: { since: '1.25', until: '1.25' } },
+  /**
+   * Gitea main (1.26): a pull-request setting on a repository without the unit creates the unit with
+   * `DefaultPullRequestsUnit` (routers/api/v1/repo/repo.go:867-905 at 423cdd4d94, `*changed || mustInsertPullRequestUnit`).
+   */
+  pullSettingsEnableUnit: GITEA_ONLY('1.26'),
 } satisfies Record<string, Availability>;
 
 export type Quirk = keyof typeof QUIRKS;

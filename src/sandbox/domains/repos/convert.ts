@@ -5,6 +5,8 @@ import { AccessMode, type Owner, type RepoRecord } from '../../core/state.js';
 import { orgAsUser } from '../orgs/convert.js';
 import { renderUser } from '../users/convert.js';
 import { issuesOfRepo } from '../issues/records.js';
+import { pullSettingsOf } from './settings.js';
+import { shapeAnswer } from '../../flavours/releases.js';
 
 /** `convert.ToUserWithAccessMode`: the owner of a repository, e-mail only for callers with access, never admin fields. */
 export function ownerAsUser(cx: ConvertContext, owner: Owner, mode: number): Record<string, unknown> {
@@ -22,13 +24,13 @@ export function repoHtmlUrl(cx: ConvertContext, repo: RepoRecord): string {
   return `${cx.root}${goPathEscape(owner.name)}/${goPathEscape(repo.name)}`;
 }
 
-/** `convert.ToRepo(ctx, repo, permission)`. */
+/** `convert.ToRepo(ctx, repo, permission)`, with the keys of the release's Repository (no topics before Gitea 1.23 and Forgejo 11). */
 export function toRepo(cx: ConvertContext, repo: RepoRecord, mode: number): Record<string, unknown> {
   const owner = cx.state.repoOwner(repo);
   const html = repoHtmlUrl(cx, repo);
   const openIssues = issuesOfRepo(cx.state, repo.id).filter((i) => i.state === 'open' && !i.isPull).length;
   const u = repo.units;
-  return {
+  return shapeAnswer(cx.flavour, 'Repository', {
     id: repo.id,
     owner: ownerAsUser(cx, owner, mode),
     name: repo.name,
@@ -72,24 +74,13 @@ export function toRepo(cx: ConvertContext, repo: RepoRecord, mode: number): Reco
     has_releases: u.hasReleases,
     has_packages: u.hasPackages,
     has_actions: u.hasActions,
-    ignore_whitespace_conflicts: false,
-    allow_merge_commits: true,
-    allow_rebase: true,
-    allow_rebase_explicit: true,
-    allow_squash_merge: true,
-    allow_fast_forward_only_merge: true,
-    allow_rebase_update: true,
-    allow_manual_merge: false,
-    autodetect_manual_merge: false,
-    default_delete_branch_after_merge: false,
-    default_merge_style: 'merge',
-    default_allow_maintainer_edit: false,
+    ...pullSettingsOf(repo),
     avatar_url: '',
     internal: false,
     mirror_interval: '',
     object_format_name: repo.objectFormatName,
     mirror_updated: ZERO_TIME,
-    topics: [],
+    topics: repo.topics ?? [],
     licenses: [],
-  };
+  });
 }

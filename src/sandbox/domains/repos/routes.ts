@@ -15,9 +15,14 @@ import { repoAccessMode, userVisibleTo } from '../../core/permissions.js';
 import { AccessMode, nowIso, REPOS, type Owner } from '../../core/state.js';
 import { checkUsableName, fail, isFailure } from '../../core/failure.js';
 import { CreateRepoOption, EditRepoOption } from './options.js';
+import { editPullSettings, registerTopicRoutes } from './settings.js';
 import { createRepoForOwner, RESERVED_REPO_NAMES, RESERVED_REPO_PATTERNS } from './service.js';
 
-/** `repo.Edit`: basic properties, units, then the archived state — each applied as given. */
+/**
+ * `repo.Edit`: basic properties, units, then the archived state — each applied as given. Pull-request
+ * settings only with has_pull_requests: true in the same body (settings.ts). No archived check: Gitea
+ * edits an archived repository's settings (the route has no mustNotBeArchived).
+ */
 function editRepo(ctx: ApiContext): Response {
   const repo = ctx.repo!;
   const form = formOf(ctx, EditRepoOption);
@@ -40,7 +45,7 @@ function editRepo(ctx: ApiContext): Response {
   const units = repo.units;
   if (form.has_issues !== undefined) units.hasIssues = form.has_issues;
   if (form.has_wiki !== undefined) units.hasWiki = form.has_wiki;
-  if (form.has_pull_requests !== undefined) units.hasPullRequests = form.has_pull_requests;
+  editPullSettings(ctx.flavour, repo, form);
   if (form.has_projects !== undefined) units.hasProjects = form.has_projects;
   if (form.has_releases !== undefined) units.hasReleases = form.has_releases;
   if (form.has_packages !== undefined) units.hasPackages = form.has_packages;
@@ -97,6 +102,7 @@ export function registerRepoRoutes(r: ApiRouter): void {
 
   r.on('GET', '/repos/:owner/:repo', ...repoRoute, (ctx) => json(200, toRepo(ctx, ctx.repo!, ctx.repoMode)));
   r.on('PATCH', '/repos/:owner/:repo', ...repoRoute, reqToken, reqRepoAdmin, bind(EditRepoOption), editRepo);
+  registerTopicRoutes(r, repoRoute);
 
   // `GetRepoPermissions` (Gitea v1.25.4 routers/api/v1/repo/collaborators.go l.248–301): the access
   // GetUserRepoPermission gives a user, named as AccessMode.ToString() does.

@@ -32,11 +32,13 @@ export interface SeedRepo {
   collaborators?: Record<string, string>;
   /** A label template (`Default`, `Advanced`) created first, as `issue_labels` on create does. */
   label_template?: string;
+  /** Topics, stored as PUT /topics stores them (lower-case, sorted). */
+  topics?: string[];
 }
 
 const REPO_KEYS = [
   'name', 'description', 'website', 'private', 'archived', 'template', 'default_branch', 'branches', 'empty', 'has_issues', 'has_pull_requests',
-  'has_wiki', 'collaborators', 'label_template',
+  'has_wiki', 'collaborators', 'label_template', 'topics',
 ];
 
 export function loadReposSeed(cx: SeedContext): void {
@@ -67,6 +69,8 @@ export function loadReposSeed(cx: SeedContext): void {
     if (isFailure(res)) throw new SeedError(`${p}: ${res.message}`);
     const repo = res;
     repo.website = str(o.website, `${p}.website`) ?? '';
+    const topics = strings(o.topics, `${p}.topics`).map((t) => t.trim().toLowerCase());
+    if (topics.length) repo.topics = [...new Set(topics)].sort();
     for (const b of strings(o.branches, `${p}.branches`)) if (!repo.branches.includes(b)) repo.branches.push(b);
     if (repo.branches.length > 0) repo.empty = false;
     repo.units.hasIssues = bool(o.has_issues, `${p}.has_issues`) ?? true;

@@ -1,0 +1,29 @@
+import { defineKind } from '../../model/index.js';
+import { exporting } from './export.js';
+import { writing } from './ops.js';
+import { planning, runState, safety } from './plan.js';
+import { reading } from './read.js';
+import type { RepoSettingsTypes } from './types.js';
+
+/**
+ * The settings of a repository (`repos."owner/name".settings`): one object per repository, keyed by
+ * its full name; only the fields written are managed. read.ts reads them from the repository GET the
+ * scope resolution made, plan.ts keeps an archived repository read-only, ops.ts writes them (one
+ * PATCH, one PUT of the topics), export.ts exports them. Never deleted.
+ */
+export const repoSettingsKind = defineKind<RepoSettingsTypes['config'], RepoSettingsTypes['server'], RepoSettingsTypes['prepared'], RepoSettingsTypes['run']>({
+  name: 'repo_settings',
+  uniqueNames: true,
+  title: 'repository settings',
+  pruneKey: '',
+  configKey: 'settings',
+  scopeType: 'repo',
+  // A repository this plan creates gets its settings once it exists (create = the PATCH of every declared field).
+  actions: ['create', 'update'],
+  runState,
+  ...reading,
+  ...planning,
+  ...safety,
+  ...writing,
+  ...exporting,
+});

@@ -1,0 +1,178 @@
+// Repository settings end to end: the built CLI against the sandbox, on every flavour it plays.
+import { afterEach, describe, expect, it } from 'vitest';
+import type { SeedFile } from '../../src/sandbox/index.js';
+import { FLAVOURS } from '../../src/sandbox/flavours/flavour.js';
+import { calls, type World, world } from './helpers.js';
+
+const seed: SeedFile = {
+  users: [{ username: 'root', admin: true, email: 'root@example.com' }],
+  orgs: [{ name: 'acme', owners: ['root'] }],
+  repos: [
+    { name: 'acme/widgets', description: 'old', topics: ['old', 'keep'] },
+    { name: 'acme/attic', description: 'gone', archived: true },
+  ],
+};
+
+interface Repo {
+  description: string;
+  website: string;
+  archived: boolean;
+  has_wiki: boolean;
+  allow_rebase: boolean;
+  default_merge_style: string;
+  topics?: string[];
+}
+
+let w: World;
+afterEach(async () => w?.sandbox.close());
+
+const settings = `version: 1
+repos:
+  acme/widgets:
+    settings:
+      description: Widgets and gadgets
+      website: https://widgets.example.com
+      has_wiki: false
+      allow_rebase: false
+      default_merge_style: squash
+      topics: [Go, keep, cli]
+`;
+
+async function topicsOf(w: World, repo: string): Promise<string[]> {
+  return (await w.api<{ topics: string[] }>('GET', `repos/${repo}/topics`)).body.topics;
+}
+
+describe('repository settings end to end', () => {
+  it('plans the changed fields and each topic added or removed; apply sends one PATCH and one PUT; a second plan is empty', async () => {
+    w = await world(seed);
+    const file = w.config(settings);
+    const plan = await w.cli(['plan', '-c', file, '--detailed-exitcode']);
+    expect(plan.stderr).not.toMatch(/error|warning/i);
+    expect(plan.code).toBe(2);
+    expect(plan.stdout).toContain('~ repository settings "acme/widgets"');
+    expect(plan.stdout).toMatch(/~ description +: "old" → "Widgets and gadgets"/);
+    expect(plan.stdout).toMatch(/~ default_merge_style: "merge" → "squash"/);
+    // Each topic added or removed, lower-cased as Gitea stores them; "keep" is unchanged.
+    expect(plan.stdout).toMatch(/~ topics:\n +\+ "cli"\n +\+ "go"\n +- "old"\n/);
+    expect(plan.stdout).not.toContain('"keep"');
+    expect(plan.stdout).not.toContain('"Go"');
+    w.sandbox.clearRequests();
+    const apply = await w.cli(['apply', '-c', file, '--yes']);
+    expect(apply.stderr).not.toMatch(/error|warning/i);
+    expect(apply.code).toBe(0);
+    expect(calls(w.sandbox).filter((c) => !c.startsWith('GET'))).toEqual(['PATCH repos/acme/widgets', 'PUT repos/acme/widgets/topics']);
+    const repo = (await w.api<Repo>('GET', 'repos/acme/widgets')).body;
+    expect(repo).toMatchObject({ description: 'Widgets and gadgets', website: 'https://widgets.example.com', has_wiki: false, allow_rebase: false, default_merge_style: 'squash' });
+    expect(await topicsOf(w, 'acme/widgets')).toEqual(['cli', 'go', 'keep']);
+    const again = await w.cli(['plan', '-c', file, '--detailed-exitcode']);
+    expect(again.stdout + again.stderr).toContain('No changes');
+    expect(again.code).toBe(0);
+  });
+});
+
+/** Fields every release answers and takes; the flavours that answer allow_fast_forward_only_merge set it too. */
+const everywhere = (flavour: string) => `version: 1
+repos:
+  acme/widgets:
+    settings:
+      description: Widgets
+      private: true
+      template: true
+      has_issues: false
+      has_projects: false
+      allow_squash_merge: false
+      default_delete_branch_after_merge: true
+      default_merge_style: rebase
+${flavour === 'gitea@1.21' ? '' : '      allow_fast_forward_only_merge: false\n'}      topics: [cli, go]
+`;
+
+describe.each(FLAVOURS.map((f) => f.name))('repository settings on %s', (flavour) => {
+  it('plan → apply → plan is empty, with one PATCH and one PUT of the topics', async () => {
+    w = await world(seed, { flavour });
+    const file = w.config(everywhere(flavour));
+    const plan = await w.cli(['plan', '-c', file, '--detailed-exitcode']);
+    expect(plan.stderr).not.toMatch(/error|warning/i);
+    expect(plan.code).toBe(2);
+    expect(plan.stdout).toMatch(/~ topics:\n +\+ "cli"\n +\+ "go"\n +- "keep"\n +- "old"\n/);
+    w.sandbox.clearRequests();
+    const apply = await w.cli(['apply', '-c', file, '--yes']);
+    expect(apply.stderr).not.toMatch(/error|warning/i);
+    expect(apply.code).toBe(0);
+    expect(calls(w.sandbox).filter((c) => !c.startsWith('GET'))).toEqual(['PATCH repos/acme/widgets', 'PUT repos/acme/widgets/topics']);
+    expect(await topicsOf(w, 'acme/widgets')).toEqual(['cli', 'go']);
+    const again = await w.cli(['plan', '-c', file, '--detailed-exitcode']);
+    expect(again.stdout).toContain('No changes');
+    expect(again.code).toBe(0);
+  });
+});
+
+describe('an archived repository', () => {
+  it('is written nothing but its un-archiving: other settings are withheld with a warning', async () => {
+    w = await world(seed);
+    const file = w.config(`version: 1
+repos:
+  acme/attic:
+    settings:
+      description: back
+      topics: [old]
+`);
+    const plan = await w.cli(['plan', '-c', file, '--detailed-exitcode']);
+    expect(plan.code).toBe(0);
+    expect(plan.stdout).toContain('Warning: acme/attic is archived, so forgeform writes nothing else to it: description, topics not compared (write archived: false to un-archive it first)');
+    expect(plan.stdout).toContain('No changes');
+  });
+
+  it('un-archived first: one PATCH with archived: false and the other fields, then the topics; a second plan is empty', async () => {
+    w = await world(seed);
+    const file = w.config(`version: 1
+repos:
+  acme/attic:
+    settings:
+      archived: false
+      description: back
+      topics: [old]
+`);
+    const plan = await w.cli(['plan', '-c', file, '--detailed-exitcode']);
+    expect(plan.code).toBe(2);
+    expect(plan.stdout).toMatch(/~ archived +: true → false/);
+    w.sandbox.clearRequests();
+    const apply = await w.cli(['apply', '-c', file, '--yes']);
+    expect(apply.code).toBe(0);
+    const writes = w.sandbox.requests().filter((r) => r.method !== 'GET' && r.path.startsWith('/api/v1/repos/'));
+    expect(writes.map((r) => `${r.method} ${r.path}`)).toEqual(['PATCH /api/v1/repos/acme/attic', 'PUT /api/v1/repos/acme/attic/topics']);
+    expect(writes[0]!.body).toEqual({ archived: false, description: 'back' });
+    expect((await w.cli(['plan', '-c', file, '--detailed-exitcode'])).code).toBe(0);
+  });
+
+  it('archiving writes the topics first, then the PATCH that archives', async () => {
+    w = await world(seed);
+    const file = w.config(`version: 1
+repos:
+  acme/widgets:
+    settings:
+      archived: true
+      topics: [done]
+`);
+    w.sandbox.clearRequests();
+    const apply = await w.cli(['apply', '-c', file, '--yes']);
+    expect(apply.code).toBe(0);
+    expect(calls(w.sandbox).filter((c) => !c.startsWith('GET'))).toEqual(['PUT repos/acme/widgets/topics', 'PATCH repos/acme/widgets']);
+    expect((await w.cli(['plan', '-c', file, '--detailed-exitcode'])).code).toBe(0);
+  });
+});
+
+describe('export', () => {
+  it('writes the settings of each repository, and planning the export shows no changes', async () => {
+    w = await world(seed);
+    const out = await w.cli(['export', '--include', 'acme/*']);
+    expect(out.code).toBe(0);
+    expect(out.stdout).toMatch(/acme\/widgets:\n(?: +\w+: \{\}\n)* +settings:\n +description: old\n/);
+    expect(out.stdout).toMatch(/topics:\n +- keep\n +- old\n/);
+    expect(out.stdout).toMatch(/acme\/attic:\n(?: +\w+: \{\}\n)* +settings:\n +archived: true\n/);
+    const file = w.config(out.stdout, 'exported.yaml');
+    const plan = await w.cli(['plan', '-c', file, '--detailed-exitcode']);
+    expect(plan.stderr).not.toMatch(/error|warning/i);
+    expect(plan.stdout).toContain('No changes');
+    expect(plan.code).toBe(0);
+  });
+});
