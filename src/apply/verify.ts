@@ -3,7 +3,7 @@
 // and safety is decided again (src/plan/safety.ts) from the changes and the server.
 import { isDeepStrictEqual } from 'node:util';
 import { isApiError, type GiteaClient } from '../gitea/client.js';
-import { planningOrder, scopeCreationIds, type ApplyingKind, type ChangeFacts, type CurrentObject, type DesiredObject, type Diagnostic, type Scope, type ServerInfo } from '../model/index.js';
+import { intentOf, planningOrder, scopeCreationIds, type ApplyingKind, type ChangeFacts, type CurrentObject, type DesiredObject, type Diagnostic, type Scope, type ServerInfo } from '../model/index.js';
 import { objectDigest } from '../plan/digest.js';
 import { annotateStep, asKind, dependsStep, judgeStep, opsStep, prepareStep, projectStep, readGroup, readOnlyStep, readStep, renamesFreeing, runState, type Group as PipelineGroup, type GroupState, type Run } from '../plan/pipeline.js';
 import { makeScopeContext } from '../plan/planner.js';
@@ -130,7 +130,7 @@ function matchStep(v: Verifying, g: GroupNow): void {
 /** Copies of one name: a delete names its copy by id; any other change is for the copy the plan read (its digest holds the id). */
 function objectNow(c: Change, matches: CurrentObject[], kind: ApplyingKind): CurrentObject | undefined {
   if (matches.length < 2) return matches[0];
-  if (c.action === 'delete') return matches.find((o) => c.id.endsWith(`#${o.id}`));
+  if (c.action === 'delete') return matches.find((o) => intentOf(c).copy === String(o.id));
   return matches.find((o) => objectDigest(o, kind) === c.precondition.digest) ?? matches[0];
 }
 
@@ -209,8 +209,7 @@ function assessStep(v: Verifying): VerifiedPlan {
 
 /** The desired object a change stands for, as the kinds' reads and prepare take it. */
 function desiredOf(c: Change, key: string): DesiredObject {
-  const fields = Object.fromEntries(c.fields.filter((f) => !f.context && !(c.action === 'rename' && f.path === 'name')).map((f) => [f.path, f.after]));
-  return { key, fields, path: [] };
+  return { key, fields: intentOf(c).fields, path: [] };
 }
 
 /**

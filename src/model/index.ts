@@ -10,5 +10,6 @@ export type * from './kind.js';
 export * from './scope.js';
 export * from './registry.js';
 export * from './define.js';
+export * from './intent.js';
 export * from './server.js';
 export * from '../diagnostic.js';

@@ -2,7 +2,7 @@
 // kinds planned after it (issue labels resolved against the labels as the plan leaves them, a
 // repository waiting for its owner's creation). Kinds ask through ctx.projected; plan and apply
 // (for a saved plan) record what they planned here.
-import { scopeId, type Change, type CurrentObject, type KindMeta, type ProjectedObject, type ReadingKind, type Scope, type ScopeContext } from '../model/index.js';
+import { intentOf, scopeId, type Change, type CurrentObject, type KindMeta, type ProjectedObject, type ReadingKind, type Scope, type ScopeContext } from '../model/index.js';
 
 /** What one plan (or one check of a saved plan) has projected, kind by kind and scope by scope. */
 export class Projection {
@@ -76,5 +76,5 @@ export function project(current: CurrentObject[], changes: Change[], sourceOf: (
 
 /** The values a change gives its object's fields (not its context values, not a rename's new name). */
 function plannedValues(c: Change): Record<string, unknown> {
-  return Object.fromEntries(c.fields.filter((f) => !f.context && !(c.action === 'rename' && f.path === 'name')).map((f) => [f.path, f.after]));
+  return intentOf(c).fields;
 }

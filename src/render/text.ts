@@ -1,7 +1,7 @@
 import { createPatch } from 'diff';
 import type { ChangeResult } from '../apply/executor.js';
 import { describePolicy } from '../plan/safety.js';
-import { describeServer, type Change, type FieldChange, type Plan } from '../model/index.js';
+import { describeServer, intentOf, type Change, type FieldChange, type Plan } from '../model/index.js';
 import type { Colors } from './color.js';
 import { inert, quote } from './inert.js';
 import { isMultiline, show } from './values.js';
@@ -35,9 +35,9 @@ function title(change: Change, kindTitleOf: KindTitle): string {
   const key = quote(change.key);
   if (change.action === 'rename') return `${kindTitle} ${quote(change.from ?? '')} → ${key}`;
   if (change.action === 'replace') return `${kindTitle} ${key} (replaced: deleted and created again)`;
-  // One of several objects with this name: the planner gives its change id the object's id after #.
-  const copy = change.action === 'delete' ? /#(\d+)$/.exec(change.id) : null;
-  if (copy) return `${kindTitle} ${key} (duplicate, id ${copy[1]})`;
+  // One of several objects with this name: the change addresses its copy by id.
+  const { copy } = intentOf(change);
+  if (copy !== undefined) return `${kindTitle} ${key} (duplicate, id ${copy})`;
   return `${kindTitle} ${key}`;
 }
 

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { GiteaClient } from '../../src/gitea/client.js';
 import { branchProtectionKind } from '../../src/kinds/branch_protection/index.js';
 import { userKind } from '../../src/kinds/user/index.js';
-import { SERVER_SCOPE, type Change, type CurrentObject, type PlanPolicy } from '../../src/model/index.js';
+import { copyChangeId, intentOf, SERVER_SCOPE, type Change, type CurrentObject, type PlanPolicy } from '../../src/model/index.js';
 import { makeScopeContext } from '../../src/plan/planner.js';
 
 const policy: PlanPolicy = { prune: ['users'], max_deletes: 10, max_delete_fraction: 1, protected_users: [], purge_users: false };
@@ -66,5 +66,17 @@ describe('the branch protection guard', () => {
   it('refuses a rule whose accounts were not looked up for this run (fail closed)', () => {
     const ctx = makeScopeContext(client([]), policy);
     expect(branchProtectionKind.guard!(rule, undefined, ctx, [rule])).toBe('the users and teams it names were not looked up on the server, so forgeform cannot tell that Gitea would take the rule');
+  });
+});
+
+describe('the intent of a change', () => {
+  const change = (over: Partial<Change>): Change => ({ id: 'repo_label/repo:acme/widgets/bug', kind: 'repo_label', scope: 'repo:acme/widgets', key: 'bug', action: 'update', fields: [], precondition: { digest: 'x' }, depends_on: [], ops: [], ...over });
+
+  it('gives the fields a change sets, without its context values or a rename\'s new name, and the copy a delete addresses', () => {
+    const rename = change({ action: 'rename', from: 'bugs', fields: [{ path: 'name', before: 'bugs', after: 'bug' }, { path: 'color', after: 'ee0701' }, { path: 'purge', after: true, context: true }] });
+    expect(intentOf(rename)).toEqual({ fields: { color: 'ee0701' }, changed: ['color'], from: 'bugs' });
+    expect(intentOf(change({ action: 'delete', id: copyChangeId('repo_label/repo:acme/widgets/bug', 7) })).copy).toBe('7');
+    // A name with # in it is no copy.
+    expect(intentOf(change({ action: 'delete', key: 'v#2', id: 'repo_label/repo:acme/widgets/v#2' })).copy).toBeUndefined();
   });
 });

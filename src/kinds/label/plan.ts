@@ -2,7 +2,7 @@ import type { Shape } from '../../gitea/answer.js';
 import type { LabelConfig } from '../../config/types.js';
 import { apiPath } from '../../gitea/path.js';
 import { normalizeFields } from '../fields.js';
-import type { AnyRequest, DesiredObject, Planning, Problem, Safety } from '../../model/index.js';
+import { intentOf, type AnyRequest, type DesiredObject, type Planning, type Problem, type Safety } from '../../model/index.js';
 import { fields } from './read.js';
 import type { LabelRun, LabelTypes } from './types.js';
 
@@ -127,9 +127,9 @@ export const safety = {
   async annotate(req) {
     const { change, scope, ctx, self } = req;
     if (change.action !== 'delete') return undefined;
-    // One copy of a duplicated name has its id after #; otherwise the one label of that name as read.
-    const copy = /#(\d+)$/.exec(change.id);
-    const id = copy ? Number(copy[1]) : (await ctx.currentOf(self, scope)).find((l) => l.key === change.key)?.id;
+    // One copy of a duplicated name is named by its id; otherwise the one label of that name as read.
+    const { copy } = intentOf(change);
+    const id = copy !== undefined ? Number(copy) : (await ctx.currentOf(self, scope)).find((l) => l.key === change.key)?.id;
     if (id === undefined) return undefined;
     const count = (await issuesPerLabel(req)).get(Number(id)) ?? 0;
     return { notes: [count ? `carried by ${issues(count)}: deleting it removes it from them` : 'carried by no issue'], affects: { count, what: `is carried by ${issues(count)}` } };
