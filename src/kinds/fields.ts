@@ -66,7 +66,7 @@ export const only = (availability: Availability, spec: FieldSpec): FieldSpec => 
  */
 export const inGitea = (since?: string): Availability => ({ gitea: since === undefined ? {} : { since } });
 export const inForgejo = (since?: string): Availability => ({ forgejo: since === undefined ? {} : { since } });
-export const inEither = (...forks: Availability[]): Availability => Object.assign({}, ...forks) as Availability;
+export const inEither = (...forks: Availability[]): Availability => forks.reduce<Availability>((all, fork) => ({ ...all, ...fork }), {});
 
 /** Applies each field's normalisation to the fields present in a record. */
 export function normalizeFields(specs: FieldSpec[], raw: Record<string, unknown>, onlyPresent: boolean): Record<string, unknown> {

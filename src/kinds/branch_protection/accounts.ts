@@ -28,7 +28,7 @@ const WRITE_LISTS = ['push_whitelist_usernames', 'force_push_allowlist_usernames
  * What `GET /repos/{owner}/{repo}/collaborators/{user}/permission` answers: the same
  * GetUserRepoPermission, as AccessMode.ToString() (routers/api/v1/repo/collaborators.go l.294–300).
  */
-const WRITERS = new Set(['write', 'admin', 'owner']);
+const WRITERS: ReadonlySet<string> = new Set(['write', 'admin', 'owner']);
 
 const isUserList = (field: string) => /_usernames?$/.test(field);
 const isTeamList = (field: string) => field.endsWith('_teams');

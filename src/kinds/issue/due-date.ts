@@ -16,7 +16,7 @@ export function serverDate(value: unknown): string | null {
 export function utcOffsetOf(time: unknown): string | undefined {
   if (typeof time !== 'string') return undefined;
   const m = /T[\d:.]+(Z|[+-]\d{2}:\d{2})$/i.exec(time.trim());
-  return m ? m[1]!.toUpperCase() : undefined;
+  return m?.[1]?.toUpperCase();
 }
 
 /**

@@ -76,7 +76,7 @@ export const planning = {
             path,
           });
       } catch (e) {
-        problems.push({ path, message: `label template "${cfg.label_template}" cannot be read: ${(e as Error).message}` });
+        problems.push({ path, message: `label template "${cfg.label_template}" cannot be read: ${e instanceof Error ? e.message : String(e)}` });
       }
     }
     for (const [name, label] of Object.entries<LabelConfig>(cfg.labels ?? {})) {

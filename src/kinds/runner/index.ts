@@ -32,7 +32,8 @@ export const runnerKind = defineKind<RunnerTypes['config'], RunnerTypes['server'
   ...writing,
 
   exportInto(config, objects) {
-    config.actions = { ...(config.actions as object | undefined), runners: objects };
+    const { actions } = config;
+    config.actions = { ...(typeof actions === 'object' && actions !== null ? actions : {}), runners: objects };
   },
   toConfig(current: CurrentObject) {
     return { disabled: current.fields.disabled };

@@ -5,6 +5,9 @@ import { features, fields } from './fields.js';
 
 export { features, fields } from './fields.js';
 
+/** Gitea's runner list: an object around the runners (its fields checked by the client's shape, per item). */
+const isPage = (body: unknown): body is RunnerPage => typeof body === 'object' && body !== null;
+
 interface RunnerPage {
   runners?: unknown[] | null;
   total_count?: unknown;
@@ -19,7 +22,7 @@ function listRunners({ client, server }: Pick<ScopeContext, 'client' | 'server'>
   return client.listWrapped(
     path,
     { object: 'Actions runners', shape },
-    (body) => ({ items: (body as RunnerPage | null)?.runners, total: (body as RunnerPage | null)?.total_count }),
+    (body) => (isPage(body) ? { items: body.runners, total: body.total_count } : { items: undefined, total: undefined }),
     'total_count',
   );
 }

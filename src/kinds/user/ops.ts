@@ -8,7 +8,7 @@ import { badgeOps, declaredUserMetaOf, keyOps, sshKeyIdentity, userMetaOf, type 
 /** What POST /admin/users takes (CreateUserOption); the rest needs a PATCH after the create. */
 const CREATE_FIELDS = ['email', 'full_name', 'login_name', 'source_id', 'visibility', 'restricted', 'must_change_password', 'password'];
 /** What PATCH /admin/users/{username} takes (EditUserOption). */
-const EDIT_FIELDS = new Set([
+const EDIT_FIELDS: ReadonlySet<string> = new Set([
   'email', 'full_name', 'login_name', 'source_id', 'visibility', 'restricted', 'admin', 'active', 'prohibit_login', 'website', 'location', 'description',
   'max_repo_creation', 'allow_create_organization', 'allow_git_hook', 'allow_import_local', 'must_change_password', 'password',
   // Forgejo only (the field's availability keeps it off other servers).
@@ -20,6 +20,15 @@ const CREATED_WITH: Record<string, unknown> = { admin: false, active: true, proh
 /** Context values of a user change: its purge (delete) and the keys as declared (their text is not in ssh_keys). */
 export const PURGE = 'purge';
 export const DECLARED_KEYS = 'ssh_keys_declared';
+
+/**
+ * The keys a change shows as declared (its context value, written by shown): at apply it comes from
+ * the plan file, so what is not a {title, key} pair is no key.
+ */
+function declaredKeys(value: unknown): { title: string; key: string }[] {
+  if (!Array.isArray(value)) return [];
+  return value.flatMap((k: unknown) => (typeof k === 'object' && k !== null && 'title' in k && 'key' in k && typeof k.title === 'string' && typeof k.key === 'string' ? [{ title: k.title, key: k.key }] : []));
+}
 
 /** The body of PATCH /admin/users/{name}: what Gitea requires in every edit, then the fields to send. */
 function editBody(name: string, want: Record<string, unknown>, current: CurrentObject | undefined, send: string[]): Record<string, unknown> {
@@ -54,7 +63,7 @@ export const writing = {
 
   ops({ action, desired, current, changed, shown }) {
     if (action === 'delete') {
-      const purge = shown?.[PURGE] === true;
+      const purge = shown[PURGE] === true;
       return [
         {
           method: 'DELETE',
@@ -71,7 +80,7 @@ export const writing = {
     const name = desired.key;
     const want = desired.fields;
     const userPath = apiPath('admin', 'users', name);
-    const declared = (shown?.[DECLARED_KEYS] as { title: string; key: string }[] | undefined) ?? [];
+    const declared = declaredKeys(shown[DECLARED_KEYS]);
     const wantedKeys: KnownKey[] = declared.map((k) => ({ ...k, identity: sshKeyIdentity(k.key) }));
     const ops: Op[] = [];
     if (action === 'create') {
@@ -101,7 +110,7 @@ export const writing = {
     if (changed.includes('ssh_keys')) ops.push(...keyOps(name, wantedKeys, userMetaOf(cur).sshKeys ?? []));
     const send = changed.filter((f) => EDIT_FIELDS.has(f));
     if (send.length) ops.push({ method: 'PATCH', path: userPath, body: editBody(name, want, cur, send) });
-    const old = shown?.[OLD_EMAIL_DELETED];
+    const old = shown[OLD_EMAIL_DELETED];
     // After the PATCH, which kept the old address as a secondary one: another user of this plan takes it.
     if (typeof old === 'string') ops.push({ method: 'DELETE', path: apiPath('admin', 'users', name, 'emails'), body: { emails: [old] }, reason: `delete the old address ${old}, which another user takes (this server keeps it when the e-mail changes)` });
     return ops;
