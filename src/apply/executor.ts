@@ -97,8 +97,29 @@ export async function execute(changes: Change[], opts: ExecuteOptions): Promise<
   // A stand-in client (tests) may have no bound of its own: the default --concurrency then.
   const slots = (opts.client.limit as GiteaClient['limit'] | undefined)?.concurrency ?? 8;
   const width = CHANGES_PER_SLOT * slots;
-  for (const phase of phases) await runPhase(changes.filter((c) => phase.includes(c.action)), runChange, width);
+  const phaseOf = phasesOf(changes);
+  for (const i of phases.keys()) await runPhase(changes.filter((c) => phaseOf.get(c.id) === i), runChange, width);
   return changes.map((c) => results.get(c.id)!);
+}
+
+/**
+ * The phase each change runs in: its action's, or earlier when a change of an earlier phase depends on
+ * it (a protection created in a repository that an update un-archives waits for that update).
+ */
+function phasesOf(changes: Change[]): Map<string, number> {
+  const phase = new Map(changes.map((c) => [c.id, phases.findIndex((p) => p.includes(c.action))]));
+  for (let moved = true; moved; ) {
+    moved = false;
+    for (const c of changes)
+      for (const d of c.depends_on) {
+        const own = phase.get(c.id)!;
+        if ((phase.get(d) ?? -1) > own) {
+          phase.set(d, own);
+          moved = true;
+        }
+      }
+  }
+  return phase;
 }
 
 /**

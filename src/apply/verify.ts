@@ -5,7 +5,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { isApiError, type GiteaClient } from '../gitea/client.js';
 import { intentOf, planningOrder, scopeCreationIds, type ApplyingKind, type ChangeFacts, type CurrentObject, type DesiredObject, type Diagnostic, type Scope, type ServerInfo } from '../model/index.js';
 import { objectDigest } from '../plan/digest.js';
-import { annotateStep, asKind, dependsStep, judgeStep, opsStep, prepareStep, projectStep, readGroup, readOnlyStep, readStep, renamesFreeing, runState, type Group as PipelineGroup, type GroupState, type Run } from '../plan/pipeline.js';
+import { annotateStep, asKind, dependsStep, judgeStep, liftStep, opsStep, prepareStep, projectStep, readGroup, readOnlyStep, readStep, renamesFreeing, runState, type Group as PipelineGroup, type GroupState, type Run } from '../plan/pipeline.js';
 import { makeScopeContext } from '../plan/planner.js';
 import { Projection } from '../plan/projection.js';
 import { assessSavedPlan, type SafetyVerdict } from '../plan/safety.js';
@@ -86,6 +86,8 @@ async function groupStep(v: Verifying): Promise<Group[]> {
     for (const c of v.plan.changes.filter((c) => c.kind === kind.name)) byScope.set(c.scope, [...(byScope.get(c.scope) ?? []), c]);
     for (const [id, changes] of byScope) {
       const scope = await scopeNow(id, planned, v.ctx, creationId);
+      // A repository the plan un-archives is writable after that change, as the plan saw it.
+      for (const k of v.kinds) liftStep(k, scope, v.plan.changes.filter((c) => c.scope === id && c.kind === k.name));
       v.scopes.set(id, scope);
       // Kinds that read only named objects are told which: those the changes are for, as the server has them now.
       groups.push({ kind, scope, planned: changes, desired: changes.map((c) => desiredOf(c, c.from ?? c.key)) });

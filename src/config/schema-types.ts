@@ -662,9 +662,10 @@ export interface RepoSettingsConfig {
   /** Offer the repository as a template for new repositories. */
   template?: boolean;
   /**
-   * An archived repository is read-only: forgeform writes nothing else to it (its other settings, labels,
-   * protections… are withheld with a warning) unless this configuration un-archives it (archived: false), and
-   * then the un-archiving comes first.
+   * An archived repository is read-only: forgeform writes nothing else to it (its other settings, and the
+   * changes Gitea refuses there such as branch protections, are withheld with a warning) unless this
+   * configuration un-archives it (archived: false): then the un-archiving comes first, and the other changes
+   * of the repository wait for it, in the same apply.
    */
   archived?: boolean;
   /**

@@ -15,7 +15,7 @@ import { kindNamed, kindsByName, type Kind } from '../model/index.js';
  * first (a new organisation or repository may be owned by a new user), then the organisations and
  * repositories that other kinds' scopes may wait for, then the rest.
  */
-export const kinds: Kind[] = [userKind, orgKind, repoKind, hookKind, runnerKind, orgLabelKind, repoLabelKind, teamKind, branchProtectionKind, issueKind, repoSettingsKind];
+export const kinds: Kind[] = [userKind, orgKind, repoKind, repoSettingsKind, hookKind, runnerKind, orgLabelKind, repoLabelKind, teamKind, branchProtectionKind, issueKind];
 
 /** The same kinds by name (in the same order): what a change's kind name is looked up in. */
 export const registry: ReadonlyMap<string, Kind> = kindsByName(kinds);

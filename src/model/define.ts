@@ -111,6 +111,7 @@ export interface Planning<T extends AnyKindTypes> {
 /** What a kind says about a planned change, at plan time and again at apply (see KindSafety). */
 export interface Safety<T extends AnyKindTypes> {
   readOnlyReason?: (this: void, scope: Scope) => string | undefined;
+  liftsReadOnly?: (this: void, change: Change) => boolean;
   guard?: (this: void, req: GuardRequest<T>) => string | undefined;
   annotate?: (this: void, req: AnnotateRequest<T>) => Promise<ChangeFacts | undefined>;
 }

@@ -262,6 +262,11 @@ export interface KindSafety {
   /** A reason why this scope cannot be written (e.g. archived repositories); its changes are withheld. */
   readOnlyReason?(scope: Scope): string | undefined;
   /**
+   * Whether this planned change makes its read-only scope writable (un-archives the repository): the
+   * kind is planned before the kinds whose readOnlyReason it lifts, and their changes wait for it.
+   */
+  liftsReadOnly?(change: Change): boolean;
+  /**
    * Why a planned change must never be made (a protected user deleted, the token's own user locked
    * out, the last administrator demoted), judged on the server as read and the whole plan: asked at
    * plan time and again at apply time.

@@ -12,6 +12,18 @@ export interface Scope {
   repo?: RepoFacts;
   /** The scope does not exist yet: this change (a repo or org create) makes it. Nothing is read there. */
   pendingCreate?: string;
+  /**
+   * A repository the plan un-archives: this change (the kind's `liftsReadOnly`) makes it writable, so
+   * the other changes in it are not withheld and wait for it.
+   */
+  writableAfter?: string;
+}
+
+/** The scope, read-only (an archived repository), is writable once the change `id` is made (it un-archives it). */
+export function writableAfter(scope: Scope, id: string): void {
+  if (!scope.repo?.archived) return;
+  scope.repo = { ...scope.repo, archived: false };
+  scope.writableAfter = id;
 }
 
 export interface RepoFacts {

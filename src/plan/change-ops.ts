@@ -79,8 +79,9 @@ export function referencedChanges(kind: KindWriting, change: Change, base: OpsBa
   return out;
 }
 
-/** The changes this one must wait for: objects its requests reference, objects its fields name, what the kind names, the scope's create. */
+/** The changes this one must wait for: objects its requests reference, objects its fields name, what the kind names, the scope's create or un-archiving. */
 export function dependenciesOf(kind: KindWriting, change: Change, ops: Op[], base: OpsBase): string[] {
   const named = kind.dependsOn?.(opsInputOf(change, base)) ?? [];
-  return [...new Set([...refsIn(ops), ...referencedChanges(kind, change, base), ...named, ...(base.scope.pendingCreate ? [base.scope.pendingCreate] : [])])];
+  const scopeFirst = [base.scope.pendingCreate, base.scope.writableAfter].filter((id): id is string => id !== undefined && id !== change.id);
+  return [...new Set([...refsIn(ops), ...referencedChanges(kind, change, base), ...named, ...scopeFirst])];
 }

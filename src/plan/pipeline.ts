@@ -6,7 +6,7 @@
 //   the config, or the file's rebuilt) → read-only → ops → projection → annotate → guard → safety
 //
 // The run object below owns everything one run learns (nothing is kept in module state).
-import { kindNamed, kindsByName, scopeId, type ApplyingKind, type ChangeFacts, type CurrentObject, type DesiredObject, type Op, type Scope, type ScopeContext } from '../model/index.js';
+import { kindNamed, kindsByName, scopeId, writableAfter, type ApplyingKind, type ChangeFacts, type CurrentObject, type DesiredObject, type Op, type Scope, type ScopeContext } from '../model/index.js';
 import type { Change, PlanPolicy } from '../model/index.js';
 import { dependenciesOf, opsOf, type OpsBase } from './change-ops.js';
 import { project, type Projection } from './projection.js';
@@ -87,6 +87,12 @@ export async function prepareStep(r: Run, g: GroupState, desired: DesiredObject[
 /** read-only: why the group's scope cannot be written (an archived repository); its changes are withheld (plan) or refused (apply). */
 export function readOnlyStep(g: Group): string | undefined {
   return g.kind.readOnlyReason?.(g.scope);
+}
+
+/** A change that un-archives its repository (Kind.liftsReadOnly): the scope is writable after it, for the kinds planned next. */
+export function liftStep(kind: Pick<ApplyingKind, 'liftsReadOnly'>, scope: Scope, changes: readonly Change[]): void {
+  const lifting = kind.liftsReadOnly ? changes.find((c) => kind.liftsReadOnly?.(c)) : undefined;
+  if (lifting) writableAfter(scope, lifting.id);
 }
 
 /** What a change's requests are built from besides what it shows: the group's scope, its object as read, the kind's lookups. */

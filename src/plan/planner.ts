@@ -6,7 +6,7 @@ import { diffFields } from './diff.js';
 import { checkPreviously, matchOne, renamedAway, type Match } from './match.js';
 import { Projection } from './projection.js';
 import { makeChange, placed, resourceOf, sourceOfScopePath, type Planning, type ScopePlan, type Work } from './planning.js';
-import { annotateStep, asKind, judgeStep, prepareStep, projectStep, readGroup, readOnlyStep, readStep, renamesFreeing, runState } from './pipeline.js';
+import { annotateStep, asKind, judgeStep, liftStep, prepareStep, projectStep, readGroup, readOnlyStep, readStep, renamesFreeing, runState } from './pipeline.js';
 import { assessSafety, policyOf } from './safety.js';
 import { writeOnlyFields } from './write-only.js';
 import { resolveScopes, type ResolvedScope } from '../scopes/resolve.js';
@@ -192,6 +192,7 @@ function planScope(p: Planning, w: Work, read: CurrentObject[] | undefined): Pro
     waitForFreedNames(sp.changes);
     p.warnings.push(...(sp.kind.notices?.(sp.desired, sp.current, sp.scope, p.ctx) ?? []));
     if (withheld(p, sp)) return projectStep(p, sp, []);
+    liftStep(sp.kind, sp.scope, sp.changes);
     // 7. The kind's objects in the scope as this plan leaves them, for the kinds planned after it.
     projectStep(p, sp, sp.changes);
     await annotateStep(p, sp, sp.changes, (change, facts, error) => tookFacts(p, sp, change, facts, error));

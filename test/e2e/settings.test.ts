@@ -144,6 +144,61 @@ repos:
     expect((await w.cli(['plan', '-c', file, '--detailed-exitcode'])).code).toBe(0);
   });
 
+  it('un-archived in the same apply as the other kinds of the repository: their changes are not withheld and wait for it', async () => {
+    w = await world(seed);
+    const file = w.config(`version: 1
+repos:
+  acme/attic:
+    settings:
+      archived: false
+    branch_protections:
+      main: { enable_push: false }
+`);
+    const plan = await w.cli(['plan', '-c', file, '--detailed-exitcode']);
+    expect(plan.code).toBe(2);
+    expect(plan.stdout).not.toContain('withheld');
+    expect(plan.stdout).toMatch(/~ repository settings "acme\/attic"\n +~ archived: true → false\n/);
+    expect(plan.stdout).toContain('+ branch protection "main"');
+    w.sandbox.clearRequests();
+    const apply = await w.cli(['apply', '-c', file, '--yes']);
+    expect(apply.stderr).not.toMatch(/error/i);
+    expect(apply.code).toBe(0);
+    expect(calls(w.sandbox).filter((c) => !c.startsWith('GET') && c.includes('repos/'))).toEqual(['PATCH repos/acme/attic', 'POST repos/acme/attic/branch_protections']);
+    expect((await w.cli(['plan', '-c', file, '--detailed-exitcode'])).code).toBe(0);
+  });
+
+  it('the same from a saved plan: apply checks it with the repository still archived, and un-archives first', async () => {
+    w = await world(seed);
+    const file = w.config(`version: 1
+repos:
+  acme/attic:
+    settings:
+      archived: false
+    branch_protections:
+      main: { enable_push: false }
+`);
+    expect((await w.cli(['plan', '-c', file, '--out', 'saved.json'])).code).toBe(0);
+    w.sandbox.clearRequests();
+    const apply = await w.cli(['apply', 'saved.json', '--yes']);
+    expect(apply.stderr).not.toMatch(/error|differs/i);
+    expect(apply.code).toBe(0);
+    expect(calls(w.sandbox).filter((c) => !c.startsWith('GET') && c.includes('repos/'))).toEqual(['PATCH repos/acme/attic', 'POST repos/acme/attic/branch_protections']);
+    expect((await w.cli(['plan', '-c', file, '--detailed-exitcode'])).code).toBe(0);
+  });
+
+  it('without the un-archiving, the other kinds\' changes there are withheld', async () => {
+    w = await world(seed);
+    const file = w.config(`version: 1
+repos:
+  acme/attic:
+    branch_protections:
+      main: { enable_push: false }
+`);
+    const plan = await w.cli(['plan', '-c', file, '--detailed-exitcode']);
+    expect(plan.code).toBe(0);
+    expect(plan.stdout).toContain('1 branch protection change(s) withheld: acme/attic is archived');
+  });
+
   it('archiving writes the topics first, then the PATCH that archives', async () => {
     w = await world(seed);
     const file = w.config(`version: 1

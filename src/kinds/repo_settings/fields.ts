@@ -54,7 +54,7 @@ export const entries: EntrySpec[] = [
   bool('archived', {
     title: 'Archived',
     description:
-      'An archived repository is read-only: forgeform writes nothing else to it (its other settings, labels, protections… are withheld with a warning) unless this configuration un-archives it (archived: false), and then the un-archiving comes first.',
+      'An archived repository is read-only: forgeform writes nothing else to it (its other settings, and the changes Gitea refuses there such as branch protections, are withheld with a warning) unless this configuration un-archives it (archived: false): then the un-archiving comes first, and the other changes of the repository wait for it, in the same apply.',
   }),
   str('default_branch', {
     title: 'Default branch',

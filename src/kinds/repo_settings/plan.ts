@@ -45,4 +45,9 @@ export const planning = {
   },
 } satisfies Planning<RepoSettingsTypes>;
 
-export const safety = {} satisfies Safety<RepoSettingsTypes>;
+export const safety = {
+  /** Un-archiving (archived: true → false) makes the repository writable for the other kinds' changes, which wait for it. */
+  liftsReadOnly(change) {
+    return change.fields.some((f) => f.path === 'archived' && f.before === true && f.after === false);
+  },
+} satisfies Safety<RepoSettingsTypes>;
