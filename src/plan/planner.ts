@@ -1,5 +1,6 @@
 import { formatDiagnostic } from '../diagnostic.js';
 import type { LoadedConfig } from '../config/types.js';
+import { answerProblem, wrongTypeError } from '../gitea/answer.js';
 import type { GiteaClient, RequestOptions } from '../gitea/client.js';
 import { changeId, parseScopeId, planningOrder, RunStates, scopeCreationIds, scopeId, type ApplyContext, type ChangeFacts, type CurrentObject, type Kind, type KindContext, type KindMeta, type KindOptions, type Scope, type ScopeContext, type ServerInfo } from '../model/index.js';
 import { diffFields } from './diff.js';
@@ -66,12 +67,20 @@ export function makeScopeContext(client: GiteaClient, policy: PlanPolicy, option
     policy,
     options,
     cachedGet<T>(path: string, opts?: RequestOptions) {
-      let p = cache.get(path);
-      if (!p) {
-        p = client.get(path, opts);
+      const hit = cache.get(path);
+      if (!hit) {
+        const p = client.get(path, opts);
         cache.set(path, p);
+        return p as Promise<T>;
       }
-      return p as Promise<T>;
+      // The first reader may have asked with a smaller shape: each reader's shape is checked on its own.
+      const shape = opts?.shape;
+      if (!shape) return hit as Promise<T>;
+      return hit.then((data) => {
+        const problem = answerProblem(data, shape);
+        if (problem) throw wrongTypeError('GET', path, data, problem, opts.object);
+        return data as T;
+      });
     },
     currentOf(kind, scope, desired) {
       const id = `${kind.name} ${scopeId(scope)}`;

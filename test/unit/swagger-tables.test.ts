@@ -89,6 +89,10 @@ const FORGEFORM_SOURCES: Record<string, string> = {
   'runner.disabled': 'PATCH /admin/actions/runners/:runner_id',
   'runner.(kind)': 'GET /admin/actions/runners',
   'issue.projects': 'EditIssueOption.projects',
+  // Accepted by every release's edit, but answered (so comparable) only where the Repository struct has them.
+  'repo_settings.allow_fast_forward_only_merge': 'Repository.allow_fast_forward_only_merge',
+  'repo_settings.allow_manual_merge': 'Repository.allow_manual_merge',
+  'repo_settings.autodetect_manual_merge': 'Repository.autodetect_manual_merge',
   ...Object.fromEntries(
     [
       'enable_force_push', 'enable_force_push_allowlist', 'force_push_allowlist_usernames', 'force_push_allowlist_teams', 'force_push_allowlist_deploy_keys',
