@@ -5,7 +5,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { isApiError, type GiteaClient } from '../gitea/client.js';
 import { intentOf, planningOrder, scopeCreationIds, type ApplyingKind, type ChangeFacts, type CurrentObject, type DesiredObject, type Diagnostic, type Scope, type ServerInfo } from '../model/index.js';
 import { objectDigest } from '../plan/digest.js';
-import { annotateStep, asKind, dependsStep, judgeStep, liftStep, opsStep, prepareStep, projectStep, readGroup, readOnlyStep, readStep, renamesFreeing, runState, type Group as PipelineGroup, type GroupState, type Run } from '../plan/pipeline.js';
+import { annotateStep, asKind, dependsStep, inputStep, judgeStep, liftStep, opsStep, prepareStep, projectStep, readGroup, readOnlyStep, readStep, renamesFreeing, runState, type Group as PipelineGroup, type GroupState, type Run } from '../plan/pipeline.js';
 import { makeScopeContext } from '../plan/planner.js';
 import { Projection } from '../plan/projection.js';
 import { assessSavedPlan, type SafetyVerdict } from '../plan/safety.js';
@@ -171,16 +171,17 @@ function rebuildOne(v: Verifying, g: GroupNow, c: Change, freeing: Map<string, C
     if (!v.refused.has(c.id) && !v.mismatches.some((m) => m.resource === c.id)) v.refused.set(c.id, { message: staleness(undefined, c), hint: STALE });
     return { ...c, ops: [] };
   }
-  let ops;
+  let ops, input;
   try {
-    ops = opsStep(v, g, c, now);
+    input = inputStep(v, g, c, now);
+    ops = opsStep(g, input);
   } catch (e) {
     v.mismatches.push({ resource: c.id, message: `its requests cannot be built from what it shows (${(e as Error).message})` });
     return c;
   }
   if (!isDeepStrictEqual(plain(ops), plain(c.ops)))
     v.mismatches.push({ resource: c.id, message: 'the requests in the plan file differ from what the change shows, built against the server as it is now (the file was edited, or what the change refers to moved on)' });
-  const deps = dependsStep(v, g, c, ops, now, freeing);
+  const deps = dependsStep(g, c, ops, input, freeing);
   if (!isDeepStrictEqual([...new Set(deps)].sort(), [...new Set(c.depends_on)].sort()))
     v.mismatches.push({ resource: c.id, message: `depends_on in the plan file differs from what the change needs (${deps.join(', ') || 'nothing'})` });
   return { ...c, ops, depends_on: [...new Set(deps)] };

@@ -1,4 +1,4 @@
-import { enclosingScope, type Action, type CurrentObject, type DesiredObject, type KindWriting, type OpsInput, type OpsSubject, type Scope, type ScopeContext } from '../model/index.js';
+import { enclosingScope, intentOf, type Action, type CurrentObject, type DesiredObject, type KindWriting, type OpsInput, type OpsSubject, type Scope, type ScopeContext } from '../model/index.js';
 import type { Change, Op } from '../model/index.js';
 
 /** What a change's requests are built from besides the change itself: the server object and scope as read now. */
@@ -15,16 +15,9 @@ export interface OpsBase {
  * requests through this, so a saved plan can do nothing its display does not say.
  */
 export function opsInputOf(change: Change, base: OpsBase): OpsInput {
-  const fields: Record<string, unknown> = {};
-  const shown: Record<string, unknown> = {};
-  const changed: string[] = [];
-  for (const f of change.fields) {
-    if (f.context) shown[f.path] = f.after;
-    else if (!(change.action === 'rename' && f.path === 'name')) {
-      fields[f.path] = f.after;
-      changed.push(f.path);
-    }
-  }
+  // What the change gives its object's fields, derived once (src/model/intent.ts) for its requests and its waits alike.
+  const { fields, changed } = intentOf(change);
+  const shown = Object.fromEntries(change.fields.filter((f) => f.context).map((f) => [f.path, f.after]));
   const desired = change.action === 'delete' ? undefined : { key: change.key, fields, path: [] };
   return { scope: base.scope, changed, ctx: base.ctx, prepared: base.prepared, shown, ...subjectOf(change.id, change.action, desired, base.current) };
 }
@@ -46,9 +39,6 @@ export function subjectOf(id: string, action: Action, desired: DesiredObject | u
   return { action, desired, current };
 }
 
-export function opsOf(kind: KindWriting, change: Change, base: OpsBase): Op[] {
-  return kind.ops(opsInputOf(change, base));
-}
 
 /** Ops may point at the object another change creates ({"$ref": change id}): that is a dependency. */
 export function refsIn(value: unknown, out: Set<string> = new Set()): Set<string> {
@@ -80,8 +70,9 @@ export function referencedChanges(kind: KindWriting, change: Change, base: OpsBa
 }
 
 /** The changes this one must wait for: objects its requests reference, objects its fields name, what the kind names, the scope's create or un-archiving. */
-export function dependenciesOf(kind: KindWriting, change: Change, ops: Op[], base: OpsBase): string[] {
-  const named = kind.dependsOn?.(opsInputOf(change, base)) ?? [];
+export function dependenciesOf(kind: KindWriting, change: Change, ops: Op[], input: OpsInput): string[] {
+  const base = input;
+  const named = kind.dependsOn?.(input) ?? [];
   const scopeFirst = [base.scope.pendingCreate, base.scope.writableAfter].filter((id): id is string => id !== undefined && id !== change.id);
   return [...new Set([...refsIn(ops), ...referencedChanges(kind, change, base), ...named, ...scopeFirst])];
 }

@@ -6,9 +6,9 @@
 //   the config, or the file's rebuilt) → read-only → ops → projection → annotate → guard → safety
 //
 // The run object below owns everything one run learns (nothing is kept in module state).
-import { kindNamed, kindsByName, scopeId, writableAfter, type ApplyingKind, type ChangeFacts, type CurrentObject, type DesiredObject, type Op, type Scope, type ScopeContext } from '../model/index.js';
+import { kindNamed, kindsByName, scopeId, writableAfter, type ApplyingKind, type ChangeFacts, type CurrentObject, type DesiredObject, type Op, type OpsInput, type Scope, type ScopeContext } from '../model/index.js';
 import type { Change, PlanPolicy } from '../model/index.js';
-import { dependenciesOf, opsOf, type OpsBase } from './change-ops.js';
+import { dependenciesOf, opsInputOf, type OpsBase } from './change-ops.js';
 import { project, type Projection } from './projection.js';
 import type { SafetyFacts, SafetyVerdict } from './safety.js';
 
@@ -100,14 +100,19 @@ function opsBase(r: Run, g: GroupState, current: CurrentObject | undefined): Ops
   return { scope: g.scope, ...(current ? { current } : {}), ctx: r.ctx, prepared: g.prepared };
 }
 
-/** ops: a change's requests, built through its kind from what the change shows and its object as read, exactly so at plan and at apply. */
-export function opsStep(r: Run, g: GroupState, change: Change, current: CurrentObject | undefined): Op[] {
-  return opsOf(g.kind, change, opsBase(r, g, current));
+/** A change's input to its kind: what the change shows and its object as read, built once for its requests and its waits, exactly so at plan and at apply. */
+export function inputStep(r: Run, g: GroupState, change: Change, current: CurrentObject | undefined): OpsInput {
+  return opsInputOf(change, opsBase(r, g, current));
+}
+
+/** ops: a change's requests, built through its kind from its input. */
+export function opsStep(g: GroupState, input: OpsInput): Op[] {
+  return g.kind.ops(input);
 }
 
 /** The changes a change waits for: those its requests and fields name, those its kind names, its scope's create, and a rename that frees its name. */
-export function dependsStep(r: Run, g: GroupState, change: Change, ops: Op[], current: CurrentObject | undefined, freeing: Map<string, Change>): string[] {
-  const deps = dependenciesOf(g.kind, change, ops, opsBase(r, g, current));
+export function dependsStep(g: GroupState, change: Change, ops: Op[], input: OpsInput, freeing: Map<string, Change>): string[] {
+  const deps = dependenciesOf(g.kind, change, ops, input);
   const rename = change.action === 'create' ? freeing.get(change.key) : undefined;
   return rename && !deps.includes(rename.id) ? [...deps, rename.id] : deps;
 }

@@ -4,7 +4,7 @@ import { changeId, copyChangeId, scopeId, type Action, type Change, type Current
 import type { ResolvedScope } from '../scopes/resolve.js';
 import { subjectOf } from './change-ops.js';
 import { objectDigest } from './digest.js';
-import { dependsStep, opsStep, type Group, type GroupState, type Run } from './pipeline.js';
+import { dependsStep, inputStep, opsStep, type Group, type GroupState, type Run } from './pipeline.js';
 
 /** A diagnostic while planning, with the place found for it (flattened into file:line:col at the end). */
 export type Reported = Diagnostic & { location?: SourceLocation | undefined };
@@ -99,9 +99,10 @@ export function makeChange(p: Planning, sp: ScopePlan, spec: ChangeSpec): Change
     depends_on: [],
     ops: [],
   };
-  change.ops = opsStep(p, sp, change, cur);
+  const input = inputStep(p, sp, change, cur);
+  change.ops = opsStep(sp, input);
   // A rename that frees the name is waited for once the scope's changes are all known (waitForFreedNames).
-  change.depends_on = dependsStep(p, sp, change, change.ops, cur, new Map());
+  change.depends_on = dependsStep(sp, change, change.ops, input, new Map());
   p.currentOfChange.set(change.id, cur);
   return change;
 }
