@@ -34,6 +34,10 @@ export const set = (name: string, doc?: ConfigDoc): FieldSpec => field({ name, t
 /** An entry of the config that is no field of the server's object (`previously`, `labels_mode`): schema, types and docs only. */
 export const configEntry = (name: string, doc: ConfigDoc): ConfigEntry => ({ name, config: { ...doc }, serverField: false });
 
+/** `previously`: the former names under which an object is renamed instead of a new one being created (what it keeps, in the description). */
+export const formerNames = (description: string): ConfigEntry =>
+  configEntry('previously', { title: 'Former names', description, type: 'array', uniqueItems: true, items: { type: 'string', minLength: 1 } });
+
 const isField = (e: EntrySpec): e is FieldSpec => !('serverField' in e);
 
 /** The server fields among a kind's entries, in their order (what the diff, the digest and the plan see). */

@@ -1,4 +1,4 @@
-import { bool, configEntry, field, objectSchema, serverFields, text } from '../fields.js';
+import { bool, configEntry, field, objectSchema, serverFields, text, formerNames } from '../fields.js';
 import type { EntrySpec, SchemaFragment } from '../../model/index.js';
 
 /** Gitea stores #rrggbb and answers rrggbb: compare lower-case, without '#', 3 digits expanded. */
@@ -26,16 +26,18 @@ export const entries: EntrySpec[] = [
     description: 'An issue carries at most one exclusive label of the same scope: the name up to its last "/" (e.g. "priority/high" and "priority/low").',
   }),
   bool('is_archived', { title: 'Archived', description: 'Archived labels stay on their issues but are no longer offered for new ones.' }),
-  configEntry('previously', {
-    title: 'Former names',
-    description: 'Former names of this label: a label with one of these names is renamed (it keeps its issues) instead of a new label being created.',
-    type: 'array',
-    uniqueItems: true,
-    items: { type: 'string', minLength: 1 },
-  }),
+  formerNames('Former names of this label: a label with one of these names is renamed (it keeps its issues) instead of a new label being created.'),
 ];
 
 export const fields = serverFields(entries);
+
+/** A scope's `label_template` (repositories and organisations alike): the labels it declares are this kind's. */
+export const labelTemplateEntry = configEntry('label_template', {
+  title: 'Label template',
+  description: 'Name of a label template of the server (e.g. "Default" or "Advanced"): its labels are declared as if written under labels, and explicit labels override them field by field.',
+  type: 'string',
+  minLength: 1,
+});
 
 /** The label definition; the sections that hold labels (repos.*.labels, orgs.*.labels) belong to their scopes' kinds. */
 export const fragment: SchemaFragment = {

@@ -1,4 +1,5 @@
 import { byName, configEntry, objectSchema, serverFields, str, text } from '../fields.js';
+import { labelTemplateEntry } from '../label/fields.js';
 import type { EntrySpec, SchemaFragment } from '../../model/index.js';
 
 /** An organisation's config: `owner` (to create it), its fields, then the labels it holds. */
@@ -34,12 +35,7 @@ export const entries: EntrySpec[] = [
     title: 'E-mail',
     description: 'Public e-mail address of the organisation, or "" for none. Gitea ≤ 1.25 and Forgejo ≤ 9 cannot clear it through the API: "" is then a plan error while the organisation has one.',
   }),
-  configEntry('label_template', {
-    title: 'Label template',
-    description: 'Name of a label template of the server (e.g. "Default" or "Advanced"): its labels are declared as if written under labels, and explicit labels override them field by field.',
-    type: 'string',
-    minLength: 1,
-  }),
+  labelTemplateEntry,
   configEntry(
     'labels',
     byName(

@@ -1,4 +1,5 @@
 import { bool, byName, configEntry, objectSchema, serverFields, set, str, text } from '../fields.js';
+import { labelTemplateEntry } from '../label/fields.js';
 import type { EntrySpec, SchemaFragment } from '../../model/index.js';
 
 /**
@@ -55,12 +56,7 @@ export const scopeEntries: EntrySpec[] = [
       entries,
     ),
   ),
-  configEntry('label_template', {
-    title: 'Label template',
-    description: 'Name of a label template of the server (e.g. "Default" or "Advanced"): its labels are declared as if written under labels, and explicit labels override them field by field.',
-    type: 'string',
-    minLength: 1,
-  }),
+  labelTemplateEntry,
   configEntry(
     'labels',
     byName(

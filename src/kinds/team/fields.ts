@@ -1,4 +1,4 @@
-import { bool, configEntry, field, objectSchema, serverFields, text } from '../fields.js';
+import { bool, configEntry, field, objectSchema, serverFields, text, formerNames } from '../fields.js';
 import type { EntrySpec, SchemaFragment } from '../../model/index.js';
 import { comparableUnits, PERMISSIONS, UNIT_KEYS, UNIT_LEVELS } from './units.js';
 
@@ -45,13 +45,7 @@ export const entries: EntrySpec[] = [
     uniqueItems: true,
     items: { enum: [...UNIT_KEYS] },
   }),
-  configEntry('previously', {
-    title: 'Former names',
-    description: 'Former names of this team: a team with one of these names is renamed (it keeps its members and repositories) instead of a new team being created.',
-    type: 'array',
-    uniqueItems: true,
-    items: { type: 'string', minLength: 1 },
-  }),
+  formerNames('Former names of this team: a team with one of these names is renamed (it keeps its members and repositories) instead of a new team being created.'),
 ];
 
 /** Server fields: compared and written. */

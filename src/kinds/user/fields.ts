@@ -1,4 +1,4 @@
-import { bool, configEntry, field, int, objectSchema, only, serverFields, set, str, text, type ConfigDoc } from '../fields.js';
+import { bool, field, int, objectSchema, only, serverFields, set, str, text, type ConfigDoc, formerNames } from '../fields.js';
 import type { Availability, EntrySpec, FieldSpec, SchemaFragment } from '../../model/index.js';
 import { BADGES } from './extras.js';
 
@@ -101,13 +101,7 @@ export const entries: EntrySpec[] = [
     type: 'string',
     minLength: 1,
   }),
-  configEntry('previously', {
-    title: 'Former names',
-    description: 'Former user names: a user with one of these names is renamed (POST /admin/users/{old}/rename; it keeps its id, repositories and memberships) instead of a new user being created.',
-    type: 'array',
-    uniqueItems: true,
-    items: { type: 'string', minLength: 1 },
-  }),
+  formerNames('Former user names: a user with one of these names is renamed (POST /admin/users/{old}/rename; it keeps its id, repositories and memberships) instead of a new user being created.'),
   // Read per user, only when the config names them.
   only(BADGES, set('badges', {
     title: 'Badges',
