@@ -96,6 +96,13 @@ export const scopeEntries: EntrySpec[] = [
       'Settings of the existing repository (description, visibility, units, merge styles, topics…): only the fields written are managed. See docs/kinds/settings.md.',
     $ref: '#/definitions/repo_settings',
   }),
+  configEntry('push_mirrors', {
+    title: 'Push mirrors',
+    description:
+      'Remotes this repository is pushed to, as a list identified by remote_address. The server cannot edit a push mirror: a change is a delete and a create. With policy.prune containing "push_mirrors", push mirrors not listed here are deleted. See docs/kinds/push-mirrors.md.',
+    type: 'array',
+    items: { $ref: '#/definitions/push_mirror' },
+  }),
   // npm run new-kind adds the section of a new repository kind here.
 ];
 

@@ -16,6 +16,7 @@ import { issuesDomain } from './issues/index.js';
 import { labelsDomain } from './labels/index.js';
 import { markupDomain } from './markup/index.js';
 import { metaDomain } from './meta/index.js';
+import { mirrorsDomain } from './mirrors/index.js';
 import { milestonesDomain } from './milestones/index.js';
 import { notificationsDomain } from './notifications/index.js';
 import { orgsDomain } from './orgs/index.js';
@@ -38,6 +39,7 @@ export const DOMAINS = [
   adminMiscDomain,
   notificationsDomain,
   hooksDomain,
+  mirrorsDomain,
 ] as const;
 
 registerDomains(DOMAINS);
