@@ -16,6 +16,7 @@ import { DOMAINS } from './domains/index.js';
 import type { SeedActions } from './domains/actions/seed.js';
 import type { SeedAdminMiscKeys } from './domains/admin-misc/seed.js';
 import type { SeedBranchProtections } from './domains/branch-protections/seed.js';
+import type { SeedTagProtections } from './domains/tag-protections/seed.js';
 import type { SeedHooks } from './domains/hooks/seed.js';
 import type { SeedIssue, SeedProject } from './domains/issues/seed.js';
 import type { SeedLabel } from './domains/labels/seed.js';
@@ -33,7 +34,11 @@ export { SeedError };
 export interface SeedFile extends SeedAccountFile, SeedAdminMiscKeys, SeedHooks, SeedMirrorSettings {
   users?: SeedUser[];
   orgs?: (SeedOrg & { teams?: SeedTeam[]; labels?: SeedLabel[] })[];
+<<<<<<< HEAD
   repos?: (SeedRepo & SeedBranchProtections & { labels?: SeedLabel[]; milestones?: SeedMilestone[]; projects?: SeedProject[]; issues?: SeedIssue[]; push_mirrors?: SeedPushMirror[] })[];
+=======
+  repos?: (SeedRepo & SeedBranchProtections & SeedTagProtections & { labels?: SeedLabel[]; milestones?: SeedMilestone[]; projects?: SeedProject[]; issues?: SeedIssue[] })[];
+>>>>>>> main
   actions?: SeedActions;
   notifications?: SeedNotification[];
   /** The release to play (`gitea@1.25`, `forgejo@11` …); `startSandbox({ flavour })` wins over it. */

@@ -88,6 +88,7 @@ const FORGEFORM_SOURCES: Record<string, string> = {
   'hook.name': 'EditHookOption.name',
   'runner.disabled': 'PATCH /admin/actions/runners/:runner_id',
   'runner.(kind)': 'GET /admin/actions/runners',
+  'tag_protection.(kind)': 'GET /repos/:owner/:repo/tag_protections',
   'issue.projects': 'EditIssueOption.projects',
   'push_mirror.branch_filter': 'CreatePushMirrorOption.branch_filter',
   // Accepted by every release's edit, but answered (so comparable) only where the Repository struct has them.

@@ -96,6 +96,7 @@ export const scopeEntries: EntrySpec[] = [
       'Settings of the existing repository (description, visibility, units, merge styles, topics…): only the fields written are managed. See docs/kinds/settings.md.',
     $ref: '#/definitions/repo_settings',
   }),
+<<<<<<< HEAD
   configEntry('push_mirrors', {
     title: 'Push mirrors',
     description:
@@ -103,6 +104,16 @@ export const scopeEntries: EntrySpec[] = [
     type: 'array',
     items: { $ref: '#/definitions/push_mirror' },
   }),
+=======
+  configEntry(
+    'tag_protections',
+    byName(
+      { title: 'Tag protections', description: 'Tag protections of the repository, by name pattern (a glob such as "v*", or a regular expression between slashes): who may push matching tags. Gitea 1.23 and newer, Forgejo 8 and newer. With policy.prune containing "tag_protections", tag protections not listed here are deleted. See docs/kinds/tag-protections.md.' },
+      { type: 'string', minLength: 1, errorMessage: 'must be a non-empty tag name pattern' },
+      'tag_protection',
+    ),
+  ),
+>>>>>>> main
   // npm run new-kind adds the section of a new repository kind here.
 ];
 

@@ -21,6 +21,7 @@ import { milestonesDomain } from './milestones/index.js';
 import { notificationsDomain } from './notifications/index.js';
 import { orgsDomain } from './orgs/index.js';
 import { reposDomain } from './repos/index.js';
+import { tagProtectionsDomain } from './tag-protections/index.js';
 import { teamsDomain } from './teams/index.js';
 import { usersDomain } from './users/index.js';
 
@@ -33,6 +34,7 @@ export const DOMAINS = [
   labelsDomain,
   milestonesDomain,
   branchProtectionsDomain,
+  tagProtectionsDomain,
   issuesDomain,
   reposDomain,
   actionsDomain,
