@@ -52,11 +52,7 @@ export interface Policy {
    * admin (system and default) webhook not under hooks; runners: every Actions runner not under
    * actions.runners. Without it nothing is ever deleted.
    */
-<<<<<<< HEAD
-  prune?: ('labels' | 'teams' | 'branch_protections' | 'users' | 'hooks' | 'runners' | 'push_mirrors')[];
-=======
-  prune?: ('labels' | 'teams' | 'branch_protections' | 'users' | 'hooks' | 'runners' | 'tag_protections')[];
->>>>>>> main
+  prune?: ('labels' | 'teams' | 'branch_protections' | 'users' | 'hooks' | 'runners' | 'tag_protections' | 'push_mirrors')[];
   /**
    * A plan with more deletions than this is unsafe: plan exits 3 and apply refuses without --force. Default
    * 10.
@@ -170,20 +166,18 @@ export interface RepoConfig {
    */
   settings?: RepoSettingsConfig;
   /**
-<<<<<<< HEAD
-   * Remotes this repository is pushed to, as a list identified by remote_address. The server cannot edit a
-   * push mirror: a change is a delete and a create. With policy.prune containing "push_mirrors", push mirrors
-   * not listed here are deleted. See docs/kinds/push-mirrors.md.
-   */
-  push_mirrors?: PushMirrorConfig[];
-=======
    * Tag protections of the repository, by name pattern (a glob such as "v*", or a regular expression between
    * slashes): who may push matching tags. Gitea 1.23 and newer, Forgejo 8 and newer. With policy.prune
    * containing "tag_protections", tag protections not listed here are deleted. See
    * docs/kinds/tag-protections.md.
    */
   tag_protections?: Record<string, TagProtectionConfig>;
->>>>>>> main
+  /**
+   * Remotes this repository is pushed to, as a list identified by remote_address. The server cannot edit a
+   * push mirror: a change is a delete and a create. With policy.prune containing "push_mirrors", push mirrors
+   * not listed here are deleted. See docs/kinds/push-mirrors.md.
+   */
+  push_mirrors?: PushMirrorConfig[];
 }
 
 /** A label, keyed by its name. A field that is not written is not managed (a new label needs a color). */
@@ -775,7 +769,26 @@ export interface RepoSettingsConfig {
 }
 
 /**
-<<<<<<< HEAD
+ * Who may push tags whose names match the key: a glob ("v*", "release-{a,b}") or, between slashes, a regular
+ * expression ("/^v[0-9]+$/"). Only the users and teams listed may create, move or delete such tags; a new
+ * protection needs at least one of them. A field that is not written is not managed.
+ */
+export interface TagProtectionConfig {
+  /**
+   * Users who may create, move and delete tags matching the pattern. Each must exist, and be able to read the
+   * repository (a collaborator, a member of a team that has it, or its owner): Gitea answers only such users,
+   * so another would be planned again on every run.
+   */
+  whitelist_usernames?: string[];
+  /**
+   * Teams of the repository's organisation whose members may create, move and delete tags matching the
+   * pattern. Organisation repositories only (Gitea ignores team lists on a user's repository). Each team must
+   * exist (teams the same plan creates do) and have the repository.
+   */
+  whitelist_teams?: string[];
+}
+
+/**
  * A remote this repository is pushed to. Identity: remote_address. The server has no edit of a push mirror:
  * any change is a replacement (delete + create), shown as such in the plan. A field that is not written is
  * not managed.
@@ -810,25 +823,6 @@ export interface PushMirrorConfig {
   sync_on_commit?: boolean;
   /** Forgejo 15 and newer: the branches pushed (a glob such as "main" or "release/*"); "" pushes every branch. */
   branch_filter?: string;
-=======
- * Who may push tags whose names match the key: a glob ("v*", "release-{a,b}") or, between slashes, a regular
- * expression ("/^v[0-9]+$/"). Only the users and teams listed may create, move or delete such tags; a new
- * protection needs at least one of them. A field that is not written is not managed.
- */
-export interface TagProtectionConfig {
-  /**
-   * Users who may create, move and delete tags matching the pattern. Each must exist, and be able to read the
-   * repository (a collaborator, a member of a team that has it, or its owner): Gitea answers only such users,
-   * so another would be planned again on every run.
-   */
-  whitelist_usernames?: string[];
-  /**
-   * Teams of the repository's organisation whose members may create, move and delete tags matching the
-   * pattern. Organisation repositories only (Gitea ignores team lists on a user's repository). Each team must
-   * exist (teams the same plan creates do) and have the repository.
-   */
-  whitelist_teams?: string[];
->>>>>>> main
 }
 
 /**

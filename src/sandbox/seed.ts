@@ -34,11 +34,7 @@ export { SeedError };
 export interface SeedFile extends SeedAccountFile, SeedAdminMiscKeys, SeedHooks, SeedMirrorSettings {
   users?: SeedUser[];
   orgs?: (SeedOrg & { teams?: SeedTeam[]; labels?: SeedLabel[] })[];
-<<<<<<< HEAD
-  repos?: (SeedRepo & SeedBranchProtections & { labels?: SeedLabel[]; milestones?: SeedMilestone[]; projects?: SeedProject[]; issues?: SeedIssue[]; push_mirrors?: SeedPushMirror[] })[];
-=======
-  repos?: (SeedRepo & SeedBranchProtections & SeedTagProtections & { labels?: SeedLabel[]; milestones?: SeedMilestone[]; projects?: SeedProject[]; issues?: SeedIssue[] })[];
->>>>>>> main
+  repos?: (SeedRepo & SeedBranchProtections & SeedTagProtections & { labels?: SeedLabel[]; milestones?: SeedMilestone[]; projects?: SeedProject[]; issues?: SeedIssue[]; push_mirrors?: SeedPushMirror[] })[];
   actions?: SeedActions;
   notifications?: SeedNotification[];
   /** The release to play (`gitea@1.25`, `forgejo@11` …); `startSandbox({ flavour })` wins over it. */

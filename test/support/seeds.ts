@@ -2,11 +2,7 @@ import type { SeedFile } from '../../src/sandbox/index.js';
 
 /**
  * A sandbox seed with objects of every kind forgeform manages: users, an organisation with a label,
-<<<<<<< HEAD
- * a team with a member and a repository, a repository with a label, a branch protection, a milestone, an issue and a push mirror, an admin webhook and an
-=======
- * a team with a member and a repository, a repository with a label, a branch protection, a tag protection, a milestone and an issue, an admin webhook and an
->>>>>>> main
+ * a team with a member and a repository, a repository with a label, a branch protection, a tag protection, a milestone, an issue and a push mirror, an admin webhook and an
  * Actions runner. The registry contract test and the export round trip use it; a new kind adds its
  * objects here.
  */

@@ -96,15 +96,6 @@ export const scopeEntries: EntrySpec[] = [
       'Settings of the existing repository (description, visibility, units, merge styles, topics…): only the fields written are managed. See docs/kinds/settings.md.',
     $ref: '#/definitions/repo_settings',
   }),
-<<<<<<< HEAD
-  configEntry('push_mirrors', {
-    title: 'Push mirrors',
-    description:
-      'Remotes this repository is pushed to, as a list identified by remote_address. The server cannot edit a push mirror: a change is a delete and a create. With policy.prune containing "push_mirrors", push mirrors not listed here are deleted. See docs/kinds/push-mirrors.md.',
-    type: 'array',
-    items: { $ref: '#/definitions/push_mirror' },
-  }),
-=======
   configEntry(
     'tag_protections',
     byName(
@@ -113,7 +104,13 @@ export const scopeEntries: EntrySpec[] = [
       'tag_protection',
     ),
   ),
->>>>>>> main
+  configEntry('push_mirrors', {
+    title: 'Push mirrors',
+    description:
+      'Remotes this repository is pushed to, as a list identified by remote_address. The server cannot edit a push mirror: a change is a delete and a create. With policy.prune containing "push_mirrors", push mirrors not listed here are deleted. See docs/kinds/push-mirrors.md.',
+    type: 'array',
+    items: { $ref: '#/definitions/push_mirror' },
+  }),
   // npm run new-kind adds the section of a new repository kind here.
 ];
 
