@@ -21,7 +21,7 @@ import type { SeedHooks } from './domains/hooks/seed.js';
 import type { SeedIssue, SeedProject } from './domains/issues/seed.js';
 import type { SeedLabel } from './domains/labels/seed.js';
 import type { SeedMilestone } from './domains/milestones/seed.js';
-import type { SeedMirrorSettings, SeedPushMirror } from './domains/mirrors/seed.js';
+import type { SeedMirrorSettings, SeedPullMirror, SeedPushMirror } from './domains/mirrors/seed.js';
 import type { SeedNotification } from './domains/notifications/seed.js';
 import type { SeedOrg } from './domains/orgs/seed.js';
 import type { SeedRepo } from './domains/repos/seed.js';
@@ -34,7 +34,7 @@ export { SeedError };
 export interface SeedFile extends SeedAccountFile, SeedAdminMiscKeys, SeedHooks, SeedMirrorSettings {
   users?: SeedUser[];
   orgs?: (SeedOrg & { teams?: SeedTeam[]; labels?: SeedLabel[] })[];
-  repos?: (SeedRepo & SeedBranchProtections & SeedTagProtections & { labels?: SeedLabel[]; milestones?: SeedMilestone[]; projects?: SeedProject[]; issues?: SeedIssue[]; push_mirrors?: SeedPushMirror[] })[];
+  repos?: (SeedRepo & SeedBranchProtections & SeedTagProtections & { labels?: SeedLabel[]; milestones?: SeedMilestone[]; projects?: SeedProject[]; issues?: SeedIssue[]; push_mirrors?: SeedPushMirror[]; mirror?: SeedPullMirror })[];
   actions?: SeedActions;
   notifications?: SeedNotification[];
   /** The release to play (`gitea@1.25`, `forgejo@11` …); `startSandbox({ flavour })` wins over it. */
