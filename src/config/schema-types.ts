@@ -129,6 +129,13 @@ export interface OrgConfig {
    * "teams", teams of the organisation not listed here are deleted (never the Owners team).
    */
   teams?: Record<string, TeamConfig>;
+  /**
+   * The members of the organisation whose membership is public, as a set: members listed are made public,
+   * members not listed are made private (one request per member changed). Each must be a member, through one
+   * of the organisation's teams (this file's teams count). Gitea up to 1.23 and every Forgejo let only a
+   * member change their own: there, only the token's own user can be changed.
+   */
+  public_members?: PublicMemberConfig[];
 }
 
 /** Settings of one repository, or of every repository matching a glob. */
@@ -781,6 +788,9 @@ export interface TagProtectionConfig {
    */
   whitelist_teams?: string[];
 }
+
+/** The user name of a member of the organisation (through one of its teams). */
+export type PublicMemberConfig = string;
 
 /**
  * Create the repository when it is missing (POST /admin/users/{owner}/repos, on behalf of its owner, a user

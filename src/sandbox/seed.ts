@@ -22,6 +22,7 @@ import type { SeedIssue, SeedProject } from './domains/issues/seed.js';
 import type { SeedLabel } from './domains/labels/seed.js';
 import type { SeedMilestone } from './domains/milestones/seed.js';
 import type { SeedNotification } from './domains/notifications/seed.js';
+import type { SeedPublicMembers } from './domains/org-members/seed.js';
 import type { SeedOrg } from './domains/orgs/seed.js';
 import type { SeedRepo } from './domains/repos/seed.js';
 import type { SeedTeam } from './domains/teams/seed.js';
@@ -32,7 +33,7 @@ export { SeedError };
 /** A whole seed file: each domain's keys, `orgs[]` and `repos[]` entries with the keys other domains add. */
 export interface SeedFile extends SeedAccountFile, SeedAdminMiscKeys, SeedHooks {
   users?: SeedUser[];
-  orgs?: (SeedOrg & { teams?: SeedTeam[]; labels?: SeedLabel[] })[];
+  orgs?: (SeedOrg & SeedPublicMembers & { teams?: SeedTeam[]; labels?: SeedLabel[] })[];
   repos?: (SeedRepo & SeedBranchProtections & SeedTagProtections & { labels?: SeedLabel[]; milestones?: SeedMilestone[]; projects?: SeedProject[]; issues?: SeedIssue[] })[];
   actions?: SeedActions;
   notifications?: SeedNotification[];

@@ -265,14 +265,17 @@ describe('the admin example', () => {
     const file = `${dir}forgeform.yaml`;
     const plan = await w.cli(['plan', '-c', file, '--detailed-exitcode'], env);
     expect(plan.code).toBe(2);
-    expect(plan.stdout).toContain('Plan: 7 to create, 7 to update, 3 to delete, 1 to rename.');
+    expect(plan.stdout).toContain('Plan: 7 to create, 8 to update, 3 to delete, 1 to rename.');
     // 15, and the teams of acme: their list, and the members (developers, Owners) and repositories (developers) the file
-    // declares; and acme/widgets' GET, made to find the repository, which is its settings' read too; and its tag protections' list.
-    expect(plan.stderr).toContain('21 requests.');
+    // declares; and acme/widgets' GET, made to find the repository, which is its settings' read too; and its tag protections' list;
+    // and acme's public members: their list, which answers a site administrator every member (root, alice) on Gitea 1.26, so one
+    // GET each, and acme's members (alice and bob are made public: bob must be one, or join through a team).
+    expect(plan.stderr).toContain('25 requests.');
     const apply = await w.cli(['apply', '-c', file, '--yes'], env);
     expect(apply.code).toBe(0);
-    // 49 of the configuration's (with acme/widgets' settings: its GET, a PATCH and a PUT of its topics; its tag protections' list and POST), and the create of apply's lock (its removal comes after the count).
-    expect(apply.stderr).toContain('28 write requests (50 in all).');
+    // 55 of the configuration's (with acme/widgets' settings: its GET, a PATCH and a PUT of its topics; its tag protections' list and POST;
+    // acme's public members: the 4 reads of the plan and a PUT each for alice and bob), and the create of apply's lock (its removal comes after the count).
+    expect(apply.stderr).toContain('30 write requests (56 in all).');
     expect(w.sandbox.requests().flatMap((r) => r.unknownFields)).toEqual([]);
     const again = await w.cli(['plan', '-c', file, '--detailed-exitcode'], env);
     expect(again.code).toBe(0);

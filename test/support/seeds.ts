@@ -2,7 +2,7 @@ import type { SeedFile } from '../../src/sandbox/index.js';
 
 /**
  * A sandbox seed with objects of every kind forgeform manages: users, an organisation with a label,
- * a team with a member and a repository, a repository with a label, a branch protection, a tag protection, a milestone and an issue, an admin webhook and an
+ * a team with a member and a repository, a public member, a repository with a label, a branch protection, a tag protection, a milestone and an issue, an admin webhook and an
  * Actions runner. The registry contract test and the export round trip use it; a new kind adds its
  * objects here.
  */
@@ -11,7 +11,7 @@ export const EVERY_KIND: SeedFile = {
     { username: 'root', admin: true, email: 'root@example.com' },
     { username: 'alice', email: 'alice@example.com' },
   ],
-  orgs: [{ name: 'acme', owners: ['root'], labels: [{ name: 'org-bug', color: 'ee0701' }], teams: [{ name: 'devs', permission: 'write', members: ['alice'], repos: ['widgets'] }] }],
+  orgs: [{ name: 'acme', owners: ['root'], labels: [{ name: 'org-bug', color: 'ee0701' }], teams: [{ name: 'devs', permission: 'write', members: ['alice'], repos: ['widgets'] }], public_members: ['alice'] }],
   repos: [
     {
       name: 'acme/widgets',

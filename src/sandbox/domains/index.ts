@@ -18,6 +18,7 @@ import { markupDomain } from './markup/index.js';
 import { metaDomain } from './meta/index.js';
 import { milestonesDomain } from './milestones/index.js';
 import { notificationsDomain } from './notifications/index.js';
+import { orgMembersDomain } from './org-members/index.js';
 import { orgsDomain } from './orgs/index.js';
 import { reposDomain } from './repos/index.js';
 import { tagProtectionsDomain } from './tag-protections/index.js';
@@ -29,6 +30,7 @@ export const DOMAINS = [
   usersDomain,
   teamsDomain,
   orgsDomain,
+  orgMembersDomain,
   markupDomain,
   labelsDomain,
   milestonesDomain,
