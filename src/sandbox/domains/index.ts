@@ -9,6 +9,7 @@
  */
 import { registerDomains } from '../core/registry.js';
 import { actionsDomain } from './actions/index.js';
+import { actionsSettingsDomain } from './actions-settings/index.js';
 import { adminMiscDomain } from './admin-misc/index.js';
 import { branchProtectionsDomain } from './branch-protections/index.js';
 import { hooksDomain } from './hooks/index.js';
@@ -35,6 +36,7 @@ export const DOMAINS = [
   issuesDomain,
   reposDomain,
   actionsDomain,
+  actionsSettingsDomain,
   adminMiscDomain,
   notificationsDomain,
   hooksDomain,
