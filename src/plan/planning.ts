@@ -1,6 +1,6 @@
 // The state one buildPlan carries from step to step (see planner.ts), and the one way a change is made.
 import type { ConfigPath, LoadedConfig, SourceLocation } from '../config/types.js';
-import { changeId, copyChangeId, scopeId, type Action, type Change, type CurrentObject, type DesiredObject, type Diagnostic, type FieldChange, type Kind, type KindContext, type Scope } from '../model/index.js';
+import { changeId, copyChangeId, plannedFields, scopeId, type Action, type Change, type CurrentObject, type DesiredObject, type Diagnostic, type FieldChange, type Kind, type KindContext, type Scope } from '../model/index.js';
 import type { ResolvedScope } from '../scopes/resolve.js';
 import { subjectOf } from './change-ops.js';
 import { objectDigest } from './digest.js';
@@ -79,7 +79,8 @@ export interface ChangeSpec {
 export function makeChange(p: Planning, sp: ScopePlan, spec: ChangeSpec): Change {
   const { kind, scope } = sp;
   const { action, key, desired, current: cur, from } = spec;
-  const changed = spec.fields.map((f) => f.path).filter((path) => path !== 'name');
+  // The fields the change plans (its context values are what shown is about to give it).
+  const changed = plannedFields({ action, fields: spec.fields }).map((f) => f.path);
   // Copies of one name: a delete names its copy by id.
   const copies = (sp.byKey.get(key)?.length ?? 0) > 1;
   const id = action === 'delete' && copies ? copyChangeId(changeId(kind, scope, key), String(cur?.id)) : changeId(kind, scope, key);
