@@ -33,10 +33,10 @@ const rawKind: KindTitle = (kind) => kind;
 function title(change: Change, kindTitleOf: KindTitle): string {
   const kindTitle = inert(kindTitleOf(change.kind));
   const key = quote(change.key);
-  if (change.action === 'rename') return `${kindTitle} ${quote(change.from ?? '')} → ${key}`;
+  const { from, copy } = intentOf(change);
+  if (change.action === 'rename') return `${kindTitle} ${quote(from ?? '')} → ${key}`;
   if (change.action === 'replace') return `${kindTitle} ${key} (replaced: deleted and created again)`;
   // One of several objects with this name: the change addresses its copy by id.
-  const { copy } = intentOf(change);
   if (copy !== undefined) return `${kindTitle} ${key} (duplicate, id ${copy})`;
   return `${kindTitle} ${key}`;
 }
