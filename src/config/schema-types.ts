@@ -52,7 +52,7 @@ export interface Policy {
    * admin (system and default) webhook not under hooks; runners: every Actions runner not under
    * actions.runners. Without it nothing is ever deleted.
    */
-  prune?: ('labels' | 'teams' | 'branch_protections' | 'users' | 'hooks' | 'runners')[];
+  prune?: ('labels' | 'teams' | 'branch_protections' | 'users' | 'hooks' | 'runners' | 'collaborators')[];
   /**
    * A plan with more deletions than this is unsafe: plan exits 3 and apply refuses without --force. Default
    * 10.
@@ -165,6 +165,12 @@ export interface RepoConfig {
    * fields written are managed. See docs/kinds/settings.md.
    */
   settings?: RepoSettingsConfig;
+  /**
+   * Users with access to the repository, each with its permission: read, write or admin (`alice: write`).
+   * Users not listed are left alone, unless policy.prune contains "collaborators": then they are removed. The
+   * owner and the members of the organisation's teams are not collaborators. See docs/kinds/collaborators.md.
+   */
+  collaborators?: Record<string, CollaboratorConfig>;
 }
 
 /** A label, keyed by its name. A field that is not written is not managed (a new label needs a color). */
@@ -754,6 +760,13 @@ export interface RepoSettingsConfig {
    */
   topics?: string[];
 }
+
+/**
+ * The value of each entry (`alice: write`): read, write or admin. Read back from GET
+ * …/collaborators/{user}/permission, which answers the level the user has on the repository (the highest of
+ * the collaboration and its teams; owner for site administrators and organisation owners).
+ */
+export type CollaboratorConfig = 'read' | 'write' | 'admin';
 
 /**
  * Create the repository when it is missing (POST /admin/users/{owner}/repos, on behalf of its owner, a user

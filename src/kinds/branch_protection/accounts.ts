@@ -5,14 +5,15 @@
 import { isApiError } from '../../gitea/errors.js';
 import { apiPath } from '../../gitea/path.js';
 import { asSet } from '../fields.js';
-import { SERVER_SCOPE, type AnyRequest, type CurrentObject, type DesiredObject, type PrepareRequest, type Problem, type RequestScope, type ScopeContext } from '../../model/index.js';
+import { type CurrentObject, type DesiredObject, type PrepareRequest, type Problem, type RequestScope, type ScopeContext } from '../../model/index.js';
+import { collaboratorKind } from '../collaborator/index.js';
 import { teamKind } from '../team/index.js';
-import { userKind } from '../user/index.js';
+import { lookUpUsers } from '../user/accounts.js';
 import type { BranchProtectionRun, BranchProtectionTypes, KnownAccounts } from './types.js';
 
 
 export function runState(): BranchProtectionRun {
-  return { teams: new Map(), declared: new WeakMap(), accounts: new Map() };
+  return { teams: new Map(), declared: new WeakMap(), accounts: new Map(), collaboratorChanges: new Map() };
 }
 
 
@@ -55,49 +56,6 @@ function teamsOf(ctx: ScopeContext, byOrg: BranchProtectionRun['teams'], org: st
 }
 
 /**
- * Whether the plan manages users: at plan time, the config has a users section; at apply, the saved
- * plan makes one of the users named (then its users are projected, and were read, already).
- */
-function usersManaged(req: AnyRequest<BranchProtectionTypes>, names: Set<string>): boolean {
-  if (req.phase === 'plan') return Boolean(req.config.users);
-  return [...names].some((n) => req.ctx.madeBy(userKind, SERVER_SCOPE, n) !== undefined);
-}
-
-async function usersNamed(req: AnyRequest<BranchProtectionTypes>, names: Set<string>, created: Set<string>): Promise<KnownAccounts['users']> {
-  const { ctx } = req;
-  const known: KnownAccounts['users'] = new Map();
-  if (!names.size) return known;
-  // Users the plan itself creates or renames into existence count as existing.
-  if (usersManaged(req, names)) {
-    for (const u of await ctx.projected(userKind, SERVER_SCOPE)) {
-      if (!u.madeBy) continue;
-      known.set(lc(u.key), 'exists');
-      // A new account (not a renamed one) has no access to anything yet.
-      if (typeof u.id === 'object') created.add(lc(u.key));
-    }
-    // The planner has read every user already for the users section: no request more.
-    const all = new Set((await ctx.currentOf(userKind, SERVER_SCOPE)).map((u) => lc(u.key)));
-    for (const n of names) if (!known.has(lc(n))) known.set(lc(n), all.has(lc(n)) ? 'exists' : 'missing');
-    return known;
-  }
-  await Promise.all(
-    [...names].map(async (n) => {
-      if (known.has(lc(n))) return;
-      try {
-        await ctx.cachedGet(apiPath('users', lc(n)), { object: `user ${n}` });
-        known.set(lc(n), 'exists');
-      } catch (e) {
-        if (isApiError(e, 404)) known.set(lc(n), 'missing');
-        // A name left by a rename answers 307 to the new one.
-        else if (isApiError(e) && e.status !== undefined && e.status >= 300 && e.status < 400) known.set(lc(n), 'renamed');
-        else throw e;
-      }
-    }),
-  );
-  return known;
-}
-
-/**
  * The accounts the desired protections of one repository name, looked up: at plan time for check, and
  * again at apply (the desired objects then being what the saved plan's changes show) for the guard,
  * so that a rule naming an account gone since the plan is refused before anything is written.
@@ -107,14 +65,36 @@ export async function lookUpAccounts(req: PrepareRequest<BranchProtectionTypes>)
   const teamNames = namesIn(desired, isTeamList);
   const created = new Set<string>();
   const [users, teams] = await Promise.all([
-    usersNamed(req, namesIn(desired, isUserList), created),
+    lookUpUsers(req, namesIn(desired, isUserList), created),
     // Team lists on a user's repository are an error of their own (check); no lookup there.
     teamNames.size && scope.repo?.ownerIsOrg && !scope.pendingCreate ? teamsOf(ctx, run.teams, scope.owner) : Promise.resolve(undefined),
   ]);
-  const noWrite = await withoutWriteAccess(scope, added(desired, current), users, created, ctx);
+  const collaborators = collaboratorsPlanned(req, namesIn(desired, isUserList));
+  const noWrite = await withoutWriteAccess(scope, added(desired, current), users, created, ctx, collaborators);
   const known = { users, ...(teams ? { teams } : {}), ...(noWrite.size ? { noWrite } : {}) };
   run.accounts.set(scope.name, known);
   return known;
+}
+
+/**
+ * The collaborators this plan adds or changes among the users the rules name (lower-cased name → its
+ * permission once applied), where the plan manages the repository's collaborators; their changes are
+ * what the rules wait for (dependsOn). Nothing is read: a repository whose collaborators the plan does
+ * not manage has none here.
+ */
+function collaboratorsPlanned(req: PrepareRequest<BranchProtectionTypes>, names: Set<string>): Map<string, string> {
+  const { scope, ctx, run } = req;
+  const planned = new Map<string, string>();
+  const changes = new Map<string, string>();
+  const wanted = new Set([...names].map(lc));
+  for (const c of ctx.planned(collaboratorKind, scope) ?? []) {
+    if (!wanted.has(lc(c.key))) continue;
+    planned.set(lc(c.key), String(c.fields.permission ?? ''));
+    const by = c.madeBy ?? c.changedBy;
+    if (by) changes.set(lc(c.key), by);
+  }
+  run.collaboratorChanges.set(scope.name, changes);
+  return planned;
 }
 
 /** The names the write lists add to the rules as the server has them (those already listed were kept: nothing to ask). */
@@ -137,15 +117,24 @@ function added(desired: DesiredObject[], current: CurrentObject[]): Set<string> 
  * yet, unless it owns the repository), and an existing user whose permission, one cheap GET per
  * name and repository, is below write. A repository the plan creates is not asked.
  */
-async function withoutWriteAccess(scope: RequestScope, names: Set<string>, users: KnownAccounts['users'], created: Set<string>, ctx: ScopeContext): Promise<Map<string, string>> {
+async function withoutWriteAccess(
+  scope: RequestScope,
+  names: Set<string>,
+  users: KnownAccounts['users'],
+  created: Set<string>,
+  ctx: ScopeContext,
+  collaborators: Map<string, string>,
+): Promise<Map<string, string>> {
   const out = new Map<string, string>();
   const { owner } = scope;
   await Promise.all(
     [...names].map(async (name) => {
+      // A collaborator this plan gives write (or admin) has it before the rule is written (the rule waits for it).
+      if (WRITERS.has(collaborators.get(lc(name)) ?? '')) return;
       if (created.has(lc(name))) {
         // Owning the repository (a user's, created with it) is the one access a new account has: names are unique across users and organisations.
         if (lc(owner) !== lc(name))
-          out.set(lc(name), `is created by this plan and has no write access to ${scope.name} (forgeform manages no collaborators or team members)`);
+          out.set(lc(name), `is created by this plan and has no write access to ${scope.name} (make it a collaborator with write, or a member of a team with write)`);
         return;
       }
       if (users.get(lc(name)) !== 'exists' || scope.pendingCreate) return;

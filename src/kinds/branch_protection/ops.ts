@@ -41,4 +41,13 @@ export const writing = {
     const op: Op = { method: 'PATCH', path: `${base}/${encodeURIComponent(desired.key)}`, body };
     return [op];
   },
+
+  /** A user the rule names whom this plan makes (or changes as) a collaborator: the rule is written after, or Gitea would drop it from a write list. */
+  dependsOn(req) {
+    if (req.action === 'delete') return [];
+    const changes = req.run.collaboratorChanges.get(req.scope.name);
+    if (!changes?.size) return [];
+    const names = Object.entries(req.desired.fields).flatMap(([field, value]) => (/_usernames?$/.test(field) && Array.isArray(value) ? value.map((v) => String(v).toLowerCase()) : []));
+    return [...new Set(names.flatMap((n) => changes.get(n) ?? []))];
+  },
 } satisfies Writing<BranchProtectionTypes>;
