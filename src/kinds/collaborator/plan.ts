@@ -32,10 +32,10 @@ export const planning = {
    */
   check({ desired: d, current, scope, prepared }) {
     const problems: Problem[] = [];
-    if (scope.repo && lc(d.key) === lc(scope.repo.owner))
+    if (lc(d.key) === lc(scope.owner))
       problems.push({
         path: d.path,
-        message: scope.repo.ownerIsOrg
+        message: scope.repo?.ownerIsOrg
           ? `"${d.key}" is the organisation that owns ${scope.name}, not a user: give its members access with a team`
           : `"${d.key}" owns ${scope.name}: an owner has every permission and is never its own repository's collaborator (remove it)`,
       });
