@@ -1,18 +1,19 @@
 // The users and teams a branch protection names (push, merge, approvals, bypass, deletion and
-// force-push lists). Gitea refuses the whole write with a 422 when one of them does not exist, so
-// the plan checks them first: one team list per organisation, and the user list when the plan
-// reads it anyway (the config manages users), else one lookup per distinct name.
+// force-push lists), and those a tag protection names (its allowlists: src/kinds/tag_protection).
+// Gitea refuses the whole write with a 422 when one of them does not exist, so the plan checks them
+// first: one team list per organisation, and the user list when the plan reads it anyway (the config
+// manages users), else one lookup per distinct name.
 import { isApiError } from '../../gitea/errors.js';
 import { apiPath } from '../../gitea/path.js';
 import { asSet } from '../fields.js';
-import { type CurrentObject, type DesiredObject, type PrepareRequest, type Problem, type RequestScope, type ScopeContext } from '../../model/index.js';
+import type { CurrentObject, DesiredObject, OpsRequest, PrepareRequest, Problem, RequestScope, ScopeContext } from '../../model/index.js';
 import { collaboratorKind } from '../collaborator/index.js';
 import { teamKind } from '../team/index.js';
 import { lookUpUsers } from '../user/accounts.js';
-import type { BranchProtectionRun, BranchProtectionTypes, KnownAccounts } from './types.js';
+import type { AccountsRun, AccountTypes, KnownAccounts } from './types.js';
 
 
-export function runState(): BranchProtectionRun {
+export function runState(): AccountsRun {
   return { teams: new Map(), declared: new WeakMap(), accounts: new Map(), collaboratorChanges: new Map() };
 }
 
@@ -24,12 +25,16 @@ export function runState(): BranchProtectionRun {
  * being access_model.GetUserRepoPermission) for the push, force-push and merge lists. A dropped name
  * would be planned again on every run, so the plan refuses it instead.
  */
-const WRITE_LISTS = ['push_whitelist_usernames', 'force_push_allowlist_usernames', 'merge_whitelist_usernames'];
+export const WRITE_LISTS: AccessNeeds = { push_whitelist_usernames: 'write', force_push_allowlist_usernames: 'write', merge_whitelist_usernames: 'write' };
+
+/** User lists whose added names need some access to the repository (field → the access), else the server drops them. */
+export type AccessNeeds = Readonly<Record<string, 'read' | 'write'>>;
+
 /**
  * What `GET /repos/{owner}/{repo}/collaborators/{user}/permission` answers: the same
  * GetUserRepoPermission, as AccessMode.ToString() (routers/api/v1/repo/collaborators.go l.294–300).
  */
-const WRITERS: ReadonlySet<string> = new Set(['write', 'admin', 'owner']);
+const ENOUGH: Record<'read' | 'write', ReadonlySet<string>> = { write: new Set(['write', 'admin', 'owner']), read: new Set(['read', 'write', 'admin', 'owner']) };
 
 const isUserList = (field: string) => /_usernames?$/.test(field);
 const isTeamList = (field: string) => field.endsWith('_teams');
@@ -46,7 +51,7 @@ function namesIn(desired: DesiredObject[], list: (field: string) => boolean): Se
  * The teams of an organisation as this plan leaves them (those it creates or renames included, those it
  * deletes left out), from the team kind's one list of the organisation, shared with it.
  */
-function teamsOf(ctx: ScopeContext, byOrg: BranchProtectionRun['teams'], org: string): Promise<Set<string>> {
+function teamsOf(ctx: ScopeContext, byOrg: AccountsRun['teams'], org: string): Promise<Set<string>> {
   let p = byOrg.get(lc(org));
   if (!p) {
     p = ctx.projected(teamKind, { type: 'org', name: org }).then((teams) => new Set(teams.map((t) => lc(t.key))));
@@ -60,7 +65,7 @@ function teamsOf(ctx: ScopeContext, byOrg: BranchProtectionRun['teams'], org: st
  * again at apply (the desired objects then being what the saved plan's changes show) for the guard,
  * so that a rule naming an account gone since the plan is refused before anything is written.
  */
-export async function lookUpAccounts(req: PrepareRequest<BranchProtectionTypes>): Promise<KnownAccounts> {
+export async function lookUpAccounts(req: PrepareRequest<AccountTypes>, needs: AccessNeeds = WRITE_LISTS): Promise<KnownAccounts> {
   const { scope, desired, current, ctx, run } = req;
   const teamNames = namesIn(desired, isTeamList);
   const created = new Set<string>();
@@ -70,19 +75,23 @@ export async function lookUpAccounts(req: PrepareRequest<BranchProtectionTypes>)
     teamNames.size && scope.repo?.ownerIsOrg && !scope.pendingCreate ? teamsOf(ctx, run.teams, scope.owner) : Promise.resolve(undefined),
   ]);
   const collaborators = collaboratorsPlanned(req, namesIn(desired, isUserList));
-  const noWrite = await withoutWriteAccess(scope, added(desired, current), users, created, ctx, collaborators);
+  const noWrite = new Map<string, string>();
+  for (const need of ['write', 'read'] as const) {
+    const lists = Object.keys(needs).filter((f) => needs[f] === need);
+    for (const [name, why] of await withoutAccess(scope, need, added(desired, current, lists), users, created, ctx, collaborators)) noWrite.set(`${need} ${name}`, why);
+  }
   const known = { users, ...(teams ? { teams } : {}), ...(noWrite.size ? { noWrite } : {}) };
   run.accounts.set(scope.name, known);
   return known;
 }
 
 /**
- * The collaborators this plan adds or changes among the users the rules name (lower-cased name → its
+ * The collaborators this plan adds or changes among the users the objects name (lower-cased name → its
  * permission once applied), where the plan manages the repository's collaborators; their changes are
- * what the rules wait for (dependsOn). Nothing is read: a repository whose collaborators the plan does
- * not manage has none here.
+ * what the objects wait for (waitForCollaborators). Nothing is read: a repository whose collaborators
+ * the plan does not manage has none here.
  */
-function collaboratorsPlanned(req: PrepareRequest<BranchProtectionTypes>, names: Set<string>): Map<string, string> {
+function collaboratorsPlanned(req: PrepareRequest<AccountTypes>, names: Set<string>): Map<string, string> {
   const { scope, ctx, run } = req;
   const planned = new Map<string, string>();
   const changes = new Map<string, string>();
@@ -97,12 +106,25 @@ function collaboratorsPlanned(req: PrepareRequest<BranchProtectionTypes>, names:
   return planned;
 }
 
-/** The names the write lists add to the rules as the server has them (those already listed were kept: nothing to ask). */
-function added(desired: DesiredObject[], current: CurrentObject[]): Set<string> {
+/**
+ * The changes this object waits for: the adds and changes of the collaborators its user lists name (Gitea
+ * drops from a list a user without the access it needs, so the access comes first). Its kind lists the
+ * collaborator kind in `after`.
+ */
+export function waitForCollaborators(req: OpsRequest<AccountTypes>): string[] {
+  if (req.action === 'delete') return [];
+  const changes = req.run.collaboratorChanges.get(req.scope.name);
+  if (!changes?.size) return [];
+  const names = Object.entries(req.desired.fields).flatMap(([field, value]) => (isUserList(field) && Array.isArray(value) ? value.map((v) => lc(String(v))) : []));
+  return [...new Set(names.flatMap((n) => changes.get(n) ?? []))];
+}
+
+/** The names the lists add to the objects as the server has them (those already listed were kept: nothing to ask). */
+function added(desired: DesiredObject[], current: CurrentObject[], lists: string[]): Set<string> {
   const out = new Set<string>();
   for (const d of desired) {
     const cur = current.find((c) => c.key === d.key);
-    for (const field of WRITE_LISTS) {
+    for (const field of lists) {
       const want = d.fields[field];
       if (!Array.isArray(want)) continue;
       const have = new Set(asSet(cur?.fields[field]).map(lc));
@@ -113,12 +135,14 @@ function added(desired: DesiredObject[], current: CurrentObject[]): Set<string> 
 }
 
 /**
- * The added names Gitea would drop for want of write access: a user this plan creates (it has none
- * yet, unless it owns the repository), and an existing user whose permission, one cheap GET per
- * name and repository, is below write. A repository the plan creates is not asked.
+ * The added names Gitea would drop for want of access (write, or read): a user this plan creates (it
+ * has none yet, unless it owns the repository), and an existing user whose permission, one cheap GET
+ * per name and repository, is below it (unless this plan gives it enough as a collaborator). A repository
+ * the plan creates is not asked.
  */
-async function withoutWriteAccess(
+async function withoutAccess(
   scope: RequestScope,
+  need: 'read' | 'write',
   names: Set<string>,
   users: KnownAccounts['users'],
   created: Set<string>,
@@ -129,12 +153,12 @@ async function withoutWriteAccess(
   const { owner } = scope;
   await Promise.all(
     [...names].map(async (name) => {
-      // A collaborator this plan gives write (or admin) has it before the rule is written (the rule waits for it).
-      if (WRITERS.has(collaborators.get(lc(name)) ?? '')) return;
+      // A collaborator this plan gives enough access has it before the object is written (it waits for it).
+      if (ENOUGH[need].has(collaborators.get(lc(name)) ?? '')) return;
       if (created.has(lc(name))) {
         // Owning the repository (a user's, created with it) is the one access a new account has: names are unique across users and organisations.
         if (lc(owner) !== lc(name))
-          out.set(lc(name), `is created by this plan and has no write access to ${scope.name} (make it a collaborator with write, or a member of a team with write)`);
+          out.set(lc(name), `is created by this plan and has no ${need} access to ${scope.name} yet`);
         return;
       }
       if (users.get(lc(name)) !== 'exists' || scope.pendingCreate) return;
@@ -146,14 +170,14 @@ async function withoutWriteAccess(
           throw e;
         });
       const permission = String(answer?.permission ?? 'none');
-      if (!WRITERS.has(permission)) out.set(lc(name), `has no write access to ${scope.name} (its permission is ${permission})`);
+      if (!ENOUGH[need].has(permission)) out.set(lc(name), `has no ${need} access to ${scope.name} (its permission is ${permission})`);
     }),
   );
   return out;
 }
 
 /** A problem at each list entry that names an account the server does not have. */
-export function accountProblems(desired: DesiredObject, known: KnownAccounts, scope: RequestScope, declared: Record<string, unknown> = desired.fields): Problem[] {
+export function accountProblems(desired: DesiredObject, known: KnownAccounts, scope: RequestScope, declared: Record<string, unknown> = desired.fields, needs: AccessNeeds = WRITE_LISTS): Problem[] {
   const problems: Problem[] = [];
   for (const [field, value] of Object.entries(declared)) {
     if (!Array.isArray(value)) continue;
@@ -164,8 +188,9 @@ export function accountProblems(desired: DesiredObject, known: KnownAccounts, sc
         const state = known.users.get(lc(name));
         if (state === 'missing') problems.push({ path, message: `${field}: user "${name}" does not exist on the server (Gitea would refuse the whole rule)` });
         if (state === 'renamed') problems.push({ path, message: `${field}: user "${name}" was renamed on the server: write the new name` });
-        const reason = WRITE_LISTS.includes(field) ? known.noWrite?.get(lc(name)) : undefined;
-        if (reason) problems.push({ path, message: `${field}: user "${name}" ${reason}: Gitea keeps only users who can write the code in this list and drops it silently, so every plan would show this change again` });
+        const need = needs[field];
+        const reason = need ? known.noWrite?.get(`${need} ${lc(name)}`) : undefined;
+        if (reason) problems.push({ path, message: `${field}: user "${name}" ${reason}: Gitea ${need === 'write' ? 'keeps only users who can write the code in this list and drops it silently' : 'answers only the users who can read the repository in this list'}, so every plan would show this change again` });
       } else if (isTeamList(field) && known.teams && !known.teams.has(lc(name)))
         problems.push({ path, message: `${field}: team "${name}" does not exist in organisation ${scope.owner} (Gitea would refuse the whole rule)` });
     });

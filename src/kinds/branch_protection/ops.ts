@@ -1,5 +1,6 @@
 import { apiPath } from '../../gitea/path.js';
 import type { Op, Writing } from '../../model/index.js';
+import { waitForCollaborators } from './accounts.js';
 import type { BranchProtectionTypes } from './types.js';
 
 /**
@@ -43,11 +44,5 @@ export const writing = {
   },
 
   /** A user the rule names whom this plan makes (or changes as) a collaborator: the rule is written after, or Gitea would drop it from a write list. */
-  dependsOn(req) {
-    if (req.action === 'delete') return [];
-    const changes = req.run.collaboratorChanges.get(req.scope.name);
-    if (!changes?.size) return [];
-    const names = Object.entries(req.desired.fields).flatMap(([field, value]) => (/_usernames?$/.test(field) && Array.isArray(value) ? value.map((v) => String(v).toLowerCase()) : []));
-    return [...new Set(names.flatMap((n) => changes.get(n) ?? []))];
-  },
+  dependsOn: waitForCollaborators,
 } satisfies Writing<BranchProtectionTypes>;

@@ -6,12 +6,12 @@ import type { DesiredObject, KindTypes } from '../../model/index.js';
 export interface KnownAccounts {
   users: Map<string, 'exists' | 'missing' | 'renamed'>;
   teams?: Set<string>;
-  /** Users a write list adds that Gitea would drop from it, with why (lower-cased name → reason). */
+  /** Users a list adds that Gitea would drop from it (or from its answer) for want of access, with why ("write NAME" or "read NAME", lower-cased → reason). */
   noWrite?: Map<string, string>;
 }
 
-/** What the kind keeps for one run (a plan, or the check and apply of a saved plan). */
-export interface BranchProtectionRun {
+/** What a kind whose objects name accounts keeps for one run (a plan, or the check and apply of a saved plan): branch and tag protections. */
+export interface AccountsRun {
   /** One team list per organisation, whichever repositories ask. */
   teams: Map<string, Promise<Set<string>>>;
   /**
@@ -21,12 +21,17 @@ export interface BranchProtectionRun {
   declared: WeakMap<DesiredObject, Record<string, unknown>>;
   /** The accounts each repository's rules name, as prepare looked them up (by scope name): what the guard judges at apply. */
   accounts: Map<string, KnownAccounts>;
-  /** The changes of this plan that add or change a collaborator a repository's rules name (by scope name, then lower-cased user name): the rules wait for them. */
+  /** The changes of this plan that add or change a collaborator a repository's objects name (by scope name, then lower-cased user name): the objects wait for them. */
   collaboratorChanges: Map<string, Map<string, string>>;
 }
 
 /** A rule as the server answers it (its shape checked): the fields by their names. */
 export type ServerRule = Record<string, unknown> & { rule_name?: string | null; branch_name?: string | null };
 
+export type BranchProtectionRun = AccountsRun;
+
 /** What the branch protection kind is typed by: a repository's config, the rule as answered, the accounts looked up, its state per run. */
 export type BranchProtectionTypes = KindTypes<RepoConfig, ServerRule, KnownAccounts, BranchProtectionRun>;
+
+/** What the account lookup asks of the kind using it (its server answer does not matter to it). */
+export type AccountTypes = KindTypes<unknown, unknown, KnownAccounts, AccountsRun>;
