@@ -2,7 +2,7 @@ import type { SeedFile } from '../../src/sandbox/index.js';
 
 /**
  * A sandbox seed with objects of every kind forgeform manages: users, an organisation with a label,
- * a team with a member and a repository, a repository with a label, a branch protection, a tag protection, a milestone, an issue and a push mirror,
+ * a team with a member and a repository, a repository with a label, a collaborator, a branch protection, a tag protection, a milestone, an issue and a push mirror,
  * Actions secrets and variables of both, an admin webhook and an
  * Actions runner. The registry contract test and the export round trip use it; a new kind adds its
  * objects here.
@@ -34,6 +34,7 @@ export const EVERY_KIND: SeedFile = {
       topics: ['widgets'],
       secrets: { DEPLOY_KEY: 'repo-secret-value' },
       variables: { DEPLOY_ENV: { value: 'production', description: 'where main goes' } },
+      collaborators: { alice: 'read' },
       push_mirrors: [{ remote_address: 'https://mirror.example.com/acme/widgets.git', interval: '8h', sync_on_commit: true }],
     },
   ],

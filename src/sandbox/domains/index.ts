@@ -11,6 +11,7 @@ import { registerDomains } from '../core/registry.js';
 import { actionsDomain } from './actions/index.js';
 import { actionsSettingsDomain } from './actions-settings/index.js';
 import { adminMiscDomain } from './admin-misc/index.js';
+import { collaboratorsDomain } from './collaborators/index.js';
 import { branchProtectionsDomain } from './branch-protections/index.js';
 import { hooksDomain } from './hooks/index.js';
 import { issuesDomain } from './issues/index.js';
@@ -38,6 +39,7 @@ export const DOMAINS = [
   tagProtectionsDomain,
   issuesDomain,
   reposDomain,
+  collaboratorsDomain,
   actionsDomain,
   actionsSettingsDomain,
   adminMiscDomain,
