@@ -105,9 +105,9 @@ class Generator {
 
   /** One exported declaration per named schema: an interface for an object with properties, else a type. */
   declaration(name, pointer, node) {
-    // A definition that is no object (a list: orgs.*.public_members) is a type alias of what it is.
-    if (node.type !== undefined && node.type !== 'object') return `${doc(node, '')}export type ${name} = ${this.type(node, pointer, '')};\n`;
-    const body = this.object(node, pointer, '');
+    // A definition that is a value rather than an object (a collaborator's permission) is a type alias of it.
+    const isObject = node.type === 'object' || node.properties !== undefined || node.additionalProperties !== undefined;
+    const body = isObject ? this.object(node, pointer, '') : this.type(node, pointer, '');
     return `${doc(node, '')}${body.startsWith('{') ? `export interface ${name} ${body}` : `export type ${name} = ${body};`}\n`;
   }
 

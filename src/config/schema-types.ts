@@ -52,7 +52,7 @@ export interface Policy {
    * admin (system and default) webhook not under hooks; runners: every Actions runner not under
    * actions.runners. Without it nothing is ever deleted.
    */
-  prune?: ('labels' | 'teams' | 'branch_protections' | 'users' | 'hooks' | 'runners' | 'tag_protections')[];
+  prune?: ('labels' | 'teams' | 'branch_protections' | 'users' | 'hooks' | 'runners' | 'tag_protections' | 'push_mirrors' | 'collaborators' | 'secrets' | 'variables')[];
   /**
    * A plan with more deletions than this is unsafe: plan exits 3 and apply refuses without --force. Default
    * 10.
@@ -136,6 +136,18 @@ export interface OrgConfig {
    * member change their own: there, only the token's own user can be changed.
    */
   public_members?: PublicMemberConfig[];
+  /**
+   * Actions secrets of the organisation, by name (upper-case); their values come from environment variables.
+   * With policy.prune containing "secrets", secrets of the organisation not listed here are deleted. See
+   * docs/kinds/secrets.md.
+   */
+  secrets?: Record<string, ActionsSecretConfig>;
+  /**
+   * Actions variables of the organisation, by name (upper-case). Gitea 1.22+ or Forgejo 8+. With policy.prune
+   * containing "variables", variables of the organisation not listed here are deleted. See
+   * docs/kinds/variables.md.
+   */
+  variables?: Record<string, ActionsVariableConfig>;
 }
 
 /** Settings of one repository, or of every repository matching a glob. */
@@ -173,12 +185,36 @@ export interface RepoConfig {
    */
   settings?: RepoSettingsConfig;
   /**
+   * Actions secrets of the repository, by name (upper-case); their values come from environment variables.
+   * Gitea 1.22+ or Forgejo 8+. With policy.prune containing "secrets", secrets of the repository not listed
+   * here are deleted. See docs/kinds/secrets.md.
+   */
+  secrets?: Record<string, ActionsSecretConfig>;
+  /**
+   * Actions variables of the repository, by name (upper-case). Gitea 1.22+ or Forgejo 8+. With policy.prune
+   * containing "variables", variables of the repository not listed here are deleted. See
+   * docs/kinds/variables.md.
+   */
+  variables?: Record<string, ActionsVariableConfig>;
+  /**
+   * Users with access to the repository, each with its permission: read, write or admin (`alice: write`).
+   * Users not listed are left alone, unless policy.prune contains "collaborators": then they are removed. The
+   * owner and the members of the organisation's teams are not collaborators. See docs/kinds/collaborators.md.
+   */
+  collaborators?: Record<string, CollaboratorConfig>;
+  /**
    * Tag protections of the repository, by name pattern (a glob such as "v*", or a regular expression between
    * slashes): who may push matching tags. Gitea 1.23 and newer, Forgejo 8 and newer. With policy.prune
    * containing "tag_protections", tag protections not listed here are deleted. See
    * docs/kinds/tag-protections.md.
    */
   tag_protections?: Record<string, TagProtectionConfig>;
+  /**
+   * Remotes this repository is pushed to, as a list identified by remote_address. The server cannot edit a
+   * push mirror: a change is a delete and a create. With policy.prune containing "push_mirrors", push mirrors
+   * not listed here are deleted. See docs/kinds/push-mirrors.md.
+   */
+  push_mirrors?: PushMirrorConfig[];
 }
 
 /** A label, keyed by its name. A field that is not written is not managed (a new label needs a color). */
@@ -787,6 +823,81 @@ export interface TagProtectionConfig {
    * exist (teams the same plan creates do) and have the repository.
    */
   whitelist_teams?: string[];
+}
+
+/**
+ * A remote this repository is pushed to. Identity: remote_address. The server has no edit of a push mirror:
+ * any change is a replacement (delete + create), shown as such in the plan. A field that is not written is
+ * not managed.
+ */
+export interface PushMirrorConfig {
+  /**
+   * The repository pushed to: an http(s), git or ssh URL, without credentials (declare remote_username and
+   * remote_password instead). The identity of the mirror: a different address is another mirror.
+   */
+  remote_address: string;
+  /**
+   * The user name the mirror pushes as. The server never answers it: it is sent when the mirror is created
+   * (or created again).
+   */
+  remote_username?: string;
+  /**
+   * The password or token the mirror pushes with. Must come from an environment variable ("${NAME}"): never
+   * printed nor saved in a plan file. The server never answers it and cannot change it in place: it is sent
+   * when the mirror is created, and --rotate-secrets replaces the mirror (delete + create) to change it.
+   */
+  remote_password?: string;
+  /**
+   * How often the mirror is pushed, as a Go duration ("8h", "1h30m"); "0" pushes only on commits (with
+   * sync_on_commit) or by hand. Compared as the server answers it ("8h" is "8h0m0s"). The server refuses an
+   * interval below its [mirror] MIN_INTERVAL (10m by default) other than 0. Default on create: 8h.
+   */
+  interval?: string;
+  /**
+   * Push to the mirror whenever the repository receives a push, besides the interval. Default on create:
+   * false.
+   */
+  sync_on_commit?: boolean;
+  /** Forgejo 15 and newer: the branches pushed (a glob such as "main" or "release/*"); "" pushes every branch. */
+  branch_filter?: string;
+}
+
+/**
+ * The value of each entry (`alice: write`): read, write or admin. Read back from GET
+ * …/collaborators/{user}/permission, which answers the level the user has on the repository (the highest of
+ * the collaboration and its teams; owner for site administrators and organisation owners).
+ */
+export type CollaboratorConfig = 'read' | 'write' | 'admin';
+
+/** An Actions secret, keyed by its name (upper-case). Its value is write-only: never read back, never printed. */
+export interface ActionsSecretConfig {
+  /**
+   * The value workflows read as ${{ secrets.NAME }}. Must come from an environment variable
+   * ("${DEPLOY_TOKEN}"): it is never printed nor saved in a plan file. The server never returns it, so a
+   * changed value cannot be seen: it is sent when the secret is created, with any edit of its description,
+   * and to every declared secret with --rotate-secrets.
+   */
+  value: string;
+  /**
+   * Text shown with the secret (Gitea 1.24 and newer; at most 4096 characters). Read back and compared;
+   * changing it sends the value again (the server takes both in one request).
+   */
+  description?: string;
+}
+
+/** An Actions variable, keyed by its name (upper-case). Its value is read back and compared. */
+export interface ActionsVariableConfig {
+  /**
+   * The value workflows read as ${{ vars.NAME }}. Required, not empty (the server refuses an empty value).
+   * Compared as the server stores it: line breaks CRLF become LF; spaces are kept.
+   */
+  value: string;
+  /**
+   * Text shown with the variable (Gitea 1.24 and newer; at most 4096 characters, the server cuts longer
+   * ones). Every edit of a variable sets its description, so forgeform sends the one the server has when it
+   * is not written.
+   */
+  description?: string;
 }
 
 /** The user name of a member of the organisation (through one of its teams). */

@@ -51,6 +51,12 @@ interface ContextBase {
    * The same rule as projected: the asking kind lists that kind in `after`. Nothing is read.
    */
   madeBy(kind: KindMeta, scope: Scope, key: string): string | undefined;
+  /**
+   * The objects of a kind in a scope as this plan leaves them, where this plan (or the saved plan being
+   * applied) plans that kind in that scope; undefined where it does not. The same rule as projected: the
+   * asking kind lists that kind in `after`. Nothing is read (projected would read what is not planned).
+   */
+  planned(kind: KindMeta, scope: Scope): ProjectedObject[] | undefined;
   /** Each kind's own state for this run (src/model/define.ts): made on the first ask, dropped with the context. */
   runStates: RunStates;
 }
@@ -200,6 +206,11 @@ export interface KindMeta {
   uniqueNames?: boolean;
   /** Secrets cannot be edited in place: --rotate-secrets replaces the object (delete + create). */
   replaceToRotate?: boolean;
+  /**
+   * The server has no edit of its objects (push mirrors): any change of an existing object is a
+   * replacement (delete + create), shown as one, whose create sends every write-only field declared.
+   */
+  replaceToEdit?: boolean;
   /**
    * The entries of the config's `policy` that are this kind's, besides its prune key (a user's
    * protected_users), by key: the planner copies them into the plan's policy, defaults filled in; a

@@ -9,13 +9,16 @@
  */
 import { registerDomains } from '../core/registry.js';
 import { actionsDomain } from './actions/index.js';
+import { actionsSettingsDomain } from './actions-settings/index.js';
 import { adminMiscDomain } from './admin-misc/index.js';
+import { collaboratorsDomain } from './collaborators/index.js';
 import { branchProtectionsDomain } from './branch-protections/index.js';
 import { hooksDomain } from './hooks/index.js';
 import { issuesDomain } from './issues/index.js';
 import { labelsDomain } from './labels/index.js';
 import { markupDomain } from './markup/index.js';
 import { metaDomain } from './meta/index.js';
+import { mirrorsDomain } from './mirrors/index.js';
 import { milestonesDomain } from './milestones/index.js';
 import { notificationsDomain } from './notifications/index.js';
 import { orgMembersDomain } from './org-members/index.js';
@@ -38,10 +41,13 @@ export const DOMAINS = [
   tagProtectionsDomain,
   issuesDomain,
   reposDomain,
+  collaboratorsDomain,
   actionsDomain,
+  actionsSettingsDomain,
   adminMiscDomain,
   notificationsDomain,
   hooksDomain,
+  mirrorsDomain,
 ] as const;
 
 registerDomains(DOMAINS);

@@ -288,6 +288,20 @@ export const QUIRKS = {
   orgMemberStatusByAdmins: GITEA_ONLY('1.24'),
   /** The team lists (`/orgs/{org}/teams`, `/teams/{id}/members`, `/teams/{id}/repos`) send a `Link` header (Gitea main, 1.26). */
   teamListsLink: GITEA_ONLY('1.26'),
+  /**
+   * `GET /repos/{o}/{r}/collaborators` without `page` lists every collaborator: utils/page.go passes page 0
+   * through (Gitea v1.21.11 l.15) and the query limits only when page ≥ 1 (v1.21.11 models/repo/collaboration.go
+   * l.88–90; v1.22.6 … v1.25.4 models/db/list.go l.189 FindAndCount). Gitea main (1.26) makes it 1 (page.go
+   * l.15 `max(…, 1)`); Forgejo's db.Find turns 0 into 1 (v7.0.16 and v15.0.3 models/db/list.go l.153).
+   */
+  collaboratorsUnpagedWithoutPage: { gitea: { until: '1.25' } },
+  /**
+   * `PUT …/collaborators/{u}` is AddOrUpdateCollaborator (Gitea 1.23+, v1.23.8 routers/api/v1/repo/collaborators.go
+   * l.181–183, services/repository/collaboration.go l.21–25): the permission given, write without one (an
+   * existing collaborator too), a 500 `Invalid access mode` for another. Gitea ≤ 1.22 and Forgejo (v15.0.3 l.187–201):
+   * AddCollaborator at write (an existing one kept), then ChangeCollaborationAccessMode, which ignores an unknown one.
+   */
+  collaboratorAddOrUpdate: GITEA_ONLY('1.23'),
   /** `POST /admin/users/{u}/badges` with a badge the user has: inserted again (no unique index), 204. */
   badgeAddDuplicates: { gitea: { since: '1.22', until: '1.25' } },
   /**
@@ -302,6 +316,37 @@ export const QUIRKS = {
    * `DefaultPullRequestsUnit` (routers/api/v1/repo/repo.go:867-905 at 423cdd4d94, `*changed || mustInsertPullRequestUnit`).
    */
   pullSettingsEnableUnit: GITEA_ONLY('1.26'),
+  /**
+   * `GET /repos/{o}/{r}/actions/variables` answers each variable without its value (`data: ""`): the
+   * handler fills only owner_id, repo_id and name (Gitea v1.22.6 routers/api/v1/repo/action.go:473-477,
+   * v1.23.8 :478-482, Forgejo v11.0.15 :474-478); Gitea 1.24+ (v1.24.7 :496-502) and Forgejo 15
+   * (v15.0.3 :472-477) fill data too. The organisation list has data everywhere.
+   */
+  repoVariableListWithoutData: { gitea: { since: '1.22', until: '1.23' }, forgejo: { since: 11, until: 11 } },
+  /** `POST …/actions/variables/{name}` answers 201 (Gitea v1.25.4 repo/action.go:376, org/action.go:422); 204 before and in Forgejo. */
+  variableCreateAnswers201: GITEA_ONLY('1.25'),
+  /**
+   * Variable names starting with CI are refused, `(?i)^CI` (`envNameCIRegexMatch`, services/actions/variables.go:
+   * Gitea v1.22.6 :91, v1.24.7 :88, Forgejo v11.0.15 :90), also on delete. Forgejo 15 refuses CI exactly (`(?i)^CI$`, v15.0.3 :83).
+   */
+  variableNameCIPrefixRefused: { gitea: { since: '1.22', until: '1.24' }, forgejo: { until: 11 } },
+  variableNameCIRefused: { forgejo: { since: 15 } },
+  /** `ValidateName` refuses the name CI for secrets and variables (Gitea v1.25.4 services/secrets/validation.go:29), and says "invalid variable or secret name". */
+  actionsNameCIRefused: GITEA_ONLY('1.25'),
+  /** `ValidateName` refuses FORGEJO_ as it does GITEA_ and GITHUB_ (Forgejo v15.0.3 models/secret/secret.go:23). */
+  actionsNameForgejoPrefixRefused: { forgejo: { since: 15 } },
+  /** Deleting a secret or a variable checks the name first (400); Gitea 1.25+ (v1.25.4 services/secrets/secrets.go:58) and Forgejo 15 look it up as given (404). */
+  actionsDeleteValidatesName: { gitea: { until: '1.24' }, forgejo: { until: 11 } },
+  /** A secret's value over 65536 bytes and a variable's over 65536 characters are refused (400 `data too long`; Gitea v1.24.7 models/secret/secret.go:76, models/actions/variable.go:58). */
+  actionsDataMaxLength: GITEA_ONLY('1.24'),
+  /**
+   * `POST /repos/{o}/{r}/push_mirrors` with a user name or password in `remote_address`: 400 "The URL contains
+   * credentials" (Forgejo v11.0.15 services/forms/repo_form.go l.108-110, routers/api/v1/repo/mirror.go l.444-445).
+   * Gitea and Forgejo 7 take it and store it without them (`util.SanitizeURL`, Gitea v1.25.4 mirror.go l.360).
+   */
+  pushMirrorRefusesUrlCredentials: { forgejo: { since: 11 } },
+  /** The `/push_mirrors` group has no `mustNotBeArchived` (Gitea v1.21.11 routers/api/v1/api.go l.1173-1179; from v1.22.6 l.1269, and Forgejo v7.0.16 l.1129). */
+  pushMirrorsIgnoreArchive: { gitea: { until: '1.21' } },
 } satisfies Record<string, Availability>;
 
 export type Quirk = keyof typeof QUIRKS;
