@@ -201,6 +201,11 @@ export interface KindMeta {
   /** Secrets cannot be edited in place: --rotate-secrets replaces the object (delete + create). */
   replaceToRotate?: boolean;
   /**
+   * The server has no edit of its objects (push mirrors): any change of an existing object is a
+   * replacement (delete + create), shown as one, whose create sends every write-only field declared.
+   */
+  replaceToEdit?: boolean;
+  /**
    * The entries of the config's `policy` that are this kind's, besides its prune key (a user's
    * protected_users), by key: the planner copies them into the plan's policy, defaults filled in; a
    * saved plan's values are checked with them. Their meaning is the kind's alone: it declares their

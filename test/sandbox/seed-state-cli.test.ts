@@ -100,7 +100,10 @@ describe('state file', () => {
     const data = state.data as unknown as Record<string, unknown>;
     for (const key of Object.keys(file).filter((k) => k !== 'format' && k !== 'adminHooks')) expect(data[key], key).toEqual(file[key]);
     expect(state.data.adminHooks).toMatchObject([{ authorizationHeader: 'Bearer abc', secret: expect.stringMatching(/^sandbox-hashed:/) as unknown }]);
-    expect(JSON.parse(stateToJSON(state))).toEqual(file);
+    const saved = JSON.parse(stateToJSON(state)) as Record<string, unknown>;
+    // Tables of domains added since that build come back empty; the file's own are saved unchanged.
+    for (const key of Object.keys(saved).filter((k) => !(k in file))) expect(saved[key], key).toEqual([]);
+    expect(Object.fromEntries(Object.entries(saved).filter(([k]) => k in file))).toEqual(file);
   });
 
   it('serves a state file an earlier build wrote: teams, labels, protections, hooks', async () => {
