@@ -52,7 +52,7 @@ export interface Policy {
    * admin (system and default) webhook not under hooks; runners: every Actions runner not under
    * actions.runners. Without it nothing is ever deleted.
    */
-  prune?: ('labels' | 'teams' | 'branch_protections' | 'users' | 'hooks' | 'runners' | 'tag_protections' | 'push_mirrors')[];
+  prune?: ('labels' | 'teams' | 'branch_protections' | 'users' | 'hooks' | 'runners' | 'tag_protections' | 'push_mirrors' | 'collaborators')[];
   /**
    * A plan with more deletions than this is unsafe: plan exits 3 and apply refuses without --force. Default
    * 10.
@@ -165,6 +165,12 @@ export interface RepoConfig {
    * fields written are managed. See docs/kinds/settings.md.
    */
   settings?: RepoSettingsConfig;
+  /**
+   * Users with access to the repository, each with its permission: read, write or admin (`alice: write`).
+   * Users not listed are left alone, unless policy.prune contains "collaborators": then they are removed. The
+   * owner and the members of the organisation's teams are not collaborators. See docs/kinds/collaborators.md.
+   */
+  collaborators?: Record<string, CollaboratorConfig>;
   /**
    * Tag protections of the repository, by name pattern (a glob such as "v*", or a regular expression between
    * slashes): who may push matching tags. Gitea 1.23 and newer, Forgejo 8 and newer. With policy.prune
@@ -824,6 +830,13 @@ export interface PushMirrorConfig {
   /** Forgejo 15 and newer: the branches pushed (a glob such as "main" or "release/*"); "" pushes every branch. */
   branch_filter?: string;
 }
+
+/**
+ * The value of each entry (`alice: write`): read, write or admin. Read back from GET
+ * …/collaborators/{user}/permission, which answers the level the user has on the repository (the highest of
+ * the collaboration and its teams; owner for site administrators and organisation owners).
+ */
+export type CollaboratorConfig = 'read' | 'write' | 'admin';
 
 /**
  * Create the repository when it is missing (POST /admin/users/{owner}/repos, on behalf of its owner, a user

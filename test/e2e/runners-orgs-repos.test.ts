@@ -265,14 +265,15 @@ describe('the admin example', () => {
     const file = `${dir}forgeform.yaml`;
     const plan = await w.cli(['plan', '-c', file, '--detailed-exitcode'], env);
     expect(plan.code).toBe(2);
-    expect(plan.stdout).toContain('Plan: 8 to create, 7 to update, 3 to delete, 1 to rename.');
+    expect(plan.stdout).toContain('Plan: 9 to create, 7 to update, 3 to delete, 1 to rename.');
     // 15, and the teams of acme: their list, and the members (developers, Owners) and repositories (developers) the file
     // declares; and acme/widgets' GET, made to find the repository, which is its settings' read too; its tag protections' list; its push mirrors' list.
     expect(plan.stderr).toContain('22 requests.');
     const apply = await w.cli(['apply', '-c', file, '--yes'], env);
     expect(apply.code).toBe(0);
-    // 51 of the configuration's (with acme/widgets' settings: its GET, a PATCH and a PUT of its topics; its tag protections' list and POST; its push mirrors' list and POST), and the create of apply's lock (its removal comes after the count).
-    expect(apply.stderr).toContain('29 write requests (52 in all).');
+    // 52 of the configuration's (with acme/widgets' settings: its GET, a PATCH and a PUT of its topics; its tag protections' list and POST; its push mirrors' list and POST;
+    // bob's PUT as a collaborator of the repository the plan creates), and the create of apply's lock (its removal comes after the count).
+    expect(apply.stderr).toContain('30 write requests (53 in all).');
     expect(w.sandbox.requests().flatMap((r) => r.unknownFields)).toEqual([]);
     const again = await w.cli(['plan', '-c', file, '--detailed-exitcode'], env);
     expect(again.code).toBe(0);

@@ -97,6 +97,18 @@ export const scopeEntries: EntrySpec[] = [
     $ref: '#/definitions/repo_settings',
   }),
   configEntry(
+    'collaborators',
+    byName(
+      {
+        title: 'Collaborators',
+        description:
+          'Users with access to the repository, each with its permission: read, write or admin (`alice: write`). Users not listed are left alone, unless policy.prune contains "collaborators": then they are removed. The owner and the members of the organisation\'s teams are not collaborators. See docs/kinds/collaborators.md.',
+      },
+      { type: 'string', minLength: 1, pattern: '^[A-Za-z0-9_.-]+$', errorMessage: 'must be a user name (letters, digits, "-", "_" and ".")' },
+      'collaborator',
+    ),
+  ),
+  configEntry(
     'tag_protections',
     byName(
       { title: 'Tag protections', description: 'Tag protections of the repository, by name pattern (a glob such as "v*", or a regular expression between slashes): who may push matching tags. Gitea 1.23 and newer, Forgejo 8 and newer. With policy.prune containing "tag_protections", tag protections not listed here are deleted. See docs/kinds/tag-protections.md.' },
