@@ -337,6 +337,19 @@ export const QUIRKS = {
   actionsNameForgejoPrefixRefused: { forgejo: { since: 15 } },
   /** Deleting a secret or a variable checks the name first (400); Gitea 1.25+ (v1.25.4 services/secrets/secrets.go:58) and Forgejo 15 look it up as given (404). */
   actionsDeleteValidatesName: { gitea: { until: '1.24' }, forgejo: { until: 11 } },
+  /**
+   * A repository's secret put through the API is stored with the repository's owner as its owner too
+   * (`CreateOrUpdateSecret(ctx, owner.ID, repo.ID, …)`: Gitea v1.21.11 routers/api/v1/repo/action.go:61, Forgejo
+   * v7.0.16 :61; Gitea 1.22 passes 0, v1.22.6 :123).
+   */
+  repoSecretStoresOwner: { gitea: { until: '1.21' }, forgejo: { until: 7 } },
+  /**
+   * Secret lookups match `owner_id` alone when no repository is given (`FindSecretsOptions.toConds`: Gitea v1.21.11
+   * models/secret/secret.go:84-100, v1.22.6 :84-100, Forgejo v7.0.16 :84-100): an organisation's list, PUT and DELETE
+   * also find the secrets of its repositories that carry it as owner (above). Gitea 1.23 (v1.23.8 :95-114) and Forgejo
+   * 11 ask `repo_id = 0` too.
+   */
+  secretOwnerOnlyLookup: { gitea: { until: '1.22' }, forgejo: { until: 7 } },
   /** A secret's value over 65536 bytes and a variable's over 65536 characters are refused (400 `data too long`; Gitea v1.24.7 models/secret/secret.go:76, models/actions/variable.go:58). */
   actionsDataMaxLength: GITEA_ONLY('1.24'),
   /**
