@@ -52,7 +52,7 @@ export interface Policy {
    * admin (system and default) webhook not under hooks; runners: every Actions runner not under
    * actions.runners. Without it nothing is ever deleted.
    */
-  prune?: ('labels' | 'teams' | 'branch_protections' | 'users' | 'hooks' | 'runners' | 'tag_protections' | 'push_mirrors')[];
+  prune?: ('labels' | 'teams' | 'branch_protections' | 'users' | 'hooks' | 'runners' | 'tag_protections' | 'push_mirrors' | 'collaborators' | 'secrets' | 'variables')[];
   /**
    * A plan with more deletions than this is unsafe: plan exits 3 and apply refuses without --force. Default
    * 10.
@@ -129,6 +129,25 @@ export interface OrgConfig {
    * "teams", teams of the organisation not listed here are deleted (never the Owners team).
    */
   teams?: Record<string, TeamConfig>;
+  /**
+   * The members of the organisation whose membership is public, as a set: members listed are made public,
+   * members not listed are made private (one request per member changed). Each must be a member, through one
+   * of the organisation's teams (this file's teams count). Gitea up to 1.23 and every Forgejo let only a
+   * member change their own: there, only the token's own user can be changed.
+   */
+  public_members?: PublicMemberConfig[];
+  /**
+   * Actions secrets of the organisation, by name (upper-case); their values come from environment variables.
+   * With policy.prune containing "secrets", secrets of the organisation not listed here are deleted. See
+   * docs/kinds/secrets.md.
+   */
+  secrets?: Record<string, ActionsSecretConfig>;
+  /**
+   * Actions variables of the organisation, by name (upper-case). Gitea 1.22+ or Forgejo 8+. With policy.prune
+   * containing "variables", variables of the organisation not listed here are deleted. See
+   * docs/kinds/variables.md.
+   */
+  variables?: Record<string, ActionsVariableConfig>;
 }
 
 /** Settings of one repository, or of every repository matching a glob. */
@@ -201,6 +220,24 @@ export interface RepoConfig {
    * fields written are managed. See docs/kinds/settings.md.
    */
   settings?: RepoSettingsConfig;
+  /**
+   * Actions secrets of the repository, by name (upper-case); their values come from environment variables.
+   * Gitea 1.22+ or Forgejo 8+. With policy.prune containing "secrets", secrets of the repository not listed
+   * here are deleted. See docs/kinds/secrets.md.
+   */
+  secrets?: Record<string, ActionsSecretConfig>;
+  /**
+   * Actions variables of the repository, by name (upper-case). Gitea 1.22+ or Forgejo 8+. With policy.prune
+   * containing "variables", variables of the repository not listed here are deleted. See
+   * docs/kinds/variables.md.
+   */
+  variables?: Record<string, ActionsVariableConfig>;
+  /**
+   * Users with access to the repository, each with its permission: read, write or admin (`alice: write`).
+   * Users not listed are left alone, unless policy.prune contains "collaborators": then they are removed. The
+   * owner and the members of the organisation's teams are not collaborators. See docs/kinds/collaborators.md.
+   */
+  collaborators?: Record<string, CollaboratorConfig>;
   /**
    * Tag protections of the repository, by name pattern (a glob such as "v*", or a regular expression between
    * slashes): who may push matching tags. Gitea 1.23 and newer, Forgejo 8 and newer. With policy.prune
@@ -861,6 +898,47 @@ export interface PushMirrorConfig {
   /** Forgejo 15 and newer: the branches pushed (a glob such as "main" or "release/*"); "" pushes every branch. */
   branch_filter?: string;
 }
+
+/**
+ * The value of each entry (`alice: write`): read, write or admin. Read back from GET
+ * …/collaborators/{user}/permission, which answers the level the user has on the repository (the highest of
+ * the collaboration and its teams; owner for site administrators and organisation owners).
+ */
+export type CollaboratorConfig = 'read' | 'write' | 'admin';
+
+/** An Actions secret, keyed by its name (upper-case). Its value is write-only: never read back, never printed. */
+export interface ActionsSecretConfig {
+  /**
+   * The value workflows read as ${{ secrets.NAME }}. Must come from an environment variable
+   * ("${DEPLOY_TOKEN}"): it is never printed nor saved in a plan file. The server never returns it, so a
+   * changed value cannot be seen: it is sent when the secret is created, with any edit of its description,
+   * and to every declared secret with --rotate-secrets.
+   */
+  value: string;
+  /**
+   * Text shown with the secret (Gitea 1.24 and newer; at most 4096 characters). Read back and compared;
+   * changing it sends the value again (the server takes both in one request).
+   */
+  description?: string;
+}
+
+/** An Actions variable, keyed by its name (upper-case). Its value is read back and compared. */
+export interface ActionsVariableConfig {
+  /**
+   * The value workflows read as ${{ vars.NAME }}. Required, not empty (the server refuses an empty value).
+   * Compared as the server stores it: line breaks CRLF become LF; spaces are kept.
+   */
+  value: string;
+  /**
+   * Text shown with the variable (Gitea 1.24 and newer; at most 4096 characters, the server cuts longer
+   * ones). Every edit of a variable sets its description, so forgeform sends the one the server has when it
+   * is not written.
+   */
+  description?: string;
+}
+
+/** The user name of a member of the organisation (through one of its teams). */
+export type PublicMemberConfig = string;
 
 /**
  * Create the repository when it is missing (POST /admin/users/{owner}/repos, on behalf of its owner, a user

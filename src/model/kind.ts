@@ -51,6 +51,12 @@ interface ContextBase {
    * The same rule as projected: the asking kind lists that kind in `after`. Nothing is read.
    */
   madeBy(kind: KindMeta, scope: Scope, key: string): string | undefined;
+  /**
+   * The objects of a kind in a scope as this plan leaves them, where this plan (or the saved plan being
+   * applied) plans that kind in that scope; undefined where it does not. The same rule as projected: the
+   * asking kind lists that kind in `after`. Nothing is read (projected would read what is not planned).
+   */
+  planned(kind: KindMeta, scope: Scope): ProjectedObject[] | undefined;
   /** Each kind's own state for this run (src/model/define.ts): made on the first ask, dropped with the context. */
   runStates: RunStates;
 }
@@ -122,10 +128,10 @@ interface OpsInputBase {
  * What a change is about, by action: a create has only the declared object, a delete only the
  * server's, the others both. Narrow on `action` to reach them.
  */
-export type OpsSubject =
-  | { action: 'create'; desired: DesiredObject; current?: undefined }
-  | { action: 'update' | 'rename' | 'replace'; desired: DesiredObject; current: CurrentObject }
-  | { action: 'delete'; desired?: undefined; current: CurrentObject };
+export type OpsSubject<D extends DesiredObject = DesiredObject, C extends CurrentObject = CurrentObject> =
+  | { action: 'create'; desired: D; current?: undefined }
+  | { action: 'update' | 'rename' | 'replace'; desired: D; current: C }
+  | { action: 'delete'; desired?: undefined; current: C };
 
 /** The input of a kind's ops (and shown, dependsOn). */
 export type OpsInput = OpsInputBase & OpsSubject;

@@ -14,6 +14,7 @@ import type { SandboxState, UserRecord } from './core/state.js';
 import { emptyState } from './core/state-file.js';
 import { DOMAINS } from './domains/index.js';
 import type { SeedActions } from './domains/actions/seed.js';
+import type { SeedActionsSettings } from './domains/actions-settings/seed.js';
 import type { SeedAdminMiscKeys } from './domains/admin-misc/seed.js';
 import type { SeedBranchProtections } from './domains/branch-protections/seed.js';
 import type { SeedTagProtections } from './domains/tag-protections/seed.js';
@@ -23,6 +24,7 @@ import type { SeedLabel } from './domains/labels/seed.js';
 import type { SeedMilestone } from './domains/milestones/seed.js';
 import type { SeedMirrorSettings, SeedPullMirror, SeedPushMirror } from './domains/mirrors/seed.js';
 import type { SeedNotification } from './domains/notifications/seed.js';
+import type { SeedPublicMembers } from './domains/org-members/seed.js';
 import type { SeedOrg } from './domains/orgs/seed.js';
 import type { SeedRepo } from './domains/repos/seed.js';
 import type { SeedTeam } from './domains/teams/seed.js';
@@ -33,8 +35,8 @@ export { SeedError };
 /** A whole seed file: each domain's keys, `orgs[]` and `repos[]` entries with the keys other domains add. */
 export interface SeedFile extends SeedAccountFile, SeedAdminMiscKeys, SeedHooks, SeedMirrorSettings {
   users?: SeedUser[];
-  orgs?: (SeedOrg & { teams?: SeedTeam[]; labels?: SeedLabel[] })[];
-  repos?: (SeedRepo & SeedBranchProtections & SeedTagProtections & { labels?: SeedLabel[]; milestones?: SeedMilestone[]; projects?: SeedProject[]; issues?: SeedIssue[]; push_mirrors?: SeedPushMirror[]; mirror?: SeedPullMirror })[];
+  orgs?: (SeedOrg & SeedPublicMembers & SeedActionsSettings & { teams?: SeedTeam[]; labels?: SeedLabel[] })[];
+  repos?: (SeedRepo & SeedBranchProtections & SeedTagProtections & SeedActionsSettings & { labels?: SeedLabel[]; milestones?: SeedMilestone[]; projects?: SeedProject[]; issues?: SeedIssue[]; push_mirrors?: SeedPushMirror[]; mirror?: SeedPullMirror })[];
   actions?: SeedActions;
   notifications?: SeedNotification[];
   /** The release to play (`gitea@1.25`, `forgejo@11` …); `startSandbox({ flavour })` wins over it. */

@@ -2,7 +2,8 @@ import type { SeedFile } from '../../src/sandbox/index.js';
 
 /**
  * A sandbox seed with objects of every kind forgeform manages: users, an organisation with a label,
- * a team with a member and a repository, a repository with a label, a branch protection, a tag protection, a milestone, an issue and a push mirror, an admin webhook and an
+ * a team with a member and a repository, a public member, a repository with a label, a collaborator, a branch protection, a tag protection, a milestone, an issue and a push mirror,
+ * Actions secrets and variables of both, an admin webhook and an
  * Actions runner. The registry contract test and the export round trip use it; a new kind adds its
  * objects here.
  */
@@ -11,7 +12,17 @@ export const EVERY_KIND: SeedFile = {
     { username: 'root', admin: true, email: 'root@example.com' },
     { username: 'alice', email: 'alice@example.com' },
   ],
-  orgs: [{ name: 'acme', owners: ['root'], labels: [{ name: 'org-bug', color: 'ee0701' }], teams: [{ name: 'devs', permission: 'write', members: ['alice'], repos: ['widgets'] }] }],
+  orgs: [
+    {
+      name: 'acme',
+      owners: ['root'],
+      labels: [{ name: 'org-bug', color: 'ee0701' }],
+      teams: [{ name: 'devs', permission: 'write', members: ['alice'], repos: ['widgets'] }],
+      secrets: { ORG_TOKEN: 'org-secret-value' },
+      variables: { REGISTRY: 'registry.example.com' },
+      public_members: ['alice'],
+    },
+  ],
   repos: [
     {
       name: 'acme/widgets',
@@ -22,6 +33,9 @@ export const EVERY_KIND: SeedFile = {
       issues: [{ title: 'First', body: 'one', labels: ['bug'], milestone: 'v1' }],
       // The repository's settings (repo_settings) are the repository itself; its topics are one of them.
       topics: ['widgets'],
+      secrets: { DEPLOY_KEY: 'repo-secret-value' },
+      variables: { DEPLOY_ENV: { value: 'production', description: 'where main goes' } },
+      collaborators: { alice: 'read' },
       push_mirrors: [{ remote_address: 'https://mirror.example.com/acme/widgets.git', interval: '8h', sync_on_commit: true }],
     },
   ],

@@ -1,6 +1,8 @@
 import { bool, byName, configEntry, field, objectSchema, serverFields, set, str, text } from '../fields.js';
 import { durationString } from '../duration.js';
 import { labelTemplateEntry } from '../label/fields.js';
+import { secretsEntry } from '../actions_secret/fields.js';
+import { variablesEntry } from '../actions_variable/fields.js';
 import type { EntrySpec, SchemaFragment } from '../../model/index.js';
 
 /**
@@ -146,6 +148,20 @@ export const scopeEntries: EntrySpec[] = [
       'Settings of the existing repository (description, visibility, units, merge styles, topics…): only the fields written are managed. See docs/kinds/settings.md.',
     $ref: '#/definitions/repo_settings',
   }),
+  secretsEntry('repository'),
+  variablesEntry('repository'),
+  configEntry(
+    'collaborators',
+    byName(
+      {
+        title: 'Collaborators',
+        description:
+          'Users with access to the repository, each with its permission: read, write or admin (`alice: write`). Users not listed are left alone, unless policy.prune contains "collaborators": then they are removed. The owner and the members of the organisation\'s teams are not collaborators. See docs/kinds/collaborators.md.',
+      },
+      { type: 'string', minLength: 1, pattern: '^[A-Za-z0-9_.-]+$', errorMessage: 'must be a user name (letters, digits, "-", "_" and ".")' },
+      'collaborator',
+    ),
+  ),
   configEntry(
     'tag_protections',
     byName(

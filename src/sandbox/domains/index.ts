@@ -9,7 +9,9 @@
  */
 import { registerDomains } from '../core/registry.js';
 import { actionsDomain } from './actions/index.js';
+import { actionsSettingsDomain } from './actions-settings/index.js';
 import { adminMiscDomain } from './admin-misc/index.js';
+import { collaboratorsDomain } from './collaborators/index.js';
 import { branchProtectionsDomain } from './branch-protections/index.js';
 import { hooksDomain } from './hooks/index.js';
 import { issuesDomain } from './issues/index.js';
@@ -19,6 +21,7 @@ import { metaDomain } from './meta/index.js';
 import { mirrorsDomain } from './mirrors/index.js';
 import { milestonesDomain } from './milestones/index.js';
 import { notificationsDomain } from './notifications/index.js';
+import { orgMembersDomain } from './org-members/index.js';
 import { orgsDomain } from './orgs/index.js';
 import { reposDomain } from './repos/index.js';
 import { tagProtectionsDomain } from './tag-protections/index.js';
@@ -30,6 +33,7 @@ export const DOMAINS = [
   usersDomain,
   teamsDomain,
   orgsDomain,
+  orgMembersDomain,
   markupDomain,
   labelsDomain,
   milestonesDomain,
@@ -37,7 +41,9 @@ export const DOMAINS = [
   tagProtectionsDomain,
   issuesDomain,
   reposDomain,
+  collaboratorsDomain,
   actionsDomain,
+  actionsSettingsDomain,
   adminMiscDomain,
   notificationsDomain,
   hooksDomain,

@@ -278,8 +278,30 @@ export const QUIRKS = {
   teamPermissionInUnits: GITEA_ONLY('1.24'),
   /** `GET /teams/{id}/members` without `page` lists every member (GetTeamMembers limits only when page > 0; page.go passes 0 through before Gitea main). */
   teamMembersUnpagedWithoutPage: { gitea: { until: '1.25' }, forgejo: {} },
+  /**
+   * `GET /orgs/{org}/public_members` lists every member to a site administrator: ListPublicMembers calls
+   * listMembers(ctx, false) and PublicOnly() is false for an admin (Gitea v1.23.8 org/member.go l.119,
+   * models/organization/org.go l.198–200, #32234; Forgejo v10.0.0 on, v11.0.15 org.go l.197–199).
+   */
+  adminListsAllAsPublicMembers: { gitea: { since: '1.23' }, forgejo: { since: 10 } },
+  /** `PUT`/`DELETE /orgs/{org}/public_members/{u}` by a site administrator or an owner for another member: checkCanChangeOrgUserStatus (Gitea v1.24.7 org/member.go l.214–226, #28294); before, and in Forgejo, only the user themself. */
+  orgMemberStatusByAdmins: GITEA_ONLY('1.24'),
   /** The team lists (`/orgs/{org}/teams`, `/teams/{id}/members`, `/teams/{id}/repos`) send a `Link` header (Gitea main, 1.26). */
   teamListsLink: GITEA_ONLY('1.26'),
+  /**
+   * `GET /repos/{o}/{r}/collaborators` without `page` lists every collaborator: utils/page.go passes page 0
+   * through (Gitea v1.21.11 l.15) and the query limits only when page ≥ 1 (v1.21.11 models/repo/collaboration.go
+   * l.88–90; v1.22.6 … v1.25.4 models/db/list.go l.189 FindAndCount). Gitea main (1.26) makes it 1 (page.go
+   * l.15 `max(…, 1)`); Forgejo's db.Find turns 0 into 1 (v7.0.16 and v15.0.3 models/db/list.go l.153).
+   */
+  collaboratorsUnpagedWithoutPage: { gitea: { until: '1.25' } },
+  /**
+   * `PUT …/collaborators/{u}` is AddOrUpdateCollaborator (Gitea 1.23+, v1.23.8 routers/api/v1/repo/collaborators.go
+   * l.181–183, services/repository/collaboration.go l.21–25): the permission given, write without one (an
+   * existing collaborator too), a 500 `Invalid access mode` for another. Gitea ≤ 1.22 and Forgejo (v15.0.3 l.187–201):
+   * AddCollaborator at write (an existing one kept), then ChangeCollaborationAccessMode, which ignores an unknown one.
+   */
+  collaboratorAddOrUpdate: GITEA_ONLY('1.23'),
   /** `POST /admin/users/{u}/badges` with a badge the user has: inserted again (no unique index), 204. */
   badgeAddDuplicates: { gitea: { since: '1.22', until: '1.25' } },
   /**
@@ -294,6 +316,42 @@ export const QUIRKS = {
    * `DefaultPullRequestsUnit` (routers/api/v1/repo/repo.go:867-905 at 423cdd4d94, `*changed || mustInsertPullRequestUnit`).
    */
   pullSettingsEnableUnit: GITEA_ONLY('1.26'),
+  /**
+   * `GET /repos/{o}/{r}/actions/variables` answers each variable without its value (`data: ""`): the
+   * handler fills only owner_id, repo_id and name (Gitea v1.22.6 routers/api/v1/repo/action.go:473-477,
+   * v1.23.8 :478-482, Forgejo v11.0.15 :474-478); Gitea 1.24+ (v1.24.7 :496-502) and Forgejo 15
+   * (v15.0.3 :472-477) fill data too. The organisation list has data everywhere.
+   */
+  repoVariableListWithoutData: { gitea: { since: '1.22', until: '1.23' }, forgejo: { since: 11, until: 11 } },
+  /** `POST …/actions/variables/{name}` answers 201 (Gitea v1.25.4 repo/action.go:376, org/action.go:422); 204 before and in Forgejo. */
+  variableCreateAnswers201: GITEA_ONLY('1.25'),
+  /**
+   * Variable names starting with CI are refused, `(?i)^CI` (`envNameCIRegexMatch`, services/actions/variables.go:
+   * Gitea v1.22.6 :91, v1.24.7 :88, Forgejo v11.0.15 :90), also on delete. Forgejo 15 refuses CI exactly (`(?i)^CI$`, v15.0.3 :83).
+   */
+  variableNameCIPrefixRefused: { gitea: { since: '1.22', until: '1.24' }, forgejo: { until: 11 } },
+  variableNameCIRefused: { forgejo: { since: 15 } },
+  /** `ValidateName` refuses the name CI for secrets and variables (Gitea v1.25.4 services/secrets/validation.go:29), and says "invalid variable or secret name". */
+  actionsNameCIRefused: GITEA_ONLY('1.25'),
+  /** `ValidateName` refuses FORGEJO_ as it does GITEA_ and GITHUB_ (Forgejo v15.0.3 models/secret/secret.go:23). */
+  actionsNameForgejoPrefixRefused: { forgejo: { since: 15 } },
+  /** Deleting a secret or a variable checks the name first (400); Gitea 1.25+ (v1.25.4 services/secrets/secrets.go:58) and Forgejo 15 look it up as given (404). */
+  actionsDeleteValidatesName: { gitea: { until: '1.24' }, forgejo: { until: 11 } },
+  /**
+   * A repository's secret put through the API is stored with the repository's owner as its owner too
+   * (`CreateOrUpdateSecret(ctx, owner.ID, repo.ID, …)`: Gitea v1.21.11 routers/api/v1/repo/action.go:61, Forgejo
+   * v7.0.16 :61; Gitea 1.22 passes 0, v1.22.6 :123).
+   */
+  repoSecretStoresOwner: { gitea: { until: '1.21' }, forgejo: { until: 7 } },
+  /**
+   * Secret lookups match `owner_id` alone when no repository is given (`FindSecretsOptions.toConds`: Gitea v1.21.11
+   * models/secret/secret.go:84-100, v1.22.6 :84-100, Forgejo v7.0.16 :84-100): an organisation's list, PUT and DELETE
+   * also find the secrets of its repositories that carry it as owner (above). Gitea 1.23 (v1.23.8 :95-114) and Forgejo
+   * 11 ask `repo_id = 0` too.
+   */
+  secretOwnerOnlyLookup: { gitea: { until: '1.22' }, forgejo: { until: 7 } },
+  /** A secret's value over 65536 bytes and a variable's over 65536 characters are refused (400 `data too long`; Gitea v1.24.7 models/secret/secret.go:76, models/actions/variable.go:58). */
+  actionsDataMaxLength: GITEA_ONLY('1.24'),
   /**
    * A user name or password in the URL of `POST /repos/{o}/{r}/push_mirrors` (`remote_address`): 400 "The URL contains
    * credentials", and of `POST /repos/migrate` (`clone_addr`): 422 "The URL contains credentials." (Forgejo v11.0.15
