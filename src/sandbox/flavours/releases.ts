@@ -278,6 +278,14 @@ export const QUIRKS = {
   teamPermissionInUnits: GITEA_ONLY('1.24'),
   /** `GET /teams/{id}/members` without `page` lists every member (GetTeamMembers limits only when page > 0; page.go passes 0 through before Gitea main). */
   teamMembersUnpagedWithoutPage: { gitea: { until: '1.25' }, forgejo: {} },
+  /**
+   * `GET /orgs/{org}/public_members` lists every member to a site administrator: ListPublicMembers calls
+   * listMembers(ctx, false) and PublicOnly() is false for an admin (Gitea v1.23.8 org/member.go l.119,
+   * models/organization/org.go l.198–200, #32234; Forgejo v10.0.0 on, v11.0.15 org.go l.197–199).
+   */
+  adminListsAllAsPublicMembers: { gitea: { since: '1.23' }, forgejo: { since: 10 } },
+  /** `PUT`/`DELETE /orgs/{org}/public_members/{u}` by a site administrator or an owner for another member: checkCanChangeOrgUserStatus (Gitea v1.24.7 org/member.go l.214–226, #28294); before, and in Forgejo, only the user themself. */
+  orgMemberStatusByAdmins: GITEA_ONLY('1.24'),
   /** The team lists (`/orgs/{org}/teams`, `/teams/{id}/members`, `/teams/{id}/repos`) send a `Link` header (Gitea main, 1.26). */
   teamListsLink: GITEA_ONLY('1.26'),
   /**
