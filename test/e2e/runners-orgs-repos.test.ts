@@ -265,14 +265,16 @@ describe('the admin example', () => {
     const file = `${dir}forgeform.yaml`;
     const plan = await w.cli(['plan', '-c', file, '--detailed-exitcode'], env);
     expect(plan.code).toBe(2);
-    expect(plan.stdout).toContain('Plan: 6 to create, 7 to update, 3 to delete, 1 to rename.');
+    expect(plan.stdout).toContain('Plan: 7 to create, 8 to update, 3 to delete, 1 to rename.');
     // 15, and the teams of acme: their list, and the members (developers, Owners) and repositories (developers) the file
-    // declares; and acme/widgets' GET, made to find the repository, which is its settings' read too.
-    expect(plan.stderr).toContain('20 requests.');
+    // declares; and acme/widgets' GET, made to find the repository, which is its settings' read too; and one list of
+    // webhooks each for acme and acme/widgets.
+    expect(plan.stderr).toContain('22 requests.');
     const apply = await w.cli(['apply', '-c', file, '--yes'], env);
     expect(apply.code).toBe(0);
-    // 47 of the configuration's (with acme/widgets' settings: its GET, a PATCH and a PUT of its topics), and the create of apply's lock (its removal comes after the count).
-    expect(apply.stderr).toContain('27 write requests (48 in all).');
+    // 51 of the configuration's (with acme/widgets' settings: its GET, a PATCH and a PUT of its topics; the two webhook
+    // lists, the POST of acme's webhook and the PATCH of acme/widgets'), and the create of apply's lock (its removal comes after the count).
+    expect(apply.stderr).toContain('29 write requests (52 in all).');
     expect(w.sandbox.requests().flatMap((r) => r.unknownFields)).toEqual([]);
     const again = await w.cli(['plan', '-c', file, '--detailed-exitcode'], env);
     expect(again.code).toBe(0);

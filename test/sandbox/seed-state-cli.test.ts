@@ -100,7 +100,8 @@ describe('state file', () => {
     const data = state.data as unknown as Record<string, unknown>;
     for (const key of Object.keys(file).filter((k) => k !== 'format' && k !== 'adminHooks')) expect(data[key], key).toEqual(file[key]);
     expect(state.data.adminHooks).toMatchObject([{ authorizationHeader: 'Bearer abc', secret: expect.stringMatching(/^sandbox-hashed:/) as unknown }]);
-    expect(JSON.parse(stateToJSON(state))).toEqual(file);
+    // Tables added since are saved empty (the webhooks of repositories and organisations, issue 21).
+    expect(JSON.parse(stateToJSON(state))).toEqual({ ...file, webhooks: [] });
   });
 
   it('serves a state file an earlier build wrote: teams, labels, protections, hooks', async () => {

@@ -2,7 +2,7 @@ import type { SeedFile } from '../../src/sandbox/index.js';
 
 /**
  * A sandbox seed with objects of every kind forgeform manages: users, an organisation with a label,
- * a team with a member and a repository, a repository with a label, a branch protection, a milestone and an issue, an admin webhook and an
+ * a team with a member and a repository, a repository with a label, a branch protection, a milestone, an issue and a webhook, an organisation webhook, an admin webhook and an
  * Actions runner. The registry contract test and the export round trip use it; a new kind adds its
  * objects here.
  */
@@ -11,7 +11,15 @@ export const EVERY_KIND: SeedFile = {
     { username: 'root', admin: true, email: 'root@example.com' },
     { username: 'alice', email: 'alice@example.com' },
   ],
-  orgs: [{ name: 'acme', owners: ['root'], labels: [{ name: 'org-bug', color: 'ee0701' }], teams: [{ name: 'devs', permission: 'write', members: ['alice'], repos: ['widgets'] }] }],
+  orgs: [
+    {
+      name: 'acme',
+      owners: ['root'],
+      labels: [{ name: 'org-bug', color: 'ee0701' }],
+      teams: [{ name: 'devs', permission: 'write', members: ['alice'], repos: ['widgets'] }],
+      hooks: [{ type: 'slack', config: { url: 'https://hooks.slack.example.com/acme', content_type: 'json', channel: '#acme' }, events: ['issues_only', 'release'], active: true }],
+    },
+  ],
   repos: [
     {
       name: 'acme/widgets',
@@ -21,6 +29,7 @@ export const EVERY_KIND: SeedFile = {
       issues: [{ title: 'First', body: 'one', labels: ['bug'], milestone: 'v1' }],
       // The repository's settings (repo_settings) are the repository itself; its topics are one of them.
       topics: ['widgets'],
+      hooks: [{ type: 'gitea', config: { url: 'https://ci.example.com/widgets', content_type: 'form' }, events: ['push', 'pull_request'], branch_filter: 'main', active: true }],
     },
   ],
   hooks: [{ type: 'gitea', config: { url: 'https://ci.example.com/hook', content_type: 'json', is_system_webhook: true }, events: ['push'], active: true }],

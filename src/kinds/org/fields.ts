@@ -1,5 +1,6 @@
 import { byName, configEntry, objectSchema, serverFields, str, text } from '../fields.js';
 import { labelTemplateEntry } from '../label/fields.js';
+import { webhooksSection } from '../webhook/fields.js';
 import type { EntrySpec, SchemaFragment } from '../../model/index.js';
 
 /** An organisation's config: `owner` (to create it), its fields, then the labels it holds. */
@@ -58,6 +59,7 @@ export const entries: EntrySpec[] = [
       'team',
     ),
   ),
+  configEntry('webhooks', webhooksSection('organisation')),
   // npm run new-kind adds the section of a new organisation kind here.
 ];
 

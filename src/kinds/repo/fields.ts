@@ -1,5 +1,6 @@
 import { bool, byName, configEntry, objectSchema, serverFields, set, str, text } from '../fields.js';
 import { labelTemplateEntry } from '../label/fields.js';
+import { webhooksSection } from '../webhook/fields.js';
 import type { EntrySpec, SchemaFragment } from '../../model/index.js';
 
 /**
@@ -96,6 +97,7 @@ export const scopeEntries: EntrySpec[] = [
       'Settings of the existing repository (description, visibility, units, merge styles, topics…): only the fields written are managed. See docs/kinds/settings.md.',
     $ref: '#/definitions/repo_settings',
   }),
+  configEntry('webhooks', webhooksSection('repository')),
   // npm run new-kind adds the section of a new repository kind here.
 ];
 

@@ -7,6 +7,9 @@ import { isFailure } from '../../core/failure.js';
 import { list as items, obj as record, SeedError, type Obj } from '../../core/seed-shape.js';
 import type { OrgRecord, RepoRecord, SandboxState } from '../../core/state.js';
 
+/** A repository's or an organisation's seeded hook: a `POST …/hooks` body. */
+export type SeedWebhook = Record<string, unknown>;
+
 export interface SeedHooks {
   /** `POST /admin/hooks` bodies (config values may be YAML booleans or numbers). */
   hooks?: Record<string, unknown>[];
