@@ -598,11 +598,11 @@ export interface HookConfig {
    */
   scope?: 'system' | 'default';
   /**
-   * Kind of receiver. Part of the identity. Default: gitea. forgejo exists on Forgejo only. Gitea's API
-   * cannot set the room of matrix hooks nor the package of packagist hooks, so forgeform only manages such
-   * hooks when they already exist.
+   * Kind of receiver. Part of the identity. Default: gitea. forgejo and sourcehut_builds exist on Forgejo
+   * only. The API cannot set the room of matrix hooks, the package of packagist hooks nor the manifest of
+   * sourcehut_builds hooks, so forgeform only manages such hooks when they already exist.
    */
-  type?: 'gitea' | 'forgejo' | 'gogs' | 'slack' | 'discord' | 'dingtalk' | 'telegram' | 'msteams' | 'feishu' | 'matrix' | 'wechatwork' | 'packagist';
+  type?: 'gitea' | 'forgejo' | 'gogs' | 'slack' | 'discord' | 'dingtalk' | 'telegram' | 'msteams' | 'feishu' | 'matrix' | 'wechatwork' | 'packagist' | 'sourcehut_builds';
   /** json or form. Default on create: json. */
   content_type?: 'json' | 'form';
   /**
@@ -777,11 +777,11 @@ export interface WebhookConfig {
   /** Where deliveries are sent: an absolute http(s) URL. Part of the identity. */
   url: string;
   /**
-   * Kind of receiver. Part of the identity. Default: gitea. forgejo exists on Forgejo only. Gitea's API
-   * cannot set the room of matrix hooks nor the package of packagist hooks, so forgeform only manages such
-   * hooks when they already exist.
+   * Kind of receiver. Part of the identity. Default: gitea. forgejo and sourcehut_builds exist on Forgejo
+   * only. The API cannot set the room of matrix hooks, the package of packagist hooks nor the manifest of
+   * sourcehut_builds hooks, so forgeform only manages such hooks when they already exist.
    */
-  type?: 'gitea' | 'forgejo' | 'gogs' | 'slack' | 'discord' | 'dingtalk' | 'telegram' | 'msteams' | 'feishu' | 'matrix' | 'wechatwork' | 'packagist';
+  type?: 'gitea' | 'forgejo' | 'gogs' | 'slack' | 'discord' | 'dingtalk' | 'telegram' | 'msteams' | 'feishu' | 'matrix' | 'wechatwork' | 'packagist' | 'sourcehut_builds';
   /** json or form. Default on create: json. */
   content_type?: 'json' | 'form';
   /**

@@ -194,6 +194,15 @@ describe('repository and organisation webhooks end to end', () => {
     expect(writes(w.sandbox)).toEqual([]);
   });
 
+  it('on Forgejo, refuses to create a sourcehut_builds hook, whose manifest the API cannot set', async () => {
+    w = await world(seed(), { flavour: 'forgejo@15' });
+    const file = w.config('version: 1\nrepos:\n  acme/widgets:\n    webhooks:\n      - { url: "https://builds.sr.ht/x", type: sourcehut_builds }\n');
+    const plan = await w.cli(['plan', '-c', file]);
+    expect(plan.code).toBe(1);
+    expect(plan.stderr).toContain(`${file}:5:42: repository webhook "sourcehut_builds https://builds.sr.ht/x" in acme/widgets: Gitea's API cannot set the manifest settings of a sourcehut_builds hook`);
+    expect(writes(w.sandbox)).toEqual([]);
+  });
+
   it('export writes the webhooks of each scope without their secrets, and planning the export shows no changes', async () => {
     w = await world(
       seed(

@@ -14,8 +14,8 @@ export const urlEntry = configEntry('url', {
   patternErrorMessage: 'must be an http:// or https:// URL',
 });
 
-/** The hook types, as `type` takes them; `forgejo` is a Forgejo type (src/kinds/hook/events.ts hookFeatures). */
-export const HOOK_TYPES = ['gitea', 'forgejo', 'gogs', 'slack', 'discord', 'dingtalk', 'telegram', 'msteams', 'feishu', 'matrix', 'wechatwork', 'packagist'];
+/** The hook types, as `type` takes them; `forgejo` and `sourcehut_builds` are Forgejo's (src/kinds/hook/events.ts hookFeatures). */
+export const HOOK_TYPES = ['gitea', 'forgejo', 'gogs', 'slack', 'discord', 'dingtalk', 'telegram', 'msteams', 'feishu', 'matrix', 'wechatwork', 'packagist', 'sourcehut_builds'];
 
 /**
  * What every hook declares beside its identity (its type, then its fields and secrets): admin hooks add
@@ -24,7 +24,7 @@ export const HOOK_TYPES = ['gitea', 'forgejo', 'gogs', 'slack', 'discord', 'ding
 export const hookEntries: EntrySpec[] = [
   configEntry('type', {
     title: 'Type',
-    description: 'Kind of receiver. Part of the identity. Default: gitea. forgejo exists on Forgejo only. Gitea\'s API cannot set the room of matrix hooks nor the package of packagist hooks, so forgeform only manages such hooks when they already exist.',
+    description: 'Kind of receiver. Part of the identity. Default: gitea. forgejo and sourcehut_builds exist on Forgejo only. The API cannot set the room of matrix hooks, the package of packagist hooks nor the manifest of sourcehut_builds hooks, so forgeform only manages such hooks when they already exist.',
     type: 'string',
     enum: HOOK_TYPES,
     default: 'gitea',

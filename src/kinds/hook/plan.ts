@@ -14,14 +14,21 @@ export interface HookHome {
 }
 
 /**
+ * Hook types whose own settings the hook API cannot set (`addHook` writes the Slack ones only,
+ * `routers/api/v1/utils/hook.go`; Forgejo's sourcehut_builds needs a manifest path, v15.0.3
+ * `services/webhook/sourcehut/builds.go` l.50).
+ */
+const UNSETTABLE: Record<string, string> = { matrix: 'room', packagist: 'package', sourcehut_builds: 'manifest' };
+
+/**
  * What this server's API cannot do with a declared hook, wherever it lives: change an event its edit
  * ignores (src/kinds/hook/events.ts EDIT_EVENTS); create a type whose settings the API cannot set.
  * A name or an event it lacks altogether is the field's or feature's availability, refused before
  * anything is read.
  */
 export function hookRefusals(desired: DesiredObject, current: CurrentObject | undefined, type: string, ctx: ScopeContext, home: HookHome): Problem[] {
-  if (!current && (type === 'matrix' || type === 'packagist'))
-    return [{ path: [...desired.path, 'type'], message: `Gitea's API cannot set the ${type === 'matrix' ? 'room' : 'package'} settings of a ${type} hook: create it in Gitea's web UI; forgeform then manages its other fields` }];
+  const unset = UNSETTABLE[type];
+  if (!current && unset) return [{ path: [...desired.path, 'type'], message: `Gitea's API cannot set the ${unset} settings of a ${type} hook: create it in the web UI; forgeform then manages its other fields` }];
   const server = ctx.server;
   if (!server || !current || !('events' in desired.fields)) return [];
   const stuck = eventsEditCannotChange(expandEvents(asSet(desired.fields.events)), normalizeEvents(current.fields.events), server);
