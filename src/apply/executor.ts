@@ -5,7 +5,7 @@ import { describeDiagnostic, type Diagnostic } from '../diagnostic.js';
 import { isSecret } from '../secret.js';
 import { equal } from '../plan/diff.js';
 import { makeScopeContext, parseScopeId } from '../plan/planner.js';
-import { kindsByName, type CurrentObject, type ReadingKind, type Scope } from '../model/index.js';
+import { intentOf, kindsByName, plannedFields, type CurrentObject, type Intent, type ReadingKind, type Scope } from '../model/index.js';
 import type { Action, Change, Op, PlanPolicy } from '../plan/types.js';
 import type { ServerInfo } from '../model/index.js';
 import { renamedMeanwhile, type Redirected } from './renamed.js';
@@ -65,13 +65,15 @@ export async function execute(changes: Change[], opts: ExecuteOptions): Promise<
     const notStarted = (reason?: string) => record({ change, outcome: 'skipped', error: reason ?? opts.notStarted ?? 'not started' });
     if (opts.shouldStop?.()) return notStarted();
     const kind = byName.get(change.kind);
+    // What the change means, derived once: what the redirect of a rename and the read-back of an answer are judged by.
+    const intent = intentOf(change);
     const progress: Progress = { firstId: undefined, last: undefined, done: 0 };
     const run = (from: number) =>
-      runOps(opts.client, change.ops, created, progress, { from, ...(opts.shouldStop ? { abandon: opts.shouldStop } : {}), check: (op, answer) => checkUnchanged(kind, change, op, answer), redirected: (op, e) => renamedMeanwhile(change, op, e, kind?.title ?? change.kind), ...(creates(change) && kind?.shape ? { createShape: kind.shape } : {}) });
+      runOps(opts.client, change.ops, created, progress, { from, ...(opts.shouldStop ? { abandon: opts.shouldStop } : {}), check: (op, answer) => checkUnchanged(kind, change, op, answer), redirected: (op, e) => renamedMeanwhile({ key: change.key, ...intent }, op, e, kind?.title ?? change.kind), ...(creates(change) && kind?.shape ? { createShape: kind.shape } : {}) });
     const finish = (extra?: string[]) => {
       if (progress.firstId !== undefined) created.set(change.id, progress.firstId);
       const notes = [...(extra ?? []), ...(progress.notes ?? [])];
-      const notTaken = kind && progress.last !== undefined ? compareReadBack(kind, change, progress.last) : [];
+      const notTaken = kind && progress.last !== undefined ? compareReadBack(kind, change, intent, progress.last) : [];
       record({ change, outcome: 'done', ...(notTaken.length ? { notTaken } : {}), ...(notes.length ? { notes } : {}) });
     };
     try {
@@ -284,23 +286,23 @@ function checkUnchanged(kind: ReadingKind | undefined, change: Change, op: Op, a
   const now = kind && answer && typeof answer === 'object' ? kind.fromServer(answer) : undefined;
   const moved = op.expect!.fields.some((name) => {
     const spec = kind?.fields.find((s) => s.name === name);
-    const planned = change.fields.find((f) => f.path === name && !f.context);
+    const planned = plannedFields(change).find((f) => f.path === name);
     return !now || !spec || !planned || !equal(spec, now.fields[name], planned.before);
   });
   if (moved) throw new Error(op.expect!.message);
 }
 
 /** The server may answer 2xx and still drop a value (users without access, gated flags): say so. */
-function compareReadBack(kind: ReadingKind, change: Change, answer: unknown): string[] {
+function compareReadBack(kind: ReadingKind, change: Change, intent: Intent, answer: unknown): string[] {
   if (!answer || typeof answer !== 'object' || Array.isArray(answer)) return [];
   // An answer not of the kind's shape (another object's, or wrong types) is not compared.
   if (kind.shape && shapeProblem(answer, kind.shape)) return [];
   const current = kind.fromServer(answer);
   const out: string[] = [];
-  const desired = { key: change.key, fields: Object.fromEntries(change.fields.filter((f) => !f.context).map((f) => [f.path, f.after])), path: [] };
-  for (const f of change.fields) {
+  const desired = { key: change.key, fields: intent.fields, path: [] };
+  for (const f of plannedFields(change)) {
     const spec = kind.fields.find((s) => s.name === f.path);
-    if (!spec || f.context || spec.writeOnly || spec.sensitive || spec.readBack === false || f.writeOnly || !(f.path in current.fields)) continue;
+    if (!spec || spec.writeOnly || spec.sensitive || spec.readBack === false || f.writeOnly || !(f.path in current.fields)) continue;
     // The kind's own comparison where it has one (hook events are sent as written and stored expanded).
     const same = kind.compare?.(f.path, desired, current);
     if (!(same ? same(f.after, current.fields[f.path]) : equal(spec, current.fields[f.path], f.after))) out.push(`${f.path}: sent ${JSON.stringify(f.after)}, server kept ${JSON.stringify(current.fields[f.path])}`);

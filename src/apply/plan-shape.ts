@@ -1,7 +1,7 @@
 // A saved plan is input from outside, like a config: before apply reads anything of it, its shape is
 // checked strictly against what this forgeform knows (kinds, actions, scopes, field names). Anything
 // unknown is refused by name: a plan from another version, or an edited one, is planned again.
-import { FLAVOURS, kindsByName, parseVersion, SCOPE_NAME, type Diagnostic, type Flavour, type Kind } from '../model/index.js';
+import { FLAVOURS, isRenamedName, kindsByName, parseVersion, SCOPE_NAME, type Diagnostic, type Flavour, type Kind } from '../model/index.js';
 import { changeId, parseScopeId } from '../plan/planner.js';
 import { ENGINE_POLICY_KEYS } from '../plan/safety.js';
 import type { Action, Change, Plan, PlanPolicy } from '../model/index.js';
@@ -178,7 +178,8 @@ function fieldProblems(fields: unknown, kind: Kind, action: Action): string[] {
       if (!(kind.context ?? []).includes(f.path)) out.push(`field "${f.path}" is not a value a ${kind.title} change can carry${kind.context?.length ? ` (${kind.context.join(', ')})` : ''}`);
       return;
     }
-    if (f.path === 'name' && action === 'rename') return;
+    // A rename's name is the old and new name its from and key say, not a field of the kind (nothing is sent from it).
+    if (isRenamedName(action, f.path)) return;
     const spec = kind.fields.find((s) => s.name === f.path);
     if (!spec) return out.push(`field "${f.path}" is not a field of a ${kind.title}`);
     if (Boolean(f.sensitive) !== Boolean(spec.sensitive)) out.push(`field "${f.path}" must ${spec.sensitive ? '' : 'not '}be marked sensitive`);

@@ -1,7 +1,10 @@
 // Another run (or a human) renamed an object between the plan's reads and apply's writes: what
 // Gitea's redirect for the old name means to the change that was on its way.
 import { ApiError, statusText } from '../gitea/errors.js';
-import type { Change } from '../plan/types.js';
+import type { Intent } from '../model/index.js';
+
+/** The change's object as its intent names it: its name now, and for a rename (only a rename has one) its old name. */
+export type RenameOf = Pick<Intent, 'from'> & { key: string };
 
 /** What a redirect answered to one of a change's requests means (see renamedMeanwhile). */
 export interface Redirected {
@@ -18,7 +21,7 @@ export interface Redirected {
  * the message says so (not "update the config": the config may be right, the plan is stale).
  * Undefined when the answer is no such redirect (one to another origin is a proxy's, left to the client).
  */
-export function renamedMeanwhile(change: Change, op: { path: string }, error: unknown, title: string): Redirected | undefined {
+export function renamedMeanwhile(change: RenameOf, op: { path: string }, error: unknown, title: string): Redirected | undefined {
   if (!(error instanceof ApiError) || error.status === undefined || error.status < 300 || error.status >= 400) return undefined;
   if (!error.location?.startsWith('/') || error.location.startsWith('//')) return undefined;
   const sent = op.path.split('/').map(decoded);
@@ -27,7 +30,7 @@ export function renamedMeanwhile(change: Change, op: { path: string }, error: un
   const moved = sent.flatMap((s, i) => (s === now[i] ? [] : [i]));
   if (now.length !== sent.length || moved.length !== 1) return undefined;
   const [was, is] = [sent[moved[0]!]!, now[moved[0]!]!];
-  if (change.action === 'rename' && was === change.from && is === change.key) return { note: `it was already renamed to "${is}" (by another run?): nothing to do for the rename` };
+  if (change.from !== undefined && was === change.from && is === change.key) return { note: `it was already renamed to "${is}" (by another run?): nothing to do for the rename` };
   const answer = `${error.method} /api/v1/${sent.join('/')} → ${error.status} ${statusText(error.status)}, to ${decoded(error.location)}`;
   return { error: `${title} "${was}" was renamed to "${is}" on the server since the plan read it (by another run or by hand), so nothing more was sent for this change (${answer}): plan again to see what is left` };
 }

@@ -3,9 +3,9 @@
 // and safety is decided again (src/plan/safety.ts) from the changes and the server.
 import { isDeepStrictEqual } from 'node:util';
 import { isApiError, type GiteaClient } from '../gitea/client.js';
-import { intentOf, planningOrder, scopeCreationIds, type ApplyingKind, type ChangeFacts, type CurrentObject, type DesiredObject, type Diagnostic, type Scope, type ServerInfo } from '../model/index.js';
+import { planningOrder, scopeCreationIds, type ApplyingKind, type ChangeFacts, type CurrentObject, type DesiredObject, type Diagnostic, type Intent, type Scope, type ServerInfo } from '../model/index.js';
 import { objectDigest } from '../plan/digest.js';
-import { annotateStep, asKind, dependsStep, inputStep, judgeStep, liftStep, opsStep, prepareStep, projectStep, readGroup, readOnlyStep, readStep, renamesFreeing, runState, type Group as PipelineGroup, type GroupState, type Run } from '../plan/pipeline.js';
+import { annotateStep, asKind, dependsStep, inputStep, intentStep, judgeStep, liftStep, opsStep, prepareStep, projectStep, readGroup, readOnlyStep, readStep, renamesFreeing, runState, type Group as PipelineGroup, type GroupState, type Run } from '../plan/pipeline.js';
 import { makeScopeContext } from '../plan/planner.js';
 import { Projection } from '../plan/projection.js';
 import { assessSavedPlan, type SafetyVerdict } from '../plan/safety.js';
@@ -90,7 +90,7 @@ async function groupStep(v: Verifying): Promise<Group[]> {
       for (const k of v.kinds) liftStep(k, scope, v.plan.changes.filter((c) => c.scope === id && c.kind === k.name));
       v.scopes.set(id, scope);
       // Kinds that read only named objects are told which: those the changes are for, as the server has them now.
-      groups.push({ kind, scope, planned: changes, desired: changes.map((c) => desiredOf(c, c.from ?? c.key)) });
+      groups.push({ kind, scope, planned: changes, desired: changes.map((c) => readName(intentStep(v, c), c)) });
     }
   }
   for (const g of groups) v.projection.expect(g.kind, g.scope);
@@ -110,9 +110,11 @@ async function checkGroup(v: Verifying, g: GroupNow): Promise<void> {
 function matchStep(v: Verifying, g: GroupNow): void {
   // A create may take the name a rename of this plan frees (it waits for that rename): the object still under
   // that name is the one being renamed, not a conflict.
-  const freed = new Set(g.planned.filter((r) => r.action === 'rename').map((r) => r.from!));
+  const freed = new Set(g.planned.flatMap((r) => intentStep(v, r).from ?? []));
   for (const c of g.planned) {
-    const key = c.action === 'rename' ? c.from! : c.key;
+    const intent = intentStep(v, c);
+    // The object the plan read: a rename's under its old name.
+    const key = intent.from ?? c.key;
     const matches = c.action === 'create' && freed.has(key) ? [] : g.current.filter((o) => o.key === key);
     // A create is computed from no object, every other action from the one the plan read: a file whose
     // action and precondition disagree was edited (a create turned into an update would be sent as its POST).
@@ -120,26 +122,26 @@ function matchStep(v: Verifying, g: GroupNow): void {
       v.mismatches.push({ resource: c.id, message: `${c.action === 'update' ? 'an' : 'a'} ${c.action} ${c.action === 'create' ? 'has no object read at plan time, but its precondition names one' : 'needs the object the plan read, but its precondition names none'} (the file was edited)` });
       continue;
     }
-    const now = objectNow(c, matches, g.kind);
+    const now = objectNow(c, intent, matches, g.kind);
     v.currentOfChange.set(c.id, now);
     const digest = now ? objectDigest(now, g.kind) : null;
-    if (digest !== c.precondition.digest) v.refused.set(c.id, { message: staleness(now, c, g.current), hint: STALE });
+    if (digest !== c.precondition.digest) v.refused.set(c.id, { message: staleness(now, c, intent, g.current), hint: STALE });
     else if (c.action === 'delete' && !v.plan.policy.prune.includes(g.kind.pruneKey))
       v.mismatches.push({ resource: c.id, message: `deletes a ${g.kind.title}, but the plan's policy.prune does not list ${g.kind.pruneKey}` });
   }
 }
 
 /** Copies of one name: a delete names its copy by id; any other change is for the copy the plan read (its digest holds the id). */
-function objectNow(c: Change, matches: CurrentObject[], kind: ApplyingKind): CurrentObject | undefined {
+function objectNow(c: Change, intent: Intent, matches: CurrentObject[], kind: ApplyingKind): CurrentObject | undefined {
   if (matches.length < 2) return matches[0];
-  if (c.action === 'delete') return matches.find((o) => intentOf(c).copy === String(o.id));
+  if (c.action === 'delete') return matches.find((o) => intent.copy === String(o.id));
   return matches.find((o) => objectDigest(o, kind) === c.precondition.digest) ?? matches[0];
 }
 
-function staleness(now: CurrentObject | undefined, c: Change, current: CurrentObject[] = []): string {
+function staleness(now: CurrentObject | undefined, c: Change, intent: Intent, current: CurrentObject[] = []): string {
   // The old name is gone and the new one is there: the plan was applied already, or another run or a human renamed it.
-  if (!now && c.action === 'rename' && current.some((o) => o.key === c.key))
-    return `"${c.from}" was already renamed to "${c.key}" on the server since the plan was made (by an apply of this plan, another run or by hand), so nothing of this change was sent (stale plan)`;
+  if (!now && intent.from !== undefined && current.some((o) => o.key === c.key))
+    return `"${intent.from}" was already renamed to "${c.key}" on the server since the plan was made (by an apply of this plan, another run or by hand), so nothing of this change was sent (stale plan)`;
   if (!now) return 'no longer exists on the server (stale plan)';
   return c.precondition.digest ? 'changed on the server since the plan was made (stale plan)' : 'exists on the server since the plan was made (stale plan)';
 }
@@ -147,9 +149,9 @@ function staleness(now: CurrentObject | undefined, c: Change, current: CurrentOb
 /** 4. The group's changes rebuilt through the kind from what they show and the server now. */
 async function rebuildStep(v: Verifying, g: GroupNow): Promise<Change[]> {
   const live = g.planned.filter((c) => !v.refused.has(c.id));
-  if (live.length) await prepareStep(v, g, live.map((c) => desiredOf(c, c.key)));
+  if (live.length) await prepareStep(v, g, live.map((c) => desiredOf(intentStep(v, c), c.key)));
   const readOnly = readOnlyStep(g);
-  const freeing = renamesFreeing(g.planned);
+  const freeing = renamesFreeing(v, g.planned);
   const out: Change[] = [];
   for (const c of g.planned) {
     if (v.refused.has(c.id)) {
@@ -168,7 +170,7 @@ function rebuildOne(v: Verifying, g: GroupNow, c: Change, freeing: Map<string, C
   // Its object is gone: the change is refused as stale (matchStep), and there is nothing to build its requests on;
   // its file requests are never kept.
   if (c.action !== 'create' && !now) {
-    if (!v.refused.has(c.id) && !v.mismatches.some((m) => m.resource === c.id)) v.refused.set(c.id, { message: staleness(undefined, c), hint: STALE });
+    if (!v.refused.has(c.id) && !v.mismatches.some((m) => m.resource === c.id)) v.refused.set(c.id, { message: staleness(undefined, c, intentStep(v, c)), hint: STALE });
     return { ...c, ops: [] };
   }
   let ops, input;
@@ -210,9 +212,14 @@ function assessStep(v: Verifying): VerifiedPlan {
   return { plan, refused: v.refused, mismatches: v.mismatches, verdict, scopes: v.scopes };
 }
 
+/** The object a change is for under the name the plan read it by (a rename's old name), for the kinds that read only named objects. */
+function readName(intent: Intent, c: Change): DesiredObject {
+  return desiredOf(intent, intent.from ?? c.key);
+}
+
 /** The desired object a change stands for, as the kinds' reads and prepare take it. */
-function desiredOf(c: Change, key: string): DesiredObject {
-  return { key, fields: intentOf(c).fields, path: [] };
+function desiredOf(intent: Intent, key: string): DesiredObject {
+  return { key, fields: intent.fields, path: [] };
 }
 
 /**

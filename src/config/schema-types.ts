@@ -52,7 +52,7 @@ export interface Policy {
    * admin (system and default) webhook not under hooks; runners: every Actions runner not under
    * actions.runners. Without it nothing is ever deleted.
    */
-  prune?: ('labels' | 'teams' | 'branch_protections' | 'users' | 'hooks' | 'runners' | 'webhooks')[];
+  prune?: ('labels' | 'teams' | 'branch_protections' | 'users' | 'hooks' | 'runners' | 'push_mirrors' | 'tag_protections' | 'webhooks')[];
   /**
    * A plan with more deletions than this is unsafe: plan exits 3 and apply refuses without --force. Default
    * 10.
@@ -171,6 +171,19 @@ export interface RepoConfig {
    * fields written are managed. See docs/kinds/settings.md.
    */
   settings?: RepoSettingsConfig;
+  /**
+   * Remotes this repository is pushed to, as a list identified by remote_address. The server cannot edit a
+   * push mirror: a change is a delete and a create. With policy.prune containing "push_mirrors", push mirrors
+   * not listed here are deleted. See docs/kinds/push-mirrors.md.
+   */
+  push_mirrors?: PushMirrorConfig[];
+  /**
+   * Tag protections of the repository, by name pattern (a glob such as "v*", or a regular expression between
+   * slashes): who may push matching tags. Gitea 1.23 and newer, Forgejo 8 and newer. With policy.prune
+   * containing "tag_protections", tag protections not listed here are deleted. See
+   * docs/kinds/tag-protections.md.
+   */
+  tag_protections?: Record<string, TagProtectionConfig>;
   /**
    * Webhooks of the repository, a list: a hook has no name on the server, its identity is type + url
    * (changing either is a delete and a create). With policy.prune containing "webhooks", webhooks of the
@@ -766,6 +779,63 @@ export interface RepoSettingsConfig {
    * then letters, digits, "-" and "." (35 characters at most). [] removes every topic.
    */
   topics?: string[];
+}
+
+/**
+ * A remote this repository is pushed to. Identity: remote_address. The server has no edit of a push mirror:
+ * any change is a replacement (delete + create), shown as such in the plan. A field that is not written is
+ * not managed.
+ */
+export interface PushMirrorConfig {
+  /**
+   * The repository pushed to: an http(s), git or ssh URL, without credentials (declare remote_username and
+   * remote_password instead). The identity of the mirror: a different address is another mirror.
+   */
+  remote_address: string;
+  /**
+   * The user name the mirror pushes as. The server never answers it: it is sent when the mirror is created
+   * (or created again).
+   */
+  remote_username?: string;
+  /**
+   * The password or token the mirror pushes with. Must come from an environment variable ("${NAME}"): never
+   * printed nor saved in a plan file. The server never answers it and cannot change it in place: it is sent
+   * when the mirror is created, and --rotate-secrets replaces the mirror (delete + create) to change it.
+   */
+  remote_password?: string;
+  /**
+   * How often the mirror is pushed, as a Go duration ("8h", "1h30m"); "0" pushes only on commits (with
+   * sync_on_commit) or by hand. Compared as the server answers it ("8h" is "8h0m0s"). The server refuses an
+   * interval below its [mirror] MIN_INTERVAL (10m by default) other than 0. Default on create: 8h.
+   */
+  interval?: string;
+  /**
+   * Push to the mirror whenever the repository receives a push, besides the interval. Default on create:
+   * false.
+   */
+  sync_on_commit?: boolean;
+  /** Forgejo 15 and newer: the branches pushed (a glob such as "main" or "release/*"); "" pushes every branch. */
+  branch_filter?: string;
+}
+
+/**
+ * Who may push tags whose names match the key: a glob ("v*", "release-{a,b}") or, between slashes, a regular
+ * expression ("/^v[0-9]+$/"). Only the users and teams listed may create, move or delete such tags; a new
+ * protection needs at least one of them. A field that is not written is not managed.
+ */
+export interface TagProtectionConfig {
+  /**
+   * Users who may create, move and delete tags matching the pattern. Each must exist, and be able to read the
+   * repository (a collaborator, a member of a team that has it, or its owner): Gitea answers only such users,
+   * so another would be planned again on every run.
+   */
+  whitelist_usernames?: string[];
+  /**
+   * Teams of the repository's organisation whose members may create, move and delete tags matching the
+   * pattern. Organisation repositories only (Gitea ignores team lists on a user's repository). Each team must
+   * exist (teams the same plan creates do) and have the repository.
+   */
+  whitelist_teams?: string[];
 }
 
 /**

@@ -6,6 +6,7 @@ import type { FieldSpec } from './field.js';
 import type { ApplyContext, ChangeFacts, DuplicateResolution, Kind, KindContext, KindExport, KindMeta, OpsSubject, Problem, ScopeContext } from './kind.js';
 import type { CurrentObject, DesiredObject } from './object.js';
 import type { Change, Op } from './plan.js';
+import type { Intent } from './intent.js';
 import { parseScopeId, splitRepo, type Scope } from './scope.js';
 import type { Shape } from '../gitea/answer.js';
 
@@ -78,14 +79,16 @@ export type AnnotateRequest<T extends AnyKindTypes> = AnyRequest<T> & { change: 
 /** What a change's requests are built from (ops, dependsOn): only what the change shows, and the server as read. */
 export type OpsRequest<T extends AnyKindTypes> = AnyRequest<T> &
   OpsSubject & {
-    /** Names of the fields whose values differ (update and rename), write-only fields being sent included. */
+    /** What the change means (see OpsInput.intent): its fields' values and names, a rename's old name, the copy a delete addresses. */
+    intent: Intent;
+    /** Names of the fields whose values differ (update and rename), write-only fields being sent included: `intent.changed`, which most ops need alone. */
     changed: string[];
     prepared: T['prepared'];
     /** The change's context values (see context): all that ops may use beyond desired and current. */
     shown: Record<string, unknown>;
   };
 /** The context values of a change are read from the configuration, at plan time. */
-export type ShownRequest<T extends AnyKindTypes> = PlanRequest<T> & OpsSubject & { changed: string[]; prepared: T['prepared'] };
+export type ShownRequest<T extends AnyKindTypes> = PlanRequest<T> & OpsSubject & { intent: Intent; changed: string[]; prepared: T['prepared'] };
 
 /** How a kind reads the server (see KindReading). */
 export interface Reading<T extends AnyKindTypes> {
@@ -180,9 +183,9 @@ export function defineKind<ScopeConfig, Server, Prepared = undefined, RunState =
     ...(guard ? { guard: (change, current, ctx, plan) => guard({ ...request(changeScope(change), ctx), change, current, plan }) } : {}),
     ...(annotate ? { annotate: (change, scope, ctx) => annotate({ ...request(scope, ctx), change }) } : {}),
     ...(prepare ? { prepare: (scope, d, current, ctx) => prepare({ ...request(scope, ctx), desired: d, current }) } : {}),
-    ...(shown ? { shown: ({ scope, ctx, changed, prepared, ...subject }) => shown({ ...planRequest(scope, ctx), ...subject, changed, prepared: typed(prepared) }) } : {}),
-    ops: ({ scope, ctx, changed, prepared, shown: values, ...subject }) => ops({ ...request(scope, ctx), ...subject, changed, prepared: typed(prepared), shown: values ?? {} }),
-    ...(dependsOn ? { dependsOn: ({ scope, ctx, changed, prepared, shown: values, ...subject }) => dependsOn({ ...request(scope, ctx), ...subject, changed, prepared: typed(prepared), shown: values ?? {} }) } : {}),
+    ...(shown ? { shown: ({ scope, ctx, intent, prepared, ...subject }) => shown({ ...planRequest(scope, ctx), ...subject, intent, changed: intent.changed, prepared: typed(prepared) }) } : {}),
+    ops: ({ scope, ctx, intent, prepared, shown: values, ...subject }) => ops({ ...request(scope, ctx), ...subject, intent, changed: intent.changed, prepared: typed(prepared), shown: values ?? {} }),
+    ...(dependsOn ? { dependsOn: ({ scope, ctx, intent, prepared, shown: values, ...subject }) => dependsOn({ ...request(scope, ctx), ...subject, intent, changed: intent.changed, prepared: typed(prepared), shown: values ?? {} }) } : {}),
   };
   return kind;
 }

@@ -1,7 +1,7 @@
 // What a change means, derived once from what it shows: the values it gives its object's fields, which
 // fields those are, a rename's old name, and the copy a delete addresses. The plan file keeps the
 // change as it is (its id names a copy as `…#ID`); this is the one place that reads it back.
-import type { Change } from './plan.js';
+import type { Action, Change, FieldChange } from './plan.js';
 
 export interface Intent {
   /** The values the change gives its object's fields: not its context values, not a rename's new name. */
@@ -19,8 +19,22 @@ export function copyChangeId(id: string, copy: number | string): string {
   return `${id}#${copy}`;
 }
 
+/**
+ * A rename's `name` (before: the old name, after: the new one): what its headline shows and its key
+ * says, not a field its requests set. A plan file's rename carries it among its fields; nothing else
+ * is read from it. Every reader of a change's fields asks this, where it checks, shows or sends them.
+ */
+export function isRenamedName(action: Action, path: string): boolean {
+  return action === 'rename' && path === 'name';
+}
+
+/** The field values a change plans for its object: neither its context values nor a rename's name. */
+export function plannedFields(change: Pick<Change, 'action' | 'fields'>): FieldChange[] {
+  return change.fields.filter((f) => !f.context && !isRenamedName(change.action, f.path));
+}
+
 export function intentOf(change: Change): Intent {
-  const planned = change.fields.filter((f) => !f.context && !(change.action === 'rename' && f.path === 'name'));
+  const planned = plannedFields(change);
   // The id of the change of the object itself (changeId: kind/scope/key); a copy's has `#ID` after it.
   const own = `${change.kind}/${change.scope}/${change.key}`;
   const copy = change.action === 'delete' && change.id.startsWith(`${own}#`) ? change.id.slice(own.length + 1) : undefined;

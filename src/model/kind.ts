@@ -9,6 +9,7 @@ import type { Scope } from './scope.js';
 import type { Availability, ServerInfo } from './server.js';
 import type { ConfigPath } from '../diagnostic.js';
 import type { RunStates } from './run-states.js';
+import type { Intent } from './intent.js';
 
 /** Plan-wide switches that change what kinds send. */
 export interface KindOptions {
@@ -103,8 +104,13 @@ export type Problem = Diagnostic & {
 /** What every change's requests are built from, whatever its action. */
 interface OpsInputBase {
   scope: Scope;
-  /** Names of the fields whose values differ (update and rename), write-only fields being sent included. */
-  changed: string[];
+  /**
+   * What the change means (src/model/intent.ts), derived once from it: the values it gives its
+   * object's fields, their names (`changed`: the fields whose values differ, write-only fields being
+   * sent included), a rename's old name, the copy a delete addresses. ops (and dependsOn) get a
+   * create's or an edit's `desired` with exactly these fields; shown, at plan time, the declared object.
+   */
+  intent: Intent;
   ctx: ScopeContext;
   /** What the kind's prepare returned for this scope. */
   prepared?: unknown;
@@ -194,6 +200,11 @@ export interface KindMeta {
   uniqueNames?: boolean;
   /** Secrets cannot be edited in place: --rotate-secrets replaces the object (delete + create). */
   replaceToRotate?: boolean;
+  /**
+   * The server has no edit of its objects (push mirrors): any change of an existing object is a
+   * replacement (delete + create), shown as one, whose create sends every write-only field declared.
+   */
+  replaceToEdit?: boolean;
   /**
    * The entries of the config's `policy` that are this kind's, besides its prune key (a user's
    * protected_users), by key: the planner copies them into the plan's policy, defaults filled in; a

@@ -1,4 +1,4 @@
-import { enclosingScope, intentOf, type Action, type CurrentObject, type DesiredObject, type KindWriting, type OpsInput, type OpsSubject, type Scope, type ScopeContext } from '../model/index.js';
+import { enclosingScope, type Action, type Intent, type CurrentObject, type DesiredObject, type KindWriting, type OpsInput, type OpsSubject, type Scope, type ScopeContext } from '../model/index.js';
 import type { Change, Op } from '../model/index.js';
 
 /** What a change's requests are built from besides the change itself: the server object and scope as read now. */
@@ -10,16 +10,14 @@ export interface OpsBase {
 }
 
 /**
- * The input a kind's ops get for a change: ONLY what the change shows (key, from, action, each field's
- * planned value and the context values), plus the server as read. The planner and apply both build
- * requests through this, so a saved plan can do nothing its display does not say.
+ * The input a kind's ops get for a change: ONLY what the change shows (its intent: key, from, action,
+ * each field's planned value; and its context values), plus the server as read. The planner and apply
+ * both build requests through this, so a saved plan can do nothing its display does not say.
  */
-export function opsInputOf(change: Change, base: OpsBase): OpsInput {
-  // What the change gives its object's fields, derived once (src/model/intent.ts) for its requests and its waits alike.
-  const { fields, changed } = intentOf(change);
+export function opsInputOf(change: Change, intent: Intent, base: OpsBase): OpsInput {
   const shown = Object.fromEntries(change.fields.filter((f) => f.context).map((f) => [f.path, f.after]));
-  const desired = change.action === 'delete' ? undefined : { key: change.key, fields, path: [] };
-  return { scope: base.scope, changed, ctx: base.ctx, prepared: base.prepared, shown, ...subjectOf(change.id, change.action, desired, base.current) };
+  const desired = change.action === 'delete' ? undefined : { key: change.key, fields: intent.fields, path: [] };
+  return { scope: base.scope, intent, ctx: base.ctx, prepared: base.prepared, shown, ...subjectOf(change.id, change.action, desired, base.current) };
 }
 
 /**
@@ -55,15 +53,15 @@ export function refsIn(value: unknown, out: Set<string> = new Set()): Set<string
  * The changes of this plan that make the objects a change's fields name (Kind.references): a branch
  * protection that whitelists a user the plan creates is sent after that user's create.
  */
-export function referencedChanges(kind: KindWriting, change: Change, base: OpsBase): string[] {
+export function referencedChanges(kind: KindWriting, id: string, input: OpsInput): string[] {
   const out: string[] = [];
-  for (const f of change.fields) {
-    const target = kind.references?.[f.path];
-    if (!target || f.context) continue;
-    const where = enclosingScope(target.scopeType, base.scope);
-    for (const name of Array.isArray(f.after) ? f.after : [f.after]) {
-      const made = typeof name === 'string' ? base.ctx.madeBy(target, where, name) : undefined;
-      if (made && made !== change.id) out.push(made);
+  for (const [path, value] of Object.entries(input.intent.fields)) {
+    const target = kind.references?.[path];
+    if (!target) continue;
+    const where = enclosingScope(target.scopeType, input.scope);
+    for (const name of Array.isArray(value) ? value : [value]) {
+      const made = typeof name === 'string' ? input.ctx.madeBy(target, where, name) : undefined;
+      if (made && made !== id) out.push(made);
     }
   }
   return out;
@@ -71,8 +69,7 @@ export function referencedChanges(kind: KindWriting, change: Change, base: OpsBa
 
 /** The changes this one must wait for: objects its requests reference, objects its fields name, what the kind names, the scope's create or un-archiving. */
 export function dependenciesOf(kind: KindWriting, change: Change, ops: Op[], input: OpsInput): string[] {
-  const base = input;
   const named = kind.dependsOn?.(input) ?? [];
-  const scopeFirst = [base.scope.pendingCreate, base.scope.writableAfter].filter((id): id is string => id !== undefined && id !== change.id);
-  return [...new Set([...refsIn(ops), ...referencedChanges(kind, change, base), ...named, ...scopeFirst])];
+  const scopeFirst = [input.scope.pendingCreate, input.scope.writableAfter].filter((id): id is string => id !== undefined && id !== change.id);
+  return [...new Set([...refsIn(ops), ...referencedChanges(kind, change.id, input), ...named, ...scopeFirst])];
 }

@@ -6,7 +6,7 @@
 //   the config, or the file's rebuilt) → read-only → ops → projection → annotate → guard → safety
 //
 // The run object below owns everything one run learns (nothing is kept in module state).
-import { kindNamed, kindsByName, scopeId, writableAfter, type ApplyingKind, type ChangeFacts, type CurrentObject, type DesiredObject, type Op, type OpsInput, type Scope, type ScopeContext } from '../model/index.js';
+import { intentOf, kindNamed, kindsByName, scopeId, writableAfter, type ApplyingKind, type ChangeFacts, type CurrentObject, type DesiredObject, type Intent, type Op, type OpsInput, type Scope, type ScopeContext } from '../model/index.js';
 import type { Change, PlanPolicy } from '../model/index.js';
 import { dependenciesOf, opsInputOf, type OpsBase } from './change-ops.js';
 import { project, type Projection } from './projection.js';
@@ -26,11 +26,26 @@ export interface Run<K extends ApplyingKind = ApplyingKind, C extends ScopeConte
   affects: { change: Change; count: number; what: string }[];
   /** The server object each change is for, as this run read it (guards judge it; the projection applies the change to it). */
   currentOfChange: Map<string, CurrentObject | undefined>;
+  /** What each change means (see intentStep), by change id: derived once, read by every step after. */
+  intents: Map<string, Intent>;
 }
 
 /** The fields every run starts with empty. */
-export function runState(): Pick<Run, 'scopes' | 'existing' | 'affects' | 'currentOfChange'> {
-  return { scopes: new Map(), existing: new Map(), affects: [], currentOfChange: new Map() };
+export function runState(): Pick<Run, 'scopes' | 'existing' | 'affects' | 'currentOfChange' | 'intents'> {
+  return { scopes: new Map(), existing: new Map(), affects: [], currentOfChange: new Map(), intents: new Map() };
+}
+
+/**
+ * intent: what a change means (src/model/intent.ts), derived from it once in a run and handed to its
+ * input (ops, dependsOn), its projection and apply's match. Its context values are no part of it, so
+ * the planner may ask before it adds them.
+ */
+export function intentStep(r: Pick<Run, 'intents'>, change: Change): Intent {
+  const known = r.intents.get(change.id);
+  if (known) return known;
+  const intent = intentOf(change);
+  r.intents.set(change.id, intent);
+  return intent;
 }
 
 /** One kind in one scope: the objects the run wants there (declared in the config, or shown by the plan file's changes). */
@@ -102,7 +117,7 @@ function opsBase(r: Run, g: GroupState, current: CurrentObject | undefined): Ops
 
 /** A change's input to its kind: what the change shows and its object as read, built once for its requests and its waits, exactly so at plan and at apply. */
 export function inputStep(r: Run, g: GroupState, change: Change, current: CurrentObject | undefined): OpsInput {
-  return opsInputOf(change, opsBase(r, g, current));
+  return opsInputOf(change, intentStep(r, change), opsBase(r, g, current));
 }
 
 /** ops: a change's requests, built through its kind from its input. */
@@ -122,15 +137,18 @@ export function dependsStep(g: GroupState, change: Change, ops: Op[], input: Ops
  * rename frees (the first rename wins, as a search would find it): a lookup per create, not a scan of
  * the group's changes (quadratic: 27 s for 93,000 labels created in one repository).
  */
-export function renamesFreeing(changes: Change[]): Map<string, Change> {
+export function renamesFreeing(r: Pick<Run, 'intents'>, changes: Change[]): Map<string, Change> {
   const freeing = new Map<string, Change>();
-  for (const r of changes) if (r.action === 'rename' && r.from !== undefined && !freeing.has(r.from)) freeing.set(r.from, r);
+  for (const c of changes) {
+    const { from } = intentStep(r, c);
+    if (from !== undefined && !freeing.has(from)) freeing.set(from, c);
+  }
   return freeing;
 }
 
 /** projection: the group's objects as the run leaves them, for the kinds planned after it (without changes: as read). */
 export function projectStep(r: Run, g: GroupState, changes: Change[]): void {
-  r.projection.record(g.kind, g.scope, project(g.read, changes, (id) => r.currentOfChange.get(id)));
+  r.projection.record(g.kind, g.scope, project(g.read, changes, { sourceOf: (id) => r.currentOfChange.get(id), intentOf: (c) => intentStep(r, c) }));
 }
 
 /** The kind being planned may ask for the projection of the kinds its `after` names, and only those. */

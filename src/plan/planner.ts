@@ -198,7 +198,7 @@ function planScope(p: Planning, w: Work, read: CurrentObject[] | undefined): Pro
       diffStep(p, sp, m instanceof Promise ? await m : m);
     }
     pruneStep(p, sp);
-    waitForFreedNames(sp.changes);
+    waitForFreedNames(p, sp.changes);
     p.warnings.push(...(sp.kind.notices?.(sp.desired, sp.current, sp.scope, p.ctx) ?? []));
     if (withheld(p, sp)) return projectStep(p, sp, []);
     liftStep(sp.kind, sp.scope, sp.changes);
@@ -267,8 +267,8 @@ function pruneStep(p: Planning, sp: ScopePlan): void {
 }
 
 /** A create may reuse the name a rename frees: it waits for that rename (see renamesFreeing). */
-function waitForFreedNames(changes: Change[]): void {
-  const freeing = renamesFreeing(changes);
+function waitForFreedNames(p: Planning, changes: Change[]): void {
+  const freeing = renamesFreeing(p, changes);
   if (freeing.size === 0) return;
   for (const ch of changes) {
     const r = ch.action === 'create' ? freeing.get(ch.key) : undefined;

@@ -4,7 +4,7 @@ import { changeId, copyChangeId, scopeId, type Action, type Change, type Current
 import type { ResolvedScope } from '../scopes/resolve.js';
 import { subjectOf } from './change-ops.js';
 import { objectDigest } from './digest.js';
-import { dependsStep, inputStep, opsStep, type Group, type GroupState, type Run } from './pipeline.js';
+import { dependsStep, inputStep, intentStep, opsStep, type Group, type GroupState, type Run } from './pipeline.js';
 
 /** A diagnostic while planning, with the place found for it (flattened into file:line:col at the end). */
 export type Reported = Diagnostic & { location?: SourceLocation | undefined };
@@ -79,14 +79,9 @@ export interface ChangeSpec {
 export function makeChange(p: Planning, sp: ScopePlan, spec: ChangeSpec): Change {
   const { kind, scope } = sp;
   const { action, key, desired, current: cur, from } = spec;
-  const changed = spec.fields.map((f) => f.path).filter((path) => path !== 'name');
   // Copies of one name: a delete names its copy by id.
   const copies = (sp.byKey.get(key)?.length ?? 0) > 1;
   const id = action === 'delete' && copies ? copyChangeId(changeId(kind, scope, key), String(cur?.id)) : changeId(kind, scope, key);
-  const shown = kind.shown?.({ scope, changed, ctx: p.ctx, prepared: sp.prepared, ...subjectOf(id, action, desired, cur) }) ?? {};
-  const context = Object.entries(shown)
-    .filter(([, v]) => v !== undefined)
-    .map(([path, after]): FieldChange => ({ path, after, context: true }));
   const change: Change = {
     id,
     kind: kind.name,
@@ -94,11 +89,18 @@ export function makeChange(p: Planning, sp: ScopePlan, spec: ChangeSpec): Change
     key,
     action,
     ...(from !== undefined ? { from } : {}),
-    fields: [...spec.fields, ...context],
+    fields: spec.fields,
     precondition: { digest: cur ? objectDigest(cur, kind) : null },
     depends_on: [],
     ops: [],
   };
+  // What the change means, derived once, before its context values (no part of it) are added from it.
+  const intent = intentStep(p, change);
+  const shown = kind.shown?.({ scope, intent, ctx: p.ctx, prepared: sp.prepared, ...subjectOf(id, action, desired, cur) }) ?? {};
+  const context = Object.entries(shown)
+    .filter(([, v]) => v !== undefined)
+    .map(([path, after]): FieldChange => ({ path, after, context: true }));
+  change.fields = [...spec.fields, ...context];
   const input = inputStep(p, sp, change, cur);
   change.ops = opsStep(sp, input);
   // A rename that frees the name is waited for once the scope's changes are all known (waitForFreedNames).

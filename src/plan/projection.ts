@@ -2,7 +2,7 @@
 // kinds planned after it (issue labels resolved against the labels as the plan leaves them, a
 // repository waiting for its owner's creation). Kinds ask through ctx.projected; plan and apply
 // (for a saved plan) record what they planned here.
-import { intentOf, scopeId, type Change, type CurrentObject, type KindMeta, type ProjectedObject, type ReadingKind, type Scope, type ScopeContext } from '../model/index.js';
+import { intentOf, scopeId, type Change, type Intent, type CurrentObject, type KindMeta, type ProjectedObject, type ReadingKind, type Scope, type ScopeContext } from '../model/index.js';
 
 /** What one plan (or one check of a saved plan) has projected, kind by kind and scope by scope. */
 export class Projection {
@@ -27,7 +27,7 @@ export class Projection {
     const objects = this.planned(kind, scope);
     if (objects) return objects;
     // Not managed here by this plan: as the server has it (nothing in a scope the plan creates).
-    return scope.pendingCreate ? [] : project(await ctx.currentOf(kind, scope), [], () => undefined);
+    return scope.pendingCreate ? [] : project(await ctx.currentOf(kind, scope), [], { sourceOf: () => undefined, intentOf });
   }
 
   /** The change after which the object `key` exists under that name, when this plan makes one. */
@@ -49,32 +49,35 @@ function keyOf(kind: KindMeta, scope: Scope): string {
   return `${kind.name} ${scopeId(scope)}`;
 }
 
+/** What projecting a group's changes asks of the run: the server object each was computed from, and what each means. */
+export interface ProjectionSources {
+  sourceOf(changeId: string): CurrentObject | undefined;
+  /** The change's intent as the run derived it (src/model/intent.ts): the values it gives its object's fields. */
+  intentOf(change: Change): Intent;
+}
+
 /**
  * The objects once the changes are made: each server object with the change computed from it (found
- * by `sourceOf`) applied, those deleted left out, and those created added.
+ * by `sourceOf`) applied with the values its intent plans, those deleted left out, and those created added.
  */
-export function project(current: CurrentObject[], changes: Change[], sourceOf: (changeId: string) => CurrentObject | undefined): ProjectedObject[] {
+export function project(current: CurrentObject[], changes: Change[], run: ProjectionSources): ProjectedObject[] {
   const changeOf = new Map<CurrentObject, Change>();
   for (const c of changes) {
-    const source = sourceOf(c.id);
+    const source = run.sourceOf(c.id);
     // A create has no server object, even when one of its name appeared since the plan (a stale create).
     if (source && c.precondition.digest !== null) changeOf.set(source, c);
   }
+  const planned = (c: Change) => run.intentOf(c).fields;
   const out: ProjectedObject[] = [];
   for (const o of current) {
     const c = changeOf.get(o);
     if (c?.action === 'delete') continue;
-    if (c?.action === 'replace') out.push({ key: c.key, id: { $ref: c.id }, fields: { ...o.fields, ...plannedValues(c) }, madeBy: c.id });
-    else if (c?.action === 'rename') out.push({ key: c.key, id: o.id, fields: { ...o.fields, ...plannedValues(c) }, madeBy: c.id });
-    else if (c) out.push({ key: o.key, id: o.id, fields: { ...o.fields, ...plannedValues(c) } });
+    if (c?.action === 'replace') out.push({ key: c.key, id: { $ref: c.id }, fields: { ...o.fields, ...planned(c) }, madeBy: c.id });
+    else if (c?.action === 'rename') out.push({ key: c.key, id: o.id, fields: { ...o.fields, ...planned(c) }, madeBy: c.id });
+    else if (c) out.push({ key: o.key, id: o.id, fields: { ...o.fields, ...planned(c) } });
     // Unchanged, it is as read: the server object stands for itself (no copy of every object read).
     else out.push(o as ProjectedObject);
   }
-  for (const c of changes) if (c.action === 'create') out.push({ key: c.key, id: { $ref: c.id }, fields: plannedValues(c), madeBy: c.id });
+  for (const c of changes) if (c.action === 'create') out.push({ key: c.key, id: { $ref: c.id }, fields: planned(c), madeBy: c.id });
   return out;
-}
-
-/** The values a change gives its object's fields (not its context values, not a rename's new name). */
-function plannedValues(c: Change): Record<string, unknown> {
-  return intentOf(c).fields;
 }

@@ -12,10 +12,23 @@ const NONE: { fields: FieldChange[]; replace: boolean; notSent: string[] } = Obj
  * request from it. Secrets declared but not sent are named (notSent), so that they are not silently ignored.
  */
 export function writeOnlyFields(kind: Kind, d: DesiredObject, cur: CurrentObject | undefined, changed: FieldChange[], options: KindOptions): { fields: FieldChange[]; replace: boolean; notSent: string[] } {
+  const result = sentWriteOnly(kind, d, cur, changed, options);
+  // A kind the server cannot edit: any change is a replacement, whose create sends every write-only field declared.
+  if (!kind.replaceToEdit || !cur || result.replace || (changed.length === 0 && result.fields.length === 0)) return result;
+  const specs = kind.fields.filter((f) => f.writeOnly && f.name in d.fields && !(f.name in cur.fields));
+  return { fields: shownFields(d, specs), replace: true, notSent: [] };
+}
+
+/** Write-only fields as a change shows them: a secret as (sensitive). */
+function shownFields(d: DesiredObject, send: FieldSpec[]): FieldChange[] {
+  return send.map((f) => ({ path: f.name, after: f.sensitive ? shownSecret(d.fields[f.name]) : d.fields[f.name], writeOnly: true, ...(f.sensitive ? { sensitive: true } : {}) }));
+}
+
+function sentWriteOnly(kind: Kind, d: DesiredObject, cur: CurrentObject | undefined, changed: FieldChange[], options: KindOptions): { fields: FieldChange[]; replace: boolean; notSent: string[] } {
   // Those the server returned were compared (diffFields) like any field.
   const specs = kind.fields.filter((f) => f.writeOnly && f.name in d.fields && !(cur && f.name in cur.fields));
   if (!specs.length) return NONE;
-  const shown = (send: FieldSpec[]) => send.map((f) => ({ path: f.name, after: f.sensitive ? shownSecret(d.fields[f.name]) : d.fields[f.name], writeOnly: true, ...(f.sensitive ? { sensitive: true } : {}) }));
+  const shown = (send: FieldSpec[]) => shownFields(d, send);
   // A create (and the create half of a replacement) sends them all: the plan shows them.
   if (!cur) return { fields: shown(specs), replace: false, notSent: [] };
   const plain = specs.filter((f) => !f.sensitive);

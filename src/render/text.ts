@@ -1,7 +1,7 @@
 import { createPatch } from 'diff';
 import type { ChangeResult } from '../apply/executor.js';
 import { describePolicy } from '../plan/safety.js';
-import { describeServer, intentOf, type Change, type FieldChange, type Plan } from '../model/index.js';
+import { describeServer, intentOf, isRenamedName, type Change, type FieldChange, type Plan } from '../model/index.js';
 import type { Colors } from './color.js';
 import { inert, quote } from './inert.js';
 import { isMultiline, show } from './values.js';
@@ -33,10 +33,10 @@ const rawKind: KindTitle = (kind) => kind;
 function title(change: Change, kindTitleOf: KindTitle): string {
   const kindTitle = inert(kindTitleOf(change.kind));
   const key = quote(change.key);
-  if (change.action === 'rename') return `${kindTitle} ${quote(change.from ?? '')} → ${key}`;
+  const { from, copy } = intentOf(change);
+  if (change.action === 'rename') return `${kindTitle} ${quote(from ?? '')} → ${key}`;
   if (change.action === 'replace') return `${kindTitle} ${key} (replaced: deleted and created again)`;
   // One of several objects with this name: the change addresses its copy by id.
-  const { copy } = intentOf(change);
   if (copy !== undefined) return `${kindTitle} ${key} (duplicate, id ${copy})`;
   return `${kindTitle} ${key}`;
 }
@@ -79,7 +79,8 @@ export function renderPlanText(plan: Plan, c: Colors, kindTitle: KindTitle = raw
     lines.push(p(`  ${changeHeadline(ch, kindTitle)}`));
     const width = Math.max(0, ...ch.fields.map((f) => inert(f.path).length));
     for (const f of ch.fields) {
-      if (ch.action === 'rename' && f.path === 'name') continue;
+      // The headline shows a rename's old and new name.
+      if (isRenamedName(ch.action, f.path)) continue;
       const path = inert(f.path);
       // A value the change's requests depend on (an organisation's owner, a user's purge): shown, never compared.
       if (f.context) lines.push(`      ${c.dim('with')} ${path} = ${show(f.after, f.sensitive)}`);

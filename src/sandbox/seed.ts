@@ -17,9 +17,11 @@ import type { SeedActions } from './domains/actions/seed.js';
 import type { SeedAdminMiscKeys } from './domains/admin-misc/seed.js';
 import type { SeedBranchProtections } from './domains/branch-protections/seed.js';
 import type { SeedHooks, SeedWebhook } from './domains/hooks/seed.js';
+import type { SeedTagProtections } from './domains/tag-protections/seed.js';
 import type { SeedIssue, SeedProject } from './domains/issues/seed.js';
 import type { SeedLabel } from './domains/labels/seed.js';
 import type { SeedMilestone } from './domains/milestones/seed.js';
+import type { SeedMirrorSettings, SeedPushMirror } from './domains/mirrors/seed.js';
 import type { SeedNotification } from './domains/notifications/seed.js';
 import type { SeedOrg } from './domains/orgs/seed.js';
 import type { SeedRepo } from './domains/repos/seed.js';
@@ -29,10 +31,10 @@ import type { SeedAccountFile, SeedUser } from './domains/users/seed.js';
 export { SeedError };
 
 /** A whole seed file: each domain's keys, `orgs[]` and `repos[]` entries with the keys other domains add. */
-export interface SeedFile extends SeedAccountFile, SeedAdminMiscKeys, SeedHooks {
+export interface SeedFile extends SeedAccountFile, SeedAdminMiscKeys, SeedHooks, SeedMirrorSettings {
   users?: SeedUser[];
   orgs?: (SeedOrg & { teams?: SeedTeam[]; labels?: SeedLabel[]; hooks?: SeedWebhook[] })[];
-  repos?: (SeedRepo & SeedBranchProtections & { labels?: SeedLabel[]; milestones?: SeedMilestone[]; projects?: SeedProject[]; issues?: SeedIssue[]; hooks?: SeedWebhook[] })[];
+  repos?: (SeedRepo & SeedBranchProtections & SeedTagProtections & { labels?: SeedLabel[]; milestones?: SeedMilestone[]; projects?: SeedProject[]; issues?: SeedIssue[]; push_mirrors?: SeedPushMirror[]; hooks?: SeedWebhook[] })[];
   actions?: SeedActions;
   notifications?: SeedNotification[];
   /** The release to play (`gitea@1.25`, `forgejo@11` …); `startSandbox({ flavour })` wins over it. */

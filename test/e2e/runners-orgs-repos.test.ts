@@ -261,24 +261,25 @@ describe('the admin example', () => {
   it('plans, applies, and then plans no changes (examples/admin)', async () => {
     const dir = fileURLToPath(new URL('../../examples/admin/', import.meta.url));
     w = await world(loadSeedFile(`${dir}seed.yaml`));
-    const env = { CI_BOT_PASSWORD: 'a-long-initial-password', CI_HOOK_SECRET: 'hook-signing-secret' };
+    const env = { CI_BOT_PASSWORD: 'a-long-initial-password', CI_HOOK_SECRET: 'hook-signing-secret', MIRROR_BOT_TOKEN: 'a-mirror-token-Hq40' };
     const file = `${dir}forgeform.yaml`;
     const plan = await w.cli(['plan', '-c', file, '--detailed-exitcode'], env);
     expect(plan.code).toBe(2);
-    expect(plan.stdout).toContain('Plan: 7 to create, 8 to update, 3 to delete, 1 to rename.');
+    expect(plan.stdout).toContain('Plan: 9 to create, 8 to update, 3 to delete, 1 to rename.');
     // 15, and the teams of acme: their list, and the members (developers, Owners) and repositories (developers) the file
-    // declares; and acme/widgets' GET, made to find the repository, which is its settings' read too; and one list of
-    // webhooks each for acme and acme/widgets.
-    expect(plan.stderr).toContain('22 requests.');
+    // declares; and acme/widgets' GET, made to find the repository, which is its settings' read too; its push mirrors'
+    // and tag protections' lists; and one list of webhooks each for acme and acme/widgets.
+    expect(plan.stderr).toContain('24 requests.');
     const apply = await w.cli(['apply', '-c', file, '--yes'], env);
     expect(apply.code).toBe(0);
-    // 51 of the configuration's (with acme/widgets' settings: its GET, a PATCH and a PUT of its topics; the two webhook
-    // lists, the POST of acme's webhook and the PATCH of acme/widgets'), and the create of apply's lock (its removal comes after the count).
-    expect(apply.stderr).toContain('29 write requests (52 in all).');
+    // 55 of the configuration's (with acme/widgets' settings: its GET, a PATCH and a PUT of its topics; its push mirrors: their
+    // list and one POST; its tag protections' list and POST; the two webhook lists, the POST of acme's webhook and the PATCH of
+    // acme/widgets'), and the create of apply's lock (its removal comes after the count).
+    expect(apply.stderr).toContain('31 write requests (56 in all).');
     expect(w.sandbox.requests().flatMap((r) => r.unknownFields)).toEqual([]);
     const again = await w.cli(['plan', '-c', file, '--detailed-exitcode'], env);
     expect(again.code).toBe(0);
     expect(again.stdout).toContain('No changes.');
-    expect(plan.stdout + apply.stdout + apply.stderr + again.stdout).not.toMatch(/a-long-initial-password|hook-signing-secret/);
+    expect(plan.stdout + apply.stdout + apply.stderr + again.stdout).not.toMatch(/a-long-initial-password|hook-signing-secret|a-mirror-token-Hq40/);
   });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { opsInput } from '../support/ops-input.js';
 import type { LoadedConfig } from '../../src/config/types.js';
 import type { GiteaClient } from '../../src/gitea/client.js';
 import { eventsToConfig, expandEvents, hookKind, normalizeEvents } from '../../src/kinds/hook/index.js';
@@ -47,7 +48,7 @@ describe('hook identity and edits', () => {
   });
   it('an edit carries the whole state: the desired fields and the current ones Gitea would reset', async () => {
     const d = await hookKind.desired({ version: 1, hooks: [{ url: 'https://s', type: 'slack', channel: '#b' }] }, server, ctx);
-    const ops = hookKind.ops({ scope: server, action: 'update', desired: d!.objects[0]!, current, changed: ['channel'], ctx });
+    const ops = hookKind.ops(opsInput({ scope: server, action: 'update', desired: d!.objects[0]!, current, changed: ['channel'], ctx }));
     expect(ops).toEqual([
       {
         method: 'PATCH',
@@ -79,12 +80,12 @@ describe('users', () => {
 
   it('an edit sends login_name and source_id, then only the changed fields', () => {
     const current = userKind.fromServer({ id: 3, login: 'alice', login_name: 'alice.ldap', source_id: 2, email: 'a@x', full_name: 'A' });
-    const ops = userKind.ops({ scope: server, action: 'update', desired: { key: 'alice', fields: { full_name: 'B', email: 'a@x', max_repo_creation: 4 }, path: [] }, current, changed: ['full_name', 'max_repo_creation'], ctx });
+    const ops = userKind.ops(opsInput({ scope: server, action: 'update', desired: { key: 'alice', fields: { full_name: 'B', email: 'a@x', max_repo_creation: 4 }, path: [] }, current, changed: ['full_name', 'max_repo_creation'], ctx }));
     expect(ops).toEqual([{ method: 'PATCH', path: 'admin/users/alice', body: { login_name: 'alice.ldap', source_id: 2, full_name: 'B', max_repo_creation: 4 } }]);
   });
 
   it('a create sends what POST takes, then one PATCH for what Gitea cannot set on create', () => {
-    const ops = userKind.ops({ scope: server, action: 'create', desired: { key: 'bot', fields: { email: 'b@x', password: 'pw', admin: true, active: true, allow_git_hook: false }, path: [] }, changed: [], ctx });
+    const ops = userKind.ops(opsInput({ scope: server, action: 'create', desired: { key: 'bot', fields: { email: 'b@x', password: 'pw', admin: true, active: true, allow_git_hook: false }, path: [] }, changed: [], ctx }));
     expect(ops.map((o) => [o.method, o.path, o.body])).toEqual([
       // Marked unfinished until the PATCH, which replaces the login name (issue 18 §4).
       ['POST', 'admin/users', { username: 'bot', email: 'b@x', password: 'pw', login_name: 'forgeform:unfinished' }],
@@ -93,9 +94,9 @@ describe('users', () => {
   });
 
   it('a create with nothing left for a PATCH, or with a declared login name, is not marked', () => {
-    const plain = userKind.ops({ scope: server, action: 'create', desired: { key: 'bot', fields: { email: 'b@x', password: 'pw', admin: false }, path: [] }, changed: [], ctx });
+    const plain = userKind.ops(opsInput({ scope: server, action: 'create', desired: { key: 'bot', fields: { email: 'b@x', password: 'pw', admin: false }, path: [] }, changed: [], ctx }));
     expect(plain.map((o) => [o.method, o.body])).toEqual([['POST', { username: 'bot', email: 'b@x', password: 'pw' }]]);
-    const named = userKind.ops({ scope: server, action: 'create', desired: { key: 'bot', fields: { email: 'b@x', login_name: 'b.ldap', admin: true }, path: [] }, changed: [], ctx });
+    const named = userKind.ops(opsInput({ scope: server, action: 'create', desired: { key: 'bot', fields: { email: 'b@x', login_name: 'b.ldap', admin: true }, path: [] }, changed: [], ctx }));
     expect(named[0]!.body).toEqual({ username: 'bot', email: 'b@x', login_name: 'b.ldap' });
   });
 
@@ -104,7 +105,7 @@ describe('users', () => {
     expect(current.fields).toMatchObject({ max_repo_creation: null, allow_git_hook: null });
     const finished = userKind.fromServer({ id: 4, login: 'bot', login_name: 'bot', source_id: 0, email: 'b@x' });
     expect('max_repo_creation' in finished.fields).toBe(false);
-    const ops = userKind.ops({ scope: server, action: 'update', desired: { key: 'bot', fields: { email: 'b@x', max_repo_creation: 3 }, path: [] }, current, changed: ['max_repo_creation'], ctx });
+    const ops = userKind.ops(opsInput({ scope: server, action: 'update', desired: { key: 'bot', fields: { email: 'b@x', max_repo_creation: 3 }, path: [] }, current, changed: ['max_repo_creation'], ctx }));
     expect(ops.map((o) => o.body)).toEqual([{ login_name: 'bot', source_id: 0, max_repo_creation: 3 }]);
   });
 });
@@ -112,7 +113,7 @@ describe('users', () => {
 describe('runners', () => {
   it('always send disabled, and keep the online status out of the stale-plan digest', () => {
     const current = runnerKind.fromServer({ id: 5, name: 'r', status: 'offline', busy: false, disabled: false });
-    expect(runnerKind.ops({ scope: server, action: 'update', desired: { key: 'r', fields: { disabled: true }, path: [] }, current, changed: ['disabled'], ctx })).toEqual([
+    expect(runnerKind.ops(opsInput({ scope: server, action: 'update', desired: { key: 'r', fields: { disabled: true }, path: [] }, current, changed: ['disabled'], ctx }))).toEqual([
       { method: 'PATCH', path: 'admin/actions/runners/5', body: { disabled: true } },
     ]);
     expect(runnerKind.guardedByServer).toContain('status');

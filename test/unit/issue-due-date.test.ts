@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { opsInput } from '../support/ops-input.js';
 import { dueDateToSend, serverDate, serverOffset, utcOffsetOf } from '../../src/kinds/issue/due-date.js';
 import { issueKind } from '../../src/kinds/issue/index.js';
 import type { GiteaClient } from '../../src/gitea/client.js';
@@ -44,7 +45,7 @@ describe('issue due dates in the server’s zone', () => {
     const current = issueKind.fromServer(answer);
     const prepared = new Map([['#5', { problems: [], targets: [], currentNames: [] }]]);
     const scope = { type: 'repo' as const, name: 'acme/widgets' };
-    const ops = issueKind.ops({ scope, action: 'update', desired: { key: '#5', fields: { due_date: '2027-01-15' }, path: [] }, current, changed: ['due_date'], ctx: makeScopeContext({} as GiteaClient, policyOf(undefined)), prepared, shown: {} });
+    const ops = issueKind.ops(opsInput({ scope, action: 'update', desired: { key: '#5', fields: { due_date: '2027-01-15' }, path: [] }, current, changed: ['due_date'], ctx: makeScopeContext({} as GiteaClient, policyOf(undefined)), prepared, shown: {} }));
     expect(ops).toEqual([{ method: 'PATCH', path: 'repos/acme/widgets/issues/5', body: { due_date: '2027-01-15T00:00:00+09:00' } }]);
     const after = issueKind.fromServer({ ...answer, due_date: storedAndReadBack('2027-01-15T00:00:00+09:00', '+09:00') });
     expect(after.fields.due_date).toBe('2027-01-15');

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { GiteaClient } from '../../src/gitea/client.js';
 import { branchProtectionKind } from '../../src/kinds/branch_protection/index.js';
 import { userKind } from '../../src/kinds/user/index.js';
-import { copyChangeId, intentOf, SERVER_SCOPE, type Change, type CurrentObject, type PlanPolicy } from '../../src/model/index.js';
+import { copyChangeId, intentOf, isRenamedName, plannedFields, SERVER_SCOPE, type Change, type CurrentObject, type PlanPolicy } from '../../src/model/index.js';
 import { makeScopeContext } from '../../src/plan/planner.js';
 
 const policy: PlanPolicy = { prune: ['users'], max_deletes: 10, max_delete_fraction: 1, protected_users: [], purge_users: false };
@@ -78,5 +78,13 @@ describe('the intent of a change', () => {
     expect(intentOf(change({ action: 'delete', id: copyChangeId('repo_label/repo:acme/widgets/bug', 7) })).copy).toBe('7');
     // A name with # in it is no copy.
     expect(intentOf(change({ action: 'delete', key: 'v#2', id: 'repo_label/repo:acme/widgets/v#2' })).copy).toBeUndefined();
+  });
+
+  it('leaves out only a rename\'s name: a field called name of another change (a hook\'s) is one of its fields', () => {
+    const update = change({ action: 'update', fields: [{ path: 'name', before: 'a', after: 'b' }] });
+    expect(intentOf(update)).toEqual({ fields: { name: 'b' }, changed: ['name'] });
+    expect(plannedFields(update)).toEqual(update.fields);
+    expect(isRenamedName('rename', 'name')).toBe(true);
+    expect(isRenamedName('update', 'name')).toBe(false);
   });
 });

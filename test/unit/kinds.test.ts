@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { opsInput } from '../support/ops-input.js';
 import { branchProtectionKind } from '../../src/kinds/branch_protection/index.js';
 import { normalizeColor, orgLabelKind, repoLabelKind } from '../../src/kinds/label/index.js';
 import { diffFields } from '../../src/plan/diff.js';
@@ -26,15 +27,15 @@ describe('label colours', () => {
 describe('label operations', () => {
   const current = repoLabelKind.fromServer({ id: 7, name: 'defect', color: 'ee0701', description: 'x', exclusive: false, is_archived: true });
   it('rename is one PATCH by id that keeps is_archived', () => {
-    const ops = repoLabelKind.ops({ scope: repo, action: 'rename', desired: { key: 'bug', fields: { color: 'ee0701' }, path: [] }, current, changed: [], ctx });
+    const ops = repoLabelKind.ops(opsInput({ scope: repo, action: 'rename', desired: { key: 'bug', fields: { color: 'ee0701' }, path: [] }, current, changed: [], ctx }));
     expect(ops).toEqual([{ method: 'PATCH', path: 'repos/acme/widgets/labels/7', body: { name: 'bug', is_archived: true } }]);
   });
   it('an org label created archived needs a second request', () => {
-    const ops = orgLabelKind.ops({ scope: { type: 'org', name: 'acme' }, action: 'create', desired: { key: 'old', fields: { color: 'aaaaaa', is_archived: true }, path: [] }, changed: [], ctx });
+    const ops = orgLabelKind.ops(opsInput({ scope: { type: 'org', name: 'acme' }, action: 'create', desired: { key: 'old', fields: { color: 'aaaaaa', is_archived: true }, path: [] }, changed: [], ctx }));
     expect(ops.map((o) => o.method)).toEqual(['POST', 'PATCH']);
   });
   it('delete addresses the label by id', () => {
-    expect(repoLabelKind.ops({ scope: repo, action: 'delete', current, changed: [], ctx })).toEqual([{ method: 'DELETE', path: 'repos/acme/widgets/labels/7' }]);
+    expect(repoLabelKind.ops(opsInput({ scope: repo, action: 'delete', current, changed: [], ctx }))).toEqual([{ method: 'DELETE', path: 'repos/acme/widgets/labels/7' }]);
   });
 });
 
@@ -49,17 +50,17 @@ describe('branch protections', () => {
     expect(diffFields(branchProtectionKind.fields, { push_whitelist_usernames: ['alice', 'bob'] }, both.fields)).toEqual([]);
   });
   it('a PATCH of a gated flag carries its parents, and encodes the rule name as one segment', () => {
-    const ops = branchProtectionKind.ops({
+    const ops = branchProtectionKind.ops(opsInput({
       scope: repo, action: 'update', current, changed: ['push_whitelist_deploy_keys'], ctx,
       desired: { key: 'release/*', fields: { push_whitelist_deploy_keys: true }, path: [] },
-    });
+    }));
     expect(ops).toEqual([{ method: 'PATCH', path: 'repos/acme/widgets/branch_protections/release%2F*', body: { push_whitelist_deploy_keys: true, enable_push: true, enable_push_whitelist: true } }]);
   });
   it('force-push user lists travel with the deploy-keys flag', () => {
-    const ops = branchProtectionKind.ops({
+    const ops = branchProtectionKind.ops(opsInput({
       scope: repo, action: 'update', current, changed: ['force_push_allowlist_usernames'], ctx,
       desired: { key: 'release/*', fields: { force_push_allowlist_usernames: ['bob'] }, path: [] },
-    });
+    }));
     expect(ops[0]!.body).toEqual({ force_push_allowlist_usernames: ['bob'], force_push_allowlist_deploy_keys: false, enable_force_push: false, enable_force_push_allowlist: false });
   });
   it('reports flags Gitea would drop and teams on user repositories', () => {

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LoadedConfig } from '../../src/config/types.js';
 import { GiteaClient } from '../../src/gitea/client.js';
 import { kinds } from '../../src/kinds/index.js';
-import { planningOrder, SERVER_SCOPE, type Action, type CurrentObject, type DesiredObject, type Kind, type KindContext, type Op, type OpsInput, type OpsSubject, type Scope } from '../../src/model/index.js';
+import { planningOrder, SERVER_SCOPE, type Action, type CurrentObject, type DesiredObject, type Kind, type KindContext, type Op, type OpsSubject, type Scope } from '../../src/model/index.js';
 import { makeKindContext } from '../../src/plan/planner.js';
 import { DOMAINS } from '../../src/sandbox/domains/index.js';
 import { defaultFlavour } from '../../src/sandbox/flavours/flavour.js';
@@ -18,6 +18,7 @@ import { ApiRouter, API_PREFIX } from '../../src/sandbox/http/router.js';
 import { emptyState } from '../../src/sandbox/core/state-file.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { EVERY_KIND, EVERY_KIND_NAMED } from '../support/seeds.js';
+import { opsInput } from '../support/ops-input.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const KINDS_DIR = join(root, 'src/kinds');
@@ -172,7 +173,7 @@ async function opsOfEveryAction(kind: Kind, scope: Scope, current: CurrentObject
   for (const v of variants.filter((v) => kind.actions.includes(v.action))) {
     const changed = v.desired ? managed.filter((f) => !f.writeOnly).map((f) => f.name) : [];
     const prepared = await kind.prepare?.(scope, v.desired ? [v.desired] : [], v.current ? [v.current] : [], ctx);
-    const input: OpsInput = { scope, ...v, changed, ctx, prepared };
+    const input = opsInput({ scope, ...v, changed, ctx, prepared });
     const shown = kind.shown?.({ ...input, ctx }) ?? {};
     for (const op of kind.ops({ ...input, shown })) out.push({ action: v.action, op });
   }

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inspect, isDeepStrictEqual } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { opsInput } from '../support/ops-input.js';
 import { loadConfig } from '../../src/config/load.js';
 import type { GiteaClient } from '../../src/gitea/client.js';
 import { hookKind } from '../../src/kinds/hook/index.js';
@@ -81,7 +82,7 @@ describe('secrets from the config to a plan file and back', () => {
     expect((hook.authorization_header as Secret).template).toBe('Bearer $${x} ${TOKEN}');
     expect((hook.authorization_header as Secret).reveal()).toBe('Bearer ${x} tok-value');
 
-    const op = hookKind.ops({ scope: server, action: 'create', desired: hooks!.objects[0]!, changed: [], ctx })[0]!;
+    const op = hookKind.ops(opsInput({ scope: server, action: 'create', desired: hooks!.objects[0]!, changed: [], ctx }))[0]!;
     const plan = {
       format_version: 1,
       server: 'https://git.example.com',

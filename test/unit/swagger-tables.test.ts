@@ -90,7 +90,9 @@ const FORGEFORM_SOURCES: Record<string, string> = {
   'org_webhook.name': 'EditHookOption.name',
   'runner.disabled': 'PATCH /admin/actions/runners/:runner_id',
   'runner.(kind)': 'GET /admin/actions/runners',
+  'tag_protection.(kind)': 'GET /repos/:owner/:repo/tag_protections',
   'issue.projects': 'EditIssueOption.projects',
+  'push_mirror.branch_filter': 'CreatePushMirrorOption.branch_filter',
   // Accepted by every release's edit, but answered (so comparable) only where the Repository struct has them.
   'repo_settings.allow_fast_forward_only_merge': 'Repository.allow_fast_forward_only_merge',
   'repo_settings.allow_manual_merge': 'Repository.allow_manual_merge',

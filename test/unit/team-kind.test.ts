@@ -2,6 +2,7 @@
 // failing closed when prepare learnt nothing, the requests of an update (one per element, additions
 // first, permission sent with includes_all_repositories), and the units compared as the server stores them.
 import { describe, expect, it } from 'vitest';
+import { opsInput } from '../support/ops-input.js';
 import type { GiteaClient } from '../../src/gitea/client.js';
 import { teamKind } from '../../src/kinds/team/index.js';
 import { comparableUnits, declaredUnits } from '../../src/kinds/team/units.js';
@@ -53,12 +54,12 @@ describe('the requests of a team change', () => {
   const devs: CurrentObject = { key: 'devs', id: 7, fields: { permission: 'none', members: ['alice', 'carol'], repositories: ['widgets'], includes_all_repositories: false } };
 
   it('one PUT per member or repository added, one DELETE per one removed, additions first, nothing for the rest', () => {
-    const ops = teamKind.ops({ scope: ORG, ctx, action: 'update', changed: ['members', 'repositories'], desired: { key: 'devs', fields: { members: ['alice', 'bob'], repositories: ['gadgets', 'widgets'] }, path: [] }, current: devs });
+    const ops = teamKind.ops(opsInput({ scope: ORG, ctx, action: 'update', changed: ['members', 'repositories'], desired: { key: 'devs', fields: { members: ['alice', 'bob'], repositories: ['gadgets', 'widgets'] }, path: [] }, current: devs }));
     expect(ops.map((o) => `${o.method} ${o.path}`)).toEqual(['PUT teams/7/members/bob', 'DELETE teams/7/members/carol', 'PUT teams/7/repos/acme/gadgets']);
   });
 
   it('sends the permission with includes_all_repositories, which an edit without one ignores', () => {
-    const ops = teamKind.ops({ scope: ORG, ctx, action: 'update', changed: ['includes_all_repositories'], desired: { key: 'devs', fields: { includes_all_repositories: true }, path: [] }, current: devs });
+    const ops = teamKind.ops(opsInput({ scope: ORG, ctx, action: 'update', changed: ['includes_all_repositories'], desired: { key: 'devs', fields: { includes_all_repositories: true }, path: [] }, current: devs }));
     expect(ops).toEqual([{ method: 'PATCH', path: 'teams/7', body: { includes_all_repositories: true, permission: 'none' } }]);
   });
 });

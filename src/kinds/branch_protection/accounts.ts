@@ -1,17 +1,18 @@
 // The users and teams a branch protection names (push, merge, approvals, bypass, deletion and
-// force-push lists). Gitea refuses the whole write with a 422 when one of them does not exist, so
-// the plan checks them first: one team list per organisation, and the user list when the plan
-// reads it anyway (the config manages users), else one lookup per distinct name.
+// force-push lists), and those a tag protection names (its allowlists: src/kinds/tag_protection).
+// Gitea refuses the whole write with a 422 when one of them does not exist, so the plan checks them
+// first: one team list per organisation, and the user list when the plan reads it anyway (the config
+// manages users), else one lookup per distinct name.
 import { isApiError } from '../../gitea/errors.js';
 import { apiPath } from '../../gitea/path.js';
 import { asSet } from '../fields.js';
 import { SERVER_SCOPE, type AnyRequest, type CurrentObject, type DesiredObject, type PrepareRequest, type Problem, type RequestScope, type ScopeContext } from '../../model/index.js';
 import { teamKind } from '../team/index.js';
 import { userKind } from '../user/index.js';
-import type { BranchProtectionRun, BranchProtectionTypes, KnownAccounts } from './types.js';
+import type { AccountsRun, AccountTypes, KnownAccounts } from './types.js';
 
 
-export function runState(): BranchProtectionRun {
+export function runState(): AccountsRun {
   return { teams: new Map(), declared: new WeakMap(), accounts: new Map() };
 }
 
@@ -23,12 +24,16 @@ export function runState(): BranchProtectionRun {
  * being access_model.GetUserRepoPermission) for the push, force-push and merge lists. A dropped name
  * would be planned again on every run, so the plan refuses it instead.
  */
-const WRITE_LISTS = ['push_whitelist_usernames', 'force_push_allowlist_usernames', 'merge_whitelist_usernames'];
+export const WRITE_LISTS: AccessNeeds = { push_whitelist_usernames: 'write', force_push_allowlist_usernames: 'write', merge_whitelist_usernames: 'write' };
+
+/** User lists whose added names need some access to the repository (field → the access), else the server drops them. */
+export type AccessNeeds = Readonly<Record<string, 'read' | 'write'>>;
+
 /**
  * What `GET /repos/{owner}/{repo}/collaborators/{user}/permission` answers: the same
  * GetUserRepoPermission, as AccessMode.ToString() (routers/api/v1/repo/collaborators.go l.294–300).
  */
-const WRITERS: ReadonlySet<string> = new Set(['write', 'admin', 'owner']);
+const ENOUGH: Record<'read' | 'write', ReadonlySet<string>> = { write: new Set(['write', 'admin', 'owner']), read: new Set(['read', 'write', 'admin', 'owner']) };
 
 const isUserList = (field: string) => /_usernames?$/.test(field);
 const isTeamList = (field: string) => field.endsWith('_teams');
@@ -45,7 +50,7 @@ function namesIn(desired: DesiredObject[], list: (field: string) => boolean): Se
  * The teams of an organisation as this plan leaves them (those it creates or renames included, those it
  * deletes left out), from the team kind's one list of the organisation, shared with it.
  */
-function teamsOf(ctx: ScopeContext, byOrg: BranchProtectionRun['teams'], org: string): Promise<Set<string>> {
+function teamsOf(ctx: ScopeContext, byOrg: AccountsRun['teams'], org: string): Promise<Set<string>> {
   let p = byOrg.get(lc(org));
   if (!p) {
     p = ctx.projected(teamKind, { type: 'org', name: org }).then((teams) => new Set(teams.map((t) => lc(t.key))));
@@ -58,12 +63,12 @@ function teamsOf(ctx: ScopeContext, byOrg: BranchProtectionRun['teams'], org: st
  * Whether the plan manages users: at plan time, the config has a users section; at apply, the saved
  * plan makes one of the users named (then its users are projected, and were read, already).
  */
-function usersManaged(req: AnyRequest<BranchProtectionTypes>, names: Set<string>): boolean {
+function usersManaged(req: AnyRequest<AccountTypes>, names: Set<string>): boolean {
   if (req.phase === 'plan') return Boolean(req.config.users);
   return [...names].some((n) => req.ctx.madeBy(userKind, SERVER_SCOPE, n) !== undefined);
 }
 
-async function usersNamed(req: AnyRequest<BranchProtectionTypes>, names: Set<string>, created: Set<string>): Promise<KnownAccounts['users']> {
+async function usersNamed(req: AnyRequest<AccountTypes>, names: Set<string>, created: Set<string>): Promise<KnownAccounts['users']> {
   const { ctx } = req;
   const known: KnownAccounts['users'] = new Map();
   if (!names.size) return known;
@@ -102,7 +107,7 @@ async function usersNamed(req: AnyRequest<BranchProtectionTypes>, names: Set<str
  * again at apply (the desired objects then being what the saved plan's changes show) for the guard,
  * so that a rule naming an account gone since the plan is refused before anything is written.
  */
-export async function lookUpAccounts(req: PrepareRequest<BranchProtectionTypes>): Promise<KnownAccounts> {
+export async function lookUpAccounts(req: PrepareRequest<AccountTypes>, needs: AccessNeeds = WRITE_LISTS): Promise<KnownAccounts> {
   const { scope, desired, current, ctx, run } = req;
   const teamNames = namesIn(desired, isTeamList);
   const created = new Set<string>();
@@ -111,18 +116,22 @@ export async function lookUpAccounts(req: PrepareRequest<BranchProtectionTypes>)
     // Team lists on a user's repository are an error of their own (check); no lookup there.
     teamNames.size && scope.repo?.ownerIsOrg && !scope.pendingCreate ? teamsOf(ctx, run.teams, scope.owner) : Promise.resolve(undefined),
   ]);
-  const noWrite = await withoutWriteAccess(scope, added(desired, current), users, created, ctx);
+  const noWrite = new Map<string, string>();
+  for (const need of ['write', 'read'] as const) {
+    const lists = Object.keys(needs).filter((f) => needs[f] === need);
+    for (const [name, why] of await withoutAccess(scope, need, added(desired, current, lists), users, created, ctx)) noWrite.set(`${need} ${name}`, why);
+  }
   const known = { users, ...(teams ? { teams } : {}), ...(noWrite.size ? { noWrite } : {}) };
   run.accounts.set(scope.name, known);
   return known;
 }
 
-/** The names the write lists add to the rules as the server has them (those already listed were kept: nothing to ask). */
-function added(desired: DesiredObject[], current: CurrentObject[]): Set<string> {
+/** The names the lists add to the objects as the server has them (those already listed were kept: nothing to ask). */
+function added(desired: DesiredObject[], current: CurrentObject[], lists: string[]): Set<string> {
   const out = new Set<string>();
   for (const d of desired) {
     const cur = current.find((c) => c.key === d.key);
-    for (const field of WRITE_LISTS) {
+    for (const field of lists) {
       const want = d.fields[field];
       if (!Array.isArray(want)) continue;
       const have = new Set(asSet(cur?.fields[field]).map(lc));
@@ -133,11 +142,11 @@ function added(desired: DesiredObject[], current: CurrentObject[]): Set<string> 
 }
 
 /**
- * The added names Gitea would drop for want of write access: a user this plan creates (it has none
- * yet, unless it owns the repository), and an existing user whose permission, one cheap GET per
- * name and repository, is below write. A repository the plan creates is not asked.
+ * The added names Gitea would drop for want of access (write, or read): a user this plan creates (it
+ * has none yet, unless it owns the repository), and an existing user whose permission, one cheap GET
+ * per name and repository, is below it. A repository the plan creates is not asked.
  */
-async function withoutWriteAccess(scope: RequestScope, names: Set<string>, users: KnownAccounts['users'], created: Set<string>, ctx: ScopeContext): Promise<Map<string, string>> {
+async function withoutAccess(scope: RequestScope, need: 'read' | 'write', names: Set<string>, users: KnownAccounts['users'], created: Set<string>, ctx: ScopeContext): Promise<Map<string, string>> {
   const out = new Map<string, string>();
   const { owner } = scope;
   await Promise.all(
@@ -145,7 +154,7 @@ async function withoutWriteAccess(scope: RequestScope, names: Set<string>, users
       if (created.has(lc(name))) {
         // Owning the repository (a user's, created with it) is the one access a new account has: names are unique across users and organisations.
         if (lc(owner) !== lc(name))
-          out.set(lc(name), `is created by this plan and has no write access to ${scope.name} (forgeform manages no collaborators or team members)`);
+          out.set(lc(name), `is created by this plan and has no ${need} access to ${scope.name} yet`);
         return;
       }
       if (users.get(lc(name)) !== 'exists' || scope.pendingCreate) return;
@@ -157,14 +166,14 @@ async function withoutWriteAccess(scope: RequestScope, names: Set<string>, users
           throw e;
         });
       const permission = String(answer?.permission ?? 'none');
-      if (!WRITERS.has(permission)) out.set(lc(name), `has no write access to ${scope.name} (its permission is ${permission})`);
+      if (!ENOUGH[need].has(permission)) out.set(lc(name), `has no ${need} access to ${scope.name} (its permission is ${permission})`);
     }),
   );
   return out;
 }
 
 /** A problem at each list entry that names an account the server does not have. */
-export function accountProblems(desired: DesiredObject, known: KnownAccounts, scope: RequestScope, declared: Record<string, unknown> = desired.fields): Problem[] {
+export function accountProblems(desired: DesiredObject, known: KnownAccounts, scope: RequestScope, declared: Record<string, unknown> = desired.fields, needs: AccessNeeds = WRITE_LISTS): Problem[] {
   const problems: Problem[] = [];
   for (const [field, value] of Object.entries(declared)) {
     if (!Array.isArray(value)) continue;
@@ -175,8 +184,9 @@ export function accountProblems(desired: DesiredObject, known: KnownAccounts, sc
         const state = known.users.get(lc(name));
         if (state === 'missing') problems.push({ path, message: `${field}: user "${name}" does not exist on the server (Gitea would refuse the whole rule)` });
         if (state === 'renamed') problems.push({ path, message: `${field}: user "${name}" was renamed on the server: write the new name` });
-        const reason = WRITE_LISTS.includes(field) ? known.noWrite?.get(lc(name)) : undefined;
-        if (reason) problems.push({ path, message: `${field}: user "${name}" ${reason}: Gitea keeps only users who can write the code in this list and drops it silently, so every plan would show this change again` });
+        const need = needs[field];
+        const reason = need ? known.noWrite?.get(`${need} ${lc(name)}`) : undefined;
+        if (reason) problems.push({ path, message: `${field}: user "${name}" ${reason}: Gitea ${need === 'write' ? 'keeps only users who can write the code in this list and drops it silently' : 'answers only the users who can read the repository in this list'}, so every plan would show this change again` });
       } else if (isTeamList(field) && known.teams && !known.teams.has(lc(name)))
         problems.push({ path, message: `${field}: team "${name}" does not exist in organisation ${scope.owner} (Gitea would refuse the whole rule)` });
     });

@@ -6,12 +6,12 @@ import type { DesiredObject, KindTypes } from '../../model/index.js';
 export interface KnownAccounts {
   users: Map<string, 'exists' | 'missing' | 'renamed'>;
   teams?: Set<string>;
-  /** Users a write list adds that Gitea would drop from it, with why (lower-cased name → reason). */
+  /** Users a list adds that Gitea would drop from it (or from its answer) for want of access, with why ("write NAME" or "read NAME", lower-cased → reason). */
   noWrite?: Map<string, string>;
 }
 
-/** What the kind keeps for one run (a plan, or the check and apply of a saved plan). */
-export interface BranchProtectionRun {
+/** What a kind whose objects name accounts keeps for one run (a plan, or the check and apply of a saved plan): branch and tag protections. */
+export interface AccountsRun {
   /** One team list per organisation, whichever repositories ask. */
   teams: Map<string, Promise<Set<string>>>;
   /**
@@ -26,5 +26,10 @@ export interface BranchProtectionRun {
 /** A rule as the server answers it (its shape checked): the fields by their names. */
 export type ServerRule = Record<string, unknown> & { rule_name?: string | null; branch_name?: string | null };
 
+export type BranchProtectionRun = AccountsRun;
+
 /** What the branch protection kind is typed by: a repository's config, the rule as answered, the accounts looked up, its state per run. */
 export type BranchProtectionTypes = KindTypes<RepoConfig, ServerRule, KnownAccounts, BranchProtectionRun>;
+
+/** What the account lookup asks of the kind using it (its server answer does not matter to it). */
+export type AccountTypes = KindTypes<unknown, unknown, KnownAccounts, AccountsRun>;

@@ -97,6 +97,21 @@ export const scopeEntries: EntrySpec[] = [
       'Settings of the existing repository (description, visibility, units, merge styles, topics…): only the fields written are managed. See docs/kinds/settings.md.',
     $ref: '#/definitions/repo_settings',
   }),
+  configEntry('push_mirrors', {
+    title: 'Push mirrors',
+    description:
+      'Remotes this repository is pushed to, as a list identified by remote_address. The server cannot edit a push mirror: a change is a delete and a create. With policy.prune containing "push_mirrors", push mirrors not listed here are deleted. See docs/kinds/push-mirrors.md.',
+    type: 'array',
+    items: { $ref: '#/definitions/push_mirror' },
+  }),
+  configEntry(
+    'tag_protections',
+    byName(
+      { title: 'Tag protections', description: 'Tag protections of the repository, by name pattern (a glob such as "v*", or a regular expression between slashes): who may push matching tags. Gitea 1.23 and newer, Forgejo 8 and newer. With policy.prune containing "tag_protections", tag protections not listed here are deleted. See docs/kinds/tag-protections.md.' },
+      { type: 'string', minLength: 1, errorMessage: 'must be a non-empty tag name pattern' },
+      'tag_protection',
+    ),
+  ),
   configEntry('webhooks', webhooksSection('repository')),
   // npm run new-kind adds the section of a new repository kind here.
 ];

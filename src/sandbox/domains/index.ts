@@ -16,10 +16,12 @@ import { issuesDomain } from './issues/index.js';
 import { labelsDomain } from './labels/index.js';
 import { markupDomain } from './markup/index.js';
 import { metaDomain } from './meta/index.js';
+import { mirrorsDomain } from './mirrors/index.js';
 import { milestonesDomain } from './milestones/index.js';
 import { notificationsDomain } from './notifications/index.js';
 import { orgsDomain } from './orgs/index.js';
 import { reposDomain } from './repos/index.js';
+import { tagProtectionsDomain } from './tag-protections/index.js';
 import { teamsDomain } from './teams/index.js';
 import { usersDomain } from './users/index.js';
 
@@ -32,12 +34,14 @@ export const DOMAINS = [
   labelsDomain,
   milestonesDomain,
   branchProtectionsDomain,
+  tagProtectionsDomain,
   issuesDomain,
   reposDomain,
   actionsDomain,
   adminMiscDomain,
   notificationsDomain,
   hooksDomain,
+  mirrorsDomain,
 ] as const;
 
 registerDomains(DOMAINS);

@@ -294,6 +294,14 @@ export const QUIRKS = {
    * `DefaultPullRequestsUnit` (routers/api/v1/repo/repo.go:867-905 at 423cdd4d94, `*changed || mustInsertPullRequestUnit`).
    */
   pullSettingsEnableUnit: GITEA_ONLY('1.26'),
+  /**
+   * `POST /repos/{o}/{r}/push_mirrors` with a user name or password in `remote_address`: 400 "The URL contains
+   * credentials" (Forgejo v11.0.15 services/forms/repo_form.go l.108-110, routers/api/v1/repo/mirror.go l.444-445).
+   * Gitea and Forgejo 7 take it and store it without them (`util.SanitizeURL`, Gitea v1.25.4 mirror.go l.360).
+   */
+  pushMirrorRefusesUrlCredentials: { forgejo: { since: 11 } },
+  /** The `/push_mirrors` group has no `mustNotBeArchived` (Gitea v1.21.11 routers/api/v1/api.go l.1173-1179; from v1.22.6 l.1269, and Forgejo v7.0.16 l.1129). */
+  pushMirrorsIgnoreArchive: { gitea: { until: '1.21' } },
 } satisfies Record<string, Availability>;
 
 export type Quirk = keyof typeof QUIRKS;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { verifySavedPlan } from '../../../src/apply/verify.js';
-import { planningOrder, type Change, type CurrentObject } from '../../../src/model/index.js';
+import { intentOf, planningOrder, type Change, type CurrentObject } from '../../../src/model/index.js';
 import { project } from '../../../src/plan/projection.js';
 import { actions, FakeServer, fakeKind, plan } from './fake.js';
 
@@ -32,7 +32,7 @@ describe('the projection: kinds as the plan leaves them', () => {
     const del = change('delete', 'gone');
     const create = change('create', 'fresh', [{ path: 'color', after: 'green' }]);
     const source = new Map([[rename.id, cur[0]], [update.id, cur[1]], [del.id, cur[2]]]);
-    expect(project(cur, [rename, update, del, create], (id) => source.get(id))).toEqual([
+    expect(project(cur, [rename, update, del, create], { sourceOf: (id) => source.get(id), intentOf })).toEqual([
       { key: 'new', id: 1, fields: { color: 'red' }, madeBy: rename.id },
       { key: 'edit', id: 2, fields: { color: 'blue', tags: [] } },
       { key: 'same', id: 4, fields: { color: 'red' } },

@@ -1,0 +1,29 @@
+import { defineKind } from '../../model/index.js';
+import { exporting } from './export.js';
+import { writing } from './ops.js';
+import { planning, safety } from './plan.js';
+import { reading } from './read.js';
+import type { PushMirrorTypes } from './types.js';
+
+/**
+ * Push mirrors of a repository (repos.NAME.push_mirrors), a list identified by remote address (the server
+ * names them remote_mirror_xxx at random). No release can edit one: any change is a replacement (delete +
+ * create), which sends the credentials declared again. The credentials are write-only (never answered),
+ * the password from an environment variable only. read.ts reads them (one list per repository), plan.ts
+ * plans them, ops.ts writes them, export.ts exports them.
+ */
+export const pushMirrorKind = defineKind<PushMirrorTypes['config'], PushMirrorTypes['server'], PushMirrorTypes['prepared'], PushMirrorTypes['run']>({
+  name: 'push_mirror',
+  title: 'push mirror',
+  pruneKey: 'push_mirrors',
+  configKey: 'push_mirrors',
+  scopeType: 'repo',
+  actions: ['create', 'delete', 'replace'],
+  replaceToEdit: true,
+  replaceToRotate: true,
+  ...reading,
+  ...planning,
+  ...safety,
+  ...writing,
+  ...exporting,
+});

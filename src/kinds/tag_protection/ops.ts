@@ -1,0 +1,19 @@
+import type { Writing } from '../../model/index.js';
+import { notAnActionOf } from '../actions.js';
+import { listPath } from './read.js';
+import type { TagProtectionTypes } from './types.js';
+
+/**
+ * POST with the pattern and the lists declared; PATCH by id with the lists that changed only (EditTagProtection
+ * changes a list only when it is in the body, and `[]` empties it: Gitea v1.23.8 routers/api/v1/repo/tag.go
+ * l.541–568); DELETE by id.
+ */
+export const writing = {
+  ops({ scope, action, desired, current, changed }) {
+    const base = listPath(scope.segments);
+    if (action === 'delete') return [{ method: 'DELETE', path: `${base}/${Number(current.id)}` }];
+    if (action === 'create') return [{ method: 'POST', path: base, body: { name_pattern: desired.key, ...desired.fields } }];
+    if (action !== 'update') return notAnActionOf('tag_protection', action);
+    return [{ method: 'PATCH', path: `${base}/${Number(current.id)}`, body: Object.fromEntries(changed.map((f) => [f, desired.fields[f] ?? []])) }];
+  },
+} satisfies Writing<TagProtectionTypes>;

@@ -1,0 +1,146 @@
+import type { TagProtectionConfig } from '../../config/types.js';
+import { normalizeFields } from '../fields.js';
+import type { DesiredObject, Planning, PrepareRequest, Problem, Safety, Writing } from '../../model/index.js';
+import { accountProblems, lookUpAccounts, type AccessNeeds } from '../branch_protection/accounts.js';
+import { teamKind } from '../team/index.js';
+import { nameSet } from '../team/fields.js';
+import { fields } from './fields.js';
+import type { TagAccounts, TagProtectionTypes } from './types.js';
+
+/**
+ * Users the answer lists only when they can read the repository: convert.ToTagProtection keeps the
+ * allowlisted users found in GetRepoReaders (Gitea v1.23.8 services/convert/convert.go l.421–427; Forgejo
+ * v11.0.15 l.415–421), GetUsersWithUnitAccess(read, pull requests) in Gitea v1.25.4 (l.723–729).
+ */
+const NEEDS: AccessNeeds = { whitelist_usernames: 'read' };
+
+const lc = (s: string) => s.toLowerCase();
+
+/** Go's regexp (RE2) has no look-around and no back-references; JavaScript's would compile them. */
+const NOT_RE2 = /\(\?<?[=!]|\\[1-9]/;
+
+/**
+ * What is wrong with a pattern, as ProtectedTag.EnsureCompiledPattern would find it (models/git/protected_tag.go
+ * l.37–50: "/…/" is a regular expression, anything else a gobwas/glob). The server never compiles it when it
+ * saves it: a broken pattern is stored, and then every tag push and tag API call of the repository fails
+ * (IsUserAllowedToControlTag returns the compile error).
+ */
+export function patternProblem(pattern: string): string | undefined {
+  if (pattern !== pattern.trim()) return 'the server trims spaces around a pattern: write it without them';
+  if (pattern.length >= 2 && pattern.startsWith('/') && pattern.endsWith('/')) {
+    const body = pattern.slice(1, -1);
+    if (NOT_RE2.test(body)) return `the regular expression ${JSON.stringify(body)} uses look-around or back-references, which Go's regexp does not have`;
+    try {
+      // Go's inline flags and named groups, in JavaScript's words, only to check the rest compiles.
+      new RegExp(body.replace(/\(\?[imsU]+\)/g, '').replace(/\(\?P</g, '(?<'));
+    } catch (e) {
+      return `the regular expression ${JSON.stringify(body)} does not compile (${(e as Error).message})`;
+    }
+    return undefined;
+  }
+  return globProblem(pattern);
+}
+
+/** gobwas/glob refuses an unclosed "[" or "{", and a trailing "\". */
+function globProblem(pattern: string): string | undefined {
+  const open: string[] = [];
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i];
+    if (c === '\\') {
+      if (i === pattern.length - 1) return 'the glob ends with an unfinished escape "\\"';
+      i++;
+    } else if (c === '[' && open.at(-1) !== '[') open.push('[');
+    else if (c === ']' && open.at(-1) === '[') open.pop();
+    else if (c === '{' && open.at(-1) !== '[') open.push('{');
+    else if (c === '}' && open.at(-1) === '{') open.pop();
+  }
+  return open.length ? `the glob has an unclosed "${open.at(-1)}" (to match a tag by a regular expression, write it between slashes: "/^v[0-9]+$/")` : undefined;
+}
+
+/** The repository's own name (its segments are ["repos", owner, name]). */
+const repoName = (segments: string[]) => lc(segments[2] ?? '');
+
+/**
+ * The teams named that the plan leaves without the repository: the answer lists a team only when it has it
+ * (GetTeamsWithAccessToRepo, Gitea v1.23.8 models/organization/team_repo.go l.78–86; with read on code or pull
+ * requests from Gitea 1.24, GetTeamsWithAccessToAnyRepoUnit). Judged where the team's repositories are known
+ * (the config lists them); a team with every repository has it.
+ */
+async function teamsWithoutRepo(req: PrepareRequest<TagProtectionTypes>): Promise<Set<string>> {
+  const { scope, desired, ctx } = req;
+  const out = new Set<string>();
+  const named = new Set(desired.flatMap((d) => nameSet(d.fields.whitelist_teams)));
+  if (!named.size || !scope.repo?.ownerIsOrg || scope.pendingCreate) return out;
+  const teams = await ctx.projected(teamKind, { type: 'org', name: scope.owner });
+  for (const t of teams) {
+    if (!named.has(lc(t.key)) || t.fields.includes_all_repositories === true || t.fields.permission === 'owner') continue;
+    if (Array.isArray(t.fields.repositories) && !nameSet(t.fields.repositories).includes(repoName(scope.segments))) out.add(lc(t.key));
+  }
+  return out;
+}
+
+export const preparing = {
+  /** The users and teams named, looked up as branch protections look theirs up (plan time for check, apply for the guard). */
+  async prepare(req) {
+    const [known, withoutRepo] = await Promise.all([lookUpAccounts(req, NEEDS), teamsWithoutRepo(req)]);
+    const out: TagAccounts = { ...known, withoutRepo };
+    req.run.tagAccounts.set(req.scope.name, out);
+    return out;
+  },
+} satisfies Pick<Writing<TagProtectionTypes>, 'prepare'>;
+
+/** Every problem of a protection's allowlists with the accounts as looked up. */
+function allowlistProblems(desired: DesiredObject, known: TagAccounts, scope: PrepareRequest<TagProtectionTypes>['scope'], declared?: Record<string, unknown>): Problem[] {
+  const problems = accountProblems(desired, known, scope, declared ?? desired.fields, NEEDS);
+  const teams = (declared ?? desired.fields).whitelist_teams;
+  if (Array.isArray(teams))
+    teams.forEach((t, i) => {
+      if (known.withoutRepo.has(lc(String(t))))
+        problems.push({ path: [...desired.path, 'whitelist_teams', i], message: `whitelist_teams: team "${String(t)}" does not have ${scope.name}: Gitea answers only teams that have the repository, so every plan would show this change again (give the team the repository)` });
+    });
+  return problems;
+}
+
+export const planning = {
+  async desired({ entry, scope, run }) {
+    const declared = entry?.tag_protections;
+    if (!declared) return undefined;
+    const objects: DesiredObject[] = Object.entries(declared).map(([pattern, d]: [string, TagProtectionConfig]) => {
+      const cfg: Record<string, unknown> = { ...d };
+      const o = { key: pattern, fields: normalizeFields(fields, cfg, true), path: ['repos', scope.name, 'tag_protections', pattern] };
+      run.declared.set(o, cfg);
+      return o;
+    });
+    return { objects, problems: [] };
+  },
+
+  check({ desired, current, scope, prepared, run }) {
+    const problems: Problem[] = [];
+    const bad = patternProblem(desired.key);
+    if (bad) problems.push({ path: desired.path, message: `tag protection "${desired.key}": ${bad}` });
+    const f = desired.fields;
+    // CreateTagProtection: 400 "both whitelist_usernames and whitelist_teams are empty" (Gitea v1.23.8 routers/api/v1/repo/tag.go l.421–424).
+    if (!current && nameSet(f.whitelist_usernames).length === 0 && nameSet(f.whitelist_teams).length === 0)
+      problems.push({ path: desired.path, message: `tag protection "${desired.key}" does not exist yet: name at least one user (whitelist_usernames) or team (whitelist_teams) allowed to push matching tags (the server refuses a new protection without either)` });
+    if (scope.repo && !scope.repo.ownerIsOrg && nameSet(f.whitelist_teams).length > 0)
+      problems.push({ path: [...desired.path, 'whitelist_teams'], message: `whitelist_teams: ${scope.name} is owned by a user, and Gitea ignores team lists there` });
+    problems.push(...allowlistProblems(desired, prepared, scope, run.declared.get(desired)));
+    return problems;
+  },
+} satisfies Planning<TagProtectionTypes>;
+
+export const safety = {
+  readOnlyReason(scope) {
+    return scope.repo?.archived ? `${scope.name} is archived: Gitea refuses tag-protection writes (423)` : undefined;
+  },
+
+  /** At apply, the accounts as they are now: one gone since the plan (or without access) refuses the saved plan. Fails closed. */
+  guard({ change, scope, run }) {
+    if (change.action === 'delete') return undefined;
+    const known = run.tagAccounts.get(scope.name);
+    if (!known) return 'the users and teams it names were not looked up on the server, so forgeform cannot tell that Gitea would take the protection';
+    const fieldsOf = Object.fromEntries(change.fields.filter((f) => !f.context).map((f) => [f.path, f.after]));
+    const problems = allowlistProblems({ key: change.key, fields: fieldsOf, path: [] }, known, scope);
+    return problems.length ? problems.map((p) => p.message).join('; ') : undefined;
+  },
+} satisfies Safety<TagProtectionTypes>;

@@ -1,0 +1,96 @@
+/**
+ * What the push mirror routes share with the seed loader: the checks of `CreatePushMirror`
+ * (routers/api/v1/repo/mirror.go) and the row it inserts.
+ */
+import { randomInt } from 'node:crypto';
+import { nowIso, type RepoRecord, type SandboxState } from '../../core/state.js';
+import type { Flavour } from '../../flavours/flavour.js';
+import { hasQuirk } from '../../flavours/releases.js';
+import { parseGoDuration } from './duration.js';
+import type { PushMirrorRecord } from './records.js';
+
+const ALPHANUMERIC = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
+
+/** `util.CryptoRandomString(10)`. */
+function randomSuffix(): string {
+  let s = '';
+  for (let i = 0; i < 10; i++) s += ALPHANUMERIC[randomInt(ALPHANUMERIC.length)];
+  return s;
+}
+
+export interface PushMirrorInput {
+  remote_address?: string;
+  remote_username?: string;
+  remote_password?: string;
+  interval?: string;
+  sync_on_commit?: boolean;
+  use_ssh?: boolean;
+  branch_filter?: string;
+}
+
+/** A refusal: the status and message the handler answers. */
+export interface Refusal {
+  status: number;
+  message: string;
+}
+
+const HTTP_LIKE = /^(https?|git):\/\//;
+
+/**
+ * `forms.ParseRemoteAddr` then `migrations.IsMigrateURLAllowed` (Forgejo 11+: `IsPushMirrorURLAllowed`):
+ * http(s) and git URLs are parsed (Forgejo 11+ refuses credentials in them), schemes other than http,
+ * https, git and ssh are refused. No DNS: the sandbox never resolves a host (hosts that Gitea would
+ * find to be local are not refused here).
+ */
+function addressRefusal(flavour: Flavour, address: string): Refusal | undefined {
+  const trimmed = address.trim();
+  let url: URL;
+  try {
+    url = new URL(trimmed);
+  } catch {
+    // A local path: only site admins may import local paths, and the sandbox has no file system to offer.
+    return { status: 401, message: 'Permission denied' };
+  }
+  if (HTTP_LIKE.test(trimmed) && (url.username || url.password) && hasQuirk(flavour, 'pushMirrorRefusesUrlCredentials')) return { status: 400, message: 'The URL contains credentials' };
+  if (!['http:', 'https:', 'git:', 'ssh:'].includes(url.protocol)) return { status: 400, message: 'Invalid mirror protocol' };
+  return undefined;
+}
+
+/** `util.SanitizeURL`: the address without user name and password. */
+export function sanitizeUrl(address: string): string {
+  try {
+    const url = new URL(address);
+    if (!url.username && !url.password) return address;
+    url.username = '';
+    url.password = '';
+    return url.toString();
+  } catch {
+    return address;
+  }
+}
+
+/** `CreatePushMirror`'s checks, in its order; the interval against `[mirror] MIN_INTERVAL` (0: no periodic sync). */
+export function pushMirrorRefusal(state: SandboxState, flavour: Flavour, form: PushMirrorInput): Refusal | undefined {
+  const interval = parseGoDuration(form.interval ?? '');
+  const min = BigInt(state.data.mirrorSettings.minInterval);
+  if (interval === undefined) return { status: 400, message: `time: invalid duration ${JSON.stringify(form.interval ?? '')}` };
+  if (interval !== 0n && interval < min) return { status: 400, message: '' };
+  if (form.use_ssh && (form.remote_username || form.remote_password)) return { status: 400, message: "'use_ssh' is mutually exclusive with 'remote_username' and 'remote_password'" };
+  return addressRefusal(flavour, form.remote_address ?? '');
+}
+
+export function createPushMirror(state: SandboxState, repo: RepoRecord, form: PushMirrorInput): PushMirrorRecord {
+  const record: PushMirrorRecord = {
+    id: state.nextId('push_mirror'),
+    repoId: repo.id,
+    remoteName: `remote_mirror_${randomSuffix()}`,
+    remoteAddress: sanitizeUrl((form.remote_address ?? '').trim()),
+    interval: String(parseGoDuration(form.interval ?? '') ?? 0n),
+    syncOnCommit: form.sync_on_commit ?? false,
+    branchFilter: form.branch_filter ?? '',
+    withCredentials: Boolean(form.remote_username || form.remote_password),
+    createdAt: nowIso(),
+  };
+  state.data.pushMirrors.push(record);
+  return record;
+}
