@@ -15,7 +15,7 @@ export const PREFLIGHT_READS = 2;
 /**
  * The reads of a minimal plan, by part. Every part is one kind of list (or single GET) the plan cannot
  * do without; the comment says why it is needed and why no cheaper call exists.
- * @param shape see generateForge(): orgs, repos, users, hooks, labelDeletes
+ * @param shape see generateForge(): orgs, repos (with their collaborators), users, hooks, labelDeletes
  */
 export function planFloor(shape) {
   const sum = (f) => shape.repos.reduce((n, r) => n + f(r), 0);
@@ -35,6 +35,11 @@ export function planFloor(shape) {
     teams: shape.orgs.reduce((n, o) => n + pages(o.teams ?? 0), 0),
     // A declared team's members and repositories: one list each (no list carries them), only where the config declares them.
     'team members and repositories': shape.orgs.reduce((n, o) => n + (o.teamLists ?? 0), 0),
+    // GET …/collaborators, paged: one list per repository that declares collaborators.
+    collaborators: sum((r) => (r.collaboratorsDeclared ? pages(r.collaborators) : 0)),
+    // The list answers users without their permission (no release's does): one GET …/collaborators/{user}/permission
+    // per collaborator the config declares and the server has; none for those to add or only to remove.
+    'collaborator permissions': sum((r) => r.collaboratorPermissions ?? 0),
     // GET …/branch_protections returns every rule of a repository in one unpaged answer.
     'branch protections': shape.repos.length,
     // Chosen issues: one GET each, or the repository's issue list when that takes fewer pages
@@ -88,6 +93,8 @@ const GET_PARTS = [
   [/^\/api\/v1\/orgs\/[^/]+\/labels$/, 'organisation labels'],
   [/^\/api\/v1\/orgs\/[^/]+\/teams$/, 'teams'],
   [/^\/api\/v1\/teams\/\d+\/(members|repos)$/, 'team members and repositories'],
+  [/^\/api\/v1\/repos\/[^/]+\/[^/]+\/collaborators$/, 'collaborators'],
+  [/^\/api\/v1\/repos\/[^/]+\/[^/]+\/collaborators\/[^/]+\/permission$/, 'collaborator permissions'],
   [/^\/api\/v1\/repos\/[^/]+\/[^/]+\/branch_protections$/, 'branch protections'],
   [/^\/api\/v1\/repos\/[^/]+\/[^/]+\/issues\/\d+$/, 'chosen issues'],
   [/^\/api\/v1\/repos\/[^/]+\/[^/]+\/issues$/, (q) => (q.labels ? 'label deletions (issue count)' : 'chosen issues')],

@@ -105,7 +105,9 @@ class Generator {
 
   /** One exported declaration per named schema: an interface for an object with properties, else a type. */
   declaration(name, pointer, node) {
-    const body = this.object(node, pointer, '');
+    // A definition that is a value rather than an object (a collaborator's permission) is a type alias of it.
+    const isObject = node.type === 'object' || node.properties !== undefined || node.additionalProperties !== undefined;
+    const body = isObject ? this.object(node, pointer, '') : this.type(node, pointer, '');
     return `${doc(node, '')}${body.startsWith('{') ? `export interface ${name} ${body}` : `export type ${name} = ${body};`}\n`;
   }
 

@@ -52,7 +52,7 @@ export interface Policy {
    * admin (system and default) webhook not under hooks; runners: every Actions runner not under
    * actions.runners. Without it nothing is ever deleted.
    */
-  prune?: ('labels' | 'teams' | 'branch_protections' | 'users' | 'hooks' | 'runners' | 'push_mirrors' | 'tag_protections' | 'webhooks')[];
+  prune?: ('labels' | 'teams' | 'branch_protections' | 'users' | 'hooks' | 'runners' | 'tag_protections' | 'push_mirrors' | 'collaborators' | 'webhooks')[];
   /**
    * A plan with more deletions than this is unsafe: plan exits 3 and apply refuses without --force. Default
    * 10.
@@ -172,11 +172,11 @@ export interface RepoConfig {
    */
   settings?: RepoSettingsConfig;
   /**
-   * Remotes this repository is pushed to, as a list identified by remote_address. The server cannot edit a
-   * push mirror: a change is a delete and a create. With policy.prune containing "push_mirrors", push mirrors
-   * not listed here are deleted. See docs/kinds/push-mirrors.md.
+   * Users with access to the repository, each with its permission: read, write or admin (`alice: write`).
+   * Users not listed are left alone, unless policy.prune contains "collaborators": then they are removed. The
+   * owner and the members of the organisation's teams are not collaborators. See docs/kinds/collaborators.md.
    */
-  push_mirrors?: PushMirrorConfig[];
+  collaborators?: Record<string, CollaboratorConfig>;
   /**
    * Tag protections of the repository, by name pattern (a glob such as "v*", or a regular expression between
    * slashes): who may push matching tags. Gitea 1.23 and newer, Forgejo 8 and newer. With policy.prune
@@ -184,6 +184,12 @@ export interface RepoConfig {
    * docs/kinds/tag-protections.md.
    */
   tag_protections?: Record<string, TagProtectionConfig>;
+  /**
+   * Remotes this repository is pushed to, as a list identified by remote_address. The server cannot edit a
+   * push mirror: a change is a delete and a create. With policy.prune containing "push_mirrors", push mirrors
+   * not listed here are deleted. See docs/kinds/push-mirrors.md.
+   */
+  push_mirrors?: PushMirrorConfig[];
   /**
    * Webhooks of the repository, a list: a hook has no name on the server, its identity is type + url
    * (changing either is a delete and a create). With policy.prune containing "webhooks", webhooks of the
@@ -782,6 +788,26 @@ export interface RepoSettingsConfig {
 }
 
 /**
+ * Who may push tags whose names match the key: a glob ("v*", "release-{a,b}") or, between slashes, a regular
+ * expression ("/^v[0-9]+$/"). Only the users and teams listed may create, move or delete such tags; a new
+ * protection needs at least one of them. A field that is not written is not managed.
+ */
+export interface TagProtectionConfig {
+  /**
+   * Users who may create, move and delete tags matching the pattern. Each must exist, and be able to read the
+   * repository (a collaborator, a member of a team that has it, or its owner): Gitea answers only such users,
+   * so another would be planned again on every run.
+   */
+  whitelist_usernames?: string[];
+  /**
+   * Teams of the repository's organisation whose members may create, move and delete tags matching the
+   * pattern. Organisation repositories only (Gitea ignores team lists on a user's repository). Each team must
+   * exist (teams the same plan creates do) and have the repository.
+   */
+  whitelist_teams?: string[];
+}
+
+/**
  * A remote this repository is pushed to. Identity: remote_address. The server has no edit of a push mirror:
  * any change is a replacement (delete + create), shown as such in the plan. A field that is not written is
  * not managed.
@@ -819,24 +845,11 @@ export interface PushMirrorConfig {
 }
 
 /**
- * Who may push tags whose names match the key: a glob ("v*", "release-{a,b}") or, between slashes, a regular
- * expression ("/^v[0-9]+$/"). Only the users and teams listed may create, move or delete such tags; a new
- * protection needs at least one of them. A field that is not written is not managed.
+ * The value of each entry (`alice: write`): read, write or admin. Read back from GET
+ * …/collaborators/{user}/permission, which answers the level the user has on the repository (the highest of
+ * the collaboration and its teams; owner for site administrators and organisation owners).
  */
-export interface TagProtectionConfig {
-  /**
-   * Users who may create, move and delete tags matching the pattern. Each must exist, and be able to read the
-   * repository (a collaborator, a member of a team that has it, or its owner): Gitea answers only such users,
-   * so another would be planned again on every run.
-   */
-  whitelist_usernames?: string[];
-  /**
-   * Teams of the repository's organisation whose members may create, move and delete tags matching the
-   * pattern. Organisation repositories only (Gitea ignores team lists on a user's repository). Each team must
-   * exist (teams the same plan creates do) and have the repository.
-   */
-  whitelist_teams?: string[];
-}
+export type CollaboratorConfig = 'read' | 'write' | 'admin';
 
 /**
  * A repository's or an organisation's webhook. Identity: type + url. A field that is not written is not

@@ -51,6 +51,12 @@ interface ContextBase {
    * The same rule as projected: the asking kind lists that kind in `after`. Nothing is read.
    */
   madeBy(kind: KindMeta, scope: Scope, key: string): string | undefined;
+  /**
+   * The objects of a kind in a scope as this plan leaves them, where this plan (or the saved plan being
+   * applied) plans that kind in that scope; undefined where it does not. The same rule as projected: the
+   * asking kind lists that kind in `after`. Nothing is read (projected would read what is not planned).
+   */
+  planned(kind: KindMeta, scope: Scope): ProjectedObject[] | undefined;
   /** Each kind's own state for this run (src/model/define.ts): made on the first ask, dropped with the context. */
   runStates: RunStates;
 }

@@ -42,4 +42,6 @@ export interface ProjectedObject {
   fields: Record<string, unknown>;
   /** The change after which it exists under this name (a create, rename or replace): a change that needs it waits for this one. */
   madeBy?: string;
+  /** The change that updates it in place (its name kept): a change that needs its new values waits for this one. */
+  changedBy?: string;
 }

@@ -97,6 +97,9 @@ export function makeScopeContext(client: GiteaClient, policy: PlanPolicy, option
     madeBy(kind, scope, key) {
       return projection.madeBy(kind, scope, key);
     },
+    planned(kind, scope) {
+      return projection.planned(kind, scope);
+    },
   };
   return ctx;
 }

@@ -35,7 +35,8 @@ export class Projection {
     return this.planned(kind, scope)?.find((o) => o.key === key && o.madeBy)?.madeBy;
   }
 
-  private planned(kind: KindMeta, scope: Scope): ProjectedObject[] | undefined {
+  /** The objects as the plan leaves them where it plans the kind in the scope (see ScopeContext.planned); nothing is read. */
+  planned(kind: KindMeta, scope: Scope): ProjectedObject[] | undefined {
     const asking = this.asking;
     if (asking && asking.name !== kind.name && !(asking.after ?? []).includes(kind.name))
       throw new Error(`kind ${asking.name} asks for the ${kind.name} objects as the plan leaves them, but its after does not name ${kind.name}`);
@@ -74,7 +75,7 @@ export function project(current: CurrentObject[], changes: Change[], run: Projec
     if (c?.action === 'delete') continue;
     if (c?.action === 'replace') out.push({ key: c.key, id: { $ref: c.id }, fields: { ...o.fields, ...planned(c) }, madeBy: c.id });
     else if (c?.action === 'rename') out.push({ key: c.key, id: o.id, fields: { ...o.fields, ...planned(c) }, madeBy: c.id });
-    else if (c) out.push({ key: o.key, id: o.id, fields: { ...o.fields, ...planned(c) } });
+    else if (c) out.push({ key: o.key, id: o.id, fields: { ...o.fields, ...planned(c) }, changedBy: c.id });
     // Unchanged, it is as read: the server object stands for itself (no copy of every object read).
     else out.push(o as ProjectedObject);
   }

@@ -265,17 +265,17 @@ describe('the admin example', () => {
     const file = `${dir}forgeform.yaml`;
     const plan = await w.cli(['plan', '-c', file, '--detailed-exitcode'], env);
     expect(plan.code).toBe(2);
-    expect(plan.stdout).toContain('Plan: 9 to create, 8 to update, 3 to delete, 1 to rename.');
+    expect(plan.stdout).toContain('Plan: 10 to create, 8 to update, 3 to delete, 1 to rename.');
     // 15, and the teams of acme: their list, and the members (developers, Owners) and repositories (developers) the file
-    // declares; and acme/widgets' GET, made to find the repository, which is its settings' read too; its push mirrors'
-    // and tag protections' lists; and one list of webhooks each for acme and acme/widgets.
+    // declares; and acme/widgets' GET, made to find the repository, which is its settings' read too; its tag protections' list; its push mirrors' list;
+    // one list of webhooks each for acme and acme/widgets.
     expect(plan.stderr).toContain('24 requests.');
     const apply = await w.cli(['apply', '-c', file, '--yes'], env);
     expect(apply.code).toBe(0);
-    // 55 of the configuration's (with acme/widgets' settings: its GET, a PATCH and a PUT of its topics; its push mirrors: their
-    // list and one POST; its tag protections' list and POST; the two webhook lists, the POST of acme's webhook and the PATCH of
-    // acme/widgets'), and the create of apply's lock (its removal comes after the count).
-    expect(apply.stderr).toContain('31 write requests (56 in all).');
+    // 56 of the configuration's (with acme/widgets' settings: its GET, a PATCH and a PUT of its topics; its tag protections' list and POST; its push mirrors' list and POST;
+    // bob's PUT as a collaborator of the repository the plan creates; the two webhook lists, the POST of acme's webhook and the PATCH of acme/widgets'),
+    // and the create of apply's lock (its removal comes after the count).
+    expect(apply.stderr).toContain('32 write requests (57 in all).');
     expect(w.sandbox.requests().flatMap((r) => r.unknownFields)).toEqual([]);
     const again = await w.cli(['plan', '-c', file, '--detailed-exitcode'], env);
     expect(again.code).toBe(0);

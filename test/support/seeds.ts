@@ -2,7 +2,7 @@ import type { SeedFile } from '../../src/sandbox/index.js';
 
 /**
  * A sandbox seed with objects of every kind forgeform manages: users, an organisation with a label,
- * a team with a member and a repository, a repository with a label, a branch protection, a tag protection, a milestone, an issue, a push mirror and a webhook, an organisation webhook, an admin webhook and an
+ * a team with a member and a repository, a repository with a label, a collaborator, a branch protection, a tag protection, a milestone, an issue, a push mirror and a webhook, an organisation webhook, an admin webhook and an
  * Actions runner. The registry contract test and the export round trip use it; a new kind adds its
  * objects here.
  */
@@ -30,6 +30,7 @@ export const EVERY_KIND: SeedFile = {
       issues: [{ title: 'First', body: 'one', labels: ['bug'], milestone: 'v1' }],
       // The repository's settings (repo_settings) are the repository itself; its topics are one of them.
       topics: ['widgets'],
+      collaborators: { alice: 'read' },
       push_mirrors: [{ remote_address: 'https://mirror.example.com/acme/widgets.git', interval: '8h', sync_on_commit: true }],
       hooks: [{ type: 'gitea', config: { url: 'https://ci.example.com/widgets', content_type: 'form' }, events: ['push', 'pull_request'], branch_filter: 'main', active: true }],
     },

@@ -60,7 +60,8 @@ describe('schemas/forgeform.schema.json', () => {
 describe('one definition per field', () => {
   it('gives every field of every kind its config definition, which is the schema of that field in the kind’s definition', () => {
     const schema = JSON.parse(read(SCHEMA_PATH as string)) as { definitions: Record<string, { properties: Record<string, unknown> }> };
-    const all = Object.values(schema.definitions).flatMap((d) => Object.values(d.properties ?? {}).flatMap((p) => [p, ...Object.values((p as { properties?: object }).properties ?? {})]));
+    // A definition may be one field's schema itself (a collaborator is its permission: `alice: write`).
+    const all = [...Object.values(schema.definitions), ...Object.values(schema.definitions).flatMap((d) => Object.values(d.properties ?? {}).flatMap((p) => [p, ...Object.values((p as { properties?: object }).properties ?? {})]))];
     for (const kind of kinds)
       for (const f of kind.fields) {
         expect(f.config, `${kind.name}.${f.name} has no config definition`).toBeDefined();

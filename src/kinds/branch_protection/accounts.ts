@@ -6,14 +6,15 @@
 import { isApiError } from '../../gitea/errors.js';
 import { apiPath } from '../../gitea/path.js';
 import { asSet } from '../fields.js';
-import { SERVER_SCOPE, type AnyRequest, type CurrentObject, type DesiredObject, type PrepareRequest, type Problem, type RequestScope, type ScopeContext } from '../../model/index.js';
+import type { CurrentObject, DesiredObject, OpsRequest, PrepareRequest, Problem, RequestScope, ScopeContext } from '../../model/index.js';
+import { collaboratorKind } from '../collaborator/index.js';
 import { teamKind } from '../team/index.js';
-import { userKind } from '../user/index.js';
+import { lookUpUsers } from '../user/accounts.js';
 import type { AccountsRun, AccountTypes, KnownAccounts } from './types.js';
 
 
 export function runState(): AccountsRun {
-  return { teams: new Map(), declared: new WeakMap(), accounts: new Map() };
+  return { teams: new Map(), declared: new WeakMap(), accounts: new Map(), collaboratorChanges: new Map() };
 }
 
 
@@ -60,49 +61,6 @@ function teamsOf(ctx: ScopeContext, byOrg: AccountsRun['teams'], org: string): P
 }
 
 /**
- * Whether the plan manages users: at plan time, the config has a users section; at apply, the saved
- * plan makes one of the users named (then its users are projected, and were read, already).
- */
-function usersManaged(req: AnyRequest<AccountTypes>, names: Set<string>): boolean {
-  if (req.phase === 'plan') return Boolean(req.config.users);
-  return [...names].some((n) => req.ctx.madeBy(userKind, SERVER_SCOPE, n) !== undefined);
-}
-
-async function usersNamed(req: AnyRequest<AccountTypes>, names: Set<string>, created: Set<string>): Promise<KnownAccounts['users']> {
-  const { ctx } = req;
-  const known: KnownAccounts['users'] = new Map();
-  if (!names.size) return known;
-  // Users the plan itself creates or renames into existence count as existing.
-  if (usersManaged(req, names)) {
-    for (const u of await ctx.projected(userKind, SERVER_SCOPE)) {
-      if (!u.madeBy) continue;
-      known.set(lc(u.key), 'exists');
-      // A new account (not a renamed one) has no access to anything yet.
-      if (typeof u.id === 'object') created.add(lc(u.key));
-    }
-    // The planner has read every user already for the users section: no request more.
-    const all = new Set((await ctx.currentOf(userKind, SERVER_SCOPE)).map((u) => lc(u.key)));
-    for (const n of names) if (!known.has(lc(n))) known.set(lc(n), all.has(lc(n)) ? 'exists' : 'missing');
-    return known;
-  }
-  await Promise.all(
-    [...names].map(async (n) => {
-      if (known.has(lc(n))) return;
-      try {
-        await ctx.cachedGet(apiPath('users', lc(n)), { object: `user ${n}` });
-        known.set(lc(n), 'exists');
-      } catch (e) {
-        if (isApiError(e, 404)) known.set(lc(n), 'missing');
-        // A name left by a rename answers 307 to the new one.
-        else if (isApiError(e) && e.status !== undefined && e.status >= 300 && e.status < 400) known.set(lc(n), 'renamed');
-        else throw e;
-      }
-    }),
-  );
-  return known;
-}
-
-/**
  * The accounts the desired protections of one repository name, looked up: at plan time for check, and
  * again at apply (the desired objects then being what the saved plan's changes show) for the guard,
  * so that a rule naming an account gone since the plan is refused before anything is written.
@@ -112,18 +70,53 @@ export async function lookUpAccounts(req: PrepareRequest<AccountTypes>, needs: A
   const teamNames = namesIn(desired, isTeamList);
   const created = new Set<string>();
   const [users, teams] = await Promise.all([
-    usersNamed(req, namesIn(desired, isUserList), created),
+    lookUpUsers(req, namesIn(desired, isUserList), created),
     // Team lists on a user's repository are an error of their own (check); no lookup there.
     teamNames.size && scope.repo?.ownerIsOrg && !scope.pendingCreate ? teamsOf(ctx, run.teams, scope.owner) : Promise.resolve(undefined),
   ]);
+  const collaborators = collaboratorsPlanned(req, namesIn(desired, isUserList));
   const noWrite = new Map<string, string>();
   for (const need of ['write', 'read'] as const) {
     const lists = Object.keys(needs).filter((f) => needs[f] === need);
-    for (const [name, why] of await withoutAccess(scope, need, added(desired, current, lists), users, created, ctx)) noWrite.set(`${need} ${name}`, why);
+    for (const [name, why] of await withoutAccess(scope, need, added(desired, current, lists), users, created, ctx, collaborators)) noWrite.set(`${need} ${name}`, why);
   }
   const known = { users, ...(teams ? { teams } : {}), ...(noWrite.size ? { noWrite } : {}) };
   run.accounts.set(scope.name, known);
   return known;
+}
+
+/**
+ * The collaborators this plan adds or changes among the users the objects name (lower-cased name → its
+ * permission once applied), where the plan manages the repository's collaborators; their changes are
+ * what the objects wait for (waitForCollaborators). Nothing is read: a repository whose collaborators
+ * the plan does not manage has none here.
+ */
+function collaboratorsPlanned(req: PrepareRequest<AccountTypes>, names: Set<string>): Map<string, string> {
+  const { scope, ctx, run } = req;
+  const planned = new Map<string, string>();
+  const changes = new Map<string, string>();
+  const wanted = new Set([...names].map(lc));
+  for (const c of ctx.planned(collaboratorKind, scope) ?? []) {
+    if (!wanted.has(lc(c.key))) continue;
+    planned.set(lc(c.key), String(c.fields.permission ?? ''));
+    const by = c.madeBy ?? c.changedBy;
+    if (by) changes.set(lc(c.key), by);
+  }
+  run.collaboratorChanges.set(scope.name, changes);
+  return planned;
+}
+
+/**
+ * The changes this object waits for: the adds and changes of the collaborators its user lists name (Gitea
+ * drops from a list a user without the access it needs, so the access comes first). Its kind lists the
+ * collaborator kind in `after`.
+ */
+export function waitForCollaborators(req: OpsRequest<AccountTypes>): string[] {
+  if (req.action === 'delete') return [];
+  const changes = req.run.collaboratorChanges.get(req.scope.name);
+  if (!changes?.size) return [];
+  const names = Object.entries(req.desired.fields).flatMap(([field, value]) => (isUserList(field) && Array.isArray(value) ? value.map((v) => lc(String(v))) : []));
+  return [...new Set(names.flatMap((n) => changes.get(n) ?? []))];
 }
 
 /** The names the lists add to the objects as the server has them (those already listed were kept: nothing to ask). */
@@ -144,13 +137,24 @@ function added(desired: DesiredObject[], current: CurrentObject[], lists: string
 /**
  * The added names Gitea would drop for want of access (write, or read): a user this plan creates (it
  * has none yet, unless it owns the repository), and an existing user whose permission, one cheap GET
- * per name and repository, is below it. A repository the plan creates is not asked.
+ * per name and repository, is below it (unless this plan gives it enough as a collaborator). A repository
+ * the plan creates is not asked.
  */
-async function withoutAccess(scope: RequestScope, need: 'read' | 'write', names: Set<string>, users: KnownAccounts['users'], created: Set<string>, ctx: ScopeContext): Promise<Map<string, string>> {
+async function withoutAccess(
+  scope: RequestScope,
+  need: 'read' | 'write',
+  names: Set<string>,
+  users: KnownAccounts['users'],
+  created: Set<string>,
+  ctx: ScopeContext,
+  collaborators: Map<string, string>,
+): Promise<Map<string, string>> {
   const out = new Map<string, string>();
   const { owner } = scope;
   await Promise.all(
     [...names].map(async (name) => {
+      // A collaborator this plan gives enough access has it before the object is written (it waits for it).
+      if (ENOUGH[need].has(collaborators.get(lc(name)) ?? '')) return;
       if (created.has(lc(name))) {
         // Owning the repository (a user's, created with it) is the one access a new account has: names are unique across users and organisations.
         if (lc(owner) !== lc(name))

@@ -1,4 +1,5 @@
 import { defineKind } from '../../model/index.js';
+import { collaboratorKind } from '../collaborator/index.js';
 import { teamKind } from '../team/index.js';
 import { userKind } from '../user/index.js';
 import { runState } from './accounts.js';
@@ -21,7 +22,8 @@ export const branchProtectionKind = defineKind<BranchProtectionTypes['config'], 
   scopeType: 'repo',
   actions: ['create', 'update', 'delete'],
   // Users and teams the plan creates count as existing in the allowlists (src/kinds/branch_protection/accounts.ts).
-  after: [userKind.name, teamKind.name],
+  // Collaborators this plan gives write access count as writers, and a rule waits for their change.
+  after: [userKind.name, teamKind.name, collaboratorKind.name],
   // The user lists name users, the team lists teams of the repository's organisation: a rule waits for
   // the create (or rename) of each one it names (issue 17 item 5, issue 21).
   references: Object.fromEntries([

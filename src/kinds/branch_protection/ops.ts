@@ -1,5 +1,6 @@
 import { apiPath } from '../../gitea/path.js';
 import type { Op, Writing } from '../../model/index.js';
+import { waitForCollaborators } from './accounts.js';
 import type { BranchProtectionTypes } from './types.js';
 
 /**
@@ -41,4 +42,7 @@ export const writing = {
     const op: Op = { method: 'PATCH', path: `${base}/${encodeURIComponent(desired.key)}`, body };
     return [op];
   },
+
+  /** A user the rule names whom this plan makes (or changes as) a collaborator: the rule is written after, or Gitea would drop it from a write list. */
+  dependsOn: waitForCollaborators,
 } satisfies Writing<BranchProtectionTypes>;

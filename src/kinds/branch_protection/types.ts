@@ -21,6 +21,8 @@ export interface AccountsRun {
   declared: WeakMap<DesiredObject, Record<string, unknown>>;
   /** The accounts each repository's rules name, as prepare looked them up (by scope name): what the guard judges at apply. */
   accounts: Map<string, KnownAccounts>;
+  /** The changes of this plan that add or change a collaborator a repository's objects name (by scope name, then lower-cased user name): the objects wait for them. */
+  collaboratorChanges: Map<string, Map<string, string>>;
 }
 
 /** A rule as the server answers it (its shape checked): the fields by their names. */

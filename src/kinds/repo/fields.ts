@@ -97,13 +97,18 @@ export const scopeEntries: EntrySpec[] = [
       'Settings of the existing repository (description, visibility, units, merge styles, topics…): only the fields written are managed. See docs/kinds/settings.md.',
     $ref: '#/definitions/repo_settings',
   }),
-  configEntry('push_mirrors', {
-    title: 'Push mirrors',
-    description:
-      'Remotes this repository is pushed to, as a list identified by remote_address. The server cannot edit a push mirror: a change is a delete and a create. With policy.prune containing "push_mirrors", push mirrors not listed here are deleted. See docs/kinds/push-mirrors.md.',
-    type: 'array',
-    items: { $ref: '#/definitions/push_mirror' },
-  }),
+  configEntry(
+    'collaborators',
+    byName(
+      {
+        title: 'Collaborators',
+        description:
+          'Users with access to the repository, each with its permission: read, write or admin (`alice: write`). Users not listed are left alone, unless policy.prune contains "collaborators": then they are removed. The owner and the members of the organisation\'s teams are not collaborators. See docs/kinds/collaborators.md.',
+      },
+      { type: 'string', minLength: 1, pattern: '^[A-Za-z0-9_.-]+$', errorMessage: 'must be a user name (letters, digits, "-", "_" and ".")' },
+      'collaborator',
+    ),
+  ),
   configEntry(
     'tag_protections',
     byName(
@@ -112,6 +117,13 @@ export const scopeEntries: EntrySpec[] = [
       'tag_protection',
     ),
   ),
+  configEntry('push_mirrors', {
+    title: 'Push mirrors',
+    description:
+      'Remotes this repository is pushed to, as a list identified by remote_address. The server cannot edit a push mirror: a change is a delete and a create. With policy.prune containing "push_mirrors", push mirrors not listed here are deleted. See docs/kinds/push-mirrors.md.',
+    type: 'array',
+    items: { $ref: '#/definitions/push_mirror' },
+  }),
   configEntry('webhooks', webhooksSection('repository')),
   // npm run new-kind adds the section of a new repository kind here.
 ];

@@ -1,5 +1,6 @@
 import { defineKind } from '../../model/index.js';
 import { inEither, inForgejo, inGitea } from '../fields.js';
+import { collaboratorKind } from '../collaborator/index.js';
 import { teamKind } from '../team/index.js';
 import { userKind } from '../user/index.js';
 import { runState as accountsRunState } from '../branch_protection/accounts.js';
@@ -28,7 +29,8 @@ export const tagProtectionKind = defineKind<TagProtectionTypes['config'], TagPro
   actions: ['create', 'update', 'delete'],
   availability: TAG_PROTECTION_ROUTES,
   // Users and teams the plan creates count as existing in the allowlists; a protection waits for their creates.
-  after: [userKind.name, teamKind.name],
+  // Collaborators this plan gives access count as having it, and a protection waits for their change.
+  after: [userKind.name, teamKind.name, collaboratorKind.name],
   references: { whitelist_usernames: userKind, whitelist_teams: teamKind },
   runState: () => ({ ...accountsRunState(), tagAccounts: new Map() }),
   ...reading,

@@ -1,5 +1,6 @@
 import type { Writing } from '../../model/index.js';
 import { notAnActionOf } from '../actions.js';
+import { waitForCollaborators } from '../branch_protection/accounts.js';
 import { listPath } from './read.js';
 import type { TagProtectionTypes } from './types.js';
 
@@ -16,4 +17,7 @@ export const writing = {
     if (action !== 'update') return notAnActionOf('tag_protection', action);
     return [{ method: 'PATCH', path: `${base}/${Number(current.id)}`, body: Object.fromEntries(changed.map((f) => [f, desired.fields[f] ?? []])) }];
   },
+
+  /** A user an allowlist names whom this plan makes (or changes as) a collaborator: the protection is written after. */
+  dependsOn: waitForCollaborators,
 } satisfies Writing<TagProtectionTypes>;

@@ -10,6 +10,7 @@
 import { registerDomains } from '../core/registry.js';
 import { actionsDomain } from './actions/index.js';
 import { adminMiscDomain } from './admin-misc/index.js';
+import { collaboratorsDomain } from './collaborators/index.js';
 import { branchProtectionsDomain } from './branch-protections/index.js';
 import { hooksDomain } from './hooks/index.js';
 import { issuesDomain } from './issues/index.js';
@@ -37,6 +38,7 @@ export const DOMAINS = [
   tagProtectionsDomain,
   issuesDomain,
   reposDomain,
+  collaboratorsDomain,
   actionsDomain,
   adminMiscDomain,
   notificationsDomain,

@@ -280,6 +280,20 @@ export const QUIRKS = {
   teamMembersUnpagedWithoutPage: { gitea: { until: '1.25' }, forgejo: {} },
   /** The team lists (`/orgs/{org}/teams`, `/teams/{id}/members`, `/teams/{id}/repos`) send a `Link` header (Gitea main, 1.26). */
   teamListsLink: GITEA_ONLY('1.26'),
+  /**
+   * `GET /repos/{o}/{r}/collaborators` without `page` lists every collaborator: utils/page.go passes page 0
+   * through (Gitea v1.21.11 l.15) and the query limits only when page ≥ 1 (v1.21.11 models/repo/collaboration.go
+   * l.88–90; v1.22.6 … v1.25.4 models/db/list.go l.189 FindAndCount). Gitea main (1.26) makes it 1 (page.go
+   * l.15 `max(…, 1)`); Forgejo's db.Find turns 0 into 1 (v7.0.16 and v15.0.3 models/db/list.go l.153).
+   */
+  collaboratorsUnpagedWithoutPage: { gitea: { until: '1.25' } },
+  /**
+   * `PUT …/collaborators/{u}` is AddOrUpdateCollaborator (Gitea 1.23+, v1.23.8 routers/api/v1/repo/collaborators.go
+   * l.181–183, services/repository/collaboration.go l.21–25): the permission given, write without one (an
+   * existing collaborator too), a 500 `Invalid access mode` for another. Gitea ≤ 1.22 and Forgejo (v15.0.3 l.187–201):
+   * AddCollaborator at write (an existing one kept), then ChangeCollaborationAccessMode, which ignores an unknown one.
+   */
+  collaboratorAddOrUpdate: GITEA_ONLY('1.23'),
   /** `POST /admin/users/{u}/badges` with a badge the user has: inserted again (no unique index), 204. */
   badgeAddDuplicates: { gitea: { since: '1.22', until: '1.25' } },
   /**

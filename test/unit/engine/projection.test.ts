@@ -34,7 +34,7 @@ describe('the projection: kinds as the plan leaves them', () => {
     const source = new Map([[rename.id, cur[0]], [update.id, cur[1]], [del.id, cur[2]]]);
     expect(project(cur, [rename, update, del, create], { sourceOf: (id) => source.get(id), intentOf })).toEqual([
       { key: 'new', id: 1, fields: { color: 'red' }, madeBy: rename.id },
-      { key: 'edit', id: 2, fields: { color: 'blue', tags: [] } },
+      { key: 'edit', id: 2, fields: { color: 'blue', tags: [] }, changedBy: update.id },
       { key: 'same', id: 4, fields: { color: 'red' } },
       { key: 'fresh', id: { $ref: create.id }, fields: { color: 'green' }, madeBy: create.id },
     ]);

@@ -10,7 +10,6 @@ import { listOptions, paginate, setLinkHeader, setTotalCountHeader } from '../..
 import { apiError, json } from '../../http/respond.js';
 import type { ApiRouter } from '../../http/router.js';
 import { toRepo } from './convert.js';
-import { toUser } from '../users/convert.js';
 import { repoAccessMode, userVisibleTo } from '../../core/permissions.js';
 import { AccessMode, nowIso, REPOS, type Owner } from '../../core/state.js';
 import { checkUsableName, fail, isFailure } from '../../core/failure.js';
@@ -88,9 +87,6 @@ function listOwnerRepos(ctx: ApiContext, owner: Owner): Response {
   );
 }
 
-/** `perm.AccessMode.ToString()`. */
-const MODE_NAMES: Record<number, string> = { [AccessMode.None]: 'none', [AccessMode.Read]: 'read', [AccessMode.Write]: 'write', [AccessMode.Admin]: 'admin', [AccessMode.Owner]: 'owner' };
-
 export function registerRepoRoutes(r: ApiRouter): void {
   r.on('POST', '/admin/users/:username/repos', ...ADMIN_STEPS, userAssignment, bind(CreateRepoOption), (ctx) => {
     const res = createRepoForOwner(ctx.state, ctx.contextUser!.id, formOf(ctx, CreateRepoOption));
@@ -103,19 +99,6 @@ export function registerRepoRoutes(r: ApiRouter): void {
   r.on('GET', '/repos/:owner/:repo', ...repoRoute, (ctx) => json(200, toRepo(ctx, ctx.repo!, ctx.repoMode)));
   r.on('PATCH', '/repos/:owner/:repo', ...repoRoute, reqToken, reqRepoAdmin, bind(EditRepoOption), editRepo);
   registerTopicRoutes(r, repoRoute);
-
-  // `GetRepoPermissions` (Gitea v1.25.4 routers/api/v1/repo/collaborators.go l.248–301): the access
-  // GetUserRepoPermission gives a user, named as AccessMode.ToString() does.
-  r.on('GET', '/repos/:owner/:repo/collaborators/:collaborator/permission', ...repoRoute, reqToken, (ctx) => {
-    const doer = ctx.doer!;
-    const name = ctx.params.collaborator ?? '';
-    if (!doer.isAdmin && doer.name.toLowerCase() !== name.toLowerCase() && ctx.repoMode < AccessMode.Admin)
-      return apiError(ctx.root, 403, 'Only admins can query all permissions, repo admins can query all repo permissions, collaborators can query only their own');
-    const user = ctx.state.userByName(name);
-    if (!user) return apiError(ctx.root, 404, `user does not exist [uid: 0, name: ${name}]`);
-    const mode = MODE_NAMES[repoAccessMode(ctx.state, ctx.repo!, user)] ?? 'none';
-    return json(200, { user: toUser(ctx, user, doer), permission: mode, role_name: mode });
-  });
 
   r.on('GET', '/orgs/:org/repos', scope('organization'), orgAssignment, (ctx) => listOwnerRepos(ctx, ctx.contextUser!));
 

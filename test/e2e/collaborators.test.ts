@@ -1,0 +1,257 @@
+// Collaborators end to end: the built CLI against the sandbox (see test/e2e/helpers.ts).
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { FLAVOURS } from '../../src/sandbox/flavours/flavour.js';
+import { loadSeedFile, type SeedFile } from '../../src/sandbox/index.js';
+import { calls, writes, world, type World } from './helpers.js';
+
+const seed: SeedFile = {
+  users: [
+    { username: 'root', admin: true, email: 'root@example.com' },
+    { username: 'olga', email: 'olga@example.com' },
+    { username: 'alice', email: 'alice@example.com' },
+    { username: 'Bob', email: 'bob@example.com' },
+    { username: 'carol', email: 'carol@example.com' },
+    { username: 'dave', email: 'dave@example.com' },
+  ],
+  orgs: [{ name: 'acme', owners: ['root'] }],
+  repos: [
+    { name: 'acme/widgets', collaborators: { Bob: 'read', carol: 'write', dave: 'admin' } },
+    { name: 'olga/notes', collaborators: {} },
+  ],
+};
+
+const CONFIG = `version: 1
+policy:
+  prune: [collaborators]
+repos:
+  acme/widgets:
+    collaborators:
+      alice: write
+      bob: write
+      dave: admin
+  olga/notes:
+    collaborators:
+      alice: read
+`;
+
+let w: World;
+afterEach(async () => w?.sandbox.close());
+
+async function collaborators(w: World, repo: string): Promise<Record<string, string>> {
+  const users = (await w.api<{ login: string }[]>('GET', `repos/${repo}/collaborators?limit=50&page=1`)).body;
+  const out: Record<string, string> = {};
+  for (const u of users) out[u.login] = (await w.api<{ permission: string }>('GET', `repos/${repo}/collaborators/${u.login}/permission`)).body.permission;
+  return out;
+}
+
+describe('collaborators end to end', () => {
+  it('plans each collaborator added, changed and removed; apply sends one request each; the next plan is empty', async () => {
+    w = await world(seed);
+    const file = w.config(CONFIG);
+    const plan = await w.cli(['plan', '-c', file, '--detailed-exitcode']);
+    expect(plan.code, plan.stderr).toBe(2);
+    const out = plan.stdout;
+    expect(out).toMatch(/# repo:acme\/widgets\n\s+\+ collaborator "alice"\n\s+\+ permission = "write"\n/);
+    // Names are case-insensitive: the server's "Bob" is the declared "bob", changed, not deleted and added.
+    expect(out).toMatch(/~ collaborator "bob"\n\s+~ permission: "read" → "write"\n/);
+    expect(out).toContain('- collaborator "carol"');
+    expect(out).not.toContain('collaborator "dave"');
+    expect(out).toMatch(/# repo:olga\/notes\n\s+\+ collaborator "alice"\n\s+\+ permission = "read"\n/);
+    // One list per repository; a permission read only for the declared collaborators the server has
+    // (Bob, dave): none for alice (to add) nor carol (only pruned); alice looked up once as a user.
+    const reads = calls(w.sandbox).filter((c) => c.includes('collaborators') || c.startsWith('GET users/'));
+    expect(reads.sort()).toEqual(
+      [
+        'GET repos/acme/widgets/collaborators',
+        'GET repos/olga/notes/collaborators',
+        'GET repos/acme/widgets/collaborators/Bob/permission',
+        'GET repos/acme/widgets/collaborators/dave/permission',
+        'GET users/alice',
+      ].sort(),
+    );
+
+    w.sandbox.clearRequests();
+    const apply = await w.cli(['apply', '-c', file, '--yes']);
+    expect(apply.code, apply.stdout + apply.stderr).toBe(0);
+    expect(writes(w.sandbox).sort()).toEqual(
+      ['PUT repos/acme/widgets/collaborators/alice', 'PUT repos/acme/widgets/collaborators/bob', 'DELETE repos/acme/widgets/collaborators/carol', 'PUT repos/olga/notes/collaborators/alice'].sort(),
+    );
+    const puts = w.sandbox.requests().filter((r) => r.method === 'PUT');
+    expect(puts.map((r) => r.body)).toEqual(expect.arrayContaining([{ permission: 'write' }, { permission: 'read' }]));
+    expect(puts.every((r) => Object.keys(r.body as object).join() === 'permission')).toBe(true);
+    expect(w.sandbox.requests().flatMap((r) => r.unknownFields)).toEqual([]);
+    expect(await collaborators(w, 'acme/widgets')).toEqual({ Bob: 'write', dave: 'admin', alice: 'write' });
+    expect(await collaborators(w, 'olga/notes')).toEqual({ alice: 'read' });
+
+    const again = await w.cli(['plan', '-c', file, '--detailed-exitcode']);
+    expect(again.code, again.stdout).toBe(0);
+    expect(again.stdout).toContain('No changes');
+  });
+
+  it('without collaborators in policy.prune, a collaborator not listed is left alone', async () => {
+    w = await world(seed);
+    const file = w.config('version: 1\nrepos:\n  acme/widgets:\n    collaborators:\n      bob: read\n');
+    const plan = await w.cli(['plan', '-c', file, '--detailed-exitcode']);
+    expect(plan.code, plan.stdout + plan.stderr).toBe(0);
+    expect(plan.stdout).not.toContain('- collaborator');
+    const apply = await w.cli(['apply', '-c', file, '--yes']);
+    expect(apply.code, apply.stdout + apply.stderr).toBe(0);
+    expect(writes(w.sandbox)).toEqual([]);
+    expect(Object.keys(await collaborators(w, 'acme/widgets')).sort()).toEqual(['Bob', 'carol', 'dave']);
+  });
+
+  it('applies a saved plan exactly, and a saved plan whose collaborator changed since is refused as stale', async () => {
+    w = await world(seed);
+    const file = w.config(CONFIG);
+    const saved = `${w.dir}/collaborators.plan`;
+    expect((await w.cli(['plan', '-c', file, '--out', saved])).code).toBe(0);
+    // Someone changes bob in the meantime.
+    await w.api('PUT', 'repos/acme/widgets/collaborators/bob', { permission: 'admin' });
+    w.sandbox.clearRequests();
+    const apply = await w.cli(['apply', saved]);
+    expect(apply.code, apply.stdout + apply.stderr).not.toBe(0);
+    expect(apply.stdout + apply.stderr).toMatch(/collaborator "bob"[\s\S]*(changed|stale)|(changed|stale)[\s\S]*collaborator "bob"/);
+    expect(writes(w.sandbox).filter((c) => c.endsWith('/bob'))).toEqual([]);
+
+    const fresh = `${w.dir}/fresh.plan`;
+    expect((await w.cli(['plan', '-c', file, '--out', fresh])).code).toBe(0);
+    const ok = await w.cli(['apply', fresh]);
+    expect(ok.code, ok.stdout + ok.stderr).toBe(0);
+    expect(await collaborators(w, 'acme/widgets')).toEqual({ Bob: 'write', dave: 'admin', alice: 'write' });
+  });
+
+  it('refuses at their place the repository owner, a user that does not exist, and a renamed user; nothing is written', async () => {
+    w = await world(seed);
+    expect((await w.api('POST', 'admin/users/carol/rename', { new_username: 'caroline' })).status).toBe(204);
+    const file = w.config('version: 1\nrepos:\n  olga/notes:\n    collaborators:\n      olga: admin\n      ghost: read\n      carol: read\n  acme/widgets:\n    collaborators:\n      acme: read\n');
+    const plan = await w.cli(['plan', '-c', file]);
+    expect(plan.code, plan.stdout + plan.stderr).toBe(1);
+    expect(plan.stderr).toMatch(/:5:7: collaborator "olga" in olga\/notes: "olga" owns olga\/notes/);
+    expect(plan.stderr).toMatch(/:6:7: collaborator "ghost" in olga\/notes: user "ghost" does not exist on the server/);
+    expect(plan.stderr).toMatch(/:7:7: collaborator "carol" in olga\/notes: user "carol" was renamed on the server/);
+    expect(plan.stderr).toMatch(/:10:7: collaborator "acme" in acme\/widgets: "acme" is the organisation that owns acme\/widgets/);
+    w.sandbox.clearRequests();
+    const apply = await w.cli(['apply', '-c', file, '--yes']);
+    expect(apply.code).toBe(1);
+    expect(writes(w.sandbox)).toEqual([]);
+  });
+
+  it('a user the plan creates is made before it is added as a collaborator', async () => {
+    w = await world(seed);
+    const file = w.config('version: 1\nusers:\n  root: {}\n  erin: { email: erin@example.com, password: "${ERIN_PASSWORD}" }\nrepos:\n  acme/widgets:\n    collaborators:\n      erin: write\n');
+    const env = { ERIN_PASSWORD: 'a-Long-passw0rd!' };
+    const plan = await w.cli(['plan', '-c', file, '--detailed-exitcode'], env);
+    expect(plan.code, plan.stdout + plan.stderr).toBe(2);
+    expect(plan.stdout).toContain('+ collaborator "erin"');
+    // The users section is read anyway: no lookup of erin.
+    expect(calls(w.sandbox).filter((c) => c.startsWith('GET users/'))).toEqual([]);
+    w.sandbox.clearRequests();
+    const apply = await w.cli(['apply', '-c', file, '--yes'], env);
+    expect(apply.code, apply.stdout + apply.stderr).toBe(0);
+    const made = writes(w.sandbox);
+    expect(made.indexOf('PUT repos/acme/widgets/collaborators/erin')).toBeGreaterThan(made.indexOf('POST admin/users'));
+    expect((await collaborators(w, 'acme/widgets')).erin).toBe('write');
+  });
+});
+
+describe('branch protections name collaborators', () => {
+  it('a collaborator given write by this plan is added before the protection that whitelists it, without a permission lookup', async () => {
+    w = await world(seed);
+    const file = w.config(`version: 1
+repos:
+  acme/widgets:
+    collaborators:
+      alice: write
+      Bob: write
+    branch_protections:
+      main:
+        enable_push: true
+        enable_push_whitelist: true
+        push_whitelist_usernames: [alice, Bob]
+`);
+    const plan = await w.cli(['plan', '-c', file, '--detailed-exitcode']);
+    expect(plan.code, plan.stdout + plan.stderr).toBe(2);
+    // bob is read on the server and write once the plan is applied: no lookup of either's permission for the rule.
+    expect(calls(w.sandbox).filter((c) => c.endsWith('/permission'))).toEqual(['GET repos/acme/widgets/collaborators/Bob/permission']);
+    w.sandbox.clearRequests();
+    const apply = await w.cli(['apply', '-c', file, '--yes']);
+    expect(apply.code, apply.stdout + apply.stderr).toBe(0);
+    const made = writes(w.sandbox);
+    const rule = made.indexOf('POST repos/acme/widgets/branch_protections');
+    expect(rule).toBeGreaterThan(made.indexOf('PUT repos/acme/widgets/collaborators/alice'));
+    expect(rule).toBeGreaterThan(made.indexOf('PUT repos/acme/widgets/collaborators/Bob'));
+    const got = (await w.api<{ push_whitelist_usernames: string[] }>('GET', 'repos/acme/widgets/branch_protections/main')).body;
+    expect([...got.push_whitelist_usernames].map((n) => n.toLowerCase()).sort()).toEqual(['alice', 'bob']);
+    const again = await w.cli(['plan', '-c', file, '--detailed-exitcode']);
+    expect(again.code, again.stdout + again.stderr).toBe(0);
+  });
+
+  it('a collaborator the plan gives only read is still refused in a write list, at its place', async () => {
+    w = await world(seed);
+    const file = w.config('version: 1\nrepos:\n  acme/widgets:\n    collaborators:\n      alice: read\n    branch_protections:\n      main: { enable_push: true, enable_push_whitelist: true, push_whitelist_usernames: [alice] }\n');
+    const plan = await w.cli(['plan', '-c', file]);
+    expect(plan.code, plan.stdout + plan.stderr).toBe(1);
+    expect(plan.stderr).toMatch(/push_whitelist_usernames: user "alice" has no write access to acme\/widgets/);
+  });
+});
+
+describe('the permission read back is the level the user has', () => {
+  it('a site administrator reads as owner: any declared permission is met; export writes admin', async () => {
+    w = await world({ ...seed, repos: [{ name: 'acme/widgets', collaborators: { root: 'read' } }] });
+    const file = w.config('version: 1\nrepos:\n  acme/widgets:\n    collaborators:\n      root: write\n');
+    const plan = await w.cli(['plan', '-c', file, '--detailed-exitcode']);
+    expect(plan.code, plan.stdout + plan.stderr).toBe(0);
+    const out = `${w.dir}/exported.yaml`;
+    const exported = await w.cli(['export', '-o', out, '--include', 'collaborators', '--include', 'acme/widgets']);
+    expect(exported.code, exported.stdout + exported.stderr).toBe(0);
+    expect(readFileSync(out, 'utf8')).toMatch(/collaborators:\n\s+root: admin/);
+  });
+});
+
+describe('export of collaborators', () => {
+  it('exports each repository\'s collaborators with their permission, and the export plans no change', async () => {
+    w = await world(seed);
+    const out = `${w.dir}/exported.yaml`;
+    const exported = await w.cli(['export', '-o', out]);
+    expect(exported.code, exported.stderr).toBe(0);
+    const text = readFileSync(out, 'utf8');
+    expect(text).toMatch(/collaborators:\n\s+Bob: read\n\s+carol: write\n\s+dave: admin\n/);
+    w.sandbox.clearRequests();
+    const plan = await w.cli(['plan', '-c', out, '--detailed-exitcode']);
+    expect(plan.code, plan.stdout + plan.stderr).toBe(0);
+    expect(writes(w.sandbox)).toEqual([]);
+  });
+});
+
+describe('the collaborators example', () => {
+  it('plans, applies, and then plans no changes (examples/collaborators)', async () => {
+    const dir = fileURLToPath(new URL('../../examples/collaborators/', import.meta.url));
+    w = await world(loadSeedFile(`${dir}seed.yaml`));
+    const file = `${dir}forgeform.yaml`;
+    const plan = await w.cli(['plan', '-c', file, '--detailed-exitcode']);
+    expect(plan.code, plan.stdout + plan.stderr).toBe(2);
+    expect(plan.stdout).toContain('- collaborator "mallory"');
+    const apply = await w.cli(['apply', '-c', file, '--yes']);
+    expect(apply.code, apply.stdout + apply.stderr).toBe(0);
+    expect(w.sandbox.requests().flatMap((r) => r.unknownFields)).toEqual([]);
+    const again = await w.cli(['plan', '-c', file, '--detailed-exitcode']);
+    expect(again.code, again.stdout).toBe(0);
+  });
+});
+
+// Every flavour serves the collaborator routes (Gitea 1.21 on, Forgejo 7 on): plan → apply → plan is empty on each.
+describe.each(FLAVOURS.map((f) => [f.name] as const))('collaborators on %s', (flavour) => {
+  it('plan → apply → plan is empty', async () => {
+    w = await world(seed, { flavour });
+    const file = w.config(CONFIG);
+    const plan = await w.cli(['plan', '-c', file, '--detailed-exitcode']);
+    expect(plan.code, plan.stdout + plan.stderr).toBe(2);
+    const apply = await w.cli(['apply', '-c', file, '--yes']);
+    expect(apply.code, apply.stdout + apply.stderr).toBe(0);
+    expect(await collaborators(w, 'acme/widgets')).toEqual({ Bob: 'write', dave: 'admin', alice: 'write' });
+    const again = await w.cli(['plan', '-c', file, '--detailed-exitcode']);
+    expect(again.code, again.stdout).toBe(0);
+  });
+});
