@@ -26,7 +26,7 @@ export class UserError extends Error {
 export class Output {
   readonly out: Colors;
   readonly err: Colors;
-  private secrets: string[] = [];
+  private masked: string[] = [];
   private added = new Set<string>();
   /** How many of knownSecretValues() the mask holds. */
   private seenSecrets = 0;
@@ -53,13 +53,13 @@ export class Output {
     for (const v of known) for (const form of maskForms(v)) all.add(form);
     this.seenSecrets = known.size;
     // Longest first: a line of a value must not break the match of the whole value.
-    this.secrets = [...all].sort((a, b) => b.length - a.length);
+    this.masked = [...all].sort((a, b) => b.length - a.length);
   }
 
   mask(text: string): string {
     if (knownSecretValues().size !== this.seenSecrets) this.rebuild();
     let t = text;
-    for (const s of this.secrets) t = t.split(s).join(SENSITIVE);
+    for (const s of this.masked) t = t.split(s).join(SENSITIVE);
     return t;
   }
 

@@ -52,7 +52,7 @@ export interface Policy {
    * admin (system and default) webhook not under hooks; runners: every Actions runner not under
    * actions.runners. Without it nothing is ever deleted.
    */
-  prune?: ('labels' | 'teams' | 'branch_protections' | 'users' | 'hooks' | 'runners' | 'tag_protections' | 'push_mirrors' | 'collaborators' | 'webhooks')[];
+  prune?: ('labels' | 'teams' | 'branch_protections' | 'users' | 'hooks' | 'runners' | 'tag_protections' | 'push_mirrors' | 'collaborators' | 'secrets' | 'variables' | 'webhooks')[];
   /**
    * A plan with more deletions than this is unsafe: plan exits 3 and apply refuses without --force. Default
    * 10.
@@ -130,6 +130,18 @@ export interface OrgConfig {
    */
   teams?: Record<string, TeamConfig>;
   /**
+   * Actions secrets of the organisation, by name (upper-case); their values come from environment variables.
+   * With policy.prune containing "secrets", secrets of the organisation not listed here are deleted. See
+   * docs/kinds/secrets.md.
+   */
+  secrets?: Record<string, ActionsSecretConfig>;
+  /**
+   * Actions variables of the organisation, by name (upper-case). Gitea 1.22+ or Forgejo 8+. With policy.prune
+   * containing "variables", variables of the organisation not listed here are deleted. See
+   * docs/kinds/variables.md.
+   */
+  variables?: Record<string, ActionsVariableConfig>;
+  /**
    * Webhooks of the organisation, a list: a hook has no name on the server, its identity is type + url
    * (changing either is a delete and a create). With policy.prune containing "webhooks", webhooks of the
    * organisation not listed here are deleted. See docs/kinds/webhooks.md.
@@ -171,6 +183,18 @@ export interface RepoConfig {
    * fields written are managed. See docs/kinds/settings.md.
    */
   settings?: RepoSettingsConfig;
+  /**
+   * Actions secrets of the repository, by name (upper-case); their values come from environment variables.
+   * Gitea 1.22+ or Forgejo 8+. With policy.prune containing "secrets", secrets of the repository not listed
+   * here are deleted. See docs/kinds/secrets.md.
+   */
+  secrets?: Record<string, ActionsSecretConfig>;
+  /**
+   * Actions variables of the repository, by name (upper-case). Gitea 1.22+ or Forgejo 8+. With policy.prune
+   * containing "variables", variables of the repository not listed here are deleted. See
+   * docs/kinds/variables.md.
+   */
+  variables?: Record<string, ActionsVariableConfig>;
   /**
    * Users with access to the repository, each with its permission: read, write or admin (`alice: write`).
    * Users not listed are left alone, unless policy.prune contains "collaborators": then they are removed. The
@@ -850,6 +874,37 @@ export interface PushMirrorConfig {
  * the collaboration and its teams; owner for site administrators and organisation owners).
  */
 export type CollaboratorConfig = 'read' | 'write' | 'admin';
+
+/** An Actions secret, keyed by its name (upper-case). Its value is write-only: never read back, never printed. */
+export interface ActionsSecretConfig {
+  /**
+   * The value workflows read as ${{ secrets.NAME }}. Must come from an environment variable
+   * ("${DEPLOY_TOKEN}"): it is never printed nor saved in a plan file. The server never returns it, so a
+   * changed value cannot be seen: it is sent when the secret is created, with any edit of its description,
+   * and to every declared secret with --rotate-secrets.
+   */
+  value: string;
+  /**
+   * Text shown with the secret (Gitea 1.24 and newer; at most 4096 characters). Read back and compared;
+   * changing it sends the value again (the server takes both in one request).
+   */
+  description?: string;
+}
+
+/** An Actions variable, keyed by its name (upper-case). Its value is read back and compared. */
+export interface ActionsVariableConfig {
+  /**
+   * The value workflows read as ${{ vars.NAME }}. Required, not empty (the server refuses an empty value).
+   * Compared as the server stores it: line breaks CRLF become LF; spaces are kept.
+   */
+  value: string;
+  /**
+   * Text shown with the variable (Gitea 1.24 and newer; at most 4096 characters, the server cuts longer
+   * ones). Every edit of a variable sets its description, so forgeform sends the one the server has when it
+   * is not written.
+   */
+  description?: string;
+}
 
 /**
  * A repository's or an organisation's webhook. Identity: type + url. A field that is not written is not

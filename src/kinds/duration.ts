@@ -22,7 +22,7 @@ export function parseGoDuration(text: string): bigint | undefined {
   while (s !== '') {
     const m = part.exec(s);
     if (!m || (m[1] === '' && (m[2] ?? '') === '')) return undefined;
-    const unit = UNITS[m[3]!];
+    const unit = UNITS[m[3] ?? ''];
     if (unit === undefined) return undefined;
     const frac = m[2] ?? '';
     total += BigInt(m[1] || '0') * unit + (frac ? (BigInt(frac) * unit) / 10n ** BigInt(frac.length) : 0n);

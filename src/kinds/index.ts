@@ -8,6 +8,8 @@ import { runnerKind } from './runner/index.js';
 import { teamKind } from './team/index.js';
 import { userKind } from './user/index.js';
 import { repoSettingsKind } from './repo_settings/index.js';
+import { orgActionsSecretKind, repoActionsSecretKind } from './actions_secret/index.js';
+import { orgActionsVariableKind, repoActionsVariableKind } from './actions_variable/index.js';
 import { collaboratorKind } from './collaborator/index.js';
 import { tagProtectionKind } from './tag_protection/index.js';
 import { pushMirrorKind } from './push_mirror/index.js';
@@ -19,7 +21,7 @@ import { kindNamed, kindsByName, type Kind } from '../model/index.js';
  * first (a new organisation or repository may be owned by a new user), then the organisations and
  * repositories that other kinds' scopes may wait for, then the rest.
  */
-export const kinds: Kind[] = [userKind, orgKind, repoKind, repoSettingsKind, hookKind, runnerKind, orgLabelKind, repoLabelKind, teamKind, collaboratorKind, branchProtectionKind, tagProtectionKind, issueKind, pushMirrorKind, orgWebhookKind, repoWebhookKind];
+export const kinds: Kind[] = [userKind, orgKind, repoKind, repoSettingsKind, hookKind, runnerKind, orgLabelKind, repoLabelKind, teamKind, collaboratorKind, orgActionsSecretKind, orgActionsVariableKind, repoActionsSecretKind, repoActionsVariableKind, branchProtectionKind, tagProtectionKind, issueKind, pushMirrorKind, orgWebhookKind, repoWebhookKind];
 
 /** The same kinds by name (in the same order): what a change's kind name is looked up in. */
 export const registry: ReadonlyMap<string, Kind> = kindsByName(kinds);

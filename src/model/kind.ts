@@ -128,10 +128,10 @@ interface OpsInputBase {
  * What a change is about, by action: a create has only the declared object, a delete only the
  * server's, the others both. Narrow on `action` to reach them.
  */
-export type OpsSubject =
-  | { action: 'create'; desired: DesiredObject; current?: undefined }
-  | { action: 'update' | 'rename' | 'replace'; desired: DesiredObject; current: CurrentObject }
-  | { action: 'delete'; desired?: undefined; current: CurrentObject };
+export type OpsSubject<D extends DesiredObject = DesiredObject, C extends CurrentObject = CurrentObject> =
+  | { action: 'create'; desired: D; current?: undefined }
+  | { action: 'update' | 'rename' | 'replace'; desired: D; current: C }
+  | { action: 'delete'; desired?: undefined; current: C };
 
 /** The input of a kind's ops (and shown, dependsOn). */
 export type OpsInput = OpsInputBase & OpsSubject;

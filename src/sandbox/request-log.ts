@@ -36,7 +36,16 @@ export function isAdminAuthorization(header: string | undefined, state: SandboxS
 /** A log entry as served: credentials in the body and the query replaced by `(sensitive)`. */
 export function redactEntry(entry: RequestLogEntry): RequestLogEntry {
   const query = Object.fromEntries(Object.entries(entry.query).map(([k, v]) => [k, SECRET_KEY.test(k) ? SENSITIVE : v]));
-  return { ...entry, query, unknownFields: [...entry.unknownFields], ...(entry.body !== undefined ? { body: redactBody(entry.body) } : {}) };
+  const body = entry.body === undefined ? undefined : ACTIONS_SECRET_PATH.test(entry.path) ? redactSecretBody(entry.body) : redactBody(entry.body);
+  return { ...entry, query, unknownFields: [...entry.unknownFields], ...(body !== undefined ? { body } : {}) };
+}
+
+/** An Actions secret's route: its value travels as `data` (`CreateOrUpdateSecretOption`), a name no key pattern can tell. */
+const ACTIONS_SECRET_PATH = /\/actions\/secrets\//;
+
+function redactSecretBody(body: unknown): unknown {
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return SENSITIVE;
+  return Object.fromEntries(Object.entries(redactValue(body) as Record<string, unknown>).map(([k, v]) => [k, k.toLowerCase() === 'data' ? SENSITIVE : v]));
 }
 
 function redactBody(body: unknown): unknown {

@@ -14,6 +14,7 @@ import type { SandboxState, UserRecord } from './core/state.js';
 import { emptyState } from './core/state-file.js';
 import { DOMAINS } from './domains/index.js';
 import type { SeedActions } from './domains/actions/seed.js';
+import type { SeedActionsSettings } from './domains/actions-settings/seed.js';
 import type { SeedAdminMiscKeys } from './domains/admin-misc/seed.js';
 import type { SeedBranchProtections } from './domains/branch-protections/seed.js';
 import type { SeedHooks, SeedWebhook } from './domains/hooks/seed.js';
@@ -33,8 +34,8 @@ export { SeedError };
 /** A whole seed file: each domain's keys, `orgs[]` and `repos[]` entries with the keys other domains add. */
 export interface SeedFile extends SeedAccountFile, SeedAdminMiscKeys, SeedHooks, SeedMirrorSettings {
   users?: SeedUser[];
-  orgs?: (SeedOrg & { teams?: SeedTeam[]; labels?: SeedLabel[]; hooks?: SeedWebhook[] })[];
-  repos?: (SeedRepo & SeedBranchProtections & SeedTagProtections & { labels?: SeedLabel[]; milestones?: SeedMilestone[]; projects?: SeedProject[]; issues?: SeedIssue[]; push_mirrors?: SeedPushMirror[]; hooks?: SeedWebhook[] })[];
+  orgs?: (SeedOrg & SeedActionsSettings & { teams?: SeedTeam[]; labels?: SeedLabel[]; hooks?: SeedWebhook[] })[];
+  repos?: (SeedRepo & SeedBranchProtections & SeedTagProtections & SeedActionsSettings & { labels?: SeedLabel[]; milestones?: SeedMilestone[]; projects?: SeedProject[]; issues?: SeedIssue[]; push_mirrors?: SeedPushMirror[]; hooks?: SeedWebhook[] })[];
   actions?: SeedActions;
   notifications?: SeedNotification[];
   /** The release to play (`gitea@1.25`, `forgejo@11` …); `startSandbox({ flavour })` wins over it. */

@@ -197,6 +197,23 @@ repos:
   });
 });
 
+describe('tag protections name collaborators', () => {
+  it('a private repository: a collaborator this plan adds may be allowlisted, and the tag protection waits for it', async () => {
+    w = await world({ ...seed, repos: [{ name: 'acme/vault', private: true }] });
+    const file = w.config('version: 1\nrepos:\n  acme/vault:\n    collaborators:\n      carol: read\n    tag_protections:\n      "v*": { whitelist_usernames: [carol] }\n');
+    const plan = await w.cli(['plan', '-c', file, '--detailed-exitcode']);
+    expect(plan.code, plan.stdout + plan.stderr).toBe(2);
+    expect(calls(w.sandbox).filter((c) => c.endsWith('/permission'))).toEqual([]);
+    w.sandbox.clearRequests();
+    const apply = await w.cli(['apply', '-c', file, '--yes']);
+    expect(apply.code, apply.stdout + apply.stderr).toBe(0);
+    const made = writes(w.sandbox);
+    expect(made.indexOf('POST repos/acme/vault/tag_protections')).toBeGreaterThan(made.indexOf('PUT repos/acme/vault/collaborators/carol'));
+    const again = await w.cli(['plan', '-c', file, '--detailed-exitcode']);
+    expect(again.code, again.stdout + again.stderr).toBe(0);
+  });
+});
+
 describe('the permission read back is the level the user has', () => {
   it('a site administrator reads as owner: any declared permission is met; export writes admin', async () => {
     w = await world({ ...seed, repos: [{ name: 'acme/widgets', collaborators: { root: 'read' } }] });

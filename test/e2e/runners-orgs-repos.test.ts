@@ -261,25 +261,26 @@ describe('the admin example', () => {
   it('plans, applies, and then plans no changes (examples/admin)', async () => {
     const dir = fileURLToPath(new URL('../../examples/admin/', import.meta.url));
     w = await world(loadSeedFile(`${dir}seed.yaml`));
-    const env = { CI_BOT_PASSWORD: 'a-long-initial-password', CI_HOOK_SECRET: 'hook-signing-secret', MIRROR_BOT_TOKEN: 'a-mirror-token-Hq40' };
+    const env = { CI_BOT_PASSWORD: 'a-long-initial-password', CI_HOOK_SECRET: 'hook-signing-secret', MIRROR_BOT_TOKEN: 'a-mirror-token-Hq40', REGISTRY_TOKEN: 'registry-token-Jw52', WIDGETS_DEPLOY_KEY: 'deploy-key-Ux17' };
     const file = `${dir}forgeform.yaml`;
     const plan = await w.cli(['plan', '-c', file, '--detailed-exitcode'], env);
     expect(plan.code).toBe(2);
-    expect(plan.stdout).toContain('Plan: 10 to create, 8 to update, 3 to delete, 1 to rename.');
+    expect(plan.stdout).toContain('Plan: 14 to create, 8 to update, 3 to delete, 1 to rename.');
     // 15, and the teams of acme: their list, and the members (developers, Owners) and repositories (developers) the file
     // declares; and acme/widgets' GET, made to find the repository, which is its settings' read too; its tag protections' list; its push mirrors' list;
-    // one list of webhooks each for acme and acme/widgets.
-    expect(plan.stderr).toContain('24 requests.');
+    // the Actions secret and variable lists of acme and of acme/widgets (one each: this release's lists carry the values); one list of webhooks
+    // each for acme and acme/widgets.
+    expect(plan.stderr).toContain('28 requests.');
     const apply = await w.cli(['apply', '-c', file, '--yes'], env);
     expect(apply.code).toBe(0);
-    // 56 of the configuration's (with acme/widgets' settings: its GET, a PATCH and a PUT of its topics; its tag protections' list and POST; its push mirrors' list and POST;
-    // bob's PUT as a collaborator of the repository the plan creates; the two webhook lists, the POST of acme's webhook and the PATCH of acme/widgets'),
-    // and the create of apply's lock (its removal comes after the count).
-    expect(apply.stderr).toContain('32 write requests (57 in all).');
+    // 64 of the configuration's (with acme/widgets' settings: its GET, a PATCH and a PUT of its topics; its tag protections' list and POST; its push mirrors' list and POST;
+    // bob's PUT as a collaborator of the repository the plan creates; four Actions lists, two secret PUTs and two variable POSTs; the two webhook lists,
+    // the POST of acme's webhook and the PATCH of acme/widgets'), and the create of apply's lock (its removal comes after the count).
+    expect(apply.stderr).toContain('36 write requests (65 in all).');
     expect(w.sandbox.requests().flatMap((r) => r.unknownFields)).toEqual([]);
     const again = await w.cli(['plan', '-c', file, '--detailed-exitcode'], env);
     expect(again.code).toBe(0);
     expect(again.stdout).toContain('No changes.');
-    expect(plan.stdout + apply.stdout + apply.stderr + again.stdout).not.toMatch(/a-long-initial-password|hook-signing-secret|a-mirror-token-Hq40/);
+    expect(plan.stdout + apply.stdout + apply.stderr + again.stdout).not.toMatch(/a-long-initial-password|hook-signing-secret|a-mirror-token-Hq40|registry-token-Jw52|deploy-key-Ux17/);
   });
 });

@@ -92,6 +92,13 @@ const FORGEFORM_SOURCES: Record<string, string> = {
   'runner.(kind)': 'GET /admin/actions/runners',
   'tag_protection.(kind)': 'GET /repos/:owner/:repo/tag_protections',
   'issue.projects': 'EditIssueOption.projects',
+  'repo_actions_secret.(kind)': 'GET /repos/:owner/:repo/actions/secrets',
+  'repo_actions_secret.description': 'Secret.description',
+  'org_actions_secret.description': 'Secret.description',
+  'repo_actions_variable.(kind)': 'GET /repos/:owner/:repo/actions/variables',
+  'org_actions_variable.(kind)': 'GET /orgs/:org/actions/variables',
+  'repo_actions_variable.description': 'ActionVariable.description',
+  'org_actions_variable.description': 'ActionVariable.description',
   'push_mirror.branch_filter': 'CreatePushMirrorOption.branch_filter',
   // Accepted by every release's edit, but answered (so comparable) only where the Repository struct has them.
   'repo_settings.allow_fast_forward_only_merge': 'Repository.allow_fast_forward_only_merge',
@@ -106,8 +113,8 @@ const FORGEFORM_SOURCES: Record<string, string> = {
   ),
 };
 
-/** Kind features that are behaviours, not a field or route of the swagger (hook events and types: src/kinds/hook/events.ts, read from the handlers). */
-const BEHAVIOURS = (name: string): boolean => /^(hook|repo_webhook|org_webhook)\.(event_|type_)/.test(name) || name === 'runner.bareList' || name === 'runner.edit';
+/** Kind features that are behaviours, not a field or route of the swagger (hook events and types: src/kinds/hook/events.ts, read from the handlers; a variable list's values: src/kinds/actions_variable/fields.ts). */
+const BEHAVIOURS = (name: string): boolean => /^(hook|repo_webhook|org_webhook)\.(event_|type_)/.test(name) || name === 'runner.bareList' || name === 'runner.edit' || name === 'repo_actions_variable.repoListWithoutValues';
 
 function inSwagger(f: Flavour, where: string): boolean {
   const s = swaggerOf(f)!;

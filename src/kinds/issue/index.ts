@@ -11,7 +11,7 @@ export { exclusiveScope } from './plan.js';
  * An issue the config names by number: never created or deleted, only edited. read.ts reads it,
  * plan.ts resolves its labels and milestone, ops.ts writes it.
  */
-export const issueKind = defineKind<IssueTypes['config'], IssueTypes['server'], IssueTypes['prepared'], IssueTypes['run']>({
+export const issueKind = defineKind<IssueTypes['config'], IssueTypes['server'], IssueTypes['prepared'], IssueTypes['run'], IssueTypes['meta'], IssueTypes['declared']>({
   name: 'issue',
   title: 'issue',
   // Issues are never created or deleted by forgeform.

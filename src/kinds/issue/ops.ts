@@ -3,7 +3,7 @@ import type { Op, Writing } from '../../model/index.js';
 import { notAnActionOf } from '../actions.js';
 import { dueDateToSend } from './due-date.js';
 import type { IssueTypes } from './types.js';
-import { bodyLockedByServer, metaOf, mode } from './read.js';
+import { bodyLockedByServer, mode } from './read.js';
 
 /** How declared labels apply: not a field of the issue; shown with a labels change when exact. */
 const LABELS_MODE = 'labels_mode';
@@ -17,7 +17,7 @@ export const writing = {
     if (action !== 'update') return notAnActionOf('issue', action);
     return {
       ...(changed.includes('labels') && mode(desired) === 'exact' ? { [LABELS_MODE]: 'exact' } : {}),
-      ...(changed.includes('body') && bodyLockedByServer(ctx.server) ? { [CONTENT_VERSION]: metaOf(current).contentVersion } : {}),
+      ...(changed.includes('body') && bodyLockedByServer(ctx.server) ? { [CONTENT_VERSION]: current.meta?.contentVersion } : {}),
     };
   },
 
@@ -52,7 +52,7 @@ export const writing = {
       const value = d.fields[name];
       if (name === 'labels') continue;
       else if (name === 'milestone') body.milestone = value === null ? 0 : p.milestoneId;
-      else if (name === 'due_date') Object.assign(body, value === null ? { unset_due_date: true } : { due_date: dueDateToSend(String(value), metaOf(current).utcOffset ?? 'Z') });
+      else if (name === 'due_date') Object.assign(body, value === null ? { unset_due_date: true } : { due_date: dueDateToSend(String(value), current.meta?.utcOffset ?? 'Z') });
       else body[name] = value;
     }
     if ('body' in body && locked) body.content_version = shown[CONTENT_VERSION];

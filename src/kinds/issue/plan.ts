@@ -3,8 +3,8 @@ import { isApiError } from '../../gitea/errors.js';
 import { apiPath } from '../../gitea/path.js';
 import { asSet, normalizeFields } from '../fields.js';
 import { describeServer, type CurrentObject, type DesiredObject, type Planning, type Problem, type Reading, type ProjectedObject, type RequestScope, type Safety, type Scope, type ScopeContext, type Writing } from '../../model/index.js';
-import type { IssueTypes, LabelTarget, PreparedIssue } from './types.js';
-import { bodyLockedByServer, fields, labelSources, metaOf, mode, type DeclaredIssueMeta } from './read.js';
+import type { DeclaredIssue, IssueObject, IssueTypes, LabelTarget, PreparedIssue } from './types.js';
+import { bodyLockedByServer, fields, labelSources, mode } from './read.js';
 
 interface Milestone {
   id: number;
@@ -71,7 +71,7 @@ async function assigneeProblems(scope: RequestScope, desired: DesiredObject[], c
   return out;
 }
 
-function prepareOne(d: DesiredObject, cur: CurrentObject | undefined, catalogue: LabelTarget[], milestones: Milestone[], scope: Scope, assignees: Map<string, string>): PreparedIssue {
+function prepareOne(d: DeclaredIssue, cur: IssueObject | undefined, catalogue: LabelTarget[], milestones: Milestone[], scope: Scope, assignees: Map<string, string>): PreparedIssue {
   const problems: Problem[] = [];
   for (const n of 'assignees' in d.fields ? asSet(d.fields.assignees) : []) {
     const why = assignees.get(n);
@@ -119,7 +119,7 @@ function prepareOne(d: DesiredObject, cur: CurrentObject | undefined, catalogue:
         ...(found.length ? { hint: 'this issue is left out until one remains: rename or delete the others', objectOnly: true } : {}),
       });
   }
-  const ids = metaOf(cur).labelIds ?? [];
+  const ids = cur?.meta?.labelIds ?? [];
   const currentNames = ids.map((id) => catalogue.find((l) => l.id === id)?.name).filter((n): n is string => n !== undefined);
   return { problems, targets, currentNames, ...(milestoneId !== undefined ? { milestoneId } : {}) };
 }
@@ -133,7 +133,7 @@ export const planning = {
       return {
         key: `#${index}`,
         fields: normalizeFields(fields, managed, true),
-        ...(labels_mode ? { meta: { labelsMode: labels_mode } satisfies DeclaredIssueMeta } : {}),
+        ...(labels_mode ? { meta: { labelsMode: labels_mode } } : {}),
         path: ['repos', scope.name, 'issues', index],
       };
     });

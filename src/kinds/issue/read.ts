@@ -6,8 +6,8 @@ import { normalizeFields } from '../fields.js';
 import { serverOffset } from './due-date.js';
 import { fields } from './fields.js';
 import { orgLabelKind, repoLabelKind } from '../label/index.js';
-import { serverHas, type Availability, type CurrentObject, type DesiredObject, type Kind, type Reading, type RequestScope, type Scope, type ScopeContext, type ServerInfo } from '../../model/index.js';
-import type { IssueTypes, ServerIssue } from './types.js';
+import { serverHas, type Availability, type Kind, type Reading, type RequestScope, type Scope, type ScopeContext, type ServerInfo } from '../../model/index.js';
+import type { DeclaredIssue, IssueObject, IssueTypes, ServerIssue } from './types.js';
 
 export { fields } from './fields.js';
 
@@ -41,35 +41,13 @@ export function labelSources(scope: Scope): [Kind, Scope][] {
  * (#37035). The others ignore it, so forgeform checks the body itself (see bodyLockedByServer).
  */
 const CONTENT_LOCK: Availability = { gitea: { since: '1.26' } };
-/** What an issue carries beside its fields, as read. */
-interface IssueMeta {
-  /** Its labels' ids: names may be duplicated, ids are exact. */
-  labelIds: number[];
-  /** The body version a body edit is planned from (see CONTENT_VERSION). */
-  contentVersion: number;
-  /** The server's UTC offset as the issue's answer shows it: a due date is sent in it (due-date.ts). */
-  utcOffset: string;
-  /**
-   * Where the server has no lock, a copy of the body that the saved plan's staleness digest covers
-   * (`body` itself is left out of it: where the server guards it, a body edited since the plan must
-   * not make the issue's other changes stale).
-   */
-  unguardedBody?: unknown;
-}
-/** What the config says of an issue beside its fields. */
-export interface DeclaredIssueMeta {
-  labelsMode?: 'add' | 'exact';
-}
-export const metaOf = (o: CurrentObject | undefined) => (o?.meta ?? {}) as Partial<IssueMeta>;
-const declaredMetaOf = (d: DesiredObject) => (d.meta ?? {}) as DeclaredIssueMeta;
-
 /** Whether the server itself refuses a body edit planned from an older body; unknown server: assumed not. */
 export function bodyLockedByServer(server: ServerInfo | undefined): boolean {
   return server !== undefined && serverHas(server, CONTENT_LOCK);
 }
 
-export function mode(d: DesiredObject): 'add' | 'exact' {
-  return declaredMetaOf(d).labelsMode === 'exact' ? 'exact' : 'add';
+export function mode(d: DeclaredIssue): 'add' | 'exact' {
+  return d.meta?.labelsMode === 'exact' ? 'exact' : 'add';
 }
 
 const ISSUE_PAGE = 50;
@@ -122,7 +100,7 @@ async function readIssues(scope: RequestScope, ctx: ScopeContext, numbers: numbe
   return numbers.flatMap((n) => found.get(n) ?? []);
 }
 
-function fromServer(i: ServerIssue): CurrentObject {
+function fromServer(i: ServerIssue): IssueObject {
   const f = normalizeFields(
     fields,
     {
@@ -142,7 +120,7 @@ function fromServer(i: ServerIssue): CurrentObject {
     key: `#${i.number}`,
     id: i.number,
     fields: f,
-    meta: { labelIds: (i.labels ?? []).map((l) => l.id).sort((a, b) => a - b), contentVersion: i.content_version ?? 0, utcOffset: serverOffset(i) } satisfies IssueMeta,
+    meta: { labelIds: (i.labels ?? []).map((l) => l.id).sort((a, b) => a - b), contentVersion: i.content_version ?? 0, utcOffset: serverOffset(i) },
   };
 }
 
@@ -153,7 +131,7 @@ export const reading = {
   // Elsewhere the body's copy (IssueMeta.unguardedBody) is in the digest, and apply checks the body itself.
   guardedByServer: ['body'],
   inDigest(current) {
-    const { labelIds, utcOffset, unguardedBody } = metaOf(current);
+    const { labelIds, utcOffset, unguardedBody } = current.meta ?? {};
     return { labelIds, utcOffset, ...(unguardedBody !== undefined ? { body: unguardedBody } : {}) };
   },
 
@@ -168,7 +146,7 @@ export const reading = {
       .filter((i): i is ServerIssue => i !== undefined)
       .map((i) => {
         const o = fromServer(i);
-        if (!locked) o.meta = { ...o.meta, unguardedBody: o.fields.body };
+        if (!locked && o.meta) o.meta.unguardedBody = o.fields.body;
         return o;
       });
   },

@@ -1,6 +1,6 @@
 // The types the issue kind is defined with (defineKind), apart from its modules so that each imports them without a cycle.
 import type { RepoConfig } from '../../config/types.js';
-import type { KindTypes, Problem } from '../../model/index.js';
+import type { CurrentOf, DesiredOf, KindTypes, Problem } from '../../model/index.js';
 
 /** An issue as the server answers it (its shape checked, see shape in read.ts). */
 export interface ServerIssue {
@@ -17,6 +17,26 @@ export interface ServerIssue {
   updated_at?: string;
   projects?: { id: number }[] | null;
   content_version?: number;
+}
+
+/** What an issue carries beside its fields, as read. */
+export interface IssueMeta {
+  /** Its labels' ids: names may be duplicated, ids are exact. */
+  labelIds: number[];
+  /** The body version a body edit is planned from (see CONTENT_VERSION). */
+  contentVersion: number;
+  /** The server's UTC offset as the issue's answer shows it: a due date is sent in it (due-date.ts). */
+  utcOffset: string;
+  /**
+   * Where the server has no lock, a copy of the body that the saved plan's staleness digest covers
+   * (`body` itself is left out of it: where the server guards it, a body edited since the plan must
+   * not make the issue's other changes stale).
+   */
+  unguardedBody?: unknown;
+}
+/** What the config says of an issue beside its fields. */
+export interface DeclaredIssueMeta {
+  labelsMode?: 'add' | 'exact';
 }
 
 /** A label an issue can carry, as it will be once the plan's label changes are applied. */
@@ -39,4 +59,8 @@ export interface PreparedIssue {
 export type Prepared = Map<string, PreparedIssue>;
 
 /** What the issue kind is typed by: a repository's config, an issue as answered, its labels and milestone resolved; no state per run. */
-export type IssueTypes = KindTypes<RepoConfig, ServerIssue, Prepared>;
+export type IssueTypes = KindTypes<RepoConfig, ServerIssue, Prepared, undefined, IssueMeta, DeclaredIssueMeta>;
+/** An issue as read, its meta typed. */
+export type IssueObject = CurrentOf<IssueTypes>;
+/** An issue as declared, its meta typed. */
+export type DeclaredIssue = DesiredOf<IssueTypes>;

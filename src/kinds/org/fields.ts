@@ -1,5 +1,7 @@
 import { byName, configEntry, objectSchema, serverFields, str, text } from '../fields.js';
 import { labelTemplateEntry } from '../label/fields.js';
+import { secretsEntry } from '../actions_secret/fields.js';
+import { variablesEntry } from '../actions_variable/fields.js';
 import { webhooksSection } from '../webhook/fields.js';
 import type { EntrySpec, SchemaFragment } from '../../model/index.js';
 
@@ -59,6 +61,8 @@ export const entries: EntrySpec[] = [
       'team',
     ),
   ),
+  secretsEntry('organisation'),
+  variablesEntry('organisation'),
   configEntry('webhooks', webhooksSection('organisation')),
   // npm run new-kind adds the section of a new organisation kind here.
 ];

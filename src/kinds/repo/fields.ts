@@ -1,5 +1,7 @@
 import { bool, byName, configEntry, objectSchema, serverFields, set, str, text } from '../fields.js';
 import { labelTemplateEntry } from '../label/fields.js';
+import { secretsEntry } from '../actions_secret/fields.js';
+import { variablesEntry } from '../actions_variable/fields.js';
 import { webhooksSection } from '../webhook/fields.js';
 import type { EntrySpec, SchemaFragment } from '../../model/index.js';
 
@@ -97,6 +99,8 @@ export const scopeEntries: EntrySpec[] = [
       'Settings of the existing repository (description, visibility, units, merge styles, topics…): only the fields written are managed. See docs/kinds/settings.md.',
     $ref: '#/definitions/repo_settings',
   }),
+  secretsEntry('repository'),
+  variablesEntry('repository'),
   configEntry(
     'collaborators',
     byName(

@@ -16,7 +16,7 @@ export const planning = {
   async desired({ entry, scope, run }) {
     const declared = entry?.settings;
     if (!declared) return undefined;
-    let wanted = normalizeFields(fields, declared as Record<string, unknown>, true);
+    let wanted = normalizeFields(fields, { ...declared }, true);
     if (scope.repo?.archived && wanted.archived !== false) {
       const withheld = Object.keys(wanted).filter((k) => k !== 'archived');
       if (withheld.length) run.withheld.set(scope.name, withheld);

@@ -34,7 +34,7 @@ export function patternProblem(pattern: string): string | undefined {
       // Go's inline flags and named groups, in JavaScript's words, only to check the rest compiles.
       new RegExp(body.replace(/\(\?[imsU]+\)/g, '').replace(/\(\?P</g, '(?<'));
     } catch (e) {
-      return `the regular expression ${JSON.stringify(body)} does not compile (${(e as Error).message})`;
+      return `the regular expression ${JSON.stringify(body)} does not compile (${e instanceof Error ? e.message : String(e)})`;
     }
     return undefined;
   }

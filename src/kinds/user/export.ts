@@ -1,8 +1,8 @@
-import type { CurrentObject, KindExport } from '../../model/index.js';
-import { userMetaOf } from './extras.js';
+import type { Export } from '../../model/index.js';
+import type { UserTypes } from './types.js';
 
 export const exporting = {
-  toConfig(current: CurrentObject) {
+  toConfig(current) {
     const f = current.fields;
     const out: Record<string, unknown> = { email: f.email, full_name: f.full_name };
     if (f.source_id) Object.assign(out, { source_id: f.source_id, login_name: f.login_name });
@@ -10,8 +10,8 @@ export const exporting = {
     for (const k of ['website', 'location', 'description', 'pronouns']) if (f[k]) out[k] = f[k];
     // Only when read (export reads them), and only when there are some: an empty list would manage them.
     if (Array.isArray(f.badges) && f.badges.length) out.badges = f.badges;
-    const keys = userMetaOf(current).sshKeys;
+    const keys = current.meta?.sshKeys;
     if (keys?.length) out.ssh_keys = keys.map((k) => ({ title: k.title, key: k.key }));
     return out;
   },
-} satisfies KindExport;
+} satisfies Export<UserTypes>;

@@ -6,29 +6,10 @@ import type { GiteaClient } from '../../gitea/client.js';
 import { apiPath } from '../../gitea/path.js';
 import { serverHas, type Availability, type Op, type ServerInfo } from '../../model/index.js';
 import { asSet, inGitea } from '../fields.js';
-import type { CurrentObject, DesiredObject } from '../../model/index.js';
+import type { KnownKey, UserObject } from './types.js';
 
 /** GET/POST/DELETE /admin/users/{username}/badges: Gitea 1.22 (#23106); no Forgejo routes them (routers/api/v1/api.go). */
 export const BADGES: Availability = inGitea('1.22');
-
-/** What a user carries beside its fields: its keys in full (the field ssh_keys holds their identities only). */
-export interface UserMeta {
-  /** As read: with their ids and titles (export and the keys' DELETEs need them). */
-  sshKeys?: KnownKey[];
-}
-/** What the config says of a user beside its fields: the declared keys (title and full key). */
-export interface DeclaredUserMeta {
-  sshKeys?: KnownKey[];
-}
-export const userMetaOf = (o: CurrentObject) => (o.meta ?? {}) as UserMeta;
-export const declaredUserMetaOf = (d: DesiredObject) => (d.meta ?? {}) as DeclaredUserMeta;
-
-export interface KnownKey {
-  id?: number;
-  title: string;
-  key: string;
-  identity: string;
-}
 
 /**
  * The identity of an SSH public key: its type and the SHA256 fingerprint of its key material, as
@@ -45,7 +26,7 @@ export function wantedKeys(keys: SshKeyConfig[]): KnownKey[] {
 }
 
 /** Reads the badges and keys of one user, for the fields its config names; badges only from a release that has them. */
-export async function readExtras(client: GiteaClient, user: CurrentObject, wants: { badges: boolean; keys: boolean }, server: ServerInfo | undefined): Promise<void> {
+export async function readExtras(client: GiteaClient, user: UserObject, wants: { badges: boolean; keys: boolean }, server: ServerInfo | undefined): Promise<void> {
   const who = `user ${user.key}`;
   const badges = async () => {
     const list = await client.get<{ slug?: string; Slug?: string }[] | undefined>(apiPath('admin', 'users', user.key, 'badges'), { object: `badges of ${who}`, expect: 'list', shape: { slug: 'string?', Slug: 'string?' } });
@@ -56,7 +37,7 @@ export async function readExtras(client: GiteaClient, user: CurrentObject, wants
     const list = await client.list<{ id: number; title: string; key: string }>(apiPath('users', user.key, 'keys'), { object: `SSH keys of ${who}`, shape: { id: 'id', title: 'string', key: 'string' } });
     const known: KnownKey[] = list.map((k) => ({ id: k.id, title: k.title, key: k.key, identity: sshKeyIdentity(k.key) }));
     user.fields.ssh_keys = asSet(known.map((k) => k.identity));
-    user.meta = { ...user.meta, sshKeys: known } satisfies UserMeta;
+    user.meta = { ...user.meta, sshKeys: known };
   };
   await Promise.all([...(wants.badges && serverHas(server, BADGES) ? [badges()] : []), ...(wants.keys ? [keys()] : [])]);
 }

@@ -12,7 +12,7 @@ import type { UserTypes } from './types.js';
  * guards.ts keeps forgeform from deleting, demoting or locking out the users it must keep, ops.ts
  * writes it, export.ts exports it.
  */
-export const userKind = defineKind<UserTypes['config'], UserTypes['server'], UserTypes['prepared'], UserTypes['run']>({
+export const userKind = defineKind<UserTypes['config'], UserTypes['server'], UserTypes['prepared'], UserTypes['run'], UserTypes['meta'], UserTypes['declared']>({
   name: 'user',
   uniqueNames: true,
   title: 'user',

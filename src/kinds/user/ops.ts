@@ -3,7 +3,8 @@ import { changeId, type CurrentObject, type Op, type Writing } from '../../model
 import { EMAIL_AFTER, emailFacts, emailShown, OLD_EMAIL_DELETED } from './emails.js';
 import type { UserTypes } from './types.js';
 import { isUnfinished, UNFINISHED_LOGIN_NAME } from './unfinished.js';
-import { badgeOps, declaredUserMetaOf, keyOps, sshKeyIdentity, userMetaOf, type KnownKey } from './extras.js';
+import { badgeOps, keyOps, sshKeyIdentity } from './extras.js';
+import type { KnownKey } from './types.js';
 
 /** What POST /admin/users takes (CreateUserOption); the rest needs a PATCH after the create. */
 const CREATE_FIELDS = ['email', 'full_name', 'login_name', 'source_id', 'visibility', 'restricted', 'must_change_password', 'password'];
@@ -50,7 +51,7 @@ export const writing = {
     const { action, desired, current, changed, ctx } = req;
     if (action === 'delete') return ctx.policy.purge_users ? { [PURGE]: true } : undefined;
     const out: Record<string, unknown> = emailShown(desired, current, emailFacts(req, req.prepared));
-    const keys = declaredUserMetaOf(desired).sshKeys;
+    const keys = desired.meta?.sshKeys;
     if (keys && (action === 'create' || changed.includes('ssh_keys'))) out[DECLARED_KEYS] = keys.map((k) => ({ title: k.title, key: k.key }));
     return Object.keys(out).length ? out : undefined;
   },
@@ -107,7 +108,7 @@ export const writing = {
         onStatus: { '500': `the server could not rename user "${cur.key}"; if it says "user is not local type", the user signs in through an external login source, which Gitea (and Forgejo before 13) cannot rename: make it local first (Site Administration → User Accounts → Edit)` },
       });
     if (changed.includes('badges')) ops.push(...badgeOps(name, want.badges, cur.fields.badges));
-    if (changed.includes('ssh_keys')) ops.push(...keyOps(name, wantedKeys, userMetaOf(cur).sshKeys ?? []));
+    if (changed.includes('ssh_keys')) ops.push(...keyOps(name, wantedKeys, cur.meta?.sshKeys ?? []));
     const send = changed.filter((f) => EDIT_FIELDS.has(f));
     if (send.length) ops.push({ method: 'PATCH', path: userPath, body: editBody(name, want, cur, send) });
     const old = shown[OLD_EMAIL_DELETED];

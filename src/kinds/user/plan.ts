@@ -1,12 +1,12 @@
 import { describeServer, serverHas, type Availability, type CurrentObject, type DesiredObject, type Planning, type PlanRequest, type Problem, type Safety, type ServerInfo, type Writing } from '../../model/index.js';
 import { asSet, normalizeFields } from '../fields.js';
 import { secretFromEnvironment } from '../secrets.js';
-import { wantedKeys, type DeclaredUserMeta } from './extras.js';
+import { wantedKeys } from './extras.js';
 import { editRefusals, guard, guardFacts, selfMatters, survivorsByConfig, survivorsByPlan, userNamed } from './guards.js';
 import { PURGE } from './ops.js';
 import { emailFacts, emailMoveRefusals } from './emails.js';
 import { fields, USER_SOURCE_ID } from './read.js';
-import type { UserTypes } from './types.js';
+import type { DeclaredUser, DeclaredUserMeta, UserTypes } from './types.js';
 import { isUnfinished } from './unfinished.js';
 
 /**
@@ -97,7 +97,7 @@ export const planning = {
     const users = entry?.users;
     if (!users) return undefined;
     const problems: Problem[] = [];
-    const objects: DesiredObject[] = [];
+    const objects: DeclaredUser[] = [];
     for (const [name, u] of Object.entries(users)) {
       const path = ['users', name];
       const { previously, ssh_keys, ...rest } = u;

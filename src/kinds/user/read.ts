@@ -2,7 +2,7 @@ import type { Reading } from '../../model/index.js';
 import { normalizeFields, shapeOfFields } from '../fields.js';
 import { readExtras } from './extras.js';
 import { fields } from './fields.js';
-import type { ServerUser, UserTypes } from './types.js';
+import type { ServerUser, UserObject, UserTypes } from './types.js';
 import { isUnfinished, SET_BY_FOLLOW_UP } from './unfinished.js';
 
 export { fields, PRONOUNS, USER_SOURCE_ID } from './fields.js';
@@ -11,7 +11,7 @@ export { fields, PRONOUNS, USER_SOURCE_ID } from './fields.js';
 export const shape = shapeOfFields(fields, { id: 'id', login: 'string', is_admin: 'boolean?' });
 
 
-function fromServer(r: ServerUser) {
+function fromServer(r: ServerUser): UserObject {
   const values: Record<string, unknown> = { ...r };
   if ('is_admin' in r) values.admin = r.is_admin;
   const readable = fields.filter((f) => !f.writeOnly && f.name !== 'badges' && f.name !== 'ssh_keys');

@@ -1,6 +1,23 @@
 // The types the user kind is defined with (defineKind), apart from its modules so that each imports them without a cycle.
 import type { Config } from '../../config/types.js';
-import type { CurrentObject, KindTypes } from '../../model/index.js';
+import type { CurrentObject, CurrentOf, DesiredOf, KindTypes } from '../../model/index.js';
+
+/** What a user carries beside its fields: its keys in full (the field ssh_keys holds their identities only). */
+export interface UserMeta {
+  /** As read: with their ids and titles (export and the keys' DELETEs need them). */
+  sshKeys?: KnownKey[];
+}
+/** What the config says of a user beside its fields: the declared keys (title and full key). */
+export interface DeclaredUserMeta {
+  sshKeys?: KnownKey[];
+}
+
+export interface KnownKey {
+  id?: number;
+  title: string;
+  key: string;
+  identity: string;
+}
 
 /** What prepare learnt for the guards: the token's own user ('' where it cannot matter, see selfMatters) and every user. */
 export interface UserFacts {
@@ -20,4 +37,8 @@ export interface UserRun {
 export type ServerUser = Record<string, unknown> & { login?: string; username?: string; id?: number; is_admin?: boolean | null };
 
 /** What the user kind is typed by: the whole config (users are server-wide), a user as answered, the facts its guards judge with, its state per run. */
-export type UserTypes = KindTypes<Config, ServerUser, UserFacts, UserRun>;
+export type UserTypes = KindTypes<Config, ServerUser, UserFacts, UserRun, UserMeta, DeclaredUserMeta>;
+/** A user as read, its meta typed. */
+export type UserObject = CurrentOf<UserTypes>;
+/** A user as declared, its meta typed. */
+export type DeclaredUser = DesiredOf<UserTypes>;

@@ -9,6 +9,7 @@
  */
 import { registerDomains } from '../core/registry.js';
 import { actionsDomain } from './actions/index.js';
+import { actionsSettingsDomain } from './actions-settings/index.js';
 import { adminMiscDomain } from './admin-misc/index.js';
 import { collaboratorsDomain } from './collaborators/index.js';
 import { branchProtectionsDomain } from './branch-protections/index.js';
@@ -40,6 +41,7 @@ export const DOMAINS = [
   reposDomain,
   collaboratorsDomain,
   actionsDomain,
+  actionsSettingsDomain,
   adminMiscDomain,
   notificationsDomain,
   hooksDomain,

@@ -309,6 +309,29 @@ export const QUIRKS = {
    */
   pullSettingsEnableUnit: GITEA_ONLY('1.26'),
   /**
+   * `GET /repos/{o}/{r}/actions/variables` answers each variable without its value (`data: ""`): the
+   * handler fills only owner_id, repo_id and name (Gitea v1.22.6 routers/api/v1/repo/action.go:473-477,
+   * v1.23.8 :478-482, Forgejo v11.0.15 :474-478); Gitea 1.24+ (v1.24.7 :496-502) and Forgejo 15
+   * (v15.0.3 :472-477) fill data too. The organisation list has data everywhere.
+   */
+  repoVariableListWithoutData: { gitea: { since: '1.22', until: '1.23' }, forgejo: { since: 11, until: 11 } },
+  /** `POST …/actions/variables/{name}` answers 201 (Gitea v1.25.4 repo/action.go:376, org/action.go:422); 204 before and in Forgejo. */
+  variableCreateAnswers201: GITEA_ONLY('1.25'),
+  /**
+   * Variable names starting with CI are refused, `(?i)^CI` (`envNameCIRegexMatch`, services/actions/variables.go:
+   * Gitea v1.22.6 :91, v1.24.7 :88, Forgejo v11.0.15 :90), also on delete. Forgejo 15 refuses CI exactly (`(?i)^CI$`, v15.0.3 :83).
+   */
+  variableNameCIPrefixRefused: { gitea: { since: '1.22', until: '1.24' }, forgejo: { until: 11 } },
+  variableNameCIRefused: { forgejo: { since: 15 } },
+  /** `ValidateName` refuses the name CI for secrets and variables (Gitea v1.25.4 services/secrets/validation.go:29), and says "invalid variable or secret name". */
+  actionsNameCIRefused: GITEA_ONLY('1.25'),
+  /** `ValidateName` refuses FORGEJO_ as it does GITEA_ and GITHUB_ (Forgejo v15.0.3 models/secret/secret.go:23). */
+  actionsNameForgejoPrefixRefused: { forgejo: { since: 15 } },
+  /** Deleting a secret or a variable checks the name first (400); Gitea 1.25+ (v1.25.4 services/secrets/secrets.go:58) and Forgejo 15 look it up as given (404). */
+  actionsDeleteValidatesName: { gitea: { until: '1.24' }, forgejo: { until: 11 } },
+  /** A secret's value over 65536 bytes and a variable's over 65536 characters are refused (400 `data too long`; Gitea v1.24.7 models/secret/secret.go:76, models/actions/variable.go:58). */
+  actionsDataMaxLength: GITEA_ONLY('1.24'),
+  /**
    * `POST /repos/{o}/{r}/push_mirrors` with a user name or password in `remote_address`: 400 "The URL contains
    * credentials" (Forgejo v11.0.15 services/forms/repo_form.go l.108-110, routers/api/v1/repo/mirror.go l.444-445).
    * Gitea and Forgejo 7 take it and store it without them (`util.SanitizeURL`, Gitea v1.25.4 mirror.go l.360).

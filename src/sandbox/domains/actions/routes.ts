@@ -109,7 +109,7 @@ function listJobs(ctx: ApiContext): Response {
 }
 
 /** `reqOwner()` (repository routes of the Actions group): the repository's owner access, or a site admin. */
-const reqRepoOwner: Step = (ctx) => (ctx.repoMode >= AccessMode.Owner || ctx.doer?.isAdmin ? undefined : apiError(ctx.root, 403, 'user should be the owner of the repo'));
+export const reqRepoOwner: Step = (ctx) => (ctx.repoMode >= AccessMode.Owner || ctx.doer?.isAdmin ? undefined : apiError(ctx.root, 403, 'user should be the owner of the repo'));
 
 /**
  * A scope's runner registration token (`shared.GetRegistrationToken`; POST: `CreateRegistrationToken`,

@@ -1,0 +1,84 @@
+import { byName, configEntry, field, inEither, inForgejo, inGitea, objectSchema, only, serverFields, text } from '../fields.js';
+import type { ConfigEntry, ConfigSchema, EntrySpec, KindFeature, SchemaFragment } from '../../model/index.js';
+
+/**
+ * The variable routes (GET list, GET/POST/PUT/DELETE one, of repositories and organisations): Gitea 1.22
+ * (#29520), Forgejo 8 (the same commit, 16696a42f5, after Forgejo 7 branched). Gitea 1.21 and Forgejo 7
+ * have none (their swagger tables, src/sandbox/flavours/swagger/*.json).
+ */
+export const VARIABLE_ROUTES = inEither(inGitea('1.22'), inForgejo('8'));
+
+export const features = {
+  /**
+   * The repository's list answers each variable with `data: ""` (the handler fills only owner_id, repo_id
+   * and name: Gitea v1.22.6 routers/api/v1/repo/action.go:473-477, v1.23.8 :478-482, Forgejo v11.0.15
+   * :474-478): each value is read with GET …/variables/{name}. Gitea 1.24 (v1.24.7 :496-502) and Forgejo 15
+   * (v15.0.3 :472-477) fill it. The organisation list has it in every release.
+   */
+  repoListWithoutValues: { availability: { gitea: { since: '1.22', until: '1.23' }, forgejo: { since: '8', until: '11' } } },
+} satisfies Record<string, KindFeature>;
+
+/** Descriptions of secrets and variables: Gitea 1.24 (#33526, 8f051d598c); no Forgejo (v15.0.3 modules/structs/variable.go has none). */
+export const DESCRIPTIONS = inGitea('1.24');
+
+/** `util.ReserveLineBreakForTextarea`: the server stores CRLF as LF and keeps everything else (leading and trailing spaces too). */
+export const storedValue = (v: unknown): string => (v === null || v === undefined ? '' : String(v)).replaceAll('\r\n', '\n');
+
+/**
+ * The names every release accepts for a secret or a variable (services/secrets/validation.go ValidateName:
+ * `(?i)^[A-Z_][A-Z0-9_]*$`, not `(?i)^GIT(EA|HUB)_`), written upper-case: the server stores them upper-cased
+ * (models/secret/secret.go, models/actions/variable.go `strings.ToUpper`), so a lower-case name would never
+ * match what it lists. Release-dependent refusals (CI, FORGEJO_) are checked when planning (plan.ts).
+ */
+export function actionsNameSchema(what: string): ConfigSchema {
+  return {
+    type: 'string',
+    pattern: '^(?!GITEA_|GITHUB_)[A-Z_][A-Z0-9_]*$',
+    patternErrorMessage: `must be a valid ${what} name: upper-case letters, digits and "_", not starting with a digit nor with GITEA_ or GITHUB_ (the server stores names upper-cased and refuses those prefixes)`,
+  };
+}
+
+/** A variable's config: its value and, where the release has it, its description. */
+export const entries: EntrySpec[] = [
+  field(
+    { name: 'value', type: 'text', answer: 'string', normalize: storedValue },
+    {
+      title: 'Value',
+      description: 'The value workflows read as ${{ vars.NAME }}. Required, not empty (the server refuses an empty value). Compared as the server stores it: line breaks CRLF become LF; spaces are kept.',
+      type: 'string',
+      minLength: 1,
+    },
+  ),
+  only(
+    DESCRIPTIONS,
+    text('description', {
+      title: 'Description',
+      description: 'Text shown with the variable (Gitea 1.24 and newer; at most 4096 characters, the server cuts longer ones). Every edit of a variable sets its description, so forgeform sends the one the server has when it is not written.',
+      maxLength: 4096,
+    }),
+  ),
+];
+
+export const fields = serverFields(entries);
+
+/** The variable definition; the sections that hold variables (repos.*.variables, orgs.*.variables) belong to their scopes' kinds. */
+export const fragment: SchemaFragment = {
+  definitions: {
+    actions_variable: objectSchema({ title: 'Actions variable', description: 'An Actions variable, keyed by its name (upper-case). Its value is read back and compared.', required: ['value'] }, entries),
+  },
+};
+
+/** A scope's `variables` section (repositories and organisations alike). */
+export function variablesEntry(of: 'repository' | 'organisation'): ConfigEntry {
+  return configEntry(
+    'variables',
+    byName(
+      {
+        title: 'Actions variables',
+        description: `Actions variables of the ${of}, by name (upper-case). Gitea 1.22+ or Forgejo 8+. With policy.prune containing "variables", variables of the ${of} not listed here are deleted. See docs/kinds/variables.md.`,
+      },
+      actionsNameSchema('variable'),
+      'actions_variable',
+    ),
+  );
+}
