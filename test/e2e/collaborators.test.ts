@@ -169,7 +169,7 @@ repos:
       main:
         enable_push: true
         enable_push_whitelist: true
-        push_whitelist_usernames: [alice, Bob]
+        push_whitelist_usernames: [alice, bob]   # the server's Bob: names compare case-insensitively
 `);
     const plan = await w.cli(['plan', '-c', file, '--detailed-exitcode']);
     expect(plan.code, plan.stdout + plan.stderr).toBe(2);

@@ -1,5 +1,12 @@
-import { bool, inEither, inForgejo, inGitea, int, objectSchema, only, serverFields, set, str } from '../fields.js';
-import type { EntrySpec, SchemaFragment } from '../../model/index.js';
+import { bool, field, inEither, inForgejo, inGitea, int, objectSchema, only, serverFields, set, str, type ConfigDoc } from '../fields.js';
+import type { EntrySpec, FieldSpec, SchemaFragment } from '../../model/index.js';
+import { nameSet } from '../team/fields.js';
+
+/**
+ * A list of users or teams: names are case-insensitive on the server, which answers them as it stores
+ * them ("Bob" for a config's "bob"), so they are compared lower-cased, as sorted sets.
+ */
+const accounts = (name: string, doc: ConfigDoc): FieldSpec => field({ name, type: 'set', answer: 'string[]', normalize: nameSet }, doc);
 
 /** Force-push settings, rule order, admin merge override: Gitea 1.23 (#28086, #32286, #32248), in no Forgejo. */
 const GITEA_1_23 = inGitea('1.23');
@@ -21,11 +28,11 @@ export const entries: EntrySpec[] = [
     description: 'Allow direct pushes to matching branches. Gitea\'s default is false: a rule with only a name blocks every direct push, so changes land through merged pull requests only. enable_push_whitelist, push_whitelist_deploy_keys and the force-push settings only take effect with enable_push: true.',
     default: false,
   }),
-  set('push_whitelist_usernames', {
+  accounts('push_whitelist_usernames', {
     title: 'Users allowed to push',
     description: 'Users who may push directly when enable_push_whitelist is true. Gitea silently drops users without write access to the code.',
   }),
-  set('push_whitelist_teams', {
+  accounts('push_whitelist_teams', {
     title: 'Teams allowed to push',
     description: 'Teams whose members may push directly when enable_push_whitelist is true. Organisation repositories only: Gitea ignores team lists on repositories owned by a user.',
   }),
@@ -45,11 +52,11 @@ export const entries: EntrySpec[] = [
     title: 'Restrict force pushes to an allowlist',
     description: 'Only the users and teams in force_push_allowlist_usernames / force_push_allowlist_teams may force-push. Only takes effect with enable_push: true and enable_force_push: true. Gitea 1.23 and newer only; Forgejo has no such setting (forgeform refuses it there).',
   })),
-  only(GITEA_1_23, set('force_push_allowlist_usernames', {
+  only(GITEA_1_23, accounts('force_push_allowlist_usernames', {
     title: 'Users allowed to force-push',
     description: 'Users who may force-push when enable_force_push_allowlist is true. Gitea 1.23 and newer only; Forgejo has no such setting (forgeform refuses it there).',
   })),
-  only(GITEA_1_23, set('force_push_allowlist_teams', {
+  only(GITEA_1_23, accounts('force_push_allowlist_teams', {
     title: 'Teams allowed to force-push',
     description: 'Teams whose members may force-push when enable_force_push_allowlist is true. Organisation repositories only: Gitea ignores team lists on repositories owned by a user. Gitea 1.23 and newer only; Forgejo has no such setting (forgeform refuses it there).',
   })),
@@ -61,11 +68,11 @@ export const entries: EntrySpec[] = [
     title: 'Restrict merging to a whitelist',
     description: 'Only the users and teams in merge_whitelist_usernames / merge_whitelist_teams may merge pull requests into matching branches.',
   }),
-  set('merge_whitelist_usernames', {
+  accounts('merge_whitelist_usernames', {
     title: 'Users allowed to merge',
     description: 'Users who may merge pull requests when enable_merge_whitelist is true.',
   }),
-  set('merge_whitelist_teams', {
+  accounts('merge_whitelist_teams', {
     title: 'Teams allowed to merge',
     description: 'Teams whose members may merge pull requests when enable_merge_whitelist is true. Organisation repositories only: Gitea ignores team lists on repositories owned by a user.',
   }),
@@ -86,11 +93,11 @@ export const entries: EntrySpec[] = [
     title: 'Count approvals from a whitelist only',
     description: 'Only approvals from approvals_whitelist_username / approvals_whitelist_teams count towards required_approvals.',
   }),
-  set('approvals_whitelist_username', {
+  accounts('approvals_whitelist_username', {
     title: 'Users whose approvals count',
     description: 'Users whose approvals count when enable_approvals_whitelist is true. The API spells this field in the singular.',
   }),
-  set('approvals_whitelist_teams', {
+  accounts('approvals_whitelist_teams', {
     title: 'Teams whose approvals count',
     description: 'Teams whose members\' approvals count when enable_approvals_whitelist is true. Organisation repositories only: Gitea ignores team lists on repositories owned by a user.',
   }),
@@ -144,11 +151,11 @@ export const entries: EntrySpec[] = [
     title: 'Enable the bypass allowlist',
     description: 'The users and teams in bypass_allowlist_usernames / bypass_allowlist_teams may bypass this rule. In no released Gitea or Forgejo yet (only Gitea development builds after 1.26): forgeform refuses it on servers that would ignore it.',
   })),
-  only(UNRELEASED, set('bypass_allowlist_usernames', {
+  only(UNRELEASED, accounts('bypass_allowlist_usernames', {
     title: 'Users who may bypass the rule',
     description: 'Users who may bypass this rule when enable_bypass_allowlist is true. In no released Gitea or Forgejo yet (only Gitea development builds after 1.26): forgeform refuses it on servers that would ignore it.',
   })),
-  only(UNRELEASED, set('bypass_allowlist_teams', {
+  only(UNRELEASED, accounts('bypass_allowlist_teams', {
     title: 'Teams who may bypass the rule',
     description: 'Teams whose members may bypass this rule when enable_bypass_allowlist is true. Organisation repositories only: Gitea ignores team lists on repositories owned by a user. In no released Gitea or Forgejo yet (only Gitea development builds after 1.26): forgeform refuses it on servers that would ignore it.',
   })),
@@ -160,11 +167,11 @@ export const entries: EntrySpec[] = [
     title: 'Restrict deletion to an allowlist',
     description: 'Only the users and teams in deletion_allowlist_usernames / deletion_allowlist_teams may delete matching branches. Only takes effect with enable_deletion: true. In no released Gitea or Forgejo yet (only Gitea development builds after 1.26): forgeform refuses it on servers that would ignore it.',
   })),
-  only(UNRELEASED, set('deletion_allowlist_usernames', {
+  only(UNRELEASED, accounts('deletion_allowlist_usernames', {
     title: 'Users who may delete the branch',
     description: 'Users who may delete matching branches when enable_deletion_allowlist is true. In no released Gitea or Forgejo yet (only Gitea development builds after 1.26): forgeform refuses it on servers that would ignore it.',
   })),
-  only(UNRELEASED, set('deletion_allowlist_teams', {
+  only(UNRELEASED, accounts('deletion_allowlist_teams', {
     title: 'Teams who may delete the branch',
     description: 'Teams whose members may delete matching branches when enable_deletion_allowlist is true. Organisation repositories only: Gitea ignores team lists on repositories owned by a user. In no released Gitea or Forgejo yet (only Gitea development builds after 1.26): forgeform refuses it on servers that would ignore it.',
   })),
