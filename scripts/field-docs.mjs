@@ -21,9 +21,17 @@ const PAGES = [SERVERS_PAGE, 'README.md', 'docs/configuration.md'];
 /** Text in a table cell: one line, pipes escaped. */
 const cell = (text) => String(text).replace(/\s*\n\s*/g, ' ').replace(/\|/g, '\\|');
 
+/** The kinds' schema definitions (their fragments), by name: what a `$ref` names (set by fieldDocs). */
+let definitions = {};
+
 /** A config value's type as a reader says it. */
 function typeOf(schema) {
-  if (schema.$ref) return `${schema.$ref.replace('#/definitions/', '')} object`;
+  if (schema.$ref) {
+    const name = schema.$ref.replace('#/definitions/', '');
+    // A definition that is no object (a user name) reads as what it is.
+    const def = definitions[name];
+    return def?.type && def.type !== 'object' ? typeOf(def) : `${name} object`;
+  }
   if (schema.const !== undefined) return `\`${JSON.stringify(schema.const)}\``;
   if (schema.enum) return `one of ${schema.enum.map((v) => `\`${v}\``).join(', ')}`;
   const types = Array.isArray(schema.type) ? schema.type : [schema.type];
@@ -120,6 +128,7 @@ function rewrite(sources, path, text) {
 /** Every page with generated blocks: path → the text it must have. */
 export async function fieldDocs() {
   const sources = await loadKindSources();
+  definitions = Object.assign({}, ...Object.values(sources.folders).map((f) => f?.fields?.fragment?.definitions ?? {}));
   const pages = [...PAGES, ...readdirSync(new URL('docs/kinds/', root)).filter((f) => f.endsWith('.md')).map((f) => `docs/kinds/${f}`)];
   const out = new Map();
   for (const path of pages) {

@@ -130,6 +130,13 @@ export interface OrgConfig {
    */
   teams?: Record<string, TeamConfig>;
   /**
+   * The members of the organisation whose membership is public, as a set: members listed are made public,
+   * members not listed are made private (one request per member changed). Each must be a member, through one
+   * of the organisation's teams (this file's teams count). Gitea up to 1.23 and every Forgejo let only a
+   * member change their own: there, only the token's own user can be changed.
+   */
+  public_members?: PublicMemberConfig[];
+  /**
    * Actions secrets of the organisation, by name (upper-case); their values come from environment variables.
    * With policy.prune containing "secrets", secrets of the organisation not listed here are deleted. See
    * docs/kinds/secrets.md.
@@ -905,6 +912,9 @@ export interface ActionsVariableConfig {
    */
   description?: string;
 }
+
+/** The user name of a member of the organisation (through one of its teams). */
+export type PublicMemberConfig = string;
 
 /**
  * A repository's or an organisation's webhook. Identity: type + url. A field that is not written is not

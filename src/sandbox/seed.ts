@@ -24,6 +24,7 @@ import type { SeedLabel } from './domains/labels/seed.js';
 import type { SeedMilestone } from './domains/milestones/seed.js';
 import type { SeedMirrorSettings, SeedPushMirror } from './domains/mirrors/seed.js';
 import type { SeedNotification } from './domains/notifications/seed.js';
+import type { SeedPublicMembers } from './domains/org-members/seed.js';
 import type { SeedOrg } from './domains/orgs/seed.js';
 import type { SeedRepo } from './domains/repos/seed.js';
 import type { SeedTeam } from './domains/teams/seed.js';
@@ -34,7 +35,7 @@ export { SeedError };
 /** A whole seed file: each domain's keys, `orgs[]` and `repos[]` entries with the keys other domains add. */
 export interface SeedFile extends SeedAccountFile, SeedAdminMiscKeys, SeedHooks, SeedMirrorSettings {
   users?: SeedUser[];
-  orgs?: (SeedOrg & SeedActionsSettings & { teams?: SeedTeam[]; labels?: SeedLabel[]; hooks?: SeedWebhook[] })[];
+  orgs?: (SeedOrg & SeedPublicMembers & SeedActionsSettings & { teams?: SeedTeam[]; labels?: SeedLabel[]; hooks?: SeedWebhook[] })[];
   repos?: (SeedRepo & SeedBranchProtections & SeedTagProtections & SeedActionsSettings & { labels?: SeedLabel[]; milestones?: SeedMilestone[]; projects?: SeedProject[]; issues?: SeedIssue[]; push_mirrors?: SeedPushMirror[]; hooks?: SeedWebhook[] })[];
   actions?: SeedActions;
   notifications?: SeedNotification[];

@@ -3,9 +3,10 @@
 // the request log served over HTTP, or an export.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FLAVOURS } from '../../src/sandbox/flavours/flavour.js';
-import type { SeedFile } from '../../src/sandbox/index.js';
+import { loadSeedFile, type SeedFile } from '../../src/sandbox/index.js';
 import { ADMIN_TOKEN, bodyOf, calls, requestsTo, writes, world, type World } from './helpers.js';
 
 const seed: SeedFile = {
@@ -165,7 +166,8 @@ describe.each(REPO_LIST.map((f) => [f.name] as const))('Actions secrets on %s', 
     expect(apply.code, apply.stdout + apply.stderr).toBe(0);
     expect(w.sandbox.requests().flatMap((r) => r.unknownFields)).toEqual([]);
     expect(await secretNames(w, 'repos/acme/widgets')).toEqual(['EXISTING', 'NEW_ONE']);
-    expect(await secretNames(w, 'orgs/acme')).toEqual(['REGISTRY_TOKEN']);
+    // Gitea 1.22 (like 1.21 and Forgejo 7) lists an organisation's secrets by owner alone: a prune keeps them (see below).
+    expect(await secretNames(w, 'orgs/acme')).toEqual(flavour === 'gitea@1.22' ? ['OLD_ORG_SECRET', 'REGISTRY_TOKEN'] : ['REGISTRY_TOKEN']);
     const again = await w.cli(['plan', '-c', file, '--detailed-exitcode'], ENV);
     expect(again.code, again.stdout + again.stderr).toBe(0);
     w.sandbox.clearRequests();
@@ -187,7 +189,37 @@ describe.each(NO_REPO_LIST.map((f) => [f.name] as const))('Actions secrets on %s
     const orgOnly = w.config('version: 1\npolicy:\n  prune: [secrets]\norgs:\n  acme:\n    secrets:\n      REGISTRY_TOKEN: { value: "${REG_TOKEN}" }\n', 'org.yaml');
     const apply = await w.cli(['apply', '-c', orgOnly, '--yes'], ENV);
     expect(apply.code, apply.stdout + apply.stderr).toBe(0);
-    expect(await secretNames(w, 'orgs/acme')).toEqual(['REGISTRY_TOKEN']);
+    expect(await secretNames(w, 'orgs/acme')).toEqual(['OLD_ORG_SECRET', 'REGISTRY_TOKEN']);
     expect((await w.cli(['plan', '-c', orgOnly, '--detailed-exitcode'], ENV)).code).toBe(0);
+    // A repository's secret put through the API is listed (and would be deleted) through its organisation here:
+    // a prune keeps every undeclared organisation secret, with a warning.
+    expect((await w.api('PUT', 'repos/acme/widgets/actions/secrets/REPO_SIDE', { data: 'repo-side-value' })).status).toBe(201);
+    w.sandbox.clearRequests();
+    const prune = await w.cli(['plan', '-c', orgOnly, '--detailed-exitcode'], ENV);
+    expect(prune.code, prune.stdout + prune.stderr).toBe(0);
+    expect(prune.stdout).toMatch(/organisation Actions secret "REPO_SIDE" in acme is not deleted: .* lists and deletes an organisation's secrets by owner alone/);
+    expect(prune.stdout).toMatch(/organisation Actions secret "OLD_ORG_SECRET" in acme is not deleted/);
+  });
+});
+
+describe('the Actions example', () => {
+  it('plans, applies, and then plans no changes (examples/actions); --rotate-secrets sends the three secrets again', async () => {
+    const dir = fileURLToPath(new URL('../../examples/actions/', import.meta.url));
+    w = await world(loadSeedFile(`${dir}seed.yaml`));
+    const env = { REGISTRY_TOKEN: 'registry-token-Pp31', WIDGETS_DEPLOY_KEY: 'deploy-key-Rr72', WIDGETS_SIGNING_KEY: 'signing-key-Tt55' };
+    const file = `${dir}forgeform.yaml`;
+    const plan = await w.cli(['plan', '-c', file, '--detailed-exitcode'], env);
+    expect(plan.code, plan.stdout + plan.stderr).toBe(2);
+    expect(plan.stdout).toContain('Plan: 3 to create, 1 to update, 2 to delete, 0 to rename.');
+    const apply = await w.cli(['apply', '-c', file, '--yes'], env);
+    expect(apply.code, apply.stdout + apply.stderr).toBe(0);
+    expect(w.sandbox.requests().flatMap((r) => r.unknownFields)).toEqual([]);
+    const again = await w.cli(['plan', '-c', file, '--detailed-exitcode'], env);
+    expect(again.code, again.stdout + again.stderr).toBe(0);
+    w.sandbox.clearRequests();
+    const rotate = await w.cli(['apply', '-c', file, '--yes', '--rotate-secrets'], env);
+    expect(rotate.code, rotate.stdout + rotate.stderr).toBe(0);
+    expect(writes(w.sandbox).sort()).toEqual(['PUT orgs/acme/actions/secrets/REGISTRY_TOKEN', 'PUT repos/acme/widgets/actions/secrets/DEPLOY_KEY', 'PUT repos/acme/widgets/actions/secrets/SIGNING_KEY']);
+    expect(plan.stdout + plan.stderr + apply.stdout + apply.stderr + again.stdout + rotate.stdout + rotate.stderr).not.toMatch(/registry-token-Pp31|deploy-key-Rr72|signing-key-Tt55/);
   });
 });

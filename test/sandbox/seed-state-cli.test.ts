@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runSandboxCommand } from '../../src/sandbox/cli.js';
 import { buildState, createApp, loadSeedFile, SeedError, startSandbox, stateFromJSON, stateToJSON, type Sandbox } from '../../src/sandbox/index.js';
+import { emptyState } from '../../src/sandbox/core/state-file.js';
 import { ADMIN_TOKEN, SEED } from './helpers.js';
 
 const tmp = (): string => mkdtempSync(join(tmpdir(), 'forgeform-sandbox-'));
@@ -101,8 +102,8 @@ describe('state file', () => {
     for (const key of Object.keys(file).filter((k) => k !== 'format' && k !== 'adminHooks')) expect(data[key], key).toEqual(file[key]);
     expect(state.data.adminHooks).toMatchObject([{ authorizationHeader: 'Bearer abc', secret: expect.stringMatching(/^sandbox-hashed:/) as unknown }]);
     const saved = JSON.parse(stateToJSON(state)) as Record<string, unknown>;
-    // Tables of domains added since that build come back as a new state has them (empty, or a domain's defaults); the file's own are saved unchanged.
-    const fresh = JSON.parse(stateToJSON(buildState({ users: [{ username: 'root', admin: true, email: 'root@example.com' }] }))) as Record<string, unknown>;
+    // Tables of domains added since that build come back as a new state has them; the file's own are saved unchanged.
+    const fresh = JSON.parse(stateToJSON(emptyState())) as Record<string, unknown>;
     for (const key of Object.keys(saved).filter((k) => !(k in file))) expect(saved[key], key).toEqual(fresh[key]);
     expect(Object.fromEntries(Object.entries(saved).filter(([k]) => k in file))).toEqual(file);
   });

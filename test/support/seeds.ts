@@ -2,7 +2,7 @@ import type { SeedFile } from '../../src/sandbox/index.js';
 
 /**
  * A sandbox seed with objects of every kind forgeform manages: users, an organisation with a label,
- * a team with a member and a repository, a repository with a label, a collaborator, a branch protection, a tag protection, a milestone, an issue, a push mirror and a webhook,
+ * a team with a member and a repository, a public member, a repository with a label, a collaborator, a branch protection, a tag protection, a milestone, an issue, a push mirror and a webhook,
  * Actions secrets and variables of both, an organisation webhook, an admin webhook and an
  * Actions runner. The registry contract test and the export round trip use it; a new kind adds its
  * objects here.
@@ -20,6 +20,7 @@ export const EVERY_KIND: SeedFile = {
       teams: [{ name: 'devs', permission: 'write', members: ['alice'], repos: ['widgets'] }],
       secrets: { ORG_TOKEN: 'org-secret-value' },
       variables: { REGISTRY: 'registry.example.com' },
+      public_members: ['alice'],
       hooks: [{ type: 'slack', config: { url: 'https://hooks.slack.example.com/acme', content_type: 'json', channel: '#acme' }, events: ['issues_only', 'release'], active: true }],
     },
   ],

@@ -10,6 +10,15 @@ import type { ConfigEntry, EntrySpec, SchemaFragment } from '../../model/index.j
  */
 export const REPO_SECRET_ROUTES = inEither(inGitea('1.22'), inForgejo('8'));
 
+/**
+ * Releases whose secret lookups match the owner alone when no repository is given (models/secret/secret.go
+ * FindSecretsOptions.toConds: Gitea v1.21.11 and v1.22.6 l.84-100, Forgejo v7.0.16 l.84-100), while a repository's
+ * secret put through the API carries its owner too (Gitea v1.21.11 routers/api/v1/repo/action.go:61, Forgejo
+ * v7.0.16 :61): there an organisation's list, PUT and DELETE also reach such secrets of its repositories. Gitea
+ * v1.23.8 (l.95-114) and Forgejo v11.0.15 ask repo_id = 0 too; Forgejo 8–10 were not read and are taken as 7.
+ */
+export const ORG_LOOKUP_REACHES_REPOS = { gitea: { until: '1.22' }, forgejo: { until: '10' } };
+
 /** A secret's config: its value (write-only, from the environment) and, where the release has it, its description. */
 export const entries: EntrySpec[] = [
   // Never answered (api.Secret is name, description, created_at); a PUT needs it (binding Required), so it rides along with every edit.

@@ -1,8 +1,8 @@
 import { normalizeFields } from '../fields.js';
 import { secretFromEnvironment } from '../secrets.js';
 import { refusedName } from '../actions_variable/names.js';
-import type { DesiredObject, Planning, Problem } from '../../model/index.js';
-import { fields } from './fields.js';
+import { describeServer, serverHas, type DesiredObject, type Planning, type Problem } from '../../model/index.js';
+import { fields, ORG_LOOKUP_REACHES_REPOS } from './fields.js';
 import type { ActionsSecretTypes } from './types.js';
 
 /** The config section of a scope type's entries. */
@@ -27,5 +27,14 @@ export const planning = {
       objects.push({ key: name, fields: f, path });
     }
     return { objects, problems };
+  },
+
+  /**
+   * Where an organisation's secret list and DELETE also reach secrets of its repositories (ORG_LOOKUP_REACHES_REPOS),
+   * an undeclared name may be a repository's secret: deleting it through the organisation would delete that one.
+   */
+  keep({ scope, ctx }) {
+    if (scope.type !== 'org' || !ctx.server || !serverHas(ctx.server, ORG_LOOKUP_REACHES_REPOS)) return undefined;
+    return `${describeServer(ctx.server)} lists and deletes an organisation's secrets by owner alone, so this may be a secret of one of its repositories (put through the API before Gitea 1.22 or on Forgejo 7): delete it in the web UI`;
   },
 } satisfies Planning<ActionsSecretTypes>;

@@ -1,5 +1,6 @@
 import { byName, configEntry, objectSchema, serverFields, str, text } from '../fields.js';
 import { labelTemplateEntry } from '../label/fields.js';
+import { section as publicMembersSection } from '../public_membership/fields.js';
 import { secretsEntry } from '../actions_secret/fields.js';
 import { variablesEntry } from '../actions_variable/fields.js';
 import { webhooksSection } from '../webhook/fields.js';
@@ -61,6 +62,7 @@ export const entries: EntrySpec[] = [
       'team',
     ),
   ),
+  configEntry('public_members', publicMembersSection),
   secretsEntry('organisation'),
   variablesEntry('organisation'),
   configEntry('webhooks', webhooksSection('organisation')),

@@ -21,6 +21,7 @@ import { metaDomain } from './meta/index.js';
 import { mirrorsDomain } from './mirrors/index.js';
 import { milestonesDomain } from './milestones/index.js';
 import { notificationsDomain } from './notifications/index.js';
+import { orgMembersDomain } from './org-members/index.js';
 import { orgsDomain } from './orgs/index.js';
 import { reposDomain } from './repos/index.js';
 import { tagProtectionsDomain } from './tag-protections/index.js';
@@ -32,6 +33,7 @@ export const DOMAINS = [
   usersDomain,
   teamsDomain,
   orgsDomain,
+  orgMembersDomain,
   markupDomain,
   labelsDomain,
   milestonesDomain,

@@ -278,6 +278,14 @@ export const QUIRKS = {
   teamPermissionInUnits: GITEA_ONLY('1.24'),
   /** `GET /teams/{id}/members` without `page` lists every member (GetTeamMembers limits only when page > 0; page.go passes 0 through before Gitea main). */
   teamMembersUnpagedWithoutPage: { gitea: { until: '1.25' }, forgejo: {} },
+  /**
+   * `GET /orgs/{org}/public_members` lists every member to a site administrator: ListPublicMembers calls
+   * listMembers(ctx, false) and PublicOnly() is false for an admin (Gitea v1.23.8 org/member.go l.119,
+   * models/organization/org.go l.198–200, #32234; Forgejo v10.0.0 on, v11.0.15 org.go l.197–199).
+   */
+  adminListsAllAsPublicMembers: { gitea: { since: '1.23' }, forgejo: { since: 10 } },
+  /** `PUT`/`DELETE /orgs/{org}/public_members/{u}` by a site administrator or an owner for another member: checkCanChangeOrgUserStatus (Gitea v1.24.7 org/member.go l.214–226, #28294); before, and in Forgejo, only the user themself. */
+  orgMemberStatusByAdmins: GITEA_ONLY('1.24'),
   /** The team lists (`/orgs/{org}/teams`, `/teams/{id}/members`, `/teams/{id}/repos`) send a `Link` header (Gitea main, 1.26). */
   teamListsLink: GITEA_ONLY('1.26'),
   /**
@@ -329,6 +337,19 @@ export const QUIRKS = {
   actionsNameForgejoPrefixRefused: { forgejo: { since: 15 } },
   /** Deleting a secret or a variable checks the name first (400); Gitea 1.25+ (v1.25.4 services/secrets/secrets.go:58) and Forgejo 15 look it up as given (404). */
   actionsDeleteValidatesName: { gitea: { until: '1.24' }, forgejo: { until: 11 } },
+  /**
+   * A repository's secret put through the API is stored with the repository's owner as its owner too
+   * (`CreateOrUpdateSecret(ctx, owner.ID, repo.ID, …)`: Gitea v1.21.11 routers/api/v1/repo/action.go:61, Forgejo
+   * v7.0.16 :61; Gitea 1.22 passes 0, v1.22.6 :123).
+   */
+  repoSecretStoresOwner: { gitea: { until: '1.21' }, forgejo: { until: 7 } },
+  /**
+   * Secret lookups match `owner_id` alone when no repository is given (`FindSecretsOptions.toConds`: Gitea v1.21.11
+   * models/secret/secret.go:84-100, v1.22.6 :84-100, Forgejo v7.0.16 :84-100): an organisation's list, PUT and DELETE
+   * also find the secrets of its repositories that carry it as owner (above). Gitea 1.23 (v1.23.8 :95-114) and Forgejo
+   * 11 ask `repo_id = 0` too.
+   */
+  secretOwnerOnlyLookup: { gitea: { until: '1.22' }, forgejo: { until: 7 } },
   /** A secret's value over 65536 bytes and a variable's over 65536 characters are refused (400 `data too long`; Gitea v1.24.7 models/secret/secret.go:76, models/actions/variable.go:58). */
   actionsDataMaxLength: GITEA_ONLY('1.24'),
   /**

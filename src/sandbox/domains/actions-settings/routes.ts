@@ -27,8 +27,10 @@ const lineBreaks = (s: string): string => s.replaceAll('\r\n', '\n');
 
 type ScopeOf = (ctx: ApiContext) => ActionsScope;
 
+/** `FindSecretsOptions`: the scope exactly, or (QUIRKS.secretOwnerOnlyLookup) each id that is set, alone. */
 function secretsOf(ctx: ApiContext, s: ActionsScope): ActionSecretRecord[] {
-  return ctx.state.data.actionSecrets.filter(inScope(s));
+  if (!hasQuirk(ctx.flavour, 'secretOwnerOnlyLookup')) return ctx.state.data.actionSecrets.filter(inScope(s));
+  return ctx.state.data.actionSecrets.filter((r) => (s.ownerId === 0 || r.ownerId === s.ownerId) && (s.repoId === 0 || r.repoId === s.repoId));
 }
 function variablesOf(ctx: ApiContext, s: ActionsScope): ActionVariableRecord[] {
   return ctx.state.data.actionVariables.filter(inScope(s));
@@ -144,9 +146,14 @@ function deleteVariable(ctx: ApiContext, s: ActionsScope): Response {
 /** One scope's routes under `base` (`/repos/:owner/:repo/actions` or `/orgs/:org/actions`), behind its checks. */
 function registerScope(r: ApiRouter, base: string, steps: Step[], scopeOf: ScopeOf): void {
   const at = (handler: (ctx: ApiContext, s: ActionsScope) => Response) => (ctx: ApiContext) => handler(ctx, scopeOf(ctx));
+  // A repository's secret routes pass its owner too where the release does (QUIRKS.repoSecretStoresOwner).
+  const secretAt = (handler: (ctx: ApiContext, s: ActionsScope) => Response) => (ctx: ApiContext) => {
+    const s = scopeOf(ctx);
+    return handler(ctx, s.repoId !== 0 && hasQuirk(ctx.flavour, 'repoSecretStoresOwner') ? { ...s, ownerId: ctx.repo!.ownerId } : s);
+  };
   r.on('GET', `${base}/secrets`, ...steps, at(listSecrets));
-  r.on('PUT', `${base}/secrets/:secretname`, ...steps, bind(CreateOrUpdateSecretOption), at(putSecret));
-  r.on('DELETE', `${base}/secrets/:secretname`, ...steps, at(deleteSecret));
+  r.on('PUT', `${base}/secrets/:secretname`, ...steps, bind(CreateOrUpdateSecretOption), secretAt(putSecret));
+  r.on('DELETE', `${base}/secrets/:secretname`, ...steps, secretAt(deleteSecret));
   r.on('GET', `${base}/variables`, ...steps, at(listVariables));
   r.on('GET', `${base}/variables/:variablename`, ...steps, at(getVariable));
   r.on('POST', `${base}/variables/:variablename`, ...steps, bind(CreateVariableOption), at(createVariable));
