@@ -1,7 +1,7 @@
 // A saved plan is input from outside, like a config: before apply reads anything of it, its shape is
 // checked strictly against what this forgeform knows (kinds, actions, scopes, field names). Anything
 // unknown is refused by name: a plan from another version, or an edited one, is planned again.
-import { FLAVOURS, isRenamedName, kindsByName, parseVersion, SCOPE_NAME, type Diagnostic, type Flavour, type Kind } from '../model/index.js';
+import { copyIn, FLAVOURS, isRenamedName, kindsByName, parseVersion, SCOPE_NAME, type Diagnostic, type Flavour, type Kind } from '../model/index.js';
 import { changeId, parseScopeId } from '../plan/planner.js';
 import { ENGINE_POLICY_KEYS } from '../plan/safety.js';
 import type { Action, Change, Plan, PlanPolicy } from '../model/index.js';
@@ -123,7 +123,9 @@ function changeProblems(c: Record<string, unknown>, kinds: ReadonlyMap<string, K
   if (typeof c.scope !== 'string' || !validScope(c.scope, kind)) out.push(`scope ${JSON.stringify(c.scope)} is not a ${kind.scopeType} scope`);
   else if (typeof c.key === 'string') {
     const expected = changeId(kind, parseScopeId(c.scope), c.key);
-    if (c.id !== expected && !(c.action === 'delete' && typeof c.id === 'string' && new RegExp(`^${escape(expected)}#\\d+$`).test(c.id))) out.push(`id must be ${expected}`);
+    // A delete of one copy among several of a name addresses it by its server id (see copyChangeId).
+    const copy = c.action === 'delete' && typeof c.id === 'string' ? copyIn(c.id, expected) : undefined;
+    if (c.id !== expected && !(copy !== undefined && /^\d+$/.test(copy))) out.push(`id must be ${expected}`);
   }
   if (typeof c.id === 'string') {
     if (ids.has(c.id)) out.push('appears twice');
@@ -152,10 +154,6 @@ function recordProblems(c: Record<string, unknown>): string[] {
         out.push(`ops[${j}].expect must be {fields, message} on a GET`);
     });
   return out;
-}
-
-function escape(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 function validScope(id: string, kind: Kind): boolean {

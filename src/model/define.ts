@@ -6,7 +6,7 @@ import type { FieldSpec } from './field.js';
 import type { ApplyContext, ChangeFacts, DuplicateResolution, Kind, KindContext, KindExport, KindMeta, OpsSubject, Problem, ScopeContext } from './kind.js';
 import type { CurrentObject, DesiredObject, ObjectMeta } from './object.js';
 import type { Change, Op } from './plan.js';
-import type { Intent } from './intent.js';
+import { intentOf, type Intent } from './intent.js';
 import { parseScopeId, splitRepo, type Scope } from './scope.js';
 import type { Shape } from '../gitea/answer.js';
 
@@ -85,8 +85,9 @@ export type CompareRequest<T extends AnyKindTypes> = { desired: DesiredOf<T>; cu
 export type DuplicatesRequest<T extends AnyKindTypes> = PlanRequest<T> & { desired: DesiredOf<T>; matches: CurrentOf<T>[] };
 export type KeepRequest<T extends AnyKindTypes> = PlanRequest<T> & { current: CurrentOf<T> };
 export type NoticesRequest<T extends AnyKindTypes> = PlanRequest<T> & { desired: DesiredOf<T>[]; current: CurrentOf<T>[] };
-export type GuardRequest<T extends AnyKindTypes> = AnyRequest<T> & { change: Change; current: CurrentOf<T> | undefined; plan: Change[] };
-export type AnnotateRequest<T extends AnyKindTypes> = AnyRequest<T> & { change: Change };
+/** A change a kind judges (guard, annotate), with what it means (its intent, see OpsInput.intent): read that, never the change's fields or id. */
+export type GuardRequest<T extends AnyKindTypes> = AnyRequest<T> & { change: Change; intent: Intent; current: CurrentOf<T> | undefined; plan: Change[] };
+export type AnnotateRequest<T extends AnyKindTypes> = AnyRequest<T> & { change: Change; intent: Intent };
 
 /** What a change's requests are built from (ops, dependsOn): only what the change shows, and the server as read. */
 export type OpsRequest<T extends AnyKindTypes> = AnyRequest<T> &
@@ -211,8 +212,8 @@ export function defineKind<ScopeConfig, Server, Prepared = undefined, RunState =
     ...(resolveDuplicates ? { resolveDuplicates: (d, matches, scope, ctx) => resolveDuplicates({ ...planRequest(scope, ctx), desired: own.desired(d), matches: own.currents(matches) }) } : {}),
     ...(keep ? { keep: (current, scope, ctx) => keep({ ...planRequest(scope, ctx), current: own.current(current) }) } : {}),
     ...(notices ? { notices: (d, current, scope, ctx) => notices({ ...planRequest(scope, ctx), desired: own.desireds(d), current: own.currents(current) }) } : {}),
-    ...(guard ? { guard: (change, current, ctx, plan) => guard({ ...request(changeScope(change), ctx), change, current: maybe(current), plan }) } : {}),
-    ...(annotate ? { annotate: (change, scope, ctx) => annotate({ ...request(scope, ctx), change }) } : {}),
+    ...(guard ? { guard: (change, current, ctx, plan) => guard({ ...request(changeScope(change), ctx), change, intent: intentOf(change), current: maybe(current), plan }) } : {}),
+    ...(annotate ? { annotate: (change, scope, ctx) => annotate({ ...request(scope, ctx), change, intent: intentOf(change) }) } : {}),
     ...(prepare ? { prepare: (scope, d, current, ctx) => prepare({ ...request(scope, ctx), desired: own.desireds(d), current: own.currents(current) }) } : {}),
     ...(shown ? { shown: ({ scope, ctx, intent, prepared, ...subject }) => shown({ ...planRequest(scope, ctx), ...own.subject(subject), intent, changed: intent.changed, prepared: typed(prepared) }) } : {}),
     ops: ({ scope, ctx, intent, prepared, shown: values, ...subject }) => ops({ ...request(scope, ctx), ...own.subject(subject), intent, changed: intent.changed, prepared: typed(prepared), shown: values ?? {} }),

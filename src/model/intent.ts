@@ -19,6 +19,11 @@ export function copyChangeId(id: string, copy: number | string): string {
   return `${id}#${copy}`;
 }
 
+/** The copy a change id addresses after its object's own change id (`own`), as copyChangeId writes it; undefined: the object itself. */
+export function copyIn(id: string, own: string): string | undefined {
+  return id.startsWith(`${own}#`) ? id.slice(own.length + 1) : undefined;
+}
+
 /**
  * A rename's `name` (before: the old name, after: the new one): what its headline shows and its key
  * says, not a field its requests set. A plan file's rename carries it among its fields; nothing else
@@ -37,7 +42,7 @@ export function intentOf(change: Change): Intent {
   const planned = plannedFields(change);
   // The id of the change of the object itself (changeId: kind/scope/key); a copy's has `#ID` after it.
   const own = `${change.kind}/${change.scope}/${change.key}`;
-  const copy = change.action === 'delete' && change.id.startsWith(`${own}#`) ? change.id.slice(own.length + 1) : undefined;
+  const copy = change.action === 'delete' ? copyIn(change.id, own) : undefined;
   return {
     fields: Object.fromEntries(planned.map((f) => [f.path, f.after])),
     changed: planned.map((f) => f.path),

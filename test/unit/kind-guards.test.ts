@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { GiteaClient } from '../../src/gitea/client.js';
 import { branchProtectionKind } from '../../src/kinds/branch_protection/index.js';
 import { userKind } from '../../src/kinds/user/index.js';
-import { copyChangeId, intentOf, isRenamedName, plannedFields, SERVER_SCOPE, type Change, type CurrentObject, type PlanPolicy } from '../../src/model/index.js';
+import { copyChangeId, copyIn, intentOf, isRenamedName, plannedFields, SERVER_SCOPE, type Change, type CurrentObject, type PlanPolicy } from '../../src/model/index.js';
 import { makeScopeContext } from '../../src/plan/planner.js';
 
 const policy: PlanPolicy = { prune: ['users'], max_deletes: 10, max_delete_fraction: 1, protected_users: [], purge_users: false };
@@ -86,5 +86,12 @@ describe('the intent of a change', () => {
     expect(plannedFields(update)).toEqual(update.fields);
     expect(isRenamedName('rename', 'name')).toBe(true);
     expect(isRenamedName('update', 'name')).toBe(false);
+  });
+
+  it('reads a copy back from the id copyChangeId wrote, and only from it', () => {
+    const own = 'repo_label/repo:acme/widgets/bug';
+    expect(copyIn(copyChangeId(own, 42), own)).toBe('42');
+    expect(copyIn(own, own)).toBeUndefined();
+    expect(copyIn(`${own}s#3`, own)).toBeUndefined();
   });
 });

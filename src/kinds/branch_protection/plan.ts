@@ -66,12 +66,11 @@ export const safety = {
    * since the plan refuses the saved plan, as Gitea would refuse the rule. At plan time check has left
    * such a rule out already. Fails closed: a change whose accounts were not looked up is refused.
    */
-  guard({ change, scope, run }) {
+  guard({ change, intent, scope, run }) {
     if (change.action === 'delete') return undefined;
     const known = run.accounts.get(scope.name);
     if (!known) return 'the users and teams it names were not looked up on the server, so forgeform cannot tell that Gitea would take the rule';
-    const fields = Object.fromEntries(change.fields.filter((f) => !f.context).map((f) => [f.path, f.after]));
-    const problems = accountProblems({ key: change.key, fields, path: [] }, known, scope);
+    const problems = accountProblems({ key: change.key, fields: intent.fields, path: [] }, known, scope);
     return problems.length ? problems.map((p) => p.message).join('; ') : undefined;
   },
 } satisfies Safety<BranchProtectionTypes>;

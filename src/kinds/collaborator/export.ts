@@ -12,7 +12,7 @@ export const exporting = {
 
   /** `collaborators:` maps each user to its permission, not to an object. */
   exportInto(entry: Record<string, unknown>, objects: Record<string, Record<string, unknown>>) {
-    const names = Object.keys(objects);
-    if (names.length) entry.collaborators = Object.fromEntries(names.map((n) => [n, objects[n]!.permission]));
+    const exported = Object.entries(objects);
+    if (exported.length) entry.collaborators = Object.fromEntries(exported.map(([name, o]) => [name, o.permission]));
   },
 } satisfies KindExport;

@@ -166,8 +166,8 @@ export const planning = {
 } satisfies Planning<IssueTypes> & Pick<Writing<IssueTypes>, 'prepare'> & Pick<Reading<IssueTypes>, 'compare'>;
 
 export const safety = {
-  async annotate({ change, ctx }) {
-    if (!ctx.server || bodyLockedByServer(ctx.server) || !change.fields.some((f) => f.path === 'body' && !f.context)) return undefined;
+  async annotate({ intent, ctx }) {
+    if (!ctx.server || bodyLockedByServer(ctx.server) || !('body' in intent.fields)) return undefined;
     return {
       notes: [
         `the body is checked by forgeform, not by the server: ${describeServer(ctx.server)} ignores content_version, so apply reads the issue again right before its first write and refuses the edit if the body changed since the plan (an edit made between that read and the write is still overwritten)`,

@@ -2,7 +2,7 @@ import type { Shape } from '../../gitea/answer.js';
 import type { LabelConfig } from '../../config/types.js';
 import { apiPath } from '../../gitea/path.js';
 import { normalizeFields } from '../fields.js';
-import { intentOf, type AnyRequest, type DesiredObject, type Planning, type Problem, type Safety } from '../../model/index.js';
+import { type AnyRequest, type DesiredObject, type Planning, type Problem, type Safety } from '../../model/index.js';
 import { fields } from './read.js';
 import type { LabelRun, LabelTypes } from './types.js';
 
@@ -125,10 +125,10 @@ export const safety = {
    * label "old,x" counted by name is "on no issue", and a name matching nothing counts every issue.
    */
   async annotate(req) {
-    const { change, scope, ctx, self } = req;
+    const { change, intent, scope, ctx, self } = req;
     if (change.action !== 'delete') return undefined;
     // One copy of a duplicated name is named by its id; otherwise the one label of that name as read.
-    const { copy } = intentOf(change);
+    const { copy } = intent;
     const id = copy !== undefined ? Number(copy) : (await ctx.currentOf(self, scope)).find((l) => l.key === change.key)?.id;
     if (id === undefined) return undefined;
     const count = (await issuesPerLabel(req)).get(Number(id)) ?? 0;

@@ -54,9 +54,9 @@ export const planning = {
 } satisfies Planning<PushMirrorTypes>;
 
 export const safety = {
-  async annotate({ change }) {
+  async annotate({ change, intent }) {
     if (change.action !== 'replace') return undefined;
-    const sendsCredentials = change.fields.some((f) => f.path === 'remote_username' || f.path === 'remote_password');
+    const sendsCredentials = 'remote_username' in intent.fields || 'remote_password' in intent.fields;
     return {
       notes: [
         'the server cannot edit a push mirror: it is deleted and created again (under a new remote name)',

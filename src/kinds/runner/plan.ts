@@ -1,6 +1,6 @@
 import type { RunnerConfig } from '../../config/types.js';
 import { normalizeFields } from '../fields.js';
-import { intentOf, type DesiredObject, type Planning, type Safety } from '../../model/index.js';
+import { type DesiredObject, type Planning, type Safety } from '../../model/index.js';
 import { fields, status, type RunnerTypes } from './read.js';
 
 export const planning = {
@@ -28,9 +28,8 @@ export const planning = {
 } satisfies Planning<RunnerTypes>;
 
 export const safety = {
-  async annotate({ change, scope, ctx, self }) {
+  async annotate({ change, intent: { copy }, scope, ctx, self }) {
     if (change.action !== 'delete') return undefined;
-    const { copy } = intentOf(change);
     const current = (await ctx.currentOf(self, scope)).find((c) => c.key === change.key && (copy === undefined || copy === String(c.id)));
     return current ? { notes: [`the runner is ${status(current)}`] } : undefined;
   },

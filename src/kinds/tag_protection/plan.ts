@@ -135,12 +135,11 @@ export const safety = {
   },
 
   /** At apply, the accounts as they are now: one gone since the plan (or without access) refuses the saved plan. Fails closed. */
-  guard({ change, scope, run }) {
+  guard({ change, intent, scope, run }) {
     if (change.action === 'delete') return undefined;
     const known = run.tagAccounts.get(scope.name);
     if (!known) return 'the users and teams it names were not looked up on the server, so forgeform cannot tell that Gitea would take the protection';
-    const fieldsOf = Object.fromEntries(change.fields.filter((f) => !f.context).map((f) => [f.path, f.after]));
-    const problems = allowlistProblems({ key: change.key, fields: fieldsOf, path: [] }, known, scope);
+    const problems = allowlistProblems({ key: change.key, fields: intent.fields, path: [] }, known, scope);
     return problems.length ? problems.map((p) => p.message).join('; ') : undefined;
   },
 } satisfies Safety<TagProtectionTypes>;

@@ -1,6 +1,6 @@
 import type { TeamConfig } from '../../config/types.js';
 import { normalizeFields } from '../fields.js';
-import { describeServer, serverHas, type Availability, type CurrentObject, type DesiredObject, type Planning, type Problem, type Reading, type Safety, type Writing } from '../../model/index.js';
+import { describeServer, serverHas, type Availability, type CurrentObject, type DesiredObject, type Planning, type Problem, type Intent, type Reading, type Safety, type Writing } from '../../model/index.js';
 import { fields, nameSet } from './fields.js';
 import { isOwners, OWNERS, type TeamFacts, type TeamTypes } from './read.js';
 import { declaredUnits, isAdminLevel } from './units.js';
@@ -120,10 +120,7 @@ export const preparing = {
 } satisfies Pick<Writing<TeamTypes>, 'prepare'>;
 
 /** The members a change leaves the team with, or undefined when it does not change them. */
-const membersAfter = (fieldsOfChange: { path: string; after?: unknown; context?: boolean }[]): string[] | undefined => {
-  const f = fieldsOfChange.find((x) => x.path === 'members' && !x.context);
-  return f ? nameSet(f.after) : undefined;
-};
+const membersAfter = (intent: Intent): string[] | undefined => ('members' in intent.fields ? nameSet(intent.fields.members) : undefined);
 
 export const safety = {
   /**
@@ -131,11 +128,11 @@ export const safety = {
    * check in any release read), renamed (it is the Owners team by its name only), left without members,
    * or without the token's own user (the token would lose the organisation).
    */
-  guard({ change, current, run }) {
+  guard({ change, intent, current, run }) {
     if (!current || !isOwners(current)) return undefined;
     if (change.action === 'delete') return 'the Owners team is never deleted: without it the organisation has no owners (the server does not refuse it)';
     if (change.action === 'rename') return 'the Owners team is never renamed: the server knows it by the name "Owners" alone, and a renamed one is an ordinary team';
-    const after = membersAfter(change.fields);
+    const after = membersAfter(intent);
     if (!after) return undefined;
     if (after.length === 0) return "the Owners team's last member is never removed: the organisation would have no owner";
     const removed = nameSet(current.fields.members).filter((m) => !after.includes(m));

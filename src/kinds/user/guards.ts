@@ -1,5 +1,5 @@
 import type { UserConfig } from '../../config/types.js';
-import type { AnyRequest, Change, CurrentObject, DesiredObject, PlanPolicy } from '../../model/index.js';
+import { intentOf, type AnyRequest, type Change, type CurrentObject, type DesiredObject, type PlanPolicy } from '../../model/index.js';
 import type { UserFacts, UserRun, UserTypes } from './types.js';
 
 
@@ -70,13 +70,14 @@ export function survivorsByConfig(declared: Record<string, UserConfig>, g: Guard
 
 /** At apply time (and as the planner's second net): who stays an administrator, as the plan's changes (of the user kind, `kind`) leave them. */
 export function survivorsByPlan(plan: Change[], kind: string): (u: CurrentObject) => boolean {
-  const users = plan.filter((c) => c.kind === kind);
+  // Each user change with what it means, derived once (the survivors are asked per user).
+  const users = plan.filter((c) => c.kind === kind).map((c) => ({ action: c.action, key: c.key, intent: intentOf(c) }));
   return (u) =>
-    !users.some((c) => {
-      const key = c.action === 'rename' ? c.from : c.key;
-      if (key !== u.key) return false;
-      const after = (f: string) => c.fields.find((x) => x.path === f && !x.context)?.after;
-      return c.action === 'delete' || after('admin') === false || after('active') === false || after('prohibit_login') === true;
+    !users.some(({ action, key, intent }) => {
+      // A rename's object is the user under its old name.
+      if ((intent.from ?? key) !== u.key) return false;
+      const after = intent.fields;
+      return action === 'delete' || after.admin === false || after.active === false || after.prohibit_login === true;
     });
 }
 

@@ -151,23 +151,22 @@ export const planning = {
 
 export const safety = {
   guard(req) {
-    const { change, current, plan, self } = req;
+    const { change, intent, current, plan, self } = req;
     if (!current) return undefined;
     const survivors = survivorsByPlan(plan, self.name);
     if (change.action === 'delete') {
       const why = guard(current.key, guardFacts(req), current.fields.admin === true, survivors);
       return why ? `forgeform never deletes this user: ${why}` : undefined;
     }
-    const want = Object.fromEntries(change.fields.filter((f) => !f.context).map((f) => [f.path, f.after]));
-    return editRefusals(current.key, want, current.fields, guardFacts(req), survivors)[0]?.message;
+    return editRefusals(current.key, intent.fields, current.fields, guardFacts(req), survivors)[0]?.message;
   },
 
-  async annotate({ change, run }) {
+  async annotate({ change, intent, run }) {
     const notes: string[] = [];
     const current = change.action === 'update' ? userNamed(run.facts, change.key) : undefined;
     if (current && isUnfinished(current.fields))
       notes.push('unfinished: forgeform created this user, but the request that sets what a create cannot set never reached the server; this apply sends it');
-    if (change.action === 'create' && !change.fields.some((f) => f.path === 'must_change_password'))
+    if (change.action === 'create' && !('must_change_password' in intent.fields))
       notes.push('must_change_password is not written: Gitea creates the user with must_change_password: true, so it cannot use the API until it changes its password');
     if (change.action === 'delete' && change.fields.some((f) => f.context && f.path === PURGE && f.after === true))
       notes.push('purged (policy.purge_users): its repositories, packages and the organisations it alone owns are deleted too');
