@@ -3,6 +3,7 @@ import { durationString } from '../duration.js';
 import { labelTemplateEntry } from '../label/fields.js';
 import { secretsEntry } from '../actions_secret/fields.js';
 import { variablesEntry } from '../actions_variable/fields.js';
+import { webhooksSection } from '../webhook/fields.js';
 import type { EntrySpec, SchemaFragment } from '../../model/index.js';
 
 /**
@@ -177,6 +178,7 @@ export const scopeEntries: EntrySpec[] = [
     type: 'array',
     items: { $ref: '#/definitions/push_mirror' },
   }),
+  configEntry('webhooks', webhooksSection('repository')),
   // npm run new-kind adds the section of a new repository kind here.
 ];
 
