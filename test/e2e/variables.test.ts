@@ -143,16 +143,18 @@ repos:
 `;
 
 describe.each(WITH.map((f) => [f.name] as const))('Actions variables on %s', (flavour) => {
-  it('plan → apply → plan is empty; a repository list without values costs one GET per declared variable', async () => {
+  it('plan → apply → plan is empty; a repository list without values costs one GET per variable; a saved plan applies', async () => {
     w = await world(seed, { flavour });
     const file = w.config(FLAVOUR_CONFIG);
     const plan = await w.cli(['plan', '-c', file, '--detailed-exitcode']);
     expect(plan.code, plan.stdout + plan.stderr).toBe(2);
     const perVariable = calls(w.sandbox).filter((c) => /^GET repos\/acme\/widgets\/actions\/variables\/[A-Z]/.test(c));
     const listsValues = (await w.api<ApiVariable[]>('GET', 'repos/acme/widgets/actions/variables')).body.every((v) => v.data !== '');
-    // Declared and on the server: CHANGE_ME only (KEEP and STRAY are not declared, DEPLOY_ENV not there yet).
-    expect(perVariable).toEqual(listsValues ? [] : ['GET repos/acme/widgets/actions/variables/CHANGE_ME']);
-    const apply = await w.cli(['apply', '-c', file, '--yes']);
+    // Every variable on the server (KEEP, CHANGE_ME, STRAY), declared or not: a prune's saved plan is checked against them.
+    expect(perVariable.sort()).toEqual(listsValues ? [] : ['KEEP', 'CHANGE_ME', 'STRAY'].sort().map((n) => `GET repos/acme/widgets/actions/variables/${n}`));
+    const saved = `${w.dir}/variables.plan`;
+    expect((await w.cli(['plan', '-c', file, '--out', saved])).code).toBe(0);
+    const apply = await w.cli(['apply', saved]);
     expect(apply.code, apply.stdout + apply.stderr).toBe(0);
     expect(w.sandbox.requests().flatMap((r) => r.unknownFields)).toEqual([]);
     // Gitea 1.25+ answers 201 to a create, the others 204: both are success.

@@ -25,21 +25,19 @@ function fromServer(r: ServerActionsVariable): CurrentObject {
 
 /**
  * Reading variables: one list per scope. Where a repository's list answers no values (Gitea 1.22–1.23,
- * Forgejo 8–11), each value the plan needs — of the declared variables, or of all for an export — is read
- * with a GET of its own; the others stay without one (nothing compares them).
+ * Forgejo 8–11), each value is read with a GET of its own — of every listed variable, not only the declared
+ * ones: a saved plan's check reads the variables its changes name (a pruned one too) and must find them as
+ * the plan did.
  */
 export const reading = {
   fields,
   shape,
 
-  async read({ scope, ctx, desired }) {
+  async read({ scope, ctx }) {
     const objects = (await ctx.client.list<ServerActionsVariable>(listPath(scope.segments), { object: `Actions variables of ${scope.name}`, shape })).map(fromServer);
     if (scope.type !== 'repo' || !serverHas(ctx.server, features.repoListWithoutValues.availability) || !ctx.server) return objects;
-    const wanted = new Set((desired ?? []).map((d) => d.key.toUpperCase()));
-    const reads = objects.filter((o) => ctx.options.readEverything === true || wanted.has(o.key.toUpperCase()));
-    for (const o of objects) if (!reads.includes(o)) delete o.fields.value;
     await Promise.all(
-      reads.map(async (o) => {
+      objects.map(async (o) => {
         const one = await ctx.client.get<ServerActionsVariable>(variablePath(scope.segments, o.key), { object: `Actions variable ${o.key} of ${scope.name}`, shape });
         o.fields = fromServer(one).fields;
       }),
