@@ -165,6 +165,23 @@ repos:
   });
 });
 
+describe('hostile patterns on the server are printed inert', () => {
+  // A repository administrator may store any pattern (the server never compiles it when saving).
+  const HOSTILE = ['\u001b[1A\u001b[2K\r  ~ tag protection "v*" (cosmetic)', 'x\n+ tag protection "forged"', 'bidi \u202egnp \u200bzw'];
+  // eslint-disable-next-line no-control-regex -- finding these characters is the point
+  const RAW = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2066-\u2069\ufeff]/;
+
+  it('their deletion is one plan line each, with nothing raw', async () => {
+    w = await world({ ...seed, repos: [{ name: 'acme/widgets', tag_protections: HOSTILE.map((name_pattern) => ({ name_pattern, whitelist_usernames: ['alice'] })) }] });
+    const file = w.config('version: 1\npolicy: { prune: [tag_protections], max_deletes: 10, max_delete_fraction: 1 }\nrepos:\n  acme/widgets:\n    tag_protections: {}\n');
+    const plan = await w.cli(['plan', '-c', file]);
+    expect(plan.code, plan.stderr).toBe(0);
+    for (const out of [plan.stdout, plan.stderr]) for (const l of out.split('\n')) expect(RAW.test(l), JSON.stringify(l)).toBe(false);
+    expect(plan.stdout.split('\n').filter((l) => /^\s+- tag protection /.test(l))).toHaveLength(HOSTILE.length);
+    expect(plan.stdout).not.toMatch(/^\s+\+ tag protection "forged"/m);
+  });
+});
+
 const SERVES = new Set(['gitea@1.23', 'gitea@1.24', 'gitea@1.25', 'gitea@1.26', 'gitea@main', 'forgejo@11', 'forgejo@15']);
 const FLAVOUR_CONFIG = `version: 1
 repos:
