@@ -37,7 +37,7 @@ const CHECKS_URL: Availability = { gitea: { since: '1.24' }, forgejo: { since: 1
 export const SEED: SeedFile = {
   users: [{ username: 'root', admin: true, email: 'root@example.com' }],
   orgs: [{ name: 'hco', owners: ['root'] }],
-  repos: [{ name: 'hco/app' }, { name: 'hco/paged' }],
+  repos: [{ name: 'hco/app' }, { name: 'hco/paged' }, { name: 'hco/frozen', archived: true }],
 };
 
 let seq = 0;
@@ -119,6 +119,17 @@ export const FACTS: Fact[] = [
     async observe(h) {
       const other = (await newHook(h, 'repos/hco/paged')).json;
       return (await h.call('GET', `repos/hco/app/hooks/${other.id}`)).status;
+    },
+  },
+  {
+    id: 'an archived repository takes hook writes: the hook routes have no mustNotBeArchived (no 423)',
+    cite: 'routers/api/v1/api.go: the /hooks group behind reqToken(), reqAdmin(), reqWebhooksEnabled() only, Gitea v1.21.11 l.1067-1076, v1.25.4 l.1224-1233, Forgejo v15.0.3 l.1158-1167',
+    expected: () => [201, 200, 204],
+    async observe(h) {
+      const made = await newHook(h, 'repos/hco/frozen');
+      const edit = await h.call('PATCH', `repos/hco/frozen/hooks/${made.json.id}`, { body: { active: true } });
+      const del = await h.call('DELETE', `repos/hco/frozen/hooks/${made.json.id}`);
+      return [made.status, edit.status, del.status];
     },
   },
   {

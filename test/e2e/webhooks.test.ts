@@ -203,6 +203,21 @@ describe('repository and organisation webhooks end to end', () => {
     expect(writes(w.sandbox)).toEqual([]);
   });
 
+  it('writes the webhooks of an archived repository (Gitea has no 423 there), and a server URL with a newline forges no plan line', async () => {
+    const hostile = { type: 'gitea', config: { url: 'https://evil.example.com/x\n  + repository webhook "gitea https://forged.example.com"', content_type: 'json' }, active: true };
+    w = await world({ ...seed([hostile]), repos: [{ name: 'acme/widgets', archived: true, hooks: [hostile] }] });
+    const file = w.config('version: 1\npolicy: { prune: [webhooks] }\nrepos:\n  acme/widgets:\n    webhooks:\n      - { url: "https://ci.example.com/hook" }\n');
+    const plan = await w.cli(['plan', '-c', file]);
+    expect(plan.code, plan.stderr).toBe(0);
+    expect(plan.stdout).not.toMatch(/^\s*\+ repository webhook "gitea https:\/\/forged/m);
+    expect(plan.stdout).toContain('- repository webhook "gitea https://evil.example.com/x\\n');
+    w.sandbox.clearRequests();
+    const apply = await w.cli(['apply', '-c', file, '--yes']);
+    expect(apply.code, apply.stderr).toBe(0);
+    expect(writes(w.sandbox).map((c) => c.replace(/\d+$/, 'N')).sort()).toEqual(['DELETE repos/acme/widgets/hooks/N', 'POST repos/acme/widgets/hooks']);
+    expect((await hooksOf(w, 'repos/acme/widgets')).map((h) => h.config.url)).toEqual(['https://ci.example.com/hook']);
+  });
+
   it('export writes the webhooks of each scope without their secrets, and planning the export shows no changes', async () => {
     w = await world(
       seed(
