@@ -223,3 +223,26 @@ describe('the Actions example', () => {
     expect(plan.stdout + plan.stderr + apply.stdout + apply.stderr + again.stdout + rotate.stdout + rotate.stderr).not.toMatch(/registry-token-Pp31|deploy-key-Rr72|signing-key-Tt55/);
   });
 });
+
+describe('descriptions of secrets (Gitea 1.24+)', () => {
+  it('a changed description is one PUT with the value and the description; Forgejo refuses the field at its place', async () => {
+    w = await world({ ...seed, repos: [{ name: 'acme/widgets', secrets: { EXISTING: { value: 'seeded-existing-Kq2', description: 'old words' } } }] });
+    const file = w.config('version: 1\nrepos:\n  acme/widgets:\n    secrets:\n      EXISTING: { value: "${DEPLOY_KEY}", description: new words }\n');
+    const plan = await w.cli(['plan', '-c', file, '--detailed-exitcode'], ENV);
+    expect(plan.code, plan.stdout + plan.stderr).toBe(2);
+    expect(plan.stdout).toMatch(/~ Actions secret "EXISTING"\n(\s+.*\n)*?\s+~ description: "old words" → "new words"/);
+    expect(plan.stdout).toMatch(/\+ value += \(sensitive\)/);
+    w.sandbox.clearRequests();
+    expect((await w.cli(['apply', '-c', file, '--yes'], ENV)).code).toBe(0);
+    expect(bodyOf(w.sandbox, 'PUT', 'repos/acme/widgets/actions/secrets/EXISTING')).toEqual({ data: ENV.DEPLOY_KEY, description: 'new words' });
+    expect((await w.cli(['plan', '-c', file, '--detailed-exitcode'], ENV)).code).toBe(0);
+    expectNoValue('description change', plan.stdout + plan.stderr);
+
+    await w.sandbox.close();
+    w = await world(seed, { flavour: 'forgejo@15' });
+    const refused = await w.cli(['plan', '-c', w.config('version: 1\nrepos:\n  acme/widgets:\n    secrets:\n      EXISTING:\n        value: "${DEPLOY_KEY}"\n        description: new words\n')], ENV);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('forgeform.yaml:7:9: description needs Gitea ≥ 1.24 (server: Forgejo 15.0.3');
+    expect(writes(w.sandbox)).toEqual([]);
+  });
+});

@@ -178,3 +178,14 @@ describe.each(WITHOUT.map((f) => [f.name] as const))('Actions variables on %s (n
     expect(writes(w.sandbox)).toEqual([]);
   });
 });
+
+describe('a hostile value on the server', () => {
+  it('is shown escaped: its newline and escape sequence forge no plan line', async () => {
+    w = await world({ ...seed, repos: [{ name: 'acme/widgets', variables: { KEEP: 'x\u001b[2K\n  + organisation Actions variable "FORGED"\n' } }] });
+    const plan = await w.cli(['plan', '-c', w.config('version: 1\nrepos:\n  acme/widgets:\n    variables:\n      KEEP: { value: plain }\n'), '--detailed-exitcode']);
+    expect(plan.code, plan.stdout + plan.stderr).toBe(2);
+    expect(plan.stdout).not.toContain('\u001b');
+    expect(plan.stdout).not.toMatch(/^\s*\+ organisation Actions variable "FORGED"/m);
+    expect(plan.stdout).toContain('~ Actions variable "KEEP"');
+  });
+});
