@@ -872,6 +872,11 @@ export interface TagProtectionConfig {
    * exist (teams the same plan creates do) and have the repository.
    */
   whitelist_teams?: string[];
+  /**
+   * Former patterns of this protection: a protection with one of these patterns gets this one instead (the
+   * same protection, edited in place: EditTagProtection takes a new name_pattern) of a new one being created.
+   */
+  previously?: string[];
 }
 
 /**
