@@ -52,7 +52,7 @@ export interface Policy {
    * admin (system and default) webhook not under hooks; runners: every Actions runner not under
    * actions.runners. Without it nothing is ever deleted.
    */
-  prune?: ('labels' | 'teams' | 'branch_protections' | 'users' | 'hooks' | 'runners' | 'tag_protections' | 'push_mirrors' | 'collaborators' | 'secrets' | 'variables')[];
+  prune?: ('labels' | 'teams' | 'branch_protections' | 'users' | 'hooks' | 'runners' | 'tag_protections' | 'push_mirrors' | 'collaborators' | 'secrets' | 'variables' | 'webhooks')[];
   /**
    * A plan with more deletions than this is unsafe: plan exits 3 and apply refuses without --force. Default
    * 10.
@@ -148,6 +148,12 @@ export interface OrgConfig {
    * docs/kinds/variables.md.
    */
   variables?: Record<string, ActionsVariableConfig>;
+  /**
+   * Webhooks of the organisation, a list: a hook has no name on the server, its identity is type + url
+   * (changing either is a delete and a create). With policy.prune containing "webhooks", webhooks of the
+   * organisation not listed here are deleted. See docs/kinds/webhooks.md.
+   */
+  webhooks?: WebhookConfig[];
 }
 
 /** Settings of one repository, or of every repository matching a glob. */
@@ -215,6 +221,12 @@ export interface RepoConfig {
    * not listed here are deleted. See docs/kinds/push-mirrors.md.
    */
   push_mirrors?: PushMirrorConfig[];
+  /**
+   * Webhooks of the repository, a list: a hook has no name on the server, its identity is type + url
+   * (changing either is a delete and a create). With policy.prune containing "webhooks", webhooks of the
+   * repository not listed here are deleted. See docs/kinds/webhooks.md.
+   */
+  webhooks?: WebhookConfig[];
 }
 
 /** A label, keyed by its name. A field that is not written is not managed (a new label needs a color). */
@@ -636,10 +648,11 @@ export interface HookConfig {
    */
   scope?: 'system' | 'default';
   /**
-   * Kind of receiver. Part of the identity. Default: gitea. Gitea's API cannot set the room of matrix hooks
-   * nor the package of packagist hooks, so forgeform only manages such hooks when they already exist.
+   * Kind of receiver. Part of the identity. Default: gitea. forgejo and sourcehut_builds exist on Forgejo
+   * only. The API cannot set the room of matrix hooks, the package of packagist hooks nor the manifest of
+   * sourcehut_builds hooks, so forgeform only manages such hooks when they already exist.
    */
-  type?: 'gitea' | 'gogs' | 'slack' | 'discord' | 'dingtalk' | 'telegram' | 'msteams' | 'feishu' | 'matrix' | 'wechatwork' | 'packagist';
+  type?: 'gitea' | 'forgejo' | 'gogs' | 'slack' | 'discord' | 'dingtalk' | 'telegram' | 'msteams' | 'feishu' | 'matrix' | 'wechatwork' | 'packagist' | 'sourcehut_builds';
   /** json or form. Default on create: json. */
   content_type?: 'json' | 'form';
   /**
@@ -902,6 +915,66 @@ export interface ActionsVariableConfig {
 
 /** The user name of a member of the organisation (through one of its teams). */
 export type PublicMemberConfig = string;
+
+/**
+ * A repository's or an organisation's webhook. Identity: type + url. A field that is not written is not
+ * managed, except that every edit sends the hook's whole state (Gitea resets what an edit omits). Slack hooks
+ * need channel.
+ */
+export interface WebhookConfig {
+  /** Where deliveries are sent: an absolute http(s) URL. Part of the identity. */
+  url: string;
+  /**
+   * Kind of receiver. Part of the identity. Default: gitea. forgejo and sourcehut_builds exist on Forgejo
+   * only. The API cannot set the room of matrix hooks, the package of packagist hooks nor the manifest of
+   * sourcehut_builds hooks, so forgeform only manages such hooks when they already exist.
+   */
+  type?: 'gitea' | 'forgejo' | 'gogs' | 'slack' | 'discord' | 'dingtalk' | 'telegram' | 'msteams' | 'feishu' | 'matrix' | 'wechatwork' | 'packagist' | 'sourcehut_builds';
+  /** json or form. Default on create: json. */
+  content_type?: 'json' | 'form';
+  /**
+   * Events that trigger a delivery, as a set. issues stands for issues and its issue_* events, pull_request
+   * for pull_request and its pull_request_* events (issues_only / pull_request_only select just the one);
+   * compared after that expansion, as Gitea stores it. Empty or omitted on create: [push]. Some events exist
+   * only in some releases (package: Gitea 1.23+ and Forgejo 15+; status: Gitea 1.23+; workflow_job: Gitea
+   * 1.24+; workflow_run: Gitea 1.25+; action_run_failure, action_run_recover, action_run_success: Forgejo
+   * 15+), and Gitea before 1.24 and Forgejo cannot add or remove package, status or action_run_* events of an
+   * existing hook (its edit leaves them as they are): the plan says so.
+   */
+  events?: ('create' | 'delete' | 'fork' | 'push' | 'repository' | 'wiki' | 'release' | 'package' | 'status' | 'workflow_run' | 'workflow_job' | 'action_run_failure' | 'action_run_recover' | 'action_run_success' | 'issues' | 'issues_only' | 'issue_assign' | 'issue_label' | 'issue_milestone' | 'issue_comment' | 'pull_request' | 'pull_request_only' | 'pull_request_assign' | 'pull_request_label' | 'pull_request_milestone' | 'pull_request_comment' | 'pull_request_review' | 'pull_request_review_request' | 'pull_request_sync')[];
+  /**
+   * Glob of the branches whose push, create and delete events are delivered (e.g. "main" or
+   * "{main,release/*}"); "" or "*": all.
+   */
+  branch_filter?: string;
+  /**
+   * Whether deliveries are sent. forgeform creates hooks active unless this is false (Gitea's own default is
+   * inactive).
+   */
+  active?: boolean;
+  /** Display name of the hook (Gitea 1.26 and newer). */
+  name?: string;
+  /** Slack only, and required there: the channel, e.g. "#ci". */
+  channel?: string;
+  /** Slack only: the name the messages are posted as. */
+  username?: string;
+  /** Slack only: the icon the messages are posted with. */
+  icon_url?: string;
+  /** Slack only: the colour of the message attachment. */
+  color?: string;
+  /**
+   * Secret that signs deliveries. Must come from an environment variable: never printed nor saved in a plan
+   * file. Gitea never returns it and cannot change it in place: it is sent when the hook is created, and
+   * --rotate-secrets replaces the hook (delete + create) to change it.
+   */
+  secret?: string;
+  /**
+   * Value of the Authorization header of deliveries, e.g. "Bearer ${CI_TOKEN}". Must use an environment
+   * variable: never printed nor saved in a plan file. Gitea does not return it and clears it on any edit that
+   * omits it, so forgeform sends it with every edit of the hook.
+   */
+  authorization_header?: string;
+}
 
 /**
  * Create the repository when it is missing (POST /admin/users/{owner}/repos, on behalf of its owner, a user

@@ -17,8 +17,8 @@ import type { SeedActions } from './domains/actions/seed.js';
 import type { SeedActionsSettings } from './domains/actions-settings/seed.js';
 import type { SeedAdminMiscKeys } from './domains/admin-misc/seed.js';
 import type { SeedBranchProtections } from './domains/branch-protections/seed.js';
+import type { SeedHooks, SeedWebhook } from './domains/hooks/seed.js';
 import type { SeedTagProtections } from './domains/tag-protections/seed.js';
-import type { SeedHooks } from './domains/hooks/seed.js';
 import type { SeedIssue, SeedProject } from './domains/issues/seed.js';
 import type { SeedLabel } from './domains/labels/seed.js';
 import type { SeedMilestone } from './domains/milestones/seed.js';
@@ -35,8 +35,8 @@ export { SeedError };
 /** A whole seed file: each domain's keys, `orgs[]` and `repos[]` entries with the keys other domains add. */
 export interface SeedFile extends SeedAccountFile, SeedAdminMiscKeys, SeedHooks, SeedMirrorSettings {
   users?: SeedUser[];
-  orgs?: (SeedOrg & SeedPublicMembers & SeedActionsSettings & { teams?: SeedTeam[]; labels?: SeedLabel[] })[];
-  repos?: (SeedRepo & SeedBranchProtections & SeedTagProtections & SeedActionsSettings & { labels?: SeedLabel[]; milestones?: SeedMilestone[]; projects?: SeedProject[]; issues?: SeedIssue[]; push_mirrors?: SeedPushMirror[] })[];
+  orgs?: (SeedOrg & SeedPublicMembers & SeedActionsSettings & { teams?: SeedTeam[]; labels?: SeedLabel[]; hooks?: SeedWebhook[] })[];
+  repos?: (SeedRepo & SeedBranchProtections & SeedTagProtections & SeedActionsSettings & { labels?: SeedLabel[]; milestones?: SeedMilestone[]; projects?: SeedProject[]; issues?: SeedIssue[]; push_mirrors?: SeedPushMirror[]; hooks?: SeedWebhook[] })[];
   actions?: SeedActions;
   notifications?: SeedNotification[];
   /** The release to play (`gitea@1.25`, `forgejo@11` …); `startSandbox({ flavour })` wins over it. */

@@ -265,19 +265,21 @@ describe('the admin example', () => {
     const file = `${dir}forgeform.yaml`;
     const plan = await w.cli(['plan', '-c', file, '--detailed-exitcode'], env);
     expect(plan.code).toBe(2);
-    expect(plan.stdout).toContain('Plan: 13 to create, 8 to update, 3 to delete, 1 to rename.');
+    expect(plan.stdout).toContain('Plan: 14 to create, 9 to update, 3 to delete, 1 to rename.');
     // 15, and the teams of acme: their list, and the members (developers, Owners) and repositories (developers) the file
     // declares; and acme/widgets' GET, made to find the repository, which is its settings' read too; its tag protections' list; its push mirrors' list;
     // and the Actions secret and variable lists of acme and of acme/widgets (one each: this release's lists carry the values);
     // and acme's public members: their list, which answers a site administrator every member (root, alice) on Gitea 1.26, so one
-    // GET each, and acme's members (alice and bob are made public: bob must be one, or join through a team).
-    expect(plan.stderr).toContain('30 requests.');
+    // GET each, and acme's members (alice and bob are made public: bob must be one, or join through a team); one list of webhooks each
+    // for acme and acme/widgets.
+    expect(plan.stderr).toContain('32 requests.');
     const apply = await w.cli(['apply', '-c', file, '--yes'], env);
     expect(apply.code).toBe(0);
-    // 60 of the configuration's (with acme/widgets' settings: its GET, a PATCH and a PUT of its topics; its tag protections' list and POST; its push mirrors' list and POST;
+    // 70 of the configuration's (with acme/widgets' settings: its GET, a PATCH and a PUT of its topics; its tag protections' list and POST; its push mirrors' list and POST;
     // bob's PUT as a collaborator of the repository the plan creates; four Actions lists, two secret PUTs and two variable POSTs;
-    // acme's public members: the 4 reads of the plan and a PUT each for alice and bob), and the create of apply's lock (its removal comes after the count).
-    expect(apply.stderr).toContain('36 write requests (67 in all).');
+    // acme's public members: the 4 reads of the plan and a PUT each for alice and bob; the two webhook lists, the POST of acme's webhook and the PATCH
+    // of acme/widgets'), and the create of apply's lock (its removal comes after the count).
+    expect(apply.stderr).toContain('38 write requests (71 in all).');
     expect(w.sandbox.requests().flatMap((r) => r.unknownFields)).toEqual([]);
     const again = await w.cli(['plan', '-c', file, '--detailed-exitcode'], env);
     expect(again.code).toBe(0);

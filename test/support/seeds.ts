@@ -2,8 +2,8 @@ import type { SeedFile } from '../../src/sandbox/index.js';
 
 /**
  * A sandbox seed with objects of every kind forgeform manages: users, an organisation with a label,
- * a team with a member and a repository, a public member, a repository with a label, a collaborator, a branch protection, a tag protection, a milestone, an issue and a push mirror,
- * Actions secrets and variables of both, an admin webhook and an
+ * a team with a member and a repository, a public member, a repository with a label, a collaborator, a branch protection, a tag protection, a milestone, an issue, a push mirror and a webhook,
+ * Actions secrets and variables of both, an organisation webhook, an admin webhook and an
  * Actions runner. The registry contract test and the export round trip use it; a new kind adds its
  * objects here.
  */
@@ -21,6 +21,7 @@ export const EVERY_KIND: SeedFile = {
       secrets: { ORG_TOKEN: 'org-secret-value' },
       variables: { REGISTRY: 'registry.example.com' },
       public_members: ['alice'],
+      hooks: [{ type: 'slack', config: { url: 'https://hooks.slack.example.com/acme', content_type: 'json', channel: '#acme' }, events: ['issues_only', 'release'], active: true }],
     },
   ],
   repos: [
@@ -37,6 +38,7 @@ export const EVERY_KIND: SeedFile = {
       variables: { DEPLOY_ENV: { value: 'production', description: 'where main goes' } },
       collaborators: { alice: 'read' },
       push_mirrors: [{ remote_address: 'https://mirror.example.com/acme/widgets.git', interval: '8h', sync_on_commit: true }],
+      hooks: [{ type: 'gitea', config: { url: 'https://ci.example.com/widgets', content_type: 'form' }, events: ['push', 'pull_request'], branch_filter: 'main', active: true }],
     },
   ],
   hooks: [{ type: 'gitea', config: { url: 'https://ci.example.com/hook', content_type: 'json', is_system_webhook: true }, events: ['push'], active: true }],

@@ -26,12 +26,14 @@ describe('the keys of the kinds', () => {
     expect(sharedKeys(kinds, 'pruneKey')).toEqual([]);
   });
 
-  it('(a repository webhook kind cannot take `hooks`, the admin webhooks’ key; the label family shares `labels`)', () => {
+  it('(a repository webhook kind cannot take `hooks`, the admin webhooks’ key; the label family shares `labels`, the webhook family `webhooks`)', () => {
     const repoHook = { name: 'repo_hook', scopeType: 'repo', configKey: 'hooks', pruneKey: 'hooks' } as KindMeta;
     expect(sharedKeys([...kinds, repoHook], 'configKey')).toEqual(['configKey "hooks": hook, repo_hook']);
     expect(sharedKeys([...kinds, repoHook], 'pruneKey')).toEqual(['pruneKey "hooks": hook, repo_hook']);
-    expect(sharedKeys([...kinds, { ...repoHook, configKey: 'webhooks', pruneKey: 'webhooks' }], 'configKey')).toEqual([]);
+    // `webhooks` belongs to the webhook family (repo_webhook, org_webhook): a kind outside it cannot take it either.
+    expect(sharedKeys([...kinds, { ...repoHook, configKey: 'webhooks', pruneKey: 'webhooks' }], 'configKey')).toEqual(['configKey "webhooks": org_webhook, repo_webhook, repo_hook']);
     expect(kinds.filter((k) => k.configKey === 'labels').map(familyOf)).toEqual(['family label', 'family label']);
+    expect(kinds.filter((k) => k.configKey === 'webhooks').map(familyOf)).toEqual(['family webhook', 'family webhook']);
   });
 });
 

@@ -86,6 +86,8 @@ const FORGEFORM_SOURCES: Record<string, string> = {
   'user.pronouns': 'EditUserOption.pronouns',
   'user.badges': 'POST /admin/users/:username/badges',
   'hook.name': 'EditHookOption.name',
+  'repo_webhook.name': 'EditHookOption.name',
+  'org_webhook.name': 'EditHookOption.name',
   'runner.disabled': 'PATCH /admin/actions/runners/:runner_id',
   'runner.(kind)': 'GET /admin/actions/runners',
   'tag_protection.(kind)': 'GET /repos/:owner/:repo/tag_protections',
@@ -111,8 +113,8 @@ const FORGEFORM_SOURCES: Record<string, string> = {
   ),
 };
 
-/** Kind features that are behaviours, not a field or route of the swagger (hook events: src/kinds/hook/events.ts, read from the handlers; a variable list's values: src/kinds/actions_variable/fields.ts). */
-const BEHAVIOURS = (name: string): boolean => /^hook\.event_/.test(name) || name === 'runner.bareList' || name === 'runner.edit' || name === 'repo_actions_variable.repoListWithoutValues';
+/** Kind features that are behaviours, not a field or route of the swagger (hook events and types: src/kinds/hook/events.ts, read from the handlers; a variable list's values: src/kinds/actions_variable/fields.ts). */
+const BEHAVIOURS = (name: string): boolean => /^(hook|repo_webhook|org_webhook)\.(event_|type_)/.test(name) || name === 'runner.bareList' || name === 'runner.edit' || name === 'repo_actions_variable.repoListWithoutValues';
 
 function inSwagger(f: Flavour, where: string): boolean {
   const s = swaggerOf(f)!;

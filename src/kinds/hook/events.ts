@@ -91,3 +91,15 @@ export function eventsEditCannotChange(want: string[], have: string[], server: S
   const differ = [...new Set([...want, ...have])].filter((e) => a.has(e) !== b.has(e));
   return differ.filter((e) => e in EDIT_EVENTS && !serverHas(server, EDIT_EVENTS[e])).sort();
 }
+
+/**
+ * Hook types only some releases accept (`IsValidHookTaskType`): `forgejo` is Forgejo's own
+ * (`services/webhook/webhook.go` `webhookHandlers`, `defaultHandler{true}`, v7.0.16 l.44), and so is
+ * `sourcehut_builds` (l.57); Gitea answers 422 `Invalid hook type`.
+ */
+const TYPE_FEATURES: Record<string, KindFeature> = Object.fromEntries(
+  ['forgejo', 'sourcehut_builds'].map((type) => [`type_${type}`, { availability: { forgejo: {} }, what: `type ${type}`, usedBy: (d: Record<string, unknown>) => (d.type === type ? 'type' : undefined) }]),
+);
+
+/** Every release-dependent thing a hook's config may ask for: its type, its events. */
+export const hookFeatures: Record<string, KindFeature> = { ...TYPE_FEATURES, ...eventFeatures };

@@ -5,27 +5,28 @@ import { normalizeEvents } from './events.js';
 /** A Slack hook's own settings (in its `config` on the server); no other type has them. */
 export const SLACK_KEYS = ['channel', 'username', 'icon_url', 'color'];
 
-/** A hook's config: its identity (url, scope, type: not fields), its fields, then its secrets. */
-export const entries: EntrySpec[] = [
-  configEntry('url', {
-    title: 'URL',
-    description: 'Where deliveries are sent: an absolute http(s) URL. Part of the identity.',
-    type: 'string',
-    pattern: '^https?://',
-    patternErrorMessage: 'must be an http:// or https:// URL',
-  }),
-  configEntry('scope', {
-    title: 'Scope',
-    description: 'system: fires for every repository of the server; default: copied into every repository created afterwards. Part of the identity. Default: system.',
-    type: 'string',
-    enum: ['system', 'default'],
-    default: 'system',
-  }),
+/** A hook's URL: part of the identity of every hook (admin, repository and organisation ones). */
+export const urlEntry = configEntry('url', {
+  title: 'URL',
+  description: 'Where deliveries are sent: an absolute http(s) URL. Part of the identity.',
+  type: 'string',
+  pattern: '^https?://',
+  patternErrorMessage: 'must be an http:// or https:// URL',
+});
+
+/** The hook types, as `type` takes them; `forgejo` and `sourcehut_builds` are Forgejo's (src/kinds/hook/events.ts hookFeatures). */
+export const HOOK_TYPES = ['gitea', 'forgejo', 'gogs', 'slack', 'discord', 'dingtalk', 'telegram', 'msteams', 'feishu', 'matrix', 'wechatwork', 'packagist', 'sourcehut_builds'];
+
+/**
+ * What every hook declares beside its identity (its type, then its fields and secrets): admin hooks add
+ * their scope, repository and organisation webhooks use these as they are.
+ */
+export const hookEntries: EntrySpec[] = [
   configEntry('type', {
     title: 'Type',
-    description: 'Kind of receiver. Part of the identity. Default: gitea. Gitea\'s API cannot set the room of matrix hooks nor the package of packagist hooks, so forgeform only manages such hooks when they already exist.',
+    description: 'Kind of receiver. Part of the identity. Default: gitea. forgejo and sourcehut_builds exist on Forgejo only. The API cannot set the room of matrix hooks, the package of packagist hooks nor the manifest of sourcehut_builds hooks, so forgeform only manages such hooks when they already exist.',
     type: 'string',
-    enum: ['gitea', 'gogs', 'slack', 'discord', 'dingtalk', 'telegram', 'msteams', 'feishu', 'matrix', 'wechatwork', 'packagist'],
+    enum: HOOK_TYPES,
     default: 'gitea',
   }),
   str('content_type', {
@@ -85,13 +86,43 @@ export const entries: EntrySpec[] = [
     type: 'string',
     minLength: 1,
   }),
-
 ];
 
+/** An admin hook's config: its identity (url, scope, type: not fields), its fields, then its secrets. */
+export const entries: EntrySpec[] = [
+  urlEntry,
+  configEntry('scope', {
+    title: 'Scope',
+    description: 'system: fires for every repository of the server; default: copied into every repository created afterwards. Part of the identity. Default: system.',
+    type: 'string',
+    enum: ['system', 'default'],
+    default: 'system',
+  }),
+  ...hookEntries,
+];
+
+/** The server fields of every hook (the identity entries are config only). */
 export const fields = serverFields(entries);
 
 /** A config that holds a key (of type string). */
 const holds = (key: string): ConfigSchema => ({ properties: { [key]: { type: 'string' } }, required: [key] });
+
+/** A hook's definition: url required; Slack hooks need a channel, other types take no Slack key. */
+export function hookDefinition(doc: { title: string; description: string }, of: EntrySpec[]): ConfigSchema {
+  return objectSchema(
+    {
+      ...doc,
+      required: ['url'],
+      if: { properties: { type: { const: 'slack' } }, required: ['type'] },
+      then: holds('channel'),
+      else: {
+        not: { anyOf: SLACK_KEYS.map(holds) },
+        errorMessage: `${SLACK_KEYS.slice(0, -1).join(', ')} and ${SLACK_KEYS.at(-1)} are Slack settings: they need type: slack`,
+      },
+    },
+    of,
+  );
+}
 
 /** The `hooks` section and the hook definition: Slack hooks need a channel, other types take no Slack key. */
 export const fragment: SchemaFragment = {
@@ -105,18 +136,11 @@ export const fragment: SchemaFragment = {
     },
   },
   definitions: {
-    hook: objectSchema(
+    hook: hookDefinition(
       {
         title: 'Admin webhook',
         description:
           "A system or default webhook. Identity: scope + type + url. A field that is not written is not managed, except that every edit sends the hook's whole state (Gitea resets what an edit omits). Slack hooks need channel.",
-        required: ['url'],
-        if: { properties: { type: { const: 'slack' } }, required: ['type'] },
-        then: holds('channel'),
-        else: {
-          not: { anyOf: SLACK_KEYS.map(holds) },
-          errorMessage: `${SLACK_KEYS.slice(0, -1).join(', ')} and ${SLACK_KEYS.at(-1)} are Slack settings: they need type: slack`,
-        },
       },
       entries,
     ),

@@ -1,6 +1,6 @@
 import { defineKind } from '../../model/index.js';
 import { exporting } from './export.js';
-import { eventFeatures } from './events.js';
+import { hookFeatures } from './events.js';
 import { writing } from './ops.js';
 import { planning, safety } from './plan.js';
 import { identityOf, reading, type HookTypes } from './read.js';
@@ -22,7 +22,7 @@ export const hookKind = defineKind<HookTypes['config'], HookTypes['server'], Hoo
   actions: ['create', 'update', 'delete', 'replace'],
   target: { type: 'hook', placeholder: 'URL', name: (key) => identityOf(key).url, acrossSlashes: true },
   replaceToRotate: true,
-  features: eventFeatures,
+  features: hookFeatures,
   ...reading,
   ...planning,
   ...safety,

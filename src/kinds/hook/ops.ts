@@ -1,24 +1,24 @@
-import { apiPath } from '../../gitea/path.js';
-import type { CurrentObject, DesiredObject, Op, Writing } from '../../model/index.js';
+import type { CurrentObject, DesiredObject, Op, OpsInput, Writing } from '../../model/index.js';
 import { idOf } from '../actions.js';
 import { eventsToConfig } from './events.js';
 import { identityOf, SLACK_KEYS, type HookTypes } from './read.js';
 
+/** What identifies a hook in its requests: its type and URL, and config values its home adds (an admin hook's is_system_webhook). */
+export interface HookTarget {
+  type: string;
+  url: string;
+  config?: Record<string, string>;
+}
+
 /**
- * The body of POST /admin/hooks: identity (from the key), secret and every field the change carries;
- * active unless said otherwise. A replacement keeps what the config does not manage as it was.
+ * The body of a hook's POST: identity, secret and every field the change carries; active unless said
+ * otherwise. A replacement keeps what the config does not manage as it was.
  */
-function createBody(d: DesiredObject, replaced?: CurrentObject): Record<string, unknown> {
+function createBody(d: DesiredObject, id: HookTarget, replaced?: CurrentObject): Record<string, unknown> {
   const kept = replaced ? Object.fromEntries(['content_type', 'branch_filter', 'active', 'authorization_header', ...SLACK_KEYS].filter((k) => k in replaced.fields).map((k) => [k, replaced.fields[k]])) : {};
   const want = { ...kept, ...d.fields };
-  const id = identityOf(d.key);
   // Values are strings, or the Secret of config.secret (revealed only when the body is sent).
-  const config: Record<string, unknown> = {
-    url: id.url,
-    content_type: want.content_type || 'json',
-    // Without it, POST /admin/hooks creates a default hook.
-    is_system_webhook: id.scope === 'system' ? 'true' : 'false',
-  };
+  const config: Record<string, unknown> = { url: id.url, content_type: want.content_type || 'json', ...id.config };
   if (want.secret !== undefined) config.secret = want.secret;
   for (const k of SLACK_KEYS) if (k in want) config[k] = String(want[k]);
   return {
@@ -34,16 +34,15 @@ function createBody(d: DesiredObject, replaced?: CurrentObject): Record<string, 
 }
 
 /**
- * The body of PATCH /admin/hooks/{id}: Gitea resets what an edit omits (events to [push], branch filter
+ * The body of a hook's PATCH (`utils.editHook`, shared by admin, repository and organisation hooks): Gitea resets what an edit omits (events to [push], branch filter
  * and authorization header cleared, Slack settings cleared when channel is sent), so it carries the
  * hook's whole state — desired where the config manages it, current elsewhere (the header too, where
  * the server returned it).
  */
-function editBody(d: DesiredObject, cur: CurrentObject): Record<string, unknown> {
+function editBody(d: DesiredObject, cur: CurrentObject, id: HookTarget): Record<string, unknown> {
   const want = d.fields;
   const have = cur.fields;
   const pick = (k: string) => (k in want ? want[k] : have[k]);
-  const id = identityOf(d.key);
   const config: Record<string, string> = { url: id.url, content_type: String(pick('content_type') || 'json') };
   if (id.type === 'slack') for (const k of SLACK_KEYS) config[k] = String(pick(k) ?? '');
   return {
@@ -56,20 +55,27 @@ function editBody(d: DesiredObject, cur: CurrentObject): Record<string, unknown>
   };
 }
 
+/**
+ * The requests of a hook change at its list path `base`: a POST, a PATCH of its whole state, a DELETE, or
+ * (to change its secret, which no edit can) a DELETE then a POST. `missing` is how the PATCH's answer to
+ * an unknown id reads.
+ */
+export function hookOps(input: OpsInput, base: string, target: (key: string) => HookTarget, missing: Record<string, string>): Op[] {
+  const { action, desired, current } = input;
+  if (action === 'create') return [{ method: 'POST', path: base, body: createBody(desired, target(desired.key)) }];
+  const remove: Op = { method: 'DELETE', path: `${base}/${idOf('hook', current)}` };
+  if (action === 'delete') return [remove];
+  const id = target(desired.key);
+  if (action === 'replace') return [{ ...remove, reason: 'Gitea cannot change a hook secret in place: the hook is deleted and created again (it gets a new id)' }, { method: 'POST', path: base, body: createBody(desired, id, current) }];
+  return [{ method: 'PATCH', path: `${base}/${idOf('hook', current)}`, body: editBody(desired, current, id), onStatus: missing }];
+}
+
 export const writing = {
-  ops({ action, desired, current }) {
-    if (action === 'create') return [{ method: 'POST', path: 'admin/hooks', body: createBody(desired) }];
-    const remove: Op = { method: 'DELETE', path: apiPath('admin', 'hooks', idOf('hook', current)) };
-    if (action === 'delete') return [remove];
-    const create: Op = { method: 'POST', path: 'admin/hooks', body: createBody(desired, action === 'replace' ? current : undefined) };
-    if (action === 'replace') return [{ ...remove, reason: 'Gitea cannot change a hook secret in place: the hook is deleted and created again (it gets a new id)' }, create];
-    return [
-      {
-        method: 'PATCH',
-        path: apiPath('admin', 'hooks', idOf('hook', current)),
-        body: editBody(desired, current),
-        onStatus: { '500': 'the hook no longer exists on the server (Gitea answers 500 for an unknown hook id): plan again' },
-      },
-    ];
+  ops(input) {
+    return hookOps(input, 'admin/hooks', (key) => {
+      const id = identityOf(key);
+      // Without it, POST /admin/hooks creates a default hook.
+      return { type: id.type, url: id.url, config: { is_system_webhook: id.scope === 'system' ? 'true' : 'false' } };
+    }, { '500': 'the hook no longer exists on the server (Gitea answers 500 for an unknown hook id): plan again' });
   },
 } satisfies Writing<HookTypes>;

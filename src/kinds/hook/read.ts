@@ -51,14 +51,29 @@ export function withoutCredentials(url: string): string {
   return url.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#@]*@/i, '$1(sensitive)@');
 }
 
-/** A server hook, in the list it came from (system or default): the hook itself does not say. */
-function hookFromServer(r: ServerHook, scope: Identity['scope']): CurrentObject {
+/**
+ * A server hook as an object, keyed by what identifies it where it lives (keyOf gets its type and its
+ * URL without credentials): admin, repository and organisation hooks alike.
+ */
+export function hookObject(r: ServerHook, keyOf: (type: string, url: string) => string): CurrentObject {
   const config = r.config ?? {};
   const type = String(r.type ?? '');
   const values: Record<string, unknown> = { content_type: config.content_type, events: r.events, branch_filter: r.branch_filter, active: r.active, name: r.name };
   if (type === 'slack') for (const k of SLACK_KEYS) values[k] = config[k];
   const readable = fields.filter((f) => !f.writeOnly && (type === 'slack' || !SLACK_KEYS.includes(f.name)));
-  return { key: hookKey({ scope, type, url: withoutCredentials(String(config.url ?? '')) }), id: Number(r.id), fields: normalizeFields(readable, values, false) };
+  return { key: keyOf(type, withoutCredentials(String(config.url ?? ''))), id: Number(r.id), fields: normalizeFields(readable, values, false) };
+}
+
+/** A listed hook as an object, with its authorization header (a Secret, for comparison only) where the release answers it. */
+export function listedHook(r: ServerHook, keyOf: (type: string, url: string) => string, server: ServerInfo | undefined): CurrentObject {
+  const o = hookObject(r, keyOf);
+  if (has(server, HEADER_IN_CLEAR)) o.fields.authorization_header = new Secret(revealed(r.authorization_header), FROM_SERVER);
+  return o;
+}
+
+/** A server hook, in the list it came from (system or default): the hook itself does not say. */
+function hookFromServer(r: ServerHook, scope: Identity['scope']): CurrentObject {
+  return hookObject(r, (type, url) => hookKey({ scope, type, url }));
 }
 
 /**
@@ -77,7 +92,7 @@ export const shape: Shape = {
 };
 
 /** A hook as the server answers it (its shape checked, see shape). */
-type ServerHook = Record<string, unknown> & { id: number; type: string; config?: Record<string, unknown> | null; authorization_header?: string | null };
+export type ServerHook = Record<string, unknown> & { id: number; type: string; config?: Record<string, unknown> | null; authorization_header?: string | null };
 
 /** What the hook kind is typed by: the whole config (admin hooks are server-wide), a hook as answered; no lookups, no state per run. */
 export type HookTypes = KindTypes<Config, ServerHook>;
@@ -88,15 +103,8 @@ export const reading = {
 
   // The list does not say whether a hook is a system or a default one: list each type on its own, where the server can.
   async read({ ctx }) {
-    const inClear = has(ctx.server, HEADER_IN_CLEAR);
     const list = (type: 'system' | 'default') =>
-      ctx.client.list<ServerHook>('admin/hooks', { query: { type }, object: `${type} webhooks`, shape }).then((hooks) =>
-        hooks.map((h) => {
-          const o = hookFromServer(h, type);
-          if (inClear) o.fields.authorization_header = new Secret(revealed(h.authorization_header), FROM_SERVER);
-          return o;
-        }),
-      );
+      ctx.client.list<ServerHook>('admin/hooks', { query: { type }, object: `${type} webhooks`, shape }).then((hooks) => hooks.map((h) => listedHook(h, (t, url) => hookKey({ scope: type, type: t, url }), ctx.server)));
     const [system, dflt] = await Promise.all([list('system'), listsByType(ctx.server) ? list('default') : []]);
     return [...system, ...dflt];
   },

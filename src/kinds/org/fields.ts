@@ -3,6 +3,7 @@ import { labelTemplateEntry } from '../label/fields.js';
 import { section as publicMembersSection } from '../public_membership/fields.js';
 import { secretsEntry } from '../actions_secret/fields.js';
 import { variablesEntry } from '../actions_variable/fields.js';
+import { webhooksSection } from '../webhook/fields.js';
 import type { EntrySpec, SchemaFragment } from '../../model/index.js';
 
 /** An organisation's config: `owner` (to create it), its fields, then the labels it holds. */
@@ -64,6 +65,7 @@ export const entries: EntrySpec[] = [
   configEntry('public_members', publicMembersSection),
   secretsEntry('organisation'),
   variablesEntry('organisation'),
+  configEntry('webhooks', webhooksSection('organisation')),
   // npm run new-kind adds the section of a new organisation kind here.
 ];
 

@@ -2,6 +2,7 @@ import { bool, byName, configEntry, objectSchema, serverFields, set, str, text }
 import { labelTemplateEntry } from '../label/fields.js';
 import { secretsEntry } from '../actions_secret/fields.js';
 import { variablesEntry } from '../actions_variable/fields.js';
+import { webhooksSection } from '../webhook/fields.js';
 import type { EntrySpec, SchemaFragment } from '../../model/index.js';
 
 /**
@@ -127,6 +128,7 @@ export const scopeEntries: EntrySpec[] = [
     type: 'array',
     items: { $ref: '#/definitions/push_mirror' },
   }),
+  configEntry('webhooks', webhooksSection('repository')),
   // npm run new-kind adds the section of a new repository kind here.
 ];
 

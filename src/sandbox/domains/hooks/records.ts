@@ -29,15 +29,25 @@ export interface AdminHookRecord {
   updatedAt: string;
 }
 
+/**
+ * A repository's or an organisation's webhook: the same row as an admin hook (`models/webhook/webhook.go`
+ * `Webhook`), with the repository (`RepoID`) or the owner (`OwnerID`) it belongs to; the other is 0.
+ */
+export interface WebhookRecord extends AdminHookRecord {
+  repoId: number;
+  ownerId: number;
+}
+
 declare module '../../core/state.js' {
   /** The hooks domain's tables: part of the state, saved in the state file (the domain's `data`). */
   interface StateData {
     adminHooks: AdminHookRecord[];
+    webhooks: WebhookRecord[];
   }
 }
 
-export type HooksData = Pick<StateData, 'adminHooks'>;
+export type HooksData = Pick<StateData, 'adminHooks' | 'webhooks'>;
 
 export function emptyHooksData(): HooksData {
-  return { adminHooks: [] };
+  return { adminHooks: [], webhooks: [] };
 }

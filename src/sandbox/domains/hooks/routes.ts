@@ -26,7 +26,7 @@ import { available, hasQuirk, HOOK_EDIT_EVENTS } from '../../flavours/releases.j
 import { createAdminHook, eventsArray, isValidHookUrl, toHook, updateHookEvents } from './service.js';
 
 /** `utils.editHook`: validation first (nothing is saved on a 422), then the resets. */
-function editHook(ctx: ApiContext, hook: AdminHookRecord): Response {
+export function editHook(ctx: ApiContext, hook: AdminHookRecord): Response {
   const form = formOf(ctx, EditHookOption);
   const next = { ...hook };
   if (form.config) {

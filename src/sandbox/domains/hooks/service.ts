@@ -1,7 +1,7 @@
 /** Admin hooks: event sets, the API object, and creating a hook (`utils.addHook`), for the routes and the seed loader. */
-import type { AdminHookRecord, HookEventMap } from './records.js';
+import type { AdminHookRecord, HookEventMap, WebhookRecord } from './records.js';
 import { nowIso, type SandboxState } from '../../core/state.js';
-import { failure, type Failure } from '../../core/failure.js';
+import { failure, isFailure, type Failure } from '../../core/failure.js';
 import type { Flavour } from '../../flavours/flavour.js';
 import { available, hasQuirk, HOOK_EVENTS, shapeAnswer } from '../../flavours/releases.js';
 import { CreateHookOption } from './options.js';
@@ -9,6 +9,17 @@ import type { FormOf } from '../../http/options.js';
 
 /** `IsValidHookTaskType`: gitea, gogs and the registered handlers (matrix included, although the swagger enum lacks it). */
 export const HOOK_TYPES = ['gitea', 'gogs', 'slack', 'discord', 'dingtalk', 'telegram', 'msteams', 'feishu', 'matrix', 'wechatwork', 'packagist'];
+
+/**
+ * Forgejo's handlers add `forgejo` (`defaultHandler{true}`) and `sourcehut_builds`
+ * (`services/webhook/webhook.go` `webhookHandlers`, v7.0.16, v11.0.15 and v15.0.3 l.43–58).
+ */
+const FORGEJO_HOOK_TYPES = ['forgejo', 'sourcehut_builds'];
+
+/** The hook types a release accepts (no flavour: the seed loader, which accepts every one). */
+export function hookTypes(flavour?: Flavour): string[] {
+  return !flavour || flavour.fork === 'forgejo' ? [...HOOK_TYPES, ...FORGEJO_HOOK_TYPES] : HOOK_TYPES;
+}
 
 /** `webhook_module.AllEvents()`: what a "send everything" hook lists. */
 export const ALL_HOOK_EVENTS = [
@@ -108,9 +119,25 @@ export type CreateHookForm = FormOf<typeof CreateHookOption>;
 
 /** `utils.addHook` for an admin hook (no owner, no repository), after binding. */
 export function createAdminHook(state: SandboxState, form: CreateHookForm, flavour?: Flavour): AdminHookRecord | Failure {
+  const hook = newHook(state, form, flavour);
+  if (!isFailure(hook)) state.data.adminHooks.push(hook);
+  return hook;
+}
+
+/** `utils.AddRepoHook` / `AddOwnerHook`: the same `addHook`, with the repository's or the owner's id. */
+export function createWebhook(state: SandboxState, place: { repoId: number } | { ownerId: number }, form: CreateHookForm, flavour?: Flavour): WebhookRecord | Failure {
+  const hook = newHook(state, form, flavour);
+  if (isFailure(hook)) return hook;
+  const row: WebhookRecord = { ...hook, repoId: 'repoId' in place ? place.repoId : 0, ownerId: 'ownerId' in place ? place.ownerId : 0 };
+  state.data.webhooks.push(row);
+  return row;
+}
+
+/** `utils.addHook`: checks, then the row (not stored yet). */
+function newHook(state: SandboxState, form: CreateHookForm, flavour?: Flavour): AdminHookRecord | Failure {
   const config = form.config ?? {};
   // checkCreateHookOption
-  if (!HOOK_TYPES.includes(form.type)) return failure(422, `Invalid hook type: ${form.type}`);
+  if (!hookTypes(flavour).includes(form.type)) return failure(422, `Invalid hook type: ${form.type}`);
   for (const name of ['url', 'content_type']) if (!Object.hasOwn(config, name)) return failure(422, `Missing config option: ${name}`);
   if (config.content_type !== 'json' && config.content_type !== 'form') return failure(422, 'Invalid content type');
   if ((!flavour || hasQuirk(flavour, 'hookChecksUrl')) && !isValidHookUrl(config.url!)) return failure(422, 'Invalid url');
@@ -146,6 +173,5 @@ export function createAdminHook(state: SandboxState, form: CreateHookForm, flavo
     createdAt: now,
     updatedAt: now,
   };
-  state.data.adminHooks.push(hook);
   return hook;
 }
