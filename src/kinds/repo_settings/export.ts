@@ -1,7 +1,7 @@
 import type { CurrentObject, KindExport } from '../../model/index.js';
 import { PULL_REQUEST_SETTINGS } from './fields.js';
 
-const PR_SETTINGS = new Set(PULL_REQUEST_SETTINGS);
+const PR_SETTINGS: ReadonlySet<string> = new Set(PULL_REQUEST_SETTINGS);
 
 /**
  * A repository's settings as a config writes them, so that planning the export against the same

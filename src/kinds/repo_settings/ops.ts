@@ -4,7 +4,7 @@ import { notAnActionOf } from '../actions.js';
 import { PULL_REQUEST_SETTINGS } from './fields.js';
 import type { RepoSettingsTypes } from './types.js';
 
-const PR_SETTINGS = new Set(PULL_REQUEST_SETTINGS);
+const PR_SETTINGS: ReadonlySet<string> = new Set(PULL_REQUEST_SETTINGS);
 
 /**
  * One PATCH /repos/{o}/{r} with the changed fields (a repository this plan creates: every declared
