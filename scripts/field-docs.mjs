@@ -52,6 +52,7 @@ function writes(entry) {
   if (entry.writeOnly) out.push('write-only: the server never returns it, never compared');
   if (entry.sensitive) out.push('secret: never shown nor saved');
   if (entry.resendOnEdit) out.push('sent again with every edit');
+  if (entry.createOnly) out.push('sent only when the object is created');
   if (entry.readBack === false) out.push('not checked in a write’s answer');
   if (entry.perElement) out.push('a set: one request per element added or removed');
   return out.join('; ');

@@ -166,6 +166,42 @@ export interface RepoConfig {
    */
   create?: RepoCreateConfig;
   /**
+   * Create the repository, when it is missing, as a mirror of another repository (POST /repos/migrate with
+   * mirror: true, on behalf of its owner). Of an existing mirror only the interval is managed; an existing
+   * repository that is not a mirror cannot be made one. Not with create:, not allowed on globs. See
+   * docs/kinds/repositories.md.
+   */
+  mirror?: {
+    /**
+     * The repository mirrored: an http(s) or git URL without credentials (declare username and password
+     * instead). Used when the mirror is created; the API cannot change it afterwards (the plan warns when the
+     * mirror's source differs).
+     */
+    from: string;
+    /**
+     * The user name the mirror fetches as. Sent when the mirror is created; the server never answers it and
+     * its API cannot change it.
+     */
+    username?: string;
+    /**
+     * The password or token the mirror fetches with. Must come from an environment variable ("${NAME}"):
+     * never printed nor saved in a plan file. Sent when the mirror is created; the server never answers it
+     * and its API cannot change it (change it in the web UI: Settings → Mirror settings).
+     */
+    password?: string;
+    /**
+     * How often the mirror fetches, as a Go duration ("8h", "1h30m"); "0" turns the periodic sync off.
+     * Compared as the server answers it ("8h" is "8h0m0s") and changed in place. The server refuses an
+     * interval below its [mirror] MIN_INTERVAL (10m by default) other than 0. Default on create: the server's
+     * DEFAULT_INTERVAL (8h).
+     */
+    interval?: string;
+    /** Create the mirror private (or the server forces private). */
+    private?: boolean;
+    /** Description of the new mirror. */
+    description?: string;
+  };
+  /**
    * Name of a label template of the server (e.g. "Default" or "Advanced"): its labels are declared as if
    * written under labels, and explicit labels override them field by field.
    */
@@ -836,6 +872,11 @@ export interface TagProtectionConfig {
    * exist (teams the same plan creates do) and have the repository.
    */
   whitelist_teams?: string[];
+  /**
+   * Former patterns of this protection: a protection with one of these patterns gets this one instead (the
+   * same protection, edited in place: EditTagProtection takes a new name_pattern) of a new one being created.
+   */
+  previously?: string[];
 }
 
 /**
@@ -845,8 +886,9 @@ export interface TagProtectionConfig {
  */
 export interface PushMirrorConfig {
   /**
-   * The repository pushed to: an http(s), git or ssh URL, without credentials (declare remote_username and
-   * remote_password instead). The identity of the mirror: a different address is another mirror.
+   * The repository pushed to: an http(s) or git URL (ssh:// on Forgejo 11 and newer only), without
+   * credentials (declare remote_username and remote_password instead). The identity of the mirror: a
+   * different address is another mirror.
    */
   remote_address: string;
   /**

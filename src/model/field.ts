@@ -17,6 +17,11 @@ export interface FieldSpec {
   readBack?: boolean;
   /** A set whose elements are added and removed by a request each (a team's members): the plan shows each element added or removed. */
   perElement?: boolean;
+  /**
+   * Write-only, and sent only when the object is created: the server has no edit of it (a pull mirror's
+   * credentials), so no edit carries it, not even with --rotate-secrets or --sync-write-only.
+   */
+  createOnly?: boolean;
   /** Write-only, and the server clears it on any edit that omits it: every edit of the object sends (and shows) it. */
   resendOnEdit?: boolean;
   /**

@@ -25,8 +25,8 @@ function shownFields(d: DesiredObject, send: FieldSpec[]): FieldChange[] {
 }
 
 function sentWriteOnly(kind: Kind, d: DesiredObject, cur: CurrentObject | undefined, changed: FieldChange[], options: KindOptions): { fields: FieldChange[]; replace: boolean; notSent: string[] } {
-  // Those the server returned were compared (diffFields) like any field.
-  const specs = kind.fields.filter((f) => f.writeOnly && f.name in d.fields && !(cur && f.name in cur.fields));
+  // Those the server returned were compared (diffFields) like any field; those only a create takes ride with no edit.
+  const specs = kind.fields.filter((f) => f.writeOnly && f.name in d.fields && !(cur && (f.name in cur.fields || f.createOnly)));
   if (!specs.length) return NONE;
   const shown = (send: FieldSpec[]) => shownFields(d, send);
   // A create (and the create half of a replacement) sends them all: the plan shows them.

@@ -22,7 +22,7 @@ import type { SeedTagProtections } from './domains/tag-protections/seed.js';
 import type { SeedIssue, SeedProject } from './domains/issues/seed.js';
 import type { SeedLabel } from './domains/labels/seed.js';
 import type { SeedMilestone } from './domains/milestones/seed.js';
-import type { SeedMirrorSettings, SeedPushMirror } from './domains/mirrors/seed.js';
+import type { SeedMirrorSettings, SeedPullMirror, SeedPushMirror } from './domains/mirrors/seed.js';
 import type { SeedNotification } from './domains/notifications/seed.js';
 import type { SeedPublicMembers } from './domains/org-members/seed.js';
 import type { SeedOrg } from './domains/orgs/seed.js';
@@ -36,7 +36,7 @@ export { SeedError };
 export interface SeedFile extends SeedAccountFile, SeedAdminMiscKeys, SeedHooks, SeedMirrorSettings {
   users?: SeedUser[];
   orgs?: (SeedOrg & SeedPublicMembers & SeedActionsSettings & { teams?: SeedTeam[]; labels?: SeedLabel[]; hooks?: SeedWebhook[] })[];
-  repos?: (SeedRepo & SeedBranchProtections & SeedTagProtections & SeedActionsSettings & { labels?: SeedLabel[]; milestones?: SeedMilestone[]; projects?: SeedProject[]; issues?: SeedIssue[]; push_mirrors?: SeedPushMirror[]; hooks?: SeedWebhook[] })[];
+  repos?: (SeedRepo & SeedBranchProtections & SeedTagProtections & SeedActionsSettings & { labels?: SeedLabel[]; milestones?: SeedMilestone[]; projects?: SeedProject[]; issues?: SeedIssue[]; push_mirrors?: SeedPushMirror[]; mirror?: SeedPullMirror; hooks?: SeedWebhook[] })[];
   actions?: SeedActions;
   notifications?: SeedNotification[];
   /** The release to play (`gitea@1.25`, `forgejo@11` …); `startSandbox({ flavour })` wins over it. */

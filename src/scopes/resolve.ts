@@ -175,8 +175,9 @@ export async function resolveScopes(
         if (isOrg !== undefined) facts.set(key, { owner, name, ownerIsOrg: isOrg, archived: Boolean(r.archived) });
         return;
       }
-      const cfg = config.repos?.[key] as { create?: unknown } | undefined;
-      if (!cfg?.create) {
+      const cfg = config.repos?.[key] as { create?: unknown; mirror?: unknown } | undefined;
+      // A missing repository the config creates, empty (create:) or as a pull mirror (mirror:): its kinds wait for it.
+      if (!cfg?.create && !cfg?.mirror) {
         problems.push({ path: ['repos', key], message: `repository ${key} does not exist on the server (or the token cannot see it); add create: {} to create it` });
         return;
       }

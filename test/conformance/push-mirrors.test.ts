@@ -94,12 +94,20 @@ export const FACTS: Fact[] = [
     },
   },
   {
-    id: 'a scheme other than http, https, git or ssh is 400 "Invalid mirror protocol"',
+    id: 'a scheme other than http, https, git (or ssh) is 400 "Invalid mirror protocol"',
     cite: 'services/migrations/migrate.go IsMigrateURLAllowed (Forgejo v11.0.15 isURLAllowed l.83-85), mirror.go HandleRemoteAddressError IsProtocolInvalid (v1.21.11 l.396-397, Forgejo v11.0.15 l.438-439)',
     expected: () => ({ status: 400, message: 'Invalid mirror protocol' }),
     async observe(h) {
       const r = await h.call<{ message: string }>('POST', base, { body: { remote_address: 'ftp://example.com/x.git', interval: '8h' } });
       return { status: r.status, message: r.json.message };
+    },
+  },
+  {
+    id: 'an ssh:// address: Forgejo 11+ takes it; Gitea and Forgejo 7 400 "Invalid mirror protocol" (IsMigrateURLAllowed: http, https, git)',
+    cite: 'services/migrations/migrate.go: Gitea v1.25.4 l.74 and Forgejo v7.0.16 l.74 (http, https, git); Forgejo v11.0.15 IsPushMirrorURLAllowed l.43-45, isURLAllowed l.83 (ssh for push mirrors)',
+    expected: (f) => (f.fork === 'forgejo' && f.release >= 11 ? 200 : 400),
+    async observe(h) {
+      return (await h.call('POST', base, { body: { remote_address: 'ssh://git@example.com/acme/x.git', interval: '8h' } })).status;
     },
   },
   {

@@ -424,7 +424,7 @@ describe('fuzz', () => {
     await pool(batches, 2, async ({ w, items }) => {
       const results = await runBatch(
         items.map(({ file }) => ['plan', '-c', file]),
-        { FORGEFORM_URL: w.sandbox.url, FORGEFORM_TOKEN: ADMIN_TOKEN, FUZZ_SET: 'set-value', CI_BOT_PASSWORD: 'a-long-initial-password', CI_HOOK_SECRET: 'hook-signing-secret' },
+        { FORGEFORM_URL: w.sandbox.url, FORGEFORM_TOKEN: ADMIN_TOKEN, FUZZ_SET: 'set-value', CI_BOT_PASSWORD: 'a-long-initial-password', CI_HOOK_SECRET: 'hook-signing-secret', MIRROR_BOT_TOKEN: 'a-mirror-token', REGISTRY_TOKEN: 'registry-token', WIDGETS_DEPLOY_KEY: 'deploy-key' },
       );
       results.forEach((res, j) => {
         const { c } = items[j]!;

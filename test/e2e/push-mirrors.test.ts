@@ -193,7 +193,7 @@ describe('the mirrors example', () => {
     const token = { MIRROR_BOT_TOKEN: 'example-token-Rb52' };
     const plan = await w.cli(['plan', '-c', file, '--detailed-exitcode'], token);
     expect(plan.code, plan.stdout + plan.stderr).toBe(2);
-    expect(plan.stdout).toContain('Plan: 1 to create, 0 to update, 1 to delete, 0 to rename, 1 to replace.');
+    expect(plan.stdout).toContain('Plan: 2 to create, 1 to update, 1 to delete, 0 to rename, 1 to replace.');
     const apply = await w.cli(['apply', '-c', file, '--yes'], token);
     expect(apply.code, apply.stdout + apply.stderr).toBe(0);
     expect(w.sandbox.requests().flatMap((r) => r.unknownFields)).toEqual([]);

@@ -106,6 +106,22 @@ describe('tag protections end to end', () => {
     expect(again.code, again.stdout + again.stderr).toBe(0);
   });
 
+  it('renames a protection with previously: one PATCH of its id with the new pattern, no create, no delete', async () => {
+    w = await world(seed);
+    const file = w.config('version: 1\npolicy:\n  prune: [tag_protections]\nrepos:\n  acme/widgets:\n    tag_protections:\n      "release-*": { previously: ["v*"], whitelist_usernames: [alice, bob] }\n      "old-*": { whitelist_teams: [ops] }\n');
+    const plan = await w.cli(['plan', '-c', file, '--detailed-exitcode']);
+    expect(plan.code, plan.stdout + plan.stderr).toBe(2);
+    expect(plan.stdout).toMatch(/> tag protection "v\*" → "release-\*"/);
+    const id = (await protections(w)).find((p) => p.name_pattern === 'v*')!.id;
+    w.sandbox.clearRequests();
+    const apply = await w.cli(['apply', '-c', file, '--yes']);
+    expect(apply.code, apply.stdout + apply.stderr).toBe(0);
+    expect(writes(w.sandbox).filter((c) => c.includes('tag_protections'))).toEqual([`PATCH repos/acme/widgets/tag_protections/${id}`]);
+    expect(bodyOf(w.sandbox, 'PATCH', `repos/acme/widgets/tag_protections/${id}`)).toEqual({ name_pattern: 'release-*', whitelist_usernames: ['alice', 'bob'] });
+    expect((await protections(w)).find((p) => p.id === id)).toMatchObject({ name_pattern: 'release-*', whitelist_usernames: ['alice', 'bob'] });
+    expect((await w.cli(['plan', '-c', file, '--detailed-exitcode'])).code).toBe(0);
+  });
+
   it('without tag_protections in policy.prune an undeclared protection is kept', async () => {
     w = await world(seed);
     const file = w.config('version: 1\nrepos:\n  acme/widgets:\n    tag_protections:\n      "v*": { whitelist_usernames: [alice] }\n');

@@ -13,7 +13,7 @@ export const entries: EntrySpec[] = [
   configEntry('remote_address', {
     title: 'Remote address',
     description:
-      'The repository pushed to: an http(s), git or ssh URL, without credentials (declare remote_username and remote_password instead). The identity of the mirror: a different address is another mirror.',
+      'The repository pushed to: an http(s) or git URL (ssh:// on Forgejo 11 and newer only), without credentials (declare remote_username and remote_password instead). The identity of the mirror: a different address is another mirror.',
     type: 'string',
     pattern: '^(https?|git|ssh)://[^\\s]+$',
     patternErrorMessage: 'must be an http://, https://, git:// or ssh:// URL without spaces',

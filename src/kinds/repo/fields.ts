@@ -1,4 +1,5 @@
-import { bool, byName, configEntry, objectSchema, serverFields, set, str, text } from '../fields.js';
+import { bool, byName, configEntry, field, objectSchema, serverFields, set, str, text } from '../fields.js';
+import { durationString } from '../duration.js';
 import { labelTemplateEntry } from '../label/fields.js';
 import { secretsEntry } from '../actions_secret/fields.js';
 import { variablesEntry } from '../actions_variable/fields.js';
@@ -44,7 +45,44 @@ export const entries: EntrySpec[] = [
 
 ];
 
-export const fields = serverFields(entries);
+/**
+ * A pull mirror's fields (`mirror:`): what `POST /repos/migrate` sends when the repository is missing; of an
+ * existing mirror only the interval is compared (and changed with PATCH /repos/{o}/{r} mirror_interval).
+ */
+export const mirrorEntries: EntrySpec[] = [
+  // Sent as clone_addr; compared with no server value (the API cannot change a mirror's remote: see notices in plan.ts).
+  field({ name: 'from', type: 'scalar', normalize: (v) => (v === null || v === undefined ? '' : String(v).trim()) }, {
+    title: 'Mirrored from',
+    description: 'The repository mirrored: an http(s) or git URL without credentials (declare username and password instead). Used when the mirror is created; the API cannot change it afterwards (the plan warns when the mirror\'s source differs).',
+    type: 'string',
+    pattern: '^(https?|git)://[^\\s]+$',
+    patternErrorMessage: 'must be an http://, https:// or git:// URL without spaces',
+  }),
+  field({ name: 'username', type: 'scalar', writeOnly: true, createOnly: true }, {
+    title: 'User name (write-only)',
+    description: 'The user name the mirror fetches as. Sent when the mirror is created; the server never answers it and its API cannot change it.',
+    type: 'string',
+    minLength: 1,
+  }),
+  field({ name: 'password', type: 'scalar', writeOnly: true, sensitive: true, createOnly: true }, {
+    title: 'Password or token (write-only, secret)',
+    description: 'The password or token the mirror fetches with. Must come from an environment variable ("${NAME}"): never printed nor saved in a plan file. Sent when the mirror is created; the server never answers it and its API cannot change it (change it in the web UI: Settings → Mirror settings).',
+    type: 'string',
+    minLength: 1,
+  }),
+  field({ name: 'interval', type: 'scalar', normalize: durationString }, {
+    title: 'Interval',
+    description: 'How often the mirror fetches, as a Go duration ("8h", "1h30m"); "0" turns the periodic sync off. Compared as the server answers it ("8h" is "8h0m0s") and changed in place. The server refuses an interval below its [mirror] MIN_INTERVAL (10m by default) other than 0. Default on create: the server\'s DEFAULT_INTERVAL (8h).',
+    type: 'string',
+    pattern: '^[+]?((\\d+(\\.\\d*)?|\\.\\d+)(ns|us|µs|μs|ms|s|m|h))+$|^0$',
+    patternErrorMessage: 'must be a duration like "8h", "1h30m" or "10m", or "0"',
+  }),
+  bool('private', { title: 'Private', description: 'Create the mirror private (or the server forces private).' }),
+  text('description', { title: 'Description', description: 'Description of the new mirror.' }),
+];
+
+/** The fields of both ways of creating a repository (private and description are the same field in both). */
+export const fields = [...serverFields(entries), ...serverFields(mirrorEntries).filter((f) => !serverFields(entries).some((e) => e.name === f.name))];
 
 /** What a repository entry holds: `create`, and the sections of the kinds that live in a repository. */
 export const scopeEntries: EntrySpec[] = [
@@ -57,6 +95,18 @@ export const scopeEntries: EntrySpec[] = [
           "Create the repository when it is missing (POST /admin/users/{owner}/repos, on behalf of its owner, a user or an organisation; needs a site administrator's token). Only used for creation: these values are never compared with an existing repository, and forgeform never deletes repositories. Not allowed on globs. Write create: {} for a repository with Gitea's defaults.",
       },
       entries,
+    ),
+  ),
+  configEntry(
+    'mirror',
+    objectSchema(
+      {
+        title: 'Pull mirror',
+        description:
+          "Create the repository, when it is missing, as a mirror of another repository (POST /repos/migrate with mirror: true, on behalf of its owner). Of an existing mirror only the interval is managed; an existing repository that is not a mirror cannot be made one. Not with create:, not allowed on globs. See docs/kinds/repositories.md.",
+        required: ['from'],
+      },
+      mirrorEntries,
     ),
   ),
   labelTemplateEntry,

@@ -7,9 +7,10 @@ import { reading } from './read.js';
 import type { RepoTypes } from './types.js';
 
 /**
- * Repositories as objects of the server, for creation only: `repos."owner/name".create` creates a
- * missing repository on behalf of its owner (admin API). Nothing of an existing repository is compared
- * and repositories are never deleted. The change is `repo/server:/owner/name`, which the repository's
+ * Repositories as objects of the server, for creation: `repos."owner/name".create` creates a missing
+ * repository on behalf of its owner (admin API), `repos."owner/name".mirror` creates it as a pull mirror
+ * (POST /repos/migrate). Of an existing repository only a pull mirror's interval is compared (and
+ * changed); repositories are never deleted. The change is `repo/server:/owner/name`, which the repository's
  * own kinds (labels, protections) wait for.
  * read.ts reads them, plan.ts checks them, ops.ts creates them.
  */
@@ -21,7 +22,8 @@ export const repoKind = defineKind<RepoTypes['config'], RepoTypes['server'], Rep
   pruneKey: 'repos',
   configKey: 'repos',
   scopeType: 'server',
-  actions: ['create'],
+  // Create (empty, or as a pull mirror); update: a pull mirror's interval.
+  actions: ['create', 'update'],
   target: { type: 'repo', placeholder: 'OWNER/NAME' },
   createsScope: 'repo',
   // A new repository's owner may be an organisation or user this plan creates.

@@ -1,24 +1,60 @@
-import type { RepoCreateConfig } from '../../config/types.js';
+import type { RepoConfig, RepoCreateConfig } from '../../config/types.js';
+import { secretFromEnvironment } from '../secrets.js';
+import { hasUserinfo } from '../hook/plan.js';
+import { withoutCredentials } from '../hook/read.js';
 import { asSet, normalizeFields } from '../fields.js';
-import { splitRepo, isGlobKey, type DesiredObject, type Planning, type Problem, type Reading, type Writing } from '../../model/index.js';
+import { splitRepo, isGlobKey, type DesiredObject, type KindContext, type Planning, type Problem, type Reading, type Writing } from '../../model/index.js';
 import { orgKind } from '../org/index.js';
 import { accountMissing } from '../user/exists.js';
 import { userKind } from '../user/index.js';
 import { fields } from './read.js';
 import type { RepoTypes } from './types.js';
 
+/** A repository declared as a pull mirror: its fields, the password as a Secret from the environment. */
+function declaredMirror(key: string, mirror: NonNullable<RepoConfig['mirror']>, ctx: KindContext): { object: DesiredObject; problems: Problem[] } {
+  const path = ['repos', key, 'mirror'];
+  const { password, ...rest } = mirror;
+  const f = normalizeFields(fields, { ...rest }, true);
+  const problems: Problem[] = [];
+  if (hasUserinfo(mirror.from))
+    problems.push({ path: [...path, 'from'], message: 'from holds credentials (user:password@), which would be printed and saved with every plan: remove them and declare username and password: "${NAME}" instead' });
+  if (password !== undefined) {
+    const { secret, problems: p } = secretFromEnvironment(password, [...path, 'password'], 'password', ctx);
+    problems.push(...p);
+    if (secret) f.password = secret;
+  }
+  return { object: { key, fields: f, path }, problems };
+}
+
 export const planning = {
-  async desired({ entry }) {
+  async desired({ entry, ctx }) {
     const objects: DesiredObject[] = [];
     const problems: Problem[] = [];
     for (const [key, repo] of Object.entries(entry?.repos ?? {})) {
       const create: RepoCreateConfig | undefined = repo.create;
-      if (!create) continue;
-      const path = ['repos', key, 'create'];
-      if (isGlobKey(key)) problems.push({ path, message: `create: is not allowed on a glob ("${key}" matches existing repositories only): write the repository's full name` });
-      else objects.push({ key, fields: normalizeFields(fields, { ...create }, true), path });
+      const how = create ? 'create' : repo.mirror ? 'mirror' : undefined;
+      if (!how) continue;
+      const path = ['repos', key, how];
+      if (isGlobKey(key)) problems.push({ path, message: `${how}: is not allowed on a glob ("${key}" matches existing repositories only): write the repository's full name` });
+      else if (create && repo.mirror) problems.push({ path: ['repos', key, 'mirror'], message: 'a repository is created either empty (create:) or as a mirror (mirror:), not both: remove one' });
+      else if (create) objects.push({ key, fields: normalizeFields(fields, { ...create }, true), path });
+      else if (repo.mirror) {
+        const one = declaredMirror(key, repo.mirror, ctx);
+        problems.push(...one.problems);
+        if (!one.problems.length) objects.push(one.object);
+      }
     }
     return objects.length || problems.length ? { objects, problems } : undefined;
+  },
+
+  /** The API cannot change a pull mirror's source (EditRepoOption has only mirror_interval): a different one is a warning. */
+  notices({ desired, current }) {
+    return desired.flatMap((d) => {
+      const c = current.find((x) => x.key === d.key);
+      if (!c || typeof d.fields.from !== 'string' || !('interval' in c.fields)) return [];
+      const have = withoutCredentials(String(c.fields.from));
+      return have === withoutCredentials(d.fields.from) ? [] : [`repository ${d.key} mirrors ${JSON.stringify(have)}, not ${JSON.stringify(d.fields.from)}: the API cannot change a mirror's source (change it in the web UI: Settings → Mirror settings)`];
+    });
   },
 
   async prepare(req) {
@@ -41,6 +77,9 @@ export const planning = {
   },
 
   check({ desired, current, prepared: t }) {
+    // Gitea has no API that turns a repository into a mirror (nor one that converts a mirror back: the web UI does that).
+    if (current && 'from' in desired.fields && !('interval' in current.fields))
+      return [{ path: desired.path, message: `${desired.key} exists and is not a mirror: the API cannot turn a repository into a pull mirror. Remove mirror:, or delete or rename the repository so that forgeform creates the mirror` }];
     if (current) return [];
     const problems: Problem[] = [];
     const [owner] = splitRepo(desired.key);
@@ -55,8 +94,8 @@ export const planning = {
     return problems;
   },
 
-  // Create-only settings: never compared with an existing repository.
-  compare() {
-    return () => true;
+  // Create-only settings: never compared with an existing repository; but a pull mirror's interval, as the server answers it.
+  compare(field) {
+    return field === 'interval' ? undefined : () => true;
   },
 } satisfies Planning<RepoTypes> & Pick<Writing<RepoTypes>, 'prepare'> & Pick<Reading<RepoTypes>, 'compare'>;

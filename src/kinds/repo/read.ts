@@ -4,11 +4,17 @@ import { shapeOfFields } from '../fields.js';
 import { splitRepo, type CurrentObject, type Reading } from '../../model/index.js';
 import type { RepoTypes, ServerRepo } from './types.js';
 import { fields } from './fields.js';
+import { durationString } from '../duration.js';
 
 export { fields } from './fields.js';
 
-/** A repository as answered: only its id and name are used. */
-export const shape = shapeOfFields(fields, { id: 'id', full_name: 'string' });
+/** A repository as answered: its id and name, and whether it is a pull mirror, of what and how often. */
+export const shape = shapeOfFields(fields, { id: 'id', full_name: 'string', mirror: 'boolean?', mirror_interval: 'string?', original_url: 'string?' });
+
+/** A repository as an object of this kind: a pull mirror carries its interval and its source (ToRepo: mirror_interval is "" on other repositories). */
+function repoObject(key: string, r: ServerRepo): CurrentObject {
+  return { key, id: Number(r.id), fields: r.mirror === true ? { interval: durationString(r.mirror_interval), from: String(r.original_url ?? '') } : {} };
+}
 
 export const reading = {
   fields,
@@ -20,8 +26,8 @@ export const reading = {
       (desired ?? []).map(async (d): Promise<CurrentObject | undefined> => {
         const [owner, name] = splitRepo(d.key);
         try {
-          const r = await ctx.cachedGet<{ id: number }>(apiPath('repos', owner, name), { object: `repository ${d.key}`, shape });
-          return { key: d.key, id: r.id, fields: {} };
+          const r = await ctx.cachedGet<ServerRepo>(apiPath('repos', owner, name), { object: `repository ${d.key}`, shape });
+          return repoObject(d.key, r);
         } catch (e) {
           if (isApiError(e, 404)) return undefined;
           throw e;
@@ -32,6 +38,6 @@ export const reading = {
   },
 
   fromServer(r: ServerRepo) {
-    return { key: String(r.full_name), id: Number(r.id), fields: {} };
+    return repoObject(String(r.full_name), r);
   },
 } satisfies Reading<RepoTypes>;

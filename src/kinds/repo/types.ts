@@ -2,10 +2,13 @@
 import type { Config } from '../../config/types.js';
 import type { KindTypes } from '../../model/index.js';
 
-/** A repository as the server answers it (its shape checked): only its id and full name are used. */
+/** A repository as the server answers it (its shape checked): its id and full name, and its pull mirror. */
 export interface ServerRepo {
   id: number;
   full_name: string;
+  mirror?: boolean | null;
+  mirror_interval?: string | null;
+  original_url?: string | null;
 }
 
 /** The template names of the server, read only when a repository with templates is to be created. */

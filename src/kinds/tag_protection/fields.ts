@@ -1,4 +1,4 @@
-import { field, objectSchema, serverFields } from '../fields.js';
+import { field, formerNames, objectSchema, serverFields } from '../fields.js';
 import type { EntrySpec, SchemaFragment } from '../../model/index.js';
 import { nameSet } from '../team/fields.js';
 
@@ -31,6 +31,7 @@ export const entries: EntrySpec[] = [
       ),
     },
   ),
+  formerNames('Former patterns of this protection: a protection with one of these patterns gets this one instead (the same protection, edited in place: EditTagProtection takes a new name_pattern) of a new one being created.'),
 ];
 
 export const fields = serverFields(entries);

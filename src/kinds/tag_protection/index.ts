@@ -26,7 +26,7 @@ export const tagProtectionKind = defineKind<TagProtectionTypes['config'], TagPro
   pruneKey: 'tag_protections',
   configKey: 'tag_protections',
   scopeType: 'repo',
-  actions: ['create', 'update', 'delete'],
+  actions: ['create', 'update', 'rename', 'delete'],
   availability: TAG_PROTECTION_ROUTES,
   // Users and teams the plan creates count as existing in the allowlists; a protection waits for their creates.
   // Collaborators this plan gives access count as having it, and a protection waits for their change.

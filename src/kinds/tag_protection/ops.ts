@@ -5,7 +5,8 @@ import { listPath } from './read.js';
 import type { TagProtectionTypes } from './types.js';
 
 /**
- * POST with the pattern and the lists declared; PATCH by id with the lists that changed only (EditTagProtection
+ * POST with the pattern and the lists declared; PATCH by id with the lists that changed only (and the new
+ * pattern of a protection renamed with `previously`; EditTagProtection
  * changes a list only when it is in the body, and `[]` empties it: Gitea v1.23.8 routers/api/v1/repo/tag.go
  * l.541–568); DELETE by id.
  */
@@ -14,8 +15,11 @@ export const writing = {
     const base = listPath(scope.segments);
     if (action === 'delete') return [{ method: 'DELETE', path: `${base}/${Number(current.id)}` }];
     if (action === 'create') return [{ method: 'POST', path: base, body: { name_pattern: desired.key, ...desired.fields } }];
-    if (action !== 'update') return notAnActionOf('tag_protection', action);
-    return [{ method: 'PATCH', path: `${base}/${Number(current.id)}`, body: Object.fromEntries(changed.map((f) => [f, desired.fields[f] ?? []])) }];
+    if (action !== 'update' && action !== 'rename') return notAnActionOf('tag_protection', action);
+    const body: Record<string, unknown> = Object.fromEntries(changed.map((f) => [f, desired.fields[f] ?? []]));
+    // A new pattern is taken as sent (not trimmed: check refuses spaces around it).
+    if (action === 'rename') body.name_pattern = desired.key;
+    return [{ method: 'PATCH', path: `${base}/${Number(current.id)}`, body }];
   },
 
   /** A user an allowlist names whom this plan makes (or changes as) a collaborator: the protection is written after. */

@@ -106,8 +106,8 @@ export const planning = {
     const declared = entry?.tag_protections;
     if (!declared) return undefined;
     const objects: DesiredObject[] = Object.entries(declared).map(([pattern, d]: [string, TagProtectionConfig]) => {
-      const cfg: Record<string, unknown> = { ...d };
-      const o = { key: pattern, fields: normalizeFields(fields, cfg, true), path: ['repos', scope.name, 'tag_protections', pattern] };
+      const { previously, ...cfg }: Record<string, unknown> & { previously?: string[] } = { ...d };
+      const o: DesiredObject = { key: pattern, fields: normalizeFields(fields, cfg, true), path: ['repos', scope.name, 'tag_protections', pattern], ...(previously ? { previously } : {}) };
       run.declared.set(o, cfg);
       return o;
     });

@@ -353,13 +353,26 @@ export const QUIRKS = {
   /** A secret's value over 65536 bytes and a variable's over 65536 characters are refused (400 `data too long`; Gitea v1.24.7 models/secret/secret.go:76, models/actions/variable.go:58). */
   actionsDataMaxLength: GITEA_ONLY('1.24'),
   /**
-   * `POST /repos/{o}/{r}/push_mirrors` with a user name or password in `remote_address`: 400 "The URL contains
-   * credentials" (Forgejo v11.0.15 services/forms/repo_form.go l.108-110, routers/api/v1/repo/mirror.go l.444-445).
-   * Gitea and Forgejo 7 take it and store it without them (`util.SanitizeURL`, Gitea v1.25.4 mirror.go l.360).
+   * A user name or password in the URL of `POST /repos/{o}/{r}/push_mirrors` (`remote_address`): 400 "The URL contains
+   * credentials", and of `POST /repos/migrate` (`clone_addr`): 422 "The URL contains credentials." (Forgejo v11.0.15
+   * services/forms/repo_form.go l.108-110, routers/api/v1/repo/mirror.go l.444-445, migrate.go l.286-287). Gitea and
+   * Forgejo 7 take them and answer the address without them (`util.SanitizeURL`, Gitea v1.25.4 mirror.go l.360).
    */
-  pushMirrorRefusesUrlCredentials: { forgejo: { since: 11 } },
+  remoteUrlCredentialsRefused: { forgejo: { since: 11 } },
+  /**
+   * A push mirror to an ssh:// address: Forgejo 11+ (`IsPushMirrorURLAllowed`, services/migrations/migrate.go v11.0.15
+   * l.83). Gitea and Forgejo 7 check push mirror addresses with IsMigrateURLAllowed: http, https and git only
+   * (Gitea v1.25.4 l.74, Forgejo v7.0.16 l.74), 400 "Invalid mirror protocol".
+   */
+  pushMirrorSsh: { forgejo: { since: 11 } },
   /** The `/push_mirrors` group has no `mustNotBeArchived` (Gitea v1.21.11 routers/api/v1/api.go l.1173-1179; from v1.22.6 l.1269, and Forgejo v7.0.16 l.1129). */
   pushMirrorsIgnoreArchive: { gitea: { until: '1.21' } },
+  /**
+   * `PATCH /repos/{o}/{r}` with `mirror_interval` on a repository that is no mirror: 422 "repo is not a mirror, can not
+   * change mirror interval" (Gitea v1.21.11 routers/api/v1/repo/repo.go l.1034-1039); later releases and Forgejo skip
+   * it without an error (v1.22.6 l.1070, Forgejo v7.0.16 l.1057).
+   */
+  mirrorEditOfNonMirror422: { gitea: { until: '1.21' } },
 } satisfies Record<string, Availability>;
 
 export type Quirk = keyof typeof QUIRKS;

@@ -22,7 +22,7 @@ import type { ApiRouter } from '../../http/router.js';
 import { hasQuirk, shapeAnswer } from '../../flavours/releases.js';
 import { formatGoDuration } from './duration.js';
 import { CreatePushMirrorOption } from './options.js';
-import { pushMirrorsOf, type PushMirrorRecord } from './records.js';
+import { mirrorSettings, pushMirrorsOf, type PushMirrorRecord } from './records.js';
 import { createPushMirror, pushMirrorRefusal } from './service.js';
 
 /** `convert.ToPushMirror`: the keys the release's PushMirror has. */
@@ -42,7 +42,7 @@ export function toPushMirror(ctx: ApiContext, m: PushMirrorRecord): Record<strin
   });
 }
 
-const mirrorsEnabled: Step = (ctx) => (ctx.state.data.mirrorSettings.enabled ? undefined : apiError(ctx.root, 400, 'Mirror feature is disabled'));
+const mirrorsEnabled: Step = (ctx) => (mirrorSettings(ctx.state).enabled ? undefined : apiError(ctx.root, 400, 'Mirror feature is disabled'));
 
 /** Gitea 1.21's group has no `mustNotBeArchived` (v1.21.11 routers/api/v1/api.go l.1173-1179). */
 const notArchivedWhereChecked: Step = (ctx) => (hasQuirk(ctx.flavour, 'pushMirrorsIgnoreArchive') ? undefined : mustNotBeArchived(ctx));

@@ -7,7 +7,7 @@ import { nowIso, type RepoRecord, type SandboxState } from '../../core/state.js'
 import type { Flavour } from '../../flavours/flavour.js';
 import { hasQuirk } from '../../flavours/releases.js';
 import { parseGoDuration } from './duration.js';
-import type { PushMirrorRecord } from './records.js';
+import { mirrorSettings, type PushMirrorRecord } from './records.js';
 
 const ALPHANUMERIC = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
 
@@ -39,7 +39,7 @@ const HTTP_LIKE = /^(https?|git):\/\//;
 /**
  * `forms.ParseRemoteAddr` then `migrations.IsMigrateURLAllowed` (Forgejo 11+: `IsPushMirrorURLAllowed`):
  * http(s) and git URLs are parsed (Forgejo 11+ refuses credentials in them), schemes other than http,
- * https, git and ssh are refused. No DNS: the sandbox never resolves a host (hosts that Gitea would
+ * https and git are refused (Forgejo 11+ takes ssh too). No DNS: the sandbox never resolves a host (hosts that Gitea would
  * find to be local are not refused here).
  */
 function addressRefusal(flavour: Flavour, address: string): Refusal | undefined {
@@ -51,8 +51,9 @@ function addressRefusal(flavour: Flavour, address: string): Refusal | undefined 
     // A local path: only site admins may import local paths, and the sandbox has no file system to offer.
     return { status: 401, message: 'Permission denied' };
   }
-  if (HTTP_LIKE.test(trimmed) && (url.username || url.password) && hasQuirk(flavour, 'pushMirrorRefusesUrlCredentials')) return { status: 400, message: 'The URL contains credentials' };
-  if (!['http:', 'https:', 'git:', 'ssh:'].includes(url.protocol)) return { status: 400, message: 'Invalid mirror protocol' };
+  if (HTTP_LIKE.test(trimmed) && (url.username || url.password) && hasQuirk(flavour, 'remoteUrlCredentialsRefused')) return { status: 400, message: 'The URL contains credentials' };
+  const schemes = hasQuirk(flavour, 'pushMirrorSsh') ? ['http:', 'https:', 'git:', 'ssh:'] : ['http:', 'https:', 'git:'];
+  if (!schemes.includes(url.protocol)) return { status: 400, message: 'Invalid mirror protocol' };
   return undefined;
 }
 
@@ -72,7 +73,7 @@ export function sanitizeUrl(address: string): string {
 /** `CreatePushMirror`'s checks, in its order; the interval against `[mirror] MIN_INTERVAL` (0: no periodic sync). */
 export function pushMirrorRefusal(state: SandboxState, flavour: Flavour, form: PushMirrorInput): Refusal | undefined {
   const interval = parseGoDuration(form.interval ?? '');
-  const min = BigInt(state.data.mirrorSettings.minInterval);
+  const min = BigInt(mirrorSettings(state).minInterval);
   if (interval === undefined) return { status: 400, message: `time: invalid duration ${JSON.stringify(form.interval ?? '')}` };
   if (interval !== 0n && interval < min) return { status: 400, message: '' };
   if (form.use_ssh && (form.remote_username || form.remote_password)) return { status: 400, message: "'use_ssh' is mutually exclusive with 'remote_username' and 'remote_password'" };

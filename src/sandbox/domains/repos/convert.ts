@@ -7,6 +7,7 @@ import { renderUser } from '../users/convert.js';
 import { issuesOfRepo } from '../issues/records.js';
 import { pullSettingsOf } from './settings.js';
 import { shapeAnswer } from '../../flavours/releases.js';
+import { mirrorAnswer } from '../mirrors/answer.js';
 
 /** `convert.ToUserWithAccessMode`: the owner of a repository, e-mail only for callers with access, never admin fields. */
 export function ownerAsUser(cx: ConvertContext, owner: Owner, mode: number): Record<string, unknown> {
@@ -28,6 +29,7 @@ export function repoHtmlUrl(cx: ConvertContext, repo: RepoRecord): string {
 export function toRepo(cx: ConvertContext, repo: RepoRecord, mode: number): Record<string, unknown> {
   const owner = cx.state.repoOwner(repo);
   const html = repoHtmlUrl(cx, repo);
+  const mirror = mirrorAnswer(cx, repo);
   const openIssues = issuesOfRepo(cx.state, repo.id).filter((i) => i.state === 'open' && !i.isPull).length;
   const u = repo.units;
   return shapeAnswer(cx.flavour, 'Repository', {
@@ -41,7 +43,7 @@ export function toRepo(cx: ConvertContext, repo: RepoRecord, mode: number): Reco
     fork: false,
     template: repo.template,
     parent: null,
-    mirror: false,
+    mirror: mirror.mirror,
     size: 0,
     language: '',
     languages_url: `${repoApiUrl(cx, repo)}/languages`,
@@ -50,7 +52,7 @@ export function toRepo(cx: ConvertContext, repo: RepoRecord, mode: number): Reco
     link: '',
     ssh_url: `git@${host(cx.root)}:${goPathEscape(owner.name)}/${goPathEscape(repo.name)}.git`,
     clone_url: `${html}.git`,
-    original_url: '',
+    original_url: mirror.original_url,
     website: repo.website,
     stars_count: 0,
     forks_count: 0,
@@ -77,7 +79,7 @@ export function toRepo(cx: ConvertContext, repo: RepoRecord, mode: number): Reco
     ...pullSettingsOf(repo),
     avatar_url: '',
     internal: false,
-    mirror_interval: '',
+    mirror_interval: mirror.mirror_interval,
     object_format_name: repo.objectFormatName,
     mirror_updated: ZERO_TIME,
     topics: repo.topics ?? [],

@@ -16,6 +16,7 @@ import { checkUsableName, fail, isFailure } from '../../core/failure.js';
 import { CreateRepoOption, EditRepoOption } from './options.js';
 import { editPullSettings, registerTopicRoutes } from './settings.js';
 import { createRepoForOwner, RESERVED_REPO_NAMES, RESERVED_REPO_PATTERNS } from './service.js';
+import { updateMirror } from '../mirrors/pull.js';
 
 /**
  * `repo.Edit`: basic properties, units, then the archived state — each applied as given. Pull-request
@@ -53,6 +54,9 @@ function editRepo(ctx: ApiContext): Response {
     repo.archived = form.archived;
     repo.archivedAt = form.archived ? nowIso() : null;
   }
+  // updateMirror comes last (repo.go Edit): what came before is saved even when it refuses.
+  const refused = updateMirror(ctx, repo, form);
+  if (refused) return refused;
   repo.updatedAt = nowIso();
   return json(200, toRepo(ctx, repo, ctx.repoMode));
 }

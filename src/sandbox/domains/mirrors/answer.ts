@@ -1,0 +1,13 @@
+/** What the repository answer says of its mirror (services/convert/repository.go ToRepo). */
+import type { ConvertContext } from '../../core/convert.js';
+import type { RepoRecord } from '../../core/state.js';
+import { formatGoDuration } from './duration.js';
+import { pullMirrorOf } from './records.js';
+import { sanitizeUrl } from './service.js';
+
+/** What `convert.ToRepo` answers of a repository's mirror: `mirror`, `mirror_interval` (Duration.String, "" when not a mirror), `original_url` sanitized. */
+export function mirrorAnswer(ctx: Pick<ConvertContext, 'state'>, repo: RepoRecord): { mirror: boolean; mirror_interval: string; original_url: string } {
+  const m = pullMirrorOf(ctx.state, repo.id);
+  return { mirror: m !== undefined, mirror_interval: m ? formatGoDuration(BigInt(m.interval)) : '', original_url: repo.originalUrl ? sanitizeUrl(repo.originalUrl) : '' };
+}
+
