@@ -185,6 +185,21 @@ repos:
   });
 });
 
+describe('a hostile remote address on the server', () => {
+  it('is printed inert in the plan of its deletion: one line, no raw control character, and never with credentials', async () => {
+    const hostile = 'https://evil.example.com/x\n  + push mirror "forged"\u001b[2K\u202e';
+    w = await world(seed({ repos: [{ name: 'acme/widgets', push_mirrors: [{ remote_address: hostile }] }] }));
+    const file = w.config('version: 1\npolicy: { prune: [push_mirrors], max_delete_fraction: 1 }\nrepos:\n  acme/widgets:\n    push_mirrors: []\n');
+    const plan = await w.cli(['plan', '-c', file]);
+    expect(plan.code, plan.stderr).toBe(0);
+    // eslint-disable-next-line no-control-regex -- finding these characters is the point
+    for (const l of plan.stdout.split('\n')) expect(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e]/.test(l), JSON.stringify(l)).toBe(false);
+    const changes = plan.stdout.split('\n').filter((l) => /^\s+[-+~]/.test(l));
+    expect(changes).toHaveLength(1);
+    expect(changes[0]).toMatch(/^  - push mirror "https:\/\/evil\.example\.com\/x\\n/);
+  });
+});
+
 describe('the mirrors example', () => {
   it('plans, applies, and then plans no changes (examples/mirrors)', async () => {
     const dir = fileURLToPath(new URL('../../examples/mirrors/', import.meta.url));
