@@ -196,7 +196,7 @@ describe('a hostile remote address on the server', () => {
     for (const l of plan.stdout.split('\n')) expect(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e]/.test(l), JSON.stringify(l)).toBe(false);
     const changes = plan.stdout.split('\n').filter((l) => /^\s+[-+~]/.test(l));
     expect(changes).toHaveLength(1);
-    expect(changes[0]).toMatch(/^  - push mirror "https:\/\/evil\.example\.com\/x\\n/);
+    expect(changes[0]).toMatch(/^ {2}- push mirror "https:\/\/evil\.example\.com\/x\\n/);
   });
 });
 
