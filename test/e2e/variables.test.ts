@@ -189,3 +189,18 @@ describe('a hostile value on the server', () => {
     expect(plan.stdout).toContain('~ Actions variable "KEEP"');
   });
 });
+
+describe('paged lists', () => {
+  it('reads every page of a long list (60 variables and 60 secrets: two pages of 50 each) and plans nothing for them', async () => {
+    const names = Array.from({ length: 60 }, (_, i) => `VAR_${String(i).padStart(2, '0')}`);
+    const entries = Object.fromEntries(names.map((n) => [n, `value of ${n}`]));
+    w = await world({ ...seed, repos: [{ name: 'acme/widgets', variables: entries, secrets: Object.fromEntries(names.map((n) => [n, 'v'])) }] });
+    const yaml = names.map((n) => `      ${n}: { value: "value of ${n}" }`).join('\n');
+    const secrets = names.map((n) => `      ${n}: { value: "\${SHARED_SECRET}" }`).join('\n');
+    const file = w.config(`version: 1\npolicy:\n  prune: [variables, secrets]\nrepos:\n  acme/widgets:\n    variables:\n${yaml}\n    secrets:\n${secrets}\n`);
+    const plan = await w.cli(['plan', '-c', file, '--detailed-exitcode'], { SHARED_SECRET: 'shared-secret-Wd30' });
+    expect(plan.code, plan.stdout + plan.stderr).toBe(0);
+    const lists = w.sandbox.requests().filter((r) => /actions\/(variables|secrets)$/.test(r.path)).map((r) => `${r.path.replace(/^.*actions\//, '')} page ${r.query.page ?? '1'}`);
+    expect(lists.sort()).toEqual(['secrets page 1', 'secrets page 2', 'variables page 1', 'variables page 2']);
+  });
+});
