@@ -13,6 +13,15 @@ export const pages = (n) => Math.max(1, Math.ceil(n / PAGE));
 export const PREFLIGHT_READS = 2;
 
 /**
+ * apply's lock (src/lock/lock.ts, docs/reliability.md "Two runs at once"): `GET /orgs/forgeform-lock` (is it
+ * held?), `POST /orgs` (take it) and `DELETE /orgs/forgeform-lock` (give it back), one of each per apply; a
+ * run of more than a minute also renews it (one `PATCH /orgs/forgeform-lock` a minute, not counted here:
+ * time, not the forge's shape, says how many). A documented exception of the apply floor.
+ */
+export const LOCK_READS = 1;
+export const LOCK_WRITES = 2;
+
+/**
  * The reads of a minimal plan, by part. Every part is one kind of list (or single GET) the plan cannot
  * do without; the comment says why it is needed and why no cheaper call exists.
  * @param shape see generateForge(): orgs, repos (with their collaborators), users, hooks, labelDeletes
@@ -53,20 +62,23 @@ export function planFloor(shape) {
 }
 
 /**
- * The reads of a minimal apply (without a plan file): the plan's, plus two documented exceptions,
+ * The reads of a minimal apply (without a plan file): the plan's, plus three documented exceptions,
  * added to the part whose list they read again (`exceptions` says how many of each):
  * - after creating labels or admin hooks, the list of each scope where it created them is read again
  *   (src/apply/concurrent.ts): Gitea does not keep label or hook names unique, and this read is the
  *   only way to see that another run created the same name at the same time;
- * - before the first write under a repository (`repos/OWNER/NAME/`) or under `admin/`, the page after
- *   each list there that ended because its full pages added up exactly to X-Total-Count
- *   (src/gitea/paging.ts): the proof that what the plan decided from an absence rests on the whole list.
+ * - before the first write under a repository (`repos/OWNER/NAME/`), an organisation (`orgs/ORG/`: a team
+ *   create) or `admin/`, the page after each list there that ended because its full pages added up exactly
+ *   to X-Total-Count (src/gitea/paging.ts): the proof that what the plan decided from an absence rests on
+ *   the whole list;
+ * - apply's lock (LOCK_READS here, LOCK_WRITES beside the writes): one GET, one POST, one DELETE.
  * @param before the shape the plan reads, after the shape once applied (the re-read sees it)
  */
 export function applyReadsFloor(before, after) {
   const parts = planFloor(before);
   const exact = (n) => n > 0 && n % PAGE === 0;
-  const exceptions = { 're-read after creates': 0, 'proof of a list end': 0 };
+  const exceptions = { 're-read after creates': 0, 'proof of a list end': 0, "apply's lock": LOCK_READS + LOCK_WRITES };
+  parts["apply's lock"] = LOCK_READS;
   const add = (part, exception, n) => {
     parts[part] += n;
     exceptions[exception] += n;
@@ -74,6 +86,14 @@ export function applyReadsFloor(before, after) {
   for (const [i, r] of before.repos.entries()) {
     if (r.labelsCreated) add('repository labels', 're-read after creates', pages(after.repos[i].labels));
     if (r.writes && exact(r.labels)) add('repository labels', 'proof of a list end', 1);
+    if (r.writes && r.collaboratorsDeclared && exact(r.collaborators)) add('collaborators', 'proof of a list end', 1);
+  }
+  // A team create (POST orgs/ORG/teams) is a write under orgs/ORG/: the lists read there (the repository
+  // list of an "ORG/*" glob, the team list) that ended on X-Total-Count's word are proven first.
+  for (const o of before.orgs) {
+    if (!o.teamCreates) continue;
+    if (exact(o.repos)) add('repository lists', 'proof of a list end', 1);
+    if (exact(o.teams ?? 0)) add('teams', 'proof of a list end', 1);
   }
   if (before.hooksCreated) add('admin hooks', 're-read after creates', pages(after.hooks.system) + pages(after.hooks.default));
   if (before.adminWrites) {
@@ -92,6 +112,7 @@ const GET_PARTS = [
   [/^\/api\/v1\/repos\/[^/]+\/[^/]+\/labels$/, 'repository labels'],
   [/^\/api\/v1\/orgs\/[^/]+\/labels$/, 'organisation labels'],
   [/^\/api\/v1\/orgs\/[^/]+\/teams$/, 'teams'],
+  [/^\/api\/v1\/orgs\/forgeform-lock$/, "apply's lock"],
   [/^\/api\/v1\/teams\/\d+\/(members|repos)$/, 'team members and repositories'],
   [/^\/api\/v1\/repos\/[^/]+\/[^/]+\/collaborators$/, 'collaborators'],
   [/^\/api\/v1\/repos\/[^/]+\/[^/]+\/collaborators\/[^/]+\/permission$/, 'collaborator permissions'],

@@ -186,7 +186,7 @@ export function generateForge(size) {
   const existingUsers = seedUsers.slice(1).map((u) => u.username);
   const teamLines = [];
   const seedTeams = new Map(orgs.map((org) => [org, []]));
-  const shapeTeams = new Map(orgs.map((org) => [org, { before: 0, after: 0, lists: 0 }]));
+  const shapeTeams = new Map(orgs.map((org) => [org, { before: 0, after: 0, lists: 0, creates: 0 }]));
   for (const [o, org] of orgs.entries()) {
     const orgRepos = shapeRepos.filter((r) => r.org === org).map((_, k) => `repo-${pad(o * s.reposPerOrg + k, 4)}`);
     teamLines.push(`  ${org}:`, '    teams:', '      Owners: { members: [root] }');
@@ -205,6 +205,7 @@ export function generateForge(size) {
       const d = drift(trnd, [['members', 6], ['repos', 2], ['missing', 2]]);
       if (d === 'missing') {
         write('team', 'POST');
+        t.creates++;
         for (let k = 0; k < uniqueMembers.length + uniqueRepos.length; k++) write('team', 'PUT');
         continue;
       }
@@ -303,7 +304,7 @@ export function generateForge(size) {
   };
 
   const before = {
-    orgs: orgs.map((name) => ({ name, repos: shapeRepos.filter((r) => r.org === name).length, labels: 0, teams: shapeTeams.get(name).before, teamLists: shapeTeams.get(name).lists })),
+    orgs: orgs.map((name) => ({ name, repos: shapeRepos.filter((r) => r.org === name).length, labels: 0, teams: shapeTeams.get(name).before, teamLists: shapeTeams.get(name).lists, teamCreates: shapeTeams.get(name).creates })),
     repos: shapeRepos,
     users: seedUsers.length,
     hooks: { system: seedHooks.length, default: 0 },
@@ -318,7 +319,7 @@ export function generateForge(size) {
   const after = {
     ...before,
     // Every declared team exists, and each has its member and repository lists read (Owners: members only).
-    orgs: before.orgs.map((o) => ({ ...o, teams: 1 + s.teamsPerOrg, teamLists: 1 + 2 * s.teamsPerOrg })),
+    orgs: before.orgs.map((o) => ({ ...o, teams: 1 + s.teamsPerOrg, teamLists: 1 + 2 * s.teamsPerOrg, teamCreates: 0 })),
     // Every declared collaborator exists (and no other): the list holds them, each has its permission read.
     repos: shapeRepos.map((r) => ({ ...r, labels: labels.length, labelsCreated: 0, writes: 0, protections: RULES_PER_REPO, collaborators: r.collaboratorsDeclared, collaboratorPermissions: r.collaboratorsDeclared })),
     users: seedUsers.length + usersCreated,
