@@ -73,6 +73,20 @@ describe('public members end to end (gitea@1.26: site administrators change anyo
     expect((await w.cli(['plan', '-c', file, '--detailed-exitcode'])).code).toBe(0);
   });
 
+  it('makes the owner of an organisation the plan creates public, after the create', async () => {
+    w = await world(seed);
+    const file = w.config('version: 1\norgs:\n  tools:\n    owner: alice\n    public_members: [alice]\n');
+    const plan = await w.cli(['plan', '-c', file, '--detailed-exitcode']);
+    expect(plan.code, plan.stdout + plan.stderr).toBe(2);
+    expect(plan.stdout).toMatch(/\+ public members "tools"/);
+    const apply = await w.cli(['apply', '-c', file, '--yes']);
+    expect(apply.code, apply.stdout + apply.stderr).toBe(0);
+    const made = writes(w.sandbox);
+    expect(made.indexOf('PUT orgs/tools/public_members/alice')).toBeGreaterThan(made.indexOf('POST admin/users/alice/orgs'));
+    expect((await w.api('GET', 'orgs/tools/public_members/alice')).status).toBe(204);
+    expect((await w.cli(['plan', '-c', file, '--detailed-exitcode'])).code).toBe(0);
+  });
+
   it('refuses a user who is no member at its place (the server would answer 204 and change nothing)', async () => {
     w = await world(seed);
     const file = w.config('version: 1\norgs:\n  acme:\n    public_members: [bob, dave]\n');

@@ -185,6 +185,28 @@ repos:
   });
 });
 
+describe('branch_filter (Forgejo 15 only)', () => {
+  const config = 'version: 1\nrepos:\n  acme/widgets:\n    push_mirrors:\n      - remote_address: https://github.com/acme/widgets.git\n        interval: 8h\n        branch_filter: "release/*"\n';
+
+  it('forgejo@15: sent on create, read back, and the next plan is empty', async () => {
+    w = await world(seed(), { flavour: 'forgejo@15' });
+    const file = w.config(config);
+    expect((await w.cli(['apply', '-c', file, '--yes'])).code).toBe(0);
+    expect(requestsTo(w.sandbox, 'POST', 'repos/acme/widgets/push_mirrors')[0]!.body).toEqual({ remote_address: 'https://github.com/acme/widgets.git', interval: '8h0m0s', branch_filter: 'release/*' });
+    const again = await w.cli(['plan', '-c', file, '--detailed-exitcode']);
+    expect(again.code, again.stdout + again.stderr).toBe(0);
+  });
+
+  it('gitea@1.26: refused at its place before anything is written (the server would ignore it)', async () => {
+    w = await world(seed(), { flavour: 'gitea@1.26' });
+    const file = w.config(config);
+    const plan = await w.cli(['plan', '-c', file]);
+    expect(plan.code).toBe(1);
+    expect(plan.stderr).toMatch(/forgeform\.yaml:7:\d+: .*branch_filter/);
+    expect(writes(w.sandbox)).toEqual([]);
+  });
+});
+
 describe('a hostile remote address on the server', () => {
   it('is printed inert in the plan of its deletion: one line, no raw control character, and never with credentials', async () => {
     const hostile = 'https://evil.example.com/x\n  + push mirror "forged"\u001b[2K\u202e';

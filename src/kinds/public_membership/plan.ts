@@ -1,5 +1,5 @@
 import { apiPath } from '../../gitea/path.js';
-import { changeId, describeServer, serverHas, type Availability, type CurrentObject, type DesiredObject, type Planning, type PrepareRequest, type Problem, type Safety, type ServerInfo, type Writing } from '../../model/index.js';
+import { describeServer, serverHas, type Availability, type CurrentObject, type DesiredObject, type Planning, type PrepareRequest, type Problem, type Safety, type ServerInfo, type Writing } from '../../model/index.js';
 import { teamKind } from '../team/index.js';
 import { nameSet } from '../team/fields.js';
 import { tokenUser } from './read.js';
@@ -22,10 +22,18 @@ export function delta(desired: DesiredObject | undefined, current: CurrentObject
   return { added: [...want].filter((n) => !have.has(n)), removed: [...have].filter((n) => !want.has(n)) };
 }
 
-/** The organisation's members now: one paged list (a new organisation has only its creator, the token's user). */
-async function membersNow(req: PrepareRequest<PublicMembershipTypes>, self: string): Promise<Set<string>> {
+/**
+ * The organisation's members now: one paged list. An organisation this plan creates has one member, the
+ * owner the configuration creates it for (POST /admin/users/{owner}/orgs); a saved plan's is not known
+ * again at apply (undefined: judged when the plan was made).
+ */
+async function membersNow(req: PrepareRequest<PublicMembershipTypes>): Promise<Set<string> | undefined> {
   const { scope, ctx } = req;
-  if (scope.pendingCreate) return new Set([self]);
+  if (scope.pendingCreate) {
+    if (req.phase !== 'plan') return undefined;
+    const owner = req.config.orgs?.[scope.name]?.owner;
+    return new Set(typeof owner === 'string' ? [lc(owner)] : []);
+  }
   const list = await ctx.client.list<{ login: string }>(apiPath('orgs', scope.name, 'members'), { object: `members of ${scope.name}`, shape: { login: 'string' } });
   return new Set(list.map((u) => lc(u.login)));
 }
@@ -43,10 +51,9 @@ async function joiningThroughTeams(req: PrepareRequest<PublicMembershipTypes>): 
     if (!Array.isArray(team.fields.members)) continue;
     const before = current.find((c) => c.key === team.key);
     const had = new Set(nameSet(before?.fields.members));
-    for (const m of nameSet(team.fields.members)) {
-      if (!team.madeBy && (had.has(m) || !before)) continue;
-      out.set(m, [...(out.get(m) ?? []), team.madeBy ?? changeId(teamKind, scope, team.key)]);
-    }
+    const by = team.madeBy ?? team.changedBy;
+    if (!by) continue;
+    for (const m of nameSet(team.fields.members)) if (team.madeBy || !had.has(m)) out.set(m, [...(out.get(m) ?? []), by]);
   }
   return out;
 }
@@ -56,7 +63,7 @@ export const preparing = {
   async prepare(req) {
     const { self, admin } = await tokenUser(req.ctx);
     const { added } = delta(req.desired[0], req.current[0]);
-    const [members, joining] = added.length ? await Promise.all([membersNow(req, self), joiningThroughTeams(req)]) : [new Set<string>(), new Map<string, string[]>()];
+    const [members, joining] = added.length ? await Promise.all([membersNow(req), joiningThroughTeams(req)]) : [new Set<string>(), new Map<string, string[]>()];
     const facts: MembershipFacts = { self, admin, members, joining };
     req.run.facts.set(req.scope.name, facts);
     return facts;
@@ -67,7 +74,7 @@ export const preparing = {
 function refusals(org: string, added: string[], removed: string[], facts: MembershipFacts, server: ServerInfo | undefined): { name: string; message: string }[] {
   const out: { name: string; message: string }[] = [];
   for (const name of added)
-    if (!facts.members.has(name) && !facts.joining.has(name))
+    if (facts.members && !facts.members.has(name) && !facts.joining.has(name))
       out.push({ name, message: `user "${name}" is not a member of ${org} (the server answers 204 and changes nothing): add it to one of ${org}'s teams (teams: NAME: members)` });
   if (server && !serverHas(server, OTHERS_BY_ADMINS))
     for (const name of [...added, ...removed])

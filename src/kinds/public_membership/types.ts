@@ -10,8 +10,8 @@ export interface MembershipFacts {
   /** The token's own user and whether it is a site administrator. */
   self: string;
   admin: boolean;
-  /** The organisation's members now (read only when the plan makes someone public). */
-  members: Set<string>;
+  /** The organisation's members now (read only when the plan makes someone public); undefined: not known again at apply (an organisation the saved plan creates). */
+  members: Set<string> | undefined;
   /** Members this plan adds to the organisation through its teams: user → the team changes that add them. */
   joining: Map<string, string[]>;
 }
