@@ -207,6 +207,23 @@ describe('branch_filter (Forgejo 15 only)', () => {
   });
 });
 
+describe('ssh:// remote addresses (Forgejo 11 and newer)', () => {
+  const config = 'version: 1\nrepos:\n  acme/widgets:\n    push_mirrors:\n      - remote_address: ssh://github.com/acme/widgets.git\n        interval: 8h\n';
+  it('gitea@1.25 and forgejo@7: refused at its place before anything is written; forgejo@11: created', async () => {
+    for (const [flavour, code] of [['gitea@1.25', 1], ['forgejo@7', 1], ['forgejo@11', 0]] as const) {
+      w = await world(seed(), { flavour });
+      const file = w.config(config);
+      const apply = await w.cli(['apply', '-c', file, '--yes']);
+      expect(apply.code, `${flavour}: ${apply.stdout}${apply.stderr}`).toBe(code);
+      if (code) {
+        expect(apply.stderr).toMatch(/forgeform\.yaml:5:\d+: .*ssh:\/\/ remote_address/);
+        expect(writes(w.sandbox)).toEqual([]);
+      } else expect(writes(w.sandbox)).toContain('POST repos/acme/widgets/push_mirrors');
+      await w.sandbox.close();
+    }
+  });
+});
+
 describe('a hostile remote address on the server', () => {
   it('is printed inert in the plan of its deletion: one line, no raw control character, and never with credentials', async () => {
     const hostile = 'https://evil.example.com/x\n  + push mirror "forged"\u001b[2K\u202e';

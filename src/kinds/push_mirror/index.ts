@@ -21,6 +21,15 @@ export const pushMirrorKind = defineKind<PushMirrorTypes['config'], PushMirrorTy
   actions: ['create', 'delete', 'replace'],
   replaceToEdit: true,
   replaceToRotate: true,
+  // Gitea and Forgejo 7 check a push mirror's address with IsMigrateURLAllowed (http, https, git): an ssh:// one is
+  // 400 "Invalid mirror protocol" (services/migrations/migrate.go Gitea v1.25.4 l.74); Forgejo 11+ takes it (v11.0.15 l.83).
+  features: {
+    ssh_remote: {
+      availability: { forgejo: { since: '11' } },
+      what: 'an ssh:// remote_address',
+      usedBy: (d) => (typeof d.remote_address === 'string' && /^ssh:\/\//i.test(d.remote_address.trim()) ? 'remote_address' : undefined),
+    },
+  },
   ...reading,
   ...planning,
   ...safety,
