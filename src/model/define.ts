@@ -6,7 +6,7 @@ import type { FieldSpec } from './field.js';
 import type { ApplyContext, ChangeFacts, DuplicateResolution, Kind, KindContext, KindExport, KindMeta, OpsSubject, Problem, ScopeContext } from './kind.js';
 import type { CurrentObject, DesiredObject, ObjectMeta } from './object.js';
 import type { Change, Op } from './plan.js';
-import { intentOf, type Intent } from './intent.js';
+import type { Intent } from './intent.js';
 import { parseScopeId, splitRepo, type Scope } from './scope.js';
 import type { Shape } from '../gitea/answer.js';
 
@@ -212,8 +212,8 @@ export function defineKind<ScopeConfig, Server, Prepared = undefined, RunState =
     ...(resolveDuplicates ? { resolveDuplicates: (d, matches, scope, ctx) => resolveDuplicates({ ...planRequest(scope, ctx), desired: own.desired(d), matches: own.currents(matches) }) } : {}),
     ...(keep ? { keep: (current, scope, ctx) => keep({ ...planRequest(scope, ctx), current: own.current(current) }) } : {}),
     ...(notices ? { notices: (d, current, scope, ctx) => notices({ ...planRequest(scope, ctx), desired: own.desireds(d), current: own.currents(current) }) } : {}),
-    ...(guard ? { guard: (change, current, ctx, plan) => guard({ ...request(changeScope(change), ctx), change, intent: intentOf(change), current: maybe(current), plan }) } : {}),
-    ...(annotate ? { annotate: (change, scope, ctx) => annotate({ ...request(scope, ctx), change, intent: intentOf(change) }) } : {}),
+    ...(guard ? { guard: (change, current, ctx, plan, intent) => guard({ ...request(changeScope(change), ctx), change, intent, current: maybe(current), plan }) } : {}),
+    ...(annotate ? { annotate: (change, scope, ctx, intent) => annotate({ ...request(scope, ctx), change, intent }) } : {}),
     ...(prepare ? { prepare: (scope, d, current, ctx) => prepare({ ...request(scope, ctx), desired: own.desireds(d), current: own.currents(current) }) } : {}),
     ...(shown ? { shown: ({ scope, ctx, intent, prepared, ...subject }) => shown({ ...planRequest(scope, ctx), ...own.subject(subject), intent, changed: intent.changed, prepared: typed(prepared) }) } : {}),
     ops: ({ scope, ctx, intent, prepared, shown: values, ...subject }) => ops({ ...request(scope, ctx), ...own.subject(subject), intent, changed: intent.changed, prepared: typed(prepared), shown: values ?? {} }),

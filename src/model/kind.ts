@@ -288,9 +288,9 @@ export interface KindSafety {
    * out, the last administrator demoted), judged on the server as read and the whole plan: asked at
    * plan time and again at apply time.
    */
-  guard?(change: Change, current: CurrentObject | undefined, ctx: ScopeContext, plan: Change[]): string | undefined;
+  guard?(change: Change, current: CurrentObject | undefined, ctx: ScopeContext, plan: Change[], intent: Intent): string | undefined;
   /** Facts about a planned change (how many issues carry a label), asked at plan time and again at apply time. */
-  annotate?(change: Change, scope: Scope, ctx: ScopeContext): Promise<ChangeFacts | undefined>;
+  annotate?(change: Change, scope: Scope, ctx: ScopeContext, intent: Intent): Promise<ChangeFacts | undefined>;
 }
 
 /**

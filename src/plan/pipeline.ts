@@ -171,7 +171,7 @@ export async function annotateStep(r: Run, g: GroupState, changes: Change[], tak
   if (!annotate) return;
   const settled = await Promise.all(
     changes.map((c) =>
-      annotate(c, g.scope, r.ctx).then(
+      annotate(c, g.scope, r.ctx, intentStep(r, c)).then(
         (facts) => ({ facts, error: undefined }),
         (e: unknown) => ({ facts: undefined, error: e as Error }),
       ),
@@ -189,7 +189,7 @@ export function judgeStep(r: Run, changes: Change[], assess: (facts: SafetyFacts
   const byName = kindsByName(r.kinds);
   const kindOf = (name: string) => kindNamed(byName, name);
   const guards = changes.flatMap((c) => {
-    const reason = kindOf(c.kind).guard?.(c, r.currentOfChange.get(c.id), r.ctx, changes);
+    const reason = kindOf(c.kind).guard?.(c, r.currentOfChange.get(c.id), r.ctx, changes, intentStep(r, c));
     return reason ? [{ change: c, reason }] : [];
   });
   return assess({ changes, existing: r.existing, affects: r.affects, guards, title: (k) => kindOf(k).title }, r.ctx.policy);

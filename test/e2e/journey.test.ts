@@ -4,7 +4,7 @@
  * example plans, applies and then plans no change. The kinds come from the registry, so a kind added
  * later without export support (or without objects in EVERY_KIND) fails here.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isNode, LineCounter, parseDocument, visit } from 'yaml';
@@ -120,5 +120,61 @@ describe.each(FLAVOURS.map((f) => [f.name, f] as const))('the admin example on %
     }
     expect(calls(w.sandbox).filter((c) => !c.startsWith('GET '))).toEqual([]);
     await planApplyPlan(w, w.config(text));
+  });
+});
+
+/** The admin example's commands as README.md shows them: the environment it exports, and the counts its comments promise. */
+function readmeAdminBlock(): { env: Record<string, string>; counts: string[] } {
+  const readme = readFileSync(fileURLToPath(new URL('../../README.md', import.meta.url)), 'utf8');
+  const block = [...readme.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]!).find((b) => b.includes('examples/admin/seed.yaml'));
+  if (!block) throw new Error('README.md has no block running examples/admin');
+  const env = Object.fromEntries([...block.matchAll(/(?:export |\s)([A-Z_]+)=(\S+)/g)].filter((m) => !m[1]!.startsWith('FORGEFORM_')).map((m) => [m[1]!, m[2]!.replace(/^'|'$/g, '')]));
+  const counts = [...block.matchAll(/^node dist\/cli\/main\.js (plan|apply) .*# (.*)$/gm)].map((m) => m[2]!);
+  return { env, counts };
+}
+
+describe("README's admin example commands", () => {
+  it('export every variable the example names, and print the counts their comments say', async () => {
+    const { env, counts } = readmeAdminBlock();
+    const named = [...new Set([...ADMIN_TEXT.matchAll(/\$\{(?:env:)?([A-Za-z_]\w*)\}/g)].map((m) => m[1]!))].sort();
+    expect(Object.keys(env).sort()).toEqual(named);
+    // The example's own header shows the same commands.
+    for (const name of named) expect(ADMIN_TEXT).toMatch(new RegExp(`^#.*export .*\\b${name}=`, 'm'));
+    w = await world(loadSeedFile(`${ADMIN}seed.yaml`));
+    const plan = await w.cli(['plan', '-c', ADMIN_FILE], env);
+    const apply = await w.cli(['apply', '-c', ADMIN_FILE, '--yes'], env);
+    const again = await w.cli(['plan', '-c', ADMIN_FILE], env);
+    expect([plan.code, apply.code, again.code]).toEqual([0, 0, 0]);
+    const [planned, applied, empty] = [plan.stderr, apply.stderr, again.stdout + again.stderr].map((t) => t.replace(/\s+/g, ' '));
+    expect(counts).toHaveLength(3);
+    expect(planned).toContain(counts[0]!.replace(/^(\d+) requests$/, '$1 requests.'));
+    expect(applied).toContain(counts[1]!.replace(/^(\d+) writes \((\d+) requests in all\)$/, '$1 write requests ($2 in all).'));
+    expect(counts[2]).toMatch(/^No changes \(\d+ requests\)$/);
+    expect(empty).toContain('No changes');
+    expect(empty).toContain(counts[2]!.replace(/^No changes \((\d+) requests\)$/, '$1 requests.'));
+  });
+});
+
+const EXAMPLES = fileURLToPath(new URL('../../examples/', import.meta.url));
+/** Every example with a config and a sandbox seed (gitops is a configuration repository: test/action runs it). */
+const runnable = readdirSync(EXAMPLES).filter((d) => existsSync(`${EXAMPLES}${d}/forgeform.yaml`) && existsSync(`${EXAMPLES}${d}/seed.yaml`));
+
+describe.each(runnable.map((d) => [d] as const))('examples/%s as committed', (dir) => {
+  it('its header exports every variable it names, and with them it plans, applies and plans no change', async () => {
+    const text = readFileSync(`${EXAMPLES}${dir}/forgeform.yaml`, 'utf8');
+    const exported = [...text.matchAll(/^#\s+export (.*)$/gm)].flatMap((m) => [...m[1]!.matchAll(/([A-Z_][A-Z0-9_]*)=('[^']*'|\S+)/g)]);
+    const env = Object.fromEntries(exported.filter((m) => !m[1]!.startsWith('FORGEFORM_')).map((m) => [m[1]!, m[2]!.replace(/^'|'$/g, '')]));
+    const named = [...new Set([...text.matchAll(/\$\{(?:env:)?([A-Za-z_]\w*)\}/g)].map((m) => m[1]!))].sort();
+    expect(Object.keys(env).sort()).toEqual(named);
+    w = await world(loadSeedFile(`${EXAMPLES}${dir}/seed.yaml`));
+    const file = `${EXAMPLES}${dir}/forgeform.yaml`;
+    const plan = await w.cli(['plan', '-c', file, '--detailed-exitcode'], env);
+    expect(plan.code, plan.stderr).toBe(2);
+    const apply = await w.cli(['apply', '-c', file, '--yes'], env);
+    expect(apply.code, apply.stderr).toBe(0);
+    const again = await w.cli(['plan', '-c', file, '--detailed-exitcode'], env);
+    expect(again.stdout).toContain('No changes.');
+    expect(again.code).toBe(0);
+    for (const value of Object.values(env)) expect(plan.stdout + plan.stderr + apply.stdout + apply.stderr + again.stdout + again.stderr).not.toContain(value);
   });
 });

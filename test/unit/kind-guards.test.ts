@@ -1,6 +1,7 @@
 // The guards of a kind judge with facts its prepare looked up for the run (issue 20): where those
 // facts are missing, a guard refuses with the reason instead of allowing (it fails closed).
 import { describe, expect, it } from 'vitest';
+import { guardOf } from '../support/ops-input.js';
 import type { GiteaClient } from '../../src/gitea/client.js';
 import { branchProtectionKind } from '../../src/kinds/branch_protection/index.js';
 import { userKind } from '../../src/kinds/user/index.js';
@@ -27,7 +28,7 @@ const current = (key: string): CurrentObject => ({ key, id: 2, fields: { admin: 
 describe('the user guards', () => {
   it('refuse to delete an administrator when the users were not read for this run (fail closed), naming why', () => {
     const ctx = makeScopeContext(client([]), policy);
-    const why = userKind.guard!(deleting('alice'), current('alice'), ctx, [deleting('alice')]);
+    const why = guardOf(userKind, deleting('alice'), current('alice'), ctx, [deleting('alice')]);
     expect(why).toBe("forgeform never deletes this user: forgeform could not read the users, so it cannot tell what this would do to the site administrators and the token's own user");
   });
 
@@ -35,18 +36,18 @@ describe('the user guards', () => {
     const alone = makeScopeContext(client([admin('root', 1), admin('alice', 2)]), policy);
     await userKind.prepare!(SERVER_SCOPE, [], [], alone);
     // root is the token's own user, alice the other administrator: deleting alice leaves root.
-    expect(userKind.guard!(deleting('alice'), current('alice'), alone, [deleting('alice')])).toBeUndefined();
-    expect(userKind.guard!(deleting('root'), current('root'), alone, [deleting('root')])).toBe("forgeform never deletes this user: it is the token's own user");
+    expect(guardOf(userKind, deleting('alice'), current('alice'), alone, [deleting('alice')])).toBeUndefined();
+    expect(guardOf(userKind, deleting('root'), current('root'), alone, [deleting('root')])).toBe("forgeform never deletes this user: it is the token's own user");
     const last = makeScopeContext(client([admin('alice', 2), { id: 3, login: 'bob', email: 'b@example.com', is_admin: false }], 'bot'), policy);
     await userKind.prepare!(SERVER_SCOPE, [], [], last);
-    expect(userKind.guard!(deleting('alice'), current('alice'), last, [deleting('alice')])).toBe('forgeform never deletes this user: it is the last site administrator');
+    expect(guardOf(userKind, deleting('alice'), current('alice'), last, [deleting('alice')])).toBe('forgeform never deletes this user: it is the last site administrator');
   });
 
   it('keep their facts per run: a new run has none until its own prepare', async () => {
     const c = client([admin('root', 1), admin('alice', 2)]);
     await userKind.prepare!(SERVER_SCOPE, [], [], makeScopeContext(c, policy));
     const next = makeScopeContext(c, policy);
-    expect(userKind.guard!(deleting('alice'), current('alice'), next, [deleting('alice')])).toMatch(/could not read the users/);
+    expect(guardOf(userKind, deleting('alice'), current('alice'), next, [deleting('alice')])).toMatch(/could not read the users/);
   });
 });
 
@@ -65,7 +66,7 @@ describe('the branch protection guard', () => {
 
   it('refuses a rule whose accounts were not looked up for this run (fail closed)', () => {
     const ctx = makeScopeContext(client([]), policy);
-    expect(branchProtectionKind.guard!(rule, undefined, ctx, [rule])).toBe('the users and teams it names were not looked up on the server, so forgeform cannot tell that Gitea would take the rule');
+    expect(guardOf(branchProtectionKind, rule, undefined, ctx, [rule])).toBe('the users and teams it names were not looked up on the server, so forgeform cannot tell that Gitea would take the rule');
   });
 });
 

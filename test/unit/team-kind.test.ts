@@ -2,7 +2,7 @@
 // failing closed when prepare learnt nothing, the requests of an update (one per element, additions
 // first, permission sent with includes_all_repositories), and the units compared as the server stores them.
 import { describe, expect, it } from 'vitest';
-import { opsInput } from '../support/ops-input.js';
+import { guardOf, opsInput } from '../support/ops-input.js';
 import type { GiteaClient } from '../../src/gitea/client.js';
 import { teamKind } from '../../src/kinds/team/index.js';
 import { comparableUnits, declaredUnits } from '../../src/kinds/team/units.js';
@@ -24,15 +24,15 @@ const change = (action: Change['action'], fields: Change['fields'], key = 'Owner
 describe('the Owners team guards', () => {
   it('refuse its delete and rename whatever was learnt', () => {
     const ctx = makeScopeContext(client(), policy);
-    expect(teamKind.guard!(change('delete', []), owners, ctx, [])).toMatch(/never deleted/);
-    expect(teamKind.guard!({ ...change('rename', [{ path: 'name', before: 'Owners', after: 'Bosses' }], 'Bosses'), from: 'Owners' }, owners, ctx, [])).toMatch(/never renamed/);
+    expect(guardOf(teamKind, change('delete', []), owners, ctx, [])).toMatch(/never deleted/);
+    expect(guardOf(teamKind, { ...change('rename', [{ path: 'name', before: 'Owners', after: 'Bosses' }], 'Bosses'), from: 'Owners' }, owners, ctx, [])).toMatch(/never renamed/);
   });
 
   it('refuse to remove a member when the token’s own user is not known (fail closed), and refuse emptying it', () => {
     const ctx = makeScopeContext(client(), policy);
     const removeOlga = change('update', [{ path: 'members', before: ['olga', 'root'], after: ['root'], elements: true }]);
-    expect(teamKind.guard!(removeOlga, owners, ctx, [])).toMatch(/token's own user is not known/);
-    expect(teamKind.guard!(change('update', [{ path: 'members', before: ['olga', 'root'], after: [], elements: true }]), owners, ctx, [])).toMatch(/last member is never removed/);
+    expect(guardOf(teamKind, removeOlga, owners, ctx, [])).toMatch(/token's own user is not known/);
+    expect(guardOf(teamKind, change('update', [{ path: 'members', before: ['olga', 'root'], after: [], elements: true }]), owners, ctx, [])).toMatch(/last member is never removed/);
   });
 
   it('judge the token’s own user from what prepare asked, only when a member of Owners would go', async () => {
@@ -40,8 +40,8 @@ describe('the Owners team guards', () => {
     const ctx = makeScopeContext(c, policy);
     await teamKind.prepare!(ORG, [{ key: 'Owners', fields: { members: ['root'] }, path: [] }], [owners], ctx);
     expect(c.asked).toEqual(['user']);
-    expect(teamKind.guard!(change('update', [{ path: 'members', before: ['olga', 'root'], after: ['root'], elements: true }]), owners, ctx, [])).toBeUndefined();
-    expect(teamKind.guard!(change('update', [{ path: 'members', before: ['olga', 'root'], after: ['olga'], elements: true }]), owners, ctx, [])).toMatch(/token's own user is never removed/);
+    expect(guardOf(teamKind, change('update', [{ path: 'members', before: ['olga', 'root'], after: ['root'], elements: true }]), owners, ctx, [])).toBeUndefined();
+    expect(guardOf(teamKind, change('update', [{ path: 'members', before: ['olga', 'root'], after: ['olga'], elements: true }]), owners, ctx, [])).toMatch(/token's own user is never removed/);
     // Nothing to remove: no need to ask who the token is.
     const quiet = client();
     await teamKind.prepare!(ORG, [{ key: 'Owners', fields: { members: ['olga', 'root', 'zoe'] }, path: [] }], [owners], makeScopeContext(quiet, policy));
