@@ -44,8 +44,11 @@ export const reading = {
     const listed = await ctx.client.list<ServerCollaborator>(listPath(scope.segments), { object: `collaborators of ${scope.name}`, shape });
     const declared = declaredNames(desired);
     const everything = ctx.options.readEverything === true;
+    // The API lets the owner be made a collaborator of its own repository (a row that gives nothing); an
+    // export leaves it out, since a config that names the owner is refused (plan.ts check).
+    const kept = everything ? listed.filter((u) => lc(String(u.login)) !== lc(scope.owner)) : listed;
     return Promise.all(
-      listed.map(async (u) => {
+      kept.map(async (u) => {
         const o = fromServer(u);
         const name = declared.get(lc(o.key));
         if (name !== undefined) o.key = name;
