@@ -4,7 +4,8 @@
  * are compared as the server answers them (durationString). Nanoseconds as a bigint: an int64 does not
  * fit in a double.
  */
-const UNITS: Record<string, bigint> = { ns: 1n, us: 1000n, 'µs': 1000n, 'μs': 1000n, ms: 1_000_000n, s: 1_000_000_000n, m: 60_000_000_000n, h: 3_600_000_000_000n };
+// A Map, not an object: a unit read from a config or a server answer ("1constructor") must not reach Object.prototype.
+const UNITS = new Map<string, bigint>([['ns', 1n], ['us', 1000n], ['µs', 1000n], ['μs', 1000n], ['ms', 1_000_000n], ['s', 1_000_000_000n], ['m', 60_000_000_000n], ['h', 3_600_000_000_000n]]);
 const MAX = (1n << 63n) - 1n;
 
 /** The duration in nanoseconds, or undefined where Go answers `time: invalid duration` (or `missing unit`). */
@@ -22,7 +23,7 @@ export function parseGoDuration(text: string): bigint | undefined {
   while (s !== '') {
     const m = part.exec(s);
     if (!m || (m[1] === '' && (m[2] ?? '') === '')) return undefined;
-    const unit = UNITS[m[3] ?? ''];
+    const unit = UNITS.get(m[3] ?? '');
     if (unit === undefined) return undefined;
     const frac = m[2] ?? '';
     total += BigInt(m[1] || '0') * unit + (frac ? (BigInt(frac) * unit) / 10n ** BigInt(frac.length) : 0n);

@@ -7,18 +7,13 @@
  * Forgejo) or services/repository/collaboration.go (Gitea 1.23+); the permission:
  * models/perm/access/repo_permission.go GetUserRepoPermission (GetIndividualUserRepoPermission in main).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FLAVOURS, type Flavour } from '../../src/sandbox/flavours/flavour.js';
+import type { Flavour } from '../../src/sandbox/flavours/flavour.js';
 import { available, type Availability } from '../../src/sandbox/flavours/releases.js';
 import type { SeedFile } from '../../src/sandbox/index.js';
-import { boot, type Harness } from '../sandbox/helpers.js';
+import type { Harness } from '../sandbox/helpers.js';
+import type { Fact } from './facts.js';
+import { checkFacts } from './run-facts.js';
 
-interface Fact {
-  id: string;
-  cite: string;
-  expected(f: Flavour): unknown;
-  observe(h: Harness, f: Flavour): Promise<unknown>;
-}
 
 const on = (f: Flavour, a: Availability): boolean => available(f, a);
 /** The list without `page` is not limited (page 0 passed through, FindAndCount/getCollaborations limit only from page 1). */
@@ -160,19 +155,5 @@ export const FACTS: Fact[] = [
   },
 ];
 
-/** Every release read from a tag (not the idealised gitea@main). */
-const RELEASED = FLAVOURS.filter((f) => Number.isFinite(f.release));
 
-describe.each(RELEASED.map((f) => [f.name, f] as const))('%s: collaborators conform to the source', (name, flavour) => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await boot({ ...SEED, flavour: name });
-  });
-  afterAll(async () => h?.sb.close());
-
-  for (const fact of FACTS) {
-    it(fact.id, async () => {
-      expect(await fact.observe(h, flavour), `${fact.id}\n  read in: ${fact.cite}`).toEqual(fact.expected(flavour));
-    });
-  }
-});
+checkFacts('%s: collaborators conform to the source', SEED, FACTS);

@@ -6,18 +6,13 @@
  * updateRepoArchivedState), routers/api/v1/repo/topic.go; helpers: models/repo/topic.go,
  * services/convert/repository.go (ToRepo). Each fact uses a repository of its own.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FLAVOURS, type Flavour } from '../../src/sandbox/flavours/flavour.js';
+import type { Flavour } from '../../src/sandbox/flavours/flavour.js';
 import { available, type Availability } from '../../src/sandbox/flavours/releases.js';
 import type { SeedFile } from '../../src/sandbox/index.js';
-import { boot, type Harness } from '../sandbox/helpers.js';
+import type { Harness } from '../sandbox/helpers.js';
+import type { Fact } from './facts.js';
+import { checkFacts } from './run-facts.js';
 
-interface Fact {
-  id: string;
-  cite: string;
-  expected(f: Flavour): unknown;
-  observe(h: Harness, f: Flavour): Promise<unknown>;
-}
 
 interface RepoAnswer {
   description: string;
@@ -126,18 +121,5 @@ export const FACTS: Fact[] = [
   },
 ];
 
-const RELEASED = FLAVOURS.filter((f) => Number.isFinite(f.release));
 
-describe.each(RELEASED.map((f) => [f.name, f] as const))('%s: repository settings conform to the source', (name, flavour) => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await boot({ ...SEED, flavour: name });
-  });
-  afterAll(async () => h?.sb.close());
-
-  for (const fact of FACTS) {
-    it(fact.id, async () => {
-      expect(await fact.observe(h, flavour), `${fact.id}\n  read in: ${fact.cite}`).toEqual(fact.expected(flavour));
-    });
-  }
-});
+checkFacts('%s: repository settings conform to the source', SEED, FACTS);

@@ -6,18 +6,13 @@
  * helpers: models/org_team.go (Gitea ≤ 1.22, Forgejo) or services/org/team.go (Gitea 1.23+).
  * Kept apart from facts.ts so that the teams' seed and facts change without touching the others.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FLAVOURS, type Flavour } from '../../src/sandbox/flavours/flavour.js';
+import type { Flavour } from '../../src/sandbox/flavours/flavour.js';
 import { available, type Availability } from '../../src/sandbox/flavours/releases.js';
 import type { SeedFile } from '../../src/sandbox/index.js';
-import { boot, type Harness } from '../sandbox/helpers.js';
+import type { Harness } from '../sandbox/helpers.js';
+import type { Fact } from './facts.js';
+import { checkFacts } from './run-facts.js';
 
-interface Fact {
-  id: string;
-  cite: string;
-  expected(f: Flavour): unknown;
-  observe(h: Harness, f: Flavour): Promise<unknown>;
-}
 
 interface TeamAnswer {
   id: number;
@@ -257,20 +252,5 @@ export const FACTS: Fact[] = [
   },
 ];
 
-/** Every release read from a tag (not the idealised gitea@main). */
-const RELEASED = FLAVOURS.filter((f) => Number.isFinite(f.release));
 
-describe.each(RELEASED.map((f) => [f.name, f] as const))('%s: teams conform to the source', (name, flavour) => {
-  let h: Harness;
-  beforeAll(async () => {
-    seq = 0;
-    h = await boot({ ...SEED, flavour: name });
-  });
-  afterAll(async () => h?.sb.close());
-
-  for (const fact of FACTS) {
-    it(fact.id, async () => {
-      expect(await fact.observe(h, flavour), `${fact.id}\n  read in: ${fact.cite}`).toEqual(fact.expected(flavour));
-    });
-  }
-});
+checkFacts('%s: teams conform to the source', SEED, FACTS, { reset: () => (seq = 0) });

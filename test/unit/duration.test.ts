@@ -31,12 +31,14 @@ describe('Go durations', () => {
   });
 
   it('refuses what Go refuses: "", a number without a unit (but 0), an unknown unit, a lone dot', () => {
-    for (const bad of ['', '8', 'h', '1d', '.h', '1h 30m', '3000000h']) {
+    // Units named like Object.prototype's members are unknown units, not a crash.
+    for (const bad of ['', '8', 'h', '1d', '.h', '1h 30m', '3000000h', '1constructor', '2tostring', '1__proto__']) {
       expect(parseGoDuration(bad), bad).toBeUndefined();
       expect(sandbox.parseGoDuration(bad), bad).toBeUndefined();
     }
     // What cannot be parsed is compared as written (the schema refuses it first).
     expect(durationString('1d')).toBe('1d');
+    expect(durationString('1constructor')).toBe('1constructor');
   });
 
   it('keeps nanoseconds exact beyond a double', () => {
