@@ -178,3 +178,17 @@ describe.each(runnable.map((d) => [d] as const))('examples/%s as committed', (di
     for (const value of Object.values(env)) expect(plan.stdout + plan.stderr + apply.stdout + apply.stderr + again.stdout + again.stderr).not.toContain(value);
   });
 });
+
+describe('the examples in the docs', () => {
+  it('every kind page links only examples that exist, and every runnable example is linked from a kind page', () => {
+    const DOCS = fileURLToPath(new URL('../../docs/kinds/', import.meta.url));
+    const linked = new Set<string>();
+    for (const page of readdirSync(DOCS).filter((f) => f.endsWith('.md'))) {
+      for (const m of readFileSync(`${DOCS}${page}`, 'utf8').matchAll(/\(\.\.\/\.\.\/examples\/([\w-]+)\)/g)) {
+        expect(existsSync(`${EXAMPLES}${m[1]!}/forgeform.yaml`), `${page} links examples/${m[1]!}`).toBe(true);
+        linked.add(m[1]!);
+      }
+    }
+    for (const dir of runnable.filter((d) => d !== 'demo')) expect(linked.has(dir), `examples/${dir} is linked from no docs/kinds page`).toBe(true);
+  });
+});
