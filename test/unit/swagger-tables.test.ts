@@ -113,8 +113,9 @@ const FORGEFORM_SOURCES: Record<string, string> = {
   ),
 };
 
-/** Kind features that are behaviours, not a field or route of the swagger (hook events and types: src/kinds/hook/events.ts, read from the handlers; a variable list's values: src/kinds/actions_variable/fields.ts). */
-const BEHAVIOURS = (name: string): boolean => /^(hook|repo_webhook|org_webhook)\.(event_|type_)/.test(name) || name === 'runner.bareList' || name === 'runner.edit' || name === 'repo_actions_variable.repoListWithoutValues';
+/** Kind features that are behaviours, not a field or route of the swagger (hook events and types: src/kinds/hook/events.ts, read from the handlers; a variable list's values: src/kinds/actions_variable/fields.ts; the schemes a push mirror's address may have: src/kinds/push_mirror/index.ts, from IsMigrateURLAllowed). */
+const BEHAVIOURS = (name: string): boolean =>
+  /^(hook|repo_webhook|org_webhook)\.(event_|type_)/.test(name) || ['runner.bareList', 'runner.edit', 'repo_actions_variable.repoListWithoutValues', 'push_mirror.ssh_remote'].includes(name);
 
 function inSwagger(f: Flavour, where: string): boolean {
   const s = swaggerOf(f)!;
