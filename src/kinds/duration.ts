@@ -5,7 +5,7 @@
  * fit in a double.
  */
 // A Map, not an object: a unit read from a config or a server answer ("1constructor") must not reach Object.prototype.
-const UNITS = new Map<string, bigint>([['ns', 1n], ['us', 1000n], ['µs', 1000n], ['μs', 1000n], ['ms', 1_000_000n], ['s', 1_000_000_000n], ['m', 60_000_000_000n], ['h', 3_600_000_000_000n]]);
+const UNITS: ReadonlyMap<string, bigint> = new Map([['ns', 1n], ['us', 1000n], ['µs', 1000n], ['μs', 1000n], ['ms', 1_000_000n], ['s', 1_000_000_000n], ['m', 60_000_000_000n], ['h', 3_600_000_000_000n]]);
 const MAX = (1n << 63n) - 1n;
 
 /** The duration in nanoseconds, or undefined where Go answers `time: invalid duration` (or `missing unit`). */
