@@ -1,7 +1,6 @@
-// Mirror intervals as Go reads and writes them (time.ParseDuration, Duration.String): the kinds' copy and the sandbox's agree.
+// Mirror intervals as Go reads and writes them (time.ParseDuration, Duration.String): one module for the kinds and the sandbox.
 import { describe, expect, it } from 'vitest';
-import { durationString, formatGoDuration, parseGoDuration } from '../../src/kinds/duration.js';
-import * as sandbox from '../../src/sandbox/domains/mirrors/duration.js';
+import { durationString, formatGoDuration, parseGoDuration } from '../../src/go-duration.js';
 
 // Values of Go's own tests (src/time/time_test.go parseDurationTests, durationTests).
 const STRINGS: [string, string][] = [
@@ -26,15 +25,14 @@ const STRINGS: [string, string][] = [
 describe('Go durations', () => {
   it.each(STRINGS)('%s is answered as %s', (given, answered) => {
     expect(durationString(given)).toBe(answered);
-    const ns = sandbox.parseGoDuration(given);
-    expect(ns === undefined ? undefined : sandbox.formatGoDuration(ns)).toBe(answered);
+    const ns = parseGoDuration(given);
+    expect(ns === undefined ? undefined : formatGoDuration(ns)).toBe(answered);
   });
 
   it('refuses what Go refuses: "", a number without a unit (but 0), an unknown unit, a lone dot', () => {
     // Units named like Object.prototype's members are unknown units, not a crash.
     for (const bad of ['', '8', 'h', '1d', '.h', '1h 30m', '3000000h', '1constructor', '2tostring', '1__proto__']) {
       expect(parseGoDuration(bad), bad).toBeUndefined();
-      expect(sandbox.parseGoDuration(bad), bad).toBeUndefined();
     }
     // What cannot be parsed is compared as written (the schema refuses it first).
     expect(durationString('1d')).toBe('1d');

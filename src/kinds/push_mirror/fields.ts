@@ -1,6 +1,6 @@
 import { bool, configEntry, field, inForgejo, objectSchema, only, serverFields, str } from '../fields.js';
 import type { EntrySpec, SchemaFragment } from '../../model/index.js';
-import { durationString } from '../duration.js';
+import { durationString } from '../../go-duration.js';
 
 /** A Go duration as `time.ParseDuration` takes it: "8h", "1h30m", "10m0s", or 0. */
 export const DURATION_PATTERN = '^[+]?((\\d+(\\.\\d*)?|\\.\\d+)(ns|us|µs|μs|ms|s|m|h))+$|^0$';

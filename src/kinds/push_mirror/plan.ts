@@ -1,7 +1,7 @@
 import { normalizeFields } from '../fields.js';
 import { secretFromEnvironment } from '../secrets.js';
 import { hasUserinfo } from '../hook/plan.js';
-import { parseGoDuration } from '../duration.js';
+import { parseGoDuration } from '../../go-duration.js';
 import type { DesiredObject, Planning, Problem, Safety } from '../../model/index.js';
 import { fields } from './fields.js';
 import type { PushMirrorTypes } from './types.js';

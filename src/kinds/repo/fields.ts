@@ -1,5 +1,5 @@
 import { bool, byName, configEntry, field, objectSchema, serverFields, set, str, text } from '../fields.js';
-import { durationString } from '../duration.js';
+import { durationString } from '../../go-duration.js';
 import { labelTemplateEntry } from '../label/fields.js';
 import { secretsEntry } from '../actions_secret/fields.js';
 import { variablesEntry } from '../actions_variable/fields.js';

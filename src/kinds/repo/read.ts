@@ -4,7 +4,7 @@ import { shapeOfFields } from '../fields.js';
 import { splitRepo, type CurrentObject, type Reading } from '../../model/index.js';
 import type { RepoTypes, ServerRepo } from './types.js';
 import { fields } from './fields.js';
-import { durationString } from '../duration.js';
+import { durationString } from '../../go-duration.js';
 
 export { fields } from './fields.js';
 

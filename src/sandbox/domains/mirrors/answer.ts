@@ -1,7 +1,7 @@
 /** What the repository answer says of its mirror (services/convert/repository.go ToRepo). */
 import type { ConvertContext } from '../../core/convert.js';
 import type { RepoRecord } from '../../core/state.js';
-import { formatGoDuration } from './duration.js';
+import { formatGoDuration } from '../../../go-duration.js';
 import { pullMirrorOf } from './records.js';
 import { sanitizeUrl } from './service.js';
 

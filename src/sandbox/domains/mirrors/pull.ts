@@ -24,7 +24,7 @@ import { fail, isFailure } from '../../core/failure.js';
 import { hasQuirk } from '../../flavours/releases.js';
 import { toRepo } from '../repos/convert.js';
 import { createRepo } from '../repos/service.js';
-import { formatGoDuration, parseGoDuration } from './duration.js';
+import { formatGoDuration, parseGoDuration } from '../../../go-duration.js';
 import { MigrateRepoOptions } from './options.js';
 import { migrationSettings, mirrorSettings, pullMirrorOf } from './records.js';
 import { sanitizeUrl } from './service.js';

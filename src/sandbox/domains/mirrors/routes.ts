@@ -20,7 +20,7 @@ import { formInt, listOptions, paginate, setLinkHeader, setTotalCountHeader } fr
 import { apiError, empty, json } from '../../http/respond.js';
 import type { ApiRouter } from '../../http/router.js';
 import { hasQuirk, shapeAnswer } from '../../flavours/releases.js';
-import { formatGoDuration } from './duration.js';
+import { formatGoDuration } from '../../../go-duration.js';
 import { CreatePushMirrorOption } from './options.js';
 import { mirrorSettings, pushMirrorsOf, type PushMirrorRecord } from './records.js';
 import { createPushMirror, pushMirrorRefusal } from './service.js';

@@ -5,7 +5,7 @@
 import type { NestedSeed, SeedContext } from '../../core/domain.js';
 import { bool, list, obj, SeedError, str, strings } from '../../core/seed-shape.js';
 import type { RepoRecord } from '../../core/state.js';
-import { parseGoDuration } from './duration.js';
+import { parseGoDuration } from '../../../go-duration.js';
 import { createPushMirror, sanitizeUrl } from './service.js';
 import { DEFAULT_MIGRATION_SETTINGS, DEFAULT_MIRROR_SETTINGS } from './records.js';
 

@@ -6,7 +6,7 @@ import { randomInt } from 'node:crypto';
 import { nowIso, type RepoRecord, type SandboxState } from '../../core/state.js';
 import type { Flavour } from '../../flavours/flavour.js';
 import { hasQuirk } from '../../flavours/releases.js';
-import { parseGoDuration } from './duration.js';
+import { parseGoDuration } from '../../../go-duration.js';
 import { mirrorSettings, type PushMirrorRecord } from './records.js';
 
 const ALPHANUMERIC = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';

@@ -1,7 +1,8 @@
 /**
  * Go's `time.ParseDuration` and `Duration.String` (src/time/format.go), by which Gitea reads and answers
  * mirror intervals: "8h" is stored as 8 hours and answered as "8h0m0s"; "0" and "0s" are 0. Intervals
- * are compared as the server answers them (durationString). Nanoseconds as a bigint: an int64 does not
+ * are compared as the server answers them (durationString). One copy for the kinds and the sandbox's
+ * mirror routes (beside random.ts: neither side owns it). Nanoseconds as a bigint: an int64 does not
  * fit in a double.
  */
 // A Map, not an object: a unit read from a config or a server answer ("1constructor") must not reach Object.prototype.
