@@ -6,7 +6,7 @@ import type { ConfigPath, LoadedConfig, SourceLocation } from '../../src/config/
 import type { GiteaClient } from '../../src/gitea/client.js';
 import { orgActionsSecretKind } from '../../src/kinds/actions_secret/index.js';
 import { repoActionsVariableKind } from '../../src/kinds/actions_variable/index.js';
-import { refusedName } from '../../src/kinds/actions_variable/names.js';
+import { refusedName } from '../../src/kinds/actions-values.js';
 import { kinds } from '../../src/kinds/index.js';
 import { ADMIN_USER_EMAILS } from '../../src/kinds/user/emails.js';
 import { serverFromReports, serverHas, type ServerInfo } from '../../src/model/index.js';
