@@ -49,6 +49,11 @@ export function planFloor(shape) {
     // The list answers users without their permission (no release's does): one GET …/collaborators/{user}/permission
     // per collaborator the config declares and the server has; none for those to add or only to remove.
     'collaborator permissions': sum((r) => r.collaboratorPermissions ?? 0),
+    // Only where a declared collaborator reads above its level at a level a team can give (read, write), in an
+    // organisation's repository: GET …/teams once, then GET /teams/{id}/members/{user} per team at that level
+    // until one has the user (src/kinds/collaborator/read.ts); none for collaborators in sync. The bench's
+    // collaborators are in no team: 0 unless a shape says otherwise.
+    'collaborator teams': sum((r) => r.collaboratorTeamReads ?? 0),
     // GET …/branch_protections returns every rule of a repository in one unpaged answer.
     'branch protections': shape.repos.length,
     // Chosen issues: one GET each, or the repository's issue list when that takes fewer pages
@@ -116,6 +121,7 @@ const GET_PARTS = [
   [/^\/api\/v1\/teams\/\d+\/(members|repos)$/, 'team members and repositories'],
   [/^\/api\/v1\/repos\/[^/]+\/[^/]+\/collaborators$/, 'collaborators'],
   [/^\/api\/v1\/repos\/[^/]+\/[^/]+\/collaborators\/[^/]+\/permission$/, 'collaborator permissions'],
+  [/^\/api\/v1\/repos\/[^/]+\/[^/]+\/teams$|^\/api\/v1\/teams\/\d+\/members\/[^/]+$/, 'collaborator teams'],
   [/^\/api\/v1\/repos\/[^/]+\/[^/]+\/branch_protections$/, 'branch protections'],
   [/^\/api\/v1\/repos\/[^/]+\/[^/]+\/issues\/\d+$/, 'chosen issues'],
   [/^\/api\/v1\/repos\/[^/]+\/[^/]+\/issues$/, (q) => (q.labels ? 'label deletions (issue count)' : 'chosen issues')],

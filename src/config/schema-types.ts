@@ -920,7 +920,9 @@ export interface PushMirrorConfig {
 /**
  * The value of each entry (`alice: write`): read, write or admin. Read back from GET
  * …/collaborators/{user}/permission, which answers the level the user has on the repository (the highest of
- * the collaboration and its teams; owner for site administrators and organisation owners).
+ * the collaboration and its teams; owner for site administrators, organisation owners and members of admin
+ * teams). A level above the declared one that a team of the user gives is named in the plan, not changed (the
+ * collaboration's own level cannot be read).
  */
 export type CollaboratorConfig = 'read' | 'write' | 'admin';
 

@@ -8,18 +8,12 @@
  * The abbreviations below: repo = routers/api/v1/repo/action.go, org = routers/api/v1/org/action.go,
  * vars = services/actions/variables.go, valid = services/secrets/validation.go, msecret = models/secret/secret.go.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FLAVOURS, type Flavour } from '../../src/sandbox/flavours/flavour.js';
+import type { Flavour } from '../../src/sandbox/flavours/flavour.js';
 import { available, type Availability } from '../../src/sandbox/flavours/releases.js';
 import type { SeedFile } from '../../src/sandbox/index.js';
-import { boot, type Harness } from '../sandbox/helpers.js';
-
-interface Fact {
-  id: string;
-  cite: string;
-  expected(f: Flavour): unknown;
-  observe(h: Harness, f: Flavour): Promise<unknown>;
-}
+import type { Harness } from '../sandbox/helpers.js';
+import type { Fact } from './facts.js';
+import { checkFacts } from './run-facts.js';
 
 const on = (f: Flavour, a: Availability): boolean => available(f, a);
 /** The variable routes and a repository's secret list: Gitea 1.22 (#29520, #30656), Forgejo 8. */
@@ -214,19 +208,4 @@ export const FACTS: Fact[] = [
   },
 ];
 
-const RELEASED = FLAVOURS.filter((f) => Number.isFinite(f.release));
-
-describe.each(RELEASED.map((f) => [f.name, f] as const))('%s: Actions secrets and variables conform to the source', (name, flavour) => {
-  let h: Harness;
-  beforeAll(async () => {
-    seq = 0;
-    h = await boot({ ...SEED, flavour: name });
-  });
-  afterAll(async () => h?.sb.close());
-
-  for (const fact of FACTS) {
-    it(fact.id, async () => {
-      expect(await fact.observe(h, flavour), `${fact.id}\n  read in: ${fact.cite}`).toEqual(fact.expected(flavour));
-    });
-  }
-});
+checkFacts('%s: Actions secrets and variables conform to the source', SEED, FACTS, { reset: () => (seq = 0) });

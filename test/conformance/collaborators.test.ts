@@ -20,6 +20,8 @@ const on = (f: Flavour, a: Availability): boolean => available(f, a);
 const UNPAGED_WITHOUT_PAGE: Availability = { gitea: { until: '1.25' } };
 /** AddOrUpdateCollaborator (Gitea 1.23+): write without a permission, 500 for an unknown one. */
 const ADD_OR_UPDATE: Availability = { gitea: { since: '1.23' } };
+/** CreateTeam stores a team below admin as none, its units carrying the levels (Gitea 1.24+, #34128). */
+const TEAM_MODE_NONE: Availability = { gitea: { since: '1.24' } };
 
 export const SEED: SeedFile = {
   users: [
@@ -28,8 +30,19 @@ export const SEED: SeedFile = {
     { username: 'bob', email: 'bob@example.com' },
     { username: 'carol', email: 'carol@example.com' },
     { username: 'sleepy', email: 'sleepy@example.com', active: false },
+    { username: 'dave', email: 'dave@example.com' },
   ],
-  orgs: [{ name: 'corp', owners: ['root'], members: ['bob'], teams: [{ name: 'writers', permission: 'write', members: ['bob'], repos: ['app'] }] }],
+  orgs: [
+    {
+      name: 'corp',
+      owners: ['root'],
+      members: ['bob'],
+      teams: [
+        { name: 'writers', permission: 'write', members: ['bob'], repos: ['app'] },
+        { name: 'admins', permission: 'admin', members: ['carol'], repos: ['api'] },
+      ],
+    },
+  ],
   repos: [
     { name: 'alice/listed', collaborators: { bob: 'read', carol: 'admin', root: 'write' } },
     { name: 'alice/keep', collaborators: { bob: 'read' } },
@@ -37,6 +50,8 @@ export const SEED: SeedFile = {
     { name: 'alice/gone', collaborators: { bob: 'write' } },
     { name: 'alice/own', collaborators: {} },
     { name: 'corp/app', collaborators: { bob: 'read' } },
+    { name: 'corp/api', collaborators: { carol: 'read' } },
+    { name: 'corp/tools', collaborators: { dave: 'read' } },
   ],
 };
 
@@ -73,6 +88,45 @@ export const FACTS: Fact[] = [
     expected: () => ['write', 'owner'],
     async observe(h) {
       return [await permissionOf(h, 'corp/app', 'bob'), await permissionOf(h, 'corp/app', 'root')];
+    },
+  },
+  {
+    id: 'a member of a team with admin access reads owner, whatever the collaboration says',
+    cite: 'repo_permission.go GetUserRepoPermission v1.25.4 l.341-347 (team.HasAdminAccess() → AccessModeOwner; models/organization/team.go l.156-158: AccessMode >= admin), v1.21.11 l.220-226 and Forgejo v15.0.3 l.294-300 (team.AccessMode >= AccessModeAdmin); main 423cdd4d94 l.478-483',
+    expected: () => 'owner',
+    observe: (h) => permissionOf(h, 'corp/api', 'carol'),
+  },
+  {
+    id: "a team's stored mode, not its units, raises the answer: a write team made with units_map is stored write on Gitea ≤ 1.23 and Forgejo (the read collaborator reads write), none on Gitea 1.24+ (it reads read)",
+    cite: 'access.go RecalculateUserAccess v1.25.4 l.196-242 (maxAccessMode(accessMode, t.AccessMode) l.229: the team row, not team_unit), v1.21.11 l.187-233, Forgejo v15.0.3 l.191-237; the answer is the access table (accessLevel l.36-70) — units only reach unitsMode (repo_permission.go l.355-361); CreateTeam v1.23.8 routers/api/v1/org/team.go l.217-219 (ParseAccessMode, then MinUnitAccessMode of units_map), v1.24.7 l.209 (ParseAccessMode(permission, none, admin))',
+    expected: (f) => (on(f, TEAM_MODE_NONE) ? { permission: 'none', answer: 'read' } : { permission: 'write', answer: 'write' }),
+    async observe(h) {
+      const units = { 'repo.code': 'write', 'repo.issues': 'write', 'repo.pulls': 'write', 'repo.releases': 'write', 'repo.wiki': 'write' };
+      const made = await h.call<{ id: number; permission: string }>('POST', 'orgs/corp/teams', { body: { name: 'coders', permission: 'write', units_map: units } });
+      await h.call('PUT', `teams/${made.json.id}/repos/corp/tools`);
+      await h.call('PUT', `teams/${made.json.id}/members/dave`);
+      return { permission: made.json.permission, answer: await permissionOf(h, 'corp/tools', 'dave') };
+    },
+  },
+  {
+    id: "GET /repos/{o}/{r}/teams lists the teams that have the repository with their stored permission (Owners first, then by name, unpaged); a user's repository is 405",
+    cite: 'repo/teams.go ListTeams v1.25.4 l.17-58 (l.40-43: 405 "repo is not owned by an organization"; convert.ToTeams(ctx, teams, false) l.51), v1.21.11 l.18-59, Forgejo v15.0.3 l.18-61; models/organization/team_list.go GetRepoTeams v1.25.4 l.100-107, v1.21.11 l.101-108 (team_repo rows; ORDER BY CASE WHEN name LIKE \'Owners\' THEN \'\' ELSE name END)',
+    expected: () => ({ teams: [['Owners', 'owner'], ['writers', 'write']], status: 405, message: 'repo is not owned by an organization' }),
+    async observe(h) {
+      const teams = (await h.call<{ name: string; permission: string }[]>('GET', 'repos/corp/app/teams')).json.map((t) => [t.name, t.permission]);
+      const user = await h.call<{ message: string }>('GET', 'repos/alice/listed/teams');
+      return { teams, status: user.status, message: user.json.message };
+    },
+  },
+  {
+    id: 'GET /teams/{id}/members/{user} answers the user when a member (200), 404 when not',
+    cite: 'org/team.go GetTeamMember v1.25.4 l.414-452 (IsUserInTeams l.443, !isTeamMember → NotFound l.447-449), v1.21.11 l.427-465, Forgejo v15.0.3 l.432-470, main 423cdd4d94 l.420-458',
+    expected: () => ({ member: [200, 'bob'], other: 404 }),
+    async observe(h) {
+      const writers = (await h.call<{ id: number; name: string }[]>('GET', 'orgs/corp/teams')).json.find((t) => t.name === 'writers')!;
+      const a = await h.call<{ login: string }>('GET', `teams/${writers.id}/members/bob`);
+      const b = await h.call('GET', `teams/${writers.id}/members/carol`);
+      return { member: [a.status, a.json.login], other: b.status };
     },
   },
   {

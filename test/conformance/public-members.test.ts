@@ -6,18 +6,11 @@
  * listMembers); routes: routers/api/v1/api.go `/public_members` group; model: models/organization/org.go
  * (FindOrgMembersOpts, ChangeOrgUserStatus).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FLAVOURS, type Flavour } from '../../src/sandbox/flavours/flavour.js';
 import { available, type Availability } from '../../src/sandbox/flavours/releases.js';
 import type { SeedFile } from '../../src/sandbox/index.js';
-import { boot, type Harness } from '../sandbox/helpers.js';
-
-interface Fact {
-  id: string;
-  cite: string;
-  expected(f: Flavour): unknown;
-  observe(h: Harness, f: Flavour): Promise<unknown>;
-}
+import type { Harness } from '../sandbox/helpers.js';
+import type { Fact } from './facts.js';
+import { checkFacts } from './run-facts.js';
 
 /** checkCanChangeOrgUserStatus: admins and owners may change others (Gitea 1.24, #28294); before and in Forgejo only the user themself. */
 const OTHERS_BY_ADMINS: Availability = { gitea: { since: '1.24' } };
@@ -109,19 +102,4 @@ const FACTS: Fact[] = [
   },
 ];
 
-/** Every release read from a tag (not the idealised gitea@main). */
-const RELEASED = FLAVOURS.filter((f) => Number.isFinite(f.release));
-
-describe.each(RELEASED.map((f) => [f.name, f] as const))('%s: public members conform to the source', (name, flavour) => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await boot({ ...SEED, flavour: name });
-  });
-  afterAll(async () => h?.sb.close());
-
-  for (const fact of FACTS) {
-    it(fact.id, async () => {
-      expect(await fact.observe(h, flavour), `${fact.id}\n  read in: ${fact.cite}`).toEqual(fact.expected(flavour));
-    });
-  }
-});
+checkFacts('%s: public members conform to the source', SEED, FACTS);

@@ -7,18 +7,13 @@
  * v1.22.6, v1.23.8, v1.24.7, v1.25.4, main 423cdd4d94 as 1.26; Forgejo v7.0.16, v11.0.15, v15.0.3),
  * against the sandbox playing each release. The sandbox clones nothing: a migrated repository is empty.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FLAVOURS, type Flavour } from '../../src/sandbox/flavours/flavour.js';
+import { expect, it } from 'vitest';
+import type { Flavour } from '../../src/sandbox/flavours/flavour.js';
 import { available, type Availability } from '../../src/sandbox/flavours/releases.js';
 import type { SeedFile } from '../../src/sandbox/index.js';
 import { boot, type Harness } from '../sandbox/helpers.js';
-
-interface Fact {
-  id: string;
-  cite: string;
-  expected(f: Flavour): unknown;
-  observe(h: Harness, f: Flavour): Promise<unknown>;
-}
+import type { Fact } from './facts.js';
+import { checkFacts } from './run-facts.js';
 
 interface RepoAnswer {
   mirror: boolean;
@@ -137,35 +132,22 @@ export const FACTS: Fact[] = [
   },
 ];
 
-/** Every release read from a tag (not the idealised gitea@main). */
-const RELEASED = FLAVOURS.filter((f) => Number.isFinite(f.release));
-
-describe.each(RELEASED.map((f) => [f.name, f] as const))('%s: pull mirrors conform to the source', (name, flavour) => {
-  let h: Harness;
-  beforeAll(async () => {
-    seq = 0;
-    h = await boot({ ...SEED, flavour: name });
-  });
-  afterAll(async () => h?.sb.close());
-
-  for (const fact of FACTS) {
-    it(fact.id, async () => {
-      expect(await fact.observe(h, flavour), `${fact.id}\n  read in: ${fact.cite}`).toEqual(fact.expected(flavour));
+checkFacts('%s: pull mirrors conform to the source', SEED, FACTS, {
+  reset: () => (seq = 0),
+  more: (name) => {
+    it('DISABLE_NEW_PULL (or ENABLED = false): 403 for mirror: true; DISABLE_MIGRATIONS: 403 for every migration', async () => {
+      // migrate.go: `form.Mirror && setting.Mirror.DisableNewPull` 403, then `setting.Repository.DisableMigrations` 403
+      // (v1.21.11 l.118-126, main l.117-125, Forgejo v15.0.3 l.124-132); setting/mirror.go: ENABLED = false sets DisableNewPull (v1.21.11 l.41-44).
+      const noPull = await boot({ ...SEED, flavour: name, mirror: { enabled: false } });
+      const noMigrations = await boot({ ...SEED, flavour: name, migrations: { disabled: true } });
+      try {
+        const a = await noPull.call<{ message: string }>('POST', 'repos/migrate', { body: { clone_addr: 'https://example.com/a.git', repo_owner: 'pm', repo_name: 'a', mirror: true } });
+        const b = await noMigrations.call<{ message: string }>('POST', 'repos/migrate', { body: { clone_addr: 'https://example.com/b.git', repo_owner: 'pm', repo_name: 'b', mirror: true } });
+        expect([a.status, a.json.message, b.status, b.json.message]).toEqual([403, 'the site administrator has disabled the creation of new pull mirrors', 403, 'the site administrator has disabled migrations']);
+      } finally {
+        await noPull.sb.close();
+        await noMigrations.sb.close();
+      }
     });
-  }
-
-  it('DISABLE_NEW_PULL (or ENABLED = false): 403 for mirror: true; DISABLE_MIGRATIONS: 403 for every migration', async () => {
-    // migrate.go: `form.Mirror && setting.Mirror.DisableNewPull` 403, then `setting.Repository.DisableMigrations` 403
-    // (v1.21.11 l.118-126, main l.117-125, Forgejo v15.0.3 l.124-132); setting/mirror.go: ENABLED = false sets DisableNewPull (v1.21.11 l.41-44).
-    const noPull = await boot({ ...SEED, flavour: name, mirror: { enabled: false } });
-    const noMigrations = await boot({ ...SEED, flavour: name, migrations: { disabled: true } });
-    try {
-      const a = await noPull.call<{ message: string }>('POST', 'repos/migrate', { body: { clone_addr: 'https://example.com/a.git', repo_owner: 'pm', repo_name: 'a', mirror: true } });
-      const b = await noMigrations.call<{ message: string }>('POST', 'repos/migrate', { body: { clone_addr: 'https://example.com/b.git', repo_owner: 'pm', repo_name: 'b', mirror: true } });
-      expect([a.status, a.json.message, b.status, b.json.message]).toEqual([403, 'the site administrator has disabled the creation of new pull mirrors', 403, 'the site administrator has disabled migrations']);
-    } finally {
-      await noPull.sb.close();
-      await noMigrations.sb.close();
-    }
-  });
+  },
 });

@@ -7,18 +7,13 @@
  * models/repo/pushmirror.go; settings: modules/setting/mirror.go. No release has an edit route
  * (routers/api/v1/api.go: the /push_mirrors group is Get + Post on "" and Get + Delete on "/{name}").
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FLAVOURS, type Flavour } from '../../src/sandbox/flavours/flavour.js';
+import { expect, it } from 'vitest';
+import type { Flavour } from '../../src/sandbox/flavours/flavour.js';
 import { available, type Availability } from '../../src/sandbox/flavours/releases.js';
 import type { SeedFile } from '../../src/sandbox/index.js';
 import { boot, type Harness } from '../sandbox/helpers.js';
-
-interface Fact {
-  id: string;
-  cite: string;
-  expected(f: Flavour): unknown;
-  observe(h: Harness, f: Flavour): Promise<unknown>;
-}
+import type { Fact } from './facts.js';
+import { checkFacts } from './run-facts.js';
 
 interface MirrorAnswer {
   remote_name: string;
@@ -148,37 +143,24 @@ export const FACTS: Fact[] = [
   },
 ];
 
-/** Every release read from a tag (not the idealised gitea@main). */
-const RELEASED = FLAVOURS.filter((f) => Number.isFinite(f.release));
-
-describe.each(RELEASED.map((f) => [f.name, f] as const))('%s: push mirrors conform to the source', (name, flavour) => {
-  let h: Harness;
-  beforeAll(async () => {
-    seq = 0;
-    h = await boot({ ...SEED, flavour: name });
-  });
-  afterAll(async () => h?.sb.close());
-
-  for (const fact of FACTS) {
-    it(fact.id, async () => {
-      expect(await fact.observe(h, flavour), `${fact.id}\n  read in: ${fact.cite}`).toEqual(fact.expected(flavour));
+checkFacts('%s: push mirrors conform to the source', SEED, FACTS, {
+  reset: () => (seq = 0),
+  more: (name) => {
+    it('[mirror] ENABLED = false: every route 400 "Mirror feature is disabled"; DISABLE_NEW_PUSH alone leaves the API creating (the web UI reads it)', async () => {
+      // mirror.go: `if !setting.Mirror.Enabled` in ListPushMirrors, AddPushMirror, DeletePushMirrorByRemoteName (v1.21.11 l.164, l.277, l.317;
+      // v1.25.4 l.162, l.281, l.321; Forgejo v15.0.3 l.169, l.290, l.330); DisableNewPush is read by routers/web/repo/setting/setting.go only
+      // (v1.21.11 l.375, main l.436, Forgejo v15.0.3 l.662).
+      const off = await boot({ ...SEED, flavour: name, mirror: { enabled: false } });
+      const push = await boot({ ...SEED, flavour: name, mirror: { disable_new_push: true } });
+      try {
+        const list = await off.call<{ message: string }>('GET', base);
+        const post = await off.call<{ message: string }>('POST', base, { body: { remote_address: 'https://example.com/x.git', interval: '8h' } });
+        expect([list.status, list.json.message, post.status, post.json.message]).toEqual([400, 'Mirror feature is disabled', 400, 'Mirror feature is disabled']);
+        expect((await push.call('POST', base, { body: { remote_address: 'https://example.com/x.git', interval: '8h' } })).status).toBe(200);
+      } finally {
+        await off.sb.close();
+        await push.sb.close();
+      }
     });
-  }
-
-  it('[mirror] ENABLED = false: every route 400 "Mirror feature is disabled"; DISABLE_NEW_PUSH alone leaves the API creating (the web UI reads it)', async () => {
-    // mirror.go: `if !setting.Mirror.Enabled` in ListPushMirrors, AddPushMirror, DeletePushMirrorByRemoteName (v1.21.11 l.164, l.277, l.317;
-    // v1.25.4 l.162, l.281, l.321; Forgejo v15.0.3 l.169, l.290, l.330); DisableNewPush is read by routers/web/repo/setting/setting.go only
-    // (v1.21.11 l.375, main l.436, Forgejo v15.0.3 l.662).
-    const off = await boot({ ...SEED, flavour: name, mirror: { enabled: false } });
-    const push = await boot({ ...SEED, flavour: name, mirror: { disable_new_push: true } });
-    try {
-      const list = await off.call<{ message: string }>('GET', base);
-      const post = await off.call<{ message: string }>('POST', base, { body: { remote_address: 'https://example.com/x.git', interval: '8h' } });
-      expect([list.status, list.json.message, post.status, post.json.message]).toEqual([400, 'Mirror feature is disabled', 400, 'Mirror feature is disabled']);
-      expect((await push.call('POST', base, { body: { remote_address: 'https://example.com/x.git', interval: '8h' } })).status).toBe(200);
-    } finally {
-      await off.sb.close();
-      await push.sb.close();
-    }
-  });
+  },
 });

@@ -275,3 +275,121 @@ describe.each(FLAVOURS.map((f) => [f.name] as const))('collaborators on %s', (fl
     expect(again.code, again.stdout).toBe(0);
   });
 });
+
+// A collaborator whose team gives it more than declared (issue 21): the permission route answers the user's
+// level (the highest of the collaboration and the stored modes of its teams; owner through a team with admin
+// access), never the collaboration's own. Where a team explains the level read, the plan names it once and
+// plans no change (a PUT would change nothing the server answers: the same change on every plan).
+const teamSeed: SeedFile = {
+  users: [
+    { username: 'root', admin: true, email: 'root@example.com' },
+    { username: 'olga', email: 'olga@example.com' },
+    { username: 'alice', email: 'alice@example.com' },
+    { username: 'bob', email: 'bob@example.com' },
+    { username: 'carol', email: 'carol@example.com' },
+    { username: 'dave', email: 'dave@example.com' },
+  ],
+  orgs: [
+    {
+      name: 'acme',
+      owners: ['root'],
+      teams: [
+        { name: 'core', permission: 'write', members: ['alice'], repos: ['api'] },
+        { name: 'admins', permission: 'admin', members: ['carol'], repos: ['api'] },
+      ],
+    },
+  ],
+  repos: [
+    { name: 'acme/api', collaborators: { alice: 'read', bob: 'admin', carol: 'read' } },
+    { name: 'acme/web', collaborators: { dave: 'write' } },
+    { name: 'olga/notes', collaborators: { alice: 'write' } },
+  ],
+};
+
+// alice: read, and team core gives write; bob: a real downgrade (no team); carol: a member of an admin team
+// (reads owner: met); dave: a real downgrade where a team could give the level read but none does; olga's
+// repository has no teams.
+const TEAM_CONFIG = `version: 1
+repos:
+  acme/api:
+    collaborators:
+      alice: read
+      bob: write
+      carol: write
+  acme/web:
+    collaborators:
+      dave: read
+  olga/notes:
+    collaborators:
+      alice: read
+`;
+
+const NOTE = 'Warning: collaborator "alice" in acme/api: read declared; write through team "core" (the collaboration\'s own level cannot be read)';
+
+/** What any plan of TEAM_CONFIG reads besides the collaborators: the preflight, the repositories and their owners. */
+const SCOPE_READS = ['GET version', 'GET /api/forgejo/v1/version', 'GET repos/acme/api', 'GET repos/acme/web', 'GET repos/olga/notes', 'GET orgs/acme', 'GET orgs/olga'];
+
+describe.each(FLAVOURS.map((f) => [f.name] as const))('a collaborator with more through a team on %s', (flavour) => {
+  it('is named once in the plan and not changed; a real downgrade is planned and applied; the next plan is empty', async () => {
+    w = await world(teamSeed, { flavour });
+    const core = (await w.api<{ id: number; name: string }[]>('GET', 'orgs/acme/teams')).body.find((t) => t.name === 'core')!;
+    const file = w.config(TEAM_CONFIG);
+    w.sandbox.clearRequests();
+    const plan = await w.cli(['plan', '-c', file, '--detailed-exitcode']);
+    expect(plan.code, plan.stdout + plan.stderr).toBe(2);
+    expect(plan.stdout.split('\n').filter((l) => l.includes('collaborator "alice" in acme/api'))).toEqual([NOTE]);
+    expect(plan.stdout).toMatch(/# repo:acme\/api\n\s+~ collaborator "bob"\n\s+~ permission: "admin" → "write"\n/);
+    expect(plan.stdout).toMatch(/# repo:acme\/web\n\s+~ collaborator "dave"\n\s+~ permission: "write" → "read"\n/);
+    expect(plan.stdout).toMatch(/# repo:olga\/notes\n\s+~ collaborator "alice"\n\s+~ permission: "write" → "read"\n/);
+    expect(plan.stdout).not.toMatch(/collaborator "carol"/);
+    // alice in acme/api: no change (her change is olga/notes'), nor carol.
+    expect(plan.stdout.slice(plan.stdout.indexOf('# repo:acme/api'), plan.stdout.indexOf('# repo:acme/web'))).not.toContain('collaborator "alice"');
+    // Exactly these 18 reads: one list and one permission each; the teams of acme/api (alice reads write, a team's level) and of
+    // acme/web (dave reads write) once each; one membership check, of core (the one team at write) for alice;
+    // none for bob (admin: no team gives it, admin teams read as owner), carol (owner) or olga's repository.
+    expect(calls(w.sandbox).sort()).toEqual(
+      [
+        ...SCOPE_READS,
+        'GET repos/acme/api/collaborators',
+        'GET repos/acme/api/collaborators/alice/permission',
+        'GET repos/acme/api/collaborators/bob/permission',
+        'GET repos/acme/api/collaborators/carol/permission',
+        'GET repos/acme/api/teams',
+        `GET teams/${core.id}/members/alice`,
+        'GET repos/acme/web/collaborators',
+        'GET repos/acme/web/collaborators/dave/permission',
+        'GET repos/acme/web/teams',
+        'GET repos/olga/notes/collaborators',
+        'GET repos/olga/notes/collaborators/alice/permission',
+      ].sort(),
+    );
+
+    w.sandbox.clearRequests();
+    const apply = await w.cli(['apply', '-c', file, '--yes']);
+    expect(apply.code, apply.stdout + apply.stderr).toBe(0);
+    expect(writes(w.sandbox).sort()).toEqual(['PUT repos/acme/api/collaborators/bob', 'PUT repos/acme/web/collaborators/dave', 'PUT repos/olga/notes/collaborators/alice'].sort());
+    expect(await collaborators(w, 'acme/api')).toEqual({ alice: 'write', bob: 'write', carol: 'owner' });
+
+    w.sandbox.clearRequests();
+    const again = await w.cli(['plan', '-c', file, '--detailed-exitcode']);
+    expect(again.code, again.stdout + again.stderr).toBe(0);
+    expect(again.stdout).toContain('No changes');
+    expect(again.stdout.split('\n').filter((l) => l.includes('collaborator "alice" in acme/api'))).toEqual([NOTE]);
+    // Exactly these 17 reads: dave now reads as declared, so no team list for acme/web.
+    expect(calls(w.sandbox).sort()).toEqual(
+      [
+        ...SCOPE_READS,
+        'GET repos/acme/api/collaborators',
+        'GET repos/acme/api/collaborators/alice/permission',
+        'GET repos/acme/api/collaborators/bob/permission',
+        'GET repos/acme/api/collaborators/carol/permission',
+        'GET repos/acme/api/teams',
+        `GET teams/${core.id}/members/alice`,
+        'GET repos/acme/web/collaborators',
+        'GET repos/acme/web/collaborators/dave/permission',
+        'GET repos/olga/notes/collaborators',
+        'GET repos/olga/notes/collaborators/alice/permission',
+      ].sort(),
+    );
+  });
+});

@@ -1,7 +1,7 @@
 // The names each release refuses for Actions secrets and variables beyond the schema's rule
-// (src/kinds/actions_variable/names.ts; sources in test/conformance/actions-settings.test.ts).
+// (src/kinds/actions-values.ts; sources in test/conformance/actions-settings.test.ts).
 import { describe, expect, it } from 'vitest';
-import { refusedName } from '../../src/kinds/actions_variable/names.js';
+import { refusedName } from '../../src/kinds/actions-values.js';
 import type { ServerInfo } from '../../src/model/index.js';
 
 const gitea = (version: string): ServerInfo => ({ flavour: 'gitea', version });

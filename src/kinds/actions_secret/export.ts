@@ -1,4 +1,5 @@
 import { reservedVariableReason } from '../../secret.js';
+import { exportedDescription } from '../actions-values.js';
 import type { CurrentObject, KindExport } from '../../model/index.js';
 
 /**
@@ -9,9 +10,6 @@ import type { CurrentObject, KindExport } from '../../model/index.js';
 export const exporting = {
   toConfig(current: CurrentObject) {
     const variable = reservedVariableReason(current.key) ? `SECRET_${current.key}` : current.key;
-    const out: Record<string, unknown> = { value: `\${${variable}}` };
-    const { description } = current.fields;
-    if (typeof description === 'string' && description !== '') out.description = description;
-    return out;
+    return { value: `\${${variable}}`, ...exportedDescription(current.fields) };
   },
 } satisfies KindExport;

@@ -1,5 +1,5 @@
-import { byName, configEntry, field, inEither, inForgejo, inGitea, objectSchema, only, serverFields, text } from '../fields.js';
-import { actionsNameSchema, DESCRIPTIONS } from '../actions_variable/fields.js';
+import { field, inEither, inForgejo, inGitea, objectSchema, serverFields } from '../fields.js';
+import { actionsSection, descriptionField } from '../actions-values.js';
 import type { ConfigEntry, EntrySpec, SchemaFragment } from '../../model/index.js';
 
 /**
@@ -32,31 +32,14 @@ export const entries: EntrySpec[] = [
       minLength: 1,
     },
   ),
-  only(
-    DESCRIPTIONS,
-    text('description', {
-      title: 'Description',
-      description: 'Text shown with the secret (Gitea 1.24 and newer; at most 4096 characters). Read back and compared; changing it sends the value again (the server takes both in one request).',
-      maxLength: 4096,
-    }),
-  ),
+  descriptionField('Text shown with the secret (Gitea 1.24 and newer; at most 4096 characters). Read back and compared; changing it sends the value again (the server takes both in one request).'),
 ];
 
 export const fields = serverFields(entries);
 
 /** A scope's `secrets` section (repositories and organisations alike). */
 export function secretsEntry(of: 'repository' | 'organisation'): ConfigEntry {
-  return configEntry(
-    'secrets',
-    byName(
-      {
-        title: 'Actions secrets',
-        description: `Actions secrets of the ${of}, by name (upper-case); their values come from environment variables.${of === 'repository' ? ' Gitea 1.22+ or Forgejo 8+.' : ''} With policy.prune containing "secrets", secrets of the ${of} not listed here are deleted. See docs/kinds/secrets.md.`,
-      },
-      actionsNameSchema('secret'),
-      'actions_secret',
-    ),
-  );
+  return actionsSection('secret', of, `; their values come from environment variables.${of === 'repository' ? ' Gitea 1.22+ or Forgejo 8+.' : ''}`);
 }
 
 /** The secret definition; the sections that hold secrets (repos.*.secrets, orgs.*.secrets) belong to their scopes' kinds. */

@@ -1,7 +1,6 @@
 import { serverHas, type Writing } from '../../model/index.js';
 import { notAnActionOf } from '../actions.js';
-import { DESCRIPTIONS } from '../actions_variable/fields.js';
-import { secretPath } from './read.js';
+import { actionsPath, DESCRIPTIONS } from '../actions-values.js';
 import type { ActionsSecretTypes } from './types.js';
 
 /**
@@ -12,7 +11,7 @@ import type { ActionsSecretTypes } from './types.js';
  */
 export const writing = {
   ops({ scope, action, desired, current, ctx }) {
-    if (action === 'delete') return [{ method: 'DELETE', path: secretPath(scope.segments, current.key) }];
+    if (action === 'delete') return [{ method: 'DELETE', path: actionsPath(scope.segments, 'secret', current.key) }];
     if (action !== 'create' && action !== 'update') return notAnActionOf('Actions secret', action);
     const want = desired.fields;
     const body: Record<string, unknown> = { data: want.value };
@@ -20,6 +19,6 @@ export const writing = {
       const description = 'description' in want ? want.description : current?.fields.description;
       if (typeof description === 'string' && (description !== '' || action === 'update')) body.description = description;
     }
-    return [{ method: 'PUT', path: secretPath(scope.segments, desired.key), body }];
+    return [{ method: 'PUT', path: actionsPath(scope.segments, 'secret', desired.key), body }];
   },
 } satisfies Writing<ActionsSecretTypes>;

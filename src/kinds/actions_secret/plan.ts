@@ -1,32 +1,20 @@
 import { normalizeFields } from '../fields.js';
 import { secretFromEnvironment } from '../secrets.js';
-import { refusedName } from '../actions_variable/names.js';
-import { describeServer, serverHas, type DesiredObject, type Planning, type Problem } from '../../model/index.js';
+import { declaredByName } from '../actions-values.js';
+import { describeServer, serverHas, type Planning } from '../../model/index.js';
 import { fields, ORG_LOOKUP_REACHES_REPOS } from './fields.js';
 import type { ActionsSecretTypes } from './types.js';
 
-/** The config section of a scope type's entries. */
-const SECTION = { repo: 'repos', org: 'orgs', server: '' } as const;
-
 export const planning = {
   async desired({ entry, scope, ctx }) {
-    const declared = entry?.secrets;
-    if (!declared) return undefined;
-    const objects: DesiredObject[] = [];
-    const problems: Problem[] = [];
-    for (const [name, s] of Object.entries(declared)) {
-      const path = [SECTION[scope.type], scope.name, 'secrets', name];
-      const refused = refusedName(name, 'secret', ctx.server);
-      if (refused) problems.push({ path, message: refused });
-      const { value, ...rest } = s;
+    return declaredByName(entry?.secrets, 'secret', scope, ctx.server, ({ value, ...rest }, path, problems) => {
       const f = normalizeFields(fields, rest, true);
       // From here on the value is a Secret: every output shows (sensitive), a plan file its ${NAME} template.
       const { secret, problems: p } = secretFromEnvironment(value, [...path, 'value'], 'value', ctx);
       problems.push(...p);
       if (secret) f.value = secret;
-      objects.push({ key: name, fields: f, path });
-    }
-    return { objects, problems };
+      return f;
+    });
   },
 
   /**

@@ -1,20 +1,10 @@
-import { apiPath } from '../../gitea/path.js';
 import { normalizeFields, shapeOfFields } from '../fields.js';
+import { actionsPath } from '../actions-values.js';
 import type { CurrentObject, Reading } from '../../model/index.js';
 import { fields } from './fields.js';
 import type { ActionsSecretTypes, ServerActionsSecret } from './types.js';
 
 export { fields } from './fields.js';
-
-/** A scope's secrets: repos/{owner}/{repo}/actions/secrets or orgs/{org}/actions/secrets. */
-export function listPath(segments: string[]): string {
-  return apiPath(...segments, 'actions', 'secrets');
-}
-
-/** One secret, by name (PUT, DELETE). */
-export function secretPath(segments: string[], name: string): string {
-  return apiPath(...segments, 'actions', 'secrets', name);
-}
 
 /** A secret as listed: its name (and description); no id, no value. */
 export const shape = shapeOfFields(fields, { name: 'string' });
@@ -32,7 +22,7 @@ export const reading = {
   shape,
 
   async read({ scope, ctx }) {
-    return (await ctx.client.list<ServerActionsSecret>(listPath(scope.segments), { object: `Actions secrets of ${scope.name}`, shape })).map(fromServer);
+    return (await ctx.client.list<ServerActionsSecret>(actionsPath(scope.segments, 'secret'), { object: `Actions secrets of ${scope.name}`, shape })).map(fromServer);
   },
 
   fromServer,

@@ -1,10 +1,8 @@
+import { exportedDescription } from '../actions-values.js';
 import type { CurrentObject, KindExport } from '../../model/index.js';
 
 export const exporting = {
   toConfig(current: CurrentObject) {
-    const f = current.fields;
-    const out: Record<string, unknown> = { value: f.value };
-    if (typeof f.description === 'string' && f.description !== '') out.description = f.description;
-    return out;
+    return { value: current.fields.value, ...exportedDescription(current.fields) };
   },
 } satisfies KindExport;

@@ -1,5 +1,6 @@
-import { byName, configEntry, field, inEither, inForgejo, inGitea, objectSchema, only, serverFields, text } from '../fields.js';
-import type { ConfigEntry, ConfigSchema, EntrySpec, KindFeature, SchemaFragment } from '../../model/index.js';
+import { field, inEither, inForgejo, inGitea, objectSchema, serverFields } from '../fields.js';
+import { actionsSection, descriptionField } from '../actions-values.js';
+import type { ConfigEntry, EntrySpec, KindFeature, SchemaFragment } from '../../model/index.js';
 
 /**
  * The variable routes (GET list, GET/POST/PUT/DELETE one, of repositories and organisations): Gitea 1.22
@@ -18,25 +19,8 @@ export const features = {
   repoListWithoutValues: { availability: { gitea: { since: '1.22', until: '1.23' }, forgejo: { since: '8', until: '11' } } },
 } satisfies Record<string, KindFeature>;
 
-/** Descriptions of secrets and variables: Gitea 1.24 (#33526, 8f051d598c); no Forgejo (v15.0.3 modules/structs/variable.go has none). */
-export const DESCRIPTIONS = inGitea('1.24');
-
 /** `util.ReserveLineBreakForTextarea`: the server stores CRLF as LF and keeps everything else (leading and trailing spaces too). */
 export const storedValue = (v: unknown): string => (v === null || v === undefined ? '' : String(v)).replaceAll('\r\n', '\n');
-
-/**
- * The names every release accepts for a secret or a variable (services/secrets/validation.go ValidateName:
- * `(?i)^[A-Z_][A-Z0-9_]*$`, not `(?i)^GIT(EA|HUB)_`), written upper-case: the server stores them upper-cased
- * (models/secret/secret.go, models/actions/variable.go `strings.ToUpper`), so a lower-case name would never
- * match what it lists. Release-dependent refusals (CI, FORGEJO_) are checked when planning (plan.ts).
- */
-export function actionsNameSchema(what: string): ConfigSchema {
-  return {
-    type: 'string',
-    pattern: '^(?!GITEA_|GITHUB_)[A-Z_][A-Z0-9_]*$',
-    patternErrorMessage: `must be a valid ${what} name: upper-case letters, digits and "_", not starting with a digit nor with GITEA_ or GITHUB_ (the server stores names upper-cased and refuses those prefixes)`,
-  };
-}
 
 /** A variable's config: its value and, where the release has it, its description. */
 export const entries: EntrySpec[] = [
@@ -49,13 +33,8 @@ export const entries: EntrySpec[] = [
       minLength: 1,
     },
   ),
-  only(
-    DESCRIPTIONS,
-    text('description', {
-      title: 'Description',
-      description: 'Text shown with the variable (Gitea 1.24 and newer; at most 4096 characters, the server cuts longer ones). Every edit of a variable sets its description, so forgeform sends the one the server has when it is not written.',
-      maxLength: 4096,
-    }),
+  descriptionField(
+    'Text shown with the variable (Gitea 1.24 and newer; at most 4096 characters, the server cuts longer ones). Every edit of a variable sets its description, so forgeform sends the one the server has when it is not written.',
   ),
 ];
 
@@ -70,15 +49,5 @@ export const fragment: SchemaFragment = {
 
 /** A scope's `variables` section (repositories and organisations alike). */
 export function variablesEntry(of: 'repository' | 'organisation'): ConfigEntry {
-  return configEntry(
-    'variables',
-    byName(
-      {
-        title: 'Actions variables',
-        description: `Actions variables of the ${of}, by name (upper-case). Gitea 1.22+ or Forgejo 8+. With policy.prune containing "variables", variables of the ${of} not listed here are deleted. See docs/kinds/variables.md.`,
-      },
-      actionsNameSchema('variable'),
-      'actions_variable',
-    ),
-  );
+  return actionsSection('variable', of, '. Gitea 1.22+ or Forgejo 8+.');
 }

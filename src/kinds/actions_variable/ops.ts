@@ -1,7 +1,6 @@
 import { serverHas, type Writing } from '../../model/index.js';
 import { notAnActionOf } from '../actions.js';
-import { DESCRIPTIONS } from './fields.js';
-import { variablePath } from './read.js';
+import { actionsPath, DESCRIPTIONS } from '../actions-values.js';
 import type { ActionsVariableTypes } from './types.js';
 
 /**
@@ -12,17 +11,17 @@ import type { ActionsVariableTypes } from './types.js';
  */
 export const writing = {
   ops({ scope, action, desired, current, ctx }) {
-    if (action === 'delete') return [{ method: 'DELETE', path: variablePath(scope.segments, current.key) }];
+    if (action === 'delete') return [{ method: 'DELETE', path: actionsPath(scope.segments, 'variable', current.key) }];
     const describes = serverHas(ctx.server, DESCRIPTIONS);
     const want = desired.fields;
     if (action === 'create') {
       const body: Record<string, unknown> = { value: want.value };
       if (describes && typeof want.description === 'string' && want.description !== '') body.description = want.description;
-      return [{ method: 'POST', path: variablePath(scope.segments, desired.key), body }];
+      return [{ method: 'POST', path: actionsPath(scope.segments, 'variable', desired.key), body }];
     }
     if (action !== 'update') return notAnActionOf('actions variable', action);
     const body: Record<string, unknown> = { value: 'value' in want ? want.value : current.fields.value };
     if (describes) body.description = 'description' in want ? want.description : (current.fields.description ?? '');
-    return [{ method: 'PUT', path: variablePath(scope.segments, current.key), body }];
+    return [{ method: 'PUT', path: actionsPath(scope.segments, 'variable', current.key), body }];
   },
 } satisfies Writing<ActionsVariableTypes>;

@@ -1,20 +1,10 @@
-import { apiPath } from '../../gitea/path.js';
 import { normalizeFields, shapeOfFields } from '../fields.js';
+import { actionsPath } from '../actions-values.js';
 import { serverHas, type CurrentObject, type Reading } from '../../model/index.js';
 import { features, fields } from './fields.js';
 import type { ActionsVariableTypes, ServerActionsVariable } from './types.js';
 
 export { fields } from './fields.js';
-
-/** A scope's variables: repos/{owner}/{repo}/actions/variables or orgs/{org}/actions/variables. */
-export function listPath(segments: string[]): string {
-  return apiPath(...segments, 'actions', 'variables');
-}
-
-/** One variable, by name (GET, POST, PUT, DELETE). */
-export function variablePath(segments: string[], name: string): string {
-  return apiPath(...segments, 'actions', 'variables', name);
-}
 
 /** A variable as answered: its value under `data`, no id (variables are named in every route). */
 export const shape = shapeOfFields(fields, { name: 'string', data: 'string?' });
@@ -34,11 +24,11 @@ export const reading = {
   shape,
 
   async read({ scope, ctx }) {
-    const objects = (await ctx.client.list<ServerActionsVariable>(listPath(scope.segments), { object: `Actions variables of ${scope.name}`, shape })).map(fromServer);
+    const objects = (await ctx.client.list<ServerActionsVariable>(actionsPath(scope.segments, 'variable'), { object: `Actions variables of ${scope.name}`, shape })).map(fromServer);
     if (scope.type !== 'repo' || !serverHas(ctx.server, features.repoListWithoutValues.availability) || !ctx.server) return objects;
     await Promise.all(
       objects.map(async (o) => {
-        const one = await ctx.client.get<ServerActionsVariable>(variablePath(scope.segments, o.key), { object: `Actions variable ${o.key} of ${scope.name}`, shape });
+        const one = await ctx.client.get<ServerActionsVariable>(actionsPath(scope.segments, 'variable', o.key), { object: `Actions variable ${o.key} of ${scope.name}`, shape });
         o.fields = fromServer(one).fields;
       }),
     );

@@ -26,6 +26,22 @@ export const planning = {
   },
 
   /**
+   * A collaborator that reads at a level one of its teams gives, higher than declared (read.ts
+   * explainByTeams): no change is planned for it, since the collaboration's own level cannot be read and a
+   * PUT would change nothing the server answers; the plan says so, naming the team, on every plan while
+   * it holds (docs/kinds/collaborators.md says how to manage it: the team, or the declared level).
+   */
+  notices({ desired, current, scope }) {
+    const declared = new Map(desired.map((d) => [lc(d.key), d]));
+    return current.flatMap((c) => {
+      const through = c.meta?.through;
+      const d = declared.get(lc(c.key));
+      if (!through || !d) return [];
+      return [`collaborator "${d.key}" in ${scope.name}: ${String(d.fields.permission)} declared; ${through.permission} through team "${through.team}" (the collaboration's own level cannot be read)`];
+    });
+  },
+
+  /**
    * What the server would take and never converge on, or refuse: the repository's owner as its
    * collaborator (the API adds it without a check in any release, and its permission reads back as
    * owner), and a user that does not exist (422) or was renamed.

@@ -1,8 +1,9 @@
 import type { Shape } from '../../gitea/answer.js';
 import { apiPath } from '../../gitea/path.js';
-import type { CurrentObject, DesiredObject, Reading } from '../../model/index.js';
+import { isApiError } from '../../gitea/errors.js';
+import type { CurrentObject, DesiredObject, Reading, ReadRequest } from '../../model/index.js';
 import { fields } from './fields.js';
-import type { CollaboratorTypes, ServerCollaborator } from './types.js';
+import type { CollaboratorMeta, CollaboratorTypes, ServerCollaborator } from './types.js';
 
 export { fields } from './fields.js';
 
@@ -20,13 +21,67 @@ const PERMISSION: Shape = { permission: 'string' };
 const lc = (s: string) => s.toLowerCase();
 
 /** A listed collaborator; its permission is read apart (see read). */
-function fromServer(r: ServerCollaborator): CurrentObject {
+function fromServer(r: ServerCollaborator): CurrentObject<CollaboratorMeta> {
   return { key: String(r.login), id: Number(r.id), fields: {} };
 }
 
-/** The declared collaborators whose permission is compared, by lower-cased name → the name as declared. */
-function declaredNames(desired: DesiredObject[] | undefined): Map<string, string> {
-  return new Map((desired ?? []).filter((d) => 'permission' in d.fields).map((d) => [lc(d.key), d.key]));
+/** The declared collaborators whose permission is compared, by lower-cased name. */
+function declaredByName(desired: DesiredObject[] | undefined): Map<string, DesiredObject> {
+  return new Map((desired ?? []).filter((d) => 'permission' in d.fields).map((d) => [lc(d.key), d]));
+}
+
+/** The levels the permission route answers, lowest first. */
+const RANK: Record<string, number> = { none: 0, read: 1, write: 2, admin: 3, owner: 4 };
+
+/** `GET /repos/{o}/{r}/teams` (repo/teams.go ListTeams, every release): a team with its stored mode (api.Team.permission). */
+const TEAM: Shape = { id: 'id', name: 'string', permission: 'string' };
+interface RepoTeam {
+  id: number;
+  name: string;
+  permission: string;
+}
+
+/** `GET /teams/{id}/members/{user}` (org/team.go GetTeamMember): 200 a member, 404 not (403: the token may not ask, so nobody can tell). */
+async function isMember(ctx: ReadRequest<CollaboratorTypes>['ctx'], team: RepoTeam, user: string): Promise<boolean> {
+  try {
+    await ctx.client.get(apiPath('teams', String(team.id), 'members', user), { object: `membership of ${user} in team ${team.name}` });
+    return true;
+  } catch (e) {
+    if (isApiError(e, 404) || isApiError(e, 403)) return false;
+    throw e;
+  }
+}
+
+/**
+ * The collaborators that read higher than declared, at a level a team can give (read, write: a team with
+ * admin access makes its members read as owner): the answer is the highest of the collaboration's mode and
+ * the stored mode of the user's teams on the repository (models/perm/access/access.go RecalculateUserAccess),
+ * and no route answers the collaboration's own. Where a team of the user has the level read, the team
+ * explains it: the collaboration cannot be compared (a PUT would change nothing the route answers), and the
+ * plan says so instead of planning the same change on every run. One list of the repository's teams, only
+ * where some collaborator reads so; then one membership check per team at that level, until one has the user.
+ * None for the collaborators in sync, none on a user's repository (no teams there).
+ */
+async function explainByTeams(req: ReadRequest<CollaboratorTypes>, objects: CurrentObject<CollaboratorMeta>[], declared: Map<string, DesiredObject>): Promise<void> {
+  if (!req.scope.repo?.ownerIsOrg) return;
+  const higher = objects.filter((o) => {
+    const want = declared.get(lc(o.key))?.fields.permission;
+    const have = String(o.fields.permission);
+    return typeof want === 'string' && RANK[have]! > RANK[want]! && RANK[have]! < RANK.admin!;
+  });
+  if (!higher.length) return;
+  const { scope, ctx } = req;
+  const teams = await ctx.client.get<RepoTeam[]>(apiPath(...scope.segments, 'teams'), { object: `teams of ${scope.name}`, expect: 'list', shape: TEAM });
+  await Promise.all(
+    higher.map(async (o) => {
+      const level = String(o.fields.permission);
+      for (const team of (teams ?? []).filter((t) => t.permission === level)) {
+        if (!(await isMember(ctx, team, o.key))) continue;
+        o.meta = { through: { team: team.name, permission: level } };
+        return;
+      }
+    }),
+  );
 }
 
 export const reading = {
@@ -40,17 +95,18 @@ export const reading = {
    * declares and the server has (all of them for export): none for those to add, none for those only
    * pruned. A collaborator is keyed by its name as declared (names are case-insensitive), else as listed.
    */
-  async read({ scope, ctx, desired }) {
+  async read(req) {
+    const { scope, ctx, desired } = req;
     const listed = await ctx.client.list<ServerCollaborator>(listPath(scope.segments), { object: `collaborators of ${scope.name}`, shape });
-    const declared = declaredNames(desired);
+    const declared = declaredByName(desired);
     const everything = ctx.options.readEverything === true;
     // The API lets the owner be made a collaborator of its own repository (a row that gives nothing); an
     // export leaves it out, since a config that names the owner is refused (plan.ts check).
     const kept = everything ? listed.filter((u) => lc(String(u.login)) !== lc(scope.owner)) : listed;
-    return Promise.all(
+    const objects = await Promise.all(
       kept.map(async (u) => {
         const o = fromServer(u);
-        const name = declared.get(lc(o.key));
+        const name = declared.get(lc(o.key))?.key;
         if (name !== undefined) o.key = name;
         if (name === undefined && !everything) return o;
         const answer = await ctx.client.get<{ permission: string }>(apiPath(...scope.segments, 'collaborators', String(u.login), 'permission'), {
@@ -61,6 +117,8 @@ export const reading = {
         return o;
       }),
     );
+    await explainByTeams(req, objects, declared);
+    return objects;
   },
 
   fromServer,
@@ -68,9 +126,11 @@ export const reading = {
   /**
    * The permission answered is the user's level on the repository, not the collaboration's alone: a site
    * administrator or an owner of the organisation (or a member of an admin team) reads as `owner`,
-   * whatever the collaboration says. Such a user has every right: nothing is to change.
+   * whatever the collaboration says. Such a user has every right: nothing is to change. A level a team of
+   * the user gives (see explainByTeams) is no difference either: the collaboration's own cannot be read,
+   * and notices names the team.
    */
-  compare(field) {
-    return field === 'permission' ? (want: unknown, have: unknown) => want === have || have === 'owner' : undefined;
+  compare(field, { current }) {
+    return field === 'permission' ? (want: unknown, have: unknown) => want === have || have === 'owner' || (current?.meta?.through !== undefined && current.meta.through.permission === have) : undefined;
   },
 } satisfies Reading<CollaboratorTypes>;

@@ -11,5 +11,13 @@ export interface CollaboratorFacts {
   users: Map<string, AccountState>;
 }
 
-/** What the kind is typed by: a repository's collaborators section, a collaborator as listed, the users looked up, no state per run. */
-export type CollaboratorTypes = KindTypes<Pick<RepoConfig, 'collaborators'>, ServerCollaborator, CollaboratorFacts, undefined>;
+/**
+ * What a read learns beside the permission: the team of the user that gives the level read, where that
+ * level is higher than declared (read.ts explainByTeams). The collaboration's own level is then unknown.
+ */
+export interface CollaboratorMeta {
+  through?: { team: string; permission: string };
+}
+
+/** What the kind is typed by: a repository's collaborators section, a collaborator as listed, the users looked up, no state per run, the team that explains a level. */
+export type CollaboratorTypes = KindTypes<Pick<RepoConfig, 'collaborators'>, ServerCollaborator, CollaboratorFacts, undefined, CollaboratorMeta>;

@@ -12,13 +12,15 @@ import type { ApiContext } from '../../http/context.js';
 import { formInt, listOptions, paginate, setTotalCountHeader } from '../../http/paging.js';
 import { apiError, empty, json } from '../../http/respond.js';
 import type { ApiRouter } from '../../http/router.js';
-import { repoAccessMode } from '../../core/permissions.js';
+import { hasMember, orgVisibleTo, userVisibleTo } from '../../core/permissions.js';
 import { AccessMode, type CollaboratorPermission, type RepoRecord, type UserRecord } from '../../core/state.js';
 import { hasQuirk } from '../../flavours/releases.js';
 import { scope } from '../../http/auth.js';
-import { isAdminTeam, teamHasRepo, teamsOfOrg } from '../teams/records.js';
+import { isAdminTeam, teamAccessTableMode, teamHasRepo, teamsOfOrg } from '../teams/records.js';
 import { toUser } from '../users/convert.js';
 import { AddCollaboratorOption } from './options.js';
+
+const COLLAB_MODE: Record<CollaboratorPermission, number> = { read: AccessMode.Read, write: AccessMode.Write, admin: AccessMode.Admin };
 
 const MODE_NAMES: Record<number, string> = { [AccessMode.None]: 'none', [AccessMode.Read]: 'read', [AccessMode.Write]: 'write', [AccessMode.Admin]: 'admin', [AccessMode.Owner]: 'owner' };
 
@@ -33,16 +35,26 @@ const noSuchUser = (ctx: ApiContext, status: number): Response => apiError(ctx.r
 const parseMode = (s: string): CollaboratorPermission | undefined => (s === 'read' || s === 'write' || s === 'admin' ? s : undefined);
 
 /**
- * `access_model.GetUserRepoPermission`'s AccessMode: owner for site admins and the repository's owner
- * (l.304–305 of v1.25.4 models/perm/access/repo_permission.go), for organisation owners and members of a
- * team with admin access to it (l.344); else the access table's level (collaborations and teams), at
- * least read on a public repository.
+ * `access_model.GetUserRepoPermission`'s AccessMode, the route's answer (v1.25.4
+ * models/perm/access/repo_permission.go l.258–359; v1.21.11 l.130–261; Forgejo v15.0.3 l.192–337): none
+ * when the owner is invisible to a user who is no collaborator; owner for site admins and the repository's
+ * owner (l.304–305); else the access table (`accessLevel`, access.go l.36–70): the highest of the
+ * collaboration's mode and the stored mode of each team of the user that has the repository — the teams'
+ * own `authorize`, not their units (RecalculateUserAccess l.196–242; the Owners team owner) — at least read
+ * on a public repository; owner on an organisation's repository for a member of a team with admin access
+ * (l.341–347). Team units only reach `unitsMode`, which this route does not answer: a read or write team
+ * created on Gitea 1.24+ (stored as none) leaves the answer at the collaboration's level.
  */
 function permissionOf(ctx: ApiContext, repo: RepoRecord, user: UserRecord): number {
-  if (user.isAdmin) return AccessMode.Owner;
+  if (user.isAdmin || repo.ownerId === user.id) return AccessMode.Owner;
+  const collaboration = repo.collaborators.find((c) => c.userId === user.id);
   const owner = ctx.state.repoOwner(repo);
-  if (owner.kind === 'org' && teamsOfOrg(ctx.state, owner.id).some((t) => isAdminTeam(t) && teamHasRepo(t, repo) && t.memberIds.includes(user.id))) return AccessMode.Owner;
-  return repoAccessMode(ctx.state, repo, user);
+  const visible = owner.kind === 'org' ? orgVisibleTo(ctx.state, owner.org, user) : userVisibleTo(owner.user, user);
+  if (!visible && !collaboration) return AccessMode.None;
+  const teams = owner.kind === 'org' ? teamsOfOrg(ctx.state, owner.id).filter((t) => teamHasRepo(t, repo) && hasMember(t.memberIds, user.id)) : [];
+  if (teams.some(isAdminTeam)) return AccessMode.Owner;
+  const table = Math.max(collaboration ? COLLAB_MODE[collaboration.permission] : AccessMode.None, ...teams.map(teamAccessTableMode));
+  return !repo.private && !user.restricted ? Math.max(table, AccessMode.Read) : table;
 }
 
 function listCollaborators(ctx: ApiContext): Response {

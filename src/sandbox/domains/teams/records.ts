@@ -87,6 +87,15 @@ export function teamMode(team: TeamRecord): number {
   return LEVEL[team.units['repo.code'] ?? 'none'];
 }
 
+/**
+ * What the team writes into the access table (`access.mode`, RecalculateUserAccess / RecalculateTeamAccesses,
+ * v1.25.4 models/perm/access/access.go l.196–242): its own stored mode (`team.authorize`), never its units;
+ * the Owners team owner. A team below admin created on Gitea 1.24+ is stored as none: it adds nothing there.
+ */
+export function teamAccessTableMode(team: TeamRecord): number {
+  return LEVEL[team.permission];
+}
+
 export function teamHasRepo(team: TeamRecord, repo: RepoRecord): boolean {
   return team.includesAllRepositories || team.permission === 'owner' || hasMember(team.repoIds, repo.id);
 }

@@ -7,7 +7,7 @@
  * the lists from Gitea main.
  */
 import { reqToken, scope } from '../../http/auth.js';
-import { bind, formOf, notFound, orgAssignment, reqOrgOwnership, userAssignment } from '../../http/checks.js';
+import { bind, formOf, notFound, orgAssignment, repoAssignment, reqOrgOwnership, userAssignment } from '../../http/checks.js';
 import type { ApiContext, Step } from '../../http/context.js';
 import { listOptions, paginate, setLinkHeader, setTotalCountHeader, formInt } from '../../http/paging.js';
 import { apiError, empty, json } from '../../http/respond.js';
@@ -226,6 +226,29 @@ function removeMember(ctx: ApiContext): Response {
   return empty(204);
 }
 
+/** `GetTeamMember`: the user when a member of the team (200), else 404; an unknown user 404 (GetUserByParams). */
+function getMember(ctx: ApiContext): Response {
+  const user = memberUser(ctx);
+  if (user instanceof Response) return user;
+  return team(ctx).memberIds.includes(user.id) ? json(200, toUser(ctx, user, ctx.doer)) : notFound(ctx);
+}
+
+/**
+ * `GET /repos/{o}/{r}/teams` (routers/api/v1/repo/teams.go ListTeams): the teams of the owning organisation
+ * that have the repository (GetRepoTeams: team_repo rows, so the Owners team and the teams with every
+ * repository too), Owners first, then by name; unpaged; `organization: null`. A user's repository: 405.
+ */
+function listRepoTeams(ctx: ApiContext): Response {
+  const repo = ctx.repo!;
+  const owner = ctx.state.repoOwner(repo);
+  if (owner.kind !== 'org') return apiError(ctx.root, 405, 'repo is not owned by an organization');
+  const sortName = (t: TeamRecord): string => (t.name === 'Owners' ? '' : t.name);
+  const teams = teamsOfOrg(ctx.state, owner.id)
+    .filter((t) => teamHasRepo(t, repo))
+    .sort((a, b) => (sortName(a) < sortName(b) ? -1 : sortName(a) > sortName(b) ? 1 : a.id - b.id));
+  return json(200, teams.map((t) => toTeam(ctx, t, false)));
+}
+
 function listRepos(ctx: ApiContext): Response {
   const t = team(ctx);
   const repos = ctx.state
@@ -267,11 +290,14 @@ export function registerTeamRoutes(r: ApiRouter): void {
   r.on('GET', '/orgs/:org/teams', ...org, listTeams);
   r.on('POST', '/orgs/:org/teams', ...org, reqOrgOwnership, bind(CreateTeamOption), createTeamRoute);
 
+  r.on('GET', '/repos/:owner/:repo/teams', scope('repository'), repoAssignment, reqToken, listRepoTeams);
+
   const one = [scope('organization'), teamAssignment, reqToken, reqTeamMembership];
   r.on('GET', '/teams/:teamid', ...one, (ctx) => json(200, toTeam(ctx, team(ctx), true)));
   r.on('PATCH', '/teams/:teamid', ...one, reqOrgOwnership, bind(EditTeamOption), editTeam);
   r.on('DELETE', '/teams/:teamid', ...one, reqOrgOwnership, deleteTeam);
   r.on('GET', '/teams/:teamid/members', ...one, listMembers);
+  r.on('GET', '/teams/:teamid/members/:username', ...one, userAssignment, getMember);
   r.on('PUT', '/teams/:teamid/members/:username', ...one, reqOrgOwnership, userAssignment, addMember);
   r.on('DELETE', '/teams/:teamid/members/:username', ...one, reqOrgOwnership, userAssignment, removeMember);
   r.on('GET', '/teams/:teamid/repos', ...one, listRepos);
