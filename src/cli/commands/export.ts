@@ -8,6 +8,7 @@ import { exportable, formatDiagnostic, scopeTypeOfWord } from '../../model/index
 import { connect, type ServerOptions } from '../context.js';
 import { checkWritable, writeOutputFile } from '../files.js';
 import { UserError, EXIT, type Output } from '../output.js';
+import { inert } from '../../render/inert.js';
 
 export interface ExportCommandOptions extends ServerOptions {
   include?: string[];
@@ -82,7 +83,7 @@ export async function exportCommand(opts: ExportCommandOptions, out: Output): Pr
       e.problems.map(({ path: [, key], ...p }) => (mayBeKind(key) && /does not exist/.test(p.message) ? unknownWord(key) : formatDiagnostic({ ...p, resource: `--include "${key}"` }))).join('\n'),
     );
   }
-  for (const s of result.skipped) out.stderr(out.err.yellow(`Warning: ${s}`));
+  for (const s of result.skipped) out.stderr(out.err.yellow(`Warning: ${inert(s)}`));
   const yaml = toYaml(result.config, schemaLink(opts.output));
   if (opts.output) {
     writeOutputFile(opts.output, yaml, '-o');
