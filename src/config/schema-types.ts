@@ -695,9 +695,9 @@ export interface HookConfig {
    * Events that trigger a delivery, as a set. issues stands for issues and its issue_* events, pull_request
    * for pull_request and its pull_request_* events (issues_only / pull_request_only select just the one);
    * compared after that expansion, as Gitea stores it. Empty or omitted on create: [push]. Some events exist
-   * only in some releases (package: Gitea 1.23+ and Forgejo 15+; status: Gitea 1.23+; workflow_job: Gitea
+   * only in some releases (package: Gitea 1.23+ and Forgejo 14+; status: Gitea 1.23+; workflow_job: Gitea
    * 1.24+; workflow_run: Gitea 1.25+; action_run_failure, action_run_recover, action_run_success: Forgejo
-   * 15+), and Gitea before 1.24 and Forgejo cannot add or remove package, status or action_run_* events of an
+   * 14+), and Gitea before 1.24 and Forgejo cannot add or remove package, status or action_run_* events of an
    * existing hook (its edit leaves them as they are): the plan says so.
    */
   events?: ('create' | 'delete' | 'fork' | 'push' | 'repository' | 'wiki' | 'release' | 'package' | 'status' | 'workflow_run' | 'workflow_job' | 'action_run_failure' | 'action_run_recover' | 'action_run_success' | 'issues' | 'issues_only' | 'issue_assign' | 'issue_label' | 'issue_milestone' | 'issue_comment' | 'pull_request' | 'pull_request_only' | 'pull_request_assign' | 'pull_request_label' | 'pull_request_milestone' | 'pull_request_comment' | 'pull_request_review' | 'pull_request_review_request' | 'pull_request_sync')[];
@@ -886,9 +886,9 @@ export interface TagProtectionConfig {
  */
 export interface PushMirrorConfig {
   /**
-   * The repository pushed to: an http(s) or git URL (ssh:// on Forgejo 11 and newer only), without
-   * credentials (declare remote_username and remote_password instead). The identity of the mirror: a
-   * different address is another mirror.
+   * The repository pushed to: an http(s) or git URL (ssh:// on Forgejo 9 and newer only), without credentials
+   * (declare remote_username and remote_password instead). The identity of the mirror: a different address is
+   * another mirror.
    */
   remote_address: string;
   /**
@@ -913,7 +913,7 @@ export interface PushMirrorConfig {
    * false.
    */
   sync_on_commit?: boolean;
-  /** Forgejo 15 and newer: the branches pushed (a glob such as "main" or "release/*"); "" pushes every branch. */
+  /** Forgejo 13 and newer: the branches pushed (a glob such as "main" or "release/*"); "" pushes every branch. */
   branch_filter?: string;
 }
 
@@ -980,9 +980,9 @@ export interface WebhookConfig {
    * Events that trigger a delivery, as a set. issues stands for issues and its issue_* events, pull_request
    * for pull_request and its pull_request_* events (issues_only / pull_request_only select just the one);
    * compared after that expansion, as Gitea stores it. Empty or omitted on create: [push]. Some events exist
-   * only in some releases (package: Gitea 1.23+ and Forgejo 15+; status: Gitea 1.23+; workflow_job: Gitea
+   * only in some releases (package: Gitea 1.23+ and Forgejo 14+; status: Gitea 1.23+; workflow_job: Gitea
    * 1.24+; workflow_run: Gitea 1.25+; action_run_failure, action_run_recover, action_run_success: Forgejo
-   * 15+), and Gitea before 1.24 and Forgejo cannot add or remove package, status or action_run_* events of an
+   * 14+), and Gitea before 1.24 and Forgejo cannot add or remove package, status or action_run_* events of an
    * existing hook (its edit leaves them as they are): the plan says so.
    */
   events?: ('create' | 'delete' | 'fork' | 'push' | 'repository' | 'wiki' | 'release' | 'package' | 'status' | 'workflow_run' | 'workflow_job' | 'action_run_failure' | 'action_run_recover' | 'action_run_success' | 'issues' | 'issues_only' | 'issue_assign' | 'issue_label' | 'issue_milestone' | 'issue_comment' | 'pull_request' | 'pull_request_only' | 'pull_request_assign' | 'pull_request_label' | 'pull_request_milestone' | 'pull_request_comment' | 'pull_request_review' | 'pull_request_review_request' | 'pull_request_sync')[];

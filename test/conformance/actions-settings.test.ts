@@ -21,7 +21,7 @@ const VARIABLES: Availability = { gitea: { since: '1.22' }, forgejo: { since: 8 
 /** Descriptions of secrets and variables (#33526): Gitea 1.24; no Forgejo. */
 const DESCRIPTIONS: Availability = { gitea: { since: '1.24' } };
 /** A repository's variable list without values. */
-const REPO_LIST_WITHOUT_DATA: Availability = { gitea: { since: '1.22', until: '1.23' }, forgejo: { since: 11, until: 11 } };
+const REPO_LIST_WITHOUT_DATA: Availability = { gitea: { since: '1.22', until: '1.23' }, forgejo: { since: 8, until: 13 } };
 
 export const SEED: SeedFile = {
   users: [{ username: 'root', admin: true, email: 'root@example.com' }],
@@ -75,8 +75,8 @@ export const FACTS: Fact[] = [
   },
   {
     id: "a secret put through a repository's route is found by its organisation's list and PUT on Gitea 1.21 and Forgejo 7 (owner-only lookups)",
-    cite: 'repo CreateOrUpdateSecret passes owner.ID and repo.ID: Gitea v1.21.11 l.61, Forgejo v7.0.16 l.61 (0 and repo.ID from v1.22.6 l.123); msecret FindSecretsOptions.toConds matches owner_id alone when RepoID is 0: v1.21.11 and v1.22.6 l.84-100, Forgejo v7.0.16 l.84-100; repo_id = 0 asked from v1.23.8 l.95-114, Forgejo v11.0.15 l.95-114',
-    expected: (f) => (on(f, { gitea: { until: '1.21' }, forgejo: { until: 7 } }) ? { listed: true, orgPut: 204 } : { listed: false, orgPut: 201 }),
+    cite: 'repo CreateOrUpdateSecret passes owner.ID and repo.ID: Gitea v1.21.11 l.61, Forgejo v7.0.16 l.61 (0 and repo.ID from v1.22.6 l.123); msecret FindSecretsOptions.toConds matches owner_id alone when RepoID is 0: v1.21.11 and v1.22.6 l.84-100, Forgejo v7.0.16 l.84-100; repo_id = 0 asked from v1.23.8 l.95-114, Forgejo v9.0.0 l.95-113 (owner-only still in v8.0.0 l.84-100, its repo CreateOrUpdateSecret passing owner.ID l.125), v11.0.15 l.95-114',
+    expected: (f) => (on(f, { gitea: { until: '1.21' }, forgejo: { until: 8 } }) ? { listed: true, orgPut: 204 } : { listed: false, orgPut: 201 }),
     async observe(h) {
       const name = fresh('REPO_ONLY');
       await h.call('PUT', `repos/acme/app/actions/secrets/${name}`, { body: { data: 'repo' } });
@@ -162,8 +162,8 @@ export const FACTS: Fact[] = [
     },
   },
   {
-    id: "a repository's variable list answers no values on Gitea 1.22–1.23 and Forgejo 11; the organisation's list always does",
-    cite: 'repo ListVariables: Gitea v1.22.6 l.473-477, v1.23.8 l.478-482, Forgejo v11.0.15 l.474-478 (OwnerID, RepoID, Name only); v1.24.7 l.496-502, Forgejo v15.0.3 l.472-477 (Data too); org ListVariables: v1.22.6 l.232-237, Forgejo v11.0.15 l.257-262 (Data)',
+    id: "a repository's variable list answers no values on Gitea 1.22–1.23 and Forgejo 8–13; the organisation's list always does",
+    cite: 'repo ListVariables: Gitea v1.22.6 l.473-477, v1.23.8 l.478-482, Forgejo v11.0.15 l.474-478 (OwnerID, RepoID, Name only); v1.24.7 l.496-502, Forgejo v14.0.0 l.471-476, v15.0.3 l.472-477 (Data too; none in Forgejo v8.0.0 l.476-480 … v13.0.0 l.471-475); org ListVariables: v1.22.6 l.232-237, Forgejo v11.0.15 l.257-262 (Data)',
     expected: (f) => (on(f, VARIABLES) ? { repo: on(f, REPO_LIST_WITHOUT_DATA) ? '' : 'repo value', org: 'org value' } : 404),
     async observe(h) {
       const repo = await h.call<{ name: string; data: string }[]>('GET', 'repos/acme/app/actions/variables');
@@ -173,11 +173,11 @@ export const FACTS: Fact[] = [
     },
   },
   {
-    id: 'variable names starting with CI are refused up to Gitea 1.24 and Forgejo 11; Forgejo 15 and Gitea 1.25+ refuse CI only',
-    cite: 'vars envNameCIRegexMatch `(?i)^CI`: Gitea v1.22.6 l.91, v1.24.7 l.88, Forgejo v11.0.15 l.90; `(?i)^CI$`: Forgejo v15.0.3 l.83; Gitea v1.25.4 has no envNameCIRegexMatch, valid l.29 EqualFold(name, "CI")',
+    id: 'variable names starting with CI are refused up to Gitea 1.24 and Forgejo 12; Forgejo 13+ and Gitea 1.25+ refuse CI only',
+    cite: 'vars envNameCIRegexMatch `(?i)^CI`: Gitea v1.22.6 l.91, v1.24.7 l.88, Forgejo v8.0.0 l.91, v11.0.15 l.90, v12.0.0 l.90; `(?i)^CI$`: Forgejo v13.0.0 l.90, v15.0.3 l.83; Gitea v1.25.4 has no envNameCIRegexMatch, valid l.29 EqualFold(name, "CI")',
     expected: (f) => {
       if (!on(f, VARIABLES)) return 404;
-      const prefix = on(f, { gitea: { until: '1.24' }, forgejo: { until: 11 } });
+      const prefix = on(f, { gitea: { until: '1.24' }, forgejo: { until: 12 } });
       return { circle: prefix ? 400 : created(f), ci: 400, message: prefix ? 'env name cannot be ci' : created(f) };
     },
     async observe(h, f) {
@@ -201,9 +201,9 @@ export const FACTS: Fact[] = [
     },
   },
   {
-    id: 'DELETE of a variable with a refused name: 400 where delete checks the name (Gitea ≤ 1.24, Forgejo ≤ 11), else 404',
-    cite: 'vars DeleteVariableByName: ValidateName and envNameCIRegexMatch first in Gitea v1.22.6 l.54-61, Forgejo v11.0.15 l.52-59; none in Gitea v1.25.4 l.41-50 nor Forgejo v15.0.3 l.52-63 (GetVariable → 404 "variable not found")',
-    expected: (f) => (on(f, VARIABLES) ? (on(f, { gitea: { until: '1.24' }, forgejo: { until: 11 } }) ? 400 : 404) : 404),
+    id: 'DELETE of a variable with a refused name: 400 where delete checks the name (Gitea ≤ 1.24, Forgejo ≤ 14), else 404',
+    cite: 'vars DeleteVariableByName: ValidateName and envNameCIRegexMatch first in Gitea v1.22.6 l.54-61, Forgejo v11.0.15 l.52-59; still in Forgejo v14.0.0 l.52-59; none in Gitea v1.25.4 l.41-50 nor Forgejo v15.0.3 l.52-63 (GetVariable → 404 "variable not found")',
+    expected: (f) => (on(f, VARIABLES) ? (on(f, { gitea: { until: '1.24' }, forgejo: { until: 14 } }) ? 400 : 404) : 404),
     observe: (h) => status(h, 'DELETE', 'orgs/acme/actions/variables/1BAD'),
   },
 ];

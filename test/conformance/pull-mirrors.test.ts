@@ -23,7 +23,7 @@ interface RepoAnswer {
 }
 
 const on = (f: Flavour, a: Availability): boolean => available(f, a);
-/** ParseRemoteAddr refuses a URL with credentials (HasCredentials): Forgejo 11 and 15. */
+/** ParseRemoteAddr refuses a URL with credentials (HasCredentials): Forgejo 11.0.4+ (none in v11.0.0–v11.0.3, v10.0.3) and 15. */
 const REFUSES_URL_CREDENTIALS: Availability = { forgejo: { since: 11 } };
 /** updateMirror on a repository that is no mirror: 422 in Gitea 1.21, skipped later and in Forgejo. */
 const EDIT_OF_NON_MIRROR_422: Availability = { gitea: { until: '1.21' } };
@@ -77,7 +77,7 @@ export const FACTS: Fact[] = [
     },
   },
   {
-    id: 'credentials in clone_addr: Forgejo 11+ 422 "The URL contains credentials."; elsewhere taken, original_url answered without them',
+    id: 'credentials in clone_addr: Forgejo 11.0.4+ 422 "The URL contains credentials."; elsewhere taken, original_url answered without them',
     cite: 'Forgejo v11.0.15 services/forms/repo_form.go l.108-110, routers/api/v1/repo/migrate.go l.286-287; Gitea v1.21.11 models/repo/repo.go SanitizedOriginalURL l.198-204',
     expected: (f) => (on(f, REFUSES_URL_CREDENTIALS) ? { status: 422, message: 'The URL contains credentials.' } : { status: 201, original: 'https://example.com/inline.git' }),
     async observe(h) {
@@ -87,7 +87,7 @@ export const FACTS: Fact[] = [
   },
   {
     id: 'an ssh source is refused for a migration (only push mirrors take ssh): 422',
-    cite: 'services/migrations/migrate.go IsMigrateURLAllowed (Forgejo v11.0.15 l.83-85: `!isPushMirror && u.Scheme == "ssh"`; Gitea v1.21.11 services/migrations/migrate.go: http, https, git only); migrate.go handleRemoteAddrError IsURLError (v1.21.11 l.258-259)',
+    cite: 'services/migrations/migrate.go IsMigrateURLAllowed (Forgejo v11.0.15 l.83-85: `!isPushMirror && u.Scheme == "ssh"`; Gitea v1.21.11 services/migrations/migrate.go: http, https, git only; Forgejo v9.0.0 and v10.0.0 l.74 take ssh for migrations too, not played); migrate.go handleRemoteAddrError IsURLError (v1.21.11 l.258-259)',
     expected: () => 422,
     async observe(h) {
       return (await migrate(h, { clone_addr: 'ssh://git@example.com/x.git' })).status;

@@ -24,7 +24,7 @@ interface MirrorAnswer {
 }
 
 const on = (f: Flavour, a: Availability): boolean => available(f, a);
-/** ParseRemoteAddr refuses a URL with a user name or password (HasCredentials): Forgejo 11 and 15. */
+/** ParseRemoteAddr refuses a URL with a user name or password (HasCredentials): Forgejo 11.0.4+ (none in v11.0.0–v11.0.3, v10.0.3) and 15. */
 const REFUSES_URL_CREDENTIALS: Availability = { forgejo: { since: 11 } };
 /** The /push_mirrors group has mustNotBeArchived on POST and DELETE from Gitea 1.22 and in every Forgejo read. */
 const CHECKS_ARCHIVE: Availability = { gitea: { since: '1.22' }, forgejo: {} };
@@ -80,7 +80,7 @@ export const FACTS: Fact[] = [
     },
   },
   {
-    id: 'credentials in remote_address: Forgejo 11+ 400 "The URL contains credentials"; elsewhere 200, stored without them',
+    id: 'credentials in remote_address: Forgejo 11.0.4+ 400 "The URL contains credentials"; elsewhere 200, stored without them',
     cite: 'Forgejo v11.0.15 services/forms/repo_form.go l.108-110 (HasCredentials), routers/api/v1/repo/mirror.go l.444-445; Gitea v1.21.11 services/forms/repo_form.go l.97-114 (no such check) and mirror.go l.356 SanitizeURL, Forgejo v7.0.16 mirror.go l.363',
     expected: (f) => (on(f, REFUSES_URL_CREDENTIALS) ? { status: 400, message: 'The URL contains credentials' } : { status: 200, address: 'https://example.com/inline.git' }),
     async observe(h) {
@@ -98,9 +98,9 @@ export const FACTS: Fact[] = [
     },
   },
   {
-    id: 'an ssh:// address: Forgejo 11+ takes it; Gitea and Forgejo 7 400 "Invalid mirror protocol" (IsMigrateURLAllowed: http, https, git)',
-    cite: 'services/migrations/migrate.go: Gitea v1.25.4 l.74 and Forgejo v7.0.16 l.74 (http, https, git); Forgejo v11.0.15 IsPushMirrorURLAllowed l.43-45, isURLAllowed l.83 (ssh for push mirrors)',
-    expected: (f) => (f.fork === 'forgejo' && f.release >= 11 ? 200 : 400),
+    id: 'an ssh:// address: Forgejo 9+ takes it; Gitea and Forgejo 7–8 400 "Invalid mirror protocol" (IsMigrateURLAllowed: http, https, git)',
+    cite: 'services/migrations/migrate.go: Gitea v1.25.4 l.74 and Forgejo v7.0.16, v8.0.0 l.74 (http, https, git); Forgejo v9.0.0 and v10.0.0 l.74 (ssh too, 03508b33a8); v11.0.15 IsPushMirrorURLAllowed l.43-45, isURLAllowed l.83 (ssh for push mirrors)',
+    expected: (f) => (f.fork === 'forgejo' && f.release >= 9 ? 200 : 400),
     async observe(h) {
       return (await h.call('POST', base, { body: { remote_address: 'ssh://git@example.com/acme/x.git', interval: '8h' } })).status;
     },
@@ -133,9 +133,9 @@ export const FACTS: Fact[] = [
     },
   },
   {
-    id: 'answer keys: public_key from Forgejo 11, branch_filter in Forgejo 15 only',
-    cite: 'modules/structs/mirror.go PushMirror (Forgejo v11.0.15: PublicKey; v15.0.3: PublicKey, BranchFilter; Gitea v1.25.4: neither); convert/mirror.go Forgejo v15.0.3 l.25-26',
-    expected: (f) => ({ public_key: f.fork === 'forgejo' && f.release >= 11, branch_filter: f.fork === 'forgejo' && f.release >= 15 }),
+    id: 'answer keys: public_key from Forgejo 9, branch_filter from Forgejo 13',
+    cite: 'modules/structs/mirror.go PushMirror (Forgejo v9.0.0 l.31 and v11.0.15: PublicKey; v13.0.0 l.34 and v15.0.3: PublicKey, BranchFilter; v8.0.0, v12.0.0 without the one; Gitea v1.25.4: neither); convert/mirror.go Forgejo v13.0.0 l.26, v15.0.3 l.25-26',
+    expected: (f) => ({ public_key: f.fork === 'forgejo' && f.release >= 9, branch_filter: f.fork === 'forgejo' && f.release >= 13 }),
     async observe(h) {
       const r = await create(h, {});
       return { public_key: 'public_key' in r.json, branch_filter: 'branch_filter' in r.json };

@@ -27,8 +27,8 @@ interface RepoAnswer {
 const on = (f: Flavour, a: Availability): boolean => available(f, a);
 /** Gitea 1.25 applies pull-request settings only with has_pull_requests: true in the same body. */
 const PR_SETTINGS_NEED_FLAG: Availability = { gitea: { since: '1.25', until: '1.25' } };
-/** The Repository answer has `topics` (modules/structs/repo.go): Gitea 1.23+, Forgejo 11+. */
-const TOPICS_IN_ANSWER: Availability = { gitea: { since: '1.23' }, forgejo: { since: 11 } };
+/** The Repository answer has `topics` (modules/structs/repo.go): Gitea 1.23+, Forgejo 8+ (v8.0.0 l.117, convert/repository.go l.240; not in v7.0.16). */
+const TOPICS_IN_ANSWER: Availability = { gitea: { since: '1.23' }, forgejo: { since: 8 } };
 
 const REPOS = ['pr-alone', 'pr-flag', 'pr-off', 'topics-clean', 'topics-bad', 'topics-many', 'answer', 'attic'];
 

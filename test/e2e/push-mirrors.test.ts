@@ -207,7 +207,7 @@ describe('branch_filter (Forgejo 15 only)', () => {
   });
 });
 
-describe('ssh:// remote addresses (Forgejo 11 and newer)', () => {
+describe('ssh:// remote addresses (Forgejo 9 and newer)', () => {
   const config = 'version: 1\nrepos:\n  acme/widgets:\n    push_mirrors:\n      - remote_address: ssh://github.com/acme/widgets.git\n        interval: 8h\n';
   it('gitea@1.25 and forgejo@7: refused at its place before anything is written; forgejo@11: created', async () => {
     for (const [flavour, code] of [['gitea@1.25', 1], ['forgejo@7', 1], ['forgejo@11', 0]] as const) {

@@ -4,7 +4,8 @@ import type { ConfigEntry, EntrySpec, SchemaFragment } from '../../model/index.j
 
 /**
  * A repository's secret list (GET /repos/{o}/{r}/actions/secrets): Gitea 1.22 (#30656), Forgejo 8 (the same
- * commit, 7b456a28d1, after Forgejo 7 branched). Gitea 1.21 and Forgejo 7 can PUT and DELETE a repository's
+ * commit, 7b456a28d1, after Forgejo 7 branched: Forgejo v8.0.0 routers/api/v1/api.go l.765-770 in addActionsRoutes,
+ * registered for repositories l.1035-1039). Gitea 1.21 and Forgejo 7 can PUT and DELETE a repository's
  * secrets but not list them, so nothing could tell a secret to create from one that exists: the kind needs
  * the list. An organisation's secrets are listed by every release (Gitea v1.21.11 routers/api/v1/api.go:1425).
  */
@@ -15,9 +16,11 @@ export const REPO_SECRET_ROUTES = inEither(inGitea('1.22'), inForgejo('8'));
  * FindSecretsOptions.toConds: Gitea v1.21.11 and v1.22.6 l.84-100, Forgejo v7.0.16 l.84-100), while a repository's
  * secret put through the API carries its owner too (Gitea v1.21.11 routers/api/v1/repo/action.go:61, Forgejo
  * v7.0.16 :61): there an organisation's list, PUT and DELETE also reach such secrets of its repositories. Gitea
- * v1.23.8 (l.95-114) and Forgejo v11.0.15 ask repo_id = 0 too; Forgejo 8–10 were not read and are taken as 7.
+ * v1.23.8 (l.95-114) and Forgejo v11.0.15 ask repo_id = 0 too. Forgejo v8.0.0 is still owner-only (secret.go
+ * l.84-100, repo/action.go l.125 `CreateOrUpdateSecret(ctx, owner.ID, repo.ID, …)`); v9.0.0 asks repo_id = 0
+ * (secret.go l.95-113) and puts a repository's secret with owner 0 (repo/action.go l.124; #31724, 6844258c67).
  */
-export const ORG_LOOKUP_REACHES_REPOS = { gitea: { until: '1.22' }, forgejo: { until: '10' } };
+export const ORG_LOOKUP_REACHES_REPOS = { gitea: { until: '1.22' }, forgejo: { until: '8' } };
 
 /** A secret's config: its value (write-only, from the environment) and, where the release has it, its description. */
 export const entries: EntrySpec[] = [

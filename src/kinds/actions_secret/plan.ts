@@ -23,6 +23,6 @@ export const planning = {
    */
   keep({ scope, ctx }) {
     if (scope.type !== 'org' || !ctx.server || !serverHas(ctx.server, ORG_LOOKUP_REACHES_REPOS)) return undefined;
-    return `${describeServer(ctx.server)} lists and deletes an organisation's secrets by owner alone, so this may be a secret of one of its repositories (put through the API before Gitea 1.22 or on Forgejo 7): delete it in the web UI`;
+    return `${describeServer(ctx.server)} lists and deletes an organisation's secrets by owner alone, so this may be a secret of one of its repositories (put through the API before Gitea 1.22 or Forgejo 9): delete it in the web UI`;
   },
 } satisfies Planning<ActionsSecretTypes>;

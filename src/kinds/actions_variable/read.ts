@@ -15,7 +15,7 @@ function fromServer(r: ServerActionsVariable): CurrentObject {
 
 /**
  * Reading variables: one list per scope. Where a repository's list answers no values (Gitea 1.22–1.23,
- * Forgejo 8–11), each value is read with a GET of its own — of every listed variable, not only the declared
+ * Forgejo 8–13), each value is read with a GET of its own — of every listed variable, not only the declared
  * ones: a saved plan's check reads the variables its changes name (a pruned one too) and must find them as
  * the plan did.
  */

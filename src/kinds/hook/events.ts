@@ -48,17 +48,18 @@ export function eventsToConfig(server: unknown): string[] {
 /**
  * Events only some releases set when a hook is created (`addHook`, `routers/api/v1/utils/hook.go`):
  * `package` and `status` from Gitea 1.23 (v1.23.8 l.208–209), `workflow_job` from 1.24 and
- * `workflow_run` from 1.25 (`updateHookEvents`, v1.24.7 l.162, v1.25.4 l.162); Forgejo 15 `package`
- * and `action_run_*` (v15.0.3 l.213–216). Elsewhere the server ignores them. The others: every release.
+ * `workflow_run` from 1.25 (`updateHookEvents`, v1.24.7 l.162, v1.25.4 l.162); Forgejo 14 `package`
+ * and `action_run_*` (v14.0.0 and v15.0.3 l.213–216; not in v13.0.0 nor v11.0.15). Elsewhere the server
+ * ignores them. The others: every release.
  */
 export const CREATE_EVENTS: Record<string, Availability> = {
-  package: { gitea: { since: '1.23' }, forgejo: { since: '15' } },
+  package: { gitea: { since: '1.23' }, forgejo: { since: '14' } },
   status: { gitea: { since: '1.23' } },
   workflow_job: { gitea: { since: '1.24' } },
   workflow_run: { gitea: { since: '1.25' } },
-  action_run_failure: { forgejo: { since: '15' } },
-  action_run_recover: { forgejo: { since: '15' } },
-  action_run_success: { forgejo: { since: '15' } },
+  action_run_failure: { forgejo: { since: '14' } },
+  action_run_recover: { forgejo: { since: '14' } },
+  action_run_success: { forgejo: { since: '14' } },
 };
 
 /**

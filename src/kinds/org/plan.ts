@@ -6,7 +6,11 @@ import { userKind } from '../user/index.js';
 import { OWNER } from './ops.js';
 import { fields, type OrgTypes } from './read.js';
 
-/** Releases where `PATCH /orgs/{org}` with `email: ""` keeps the e-mail (no pointer yet): it cannot be cleared. */
+/**
+ * Releases where `PATCH /orgs/{org}` with `email: ""` keeps the e-mail (no pointer yet): it cannot be cleared.
+ * Forgejo v9.0.0 routers/api/v1/org/org.go l.346 `if form.Email != ""`; v10.0.0 makes it `*string`
+ * (modules/structs/org.go l.51) and clears it (org.go l.353-360).
+ */
 const EMAIL_CANNOT_BE_CLEARED: Availability = { gitea: { until: '1.25' }, forgejo: { until: '9' } };
 /**
  * Releases that read the visibility of `PATCH /orgs/{org}` with `optional.FromNonDefault`, public being the

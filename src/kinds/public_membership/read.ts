@@ -11,8 +11,8 @@ export { fields } from './fields.js';
  * Releases whose `GET /orgs/{org}/public_members` answers a site administrator every member, private ones
  * too: ListPublicMembers calls listMembers(ctx, false), and FindOrgMembersOpts.PublicOnly() is
  * `Doer == nil || !(IsDoerMember || Doer.IsAdmin)` (Gitea v1.23.8 routers/api/v1/org/member.go l.119,
- * models/organization/org.go l.198–200, from #32234; Forgejo v10.0.0 on, v11.0.15 l.197–199). Gitea 1.22 and
- * Forgejo 7–9 pass PublicOnly: true (v1.22.6 member.go l.115).
+ * models/organization/org.go l.198–200, from #32234; Forgejo v10.0.0 member.go l.119, org.go l.197–199, v11.0.15
+ * l.197–199). Gitea 1.22 and Forgejo 7–9 pass PublicOnly: true (v1.22.6 member.go l.115; Forgejo v9.0.0 l.115).
  */
 export const ADMIN_LIST_HAS_ALL: Availability = { gitea: { since: '1.23' }, forgejo: { since: '10' } };
 

@@ -13,7 +13,7 @@ export const entries: EntrySpec[] = [
   configEntry('remote_address', {
     title: 'Remote address',
     description:
-      'The repository pushed to: an http(s) or git URL (ssh:// on Forgejo 11 and newer only), without credentials (declare remote_username and remote_password instead). The identity of the mirror: a different address is another mirror.',
+      'The repository pushed to: an http(s) or git URL (ssh:// on Forgejo 9 and newer only), without credentials (declare remote_username and remote_password instead). The identity of the mirror: a different address is another mirror.',
     type: 'string',
     pattern: '^(https?|git|ssh)://[^\\s]+$',
     patternErrorMessage: 'must be an http://, https://, git:// or ssh:// URL without spaces',
@@ -41,8 +41,9 @@ export const entries: EntrySpec[] = [
     patternErrorMessage: 'must be a duration like "8h", "1h30m" or "10m", or "0"',
   }),
   bool('sync_on_commit', { title: 'Push on commit', description: 'Push to the mirror whenever the repository receives a push, besides the interval. Default on create: false.' }),
-  // Forgejo 15 (modules/structs/mirror.go CreatePushMirrorOption.BranchFilter); elsewhere ignored.
-  only(inForgejo('15'), str('branch_filter', { title: 'Branch filter', description: 'Forgejo 15 and newer: the branches pushed (a glob such as "main" or "release/*"); "" pushes every branch.' })),
+  // Forgejo 13 (modules/structs/mirror.go CreatePushMirrorOption.BranchFilter: v13.0.0 l.16, l.34; CreatePushMirror
+  // l.392, convert/mirror.go l.26; #7823, 9dfdacf54f; not in v12.0.0); elsewhere ignored.
+  only(inForgejo('13'), str('branch_filter', { title: 'Branch filter', description: 'Forgejo 13 and newer: the branches pushed (a glob such as "main" or "release/*"); "" pushes every branch.' })),
 ];
 
 export const fields = serverFields(entries);

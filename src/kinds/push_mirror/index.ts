@@ -21,11 +21,13 @@ export const pushMirrorKind = defineKind<PushMirrorTypes['config'], PushMirrorTy
   actions: ['create', 'delete', 'replace'],
   replaceToEdit: true,
   replaceToRotate: true,
-  // Gitea and Forgejo 7 check a push mirror's address with IsMigrateURLAllowed (http, https, git): an ssh:// one is
-  // 400 "Invalid mirror protocol" (services/migrations/migrate.go Gitea v1.25.4 l.74); Forgejo 11+ takes it (v11.0.15 l.83).
+  // Gitea and Forgejo 7–8 check a push mirror's address with IsMigrateURLAllowed (http, https, git): an ssh:// one is
+  // 400 "Invalid mirror protocol" (services/migrations/migrate.go Gitea v1.25.4 l.74, Forgejo v8.0.0 l.74). Forgejo 9
+  // adds ssh there (v9.0.0 and v10.0.0 l.74, with the push mirror's public-key auth, 03508b33a8; CreatePushMirror
+  // calls it, v9.0.0 routers/api/v1/repo/mirror.go l.364-369); Forgejo 11 keeps ssh for push mirrors only (v11.0.15 l.83).
   features: {
     ssh_remote: {
-      availability: { forgejo: { since: '11' } },
+      availability: { forgejo: { since: '9' } },
       what: 'an ssh:// remote_address',
       usedBy: (d) => (typeof d.remote_address === 'string' && /^ssh:\/\//i.test(d.remote_address.trim()) ? 'remote_address' : undefined),
     },

@@ -24,8 +24,9 @@ export const reading = {
 
   /**
    * The repository GET, which the scope resolution made already (the same cached request, no other).
-   * Its `topics` key is answered from Gitea 1.23 and Forgejo 11 (Repository of modules/structs/repo.go);
-   * before (Gitea 1.21, 1.22, Forgejo 7) the topics are one more GET, made only where topics are declared.
+   * Its `topics` key is answered from Gitea 1.23 and Forgejo 8 (Repository of modules/structs/repo.go: Forgejo
+   * v8.0.0 l.117, services/convert/repository.go l.240; #31127); before (Gitea 1.21, 1.22, Forgejo 7) the topics
+   * are one more GET, made only where topics are declared.
    */
   async read({ scope, ctx, desired }) {
     const path = apiPath(...scope.segments);

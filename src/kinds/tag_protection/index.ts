@@ -10,7 +10,7 @@ import { planning, preparing, safety } from './plan.js';
 import { reading } from './read.js';
 import type { TagProtectionTypes } from './types.js';
 
-/** The tag protection routes: Gitea 1.23 (#31295), Forgejo 8 (routers/api/v1/api.go of each tag). */
+/** The tag protection routes: Gitea 1.23 (#31295), Forgejo 8 (routers/api/v1/api.go: v8.0.0 l.1115-1123, none in v7.0.16). */
 export const TAG_PROTECTION_ROUTES = inEither(inGitea('1.23'), inForgejo('8'));
 
 /**

@@ -8,7 +8,7 @@ import { declaredUnits, isAdminLevel } from './units.js';
 /**
  * Releases whose team names may have 30 characters at most: CreateTeamOption/EditTeamOption.Name
  * `MaxSize(30)` in Gitea v1.21.11 and Forgejo v7.0.16 (modules/structs/org_team.go l.27, l.43); 255 from
- * Gitea 1.22 (#31410, backport #31421) and Forgejo 8.
+ * Gitea 1.22 (#31410, backport #31421) and Forgejo 8 (v8.0.0 org_team.go l.27, l.43 `MaxSize(255)`).
  */
 const NAME_MAX_30: Availability = { gitea: { until: '1.21' }, forgejo: { until: '7' } };
 

@@ -5,7 +5,7 @@
  * (`AdminAddOrSetPrimaryEmailAddress`, v1.24.7 l.36–45, Forgejo v15.0.3 l.40–49; Gitea 1.21's
  * `UpdateUser`, `models/user/user.go` l.839–845), where it still counts as used (`e-mail already in use`).
  * So the taker waits for the giver's change, and on releases that keep old addresses the giver's change
- * also deletes the old address (`DELETE /admin/users/{u}/emails`, Forgejo 15) or the move is refused.
+ * also deletes the old address (`DELETE /admin/users/{u}/emails`, Forgejo 14+) or the move is refused.
  */
 import type { UserConfig } from '../../config/types.js';
 import { describeServer, serverHas, type Availability, type CurrentObject, type DesiredObject, type PlanPolicy, type Problem, type ServerInfo } from '../../model/index.js';
@@ -14,8 +14,11 @@ import type { UserFacts, UserTypes } from './types.js';
 
 /** Releases that keep a user's old primary address as a secondary one when its e-mail changes. */
 export const KEEPS_OLD_EMAIL: Availability = { gitea: { until: '1.24' }, forgejo: {} };
-/** `DELETE /admin/users/{username}/emails`: Forgejo 15 (v15.0.3 `routers/api/v1/api.go` l.1679–1681; not in v11.0.15). */
-export const ADMIN_USER_EMAILS: Availability = { forgejo: { since: '15' } };
+/**
+ * `DELETE /admin/users/{username}/emails`: Forgejo 14 (v14.0.0 `routers/api/v1/api.go` l.1670–1672, `admin/user.go`
+ * DeleteUserEmails l.565, the same as v15.0.3's, api.go l.1679–1681); not in v13.0.0 nor v11.0.15.
+ */
+export const ADMIN_USER_EMAILS: Availability = { forgejo: { since: '14' } };
 
 /** Context values: the change (key) whose user gives the address up first; the old address a change deletes. */
 export const EMAIL_AFTER = 'email_after';

@@ -6,7 +6,8 @@ const writeOnly = (spec: FieldSpec): FieldSpec => ({ ...spec, writeOnly: true })
 
 /**
  * Releases whose `User` answer has `source_id`: not Gitea 1.21 nor Forgejo 7 (`modules/structs/user.go`
- * v1.21.11 l.3–41, v7.0.16 l.3–43 have no SourceID; v1.22.6 l.10 and v11.0.15 l.10 have it). There a
+ * v1.21.11 l.3–41, v7.0.16 l.3–43 have no SourceID; v1.22.6 l.10, Forgejo v8.0.0 l.23 (filled by services/convert/user.go
+ * l.80) and v11.0.15 l.10 have it). There a
  * declared source_id could never be compared with the server's.
  */
 export const USER_SOURCE_ID: Availability = { gitea: { since: '1.22' }, forgejo: { since: '8' } };

@@ -70,12 +70,12 @@ const TEAM_NAME_30: Availability = { gitea: { until: '1.21' }, forgejo: { until:
 
 /** Go struct name → JSON key → the older declarations of that field (first match wins). */
 export const FIELD_VARIANTS: Record<string, Record<string, FieldVariant[]>> = {
-  // `[]int64` (ids only) before names were accepted (`[]any`): Gitea 1.22 (#30943), Forgejo 8.
+  // `[]int64` (ids only) before names were accepted (`[]any`): Gitea 1.22 (#30943), Forgejo 8 (v8.0.0 `modules/structs/issue_label.go` l.62; v7.0.16 l.61 `[]int64`).
   IssueLabelsOption: { labels: [{ in: { gitea: { until: '1.21' }, forgejo: { until: 7 } }, def: { type: 'int[]' } }] },
   // Team names of 30 characters at most: Gitea 1.21 and Forgejo 7 (v1.21.11, v7.0.16 `modules/structs/org_team.go` l.27, l.43); 255 from Gitea 1.22 (#31410) and Forgejo 8.
   CreateTeamOption: { name: [{ in: TEAM_NAME_30, def: { rules: ['Required', 'AlphaDashDot', 'MaxSize(30)'] } }] },
   EditTeamOption: { name: [{ in: TEAM_NAME_30, def: { rules: ['AlphaDashDot', 'MaxSize(30)'] } }] },
-  // Forgejo 8 (d07c8c821c): `*int64` / `*string`, no longer required (the handler wants both or neither).
+  // Forgejo 8 (d07c8c821c; v8.0.0 `modules/structs/admin_user.go` l.33–34, `admin/user.go` l.195–199): `*int64` / `*string`, no longer required (the handler wants both or neither).
   EditUserOption: {
     source_id: [{ in: { forgejo: { since: 8 } }, def: { pointer: true } }],
     login_name: [{ in: { forgejo: { since: 8 } }, def: { pointer: true, rules: [] } }],
@@ -104,16 +104,17 @@ export const ANSWER_FIELDS: Record<string, Record<string, Availability>> = {
 
 /**
  * Hook events the hook API sets (`utils.addHook` / `updateHookEvents`); an event a release does not
- * list is ignored there, so a hook never has it. Events not named here: every release.
+ * list is ignored there, so a hook never has it. Events not named here: every release. Forgejo's package and
+ * action_run_* from v14.0.0 (`routers/api/v1/utils/hook.go` l.213–216; not in v13.0.0).
  */
 export const HOOK_EVENTS: Record<string, Availability> = {
-  package: { gitea: { since: '1.23' }, forgejo: { since: 15 } },
+  package: { gitea: { since: '1.23' }, forgejo: { since: 14 } },
   status: GITEA_ONLY('1.23'),
   workflow_job: GITEA_ONLY('1.24'),
   workflow_run: GITEA_ONLY('1.25'),
-  action_run_failure: { forgejo: { since: 15 } },
-  action_run_recover: { forgejo: { since: 15 } },
-  action_run_success: { forgejo: { since: 15 } },
+  action_run_failure: { forgejo: { since: 14 } },
+  action_run_recover: { forgejo: { since: 14 } },
+  action_run_success: { forgejo: { since: 14 } },
 };
 
 /**
@@ -158,9 +159,9 @@ export const ROUTES: Record<string, Availability> = {
   'POST /orgs/:org/actions/runners/registration-token': GITEA_ONLY('1.24'),
   'GET /user/actions/runners/registration-token': REGISTRATION_TOKEN_GET,
   'POST /user/actions/runners/registration-token': GITEA_ONLY('1.24'),
-  // A user's addresses for an admin: Forgejo 15 (v15.0.3 `routers/api/v1/api.go` l.1679–1681; not in v11.0.15).
-  'GET /admin/users/:username/emails': { forgejo: { since: 15 } },
-  'DELETE /admin/users/:username/emails': { forgejo: { since: 15 } },
+  // A user's addresses for an admin: Forgejo 14 (v14.0.0 `routers/api/v1/api.go` l.1670–1672, v15.0.3 l.1679–1681; not in v13.0.0).
+  'GET /admin/users/:username/emails': { forgejo: { since: 14 } },
+  'DELETE /admin/users/:username/emails': { forgejo: { since: 14 } },
   'GET /admin/actions/runs': GITEA_ONLY('1.25'),
   'GET /admin/actions/jobs': GITEA_ONLY('1.25'),
   // The pull request a commit was merged by: Gitea #29243, first in v1.22.0 (`routers/api/v1/api.go` l.1277;
@@ -232,12 +233,14 @@ export const QUIRKS = {
   /**
    * `GET /admin/users?sort=`: Forgejo's names (oldest, newest, alphabetically, reversealphabetically, recentupdate,
    * leastupdate; anything else alphabetical, no 422) — Forgejo v11.0.15 `routers/api/v1/admin/user.go` l.440–458,
-   * v15.0.3 `utils/db_search_order.go` l.11–27 (added before v10.0.0, dbbd359984); not in v7.0.16.
+   * v15.0.3 `utils/db_search_order.go` l.11–27 (v10.0.0 `admin/user.go` l.440–458, dbbd359984); not in v7.0.16 nor
+   * v9.0.0 (l.438: always `SearchOrderByAlphabetically`).
    */
   adminUsersForgejoSort: { forgejo: { since: 10 } },
   /**
    * `GET /admin/users?source_id=`: any integer filters, 0 included (local users only): Forgejo #6240
-   * (70348e159f, before v10.0.0), v15.0.3 `admin/user.go` l.440–446 and `models/user/search.go` l.104–106.
+   * (70348e159f; v10.0.0 `admin/user.go` l.460–465, `models/user/search.go` l.101–102), v15.0.3 `admin/user.go`
+   * l.440–446 and `models/user/search.go` l.104–106. Forgejo v9.0.0 `admin/user.go` l.437 reads `FormInt64`.
    * Gitea and Forgejo 7: `FormInt64`, and `SourceID > 0` filters (Gitea v1.25.4 `models/user/search.go` l.96).
    */
   adminUsersSourceIdZero: { forgejo: { since: 10 } },
@@ -250,16 +253,17 @@ export const QUIRKS = {
   /**
    * `PATCH …/issues/{i}` with `unset_due_date: false` and no `due_date`: `form.Deadline.IsZero()` on a nil pointer
    * panics (500) — Gitea v1.21.11 `repo/issue.go` l.818–823, Forgejo v7.0.16 l.835–840. Gitea v1.22.6 l.846 and
-   * Forgejo v10.0.0 / v11.0.15 l.863 answer 400 `The due_date cannot be empty` (Forgejo 8–9 not read).
+   * Forgejo v8.0.0 l.839–844 still panics; v9.0.0 l.843–844, v10.0.0 / v11.0.15 l.863 answer 400 `The due_date cannot be empty`.
    */
-  issueDueDateNilPanics: { gitea: { until: '1.21' }, forgejo: { until: 7 } },
+  issueDueDateNilPanics: { gitea: { until: '1.21' }, forgejo: { until: 8 } },
   /**
    * `POST /users/{u}/tokens` with no scope creates the token (Normalize of "" is ""), and the create answer has
    * no `scopes` (null): Gitea v1.21.11 `routers/api/v1/user/app.go` l.120–135, Forgejo v7.0.16 l.116–132. Gitea
    * v1.22.6 l.121–122 and Forgejo v11.0.15 l.125–126 answer 400 `access token must have a scope` and echo the
-   * scopes (l.136 / l.140). Forgejo 8–10 not read (the check is Gitea #32085, 526054332a, September 2024).
+   * scopes (l.136 / l.140). Forgejo v8.0.0 l.116–121 still takes no scope; v9.0.0 l.121–122 and v10.0.0 l.125–126
+   * refuse it (the check is Gitea #32085, 526054332a, September 2024).
    */
-  tokenScopeOptional: { gitea: { until: '1.21' }, forgejo: { until: 7 } },
+  tokenScopeOptional: { gitea: { until: '1.21' }, forgejo: { until: 8 } },
   /**
    * A rule name is one path segment (`/branch_protections/{name}`): an unencoded `/` in it matches no route (404,
    * never 405), only `%2F` works — Gitea v1.25.4 `routers/api/v1/api.go` l.1267, Forgejo v15.0.3 l.1214. Upstream
@@ -281,7 +285,8 @@ export const QUIRKS = {
   /**
    * `GET /orgs/{org}/public_members` lists every member to a site administrator: ListPublicMembers calls
    * listMembers(ctx, false) and PublicOnly() is false for an admin (Gitea v1.23.8 org/member.go l.119,
-   * models/organization/org.go l.198–200, #32234; Forgejo v10.0.0 on, v11.0.15 org.go l.197–199).
+   * models/organization/org.go l.198–200, #32234; Forgejo v10.0.0 member.go l.119, org.go l.197–199; v9.0.0 member.go
+   * l.115 still `listMembers(ctx, true)`).
    */
   adminListsAllAsPublicMembers: { gitea: { since: '1.23' }, forgejo: { since: 10 } },
   /** `PUT`/`DELETE /orgs/{org}/public_members/{u}` by a site administrator or an owner for another member: checkCanChangeOrgUserStatus (Gitea v1.24.7 org/member.go l.214–226, #28294); before, and in Forgejo, only the user themself. */
@@ -319,52 +324,60 @@ export const QUIRKS = {
   /**
    * `GET /repos/{o}/{r}/actions/variables` answers each variable without its value (`data: ""`): the
    * handler fills only owner_id, repo_id and name (Gitea v1.22.6 routers/api/v1/repo/action.go:473-477,
-   * v1.23.8 :478-482, Forgejo v11.0.15 :474-478); Gitea 1.24+ (v1.24.7 :496-502) and Forgejo 15
-   * (v15.0.3 :472-477) fill data too. The organisation list has data everywhere.
+   * v1.23.8 :478-482; Forgejo v8.0.0 :476-480, v10.0.0 :474-478, v11.0.15 :474-478, v13.0.0 :471-475); Gitea 1.24+
+   * (v1.24.7 :496-502) and Forgejo 14+ (v14.0.0 :471-476, v15.0.3 :472-477) fill data too. The organisation list
+   * has data everywhere.
    */
-  repoVariableListWithoutData: { gitea: { since: '1.22', until: '1.23' }, forgejo: { since: 11, until: 11 } },
+  repoVariableListWithoutData: { gitea: { since: '1.22', until: '1.23' }, forgejo: { since: 8, until: 13 } },
   /** `POST …/actions/variables/{name}` answers 201 (Gitea v1.25.4 repo/action.go:376, org/action.go:422); 204 before and in Forgejo. */
   variableCreateAnswers201: GITEA_ONLY('1.25'),
   /**
    * Variable names starting with CI are refused, `(?i)^CI` (`envNameCIRegexMatch`, services/actions/variables.go:
-   * Gitea v1.22.6 :91, v1.24.7 :88, Forgejo v11.0.15 :90), also on delete. Forgejo 15 refuses CI exactly (`(?i)^CI$`, v15.0.3 :83).
+   * Gitea v1.22.6 :91, v1.24.7 :88, Forgejo v8.0.0 :91, v11.0.15 :90, v12.0.0 :90), also on delete. Forgejo 13+
+   * refuses CI exactly (`(?i)^CI$`, v13.0.0 and v14.0.0 :90, v15.0.3 :83).
    */
-  variableNameCIPrefixRefused: { gitea: { since: '1.22', until: '1.24' }, forgejo: { until: 11 } },
-  variableNameCIRefused: { forgejo: { since: 15 } },
+  variableNameCIPrefixRefused: { gitea: { since: '1.22', until: '1.24' }, forgejo: { until: 12 } },
+  variableNameCIRefused: { forgejo: { since: 13 } },
   /** `ValidateName` refuses the name CI for secrets and variables (Gitea v1.25.4 services/secrets/validation.go:29), and says "invalid variable or secret name". */
   actionsNameCIRefused: GITEA_ONLY('1.25'),
   /** `ValidateName` refuses FORGEJO_ as it does GITEA_ and GITHUB_ (Forgejo v15.0.3 models/secret/secret.go:23). */
   actionsNameForgejoPrefixRefused: { forgejo: { since: 15 } },
-  /** Deleting a secret or a variable checks the name first (400); Gitea 1.25+ (v1.25.4 services/secrets/secrets.go:58) and Forgejo 15 look it up as given (404). */
-  actionsDeleteValidatesName: { gitea: { until: '1.24' }, forgejo: { until: 11 } },
+  /**
+   * Deleting a secret or a variable checks the name first (400): Forgejo up to v14.0.0 (services/secrets/secrets.go:58-61,
+   * services/actions/variables.go:52-59). Gitea 1.25+ (v1.25.4 services/secrets/secrets.go:58) and Forgejo 15
+   * (v15.0.0 secrets.go:58-63, variables.go:52-57) look it up as given (404).
+   */
+  actionsDeleteValidatesName: { gitea: { until: '1.24' }, forgejo: { until: 14 } },
   /**
    * A repository's secret put through the API is stored with the repository's owner as its owner too
    * (`CreateOrUpdateSecret(ctx, owner.ID, repo.ID, …)`: Gitea v1.21.11 routers/api/v1/repo/action.go:61, Forgejo
-   * v7.0.16 :61; Gitea 1.22 passes 0, v1.22.6 :123).
+   * v7.0.16 :61, v8.0.0 :125; Gitea 1.22 passes 0, v1.22.6 :123, and Forgejo 9, v9.0.0 :124, #31724).
    */
-  repoSecretStoresOwner: { gitea: { until: '1.21' }, forgejo: { until: 7 } },
+  repoSecretStoresOwner: { gitea: { until: '1.21' }, forgejo: { until: 8 } },
   /**
    * Secret lookups match `owner_id` alone when no repository is given (`FindSecretsOptions.toConds`: Gitea v1.21.11
    * models/secret/secret.go:84-100, v1.22.6 :84-100, Forgejo v7.0.16 :84-100): an organisation's list, PUT and DELETE
-   * also find the secrets of its repositories that carry it as owner (above). Gitea 1.23 (v1.23.8 :95-114) and Forgejo
-   * 11 ask `repo_id = 0` too.
+   * also find the secrets of its repositories that carry it as owner (above); so does Forgejo v8.0.0 (:84-100). Gitea
+   * 1.23 (v1.23.8 :95-114) and Forgejo 9 (v9.0.0 :95-113, #31724, 6844258c67) ask `repo_id = 0` too.
    */
-  secretOwnerOnlyLookup: { gitea: { until: '1.22' }, forgejo: { until: 7 } },
+  secretOwnerOnlyLookup: { gitea: { until: '1.22' }, forgejo: { until: 8 } },
   /** A secret's value over 65536 bytes and a variable's over 65536 characters are refused (400 `data too long`; Gitea v1.24.7 models/secret/secret.go:76, models/actions/variable.go:58). */
   actionsDataMaxLength: GITEA_ONLY('1.24'),
   /**
    * A user name or password in the URL of `POST /repos/{o}/{r}/push_mirrors` (`remote_address`): 400 "The URL contains
    * credentials", and of `POST /repos/migrate` (`clone_addr`): 422 "The URL contains credentials." (Forgejo v11.0.15
-   * services/forms/repo_form.go l.108-110, routers/api/v1/repo/mirror.go l.444-445, migrate.go l.286-287). Gitea and
-   * Forgejo 7 take them and answer the address without them (`util.SanitizeURL`, Gitea v1.25.4 mirror.go l.360).
+   * services/forms/repo_form.go l.108-110, routers/api/v1/repo/mirror.go l.444-445, migrate.go l.286-287; from v11.0.4,
+   * none in v11.0.0–v11.0.3 nor v10.0.3). Gitea and Forgejo 7 take them and answer the address without them
+   * (`util.SanitizeURL`, Gitea v1.25.4 mirror.go l.360).
    */
   remoteUrlCredentialsRefused: { forgejo: { since: 11 } },
   /**
-   * A push mirror to an ssh:// address: Forgejo 11+ (`IsPushMirrorURLAllowed`, services/migrations/migrate.go v11.0.15
-   * l.83). Gitea and Forgejo 7 check push mirror addresses with IsMigrateURLAllowed: http, https and git only
-   * (Gitea v1.25.4 l.74, Forgejo v7.0.16 l.74), 400 "Invalid mirror protocol".
+   * A push mirror to an ssh:// address: Forgejo 9+ (IsMigrateURLAllowed takes ssh in v9.0.0 and v10.0.0
+   * services/migrations/migrate.go l.74; `IsPushMirrorURLAllowed`, v11.0.15 l.83). Gitea and Forgejo 7–8 check push
+   * mirror addresses with IsMigrateURLAllowed: http, https and git only (Gitea v1.25.4 l.74, Forgejo v7.0.16 and
+   * v8.0.0 l.74), 400 "Invalid mirror protocol".
    */
-  pushMirrorSsh: { forgejo: { since: 11 } },
+  pushMirrorSsh: { forgejo: { since: 9 } },
   /** The `/push_mirrors` group has no `mustNotBeArchived` (Gitea v1.21.11 routers/api/v1/api.go l.1173-1179; from v1.22.6 l.1269, and Forgejo v7.0.16 l.1129). */
   pushMirrorsIgnoreArchive: { gitea: { until: '1.21' } },
   /**
