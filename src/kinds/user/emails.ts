@@ -58,9 +58,21 @@ function fateOf(e: EmailFacts, holder: CurrentObject, address: string): Fate {
   return e.policy.prune.includes(e.pruneKey) && !protectedUser ? { gives: 'delete', key: holder.key } : { gives: 'none' };
 }
 
-/** The other user whose primary address this is now, if any. */
+/**
+ * The other user whose primary address this is now, if any: the first read with it. Looked up in the users
+ * by lower-case address, made when first asked (a scan of every user per new user was quadratic).
+ */
 function holderOf(e: EmailFacts, address: string, self: CurrentObject | undefined): CurrentObject | undefined {
-  return e.facts.users.find((u) => u !== self && lc(u.fields.email) === lc(address));
+  const facts = e.facts;
+  if (!facts.byLowerEmail) {
+    facts.byLowerEmail = new Map();
+    for (const u of facts.users) {
+      const holders = facts.byLowerEmail.get(lc(u.fields.email));
+      if (holders) holders.push(u);
+      else facts.byLowerEmail.set(lc(u.fields.email), [u]);
+    }
+  }
+  return facts.byLowerEmail.get(lc(address))?.find((u) => u !== self);
 }
 
 /** The e-mail a declared user takes, when it is not its own now. */

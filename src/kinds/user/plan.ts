@@ -6,7 +6,7 @@ import { editRefusals, guard, guardFacts, selfMatters, survivorsByConfig, surviv
 import { PURGE } from './ops.js';
 import { emailFacts, emailMoveRefusals } from './emails.js';
 import { fields, USER_SOURCE_ID } from './read.js';
-import type { DeclaredUser, DeclaredUserMeta, UserTypes } from './types.js';
+import type { DeclaredUser, DeclaredUserMeta, UserRun, UserTypes } from './types.js';
 import { isUnfinished } from './unfinished.js';
 
 /**
@@ -33,13 +33,25 @@ function emailProblem(email: string): string | undefined {
   return undefined;
 }
 
-/** The user declared before `key` with the same e-mail (case-insensitive): the second of two is the error. */
-function earlierWithEmail(users: Record<string, { email?: unknown }> | undefined, key: string, email: string): string | undefined {
-  for (const [name, u] of Object.entries(users ?? {})) {
-    if (name === key) return undefined;
-    if (typeof u?.email === 'string' && u.email.toLowerCase() === email.toLowerCase()) return name;
+/**
+ * The user declared before `key` with the same e-mail (case-insensitive): the second of two is the error.
+ * Looked up in an index of the declared users built once per run (a scan of the users before each one
+ * was quadratic: 7% of the benchmark plan's CPU with 500 users).
+ */
+function earlierWithEmail(run: UserRun, users: Record<string, { email?: unknown }> | undefined, key: string, email: string): string | undefined {
+  if (!users) return undefined;
+  let index = run.emails;
+  if (index?.of !== users) {
+    index = { of: users, first: new Map(), place: new Map() };
+    for (const [i, [name, u]] of Object.entries(users).entries()) {
+      index.place.set(name, i);
+      if (typeof u?.email === 'string' && !index.first.has(u.email.toLowerCase())) index.first.set(u.email.toLowerCase(), name);
+    }
+    run.emails = index;
   }
-  return undefined;
+  const first = index.first.get(email.toLowerCase());
+  // The first user of that address, when it comes before `key` (a user not declared comes after every one).
+  return first !== undefined && index.place.get(first)! < (index.place.get(key) ?? Infinity) ? first : undefined;
 }
 
 /** What this server's API cannot do to an existing user, by the config path that asks for it. */
@@ -128,7 +140,7 @@ export const planning = {
     const f = desired.fields;
     const badEmail = typeof f.email === 'string' && f.email !== '' ? emailProblem(f.email) : undefined;
     if (badEmail) return [{ path: [...desired.path, 'email'], message: badEmail }];
-    const twin = typeof f.email === 'string' && f.email !== '' ? earlierWithEmail(req.config.users, desired.key, f.email) : undefined;
+    const twin = typeof f.email === 'string' && f.email !== '' ? earlierWithEmail(req.run, req.config.users, desired.key, f.email) : undefined;
     if (twin) return [{ path: [...desired.path, 'email'], message: `email: "${String(f.email)}" is also the e-mail of user "${twin}" in this configuration (Gitea gives one address to one account, compared case-insensitively)` }];
     if (!current) {
       const clash = userNamed(prepared, desired.key);
@@ -151,9 +163,11 @@ export const planning = {
 
 export const safety = {
   guard(req) {
-    const { change, intent, current, plan, self } = req;
+    const { change, intent, current, plan, self, run } = req;
     if (!current) return undefined;
-    const survivors = survivorsByPlan(plan, self.name);
+    // Derived once per set of changes judged (guard is asked per change: deriving it per change was quadratic).
+    const judged = run.judged?.plan === plan && run.judged.length === plan.length ? run.judged : (run.judged = { plan, length: plan.length, survivors: survivorsByPlan(plan, self.name) });
+    const survivors = judged.survivors;
     if (change.action === 'delete') {
       const why = guard(current.key, guardFacts(req), current.fields.admin === true, survivors);
       return why ? `forgeform never deletes this user: ${why}` : undefined;

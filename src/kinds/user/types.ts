@@ -1,6 +1,6 @@
 // The types the user kind is defined with (defineKind), apart from its modules so that each imports them without a cycle.
 import type { Config } from '../../config/types.js';
-import type { CurrentObject, CurrentOf, DesiredOf, KindTypes } from '../../model/index.js';
+import type { Change, CurrentObject, CurrentOf, DesiredOf, KindTypes } from '../../model/index.js';
 
 /** What a user carries beside its fields: its keys in full (the field ssh_keys holds their identities only). */
 export interface UserMeta {
@@ -25,12 +25,18 @@ export interface UserFacts {
   users: CurrentObject[];
   /** The users by lower-case name, made when first asked (a new user's name checked against every other). */
   byLowerName?: Map<string, CurrentObject>;
+  /** The users by lower-case primary e-mail, in the order read, made when first asked (a new user's address checked against every other). */
+  byLowerEmail?: Map<string, CurrentObject[]>;
 }
 
 /** What the user kind keeps for one run: the facts prepare looked up, and who survives as the config declares users (asked per user). */
 export interface UserRun {
   facts?: UserFacts;
   survivors?: (u: CurrentObject) => boolean;
+  /** The declared users by lower-case e-mail (the first to declare each) and each one's place, for the duplicate check. */
+  emails?: { of: object; first: Map<string, string>; place: Map<string, number> };
+  /** Who survives as the changes being judged leave the users (guard is asked per change), with the changes it was derived from. */
+  judged?: { plan: readonly Change[]; length: number; survivors: (u: CurrentObject) => boolean };
 }
 
 /** A user as the server answers it (its shape checked): the fields by their names, `is_admin` for admin. */
