@@ -254,8 +254,9 @@ async function planAll(w: World, file: string, targets: Target[], side: 'before'
   expect(sgr.length, `${what} (colours)`).toBeGreaterThan(0);
   expect([...new Set(sgr)].filter((code) => !PICOCOLORS.includes(code!)), `${what} (colours)`).toEqual([]);
   // eslint-disable-next-line no-control-regex -- the escape sequences are what it removes
-  expectTextPlan(coloured.stdout.replace(/\u001b\[[0-9;]*m/g, ''), plan.changes.length, `${what} (colours)`);
-  expectNoRaw({ ...coloured, stdout: coloured.stdout.replace(/\u001b\[[0-9;]*m/g, '') }, `${what} (colours)`);
+  const uncoloured = coloured.stdout.replace(/\u001b\[[0-9;]*m/g, '');
+  expectTextPlan(uncoloured, plan.changes.length, `${what} (colours)`);
+  expectNoRaw({ ...coloured, stdout: uncoloured }, `${what} (colours)`);
   const md = await w.cli(['plan', '-c', file, '--format', 'markdown'], ENV);
   expect(md.code, md.stderr).toBe(0);
   expectNoRaw(md, `${what} (markdown)`);
