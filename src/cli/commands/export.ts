@@ -4,7 +4,7 @@ import leven from 'leven';
 import { schemaPath } from '../../config/schema.js';
 import { exportConfig, ExportSelectionError, toYaml, type ExportSelection } from '../../export/export.js';
 import { kinds } from '../../kinds/index.js';
-import { exportable, formatDiagnostic, scopeTypeOfWord } from '../../model/index.js';
+import { exportable, exportedServerWide, formatDiagnostic, scopeTypeOfWord } from '../../model/index.js';
 import { connect, type ServerOptions } from '../context.js';
 import { checkWritable, writeOutputFile } from '../files.js';
 import { UserError, EXIT, type Output } from '../output.js';
@@ -57,7 +57,7 @@ export function parseIncludes(includes: string[] | undefined): ExportSelection {
     else if (type) (sel.scopes[type] ??= []).push(inc);
     else throw new UserError(`--include "${inc}" is not a kind, a repository or an organisation: expected a kind (${kindKeys.join(', ')}), OWNER/REPO (globs allowed) or an organisation name`);
   }
-  const serverWide = kinds.filter((k) => k.scopeType === 'server' && exportable(k)).map((k) => k.configKey);
+  const serverWide = kinds.filter((k) => exportedServerWide(k) && exportable(k)).map((k) => k.configKey);
   if (!Object.values(sel.scopes).some((names) => names.length) && !sel.kinds.some((k) => serverWide.includes(k)))
     throw new UserError(`export needs, besides kinds of repositories, at least one --include OWNER/REPO (globs allowed), --include ORG, or --include ${serverWide.join('|')}; or no --include at all, for everything`);
   return sel;
