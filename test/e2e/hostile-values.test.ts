@@ -112,6 +112,14 @@ interface Target {
   value: string;
 }
 
+/** Whether the seed gives the scope at `path` (repos, "acme/widgets") objects of a section (issues): those a kind reads only by name. */
+function seededIn(path: (string | number)[], section: string): boolean {
+  const [type, name] = path;
+  const scopes = (EVERY_KIND as Record<string, unknown>)[String(type)];
+  const entry = Array.isArray(scopes) ? (scopes as { name?: string }[]).find((s) => s.name === name) : undefined;
+  return Array.isArray((entry as Record<string, unknown> | undefined)?.[section]) && ((entry as Record<string, unknown[]>)[section]!.length > 0);
+}
+
 /** Every object of a kind in the config (the pattern's * taken over the keys or indexes there, or over the objects named for the kinds export leaves out). */
 function objectsAt(config: unknown, kind: Kind): (string | number)[][] {
   const walk = (node: unknown, pattern: string[], path: (string | number)[]): (string | number)[][] => {
@@ -119,7 +127,8 @@ function objectsAt(config: unknown, kind: Kind): (string | number)[][] {
     const [head, ...rest] = pattern;
     if (head !== EACH) {
       const next = (node as Record<string, unknown> | undefined)?.[head!];
-      if (next === undefined && rest.length === 1 && rest[0] === EACH && EVERY_KIND_NAMED[kind.name]) return EVERY_KIND_NAMED[kind.name]!.map((k) => [...path, head!, k.replace(/^#/, '')]);
+      if (next === undefined && rest.length === 1 && rest[0] === EACH && EVERY_KIND_NAMED[kind.name] && seededIn(path, head!))
+        return EVERY_KIND_NAMED[kind.name]!.map((k) => [...path, head!, k.replace(/^#/, '')]);
       return next === undefined ? [] : walk(next, rest, [...path, head!]);
     }
     if (Array.isArray(node)) return node.flatMap((v, i) => walk(v, rest, [...path, i]));
