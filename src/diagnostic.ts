@@ -1,10 +1,11 @@
 /**
  * The one shape of a problem forgeform reports, whoever finds it (config loading, scope resolution, a
  * kind's checks, the planner, apply's check of a saved plan), and its one formatter. It sits beside
- * src/model (which re-exports it) rather than in it, and imports nothing: src/config reports diagnostics
- * too, and the model depends on src/config's types (KindContext.loaded), so a module in src/model would
- * close an import cycle between the two.
+ * src/model (which re-exports it) rather than in it, and imports only src/inert.ts: src/config reports
+ * diagnostics too, and the model depends on src/config's types (KindContext.loaded), so a module in
+ * src/model would close an import cycle between the two.
  */
+import { inert } from './inert.js';
 
 /** A place in a config file; line and col are 1-based. */
 export interface SourceLocation {
@@ -43,15 +44,20 @@ export function placeOf(d: Diagnostic): string | undefined {
   return d.line ? `${d.file}:${d.line}:${d.col ?? 0}` : d.file;
 }
 
-/** What the diagnostic says without its place: `resource: message: hint`, each part when present. */
+/**
+ * What the diagnostic says without its place: `resource: message: hint`, each part when present. One
+ * line, made inert (src/inert.ts): a message quotes names and values of the server and the config,
+ * and a line break or an escape sequence in one of them must not print a line of its own (a forged
+ * plan line under the error) or redraw the lines above.
+ */
 export function describeDiagnostic(d: Diagnostic): string {
-  return [d.resource, d.message, d.hint].filter((part) => part !== undefined && part !== '').join(': ');
+  return inert([d.resource, d.message, d.hint].filter((part) => part !== undefined && part !== '').join(': '));
 }
 
-/** The one printed form: `file:line:col: resource: message: hint`, each part when present. */
+/** The one printed form: `file:line:col: resource: message: hint`, each part when present; one inert line. */
 export function formatDiagnostic(d: Diagnostic): string {
   const place = placeOf(d);
-  return place === undefined ? describeDiagnostic(d) : `${place}: ${describeDiagnostic(d)}`;
+  return place === undefined ? describeDiagnostic(d) : `${inert(place)}: ${describeDiagnostic(d)}`;
 }
 
 /** The diagnostic placed where `locate` finds its config path (when it has one and is not placed yet). */

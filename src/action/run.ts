@@ -2,7 +2,7 @@ import * as core from '@actions/core';
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Plan } from '../plan/types.js';
-import { htmlText, mdCodeBlock, mdText } from '../render/inert.js';
+import { htmlText, inert, mdCodeBlock, mdText } from '../render/inert.js';
 import { ActionFailure, ActionRun, differs, oneLine, PlanFailure, type PlanRun } from './action-run.js';
 import { CLI_EXIT } from './cli.js';
 import { stickyBody, upsertStickyComment } from './comment.js';
@@ -78,7 +78,7 @@ async function planCommand(a: ActionRun): Promise<void> {
     const res = await upsertStickyComment(a.forge('comment: true'), pr, a.marker(), await a.me(), stickyBody(a.marker(), [recordLine(record)], a.secrets.redact(md)));
     core.info(`${res.created ? 'Created' : 'Updated'} the plan comment ${res.id} on pull request #${pr}.`);
   }
-  if (p.code === CLI_EXIT.unsafe) throw new ActionFailure(`The plan is unsafe: ${p.plan.unsafe.join('; ')}. apply will refuse it without force: true.`);
+  if (p.code === CLI_EXIT.unsafe) throw new ActionFailure(`The plan is unsafe: ${inert(p.plan.unsafe.join('; '))}. apply will refuse it without force: true.`);
 }
 
 // ---- apply ---------------------------------------------------------------------------------------
@@ -189,7 +189,7 @@ const lastLine = (stdout: string) => stdout.trimEnd().split('\n').at(-1) ?? '';
 function finishApply(a: ActionRun, now: PlanRun, run: { code: number; stdout: string }): void {
   const last = lastLine(run.stdout);
   a.outputs({ 'has-changes': String(differs(now.plan)), unsafe: String(now.plan.unsafe.length > 0), summary: now.plan.changes.length ? last : 'No changes.', 'plan-file': now.file, 'exit-code': String(run.code) });
-  if (run.code === CLI_EXIT.unsafe) throw new ActionFailure(`Refused an unsafe plan: ${now.plan.unsafe.join('; ')}. Set force: true to apply it anyway.`);
+  if (run.code === CLI_EXIT.unsafe) throw new ActionFailure(`Refused an unsafe plan: ${inert(now.plan.unsafe.join('; '))}. Set force: true to apply it anyway.`);
   if (run.code !== CLI_EXIT.ok) throw new ActionFailure(`forgeform apply failed (exit ${run.code}): ${last}`);
 }
 

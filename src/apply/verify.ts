@@ -13,6 +13,7 @@ import type { Change, Plan } from '../model/index.js';
 import { scopeNow } from '../scopes/now.js';
 import { isSecret } from '../secret.js';
 import { summaryOf } from './plan-shape.js';
+import { quote } from '../inert.js';
 
 export interface VerifiedPlan {
   /** The plan as apply will run it: recomputed requests, notes, summary and unsafe reasons. */
@@ -78,7 +79,8 @@ export async function verifySavedPlan(plan: Plan, client: GiteaClient, kinds: Ap
 
 /** 1. One group per kind and scope, in the order kinds are planned (issues see the labels as the plan leaves them). */
 async function groupStep(v: Verifying): Promise<Group[]> {
-  const planned = new Set(v.plan.changes.map((c) => c.id));
+  // Only a create makes a scope: an organisation's or a repository's update is of one that exists, whose objects are read.
+  const planned = new Set(v.plan.changes.filter((c) => c.action === 'create').map((c) => c.id));
   const creationId = scopeCreationIds(v.kinds);
   const groups: Group[] = [];
   for (const kind of planningOrder(v.kinds)) {
@@ -141,7 +143,7 @@ function objectNow(c: Change, intent: Intent, matches: CurrentObject[], kind: Ap
 function staleness(now: CurrentObject | undefined, c: Change, intent: Intent, current: CurrentObject[] = []): string {
   // The old name is gone and the new one is there: the plan was applied already, or another run or a human renamed it.
   if (!now && intent.from !== undefined && current.some((o) => o.key === c.key))
-    return `"${intent.from}" was already renamed to "${c.key}" on the server since the plan was made (by an apply of this plan, another run or by hand), so nothing of this change was sent (stale plan)`;
+    return `${quote(intent.from)} was already renamed to ${quote(c.key)} on the server since the plan was made (by an apply of this plan, another run or by hand), so nothing of this change was sent (stale plan)`;
   if (!now) return 'no longer exists on the server (stale plan)';
   return c.precondition.digest ? 'changed on the server since the plan was made (stale plan)' : 'exists on the server since the plan was made (stale plan)';
 }
@@ -196,7 +198,7 @@ function tookFacts(v: Verifying, g: GroupNow, c: Change, facts: ChangeFacts | un
   v.rebuilt.set(c.id, { ...c, ...(notes.length ? { notes } : { notes: undefined }) });
   if (!facts?.affects || v.refused.has(c.id)) return;
   const then = c.precondition.affects ?? 0;
-  if (facts.affects.count !== then) v.refused.set(c.id, { message: `${g.kind.title} "${c.key}" ${facts.affects.what} now, ${then} when the plan was made (stale plan)`, hint: STALE });
+  if (facts.affects.count !== then) v.refused.set(c.id, { message: `${g.kind.title} ${quote(c.key)} ${facts.affects.what} now, ${then} when the plan was made (stale plan)`, hint: STALE });
   else v.affects.push({ change: v.rebuilt.get(c.id)!, ...facts.affects });
 }
 

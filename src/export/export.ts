@@ -1,13 +1,13 @@
 import { Document, isScalar, visit } from 'yaml';
 import type { Config } from '../config/types.js';
 import { isApiError, type GiteaClient } from '../gitea/client.js';
-import { exportable, formatDiagnostic, scopeCreationIds, type CurrentObject, type ExportingKind, type KindExport, type KindMeta, type KindReading, type ScopeNames, type ServerInfo } from '../model/index.js';
+import { exportable, exportedServerWide, formatDiagnostic, scopeCreationIds, type CurrentObject, type DesiredObject, type ExportingKind, type KindExport, type KindMeta, type KindReading, type ScopeNames, type ServerInfo } from '../model/index.js';
 import { availableFieldsOf, kindUnavailable } from '../plan/availability.js';
 import { makeScopeContext } from '../plan/planner.js';
 import { policyOf } from '../plan/safety.js';
 import { discoverScopes, scopeEntry, scopesConfig } from '../scopes/discover.js';
 import { resolveScopes, type ScopeProblem } from '../scopes/resolve.js';
-import { hasUnsafe } from '../inert.js';
+import { hasUnsafe, inertLines } from '../inert.js';
 
 export interface ExportSelection {
   /**
@@ -42,11 +42,12 @@ export interface ExportResult {
  */
 export async function exportConfig(client: GiteaClient, kinds: (KindMeta & KindReading & KindExport)[], sel: ExportSelection, onProgress?: (d: number, t: number) => void, server?: ServerInfo): Promise<ExportResult> {
   const exported = kinds.filter(exportable);
-  const scoped = exported.filter((k) => k.scopeType !== 'server');
+  // Kinds of the scopes, and those whose objects are the scopes (see exportedServerWide).
+  const scoped = exported.filter((k) => !exportedServerWide(k));
   const anyScoped = scoped.some((k) => sel.kinds.includes(k.configKey));
   let chosen = sel.everything
     ? exported
-    : [...scoped.filter((k) => !anyScoped || sel.kinds.includes(k.configKey)), ...exported.filter((k) => k.scopeType === 'server' && sel.kinds.includes(k.configKey))];
+    : [...scoped.filter((k) => !anyScoped || sel.kinds.includes(k.configKey)), ...exported.filter((k) => exportedServerWide(k) && sel.kinds.includes(k.configKey))];
   const skipped: string[] = [];
   // A kind the release lacks has nothing to read: said once, and left out.
   for (const k of chosen) {
@@ -56,18 +57,22 @@ export async function exportConfig(client: GiteaClient, kinds: (KindMeta & KindR
   chosen = chosen.filter((k) => !kindUnavailable(k, server));
   const names = sel.everything ? await discoverScopes(client, skipped) : sel.scopes;
   const probe = scopesConfig(names, (type) => Object.fromEntries(chosen.filter((k) => k.scopeType === type).map((k) => [k.configKey, {}])));
-  const { scopes, problems } = await resolveScopes(probe, client, scopeCreationIds(kinds));
-  if (problems.length) throw new ExportSelectionError(problems);
   // Reading needs no configuration: the default policy (export deletes nothing).
   const ctx = makeScopeContext(client, policyOf(undefined, kinds), { readEverything: true }, { server });
-  const jobs = scopes.flatMap((rs) => chosen.filter((k) => k.scopeType === rs.scope.type).map((kind) => ({ kind, rs })));
+  // The scope resolution's GETs (a named repository) are the kinds' too: one request each.
+  const { scopes, problems } = await resolveScopes(probe, client, scopeCreationIds(kinds), undefined, (path, o) => ctx.cachedGet(path, o));
+  if (problems.length) throw new ExportSelectionError(problems);
+  /** A kind whose objects are scopes reads exactly those export writes: one declared object per scope, by its name. */
+  const named = (kind: ExportingKind): DesiredObject[] | undefined =>
+    kind.exportedWithScopes ? scopes.filter((s) => s.scope.type === kind.createsScope).map((s) => ({ key: s.scope.name, fields: {}, path: [] })) : undefined;
+  const jobs = scopes.flatMap((rs) => chosen.filter((k) => k.scopeType === rs.scope.type).map((kind) => ({ kind, rs, desired: named(kind) })));
   let done = 0;
   /** Everything the token can read: what it may not read is left out, and said so once per kind. */
   const refused = new Map<string, { scopes: string[]; reason: string }>();
   const read = await Promise.all(
     jobs.map(async (j) => {
       try {
-        return await j.kind.read(j.rs.scope, ctx);
+        return await j.kind.read(j.rs.scope, ctx, j.desired);
       } catch (e) {
         if (!sel.everything || !isApiError(e, 403)) throw e;
         const r = refused.get(j.kind.configKey) ?? { scopes: [], reason: `${e.status} ${e.serverMessage}` };
@@ -119,13 +124,14 @@ function exportServerKind(out: Config, kind: ExportingKind, objects: CurrentObje
 export function toYaml(config: Config, schema: string): string {
   const doc = new Document(config);
   // A name or value with a control, bidi or invisible character is written double-quoted: YAML escapes
-  // some of them there, and the output's net (src/render/inert.ts) escapes the rest as YAML does
-  // (\t, \u202e), where in a plain scalar it would change the value.
+  // some of them there (\n, \e, \0), and inertLines the rest as YAML does (\t, \u202e), which in a plain
+  // scalar would change the value. The file gets the same as stdout (whose net is inertOutput): a raw
+  // bidi control in a file someone reviews would reorder what they see.
   visit(doc, {
     Scalar(_key, node) {
       if (isScalar(node) && typeof node.value === 'string' && hasUnsafe(node.value)) node.type = 'QUOTE_DOUBLE';
     },
   });
   doc.commentBefore = ` yaml-language-server: $schema=${schema}\n Written by forgeform export.`;
-  return doc.toString({ lineWidth: 0, flowCollectionPadding: false });
+  return inertLines(doc.toString({ lineWidth: 0, flowCollectionPadding: false }));
 }

@@ -147,6 +147,7 @@ export interface Writing<T extends AnyKindTypes> {
 export interface Export<T extends AnyKindTypes> {
   toConfig?: (this: void, current: CurrentOf<T>) => Record<string, unknown>;
   exportInto?: KindExport['exportInto'];
+  exportedWithScopes?: KindExport['exportedWithScopes'];
 }
 
 /** A kind as it is written: its metadata, its facets, and how its state for one run starts. */

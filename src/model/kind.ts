@@ -332,6 +332,13 @@ export interface KindExport {
   toConfig?(current: CurrentObject): Record<string, unknown>;
   /** Kinds whose config section is not `config[configKey]` as a map (server-wide sections, one object per scope): puts the exported objects (by key) in place, in the whole config or the scope's entry. */
   exportInto?(config: Record<string, unknown>, objects: Record<string, Record<string, unknown>>): void;
+  /**
+   * Its objects are the scopes export writes (a kind with `createsScope`: repositories): export reads
+   * exactly the scopes of that type it exports (read's `desired` names them, so no list of the whole
+   * server is made for a selection), chooses it with the kinds of those scopes (`--include` of its
+   * config key, or no kind of a scope named), and its exportInto puts each object in its scope's entry.
+   */
+  exportedWithScopes?: boolean;
 }
 
 /**

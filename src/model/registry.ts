@@ -103,3 +103,11 @@ export function declaredAt(kind: KindMeta): ConfigPath {
 export function exportable<K extends KindMeta & KindReading & KindExport>(kind: K): kind is K & ExportingKind {
   return kind.toConfig !== undefined;
 }
+
+/**
+ * Whether export reads a kind server-wide, only when it is named or nothing is selected (users, orgs,
+ * hooks, runners), rather than with the scopes it writes (repositories: KindExport.exportedWithScopes).
+ */
+export function exportedServerWide(kind: KindMeta & KindExport): boolean {
+  return kind.scopeType === 'server' && kind.exportedWithScopes !== true;
+}

@@ -2,6 +2,7 @@
 // key), by `previously` (a rename), or by the kind's choice among several objects of one name.
 import type { CurrentObject, DesiredObject } from '../model/index.js';
 import { resourceOf, sourceOfScopePath, type Planning, type ScopePlan } from './planning.js';
+import { quote } from '../inert.js';
 
 /** A declared object and the server object it stands for. */
 export interface Match {
@@ -83,7 +84,7 @@ function renameSource(p: Planning, sp: ScopePlan, d: DesiredObject): { current?:
   for (const old of d.previously ?? []) {
     const olds = (sp.byKey.get(old) ?? []).filter((o) => !sp.consumed.has(o));
     if (olds.length > 1) {
-      p.warnings.push(`${resourceOf(sp.kind, old, sp.scope)}: ${olds.length} objects with this name exist; forgeform does not rename any of them to "${d.key}"`);
+      p.warnings.push(`${resourceOf(sp.kind, old, sp.scope)}: ${olds.length} objects with this name exist; forgeform does not rename any of them to ${quote(d.key)}`);
       olds.forEach((o) => sp.consumed.add(o));
       return {};
     }

@@ -3,6 +3,7 @@
 // the facts and the policy into reasons. octoDNS works the same way (its Plan owns the thresholds).
 import type { Config } from '../config/types.js';
 import type { Change, KindMeta, PlanPolicy } from '../model/index.js';
+import { inert, quote } from '../inert.js';
 
 /** The policy when the config says nothing: a saved plan can never be looser than this without --force. */
 export const DEFAULT_POLICY: Readonly<Pick<PlanPolicy, 'max_deletes' | 'max_delete_fraction'>> = { max_deletes: 10, max_delete_fraction: 0.3 };
@@ -69,8 +70,8 @@ function deletionReasons(facts: SafetyFacts, limits: Pick<PlanPolicy, 'max_delet
 /** The safety of a plan under a policy. */
 export function assessSafety(facts: SafetyFacts, policy: PlanPolicy): SafetyVerdict {
   const unsafe = deletionReasons(facts, policy, (f) => `policy.${f}`);
-  for (const a of facts.affects) if (a.count > 0) unsafe.push(`${facts.title(a.change.kind)} "${a.change.key}"${where(a.change.scope)} ${a.what}`);
-  const forbidden = facts.guards.map((g) => `${facts.title(g.change.kind)} "${g.change.key}"${where(g.change.scope)}: ${g.reason}`);
+  for (const a of facts.affects) if (a.count > 0) unsafe.push(`${facts.title(a.change.kind)} ${quote(a.change.key)}${where(a.change.scope)} ${a.what}`);
+  const forbidden = facts.guards.map((g) => `${facts.title(g.change.kind)} ${quote(g.change.key)}${where(g.change.scope)}: ${inert(g.reason)}`);
   return { unsafe, forbidden };
 }
 

@@ -61,7 +61,7 @@ export function renderPlanText(plan: Plan, c: Colors, kindTitle: KindTitle = raw
   if (plan.warnings.length) lines.push('');
   for (const d of plan.drift ?? []) lines.push(c.yellow(`Differs: ${inert(d)}`));
   if (plan.drift?.length) lines.push('');
-  for (const w of plan.withheld ?? []) lines.push(c.red(`Not planned: ${w}`));
+  for (const w of plan.withheld ?? []) lines.push(c.red(`Not planned: ${inert(w)}`));
   if (plan.withheld?.length) lines.push('');
   if (plan.changes.length === 0) {
     lines.push(plan.withheld?.length ? c.red(NO_CHANGES_BUT_WITHHELD) : plan.drift?.length ? c.yellow(NO_CHANGES_BUT_DRIFT) : c.green('No changes. The server matches the configuration.'));

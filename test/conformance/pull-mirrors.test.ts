@@ -86,6 +86,15 @@ export const FACTS: Fact[] = [
     },
   },
   {
+    id: 'original_url is the address as sent with only its user info dropped (Go url.Parse, User = nil, String): the host keeps its case and port',
+    cite: 'migrate.go OriginalURL: form.CloneAddr (Gitea v1.21.11 l.176, v1.25.4 l.179; Forgejo v7.0.16 l.176); convert/repository.go OriginalURL: repo.SanitizedOriginalURL() (v1.21.11 l.187, v1.25.4 l.199, main l.207); models/repo/repo.go SanitizedOriginalURL (v1.25.4 l.255-261); modules/util/url.go SanitizeURL (v1.21.11 l.43-50)',
+    expected: (f) => (on(f, REFUSES_URL_CREDENTIALS) ? 422 : 'https://Example.COM:8443/team/Inline.git'),
+    async observe(h) {
+      const r = await migrate(h, { clone_addr: 'https://bot:pw-Lm3@Example.COM:8443/team/Inline.git' });
+      return r.status === 201 ? r.json.original_url : r.status;
+    },
+  },
+  {
     id: 'an ssh source is refused for a migration (only push mirrors take ssh): 422',
     cite: 'services/migrations/migrate.go IsMigrateURLAllowed (Forgejo v11.0.15 l.83-85: `!isPushMirror && u.Scheme == "ssh"`; Gitea v1.21.11 services/migrations/migrate.go: http, https, git only; Forgejo v9.0.0 and v10.0.0 l.74 take ssh for migrations too, not played); migrate.go handleRemoteAddrError IsURLError (v1.21.11 l.258-259)',
     expected: () => 422,

@@ -19,7 +19,7 @@ describe('export of a server with objects of every kind', () => {
     expect(exported.code, exported.stderr).toBe(0);
     const text = readFileSync(out, 'utf8');
     for (const kind of kinds.filter(exportable)) expect(text, kind.name).toMatch(new RegExp(`^\\s*${kind.configKey}:`, 'm'));
-    for (const name of ['alice:', 'acme:', 'acme/widgets:', 'org-bug:', 'bug:', 'main:', 'v*:', 'public_members:', 'https://ci.example.com/hook', 'https://ci.example.com/widgets', 'https://hooks.slack.example.com/acme', 'runner-1:', 'https://mirror.example.com/acme/widgets.git', 'ORG_TOKEN:', 'REGISTRY:', 'DEPLOY_KEY:', 'DEPLOY_ENV:']) expect(text).toContain(name);
+    for (const name of ['alice:', 'acme:', 'acme/widgets:', 'org-bug:', 'bug:', 'main:', 'v*:', 'public_members:', 'https://ci.example.com/hook', 'https://ci.example.com/widgets', 'https://hooks.slack.example.com/acme', 'runner-1:', 'https://mirror.example.com/acme/widgets.git', 'from: https://code.example.com/upstream/tools.git', 'interval: 12h0m0s', 'ORG_TOKEN:', 'REGISTRY:', 'DEPLOY_KEY:', 'DEPLOY_ENV:']) expect(text).toContain(name);
     // Secrets are exported as ${NAME} references (their values cannot be read): the user sets them before planning.
     expect(text).toContain('value: ${DEPLOY_KEY}');
 

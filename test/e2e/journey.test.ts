@@ -21,11 +21,8 @@ afterEach(async () => {
   w = undefined;
 });
 
-/**
- * The kinds export leaves out by design: repositories are the scopes the export writes (their
- * settings are repo_settings), and issues are content, not configuration.
- */
-const NOT_EXPORTED = ['repo', 'issue'];
+/** The kinds export leaves out by design: issues are content, not configuration. */
+const NOT_EXPORTED = ['issue'];
 
 const served = (flavour: Flavour) => (kind: (typeof kinds)[number]) => serverHas({ flavour: flavour.fork, version: flavour.version.replace(/\+.*/, '') }, kind.availability);
 
@@ -42,6 +39,9 @@ describe.each(FLAVOURS.map((f) => [f.name, f] as const))('the journey on %s', (n
       if (served(flavour)(kind)) expect(text, kind.name).toMatch(new RegExp(`^\\s*${kind.configKey}:`, 'm'));
       else expect(exported.stdout + exported.stderr, kind.name).toContain(`Warning: ${kind.configKey}: not exported, ${kind.configKey} need`);
     }
+    // The repository kind's objects are the repositories: the pull mirror's entry says what it mirrors and how often.
+    expect(text).toContain('  acme/upstream:\n    mirror:\n      from: https://code.example.com/upstream/tools.git\n      interval: 12h0m0s\n');
+    expect(text.match(/^ {4}mirror:/gm)).toHaveLength(1);
     w.sandbox.clearRequests();
     const plan = await w.cli(['plan', '-c', out, '--detailed-exitcode'], { ORG_TOKEN: 'org-token-value', DEPLOY_KEY: 'deploy-key-value' });
     expect(plan.stderr).not.toMatch(/error/i);

@@ -3,9 +3,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import { FLAVOURS } from '../../src/sandbox/flavours/flavour.js';
 import type { SeedFile } from '../../src/sandbox/index.js';
-import { bodyOf, requestsTo, writes, world, type World } from './helpers.js';
+import { startMisbehavingProxy, type MisbehavingProxy, type ProxiedRequest } from '../support/misbehaving-proxy.js';
+import { bodyOf, calls, requestsTo, writes, world, type World } from './helpers.js';
 
 const PASSWORD = 'pull"mirr\\ör-Tk29';
 const env = { UPSTREAM_TOKEN: PASSWORD };
@@ -44,7 +46,12 @@ interface ApiRepo {
 }
 
 let w: World;
-afterEach(async () => w?.sandbox.close());
+let proxy: MisbehavingProxy | undefined;
+afterEach(async () => {
+  await proxy?.close();
+  proxy = undefined;
+  await w?.sandbox.close();
+});
 
 function expectNoPassword(what: string, text: string): void {
   for (const form of [PASSWORD, JSON.stringify(PASSWORD).slice(1, -1), 'mirr\\ör', 'mirr\\\\ör']) expect(text.includes(form), `${what} holds the password`).toBe(false);
@@ -145,5 +152,114 @@ repos:
     expectNoPassword('apply output', apply.stdout + apply.stderr);
     expect((await w.api('GET', 'repos/acme/tools')).status).toBe(404);
     expect(requestsTo(w.sandbox, 'POST', 'repos/acme/tools/labels')).toEqual([]);
+  });
+});
+
+/** A mirror made with its credentials in the address (Gitea takes them; Forgejo 11+ refuses them over the API, not in a seed). */
+const SECRET = 's3cret-Pq71';
+const withCredentials = seed({ repos: [{ name: 'acme/plain' }, { name: 'acme/upstream-copy', mirror: { from: `https://mirror-bot:${SECRET}@code.example.com/upstream/copy.git`, interval: '24h' } }] });
+const EXPORTED_MIRROR = '  acme/upstream-copy:\n    mirror:\n      from: https://code.example.com/upstream/copy.git\n      interval: 24h0m0s\n';
+
+describe('export of pull mirrors', () => {
+  for (const flavour of FLAVOURS) {
+    it(`${flavour.name}: writes each mirror's source (without credentials) and interval, selected or not; planning the file changes nothing`, async () => {
+      w = await world(withCredentials, { flavour: flavour.name });
+      for (const [i, selection] of [[], ['--include', 'acme/upstream-copy'], ['--include', 'acme/*']].entries()) {
+        const out = join(w.dir, `exported-${i}.yaml`);
+        const exported = await w.cli(['export', '-o', out, ...selection]);
+        expect(exported.code, exported.stderr).toBe(0);
+        const text = readFileSync(out, 'utf8');
+        expect(text, selection.join(' ')).toContain(EXPORTED_MIRROR);
+        // Only the mirror has a mirror: entry; the write-only user name and password are never written.
+        expect(text.match(/^ {4}mirror:/gm)).toHaveLength(1);
+        expect(text).not.toMatch(/username|password|mirror-bot/);
+        for (const t of [text, exported.stdout, exported.stderr]) expect(t).not.toContain(SECRET);
+
+        w.sandbox.clearRequests();
+        const plan = await w.cli(['plan', '-c', out, '--detailed-exitcode']);
+        expect(plan.stdout + plan.stderr, selection.join(' ')).toContain('No changes');
+        expect(plan.stderr).not.toMatch(/warning|error/i);
+        expect(plan.code).toBe(0);
+        expect(writes(w.sandbox)).toEqual([]);
+      }
+    });
+  }
+
+  it('--include repos writes only the mirrors of the repositories selected, from the GET of each (no list of every repository)', async () => {
+    w = await world(withCredentials);
+    const exported = await w.cli(['export', '--include', 'repos', '--include', 'acme/upstream-copy']);
+    expect(exported.code, exported.stderr).toBe(0);
+    expect(exported.stdout).toContain(`version: 1\nrepos:\n${EXPORTED_MIRROR}`);
+    expect(exported.stdout).not.toContain('acme/plain');
+    expect(calls(w.sandbox).filter((c) => c.startsWith('GET repos/acme/upstream-copy'))).toEqual(['GET repos/acme/upstream-copy']);
+    expect(calls(w.sandbox).filter((c) => /repos\/search|orgs\/acme\/repos|admin\/users\/.*\/repos/.test(c))).toEqual([]);
+  });
+});
+
+describe('an exported pull mirror applied where the repository is missing', () => {
+  it('is made again as a mirror of its source, with its interval (not as an empty repository); then the plan is empty', async () => {
+    w = await world(withCredentials);
+    const out = join(w.dir, 'backup.yaml');
+    const exported = await w.cli(['export', '-o', out, '--include', 'acme/upstream-copy']);
+    expect(exported.code, exported.stderr).toBe(0);
+    const lost = await world(seed({ repos: [{ name: 'acme/plain' }] }));
+    try {
+      const env = { FORGEFORM_URL: lost.sandbox.url };
+      const apply = await w.cli(['apply', '-c', out, '--yes'], env);
+      expect(apply.code, apply.stdout + apply.stderr).toBe(0);
+      expect(bodyOf(lost.sandbox, 'POST', 'repos/migrate')).toEqual({ clone_addr: 'https://code.example.com/upstream/copy.git', repo_owner: 'acme', repo_name: 'upstream-copy', mirror: true, service: 'git', mirror_interval: '24h0m0s' });
+      const made = (await lost.api<ApiRepo>('GET', 'repos/acme/upstream-copy')).body;
+      expect([made.mirror, made.mirror_interval, made.original_url]).toEqual([true, '24h0m0s', 'https://code.example.com/upstream/copy.git']);
+      const again = await w.cli(['plan', '-c', out, '--detailed-exitcode'], env);
+      expect(again.code, again.stdout + again.stderr).toBe(0);
+    } finally {
+      await lost.sandbox.close();
+    }
+  });
+});
+
+/** The answers of a repository (single or in a list) with `patch` over them: a hostile or broken server. */
+function answering(name: string, patch: Record<string, unknown>) {
+  const edit = (b: unknown): unknown =>
+    Array.isArray(b) ? b.map(edit) : b && typeof b === 'object' && (b as { full_name?: unknown }).full_name === name ? { ...b, ...patch } : b;
+  return (r: ProxiedRequest) => (r.method === 'GET' && (r.path === `repos/${name}` || r.path.endsWith('/repos')) ? { type: 'rewrite' as const, edit } : undefined);
+}
+
+describe('export of a pull mirror from a hostile server', () => {
+  it('strips credentials the server answers in original_url: the secret is in no file, output or error, and the file plans no change', async () => {
+    w = await world(seed());
+    proxy = await startMisbehavingProxy(w.sandbox.url, answering('acme/upstream-copy', { original_url: `https://user:${SECRET}@host.example.com/x.git` }));
+    const env = { FORGEFORM_URL: proxy.url };
+    for (const selection of [[], ['--include', 'acme/upstream-copy']]) {
+      const out = join(w.dir, `hostile-${selection.length}.yaml`);
+      const toFile = await w.cli(['export', '-o', out, ...selection], env);
+      const toStdout = await w.cli(['export', ...selection], env);
+      expect([toFile.code, toStdout.code], toFile.stderr + toStdout.stderr).toEqual([0, 0]);
+      const text = readFileSync(out, 'utf8');
+      expect(text).toContain('    mirror:\n      from: https://host.example.com/x.git\n      interval: 24h0m0s\n');
+      for (const t of [text, toFile.stdout, toFile.stderr, toStdout.stdout, toStdout.stderr]) expect(t).not.toContain(SECRET);
+      const plan = await w.cli(['plan', '-c', out, '--detailed-exitcode'], env);
+      expect(plan.code, plan.stdout + plan.stderr).toBe(0);
+      expect(plan.stdout + plan.stderr).not.toContain(SECRET);
+    }
+  });
+
+  it('writes a source and interval with line breaks and control characters inertly: double-quoted, read back as answered, no key added', async () => {
+    const from = 'https://code.example.com/x.git\n    evil: true\n#\u001b[2J \u202egnp.exe\u0000';
+    const interval = '12h\r\n      injected: 1\u0007';
+    w = await world(seed());
+    proxy = await startMisbehavingProxy(w.sandbox.url, answering('acme/upstream-copy', { original_url: from, mirror_interval: interval }));
+    const out = join(w.dir, 'hostile.yaml');
+    const toFile = await w.cli(['export', '-o', out, '--include', 'acme/upstream-copy'], { FORGEFORM_URL: proxy.url });
+    const toStdout = await w.cli(['export', '--include', 'acme/upstream-copy'], { FORGEFORM_URL: proxy.url });
+    expect([toFile.code, toStdout.code], toFile.stderr + toStdout.stderr).toEqual([0, 0]);
+    for (const text of [readFileSync(out, 'utf8'), toStdout.stdout]) {
+      // eslint-disable-next-line no-control-regex -- finding these characters is the point
+      for (const line of text.split('\n')) expect(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e]/.test(line), JSON.stringify(line)).toBe(false);
+      const repo = (parse(text) as { repos: Record<string, Record<string, unknown>> }).repos['acme/upstream-copy']!;
+      expect(repo.mirror).toEqual({ from, interval });
+      expect(Object.keys(repo)).not.toContain('evil');
+      expect(text).not.toMatch(/^\s*(evil|injected):/m);
+    }
   });
 });

@@ -73,3 +73,22 @@ orgs:
     expect(calls(w.sandbox).filter((c) => c === 'GET orgs/solo')).toHaveLength(1);
   });
 });
+
+describe('export of repositories with a pull mirror', () => {
+  const mirrored = { ...seed, repos: [...seed.repos, { name: 'acme/upstream', mirror: { from: 'https://code.example.com/upstream.git', interval: '8h' } }] };
+  /** How often each repository was read on its own (GET repos/OWNER/NAME). */
+  const repoGets = (w: World) => calls(w.sandbox).filter((c) => /^GET repos\/[^/]+\/[^/]+$/.test(c)).sort();
+
+  it('reads each repository once, whether named or found by listing its owner: the mirror is in the answer the settings read', async () => {
+    w = await world(mirrored);
+    const named = await w.cli(['export', '--include', 'acme/upstream', '--include', 'acme/widgets']);
+    expect(named.code, named.stderr).toBe(0);
+    expect(named.stdout).toContain('mirror:\n      from: https://code.example.com/upstream.git\n      interval: 8h0m0s');
+    expect(repoGets(w)).toEqual(['GET repos/acme/upstream', 'GET repos/acme/widgets']);
+    w.sandbox.clearRequests();
+    const all = await w.cli(['export']);
+    expect(all.code, all.stderr).toBe(0);
+    expect(all.stdout).toContain('mirror:\n      from: https://code.example.com/upstream.git');
+    expect(repoGets(w)).toEqual(['GET repos/acme/gadgets', 'GET repos/acme/upstream', 'GET repos/acme/widgets']);
+  });
+});

@@ -2,7 +2,7 @@ import type { SeedFile } from '../../src/sandbox/index.js';
 
 /**
  * A sandbox seed with objects of every kind forgeform manages: users, an organisation with a label,
- * a team with a member and a repository, a public member, a repository with a label, a collaborator, a branch protection, a tag protection, a milestone, an issue, a push mirror and a webhook,
+ * a team with a member and a repository, a public member, a repository with a label, a collaborator, a branch protection, a tag protection, a milestone, an issue, a push mirror and a webhook, a pull mirror,
  * Actions secrets and variables of both, an organisation webhook, an admin webhook and an
  * Actions runner. The registry contract test and the export round trip use it; a new kind adds its
  * objects here.
@@ -40,6 +40,8 @@ export const EVERY_KIND: SeedFile = {
       push_mirrors: [{ remote_address: 'https://mirror.example.com/acme/widgets.git', interval: '8h', sync_on_commit: true }],
       hooks: [{ type: 'gitea', config: { url: 'https://ci.example.com/widgets', content_type: 'form' }, events: ['push', 'pull_request'], branch_filter: 'main', active: true }],
     },
+    // A pull mirror (the repository kind): export writes its source and interval.
+    { name: 'acme/upstream', mirror: { from: 'https://code.example.com/upstream/tools.git', interval: '12h' } },
   ],
   hooks: [{ type: 'gitea', config: { url: 'https://ci.example.com/hook', content_type: 'json', is_system_webhook: true }, events: ['push'], active: true }],
   actions: { runners: [{ name: 'runner-1' }] },
@@ -50,4 +52,4 @@ export const EVERY_KIND: SeedFile = {
  * The kinds that read only the objects a config names (one GET each), by kind name: the names of
  * their objects in EVERY_KIND, which the registry contract test reads them by.
  */
-export const EVERY_KIND_NAMED: Record<string, string[]> = { repo: ['acme/widgets'], issue: ['#1'] };
+export const EVERY_KIND_NAMED: Record<string, string[]> = { repo: ['acme/widgets', 'acme/upstream'], issue: ['#1'] };

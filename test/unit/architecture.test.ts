@@ -33,7 +33,9 @@ const KIND_NAMES_LEFT: Record<string, number> = {};
  * limits, the seeded random source and Go's durations ({@link SANDBOX_USES}).
  */
 const LAYERS: readonly (readonly string[])[] = [
-  ['diagnostic', 'go-duration', 'inert', 'random', 'version'],
+  // Every message is made inert where it is formed (a diagnostic is one line, whatever its values hold).
+  ['inert'],
+  ['diagnostic', 'go-duration', 'random', 'version'],
   ['secret'],
   ['config', 'gitea'],
   ['model'],

@@ -15,6 +15,7 @@ import { checkServer, makeClient } from '../context.js';
 import { interruptedSummary, NOT_STARTED, SIGNAL_EXIT, stopOnSignals } from '../interrupt.js';
 import { EXIT, UserError, type Output } from '../output.js';
 import { computePlan, printPlan, withheldLine, type PlanCommandOptions } from './plan.js';
+import { inert } from '../../render/inert.js';
 
 export interface ApplyCommandOptions extends PlanCommandOptions {
   yes?: boolean;
@@ -138,11 +139,11 @@ async function applyLocked(planFile: string | undefined, opts: ApplyCommandOptio
   const { plan } = prepared;
   if (plan.changes.length === 0) return reportWithheld(plan, out) ? EXIT.error : EXIT.ok;
   if (prepared.forbidden.length) {
-    out.stderr(out.err.red(`Refusing the plan: ${prepared.forbidden.join('; ')}. No flag lifts this: plan again.`));
+    out.stderr(out.err.red(`Refusing the plan: ${inert(prepared.forbidden.join('; '))}. No flag lifts this: plan again.`));
     return EXIT.unsafe;
   }
   if (plan.unsafe.length && !opts.force) {
-    out.stderr(out.err.red(`Refusing an unsafe plan: ${plan.unsafe.join('; ')}. Pass --force to apply it anyway.`));
+    out.stderr(out.err.red(`Refusing an unsafe plan: ${inert(plan.unsafe.join('; '))}. Pass --force to apply it anyway.`));
     return EXIT.unsafe;
   }
   if (!opts.yes && !planFile) {
@@ -195,7 +196,7 @@ async function prepareSavedPlan(planFile: string, opts: ApplyCommandOptions, out
 
 /** Objects the plan left out for a problem of their own: everything else is applied, and the run fails. */
 function reportWithheld(plan: Plan, out: Output): boolean {
-  for (const w of plan.withheld ?? []) out.stdout(`${out.out.red('✗')} Not applied: ${w}`);
+  for (const w of plan.withheld ?? []) out.stdout(`${out.out.red('✗')} Not applied: ${inert(w)}`);
   if (plan.withheld?.length) out.stderr(out.err.red(`${withheldLine(plan.withheld.length)}: not applied.`));
   return Boolean(plan.withheld?.length);
 }
@@ -229,8 +230,8 @@ async function applyChanges({ plan, client, server, scopes, refused }: Prepared,
   // Another apply at the same time may have created the same names: read again where we created.
   const beforeCheck = client.requestCount;
   const concurrent = await findConcurrentDuplicates(results, { client, kinds, policy: plan.policy, server, scopes });
-  for (const line of describeDuplicates(concurrent, kinds)) out.stdout(`${out.out.red('✗')} ${line}`);
-  for (const u of concurrent.unchecked) out.stderr(out.err.yellow(`warning: could not read the ${u.kind}s of ${u.scope} again to look for objects another run created at the same time: ${u.error}`));
+  for (const line of describeDuplicates(concurrent, kinds)) out.stdout(`${out.out.red('✗')} ${inert(line)}`);
+  for (const u of concurrent.unchecked) out.stderr(out.err.yellow(`warning: could not read the ${u.kind}s of ${u.scope} again to look for objects another run created at the same time: ${inert(u.error)}`));
   if (client.requestCount > beforeCheck) out.stderr(`${client.requestCount - beforeCheck} requests to read again where objects were created, for duplicates made by another run at the same time.`);
   if (stop.signal) return SIGNAL_EXIT[stop.signal];
   if (reportWithheld(plan, out)) return EXIT.error;

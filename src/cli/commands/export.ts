@@ -4,10 +4,11 @@ import leven from 'leven';
 import { schemaPath } from '../../config/schema.js';
 import { exportConfig, ExportSelectionError, toYaml, type ExportSelection } from '../../export/export.js';
 import { kinds } from '../../kinds/index.js';
-import { exportable, formatDiagnostic, scopeTypeOfWord } from '../../model/index.js';
+import { exportable, exportedServerWide, formatDiagnostic, scopeTypeOfWord } from '../../model/index.js';
 import { connect, type ServerOptions } from '../context.js';
 import { checkWritable, writeOutputFile } from '../files.js';
 import { UserError, EXIT, type Output } from '../output.js';
+import { inert } from '../../render/inert.js';
 
 export interface ExportCommandOptions extends ServerOptions {
   include?: string[];
@@ -56,7 +57,7 @@ export function parseIncludes(includes: string[] | undefined): ExportSelection {
     else if (type) (sel.scopes[type] ??= []).push(inc);
     else throw new UserError(`--include "${inc}" is not a kind, a repository or an organisation: expected a kind (${kindKeys.join(', ')}), OWNER/REPO (globs allowed) or an organisation name`);
   }
-  const serverWide = kinds.filter((k) => k.scopeType === 'server' && exportable(k)).map((k) => k.configKey);
+  const serverWide = kinds.filter((k) => exportedServerWide(k) && exportable(k)).map((k) => k.configKey);
   if (!Object.values(sel.scopes).some((names) => names.length) && !sel.kinds.some((k) => serverWide.includes(k)))
     throw new UserError(`export needs, besides kinds of repositories, at least one --include OWNER/REPO (globs allowed), --include ORG, or --include ${serverWide.join('|')}; or no --include at all, for everything`);
   return sel;
@@ -82,7 +83,7 @@ export async function exportCommand(opts: ExportCommandOptions, out: Output): Pr
       e.problems.map(({ path: [, key], ...p }) => (mayBeKind(key) && /does not exist/.test(p.message) ? unknownWord(key) : formatDiagnostic({ ...p, resource: `--include "${key}"` }))).join('\n'),
     );
   }
-  for (const s of result.skipped) out.stderr(out.err.yellow(`Warning: ${s}`));
+  for (const s of result.skipped) out.stderr(out.err.yellow(`Warning: ${inert(s)}`));
   const yaml = toYaml(result.config, schemaLink(opts.output));
   if (opts.output) {
     writeOutputFile(opts.output, yaml, '-o');

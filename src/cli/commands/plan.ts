@@ -14,6 +14,7 @@ import { EXIT, UserError, type Output } from '../output.js';
 import { narrowConfig } from '../../scopes/sections.js';
 import { parseShard, shardConfig } from '../shard.js';
 import { parseTargets } from '../targets.js';
+import { inert } from '../../render/inert.js';
 
 export interface PlanCommandOptions extends ServerOptions {
   config?: string[];
@@ -131,9 +132,9 @@ export async function computePlan(
     ...(large(loaded) ? { onPlanning: out.progress('Planning the declared objects') } : {}),
   });
   // Objects left out for their own problem are named too: fixing the errors alone would not plan them.
-  if (errors.length) throw new UserError(`${formatPlanErrors(errors)}${(plan.withheld ?? []).map((w) => `\n${w}`).join('')}\nPlanning failed: nothing was changed.`);
+  if (errors.length) throw new UserError(`${formatPlanErrors(errors)}${(plan.withheld ?? []).map((w) => `\n${inert(w)}`).join('')}\nPlanning failed: nothing was changed.`);
   // A guard's refusal is a plan that must never run, as apply refuses a saved one (exit 3): no flag lifts it.
-  if (forbidden.length) throw new UserError(`${forbidden.map((f) => `Refused: ${f}`).join('\n')}\nThe plan is refused: nothing was changed. No flag lifts this: change the configuration.`, EXIT.unsafe);
+  if (forbidden.length) throw new UserError(`${forbidden.map((f) => `Refused: ${inert(f)}`).join('\n')}\nThe plan is refused: nothing was changed. No flag lifts this: change the configuration.`, EXIT.unsafe);
   for (const selector of targetSelectors?.unmatched() ?? []) plan.warnings.push(`--target "${selector}" matches nothing the configuration declares: nothing is planned for it`);
   return { plan, client, loaded, server, scopes };
 }
@@ -159,7 +160,7 @@ export async function planCommand(opts: PlanCommandOptions, out: Output): Promis
   }
   out.stderr(`${client.requestCount} requests${client.retryCount ? ` (${client.retryCount} retried)` : ''}.`);
   if (plan.unsafe.length) {
-    out.stderr(out.err.red(`This plan is unsafe: ${plan.unsafe.join('; ')}. apply will refuse it without --force.`));
+    out.stderr(out.err.red(`This plan is unsafe: ${inert(plan.unsafe.join('; '))}. apply will refuse it without --force.`));
     return EXIT.unsafe;
   }
   if (plan.withheld?.length) {

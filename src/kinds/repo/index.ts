@@ -1,6 +1,7 @@
 import { orgKind } from '../org/index.js';
 import { userKind } from '../user/index.js';
 import { defineKind } from '../../model/index.js';
+import { exporting } from './export.js';
 import { writing } from './ops.js';
 import { planning } from './plan.js';
 import { reading } from './read.js';
@@ -12,7 +13,7 @@ import type { RepoTypes } from './types.js';
  * (POST /repos/migrate). Of an existing repository only a pull mirror's interval is compared (and
  * changed); repositories are never deleted. The change is `repo/server:/owner/name`, which the repository's
  * own kinds (labels, protections) wait for.
- * read.ts reads them, plan.ts checks them, ops.ts creates them.
+ * read.ts reads them, plan.ts checks them, ops.ts creates them, export.ts exports pull mirrors.
  */
 export const repoKind = defineKind<RepoTypes['config'], RepoTypes['server'], RepoTypes['prepared'], RepoTypes['run']>({
   name: 'repo',
@@ -28,8 +29,8 @@ export const repoKind = defineKind<RepoTypes['config'], RepoTypes['server'], Rep
   createsScope: 'repo',
   // A new repository's owner may be an organisation or user this plan creates.
   after: [orgKind.name, userKind.name],
-  // No export facet: export writes repositories as scopes, not as objects to create.
   ...reading,
   ...planning,
   ...writing,
+  ...exporting,
 });

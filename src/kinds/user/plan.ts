@@ -8,6 +8,7 @@ import { emailFacts, emailMoveRefusals } from './emails.js';
 import { fields, USER_SOURCE_ID } from './read.js';
 import type { DeclaredUser, DeclaredUserMeta, UserRun, UserTypes } from './types.js';
 import { isUnfinished } from './unfinished.js';
+import { quote } from '../../inert.js';
 
 /**
  * Releases whose rename refuses a user of an external login source (`ErrUserIsNotLocal`, which the
@@ -29,7 +30,7 @@ const PUBLIC_DROPPED: Availability = { gitea: { since: '1.22', until: '1.23' }, 
 const EMAIL = /^[a-zA-Z0-9.!#$%&'*+\-/=?^_`{|}~]*@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$/;
 function emailProblem(email: string): string | undefined {
   if (!email.includes('@') || !EMAIL.test(email) || email.startsWith('-') || email.startsWith('@'))
-    return `email: "${email}" is not an e-mail address Gitea accepts (letters, digits and .!#$%&'*+-/=?^_\`{|}~ before the @, a host name after it)`;
+    return `email: ${quote(email)} is not an e-mail address Gitea accepts (letters, digits and .!#$%&'*+-/=?^_\`{|}~ before the @, a host name after it)`;
   return undefined;
 }
 

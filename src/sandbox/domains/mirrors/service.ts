@@ -57,17 +57,24 @@ function addressRefusal(flavour: Flavour, address: string): Refusal | undefined 
   return undefined;
 }
 
-/** `util.SanitizeURL`: the address without user name and password. */
+/**
+ * `util.SanitizeURL` (modules/util/url.go l.43–50 in every release read): Go's url.Parse, `u.User = nil`,
+ * `u.String()`. The user info is what precedes the last "@" of the authority (after `scheme://`, up to the
+ * first "/", "?" or "#"); the rest is kept as written, the host's case and port included (WHATWG's URL
+ * would lower-case the host, drop a default port and add a "/").
+ */
 export function sanitizeUrl(address: string): string {
-  try {
-    const url = new URL(address);
-    if (!url.username && !url.password) return address;
-    url.username = '';
-    url.password = '';
-    return url.toString();
-  } catch {
-    return address;
-  }
+  const m = /^([a-zA-Z][a-zA-Z0-9+.-]*:)?\/\/([^/?#]*)/.exec(address);
+  const at = m?.[2]?.lastIndexOf('@') ?? -1;
+  if (!m || at < 0) return address;
+  const authorityStart = m[0].length - (m[2] ?? '').length;
+  return address.slice(0, authorityStart) + address.slice(authorityStart + at + 1);
+}
+
+/** Whether Go's url.Parse refuses the address for a control character ("net/url: invalid control character in URL"). */
+export function goUrlRefuses(address: string): boolean {
+  // eslint-disable-next-line no-control-regex -- the characters Go's stringContainsCTLByte looks for
+  return /[\u0000-\u001f\u007f]/.test(address);
 }
 
 /** `CreatePushMirror`'s checks, in its order; the interval against `[mirror] MIN_INTERVAL` (0: no periodic sync). */
