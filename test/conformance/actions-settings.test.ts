@@ -20,13 +20,15 @@ const on = (f: Flavour, a: Availability): boolean => available(f, a);
 const VARIABLES: Availability = { gitea: { since: '1.22' }, forgejo: { since: 8 } };
 /** Descriptions of secrets and variables (#33526): Gitea 1.24; no Forgejo. */
 const DESCRIPTIONS: Availability = { gitea: { since: '1.24' } };
+/** A repository's Actions routes answer 404 while its Actions unit is off: reqOwner(unit.TypeActions), Forgejo 15. */
+const NEED_UNIT: Availability = { forgejo: { since: 15 } };
 /** A repository's variable list without values. */
 const REPO_LIST_WITHOUT_DATA: Availability = { gitea: { since: '1.22', until: '1.23' }, forgejo: { since: 8, until: 13 } };
 
 export const SEED: SeedFile = {
   users: [{ username: 'root', admin: true, email: 'root@example.com' }],
   orgs: [{ name: 'acme', owners: ['root'], variables: { ORG_VAR: 'org value' } }],
-  repos: [{ name: 'acme/app', variables: { REPO_VAR: 'repo value' } }],
+  repos: [{ name: 'acme/app', variables: { REPO_VAR: 'repo value' } }, { name: 'acme/no-actions', has_actions: false }],
 };
 
 let seq = 0;
@@ -45,6 +47,22 @@ export const FACTS: Fact[] = [
     expected: (f) => ({ list: on(f, VARIABLES) ? 200 : 404, put: 201 }),
     async observe(h) {
       return { list: await status(h, 'GET', 'repos/acme/app/actions/secrets'), put: await status(h, 'PUT', `repos/acme/app/actions/secrets/${fresh('S')}`, { data: 'x' }) };
+    },
+  },
+  {
+    id: "a repository's Actions routes while its Actions unit is off: 404 NotFound on Forgejo 15, for a site administrator too; every other release serves them",
+    cite:
+      'Forgejo v15.0.3 routers/api/v1/api.go l.1145-1149 reqOwner(unit.TypeActions), l.428-441 (ctx.NotFound() before the owner check), services/context/api.go l.306-327 (the locale message, errors []); #10726 ba2a6fbc41. reqOwner() alone: Forgejo v14.0.0 l.1136-1140, v11.0.15 l.1098-1102, Gitea v1.25.4 l.1201; Gitea main 423cdd4d94 l.1164 with l.889-918 (reqRepoReader(actions) only for …/actions/runs and …/jobs, #36818)',
+    expected: (f) =>
+      on(f, NEED_UNIT)
+        ? { put: 404, message: "The target couldn't be found.", variables: 404, runnerToken: [200, 404] }
+        : { put: 201, message: undefined, variables: on(f, VARIABLES) ? 200 : 404 },
+    async observe(h, f) {
+      const put = await h.call<{ message?: string }>('PUT', 'repos/acme/no-actions/actions/secrets/UNIT_OFF', { body: { data: 'x' } });
+      const seen = { put: put.status, message: put.status === 404 ? put.json?.message : undefined, variables: await status(h, 'GET', 'repos/acme/no-actions/actions/variables') };
+      // The runner registration token's route and method differ by release; Forgejo 15's GET (api.go l.857) is in the same group.
+      if (!on(f, NEED_UNIT)) return seen;
+      return { ...seen, runnerToken: [await status(h, 'GET', 'repos/acme/app/actions/runners/registration-token'), await status(h, 'GET', 'repos/acme/no-actions/actions/runners/registration-token')] };
     },
   },
   {

@@ -27,7 +27,7 @@ export const SEED: SeedFile = {
   users: [
     { username: 'root', admin: true, email: 'root@example.com' },
     { username: 'alice', email: 'alice@example.com' },
-    { username: 'bob', email: 'bob@example.com' },
+    { username: 'bob', email: 'bob@example.com', token: 'bob-token' },
     { username: 'carol', email: 'carol@example.com' },
     { username: 'sleepy', email: 'sleepy@example.com', active: false },
     { username: 'dave', email: 'dave@example.com' },
@@ -88,6 +88,16 @@ export const FACTS: Fact[] = [
     expected: () => ['write', 'owner'],
     async observe(h) {
       return [await permissionOf(h, 'corp/app', 'bob'), await permissionOf(h, 'corp/app', 'root')];
+    },
+  },
+  {
+    id: "the list's is_admin is the user's own only for a site administrator's token (or the user's own): forgeform tells site administrators from it",
+    cite: 'services/convert/user.go ToUser v1.25.4 l.16-27 (authed = doer.ID == user.ID || doer.IsAdmin l.24) and l.77 (result.IsAdmin = user.IsAdmin only when authed), v1.21.11 l.24/l.76, Forgejo v15.0.3 l.24/l.78',
+    expected: () => ({ admin: { bob: false, carol: false, root: true }, other: { bob: false, carol: false, root: false } }),
+    async observe(h) {
+      const flags = async (token?: string) =>
+        Object.fromEntries((await h.call<{ login: string; is_admin: boolean }[]>('GET', 'repos/alice/listed/collaborators?page=1', token ? { token } : {})).json.map((u) => [u.login, u.is_admin]));
+      return { admin: await flags(), other: await flags('bob-token') };
     },
   },
   {

@@ -220,6 +220,9 @@ describe('the permission read back is the level the user has', () => {
     const file = w.config('version: 1\nrepos:\n  acme/widgets:\n    collaborators:\n      root: write\n');
     const plan = await w.cli(['plan', '-c', file, '--detailed-exitcode']);
     expect(plan.code, plan.stdout + plan.stderr).toBe(0);
+    // The list says root is a site administrator (is_admin): owner for that reason first, so no team is looked at nor named.
+    expect(calls(w.sandbox).filter((c) => /\/teams|^GET teams\//.test(c))).toEqual([]);
+    expect(plan.stdout).not.toContain('Warning');
     const out = `${w.dir}/exported.yaml`;
     const exported = await w.cli(['export', '-o', out, '--include', 'collaborators', '--include', 'acme/widgets']);
     expect(exported.code, exported.stdout + exported.stderr).toBe(0);
@@ -306,8 +309,8 @@ const teamSeed: SeedFile = {
   ],
 };
 
-// alice: read, and team core gives write; bob: a real downgrade (no team); carol: a member of an admin team
-// (reads owner: met); dave: a real downgrade where a team could give the level read but none does; olga's
+// alice: read, and team core gives write; bob: a real downgrade (no team); carol: a member of a team with
+// admin access (reads owner: met, and named); dave: a real downgrade where a team could give the level read but none does; olga's
 // repository has no teams.
 const TEAM_CONFIG = `version: 1
 repos:
@@ -324,7 +327,11 @@ repos:
       alice: read
 `;
 
-const NOTE = 'Warning: collaborator "alice" in acme/api: read declared; write through team "core" (the collaboration\'s own level cannot be read)';
+const NOTES = [
+  'Warning: collaborator "alice" in acme/api: read declared; write through team "core" (the collaboration\'s own level cannot be read)',
+  'Warning: collaborator "carol" in acme/api: write declared; owner through team "admins" (the collaboration\'s own level cannot be read)',
+];
+const notesOf = (out: string): string[] => out.split('\n').filter((l) => l.includes(' in acme/api: '));
 
 /** What any plan of TEAM_CONFIG reads besides the collaborators: the preflight, the repositories and their owners. */
 const SCOPE_READS = ['GET version', 'GET /api/forgejo/v1/version', 'GET repos/acme/api', 'GET repos/acme/web', 'GET repos/olga/notes', 'GET orgs/acme', 'GET orgs/olga'];
@@ -332,21 +339,23 @@ const SCOPE_READS = ['GET version', 'GET /api/forgejo/v1/version', 'GET repos/ac
 describe.each(FLAVOURS.map((f) => [f.name] as const))('a collaborator with more through a team on %s', (flavour) => {
   it('is named once in the plan and not changed; a real downgrade is planned and applied; the next plan is empty', async () => {
     w = await world(teamSeed, { flavour });
-    const core = (await w.api<{ id: number; name: string }[]>('GET', 'orgs/acme/teams')).body.find((t) => t.name === 'core')!;
+    const teams = (await w.api<{ id: number; name: string }[]>('GET', 'orgs/acme/teams')).body;
+    const [owners, core, admins] = ['Owners', 'core', 'admins'].map((n) => teams.find((t) => t.name === n)!.id);
     const file = w.config(TEAM_CONFIG);
     w.sandbox.clearRequests();
     const plan = await w.cli(['plan', '-c', file, '--detailed-exitcode']);
     expect(plan.code, plan.stdout + plan.stderr).toBe(2);
-    expect(plan.stdout.split('\n').filter((l) => l.includes('collaborator "alice" in acme/api'))).toEqual([NOTE]);
+    expect(notesOf(plan.stdout)).toEqual(NOTES);
     expect(plan.stdout).toMatch(/# repo:acme\/api\n\s+~ collaborator "bob"\n\s+~ permission: "admin" → "write"\n/);
     expect(plan.stdout).toMatch(/# repo:acme\/web\n\s+~ collaborator "dave"\n\s+~ permission: "write" → "read"\n/);
     expect(plan.stdout).toMatch(/# repo:olga\/notes\n\s+~ collaborator "alice"\n\s+~ permission: "write" → "read"\n/);
-    expect(plan.stdout).not.toMatch(/collaborator "carol"/);
+    expect(plan.stdout).not.toMatch(/[~+-] collaborator "carol"/);
     // alice in acme/api: no change (her change is olga/notes'), nor carol.
     expect(plan.stdout.slice(plan.stdout.indexOf('# repo:acme/api'), plan.stdout.indexOf('# repo:acme/web'))).not.toContain('collaborator "alice"');
-    // Exactly these 18 reads: one list and one permission each; the teams of acme/api (alice reads write, a team's level) and of
-    // acme/web (dave reads write) once each; one membership check, of core (the one team at write) for alice;
-    // none for bob (admin: no team gives it, admin teams read as owner), carol (owner) or olga's repository.
+    // Exactly these 20 reads: one list and one permission each; the teams of acme/api (alice reads write, carol
+    // owner: levels a team gives) and of acme/web (dave reads write) once each; for alice one membership check,
+    // of core (the one team at write); for carol the teams with admin access in the list's order, Owners then
+    // admins; none for bob (admin: no team makes its members read admin) or in olga's repository.
     expect(calls(w.sandbox).sort()).toEqual(
       [
         ...SCOPE_READS,
@@ -355,7 +364,9 @@ describe.each(FLAVOURS.map((f) => [f.name] as const))('a collaborator with more 
         'GET repos/acme/api/collaborators/bob/permission',
         'GET repos/acme/api/collaborators/carol/permission',
         'GET repos/acme/api/teams',
-        `GET teams/${core.id}/members/alice`,
+        `GET teams/${core}/members/alice`,
+        `GET teams/${owners}/members/carol`,
+        `GET teams/${admins}/members/carol`,
         'GET repos/acme/web/collaborators',
         'GET repos/acme/web/collaborators/dave/permission',
         'GET repos/acme/web/teams',
@@ -374,8 +385,8 @@ describe.each(FLAVOURS.map((f) => [f.name] as const))('a collaborator with more 
     const again = await w.cli(['plan', '-c', file, '--detailed-exitcode']);
     expect(again.code, again.stdout + again.stderr).toBe(0);
     expect(again.stdout).toContain('No changes');
-    expect(again.stdout.split('\n').filter((l) => l.includes('collaborator "alice" in acme/api'))).toEqual([NOTE]);
-    // Exactly these 17 reads: dave now reads as declared, so no team list for acme/web.
+    expect(notesOf(again.stdout)).toEqual(NOTES);
+    // Exactly these 19 reads: dave now reads as declared, so no team list for acme/web.
     expect(calls(w.sandbox).sort()).toEqual(
       [
         ...SCOPE_READS,
@@ -384,7 +395,9 @@ describe.each(FLAVOURS.map((f) => [f.name] as const))('a collaborator with more 
         'GET repos/acme/api/collaborators/bob/permission',
         'GET repos/acme/api/collaborators/carol/permission',
         'GET repos/acme/api/teams',
-        `GET teams/${core.id}/members/alice`,
+        `GET teams/${core}/members/alice`,
+        `GET teams/${owners}/members/carol`,
+        `GET teams/${admins}/members/carol`,
         'GET repos/acme/web/collaborators',
         'GET repos/acme/web/collaborators/dave/permission',
         'GET repos/olga/notes/collaborators',

@@ -1,4 +1,6 @@
 import { defineKind, type Kind } from '../../model/index.js';
+import { unitOffRun } from '../actions-unit.js';
+import { repoSettingsKind } from '../repo_settings/index.js';
 import { exporting } from './export.js';
 import { REPO_SECRET_ROUTES } from './fields.js';
 import { writing } from './ops.js';
@@ -22,6 +24,9 @@ function actionsSecretKind(scopeType: 'repo' | 'org', title: string): Kind {
     pruneKey: 'secrets',
     scopeType,
     actions: ['create', 'update', 'delete'],
+    // A repository's Actions unit turned on by its settings in the same plan comes first (src/kinds/actions-unit.ts).
+    ...(scopeType === 'repo' ? { after: [repoSettingsKind.name] } : {}),
+    runState: unitOffRun,
     // Every release lists an organisation's secrets; a repository's only from Gitea 1.22 and Forgejo 8.
     ...(scopeType === 'repo' ? { availability: REPO_SECRET_ROUTES } : {}),
     // One PUT creates or replaces by name: there is never a second secret of one name.

@@ -1,5 +1,6 @@
 import { normalizeFields, shapeOfFields } from '../fields.js';
 import { actionsPath } from '../actions-values.js';
+import { listUnlessUnitOff } from '../actions-unit.js';
 import type { CurrentObject, Reading } from '../../model/index.js';
 import { fields } from './fields.js';
 import type { ActionsSecretTypes, ServerActionsSecret } from './types.js';
@@ -21,8 +22,9 @@ export const reading = {
   fields,
   shape,
 
-  async read({ scope, ctx }) {
-    return (await ctx.client.list<ServerActionsSecret>(actionsPath(scope.segments, 'secret'), { object: `Actions secrets of ${scope.name}`, shape })).map(fromServer);
+  async read({ scope, ctx, run }) {
+    const list = () => ctx.client.list<ServerActionsSecret>(actionsPath(scope.segments, 'secret'), { object: `Actions secrets of ${scope.name}`, shape });
+    return (await listUnlessUnitOff(scope, ctx, run, list)).map(fromServer);
   },
 
   fromServer,

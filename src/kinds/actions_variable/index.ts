@@ -1,4 +1,6 @@
 import { defineKind, type Kind } from '../../model/index.js';
+import { unitOffRun } from '../actions-unit.js';
+import { repoSettingsKind } from '../repo_settings/index.js';
 import { exporting } from './export.js';
 import { features, VARIABLE_ROUTES } from './fields.js';
 import { writing } from './ops.js';
@@ -20,6 +22,9 @@ function actionsVariableKind(scopeType: 'repo' | 'org', title: string): Kind {
     pruneKey: 'variables',
     scopeType,
     actions: ['create', 'update', 'delete'],
+    // A repository's Actions unit turned on by its settings in the same plan comes first (src/kinds/actions-unit.ts).
+    ...(scopeType === 'repo' ? { after: [repoSettingsKind.name] } : {}),
+    runState: unitOffRun,
     availability: VARIABLE_ROUTES,
     // Only a repository's list lacks values on some releases.
     ...(scopeType === 'repo' ? { features } : {}),

@@ -1,5 +1,6 @@
 import { normalizeFields, shapeOfFields } from '../fields.js';
 import { actionsPath } from '../actions-values.js';
+import { listUnlessUnitOff } from '../actions-unit.js';
 import { serverHas, type CurrentObject, type Reading } from '../../model/index.js';
 import { features, fields } from './fields.js';
 import type { ActionsVariableTypes, ServerActionsVariable } from './types.js';
@@ -23,8 +24,9 @@ export const reading = {
   fields,
   shape,
 
-  async read({ scope, ctx }) {
-    const objects = (await ctx.client.list<ServerActionsVariable>(actionsPath(scope.segments, 'variable'), { object: `Actions variables of ${scope.name}`, shape })).map(fromServer);
+  async read({ scope, ctx, run }) {
+    const list = () => ctx.client.list<ServerActionsVariable>(actionsPath(scope.segments, 'variable'), { object: `Actions variables of ${scope.name}`, shape });
+    const objects = (await listUnlessUnitOff(scope, ctx, run, list)).map(fromServer);
     if (scope.type !== 'repo' || !serverHas(ctx.server, features.repoListWithoutValues.availability) || !ctx.server) return objects;
     await Promise.all(
       objects.map(async (o) => {

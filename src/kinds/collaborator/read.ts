@@ -22,7 +22,8 @@ const lc = (s: string) => s.toLowerCase();
 
 /** A listed collaborator; its permission is read apart (see read). */
 function fromServer(r: ServerCollaborator): CurrentObject<CollaboratorMeta> {
-  return { key: String(r.login), id: Number(r.id), fields: {} };
+  // is_admin is answered to a site administrator's token only (convert.ToUser): false otherwise, which costs reads, never a wrong note.
+  return { key: String(r.login), id: Number(r.id), fields: {}, ...(r.is_admin === true ? { meta: { siteAdmin: true } } : {}) };
 }
 
 /** The declared collaborators whose permission is compared, by lower-cased name. */
@@ -52,32 +53,42 @@ async function isMember(ctx: ReadRequest<CollaboratorTypes>['ctx'], team: RepoTe
   }
 }
 
+/** The level a team's members read through it (GetUserRepoPermission): owner for admin access (HasAdminAccess), else its stored mode. */
+const levelThrough = (team: RepoTeam): string => (team.permission === 'admin' || team.permission === 'owner' ? 'owner' : team.permission);
+
 /**
- * The collaborators that read higher than declared, at a level a team can give (read, write: a team with
- * admin access makes its members read as owner): the answer is the highest of the collaboration's mode and
- * the stored mode of the user's teams on the repository (models/perm/access/access.go RecalculateUserAccess),
- * and no route answers the collaboration's own. Where a team of the user has the level read, the team
- * explains it: the collaboration cannot be compared (a PUT would change nothing the route answers), and the
- * plan says so instead of planning the same change on every run. One list of the repository's teams, only
- * where some collaborator reads so; then one membership check per team at that level, until one has the user.
- * None for the collaborators in sync, none on a user's repository (no teams there).
+ * Whether a team may explain the level a collaborator reads above its declared one: read or write (a team's
+ * stored mode), owner (a team with admin access, the Owners team) unless the user is a site administrator
+ * (the server answers owner for them first). Never admin: no team makes its members read admin.
+ */
+function teamMayExplain(o: CurrentObject<CollaboratorMeta>, want: unknown): boolean {
+  const have = String(o.fields.permission);
+  if (typeof want !== 'string' || !(RANK[have]! > RANK[want]!) || have === 'admin') return false;
+  return have !== 'owner' || o.meta?.siteAdmin !== true;
+}
+
+/**
+ * The collaborators that read higher than declared at a level a team can give. The answer is the highest of
+ * the collaboration's mode and the stored mode of the user's teams on the repository (owner through a team
+ * with admin access; models/perm/access), and no route answers the collaboration's own. Where a team of the
+ * user gives the level read, the team explains it: the collaboration cannot be compared (a PUT would change
+ * nothing the route answers: the same change on every plan), and the plan says so (plan.ts notices). One list
+ * of the repository's teams, only where some collaborator reads so; then one membership check per team at
+ * that level, in the list's order (Owners first), until one has the user. None for the collaborators in sync
+ * or below their level, none on a user's repository (no teams there), none for site administrators.
  */
 async function explainByTeams(req: ReadRequest<CollaboratorTypes>, objects: CurrentObject<CollaboratorMeta>[], declared: Map<string, DesiredObject>): Promise<void> {
   if (!req.scope.repo?.ownerIsOrg) return;
-  const higher = objects.filter((o) => {
-    const want = declared.get(lc(o.key))?.fields.permission;
-    const have = String(o.fields.permission);
-    return typeof want === 'string' && RANK[have]! > RANK[want]! && RANK[have]! < RANK.admin!;
-  });
+  const higher = objects.filter((o) => teamMayExplain(o, declared.get(lc(o.key))?.fields.permission));
   if (!higher.length) return;
   const { scope, ctx } = req;
   const teams = await ctx.client.get<RepoTeam[]>(apiPath(...scope.segments, 'teams'), { object: `teams of ${scope.name}`, expect: 'list', shape: TEAM });
   await Promise.all(
     higher.map(async (o) => {
       const level = String(o.fields.permission);
-      for (const team of (teams ?? []).filter((t) => t.permission === level)) {
+      for (const team of (teams ?? []).filter((t) => levelThrough(t) === level)) {
         if (!(await isMember(ctx, team, o.key))) continue;
-        o.meta = { through: { team: team.name, permission: level } };
+        o.meta = { ...o.meta, through: { team: team.name, permission: level } };
         return;
       }
     }),

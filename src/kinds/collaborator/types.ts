@@ -17,6 +17,8 @@ export interface CollaboratorFacts {
  */
 export interface CollaboratorMeta {
   through?: { team: string; permission: string };
+  /** The list says the user is a site administrator (is_admin): the server answers owner for it whatever its teams. */
+  siteAdmin?: boolean;
 }
 
 /** What the kind is typed by: a repository's collaborators section, a collaborator as listed, the users looked up, no state per run, the team that explains a level. */

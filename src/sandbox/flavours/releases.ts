@@ -361,6 +361,13 @@ export const QUIRKS = {
    * 1.23 (v1.23.8 :95-114) and Forgejo 9 (v9.0.0 :95-113, #31724, 6844258c67) ask `repo_id = 0` too.
    */
   secretOwnerOnlyLookup: { gitea: { until: '1.22' }, forgejo: { until: 8 } },
+  /**
+   * A repository's Actions routes (secrets, variables, runners) answer `ctx.NotFound()` while its Actions unit is off,
+   * site administrators too: `reqOwner(unit.TypeActions)` (Forgejo v15.0.3 routers/api/v1/api.go l.428–441,
+   * l.1145–1149; #10726, ba2a6fbc41). Forgejo v14.0.0 l.1136–1140 and Gitea (main 423cdd4d94 l.1164: the reader
+   * check only on …/actions/runs and …/jobs) pass `reqOwner()` alone.
+   */
+  repoActionsNeedUnit: { forgejo: { since: 15 } },
   /** A secret's value over 65536 bytes and a variable's over 65536 characters are refused (400 `data too long`; Gitea v1.24.7 models/secret/secret.go:76, models/actions/variable.go:58). */
   actionsDataMaxLength: GITEA_ONLY('1.24'),
   /**

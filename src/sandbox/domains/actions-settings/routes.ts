@@ -13,7 +13,7 @@ import { apiError, empty, json } from '../../http/respond.js';
 import type { ApiRouter } from '../../http/router.js';
 import { nowIso } from '../../core/state.js';
 import { hasQuirk, shapeAnswer } from '../../flavours/releases.js';
-import { reqRepoOwner } from '../actions/routes.js';
+import { reqRepoActionsOwner } from '../actions/routes.js';
 import { invalidNameMessage, validName, variableNameCI } from './names.js';
 import { CreateOrUpdateSecretOption, CreateVariableOption, UpdateVariableOption } from './options.js';
 import { inScope, type ActionSecretRecord, type ActionsScope, type ActionVariableRecord } from './records.js';
@@ -162,7 +162,8 @@ function registerScope(r: ApiRouter, base: string, steps: Step[], scopeOf: Scope
 }
 
 export function registerActionsSettingsRoutes(r: ApiRouter): void {
-  // Repositories: reqOwner() (Gitea v1.24.7 routers/api/v1/api.go:1193); organisations: reqOrgOwnership() (:1625).
-  registerScope(r, '/repos/:owner/:repo/actions', [scope('repository'), repoAssignment, reqToken, reqRepoOwner], (ctx) => ({ ownerId: 0, repoId: ctx.repo!.id }));
+  // Repositories: reqOwner() (Gitea v1.24.7 routers/api/v1/api.go:1193), reqOwner(unit.TypeActions) on Forgejo 15;
+  // organisations: reqOrgOwnership() (:1625).
+  registerScope(r, '/repos/:owner/:repo/actions', [scope('repository'), repoAssignment, reqToken, reqRepoActionsOwner], (ctx) => ({ ownerId: 0, repoId: ctx.repo!.id }));
   registerScope(r, '/orgs/:org/actions', [scope('organization'), orgAssignment, reqToken, reqOrgOwnership], (ctx) => ({ ownerId: ctx.org!.id, repoId: 0 }));
 }

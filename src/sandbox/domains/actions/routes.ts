@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { reqSiteAdmin, reqToken, scope } from '../../http/auth.js';
-import { bind, formOf, orgAssignment, repoAssignment, reqOrgOwnership } from '../../http/checks.js';
+import { bind, formOf, notFound, orgAssignment, repoAssignment, reqOrgOwnership } from '../../http/checks.js';
 import type { ApiContext, Step } from '../../http/context.js';
 import { AccessMode } from '../../core/state.js';
 import { formBool, formOptionalBool } from '../../http/form.js';
@@ -112,6 +112,13 @@ function listJobs(ctx: ApiContext): Response {
 export const reqRepoOwner: Step = (ctx) => (ctx.repoMode >= AccessMode.Owner || ctx.doer?.isAdmin ? undefined : apiError(ctx.root, 403, 'user should be the owner of the repo'));
 
 /**
+ * The check of a repository's Actions routes (secrets, variables, runner registration token): `reqOwner()`, and on
+ * Forgejo 15 `reqOwner(unit.TypeActions)`, which first answers `ctx.NotFound()` when the repository's Actions unit
+ * is off, site administrators included (QUIRKS.repoActionsNeedUnit).
+ */
+export const reqRepoActionsOwner: Step = (ctx) => (hasQuirk(ctx.flavour, 'repoActionsNeedUnit') && !ctx.repo?.units.hasActions ? notFound(ctx) : reqRepoOwner(ctx));
+
+/**
  * A scope's runner registration token (`shared.GetRegistrationToken`; POST: `CreateRegistrationToken`,
  * the same lookup). Which of GET and POST a release serves at which path is releases.ts ROUTES data.
  */
@@ -156,7 +163,7 @@ export function registerAdminActionRoutes(r: ApiRouter): void {
   // Before `/{runner_id}`: Forgejo 15 routes this GET itself (on Gitea it falls to the runner route, id 0 → 404).
   registerTokenRoutes(r, '/admin/actions/runners/registration-token', admin, () => ({ ownerId: 0, repoId: 0 }));
   registerTokenRoutes(r, '/admin/runners/registration-token', admin, () => ({ ownerId: 0, repoId: 0 }));
-  registerTokenRoutes(r, '/repos/:owner/:repo/actions/runners/registration-token', [scope('repository'), repoAssignment, reqToken, reqRepoOwner], (ctx) => ({ ownerId: 0, repoId: ctx.repo!.id }));
+  registerTokenRoutes(r, '/repos/:owner/:repo/actions/runners/registration-token', [scope('repository'), repoAssignment, reqToken, reqRepoActionsOwner], (ctx) => ({ ownerId: 0, repoId: ctx.repo!.id }));
   registerTokenRoutes(r, '/orgs/:org/actions/runners/registration-token', [scope('organization'), orgAssignment, reqToken, reqOrgOwnership], (ctx) => ({ ownerId: ctx.org!.id, repoId: 0 }));
   registerTokenRoutes(r, '/user/actions/runners/registration-token', [scope('user'), reqToken], (ctx) => ({ ownerId: ctx.doer!.id, repoId: 0 }));
 

@@ -28,6 +28,8 @@ export interface SeedRepo {
   has_issues?: boolean;
   has_pull_requests?: boolean;
   has_wiki?: boolean;
+  /** The Actions unit (default on, as in DefaultRepoUnits). */
+  has_actions?: boolean;
   /** `read` | `write` | `admin` per user name. */
   collaborators?: Record<string, string>;
   /** A label template (`Default`, `Advanced`) created first, as `issue_labels` on create does. */
@@ -38,7 +40,7 @@ export interface SeedRepo {
 
 const REPO_KEYS = [
   'name', 'description', 'website', 'private', 'archived', 'template', 'default_branch', 'branches', 'empty', 'has_issues', 'has_pull_requests',
-  'has_wiki', 'collaborators', 'label_template', 'topics',
+  'has_wiki', 'has_actions', 'collaborators', 'label_template', 'topics',
 ];
 
 export function loadReposSeed(cx: SeedContext): void {
@@ -76,6 +78,7 @@ export function loadReposSeed(cx: SeedContext): void {
     repo.units.hasIssues = bool(o.has_issues, `${p}.has_issues`) ?? true;
     repo.units.hasPullRequests = bool(o.has_pull_requests, `${p}.has_pull_requests`) ?? true;
     repo.units.hasWiki = bool(o.has_wiki, `${p}.has_wiki`) ?? true;
+    repo.units.hasActions = bool(o.has_actions, `${p}.has_actions`) ?? true;
     if (o.collaborators !== undefined && o.collaborators !== null) {
       const collabs = obj(o.collaborators, `${p}.collaborators`, Object.keys(o.collaborators));
       for (const [name, perm] of Object.entries(collabs)) {
