@@ -87,10 +87,16 @@ export async function exportConfig(client: GiteaClient, kinds: (KindMeta & KindR
   for (const [key, r] of refused)
     skipped.push(`${key}: not exported${r.scopes.length ? ` for ${r.scopes.sort().join(', ')}` : ''}, the token may not read them (${r.reason})`);
   const out: Config = { version: 1 };
-  jobs.forEach((j, i) => {
+  // A kind whose objects are the scopes goes last: it puts them in the entries the scopes' kinds made, which keep their order.
+  const order = [...jobs.keys()].sort((a, b) => Number(Boolean(jobs[a]?.kind.exportedWithScopes)) - Number(Boolean(jobs[b]?.kind.exportedWithScopes)));
+  for (const i of order) {
+    const j = jobs[i];
     const objects = read[i];
-    if (!objects) return;
-    if (j.rs.scope.type === 'server') return exportServerKind(out, j.kind, objects, server);
+    if (!j || !objects) continue;
+    if (j.rs.scope.type === 'server') {
+      exportServerKind(out, j.kind, objects, server);
+      continue;
+    }
     const entry = scopeEntry(out, j.rs.scope);
     const seen = new Set<string>();
     const map: Record<string, unknown> = {};
@@ -103,7 +109,7 @@ export async function exportConfig(client: GiteaClient, kinds: (KindMeta & KindR
     // A kind whose section is not a map by key (one object per scope) puts its objects in place itself.
     if (j.kind.exportInto) j.kind.exportInto(entry, map as Record<string, Record<string, unknown>>);
     else entry[j.kind.configKey] = map;
-  });
+  }
   return { config: out, skipped };
 }
 

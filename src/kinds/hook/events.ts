@@ -1,4 +1,4 @@
-import { serverHas, type Availability, type KindFeature, type ServerInfo } from '../../model/index.js';
+import { serverHas, type Availability, type KindFeature, type KindMeta, type ServerInfo } from '../../model/index.js';
 import { asSet } from '../fields.js';
 
 const ISSUE_EVENTS = ['issue_assign', 'issue_label', 'issue_milestone', 'issue_comment'];
@@ -104,3 +104,14 @@ const TYPE_FEATURES: Record<string, KindFeature> = Object.fromEntries(
 
 /** Every release-dependent thing a hook's config may ask for: its type, its events. */
 export const hookFeatures: Record<string, KindFeature> = { ...TYPE_FEATURES, ...eventFeatures };
+
+/**
+ * What admin hooks and repository or organisation webhooks are alike in (the same create and edit handlers,
+ * routers/api/v1/utils/hook.go): their actions, a replace (delete + create) for --rotate-secrets, since Gitea
+ * cannot change a hook's secret in place, and the release-dependent types and events.
+ */
+export const hookMeta = {
+  actions: ['create', 'update', 'delete', 'replace'],
+  replaceToRotate: true,
+  features: hookFeatures,
+} satisfies Pick<KindMeta, 'actions' | 'replaceToRotate' | 'features'>;

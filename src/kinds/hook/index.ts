@@ -1,6 +1,6 @@
 import { defineKind } from '../../model/index.js';
 import { exporting } from './export.js';
-import { hookFeatures } from './events.js';
+import { hookMeta } from './events.js';
 import { writing } from './ops.js';
 import { planning, safety } from './plan.js';
 import { identityOf, reading, type HookTypes } from './read.js';
@@ -19,10 +19,8 @@ export const hookKind = defineKind<HookTypes['config'], HookTypes['server'], Hoo
   pruneKey: 'hooks',
   configKey: 'hooks',
   scopeType: 'server',
-  actions: ['create', 'update', 'delete', 'replace'],
   target: { type: 'hook', placeholder: 'URL', name: (key) => identityOf(key).url, acrossSlashes: true },
-  replaceToRotate: true,
-  features: hookFeatures,
+  ...hookMeta,
   ...reading,
   ...planning,
   ...safety,

@@ -1,5 +1,5 @@
 import { defineKind, type Kind } from '../../model/index.js';
-import { hookFeatures } from '../hook/events.js';
+import { hookMeta } from '../hook/events.js';
 import { exporting } from './export.js';
 import { writing } from './ops.js';
 import { planning, safety } from './plan.js';
@@ -20,9 +20,7 @@ function webhookKind(scopeType: 'repo' | 'org', title: string): Kind {
     pruneKey: 'webhooks',
     configKey: 'webhooks',
     scopeType,
-    actions: ['create', 'update', 'delete', 'replace'],
-    replaceToRotate: true,
-    features: hookFeatures,
+    ...hookMeta,
     ...reading,
     ...planning,
     ...safety,

@@ -6,31 +6,22 @@
  */
 import type { StateData } from '../../core/state.js';
 
-export interface ActionSecretRecord {
+/** A secret or a variable: Gitea keeps the two alike. */
+interface ActionValueRecord {
   id: number;
   ownerId: number;
   repoId: number;
-  /** Upper-cased, as `InsertEncryptedSecret` stores it. */
+  /** Upper-cased, as `InsertEncryptedSecret`, `InsertVariable` and `UpdateVariable` store it. */
   name: string;
-  /** The value (Gitea keeps it encrypted and never answers it). */
+  /** A secret's value (Gitea keeps it encrypted and never answers it); a variable's, CRLF stored as LF (`util.ReserveLineBreakForTextarea`). */
   data: string;
   /** Gitea 1.24+; '' elsewhere. */
   description: string;
   createdAt: string;
 }
 
-export interface ActionVariableRecord {
-  id: number;
-  ownerId: number;
-  repoId: number;
-  /** Upper-cased, as `InsertVariable` and `UpdateVariable` store it. */
-  name: string;
-  /** CRLF stored as LF (`util.ReserveLineBreakForTextarea`). */
-  data: string;
-  /** Gitea 1.24+; '' elsewhere. */
-  description: string;
-  createdAt: string;
-}
+export type ActionSecretRecord = ActionValueRecord;
+export type ActionVariableRecord = ActionValueRecord;
 
 declare module '../../core/state.js' {
   /** The Actions settings' tables: part of the state, saved in the state file (the domain's `data`). */

@@ -4,6 +4,7 @@
  */
 import { ADMIN_STEPS, reqToken, scope } from '../../http/auth.js';
 import { bind, formOf, notFound, orgAssignment, reqOrgOwnership, userAssignment } from '../../http/checks.js';
+import type { FormOf } from '../../http/options.js';
 import type { ApiContext } from '../../http/context.js';
 import { listOptions, paginate, setLinkHeader, setTotalCountHeader } from '../../http/paging.js';
 import { apiError, json } from '../../http/respond.js';
@@ -14,10 +15,15 @@ import { nowIso, type Visibility } from '../../core/state.js';
 import { checkEmail } from '../users/service.js';
 import { fail, isFailure } from '../../core/failure.js';
 import { CreateOrgOption, EditOrgOption } from './options.js';
-import { createOrg } from './service.js';
+import { createOrg, type CreateOrgInput } from './service.js';
 import { deleteOrganization } from '../../core/cascade.js';
 import { hasQuirk } from '../../flavours/releases.js';
 
+
+/** The fields of a CreateOrgOption that both create handlers copy (`admin.CreateOrg` copies only these; `org.Create` two more). */
+function adminCopied(form: FormOf<typeof CreateOrgOption>): CreateOrgInput {
+  return { username: form.username, fullName: form.full_name, description: form.description, website: form.website, location: form.location, visibility: form.visibility };
+}
 
 const VISIBILITIES: readonly string[] = ['public', 'limited', 'private'];
 
@@ -61,14 +67,7 @@ export function registerOrgRoutes(r: ApiRouter): void {
   r.on('POST', '/admin/users/:username/orgs', ...admin, userAssignment, bind(CreateOrgOption), (ctx) => {
     const form = formOf(ctx, CreateOrgOption);
     // The admin handler copies only these fields: email and repo_admin_change_team_access are ignored.
-    const res = createOrg(ctx.state, ctx.contextUser!, {
-      username: form.username,
-      fullName: form.full_name,
-      description: form.description,
-      website: form.website,
-      location: form.location,
-      visibility: form.visibility,
-    });
+    const res = createOrg(ctx.state, ctx.contextUser!, adminCopied(form));
     if (isFailure(res)) return fail(ctx, res);
     return json(201, toOrganization(ctx, res));
   });
@@ -106,13 +105,8 @@ export function registerOrgRoutes(r: ApiRouter): void {
     if (!doer.isAdmin && !doer.allowCreateOrganization) return apiError(ctx.root, 403, 'Create organization not allowed');
     const form = formOf(ctx, CreateOrgOption);
     const res = createOrg(ctx.state, { kind: 'user', user: doer, id: doer.id, name: doer.name }, {
-      username: form.username,
-      fullName: form.full_name,
+      ...adminCopied(form),
       email: form.email,
-      description: form.description,
-      website: form.website,
-      location: form.location,
-      visibility: form.visibility,
       repoAdminChangeTeamAccess: form.repo_admin_change_team_access,
     });
     if (isFailure(res)) return fail(ctx, res);
