@@ -452,11 +452,11 @@ export const FACTS: Fact[] = [
 
   // ---- errors -------------------------------------------------------------------------------------
   {
-    id: '404 body of APIErrorNotFound(): locale wording before Gitea 1.25 (and in Forgejo), "not found" from 1.25; an errors key (null, [] in Forgejo 11+)',
-    cite: 'Gitea v1.24.7 services/context/api.go l.247–267 (error.not_found = "The target couldn\'t be found.", options/locale/locale_en-US.ini l.231), v1.25.4 l.247–266 ("not found"), v1.21.11 modules/context/api.go l.241–260; Forgejo v7.0.16 services/context/api.go l.249 (nil slice), v11.0.15 l.309–311 and v15.0.3 l.306–308 (make([]string, 0))',
+    id: '404 body of APIErrorNotFound(): locale wording before Gitea 1.25 (and in Forgejo), "not found" from 1.25; an errors key (null, [] in Forgejo 10+)',
+    cite: 'Gitea v1.24.7 services/context/api.go l.247–267 (error.not_found = "The target couldn\'t be found.", options/locale/locale_en-US.ini l.231), v1.25.4 l.247–266 ("not found"), v1.21.11 modules/context/api.go l.241–260; Forgejo v7.0.16 services/context/api.go l.249, v9.0.0 l.255 (nil slice), v10.0.0 l.300, v11.0.15 l.309–311 and v15.0.3 l.306–308 (make([]string, 0))',
     expected: (f) => ({
       message: on(f, { gitea: { until: '1.24' }, forgejo: {} }) ? "The target couldn't be found." : 'not found',
-      errors: on(f, { forgejo: { since: 11 } }) ? [] : null,
+      errors: on(f, { forgejo: { since: 10 } }) ? [] : null,
     }),
     async observe(h) {
       const r = await h.call<{ message: string; errors: unknown }>('GET', 'repos/acme/nothing-here');

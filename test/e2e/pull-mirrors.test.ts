@@ -218,6 +218,21 @@ describe('an exported pull mirror applied where the repository is missing', () =
   });
 });
 
+describe('a pull mirror whose source the server answers empty', () => {
+  it('(a stored address Go cannot parse: SanitizedOriginalURL answers "") is exported without mirror:, and the file plans no change', async () => {
+    w = await world(seed({ repos: [{ name: 'acme/upstream-copy', mirror: { from: 'https://code.example.com/up\u0001stream.git', interval: '24h' } }] }));
+    expect((await w.api<ApiRepo>('GET', 'repos/acme/upstream-copy')).body.original_url).toBe('');
+    const out = join(w.dir, 'empty-source.yaml');
+    const exported = await w.cli(['export', '-o', out, '--include', 'acme/upstream-copy']);
+    expect(exported.code, exported.stderr).toBe(0);
+    const text = readFileSync(out, 'utf8');
+    expect(text).toContain('  acme/upstream-copy:\n');
+    expect(text).not.toContain('mirror:');
+    const plan = await w.cli(['plan', '-c', out, '--detailed-exitcode']);
+    expect(plan.code, plan.stdout + plan.stderr).toBe(0);
+  });
+});
+
 /** The answers of a repository (single or in a list) with `patch` over them: a hostile or broken server. */
 function answering(name: string, patch: Record<string, unknown>) {
   const edit = (b: unknown): unknown =>

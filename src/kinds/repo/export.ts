@@ -15,7 +15,8 @@ export const exporting = {
 
   toConfig(current: CurrentObject) {
     const { from, interval } = current.fields;
-    if (typeof from !== 'string') return {};
+    // No source answered (Go's url.Parse refused the stored one: SanitizedOriginalURL answers ""): nothing a config could create it from.
+    if (typeof from !== 'string' || from === '') return {};
     // An interval the release did not answer (it always does for a mirror) is left to the server's default.
     return { from, ...(typeof interval === 'string' && interval !== '' ? { interval } : {}) };
   },

@@ -197,8 +197,8 @@ export const QUIRKS = {
   hookChecksUrl: { gitea: { since: '1.24' }, forgejo: { since: 15 } },
   /** `APIErrorNotFound()` says the locale's "The target couldn't be found." (Gitea ≤ 1.24, Forgejo); Gitea 1.25 says "not found". */
   notFoundLocaleWording: { gitea: { until: '1.24' }, forgejo: {} },
-  /** `APIErrorNotFound()`'s `errors` is `[]` (Forgejo 11+: `make([]string, 0)`), not `null`. */
-  notFoundErrorsArray: { forgejo: { since: 11 } },
+  /** `APIErrorNotFound()`'s `errors` is `[]` (Forgejo 10+: `make([]string, 0)`, v10.0.0 services/context/api.go l.300; v9.0.0 l.255 `var errors []string`), not `null`. */
+  notFoundErrorsArray: { forgejo: { since: 10 } },
   /**
    * `GET /admin/hooks` ignores `page` and `limit`: every hook, no X-Total-Count, no Link (ListHooks calls
    * `GetSystemWebhooks`/`GetSystemOrDefaultWebhooks` and `ctx.JSON` with no ListOptions; see NOTES.md).

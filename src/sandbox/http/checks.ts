@@ -34,7 +34,7 @@ export function canWrite(ctx: ApiContext, unit: RepoUnit): boolean {
  * `APIErrorNotFound(objs...)` (`ctx.NotFound` before 1.24): `{message, url, errors}`. Without a message,
  * the locale's "The target couldn't be found." before Gitea 1.25 and in Forgejo, "not found" from Gitea
  * 1.25 (v1.24.7 `services/context/api.go` l.247–267, v1.25.4 l.247–266); `errors` a nil slice (`null`),
- * an empty array in Forgejo 11+ (`make([]string, 0)`: v11.0.15 l.309–311, v15.0.3 l.306–308). With a
+ * an empty array in Forgejo 10+ (`make([]string, 0)`: v10.0.0 l.300, v11.0.15 l.309–311, v15.0.3 l.306–308). With a
  * message: `APIError(404, err)` (`{message, url}`), as the user-redirect lookup answers
  * (v1.25.4 `services/context/user.go` l.74).
  */

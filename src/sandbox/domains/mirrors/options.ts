@@ -1,6 +1,6 @@
 /**
- * Request bodies of the push mirror routes (`modules/structs/mirror.go`). `use_ssh` exists from Forgejo 11,
- * `branch_filter` in Forgejo 15 (the swagger tables say which release has which key).
+ * Request bodies of the push mirror routes (`modules/structs/mirror.go`). `use_ssh` exists from Forgejo 9 (v9.0.0
+ * l.15), `branch_filter` from Forgejo 13 (v13.0.0 l.16; the swagger tables say which played release has which key).
  */
 import { f, option } from '../../http/options.js';
 

@@ -38,8 +38,8 @@ const HTTP_LIKE = /^(https?|git):\/\//;
 
 /**
  * `forms.ParseRemoteAddr` then `migrations.IsMigrateURLAllowed` (Forgejo 11+: `IsPushMirrorURLAllowed`):
- * http(s) and git URLs are parsed (Forgejo 11+ refuses credentials in them), schemes other than http,
- * https and git are refused (Forgejo 11+ takes ssh too). No DNS: the sandbox never resolves a host (hosts that Gitea would
+ * http(s) and git URLs are parsed (Forgejo 11.0.4+ refuses credentials in them), schemes other than http,
+ * https and git are refused (Forgejo 9+ takes ssh too). No DNS: the sandbox never resolves a host (hosts that Gitea would
  * find to be local are not refused here).
  */
 function addressRefusal(flavour: Flavour, address: string): Refusal | undefined {
