@@ -197,6 +197,31 @@ repos:
   });
 });
 
+// A team below admin made on Gitea 1.24+ is stored as none, its units at write: its members read back as
+// read, yet Gitea keeps them in a push list (CanWrite(code) counts units). The plan asks the teams then.
+describe.each(FLAVOURS.map((f) => [f.name, f] as const))('a push list names a member of a write team made through the API, on %s', (flavour, f) => {
+  it('is accepted, kept by the server, and the next plan is empty', async () => {
+    w = await world(seed, { flavour });
+    const team = (await w.api<{ id: number }>('POST', 'orgs/acme/teams', { name: 'coders', permission: 'write', units: ['repo.code', 'repo.issues', 'repo.pulls'] })).body;
+    await w.api('PUT', `teams/${team.id}/repos/acme/widgets`);
+    await w.api('PUT', `teams/${team.id}/members/alice`);
+    const stored = (await w.api<{ permission: string }>('GET', 'repos/acme/widgets/collaborators/alice/permission')).body.permission;
+    const unitsOnly = f.fork === 'gitea' && f.release >= 24;
+    expect(stored).toBe(unitsOnly ? 'read' : 'write');
+    const file = w.config('version: 1\nrepos:\n  acme/widgets:\n    branch_protections:\n      main: { enable_push: true, enable_push_whitelist: true, push_whitelist_usernames: [alice] }\n');
+    w.sandbox.clearRequests();
+    const plan = await w.cli(['plan', '-c', file, '--detailed-exitcode']);
+    expect(plan.code, plan.stdout + plan.stderr).toBe(2);
+    // Only where the answer is below write: the repository's teams once, and the one team with its code at write.
+    expect(calls(w.sandbox).filter((c) => /\/teams|^GET teams\//.test(c))).toEqual(unitsOnly ? ['GET repos/acme/widgets/teams', `GET teams/${team.id}/members/alice`] : []);
+    const apply = await w.cli(['apply', '-c', file, '--yes']);
+    expect(apply.code, apply.stdout + apply.stderr).toBe(0);
+    expect((await w.api<{ push_whitelist_usernames: string[] }>('GET', 'repos/acme/widgets/branch_protections/main')).body.push_whitelist_usernames).toEqual(['alice']);
+    const again = await w.cli(['plan', '-c', file, '--detailed-exitcode']);
+    expect(again.code, again.stdout + again.stderr).toBe(0);
+  });
+});
+
 describe('tag protections name collaborators', () => {
   it('a private repository: a collaborator this plan adds may be allowlisted, and the tag protection waits for it', async () => {
     w = await world({ ...seed, repos: [{ name: 'acme/vault', private: true }] });

@@ -1,8 +1,8 @@
 import type { Shape } from '../../gitea/answer.js';
 import { apiPath } from '../../gitea/path.js';
-import { isApiError } from '../../gitea/errors.js';
 import type { CurrentObject, DesiredObject, Reading, ReadRequest } from '../../model/index.js';
 import { fields } from './fields.js';
+import { firstTeamOf, repoTeams, type RepoTeam } from './teams.js';
 import type { CollaboratorMeta, CollaboratorTypes, ServerCollaborator } from './types.js';
 
 export { fields } from './fields.js';
@@ -34,25 +34,6 @@ function declaredByName(desired: DesiredObject[] | undefined): Map<string, Desir
 /** The levels the permission route answers, lowest first. */
 const RANK: Record<string, number> = { none: 0, read: 1, write: 2, admin: 3, owner: 4 };
 
-/** `GET /repos/{o}/{r}/teams` (repo/teams.go ListTeams, every release): a team with its stored mode (api.Team.permission). */
-const TEAM: Shape = { id: 'id', name: 'string', permission: 'string' };
-interface RepoTeam {
-  id: number;
-  name: string;
-  permission: string;
-}
-
-/** `GET /teams/{id}/members/{user}` (org/team.go GetTeamMember): 200 a member, 404 not (403: the token may not ask, so nobody can tell). */
-async function isMember(ctx: ReadRequest<CollaboratorTypes>['ctx'], team: RepoTeam, user: string): Promise<boolean> {
-  try {
-    await ctx.client.get(apiPath('teams', String(team.id), 'members', user), { object: `membership of ${user} in team ${team.name}` });
-    return true;
-  } catch (e) {
-    if (isApiError(e, 404) || isApiError(e, 403)) return false;
-    throw e;
-  }
-}
-
 /** The level a team's members read through it (GetUserRepoPermission): owner for admin access (HasAdminAccess), else its stored mode. */
 const levelThrough = (team: RepoTeam): string => (team.permission === 'admin' || team.permission === 'owner' ? 'owner' : team.permission);
 
@@ -82,15 +63,12 @@ async function explainByTeams(req: ReadRequest<CollaboratorTypes>, objects: Curr
   const higher = objects.filter((o) => teamMayExplain(o, declared.get(lc(o.key))?.fields.permission));
   if (!higher.length) return;
   const { scope, ctx } = req;
-  const teams = await ctx.client.get<RepoTeam[]>(apiPath(...scope.segments, 'teams'), { object: `teams of ${scope.name}`, expect: 'list', shape: TEAM });
+  const teams = await repoTeams(ctx, scope);
   await Promise.all(
     higher.map(async (o) => {
       const level = String(o.fields.permission);
-      for (const team of (teams ?? []).filter((t) => levelThrough(t) === level)) {
-        if (!(await isMember(ctx, team, o.key))) continue;
-        o.meta = { ...o.meta, through: { team: team.name, permission: level } };
-        return;
-      }
+      const team = await firstTeamOf(ctx, teams.filter((t) => levelThrough(t) === level), o.key);
+      if (team) o.meta = { ...o.meta, through: { team: team.name, permission: level } };
     }),
   );
 }
