@@ -163,9 +163,9 @@ export const FACTS: Fact[] = [
     },
   },
   {
-    id: 'GET /admin/users/{u}/emails exists on Forgejo 15 only',
-    cite: 'Forgejo v15.0.3 routers/api/v1/api.go l.1679–1681; not in v11.0.15 nor any Gitea tag',
-    expected: (f) => (on(f, { forgejo: { since: 15 } }) ? 200 : 404),
+    id: 'GET /admin/users/{u}/emails exists from Forgejo 14 only',
+    cite: 'Forgejo v14.0.0 routers/api/v1/api.go l.1670–1672, v15.0.3 l.1679–1681; not in v13.0.0, v11.0.15 nor any Gitea tag',
+    expected: (f) => (on(f, { forgejo: { since: 14 } }) ? 200 : 404),
     async observe(h) {
       return (await h.call('GET', 'admin/users/alice/emails')).status;
     },
@@ -212,9 +212,9 @@ export const FACTS: Fact[] = [
 
   // ---- admin hooks --------------------------------------------------------------------------------
   {
-    id: 'hook create sets package and status from Gitea 1.23, package from Forgejo 15',
-    cite: 'Gitea v1.23.8 routers/api/v1/utils/hook.go l.208–209; v1.22.6 addHook l.160–210 without them; Forgejo v15.0.3 l.213',
-    expected: (f) => [...(on(f, { gitea: { since: '1.23' }, forgejo: { since: 15 } }) ? ['package'] : []), 'push', ...(on(f, { gitea: { since: '1.23' } }) ? ['status'] : [])],
+    id: 'hook create sets package and status from Gitea 1.23, package from Forgejo 14',
+    cite: 'Gitea v1.23.8 routers/api/v1/utils/hook.go l.208–209; v1.22.6 addHook l.160–210 without them; Forgejo v14.0.0 and v15.0.3 l.213 (none in v13.0.0)',
+    expected: (f) => [...(on(f, { gitea: { since: '1.23' }, forgejo: { since: 14 } }) ? ['package'] : []), 'push', ...(on(f, { gitea: { since: '1.23' } }) ? ['status'] : [])],
     async observe(h) {
       const r = await h.call<{ events: string[] }>('POST', 'admin/hooks', { body: { type: 'gitea', config: { url: 'https://create.example.com/hook', content_type: 'json', is_system_webhook: 'true' }, events: ['push', 'package', 'status'], active: true } });
       return [...r.json.events].sort();
@@ -223,7 +223,7 @@ export const FACTS: Fact[] = [
   {
     id: 'hook edit leaves package as stored on Gitea ≤ 1.23 and Forgejo (editHook lists no package); 1.24+ edits it',
     cite: 'Gitea v1.23.8 routers/api/v1/utils/hook.go l.361–392 (editHook), v1.24.7 l.372 (updateHookEvents); Forgejo v15.0.3 l.328–399',
-    expected: (f) => (on(f, { gitea: { since: '1.23', until: '1.23' }, forgejo: { since: 15 } }) ? ['package', 'push'] : ['push']),
+    expected: (f) => (on(f, { gitea: { since: '1.23', until: '1.23' }, forgejo: { since: 14 } }) ? ['package', 'push'] : ['push']),
     async observe(h) {
       const made = await h.call<{ id: number }>('POST', 'admin/hooks', { body: { type: 'gitea', config: { url: 'https://edit.example.com/hook', content_type: 'json', is_system_webhook: 'true' }, events: ['push', 'package'], active: true } });
       const r = await h.call<{ events: string[] }>('PATCH', `admin/hooks/${made.json.id}`, { body: { config: { url: 'https://edit.example.com/hook', content_type: 'json' }, events: ['push'], active: true } });
@@ -231,9 +231,9 @@ export const FACTS: Fact[] = [
     },
   },
   {
-    id: 'hook edit checks the URL (Invalid url) from Gitea 1.24 and Forgejo 15',
-    cite: 'Gitea v1.24.7 routers/api/v1/utils/hook.go l.341; v1.23.8 editHook l.324–331 (content type only); Forgejo v15.0.3 l.332, v11.0.15 l.329',
-    expected: (f) => (on(f, { gitea: { since: '1.24' }, forgejo: { since: 15 } }) ? 422 : 200),
+    id: 'hook edit checks the URL (Invalid url) from Gitea 1.24 and Forgejo 12',
+    cite: 'Gitea v1.24.7 routers/api/v1/utils/hook.go l.341; v1.23.8 editHook l.324–331 (content type only); Forgejo v12.0.0 l.330, v15.0.3 l.332; not v11.0.15 l.329',
+    expected: (f) => (on(f, { gitea: { since: '1.24' }, forgejo: { since: 12 } }) ? 422 : 200),
     async observe(h) {
       const made = await h.call<{ id: number }>('POST', 'admin/hooks', { body: { type: 'gitea', config: { url: 'https://url-check.example.com/hook', content_type: 'json', is_system_webhook: 'true' }, events: ['push'], active: true } });
       return (await h.call('PATCH', `admin/hooks/${made.json.id}`, { body: { config: { url: 'ftp://bad', content_type: 'json' }, events: ['push'], active: true } })).status;
@@ -260,10 +260,10 @@ export const FACTS: Fact[] = [
   },
 
   {
-    id: 'GET /admin/hooks?limit=1: every hook, no X-Total-Count nor Link (Gitea ≤ 1.25, Forgejo ≤ 11); paged with X-Total-Count only (Forgejo 15); with both (Gitea 1.26)',
-    cite: 'routers/api/v1/admin/hooks.go ListHooks: Gitea v1.21.11 l.40/l.54, v1.23.8 l.41/l.55, v1.25.4 l.61/l.75 (no ListOptions, ctx.JSON only); Forgejo v7.0.16 and v11.0.15 l.40/l.54; v15.0.3 l.40 GetListOptions, l.54 SetTotalCountHeader; upstream main l.60, l.80–81 SetLinkHeader + SetTotalCountHeader',
+    id: 'GET /admin/hooks?limit=1: every hook, no X-Total-Count nor Link (Gitea ≤ 1.25, Forgejo ≤ 13); paged with X-Total-Count only (Forgejo 14+); with both (Gitea 1.26)',
+    cite: 'routers/api/v1/admin/hooks.go ListHooks: Gitea v1.21.11 l.40/l.54, v1.23.8 l.41/l.55, v1.25.4 l.61/l.75 (no ListOptions, ctx.JSON only); Forgejo v7.0.16, v11.0.15 and v13.0.0 l.40/l.54; v14.0.0 and v15.0.3 l.40 GetListOptions, l.54 SetTotalCountHeader; upstream main l.60, l.80–81 SetLinkHeader + SetTotalCountHeader',
     expected: (f) => {
-      if (on(f, { gitea: { until: '1.25' }, forgejo: { until: 11 } })) return { paged: false, total: false, link: false };
+      if (on(f, { gitea: { until: '1.25' }, forgejo: { until: 13 } })) return { paged: false, total: false, link: false };
       return { paged: true, total: true, link: on(f, { gitea: {} }) };
     },
     async observe(h) {
@@ -375,9 +375,9 @@ export const FACTS: Fact[] = [
     },
   },
   {
-    id: 'POST /admin/hooks checks the URL (Invalid url) from Gitea 1.24 and Forgejo 15; older releases store any URL',
-    cite: 'routers/api/v1/utils/hook.go checkCreateHookOption: Gitea v1.24.0 and v1.25.4 l.96–97, Forgejo v15.0.3 l.97–98; no IsValidURL in Gitea v1.21.11 l.86–100, v1.23.8, Forgejo v7.0.16 l.81–95, v11.0.15',
-    expected: (f) => (on(f, { gitea: { since: '1.24' }, forgejo: { since: 15 } }) ? 422 : 201),
+    id: 'POST /admin/hooks checks the URL (Invalid url) from Gitea 1.24 and Forgejo 12; older releases store any URL',
+    cite: 'routers/api/v1/utils/hook.go checkCreateHookOption: Gitea v1.24.0 and v1.25.4 l.96–97, Forgejo v12.0.0 l.97, v15.0.3 l.97–98; no IsValidURL in Gitea v1.21.11 l.86–100, v1.23.8, Forgejo v7.0.16 l.81–95, v11.0.15',
+    expected: (f) => (on(f, { gitea: { since: '1.24' }, forgejo: { since: 12 } }) ? 422 : 201),
     async observe(h) {
       return (await h.call('POST', 'admin/hooks', { body: { type: 'gitea', config: { url: 'ftp://not-http', content_type: 'json', is_system_webhook: 'true' }, events: ['push'], active: true } })).status;
     },

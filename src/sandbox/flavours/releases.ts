@@ -191,21 +191,22 @@ export const QUIRKS = {
   hookAuthorizationInClear: { gitea: { until: '1.26' }, forgejo: {} },
   /**
    * Hook create and edit check `config.url` (`validation.IsValidURL` → 422 `Invalid url`): Gitea v1.24.0+
-   * `utils/hook.go` l.96 (create) and l.340 (edit), Forgejo v15.0.3 l.97 and l.331; no `IsValidURL` in v1.23.8,
-   * v1.21.11, Forgejo v7.0.16, v10.0.0 nor v11.0.15 (any URL is stored).
+   * `utils/hook.go` l.96 (create) and l.340 (edit), Forgejo v12.0.0 l.97 and l.330, v15.0.3 l.97 and l.331; no
+   * `IsValidURL` in v1.23.8, v1.21.11, Forgejo v7.0.16, v10.0.0 nor v11.0.15 (any URL is stored).
    */
-  hookChecksUrl: { gitea: { since: '1.24' }, forgejo: { since: 15 } },
+  hookChecksUrl: { gitea: { since: '1.24' }, forgejo: { since: 12 } },
   /** `APIErrorNotFound()` says the locale's "The target couldn't be found." (Gitea ≤ 1.24, Forgejo); Gitea 1.25 says "not found". */
   notFoundLocaleWording: { gitea: { until: '1.24' }, forgejo: {} },
   /** `APIErrorNotFound()`'s `errors` is `[]` (Forgejo 10+: `make([]string, 0)`, v10.0.0 services/context/api.go l.300; v9.0.0 l.255 `var errors []string`), not `null`. */
   notFoundErrorsArray: { forgejo: { since: 10 } },
   /**
    * `GET /admin/hooks` ignores `page` and `limit`: every hook, no X-Total-Count, no Link (ListHooks calls
-   * `GetSystemWebhooks`/`GetSystemOrDefaultWebhooks` and `ctx.JSON` with no ListOptions; see NOTES.md).
+   * `GetSystemWebhooks`/`GetSystemOrDefaultWebhooks` and `ctx.JSON` with no ListOptions; see NOTES.md). Forgejo up
+   * to v13.0.0 (`routers/api/v1/admin/hooks.go` l.40 `GetSystemWebhooks(ctx, false)`).
    */
-  adminHooksUnpaged: { gitea: { until: '1.25' }, forgejo: { until: 11 } },
-  /** `GET /admin/hooks` pages, with X-Total-Count and no Link header (Forgejo 15; see NOTES.md). */
-  adminHooksTotalOnly: { forgejo: { since: 15 } },
+  adminHooksUnpaged: { gitea: { until: '1.25' }, forgejo: { until: 13 } },
+  /** `GET /admin/hooks` pages, with X-Total-Count and no Link header (Forgejo 14+: v14.0.0 `admin/hooks.go` l.40 `GetListOptions`, l.54; see NOTES.md). */
+  adminHooksTotalOnly: { forgejo: { since: 14 } },
   /** `GET /admin/hooks?type=system|default|all`; without it, the list is system hooks whatever `type` says. */
   adminHooksListType: GITEA_ONLY('1.24'),
   /** `GET /admin/actions/runners` answers a bare array with X-Total-Count (not `{runners, total_count}`). */
