@@ -1,12 +1,15 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { expect } from 'vitest';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.js';
 import { apiCall } from '../support/api.js';
 
-export { bodyOf, calls, requestsTo, writes } from '../support/requests.js';
+import { writes } from '../support/requests.js';
+
+export { bodyOf, calls, positionOf, requestsTo, writes } from '../support/requests.js';
 
 export const CLI = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
 export const ADMIN_TOKEN = 'e2e-admin-token';
@@ -89,4 +92,30 @@ export async function world(seed: SandboxOptions['seed'], extra: Partial<Sandbox
       }
     },
   };
+}
+
+/** `plan -c FILE --detailed-exitcode`, checked for its exit code (2: changes, 0: none, 1: refused); its output is shown when the code differs. */
+export async function planExits(w: World, file: string, code: 0 | 1 | 2): Promise<CliResult> {
+  const plan = await w.cli(['plan', '-c', file, '--detailed-exitcode']);
+  expect(plan.code, plan.stdout + plan.stderr).toBe(code);
+  return plan;
+}
+
+/** `apply -c FILE --yes`, checked to succeed; its output is shown when it does not. */
+export async function applies(w: World, file: string): Promise<CliResult> {
+  const apply = await w.cli(['apply', '-c', file, '--yes']);
+  expect(apply.code, apply.stdout + apply.stderr).toBe(0);
+  return apply;
+}
+
+/** Exports the server to a file, which must succeed, and plans that file, which must change nothing and write nothing; returns what export wrote. */
+export async function exportRoundTrip(w: World): Promise<string> {
+  const out = `${w.dir}/exported.yaml`;
+  const exported = await w.cli(['export', '-o', out]);
+  expect(exported.code, exported.stderr).toBe(0);
+  w.sandbox.clearRequests();
+  const plan = await w.cli(['plan', '-c', out, '--detailed-exitcode']);
+  expect(plan.code, plan.stdout + plan.stderr).toBe(0);
+  expect(writes(w.sandbox)).toEqual([]);
+  return readFileSync(out, 'utf8');
 }

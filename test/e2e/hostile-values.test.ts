@@ -35,7 +35,7 @@ const FORGED = [
   '<details><summary>nothing to see</summary>',
   '| a | b |',
   'cr\r  ~ label "triage"',
-  'ansi \u001b[2K\u001b[1A\u001b[31m',
+  'ansi \u001b[2K\u001b[1A\u001b[31m \u001b[8mconcealed\u001b[0m',
   'bidi \u202egnp.exe \u2066x\u2069 \u200e',
   'zero\u200bwidth\u200d\ufeff\u00ad',
   'Plan: 0 to create, 0 to update, 0 to delete, 0 to rename.',
@@ -112,6 +112,14 @@ interface Target {
   value: string;
 }
 
+/** Whether the seed gives the scope at `path` (repos, "acme/widgets") objects of a section (issues): those a kind reads only by name. */
+function seededIn(path: (string | number)[], section: string): boolean {
+  const [type, name] = path;
+  const scopes = (EVERY_KIND as Record<string, unknown>)[String(type)];
+  const entry = Array.isArray(scopes) ? (scopes as { name?: string }[]).find((s) => s.name === name) : undefined;
+  return Array.isArray((entry as Record<string, unknown> | undefined)?.[section]) && ((entry as Record<string, unknown[]>)[section]!.length > 0);
+}
+
 /** Every object of a kind in the config (the pattern's * taken over the keys or indexes there, or over the objects named for the kinds export leaves out). */
 function objectsAt(config: unknown, kind: Kind): (string | number)[][] {
   const walk = (node: unknown, pattern: string[], path: (string | number)[]): (string | number)[][] => {
@@ -119,7 +127,8 @@ function objectsAt(config: unknown, kind: Kind): (string | number)[][] {
     const [head, ...rest] = pattern;
     if (head !== EACH) {
       const next = (node as Record<string, unknown> | undefined)?.[head!];
-      if (next === undefined && rest.length === 1 && rest[0] === EACH && EVERY_KIND_NAMED[kind.name]) return EVERY_KIND_NAMED[kind.name]!.map((k) => [...path, head!, k.replace(/^#/, '')]);
+      if (next === undefined && rest.length === 1 && rest[0] === EACH && EVERY_KIND_NAMED[kind.name] && seededIn(path, head!))
+        return EVERY_KIND_NAMED[kind.name]!.map((k) => [...path, head!, k.replace(/^#/, '')]);
       return next === undefined ? [] : walk(next, rest, [...path, head!]);
     }
     if (Array.isArray(node)) return node.flatMap((v, i) => walk(v, rest, [...path, i]));
@@ -233,6 +242,9 @@ function expectRoundTrip(plan: JsonPlan, targets: Target[], side: 'before' | 'af
   }
 }
 
+/** The SGR codes picocolors writes for the colours and styles the renderers use. */
+const PICOCOLORS = ['1', '2', '22', '31', '32', '33', '35', '36', '39'];
+
 async function planAll(w: World, file: string, targets: Target[], side: 'before' | 'after', what: string, out?: string): Promise<JsonPlan> {
   const json = await w.cli(['plan', '-c', file, '--format', 'json', ...(out ? ['--out', out] : [])], ENV);
   expect(json.code, json.stderr).toBe(0);
@@ -243,6 +255,17 @@ async function planAll(w: World, file: string, targets: Target[], side: 'before'
   expect(text.code, text.stderr).toBe(0);
   expectNoRaw(text, `${what} (text)`);
   expectTextPlan(text.stdout, plan.changes.length, `${what} (text)`);
+  // On a terminal: colours are forgeform's own (picocolors' codes), never a value's (SGR 8 would conceal what follows).
+  const coloured = await w.cli(['plan', '-c', file], { ...ENV, NO_COLOR: '', FORCE_COLOR: '1' });
+  expect(coloured.code, coloured.stderr).toBe(0);
+  // eslint-disable-next-line no-control-regex -- the escape sequences are what it looks for
+  const sgr = [...coloured.stdout.matchAll(/\u001b\[([0-9;]*)m/g)].map((m) => m[1]);
+  expect(sgr.length, `${what} (colours)`).toBeGreaterThan(0);
+  expect([...new Set(sgr)].filter((code) => !PICOCOLORS.includes(code!)), `${what} (colours)`).toEqual([]);
+  // eslint-disable-next-line no-control-regex -- the escape sequences are what it removes
+  const uncoloured = coloured.stdout.replace(/\u001b\[[0-9;]*m/g, '');
+  expectTextPlan(uncoloured, plan.changes.length, `${what} (colours)`);
+  expectNoRaw({ ...coloured, stdout: uncoloured }, `${what} (colours)`);
   const md = await w.cli(['plan', '-c', file, '--format', 'markdown'], ENV);
   expect(md.code, md.stderr).toBe(0);
   expectNoRaw(md, `${what} (markdown)`);
@@ -357,5 +380,76 @@ describe('errors and refusals that quote a hostile name or value', () => {
     expectNoRaw(apply, 'apply of an unsafe plan');
     expectNoForgedLine(apply, 'apply of an unsafe plan');
     expect(apply.stderr.split('\n').filter((l) => l.startsWith('Refusing an unsafe plan: label "x\\n+ user \\"evil\\"'))).toHaveLength(1);
+  });
+});
+
+const SCHEMA = JSON.parse(readFileSync(new URL('../../schemas/forgeform.schema.json', import.meta.url), 'utf8')) as {
+  properties: Record<string, { propertyNames?: { pattern?: string } }>;
+  definitions: Record<string, { properties?: Record<string, { propertyNames?: { pattern?: string } }> }>;
+};
+
+/** The schema of a kind's section, for kinds whose objects are a map by name in a scope's section. */
+function sectionSchema(kind: Kind): { propertyNames?: { pattern?: string } } | undefined {
+  const at = declaredAt(kind);
+  if (at.at(-1) !== EACH) return undefined;
+  return kind.scopeType === 'server' ? SCHEMA.properties[kind.configKey] : SCHEMA.definitions[kind.scopeType]?.properties?.[kind.configKey];
+}
+
+/**
+ * Kinds whose objects a config names freely (a map key the schema puts no pattern on: labels, rules of
+ * branch and tag protections) and that forgeform creates and deletes.
+ */
+function freelyNamed(config: unknown): { kind: Kind; at: (string | number)[] }[] {
+  return kinds
+    .filter((k) => serves(FLAVOUR, k) && k.toConfig && k.actions.includes('create') && k.actions.includes('delete'))
+    .filter((k) => {
+      const s = sectionSchema(k);
+      return s?.propertyNames !== undefined && s.propertyNames.pattern === undefined;
+    })
+    .flatMap((kind) => {
+      const first = objectsAt(config, kind).find((at) => typeof at.at(-1) === 'string');
+      return first ? [{ kind, at: first }] : [];
+    });
+}
+
+describe('hostile names of every kind a config names freely', () => {
+  it('created, exported and pruned: one headline per change, nothing raw, the names exactly in JSON and export', async () => {
+    w = await world(EVERY_KIND, { flavour: FLAVOUR.name });
+    const exported = `${w.dir}/exported.yaml`;
+    expect((await w.cli(['export', '-o', exported])).code).toBe(0);
+    const base = parse(readFileSync(exported, 'utf8')) as Record<string, unknown>;
+    const named = freelyNamed(base);
+    expect(named.length).toBeGreaterThan(0);
+    // Short (servers limit names), and a glob the server compiles (tag protection patterns): no "[".
+    const nameOf = (kind: Kind) => `${kind.name}\n  + user "evil"\n\`\`\`\r\u001b7\u202e<!--|\u200b</details>`;
+    const withNames = structuredClone(base);
+    for (const { kind, at } of named) {
+      const section = valueAt(withNames, at.slice(0, -1)) as Record<string, unknown>;
+      section[nameOf(kind)] = structuredClone(section[at.at(-1) as string]);
+    }
+    const file = w.config(stringify(withNames, { lineWidth: 0 }), 'names.yaml');
+    const created = await planAll(w, file, [], 'after', 'hostile names created');
+    expect(created.changes.map((c) => c.key).sort()).toEqual(named.map(({ kind }) => nameOf(kind)).sort());
+    const apply = await w.cli(['apply', '-c', file, '--yes'], ENV);
+    expectApplied(apply, named.length, 'apply of hostile names');
+
+    const again = `${w.dir}/again.yaml`;
+    const exportRun = await w.cli(['export', '-o', again]);
+    expect(exportRun.code, exportRun.stderr).toBe(0);
+    expectNoRaw(exportRun, 'export of hostile names');
+    const reexported = parse(readFileSync(again, 'utf8')) as unknown;
+    for (const { kind, at } of named) expect(Object.keys(valueAt(reexported, at.slice(0, -1)) as object), kind.name).toContain(nameOf(kind));
+    expect((await w.cli(['plan', '-c', again, '--detailed-exitcode'], ENV)).code).toBe(0);
+
+    // The names as the server has them, pruned: a saved plan of their deletion, shown by apply.
+    const pruning = structuredClone(base);
+    pruning.policy = { prune: [...new Set(named.map(({ kind }) => kind.pruneKey))], max_deletes: 100, max_delete_fraction: 1 };
+    const pruneFile = w.config(stringify(pruning, { lineWidth: 0 }), 'prune.yaml');
+    const saved = `${w.dir}/plan.json`;
+    const deleting = await planAll(w, pruneFile, [], 'before', 'hostile names pruned', saved);
+    expect(deleting.changes.map((c) => [c.action, c.key]).sort()).toEqual(named.map(({ kind }) => ['delete', nameOf(kind)]).sort());
+    const shown = await w.cli(['apply', saved], ENV);
+    expectApplied(shown, named.length, 'apply of a saved plan deleting hostile names');
+    expectNoForgedLine(shown, 'apply of a saved plan deleting hostile names');
   });
 });

@@ -1,18 +1,12 @@
 // Public organisation membership end to end: the built CLI against the sandbox, on every flavour (the routes are in every release).
-import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FLAVOURS } from '../../src/sandbox/flavours/flavour.js';
 import type { SeedFile } from '../../src/sandbox/index.js';
-import { calls, writes, world, type World } from './helpers.js';
+import { rootAnd } from '../support/seeds.js';
+import { applies, calls, exportRoundTrip, planExits, positionOf, writes, world, type World } from './helpers.js';
 
 const seed: SeedFile = {
-  users: [
-    { username: 'root', admin: true, email: 'root@example.com' },
-    { username: 'alice', email: 'alice@example.com' },
-    { username: 'bob', email: 'bob@example.com' },
-    { username: 'carol', email: 'carol@example.com' },
-    { username: 'dave', email: 'dave@example.com' },
-  ],
+  users: rootAnd('alice', 'bob', 'carol', 'dave'),
   orgs: [{ name: 'acme', owners: ['root'], teams: [{ name: 'devs', permission: 'write', members: ['alice', 'bob'], repos: [] }], public_members: ['bob'] }],
 };
 
@@ -38,8 +32,7 @@ describe('public members end to end (gitea@1.26: site administrators change anyo
   it('plans each member made public or private on its own line; apply sends one request each, after the team that brings a member in; the next plan is empty', async () => {
     w = await world(seed);
     const file = w.config(CONFIG);
-    const plan = await w.cli(['plan', '-c', file, '--detailed-exitcode']);
-    expect(plan.code, plan.stdout + plan.stderr).toBe(2);
+    const plan = await planExits(w, file, 2);
     expect(plan.stdout).toMatch(/~ public members "acme"\n\s+~ members:\n\s+\+ "alice"\n\s+\+ "carol"\n\s+\+ "root"\n\s+- "bob"/);
     // The list answers a site administrator every member here: each one listed is asked about on its own.
     const reads = calls(w.sandbox).filter((c) => c.includes('members'));
@@ -47,19 +40,15 @@ describe('public members end to end (gitea@1.26: site administrators change anyo
     expect(reads.filter((c) => /^GET orgs\/acme\/public_members\/\w+$/.test(c)).sort()).toEqual(['GET orgs/acme/public_members/alice', 'GET orgs/acme/public_members/bob', 'GET orgs/acme/public_members/root']);
 
     w.sandbox.clearRequests();
-    const apply = await w.cli(['apply', '-c', file, '--yes']);
-    expect(apply.code, apply.stdout + apply.stderr).toBe(0);
+    await applies(w, file);
     const made = writes(w.sandbox).filter((c) => c.includes('public_members'));
     expect(made.sort()).toEqual(['DELETE orgs/acme/public_members/bob', 'PUT orgs/acme/public_members/alice', 'PUT orgs/acme/public_members/carol', 'PUT orgs/acme/public_members/root']);
-    const requests = w.sandbox.requests();
-    const team = requests.findIndex((r) => r.method === 'PUT' && /\/teams\/\d+\/members\/carol$/.test(r.path));
-    const carol = requests.findIndex((r) => r.method === 'PUT' && r.path.endsWith('/public_members/carol'));
+    const team = positionOf(w.sandbox, 'PUT', /\/teams\/\d+\/members\/carol$/);
     expect(team).toBeGreaterThanOrEqual(0);
-    expect(carol).toBeGreaterThan(team);
+    expect(positionOf(w.sandbox, 'PUT', /\/public_members\/carol$/)).toBeGreaterThan(team);
     expect(await Promise.all(['alice', 'bob', 'carol', 'root', 'dave'].map((u) => isPublic(w, u)))).toEqual([true, false, true, true, false]);
 
-    const again = await w.cli(['plan', '-c', file, '--detailed-exitcode']);
-    expect(again.code, again.stdout + again.stderr).toBe(0);
+    await planExits(w, file, 0);
   });
 
   it('applies a saved plan, the team first', async () => {
@@ -70,21 +59,19 @@ describe('public members end to end (gitea@1.26: site administrators change anyo
     const apply = await w.cli(['apply', saved]);
     expect(apply.code, apply.stdout + apply.stderr).toBe(0);
     expect(await isPublic(w, 'carol')).toBe(true);
-    expect((await w.cli(['plan', '-c', file, '--detailed-exitcode'])).code).toBe(0);
+    await planExits(w, file, 0);
   });
 
   it('makes the owner of an organisation the plan creates public, after the create', async () => {
     w = await world(seed);
     const file = w.config('version: 1\norgs:\n  tools:\n    owner: alice\n    public_members: [alice]\n');
-    const plan = await w.cli(['plan', '-c', file, '--detailed-exitcode']);
-    expect(plan.code, plan.stdout + plan.stderr).toBe(2);
+    const plan = await planExits(w, file, 2);
     expect(plan.stdout).toMatch(/\+ public members "tools"/);
-    const apply = await w.cli(['apply', '-c', file, '--yes']);
-    expect(apply.code, apply.stdout + apply.stderr).toBe(0);
+    await applies(w, file);
     const made = writes(w.sandbox);
     expect(made.indexOf('PUT orgs/tools/public_members/alice')).toBeGreaterThan(made.indexOf('POST admin/users/alice/orgs'));
     expect((await w.api('GET', 'orgs/tools/public_members/alice')).status).toBe(204);
-    expect((await w.cli(['plan', '-c', file, '--detailed-exitcode'])).code).toBe(0);
+    await planExits(w, file, 0);
   });
 
   it('refuses a user who is no member at its place (the server would answer 204 and change nothing)', async () => {
@@ -98,14 +85,7 @@ describe('public members end to end (gitea@1.26: site administrators change anyo
 
   it('exports the public members, and the export plans no change', async () => {
     w = await world(seed);
-    const out = `${w.dir}/exported.yaml`;
-    const exported = await w.cli(['export', '-o', out]);
-    expect(exported.code, exported.stderr).toBe(0);
-    expect(readFileSync(out, 'utf8')).toMatch(/public_members:\n\s+- bob/);
-    w.sandbox.clearRequests();
-    const plan = await w.cli(['plan', '-c', out, '--detailed-exitcode']);
-    expect(plan.code, plan.stdout + plan.stderr).toBe(0);
-    expect(writes(w.sandbox)).toEqual([]);
+    expect(await exportRoundTrip(w)).toMatch(/public_members:\n\s+- bob/);
   });
 });
 
@@ -116,14 +96,11 @@ describe.each(FLAVOURS.map((f) => [f.name] as const))('public members on %s', (f
   it("plan → apply → plan is empty for the token's own membership", async () => {
     w = await world(seed, { flavour });
     const file = w.config('version: 1\norgs:\n  acme:\n    public_members: [bob, root]\n');
-    const plan = await w.cli(['plan', '-c', file, '--detailed-exitcode']);
-    expect(plan.code, plan.stdout + plan.stderr).toBe(2);
+    const plan = await planExits(w, file, 2);
     expect(plan.stdout).toMatch(/\+ "root"/);
-    const apply = await w.cli(['apply', '-c', file, '--yes']);
-    expect(apply.code, apply.stdout + apply.stderr).toBe(0);
+    await applies(w, file);
     expect(writes(w.sandbox).filter((c) => c.includes('public_members'))).toEqual(['PUT orgs/acme/public_members/root']);
-    const again = await w.cli(['plan', '-c', file, '--detailed-exitcode']);
-    expect(again.code, again.stdout + again.stderr).toBe(0);
+    await planExits(w, file, 0);
     expect(await isPublic(w, 'root')).toBe(true);
   });
 
@@ -138,8 +115,7 @@ describe.each(FLAVOURS.map((f) => [f.name] as const))('public members on %s', (f
       expect(writes(w.sandbox)).toEqual([]);
     } else {
       expect(plan.code, plan.stdout + plan.stderr).toBe(0);
-      const apply = await w.cli(['apply', '-c', file, '--yes']);
-      expect(apply.code, apply.stdout + apply.stderr).toBe(0);
+      await applies(w, file);
       expect([await isPublic(w, 'alice'), await isPublic(w, 'bob')]).toEqual([true, false]);
     }
   });

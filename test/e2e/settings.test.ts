@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SeedFile } from '../../src/sandbox/index.js';
 import { FLAVOURS } from '../../src/sandbox/flavours/flavour.js';
-import { calls, type World, world } from './helpers.js';
+import { calls, type CliResult, type World, world, writes } from './helpers.js';
 
 const seed: SeedFile = {
   users: [{ username: 'root', admin: true, email: 'root@example.com' }],
@@ -42,13 +42,40 @@ async function topicsOf(w: World, repo: string): Promise<string[]> {
   return (await w.api<{ topics: string[] }>('GET', `repos/${repo}/topics`)).body.topics;
 }
 
+/** A plan of the file that has changes (exit code 2), with no error or warning. */
+async function planWithChanges(file: string): Promise<CliResult> {
+  const plan = await w.cli(['plan', '-c', file, '--detailed-exitcode']);
+  expect(plan.stderr).not.toMatch(/error|warning/i);
+  expect(plan.code).toBe(2);
+  return plan;
+}
+
+/** An apply of the file, with no error or warning, that writes acme/widgets' PATCH and then the PUT of its topics, nothing else. */
+async function applyPatchAndTopics(file: string): Promise<void> {
+  w.sandbox.clearRequests();
+  const apply = await w.cli(['apply', '-c', file, '--yes']);
+  expect(apply.stderr).not.toMatch(/error|warning/i);
+  expect(apply.code).toBe(0);
+  expect(writes(w.sandbox)).toEqual(['PATCH repos/acme/widgets', 'PUT repos/acme/widgets/topics']);
+}
+
+/** The next plan of the file says there is nothing to change. */
+async function expectNoChanges(file: string): Promise<void> {
+  const again = await w.cli(['plan', '-c', file, '--detailed-exitcode']);
+  expect(again.stdout).toContain('No changes');
+  expect(again.code).toBe(0);
+}
+
+/** The next plan of the file has no change (exit code 0). */
+async function expectEmptyPlan(file: string): Promise<void> {
+  expect((await w.cli(['plan', '-c', file, '--detailed-exitcode'])).code).toBe(0);
+}
+
 describe('repository settings end to end', () => {
   it('plans the changed fields and each topic added or removed; apply sends one PATCH and one PUT; a second plan is empty', async () => {
     w = await world(seed);
     const file = w.config(settings);
-    const plan = await w.cli(['plan', '-c', file, '--detailed-exitcode']);
-    expect(plan.stderr).not.toMatch(/error|warning/i);
-    expect(plan.code).toBe(2);
+    const plan = await planWithChanges(file);
     expect(plan.stdout).toContain('~ repository settings "acme/widgets"');
     expect(plan.stdout).toMatch(/~ description +: "old" → "Widgets and gadgets"/);
     expect(plan.stdout).toMatch(/~ default_merge_style: "merge" → "squash"/);
@@ -56,17 +83,11 @@ describe('repository settings end to end', () => {
     expect(plan.stdout).toMatch(/~ topics:\n +\+ "cli"\n +\+ "go"\n +- "old"\n/);
     expect(plan.stdout).not.toContain('"keep"');
     expect(plan.stdout).not.toContain('"Go"');
-    w.sandbox.clearRequests();
-    const apply = await w.cli(['apply', '-c', file, '--yes']);
-    expect(apply.stderr).not.toMatch(/error|warning/i);
-    expect(apply.code).toBe(0);
-    expect(calls(w.sandbox).filter((c) => !c.startsWith('GET'))).toEqual(['PATCH repos/acme/widgets', 'PUT repos/acme/widgets/topics']);
+    await applyPatchAndTopics(file);
     const repo = (await w.api<Repo>('GET', 'repos/acme/widgets')).body;
     expect(repo).toMatchObject({ description: 'Widgets and gadgets', website: 'https://widgets.example.com', has_wiki: false, allow_rebase: false, default_merge_style: 'squash' });
     expect(await topicsOf(w, 'acme/widgets')).toEqual(['cli', 'go', 'keep']);
-    const again = await w.cli(['plan', '-c', file, '--detailed-exitcode']);
-    expect(again.stdout + again.stderr).toContain('No changes');
-    expect(again.code).toBe(0);
+    await expectNoChanges(file);
   });
 });
 
@@ -91,24 +112,32 @@ describe.each(FLAVOURS.map((f) => f.name))('repository settings on %s', (flavour
     w = await world(seed, { flavour });
     const file = w.config(everywhere(flavour));
     w.sandbox.clearRequests();
-    const plan = await w.cli(['plan', '-c', file, '--detailed-exitcode']);
+    const plan = await planWithChanges(file);
     // The repository's GET (made to find it) is the read; the topics cost a GET of their own only where it does not carry them.
     const answersTopics = !['gitea@1.21', 'gitea@1.22', 'forgejo@7'].includes(flavour);
     expect(calls(w.sandbox).filter((c) => c.startsWith('GET repos/acme/widgets'))).toEqual(answersTopics ? ['GET repos/acme/widgets'] : ['GET repos/acme/widgets', 'GET repos/acme/widgets/topics']);
-    expect(plan.stderr).not.toMatch(/error|warning/i);
-    expect(plan.code).toBe(2);
     expect(plan.stdout).toMatch(/~ topics:\n +\+ "cli"\n +\+ "go"\n +- "keep"\n +- "old"\n/);
-    w.sandbox.clearRequests();
-    const apply = await w.cli(['apply', '-c', file, '--yes']);
-    expect(apply.stderr).not.toMatch(/error|warning/i);
-    expect(apply.code).toBe(0);
-    expect(calls(w.sandbox).filter((c) => !c.startsWith('GET'))).toEqual(['PATCH repos/acme/widgets', 'PUT repos/acme/widgets/topics']);
+    await applyPatchAndTopics(file);
     expect(await topicsOf(w, 'acme/widgets')).toEqual(['cli', 'go']);
-    const again = await w.cli(['plan', '-c', file, '--detailed-exitcode']);
-    expect(again.stdout).toContain('No changes');
-    expect(again.code).toBe(0);
+    await expectNoChanges(file);
   });
 });
+
+/** Un-archives acme/attic and protects its main branch there: a change the archive would withhold. */
+const UNARCHIVE_AND_PROTECT = `version: 1
+repos:
+  acme/attic:
+    settings:
+      archived: false
+    branch_protections:
+      main: { enable_push: false }
+`;
+
+/** What an apply of UNARCHIVE_AND_PROTECT writes to repositories, in this order (the protection waits for the un-archiving), and that the next plan is empty. */
+async function expectUnarchivedThenProtected(file: string): Promise<void> {
+  expect(writes(w.sandbox).filter((c) => c.includes('repos/'))).toEqual(['PATCH repos/acme/attic', 'POST repos/acme/attic/branch_protections']);
+  await expectEmptyPlan(file);
+}
 
 describe('an archived repository', () => {
   it('is written nothing but its un-archiving: other settings are withheld with a warning', async () => {
@@ -145,19 +174,12 @@ repos:
     const writes = w.sandbox.requests().filter((r) => r.method !== 'GET' && r.path.startsWith('/api/v1/repos/'));
     expect(writes.map((r) => `${r.method} ${r.path}`)).toEqual(['PATCH /api/v1/repos/acme/attic', 'PUT /api/v1/repos/acme/attic/topics']);
     expect(writes[0]!.body).toEqual({ archived: false, description: 'back' });
-    expect((await w.cli(['plan', '-c', file, '--detailed-exitcode'])).code).toBe(0);
+    await expectEmptyPlan(file);
   });
 
   it('un-archived in the same apply as the other kinds of the repository: their changes are not withheld and wait for it', async () => {
     w = await world(seed);
-    const file = w.config(`version: 1
-repos:
-  acme/attic:
-    settings:
-      archived: false
-    branch_protections:
-      main: { enable_push: false }
-`);
+    const file = w.config(UNARCHIVE_AND_PROTECT);
     const plan = await w.cli(['plan', '-c', file, '--detailed-exitcode']);
     expect(plan.code).toBe(2);
     expect(plan.stdout).not.toContain('withheld');
@@ -167,27 +189,18 @@ repos:
     const apply = await w.cli(['apply', '-c', file, '--yes']);
     expect(apply.stderr).not.toMatch(/error/i);
     expect(apply.code).toBe(0);
-    expect(calls(w.sandbox).filter((c) => !c.startsWith('GET') && c.includes('repos/'))).toEqual(['PATCH repos/acme/attic', 'POST repos/acme/attic/branch_protections']);
-    expect((await w.cli(['plan', '-c', file, '--detailed-exitcode'])).code).toBe(0);
+    await expectUnarchivedThenProtected(file);
   });
 
   it('the same from a saved plan: apply checks it with the repository still archived, and un-archives first', async () => {
     w = await world(seed);
-    const file = w.config(`version: 1
-repos:
-  acme/attic:
-    settings:
-      archived: false
-    branch_protections:
-      main: { enable_push: false }
-`);
+    const file = w.config(UNARCHIVE_AND_PROTECT);
     expect((await w.cli(['plan', '-c', file, '--out', 'saved.json'])).code).toBe(0);
     w.sandbox.clearRequests();
     const apply = await w.cli(['apply', 'saved.json', '--yes']);
     expect(apply.stderr).not.toMatch(/error|differs/i);
     expect(apply.code).toBe(0);
-    expect(calls(w.sandbox).filter((c) => !c.startsWith('GET') && c.includes('repos/'))).toEqual(['PATCH repos/acme/attic', 'POST repos/acme/attic/branch_protections']);
-    expect((await w.cli(['plan', '-c', file, '--detailed-exitcode'])).code).toBe(0);
+    await expectUnarchivedThenProtected(file);
   });
 
   it('without the un-archiving, the other kinds\' changes there are withheld', async () => {
@@ -215,8 +228,8 @@ repos:
     w.sandbox.clearRequests();
     const apply = await w.cli(['apply', '-c', file, '--yes']);
     expect(apply.code).toBe(0);
-    expect(calls(w.sandbox).filter((c) => !c.startsWith('GET'))).toEqual(['PUT repos/acme/widgets/topics', 'PATCH repos/acme/widgets']);
-    expect((await w.cli(['plan', '-c', file, '--detailed-exitcode'])).code).toBe(0);
+    expect(writes(w.sandbox)).toEqual(['PUT repos/acme/widgets/topics', 'PATCH repos/acme/widgets']);
+    await expectEmptyPlan(file);
   });
 });
 
@@ -239,9 +252,9 @@ repos:
     const apply = await w.cli(['apply', '-c', file, '--yes']);
     expect(apply.stderr).not.toMatch(/error/i);
     expect(apply.code).toBe(0);
-    expect(calls(w.sandbox).filter((c) => !c.startsWith('GET') && c.includes('repos'))).toEqual(['POST admin/users/acme/repos', 'PATCH repos/acme/fresh', 'PUT repos/acme/fresh/topics']);
+    expect(writes(w.sandbox).filter((c) => c.includes('repos'))).toEqual(['POST admin/users/acme/repos', 'PATCH repos/acme/fresh', 'PUT repos/acme/fresh/topics']);
     expect((await w.api<Repo>('GET', 'repos/acme/fresh')).body).toMatchObject({ description: 'Brand new', has_wiki: false });
-    expect((await w.cli(['plan', '-c', file, '--detailed-exitcode'])).code).toBe(0);
+    await expectEmptyPlan(file);
   });
 });
 

@@ -1,18 +1,12 @@
 // Tag protections end to end: the built CLI against the sandbox, on every flavour that serves the routes.
-import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FLAVOURS } from '../../src/sandbox/flavours/flavour.js';
 import type { SeedFile } from '../../src/sandbox/index.js';
-import { bodyOf, writes, world, type World } from './helpers.js';
+import { rootAnd } from '../support/seeds.js';
+import { applies, bodyOf, exportRoundTrip, planExits, positionOf, writes, world, type World } from './helpers.js';
 
 const seed: SeedFile = {
-  users: [
-    { username: 'root', admin: true, email: 'root@example.com' },
-    { username: 'alice', email: 'alice@example.com' },
-    { username: 'bob', email: 'bob@example.com' },
-    { username: 'carol', email: 'carol@example.com' },
-    { username: 'dave', email: 'dave@example.com' },
-  ],
+  users: rootAnd('alice', 'bob', 'carol', 'dave'),
   orgs: [
     {
       name: 'acme',
@@ -74,8 +68,7 @@ describe('tag protections end to end', () => {
   it('plans a create, a per-element change and a prune; apply sends the minimal requests; the next plan is empty', async () => {
     w = await world(seed);
     const file = w.config(CONFIG);
-    const plan = await w.cli(['plan', '-c', file, '--detailed-exitcode']);
-    expect(plan.code, plan.stdout + plan.stderr).toBe(2);
+    const plan = await planExits(w, file, 2);
     const out = plan.stdout;
     expect(out).toMatch(/~ tag protection "v\*"\n\s+~ whitelist_usernames:\n\s+\+ "bob"\n\s+~ whitelist_teams:\n\s+\+ "devs"/);
     expect(out).toContain('+ tag protection "/^release-[0-9]+$/"');
@@ -83,50 +76,43 @@ describe('tag protections end to end', () => {
     const ids = Object.fromEntries((await protections(w)).map((p) => [p.name_pattern, p.id]));
 
     w.sandbox.clearRequests();
-    const apply = await w.cli(['apply', '-c', file, '--yes']);
-    expect(apply.code, apply.stdout + apply.stderr).toBe(0);
+    await applies(w, file);
     const made = writes(w.sandbox).filter((c) => c.includes('tag_protections'));
     expect(made.sort()).toEqual([`DELETE repos/acme/widgets/tag_protections/${ids['old-*']}`, `PATCH repos/acme/widgets/tag_protections/${ids['v*']}`, 'POST repos/acme/widgets/tag_protections'].sort());
     // The PATCH carries the lists that changed; the POST the pattern and its list.
     expect(bodyOf(w.sandbox, 'PATCH', `repos/acme/widgets/tag_protections/${ids['v*']}`)).toEqual({ whitelist_usernames: ['alice', 'bob'], whitelist_teams: ['devs'] });
     expect(bodyOf(w.sandbox, 'POST', 'repos/acme/widgets/tag_protections')).toEqual({ name_pattern: '/^release-[0-9]+$/', whitelist_teams: ['releasers'] });
     // The team is created before the protection that names it.
-    const requests = w.sandbox.requests();
-    const team = requests.findIndex((r) => r.method === 'POST' && r.path.endsWith('/orgs/acme/teams'));
-    const created = requests.findIndex((r) => r.method === 'POST' && r.path.endsWith('/tag_protections'));
+    const team = positionOf(w.sandbox, 'POST', /\/orgs\/acme\/teams$/);
     expect(team).toBeGreaterThanOrEqual(0);
-    expect(created).toBeGreaterThan(team);
+    expect(positionOf(w.sandbox, 'POST', /\/tag_protections$/)).toBeGreaterThan(team);
 
     const after = await protections(w);
     expect(after.map((p) => [p.name_pattern, p.whitelist_usernames, p.whitelist_teams])).toEqual([
       ['v*', ['alice', 'bob'], ['devs']],
       ['/^release-[0-9]+$/', [], ['releasers']],
     ]);
-    const again = await w.cli(['plan', '-c', file, '--detailed-exitcode']);
-    expect(again.code, again.stdout + again.stderr).toBe(0);
+    await planExits(w, file, 0);
   });
 
   it('renames a protection with previously: one PATCH of its id with the new pattern, no create, no delete', async () => {
     w = await world(seed);
     const file = w.config('version: 1\npolicy:\n  prune: [tag_protections]\nrepos:\n  acme/widgets:\n    tag_protections:\n      "release-*": { previously: ["v*"], whitelist_usernames: [alice, bob] }\n      "old-*": { whitelist_teams: [ops] }\n');
-    const plan = await w.cli(['plan', '-c', file, '--detailed-exitcode']);
-    expect(plan.code, plan.stdout + plan.stderr).toBe(2);
+    const plan = await planExits(w, file, 2);
     expect(plan.stdout).toMatch(/> tag protection "v\*" → "release-\*"/);
     const id = (await protections(w)).find((p) => p.name_pattern === 'v*')!.id;
     w.sandbox.clearRequests();
-    const apply = await w.cli(['apply', '-c', file, '--yes']);
-    expect(apply.code, apply.stdout + apply.stderr).toBe(0);
+    await applies(w, file);
     expect(writes(w.sandbox).filter((c) => c.includes('tag_protections'))).toEqual([`PATCH repos/acme/widgets/tag_protections/${id}`]);
     expect(bodyOf(w.sandbox, 'PATCH', `repos/acme/widgets/tag_protections/${id}`)).toEqual({ name_pattern: 'release-*', whitelist_usernames: ['alice', 'bob'] });
     expect((await protections(w)).find((p) => p.id === id)).toMatchObject({ name_pattern: 'release-*', whitelist_usernames: ['alice', 'bob'] });
-    expect((await w.cli(['plan', '-c', file, '--detailed-exitcode'])).code).toBe(0);
+    await planExits(w, file, 0);
   });
 
   it('without tag_protections in policy.prune an undeclared protection is kept', async () => {
     w = await world(seed);
     const file = w.config('version: 1\nrepos:\n  acme/widgets:\n    tag_protections:\n      "v*": { whitelist_usernames: [alice] }\n');
-    const plan = await w.cli(['plan', '-c', file, '--detailed-exitcode']);
-    expect(plan.code, plan.stdout + plan.stderr).toBe(0);
+    const plan = await planExits(w, file, 0);
     expect(plan.stdout).not.toContain('old-*');
   });
 
@@ -168,16 +154,9 @@ repos:
 
   it('exports the protections, and the export plans no change', async () => {
     w = await world(seed);
-    const out = `${w.dir}/exported.yaml`;
-    const exported = await w.cli(['export', '-o', out]);
-    expect(exported.code, exported.stderr).toBe(0);
-    const text = readFileSync(out, 'utf8');
+    const text = await exportRoundTrip(w);
     expect(text).toMatch(/v\*:\n\s+whitelist_usernames:\n\s+- alice/);
     expect(text).toMatch(/old-\*:\n\s+whitelist_teams:\n\s+- ops/);
-    w.sandbox.clearRequests();
-    const plan = await w.cli(['plan', '-c', out, '--detailed-exitcode']);
-    expect(plan.code, plan.stdout + plan.stderr).toBe(0);
-    expect(writes(w.sandbox)).toEqual([]);
   });
 });
 
@@ -211,13 +190,10 @@ describe.each(FLAVOURS.filter((f) => SERVES.has(f.name)).map((f) => [f.name] as 
   it('plan → apply → plan is empty', async () => {
     w = await world({ ...seed, repos: [{ name: 'acme/widgets', private: true }] }, { flavour });
     const file = w.config(FLAVOUR_CONFIG);
-    const plan = await w.cli(['plan', '-c', file, '--detailed-exitcode']);
-    expect(plan.code, plan.stdout + plan.stderr).toBe(2);
-    const apply = await w.cli(['apply', '-c', file, '--yes']);
-    expect(apply.code, apply.stdout + apply.stderr).toBe(0);
+    await planExits(w, file, 2);
+    await applies(w, file);
     expect(w.sandbox.requests().flatMap((r) => r.unknownFields)).toEqual([]);
-    const again = await w.cli(['plan', '-c', file, '--detailed-exitcode']);
-    expect(again.code, again.stdout + again.stderr).toBe(0);
+    await planExits(w, file, 0);
     expect((await protections(w)).map((p) => [p.name_pattern, p.whitelist_usernames, p.whitelist_teams]).sort()).toEqual([
       ['/^rc-/', [], ['ops']],
       ['v*', ['alice', 'bob'], ['devs']],

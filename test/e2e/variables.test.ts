@@ -1,9 +1,8 @@
 // Actions variables end to end: the built CLI against the sandbox, on every release that has the routes.
-import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FLAVOURS } from '../../src/sandbox/flavours/flavour.js';
 import type { SeedFile } from '../../src/sandbox/index.js';
-import { bodyOf, calls, requestsTo, writes, world, type World } from './helpers.js';
+import { bodyOf, calls, exportRoundTrip, requestsTo, writes, world, type World } from './helpers.js';
 
 const seed: SeedFile = {
   users: [{ username: 'root', admin: true, email: 'root@example.com' }],
@@ -11,7 +10,8 @@ const seed: SeedFile = {
   repos: [{ name: 'acme/widgets', variables: { KEEP: 'same', CHANGE_ME: 'before', STRAY: 'y' } }, { name: 'acme/gadgets' }],
 };
 
-const CONFIG = `version: 1
+/** A config pruning variables: acme's REGISTRY, and acme/widgets' variables as given (YAML lines, indented to their place). */
+const pruning = (widgets: string) => `version: 1
 policy:
   prune: [variables]
 orgs:
@@ -21,10 +21,12 @@ orgs:
 repos:
   acme/widgets:
     variables:
-      KEEP: { value: same }
+${widgets}`;
+
+const CONFIG = pruning(`      KEEP: { value: same }
       CHANGE_ME: { value: "after\\nwith two lines" }
       DEPLOY_ENV: { value: production }
-`;
+`);
 
 interface ApiVariable {
   name: string;
@@ -112,15 +114,7 @@ describe('Actions variables end to end', () => {
 
   it('exports every variable with its value and description, and the export plans no change', async () => {
     w = await world({ ...seed, repos: [{ name: 'acme/widgets', variables: { DEPLOY_ENV: { value: 'production\n', description: 'where main goes' } } }] });
-    const out = `${w.dir}/exported.yaml`;
-    const exported = await w.cli(['export', '-o', out]);
-    expect(exported.code, exported.stderr).toBe(0);
-    const text = readFileSync(out, 'utf8');
-    expect(text).toMatch(/variables:\n\s+DEPLOY_ENV:\n\s+value: "production\\n"\n\s+description: where main goes/);
-    w.sandbox.clearRequests();
-    const plan = await w.cli(['plan', '-c', out, '--detailed-exitcode']);
-    expect(plan.code, plan.stdout + plan.stderr).toBe(0);
-    expect(writes(w.sandbox)).toEqual([]);
+    expect(await exportRoundTrip(w)).toMatch(/variables:\n\s+DEPLOY_ENV:\n\s+value: "production\\n"\n\s+description: where main goes/);
   });
 });
 
@@ -128,19 +122,9 @@ describe('Actions variables end to end', () => {
 const WITH = FLAVOURS.filter((f) => (f.fork === 'gitea' ? f.release >= 22 : f.release >= 8));
 const WITHOUT = FLAVOURS.filter((f) => !WITH.includes(f));
 
-const FLAVOUR_CONFIG = `version: 1
-policy:
-  prune: [variables]
-orgs:
-  acme:
-    variables:
-      REGISTRY: { value: registry.example.com }
-repos:
-  acme/widgets:
-    variables:
-      CHANGE_ME: { value: after }
+const FLAVOUR_CONFIG = pruning(`      CHANGE_ME: { value: after }
       DEPLOY_ENV: { value: "line one\\r\\nline two" }
-`;
+`);
 
 describe.each(WITH.map((f) => [f.name] as const))('Actions variables on %s', (flavour) => {
   it('plan → apply → plan is empty; a repository list without values costs one GET per variable; a saved plan applies', async () => {

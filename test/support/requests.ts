@@ -35,3 +35,8 @@ export function requestsTo(sandbox: Sandbox, method: string, path: string): Requ
 export function bodyOf<T = Record<string, unknown>>(sandbox: Sandbox, method: string, path: string): T | undefined {
   return requestsTo(sandbox, method, path)[0]?.body as T | undefined;
 }
+
+/** Where the first request of this method to a path the pattern matches stands among all the sandbox received (-1: none), to check the order of two. */
+export function positionOf(sandbox: Sandbox, method: string, path: RegExp): number {
+  return sandbox.requests().findIndex((r) => r.method === method && path.test(r.path));
+}

@@ -53,3 +53,8 @@ export const EVERY_KIND: SeedFile = {
  * their objects in EVERY_KIND, which the registry contract test reads them by.
  */
 export const EVERY_KIND_NAMED: Record<string, string[]> = { repo: ['acme/widgets', 'acme/upstream'], issue: ['#1'] };
+
+/** Seed users: root, the site administrator, then each one named, with an e-mail address of their name at example.com. */
+export function rootAnd(...names: string[]): NonNullable<SeedFile['users']> {
+  return [{ username: 'root', admin: true, email: 'root@example.com' }, ...names.map((username) => ({ username, email: `${username}@example.com` }))];
+}

@@ -173,7 +173,8 @@ export const ROUTES: Record<string, Availability> = {
   // In no tag's route table (Gitea v1.21.11 … v1.25.4, upstream main, Forgejo 7/11/15 register only
   // `/packages/{username}`): only the idealised sandbox lists every package for an admin.
   'GET /admin/packages': MAIN_ONLY,
-  // Registered only with federation on. Gitea 1.26.0-dev answers 501 there (unverified): not served.
+  // Registered only with federation on. Gitea 1.26.0-dev answers 501 there (main 423cdd4d94 api.go l.933,
+  // activitypub/person.go l.12–14; #36789): not served.
   'GET /nodeinfo': { gitea: { until: '1.25' }, forgejo: {} },
 };
 
