@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach } from 'vitest';
+import type { Clock } from '../../src/gitea/retry.js';
 
 export type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -23,5 +24,26 @@ export function loopbackServers(): (handler: Handler) => Promise<string> {
         server.closeAllConnections();
       });
     return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  };
+}
+
+/** Answers `body` as JSON with this status (and headers). */
+export function json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { 'content-type': 'application/json', ...headers });
+  res.end(JSON.stringify(body));
+}
+
+/** Time that only moves when the client sleeps: waits are seen (`slept`), not waited for. */
+export function fakeClock(): Clock & { slept: number[] } {
+  let t = 1_000_000;
+  const slept: number[] = [];
+  return {
+    slept,
+    now: () => t,
+    sleep: async (ms) => {
+      slept.push(ms);
+      t += ms;
+      await Promise.resolve();
+    },
   };
 }

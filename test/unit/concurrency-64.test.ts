@@ -6,23 +6,12 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { GiteaClient } from '../../src/gitea/client.js';
-import type { Clock } from '../../src/gitea/retry.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { fakeClock } from '../support/loopback.js';
 
 const TOKEN = 'concurrency-64-token';
 const REPOS = 200;
 const RETRY_AFTER_S = 2;
-
-function fakeClock(): Clock {
-  let t = 1_000_000;
-  return {
-    now: () => t,
-    sleep: async (ms) => {
-      t += ms;
-      await Promise.resolve();
-    },
-  };
-}
 
 let sandbox: Sandbox | undefined;
 afterEach(async () => {

@@ -4,36 +4,14 @@
  * 429/503, revoked credentials stop the writes, and the answers held at once are bounded. No timing
  * is asserted here: what was sent, what failed and how.
  */
-import type { ServerResponse } from 'node:http';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { loopbackServers } from '../support/loopback.js';
+import { fakeClock, json, loopbackServers } from '../support/loopback.js';
 import { GiteaClient, NotSent } from '../../src/gitea/client.js';
 import { ServerStopped } from '../../src/gitea/errors.js';
-import type { Clock } from '../../src/gitea/retry.js';
 
 const serve = loopbackServers();
-
-const json = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
-  res.writeHead(status, { 'content-type': 'application/json', ...headers });
-  res.end(JSON.stringify(body));
-};
-
-/** Time that only moves when the client sleeps. */
-function fakeClock(): Clock & { slept: number[] } {
-  let t = 1_000_000;
-  const slept: number[] = [];
-  return {
-    slept,
-    now: () => t,
-    sleep: async (ms) => {
-      slept.push(ms);
-      t += ms;
-      await Promise.resolve();
-    },
-  };
-}
 
 const settle = (ps: Promise<unknown>[]) => Promise.allSettled(ps).then((rs) => rs.map((r) => (r.status === 'rejected' ? (r.reason as Error) : undefined)));
 

@@ -1,32 +1,10 @@
-import type { ServerResponse } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { loopbackServers, type Handler } from '../support/loopback.js';
+import { fakeClock, json, loopbackServers, type Handler } from '../support/loopback.js';
 import { GiteaClient, NotSent } from '../../src/gitea/client.js';
 import { readAllPages, readPagesUpTo, type Page } from '../../src/gitea/paging.js';
 import { apiPath, unsafePathReason } from '../../src/gitea/path.js';
-import type { Clock } from '../../src/gitea/retry.js';
-
-/** Time that only moves when the client sleeps: waits are seen, not waited for. */
-function fakeClock(): Clock & { slept: number[] } {
-  let t = 1_000_000;
-  const slept: number[] = [];
-  return {
-    slept,
-    now: () => t,
-    sleep: async (ms) => {
-      slept.push(ms);
-      t += ms;
-      await Promise.resolve();
-    },
-  };
-}
 
 const serve = loopbackServers();
-
-const json = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
-  res.writeHead(status, { 'content-type': 'application/json', ...headers });
-  res.end(JSON.stringify(body));
-};
 
 describe('a 429 pauses the whole client', () => {
   it('a request queued behind a 429 waits for Retry-After too, though it got no 429 itself', async () => {

@@ -44,7 +44,7 @@ const levelThrough = (team: RepoTeam): string => (team.permission === 'admin' ||
  */
 function teamMayExplain(o: CurrentObject<CollaboratorMeta>, want: unknown): boolean {
   const have = String(o.fields.permission);
-  if (typeof want !== 'string' || !(RANK[have]! > RANK[want]!) || have === 'admin') return false;
+  if (typeof want !== 'string' || !((RANK[have] ?? -Infinity) > (RANK[want] ?? Infinity)) || have === 'admin') return false;
   return have !== 'owner' || o.meta?.siteAdmin !== true;
 }
 

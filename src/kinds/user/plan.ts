@@ -52,7 +52,7 @@ function earlierWithEmail(run: UserRun, users: Record<string, { email?: unknown 
   }
   const first = index.first.get(email.toLowerCase());
   // The first user of that address, when it comes before `key` (a user not declared comes after every one).
-  return first !== undefined && index.place.get(first)! < (index.place.get(key) ?? Infinity) ? first : undefined;
+  return first !== undefined && (index.place.get(first) ?? Infinity) < (index.place.get(key) ?? Infinity) ? first : undefined;
 }
 
 /** What this server's API cannot do to an existing user, by the config path that asks for it. */
