@@ -10,8 +10,14 @@
 // and the answer, unless the same plan turns `has_actions` on: its changes then wait for that change.
 import { isApiError } from '../gitea/errors.js';
 import { apiPath } from '../gitea/path.js';
-import { describeServer, type KindContext, type Problem, type RequestScope, type Scope, type ScopeContext } from '../model/index.js';
+import { describeServer, serverHas, type Availability, type KindContext, type Problem, type RequestScope, type Scope, type ScopeContext } from '../model/index.js';
 import { repoSettingsKind } from './repo_settings/index.js';
+
+/**
+ * Releases that serve no Actions route of a repository whose Actions unit is off (Forgejo v15.0.3 api.go l.1145–1149):
+ * only for a plan that turns the unit off, where nothing has answered yet.
+ */
+const ROUTES_NEED_UNIT: Availability = { forgejo: { since: '15' } };
 
 /** Per run, the repositories whose Actions list answered 404 with the unit off: the answer, by repository. */
 export type UnitOffRun = Map<string, string>;
@@ -61,6 +67,21 @@ export function unitOffProblem(what: 'secret' | 'variable', path: Problem['path'
     {
       path,
       message: `repository ${scope.name} has its Actions unit disabled (has_actions: false), and ${server} serves none of its Actions routes then (${off.answer}): set has_actions: true in repos."${scope.name}".settings (or enable Actions in the repository's settings), or remove its ${what}s from the config`,
+    },
+  ];
+}
+
+/**
+ * A declared secret or variable of a repository whose settings this plan turns `has_actions` off, on a release that
+ * then serves none of its Actions routes: its write would race the settings change, and the next plan could not read it.
+ */
+export function unitTurnedOffProblem(what: 'secret' | 'variable', path: Problem['path'], scope: Scope, ctx: KindContext): Problem[] {
+  if (scope.type !== 'repo' || !ctx.server || !serverHas(ctx.server, ROUTES_NEED_UNIT)) return [];
+  if (!ctx.planned(repoSettingsKind, scope)?.some((o) => o.fields.has_actions === false && o.changedBy !== undefined)) return [];
+  return [
+    {
+      path,
+      message: `repository ${scope.name}: its settings turn has_actions off in this plan, and ${describeServer(ctx.server)} serves none of a repository's Actions routes without the unit (404): its ${what}s could be neither written nor read then. Keep has_actions: true, or remove its ${what}s from the config`,
     },
   ];
 }

@@ -73,6 +73,31 @@ describe('forgejo@15: a repository with its Actions unit off', () => {
   });
 });
 
+describe('a plan that turns the Actions unit off while declaring Actions secrets and variables', () => {
+  const on: SeedFile = { ...seed, repos: [{ name: 'acme/widgets' }] };
+  const TURN_OFF = `version: 1\nrepos:\n  acme/widgets:\n    settings:\n      has_actions: false\n${ACTIONS}`;
+
+  it('forgejo@15: a plan error at each declared name (the routes would answer 404 afterwards); nothing written', async () => {
+    w = await world(on, { flavour: 'forgejo@15' });
+    const plan = await w.cli(['plan', '-c', w.config(TURN_OFF)], ENV);
+    expect(plan.code, plan.stdout + plan.stderr).toBe(1);
+    expect(plan.stderr).toContain(
+      'forgeform.yaml:7:7: Actions secret "DEPLOY" in acme/widgets: repository acme/widgets: its settings turn has_actions off in this plan, and Forgejo 15.0.3 serves none of a repository\'s Actions routes without the unit (404)',
+    );
+    expect(plan.stderr).toContain('forgeform.yaml:9:7: Actions variable "STAGE" in acme/widgets: repository acme/widgets: its settings turn has_actions off');
+    expect(writes(w.sandbox)).toEqual([]);
+  });
+
+  it('gitea@1.26: planned and applied (its Actions routes do not depend on the unit)', async () => {
+    w = await world(on, { flavour: 'gitea@1.26' });
+    const file = w.config(TURN_OFF);
+    const apply = await w.cli(['apply', '-c', file, '--yes'], ENV);
+    expect(apply.code, apply.stdout + apply.stderr).toBe(0);
+    const again = await w.cli(['plan', '-c', file, '--detailed-exitcode'], ENV);
+    expect(again.code, again.stdout + again.stderr).toBe(0);
+  });
+});
+
 describe('gitea@1.26: the Actions routes of a repository with its Actions unit off are served', () => {
   it('plan → apply → plan empty, without turning the unit on', async () => {
     w = await world(seed, { flavour: 'gitea@1.26' });

@@ -9,8 +9,13 @@
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
+import { deletions } from '../../src/action/action-run.js';
+import { stickyBody } from '../../src/action/comment.js';
+import { cutMarkdown, foldIfLong } from '../../src/action/markdown.js';
 import { kinds } from '../../src/kinds/index.js';
-import { declaredAt, EACH, serverHas, type FieldSpec, type Kind } from '../../src/model/index.js';
+import { declaredAt, EACH, kindTitles, serverHas, type FieldSpec, type Kind } from '../../src/model/index.js';
+import type { Plan } from '../../src/plan/types.js';
+import { renderPlanMarkdown } from '../../src/render/markdown.js';
 import { FLAVOURS, type Flavour } from '../../src/sandbox/flavours/flavour.js';
 import { EVERY_KIND, EVERY_KIND_NAMED } from '../support/seeds.js';
 import { world, type CliResult, type World } from './helpers.js';
@@ -326,6 +331,7 @@ describe('hostile values in every free-text field of every kind', () => {
     const plainFile = w.config(withValues(base, targets, (t) => ruleOf(t.kind, t.field).plain ?? 'plain'), 'plain.yaml');
     const saved = `${w.dir}/plan.json`;
     const back = await planAll(w, plainFile, targets, 'before', 'the server holds hostile values', saved);
+    expectComment(JSON.parse(readFileSync(saved, 'utf8')) as Plan, 'the comment of a plan replacing hostile values');
     const shown = await w.cli(['apply', saved], ENV);
     expectApplied(shown, back.changes.length, 'apply of a saved plan');
     // apply shows the saved plan first, as plan does.
@@ -447,9 +453,38 @@ describe('hostile names of every kind a config names freely', () => {
     const pruneFile = w.config(stringify(pruning, { lineWidth: 0 }), 'prune.yaml');
     const saved = `${w.dir}/plan.json`;
     const deleting = await planAll(w, pruneFile, [], 'before', 'hostile names pruned', saved);
+    expectComment(JSON.parse(readFileSync(saved, 'utf8')) as Plan, 'the comment of a plan deleting hostile names');
     expect(deleting.changes.map((c) => [c.action, c.key]).sort()).toEqual(named.map(({ kind }) => ['delete', nameOf(kind)]).sort());
     const shown = await w.cli(['apply', saved], ENV);
     expectApplied(shown, named.length, 'apply of a saved plan deleting hostile names');
     expectNoForgedLine(shown, 'apply of a saved plan deleting hostile names');
   });
 });
+
+/** Markdown with its code spans taken out (a run of n backticks up to the next run of exactly n), as CommonMark reads them. */
+function withoutCodeSpans(line: string): string {
+  return line.replace(/(?<!`)(`+)(?!`)[\s\S]*?(?<!`)\1(?!`)/g, '');
+}
+
+/**
+ * The pull-request comment the Action writes from a JSON plan (its list of deletions, the plan, cut to
+ * what a forge accepts): one fenced block, the details balanced, no HTML comment or tag of a name's, cut or not.
+ */
+function expectComment(plan: Plan, what: string): void {
+  const md = foldIfLong(`${deletions(plan)}${renderPlanMarkdown(plan, kindTitles(kinds))}`);
+  for (const [body, label] of [[stickyBody('forgeform', [], md), 'whole'], [stickyBody('forgeform', [], cutMarkdown(md, Math.floor(md.length / 2), 'The rest is elsewhere.')), 'cut']] as const) {
+    const lines = body.split('\n');
+    const open = lines.findIndex((l) => /^`{3,}diff$/.test(l));
+    // A cut before the block leaves no block.
+    const fence = open < 0 ? undefined : /^(`+)/.exec(lines[open]!)![1]!;
+    const closes = (l: string) => fence !== undefined && new RegExp(`^ {0,3}\`{${fence.length},}\\s*$`).test(l);
+    const close = open < 0 ? lines.length : lines.findIndex((l, i) => i > open && closes(l));
+    expect(close, `${what} (${label})`).toBeGreaterThan(open);
+    const outside = (open < 0 ? lines.slice(1) : [...lines.slice(1, open), ...lines.slice(close + 1)]).map(withoutCodeSpans);
+    const details = open < 0 ? 0 : 1;
+    expect(outside.filter((l) => /(^|[^\\])<!--/.test(l)), `${what} (${label})`).toEqual([]);
+    expect(outside.filter((l) => /(^|[^\\])<details/.test(l)).length, `${what} (${label})`).toBe(details);
+    expect(outside.filter((l) => /(^|[^\\])<\/details>/.test(l)).length, `${what} (${label})`).toBe(details);
+    expect(outside.filter((l) => /^ {0,3}(`{3,}|~{3,})/.test(l)), `${what} (${label})`).toEqual([]);
+  }
+}

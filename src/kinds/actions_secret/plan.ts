@@ -1,7 +1,7 @@
 import { normalizeFields } from '../fields.js';
 import { secretFromEnvironment } from '../secrets.js';
 import { declaredByName } from '../actions-values.js';
-import { unitOffNotice, unitOffOf, unitOffProblem } from '../actions-unit.js';
+import { unitOffNotice, unitOffOf, unitOffProblem, unitTurnedOffProblem } from '../actions-unit.js';
 import { describeServer, serverHas, type Planning } from '../../model/index.js';
 import { fields, ORG_LOOKUP_REACHES_REPOS } from './fields.js';
 import type { ActionsSecretTypes } from './types.js';
@@ -27,9 +27,9 @@ export const planning = {
     return `${describeServer(ctx.server)} lists and deletes an organisation's secrets by owner alone, so this may be a secret of one of its repositories (put through the API before Gitea 1.22 or Forgejo 9): delete it in the web UI`;
   },
 
-  /** A repository whose Actions unit is off and stays off (src/kinds/actions-unit.ts): its secrets cannot be written. */
+  /** A repository whose Actions unit is off and stays off or turns off in this plan (src/kinds/actions-unit.ts): its secrets cannot be written. */
   check({ desired, scope, ctx, prepared }) {
-    return unitOffProblem('secret', desired.path, scope, ctx, prepared);
+    return [...unitOffProblem('secret', desired.path, scope, ctx, prepared), ...unitTurnedOffProblem('secret', desired.path, scope, ctx)];
   },
 
   notices({ desired, scope, ctx, run }) {
