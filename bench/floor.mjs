@@ -123,10 +123,11 @@ export function applyReadsFloor(before, after) {
   }
   // A team create (POST orgs/ORG/teams) is a write under orgs/ORG/: the lists read there (the repository
   // list of an "ORG/*" glob, the team list) that ended on X-Total-Count's word are proven first.
+  // A team delete or PATCH (`teams/{id}`, addressed by id) rests on its organisation's team list alone
+  // (Op.restsOn): that list is proven first, the repository list beside it is not.
   for (const o of before.orgs) {
-    if (!o.teamCreates) continue;
-    if (exact(o.repos)) add('repository lists', 'proof of a list end', 1);
-    if (exact(o.teams ?? 0)) add('teams', 'proof of a list end', 1);
+    if (o.teamCreates && exact(o.repos)) add('repository lists', 'proof of a list end', 1);
+    if ((o.teamCreates || o.teamDeletes) && exact(o.teams ?? 0)) add('teams', 'proof of a list end', 1);
   }
   if (before.hooksCreated) add('admin hooks', 're-read after creates', pages(after.hooks.system) + pages(after.hooks.default));
   if (before.adminWrites) {

@@ -304,7 +304,7 @@ export function generateForge(size) {
   };
 
   const before = {
-    orgs: orgs.map((name) => ({ name, repos: shapeRepos.filter((r) => r.org === name).length, labels: 0, teams: shapeTeams.get(name).before, teamLists: shapeTeams.get(name).lists, teamCreates: shapeTeams.get(name).creates })),
+    orgs: orgs.map((name) => ({ name, repos: shapeRepos.filter((r) => r.org === name).length, labels: 0, teams: shapeTeams.get(name).before, teamLists: shapeTeams.get(name).lists, teamCreates: shapeTeams.get(name).creates, teamDeletes: 1 })),
     repos: shapeRepos,
     users: seedUsers.length,
     hooks: { system: seedHooks.length, default: 0 },
@@ -319,7 +319,7 @@ export function generateForge(size) {
   const after = {
     ...before,
     // Every declared team exists, and each has its member and repository lists read (Owners: members only).
-    orgs: before.orgs.map((o) => ({ ...o, teams: 1 + s.teamsPerOrg, teamLists: 1 + 2 * s.teamsPerOrg, teamCreates: 0 })),
+    orgs: before.orgs.map((o) => ({ ...o, teams: 1 + s.teamsPerOrg, teamLists: 1 + 2 * s.teamsPerOrg, teamCreates: 0, teamDeletes: 0 })),
     // Every declared collaborator exists (and no other): the list holds them, each has its permission read.
     repos: shapeRepos.map((r) => ({ ...r, labels: labels.length, labelsCreated: 0, writes: 0, protections: RULES_PER_REPO, collaborators: r.collaboratorsDeclared, collaboratorPermissions: r.collaboratorsDeclared })),
     users: seedUsers.length + usersCreated,

@@ -245,7 +245,7 @@ async function runOps(client: GiteaClient, ops: Op[], created: Map<string, unkno
     const creating = op.method === 'POST' && progress.firstId === undefined;
     const shape = creating ? o.createShape : undefined;
     try {
-      const res = await client.request(op.method, path, { ...(body !== undefined ? { body } : {}), ...(op.query ? { query: op.query } : {}), ...(i === 0 && o.abandon ? { abandon: o.abandon } : {}), ...(shape ? { shape } : {}), ...(op.idempotent ? { idempotent: true } : {}) });
+      const res = await client.request(op.method, path, { ...(body !== undefined ? { body } : {}), ...(op.query ? { query: op.query } : {}), ...(i === 0 && o.abandon ? { abandon: o.abandon } : {}), ...(shape ? { shape } : {}), ...(op.idempotent ? { idempotent: true } : {}), ...(op.restsOn !== undefined ? { restsOn: op.restsOn } : {}) });
       progress.done = i + 1;
       if (op.expect) {
         o.check?.(op, res.data);

@@ -10,7 +10,7 @@ import { reservedVariableReason, templateVariables } from '../secret.js';
 const PLAN_KEYS = ['format_version', 'forgeform_version', 'created_at', 'server', 'config_digest', 'summary', 'policy', 'unsafe', 'warnings', 'drift', 'withheld', 'changes'];
 const CHANGE_KEYS = ['id', 'kind', 'scope', 'key', 'action', 'from', 'fields', 'precondition', 'depends_on', 'ops', 'notes'];
 const FIELD_KEYS = ['path', 'before', 'after', 'sensitive', 'writeOnly', 'context', 'elements'];
-const OP_KEYS = ['method', 'path', 'body', 'query', 'reason', 'onStatus', 'expect', 'idempotent'];
+const OP_KEYS = ['method', 'path', 'body', 'query', 'reason', 'onStatus', 'expect', 'idempotent', 'restsOn'];
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 const ACTIONS: Action[] = ['create', 'update', 'delete', 'rename', 'replace'];
 
@@ -152,6 +152,7 @@ function recordProblems(c: Record<string, unknown>): string[] {
         out.push(`ops[${j}] is not a request ({method, path, body?, query?})`);
       else if (op.expect !== undefined && (op.method !== 'GET' || !isObject(op.expect) || !isStringList(op.expect.fields) || typeof op.expect.message !== 'string'))
         out.push(`ops[${j}].expect must be {fields, message} on a GET`);
+      else if (op.restsOn !== undefined && typeof op.restsOn !== 'string') out.push(`ops[${j}].restsOn must be an API path`);
     });
   return out;
 }

@@ -64,6 +64,8 @@ export interface RequestOptions {
    * this, a write under the root (`DELETE orgs/forgeform-lock`: writeParent '') proves every list read.
    */
   restsOnNoList?: boolean;
+  /** The path under which the lists this write may rest on live, when its own path does not say (Op.restsOn); default writeParent. */
+  restsOn?: string;
 }
 
 export interface Response<T> {
@@ -171,7 +173,7 @@ export class GiteaClient {
   async request<T = unknown>(method: string, path: string, opts: RequestOptions = {}): Promise<Response<T>> {
     const unsafe = unsafePathReason(path);
     if (unsafe) throw new AnswerError(method, path, `refused: ${unsafe}`, opts.object);
-    if (method !== 'GET' && !opts.restsOnNoList && this.unproven.size) await this.proveListsUnder(writeParent(method, path));
+    if (method !== 'GET' && !opts.restsOnNoList && this.unproven.size) await this.proveListsUnder(opts.restsOn ?? writeParent(method, path));
     const cls = opts.idempotent ? 'read' : methodClass(method);
     let maybeProcessed = false;
     let timeouts = 0;

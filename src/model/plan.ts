@@ -39,6 +39,13 @@ export interface Op {
    * 5xx sends it again, as a read is, instead of failing the change (src/gitea/retry.ts).
    */
   idempotent?: boolean;
+  /**
+   * Where the lists this write may rest on live, when its path does not say (the client proves those of
+   * them that ended on X-Total-Count first): a team addressed by id (`teams/7`) is decided from its
+   * organisation's team list (`orgs/acme/teams`), not from every list under the API's root. Default: the
+   * parent of the collection written to (src/gitea/client.ts writeParent).
+   */
+  restsOn?: string;
 }
 
 export interface Change {

@@ -3,7 +3,8 @@
  * request floor). The lock's removal (`DELETE orgs/forgeform-lock`) and renewal are writes under the
  * API's root; taken for writes that rest on the lists read, they made the client read the page after
  * every list that had ended on X-Total-Count's word (an organisation of exactly 50 repositories: one
- * GET more), although no list decides anything about the lock.
+ * GET more), although no list decides anything about the lock. A team's delete and PATCH
+ * (`teams/{id}`, a path under the root too) did the same: they rest on their organisation's team list only.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { lockCalls, requestsTo } from '../support/requests.js';
@@ -19,7 +20,7 @@ afterEach(async () => {
 const REPOS = Array.from({ length: 50 }, (_, i) => `acme/repo-${String(i).padStart(2, '0')}`);
 const seed = {
   users: [{ username: 'root', admin: true, email: 'root@example.com' }],
-  orgs: [{ name: 'acme', owners: ['root'] }],
+  orgs: [{ name: 'acme', owners: ['root'], teams: [{ name: 'retired', permission: 'read', members: [], repos: [] }] }],
   repos: REPOS.map((name) => ({ name, labels: [{ name: 'bug', color: 'ee0701' }] })),
 };
 const labelsOnly = `version: 1
@@ -62,6 +63,13 @@ describe("apply's lock costs its own requests and nothing more", () => {
     const log = w.sandbox.requests().map((r) => `${r.method} ${r.path.replace(/^\/api\/v1\//, '')}${r.query.page ? ` page ${r.query.page}` : ''}`);
     expect(log.filter((l) => l.startsWith('GET orgs/acme/repos'))).toEqual(['GET orgs/acme/repos page 1', 'GET orgs/acme/repos page 2']);
     expect(log.indexOf('GET orgs/acme/repos page 2')).toBeLessThan(log.indexOf('POST orgs/acme/teams'));
+    expect(lockCalls(w.sandbox)).toEqual(LOCK);
+  });
+
+  it('a team deleted (DELETE teams/{id}) proves its organisation\'s team list, not the repository list beside it', async () => {
+    const w = await applied(`version: 1\npolicy:\n  prune: [teams]\n${labelsOnly.slice('version: 1\n'.length)}orgs:\n  acme:\n    teams:\n      Owners: { members: [root] }\n`);
+    expect(requestsTo(w.sandbox, 'DELETE', 'teams/2')).toHaveLength(1);
+    expect(requestsTo(w.sandbox, 'GET', 'orgs/acme/repos').map((r) => r.query.page)).toEqual(['1']);
     expect(lockCalls(w.sandbox)).toEqual(LOCK);
   });
 });

@@ -63,3 +63,25 @@ describe("apply's lock proves no list", () => {
     expect(seen.filter((s) => s.includes('labels'))).toEqual(['GET /api/v1/repos/a/b/labels?limit=50&page=1', 'GET /api/v1/repos/a/b/labels?limit=50&page=2', 'POST /api/v1/repos/a/b/labels']);
   });
 });
+
+describe('a write that says which lists it rests on (Op.restsOn)', () => {
+  it('proves the lists under that path only: a team delete, addressed by id, proves its organisation\'s team list and not the repository list beside it', async () => {
+    const seen: string[] = [];
+    const handler: Handler = (req, res) => {
+      seen.push(`${req.method} ${req.url}`);
+      const page = Number(new URL(req.url!, 'http://x').searchParams.get('page') ?? 1);
+      res.writeHead(req.method === 'DELETE' ? 204 : 200, { 'content-type': 'application/json', 'x-total-count': '50' });
+      res.end(req.method === 'DELETE' ? '' : JSON.stringify(page === 1 ? Array.from({ length: 50 }, (_, i) => ({ id: i })) : []));
+    };
+    const client = new GiteaClient({ url: await serve(handler), credentials: { token: 't' } });
+    await client.list('orgs/acme/repos');
+    await client.list('orgs/acme/teams');
+    await client.request('DELETE', 'teams/7', { restsOn: 'orgs/acme/teams' });
+    expect(seen).toEqual([
+      'GET /api/v1/orgs/acme/repos?limit=50&page=1',
+      'GET /api/v1/orgs/acme/teams?limit=50&page=1',
+      'GET /api/v1/orgs/acme/teams?limit=50&page=2',
+      'DELETE /api/v1/teams/7',
+    ]);
+  });
+});

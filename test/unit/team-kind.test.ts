@@ -60,7 +60,7 @@ describe('the requests of a team change', () => {
 
   it('sends the permission with includes_all_repositories, which an edit without one ignores', () => {
     const ops = teamKind.ops(opsInput({ scope: ORG, ctx, action: 'update', changed: ['includes_all_repositories'], desired: { key: 'devs', fields: { includes_all_repositories: true }, path: [] }, current: devs }));
-    expect(ops).toEqual([{ method: 'PATCH', path: 'teams/7', body: { includes_all_repositories: true, permission: 'none' } }]);
+    expect(ops).toEqual([{ method: 'PATCH', path: 'teams/7', body: { includes_all_repositories: true, permission: 'none' }, restsOn: 'orgs/acme/teams' }]);
   });
 });
 

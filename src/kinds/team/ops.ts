@@ -38,7 +38,7 @@ function listOps(base: string, org: string, before: Record<string, unknown>, aft
 }
 
 /** The PATCH of an existing team's own fields, when any changed (or it is renamed). */
-function patchOf(req: Extract<OpsRequest<TeamTypes>, { action: 'update' | 'rename' | 'replace' }>): Op[] {
+function patchOf(req: Extract<OpsRequest<TeamTypes>, { action: 'update' | 'rename' | 'replace' }>, restsOn: string): Op[] {
   const { desired, current, changed } = req;
   const body: Record<string, unknown> = {};
   if (req.action === 'rename') body.name = desired.key;
@@ -46,20 +46,22 @@ function patchOf(req: Extract<OpsRequest<TeamTypes>, { action: 'update' | 'renam
   if (NEEDS_PERMISSION.some((n) => n in body)) body.permission = permissionToSend(desired.fields.permission, current.fields.permission);
   // Below admin the server keeps the units it has unless told: a team leaving admin is sent its units.
   if ('permission' in body && !isAdminLevel(body.permission) && desired.fields.units_map !== undefined) body.units_map = desired.fields.units_map;
-  return Object.keys(body).length ? [{ method: 'PATCH', path: apiPath('teams', Number(current.id)), body }] : [];
+  return Object.keys(body).length ? [{ method: 'PATCH', path: apiPath('teams', Number(current.id)), body, restsOn }] : [];
 }
 
 export const writing = {
   ops(req) {
     const org = req.scope.name;
-    if (req.action === 'delete') return [{ method: 'DELETE', path: apiPath('teams', Number(req.current.id)) }];
+    // A team is addressed by id, under no organisation: what its delete or rename rests on is its organisation's team list.
+    const restsOn = apiPath('orgs', org, 'teams');
+    if (req.action === 'delete') return [{ method: 'DELETE', path: apiPath('teams', Number(req.current.id)), restsOn }];
     if (req.action === 'create') {
       const { members: _m, repositories: _r, ...own } = req.desired.fields;
       const post: Op = { method: 'POST', path: apiPath('orgs', org, 'teams'), body: { name: req.desired.key, ...own } };
       // `{id}`: the new team's id, from the POST's answer.
       return [post, ...listOps('teams/{id}', org, {}, req.desired.fields)];
     }
-    return [...patchOf(req), ...listOps(apiPath('teams', Number(req.current.id)), org, req.current.fields, req.desired.fields)];
+    return [...patchOf(req, restsOn), ...listOps(apiPath('teams', Number(req.current.id)), org, req.current.fields, req.desired.fields)];
   },
 
   /** A repository the team is given may be one this plan creates: its create comes first. */
