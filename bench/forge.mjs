@@ -243,6 +243,10 @@ export function generateForge(size) {
       const want = Array.from({ length: s.collaboratorsPerRepo }, (_, j) => [pick(j), PERMS[(k + j) % PERMS.length]]);
       const seeded = {};
       let onServer = 0;
+      // Declared collaborators the server answers above their level at one a team could give (read, write):
+      // the plan asks the repository's teams once, then each team of exactly that level for them
+      // (src/kinds/collaborator/read.ts). The bench's collaborators are in no team, so none explains it.
+      const teamLevels = [];
       const writesBefore = totalWrites();
       for (const [user, perm] of want) {
         declared.collaborators++;
@@ -254,6 +258,7 @@ export function generateForge(size) {
         onServer++;
         if (d === 'permission') write('collaborator', 'PUT');
         seeded[user] = d === 'permission' ? PERMS[(PERMS.indexOf(perm) + 1) % PERMS.length] : perm;
+        if (PERMS.indexOf(seeded[user]) > PERMS.indexOf(perm) && seeded[user] !== 'admin') teamLevels.push(seeded[user]);
       }
       // A collaborator nobody declares any more: removed (policy.prune: collaborators).
       let extra = 0;
@@ -268,6 +273,9 @@ export function generateForge(size) {
       r.collaborators = onServer + extra;
       r.collaboratorPermissions = onServer;
       r.collaboratorsDeclared = want.length;
+      const repoName = seedRepos[k].name.split('/')[1];
+      const teamsOfLevel = (level) => seedTeams.get(org).filter((t) => t.permission === level && t.repos.includes(repoName)).length;
+      r.collaboratorTeamReads = teamLevels.length ? 1 + teamLevels.reduce((n, level) => n + teamsOfLevel(level), 0) : 0;
       r.writes += totalWrites() - writesBefore;
     }
   }
@@ -321,7 +329,7 @@ export function generateForge(size) {
     // Every declared team exists, and each has its member and repository lists read (Owners: members only).
     orgs: before.orgs.map((o) => ({ ...o, teams: 1 + s.teamsPerOrg, teamLists: 1 + 2 * s.teamsPerOrg, teamCreates: 0, teamDeletes: 0 })),
     // Every declared collaborator exists (and no other): the list holds them, each has its permission read.
-    repos: shapeRepos.map((r) => ({ ...r, labels: labels.length, labelsCreated: 0, writes: 0, protections: RULES_PER_REPO, collaborators: r.collaboratorsDeclared, collaboratorPermissions: r.collaboratorsDeclared })),
+    repos: shapeRepos.map((r) => ({ ...r, labels: labels.length, labelsCreated: 0, writes: 0, protections: RULES_PER_REPO, collaborators: r.collaboratorsDeclared, collaboratorPermissions: r.collaboratorsDeclared, collaboratorTeamReads: 0 })),
     users: seedUsers.length + usersCreated,
     hooks: { system: s.hooks, default: 0 },
     labelDeletes: 0,

@@ -40,8 +40,8 @@ export async function firstTeamOf(ctx: ScopeContext, teams: RepoTeam[], user: st
   return undefined;
 }
 
-const WRITES = new Set(['write', 'admin', 'owner']);
-const ADMIN_LEVEL = new Set(['admin', 'owner']);
+const WRITES: ReadonlySet<string> = new Set(['write', 'admin', 'owner']);
+const ADMIN_LEVEL: ReadonlySet<string> = new Set(['admin', 'owner']);
 
 /**
  * Whether a team of the user gives it write access to the repository's code through its units, which the
