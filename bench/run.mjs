@@ -21,7 +21,6 @@ import { fixed, renderTable, thousands } from './table.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const here = fileURLToPath(new URL('.', import.meta.url));
-const CLI = join(root, 'dist/cli/main.js');
 const SANDBOX_ENTRY = join(root, 'dist/sandbox/index.js');
 const TOKEN = 'bench-admin-token';
 const METHODS = ['GET', 'POST', 'PATCH', 'PUT', 'DELETE'];
@@ -40,6 +39,8 @@ if (!SIZES[opts.size]) {
   console.error(`bench: --size must be one of ${Object.keys(SIZES).join(', ')}, got "${opts.size}"`);
   process.exit(1);
 }
+// The CLI's entry is a bundle (scripts/bundle-cli.mjs); a profile runs tsc's modules instead, so that it names them.
+const CLI = join(root, opts.profile ? 'dist/cli/main.modules.js' : 'dist/cli/main.js');
 const latencyMs = Number(opts.latency);
 const concurrency = Number(opts.concurrency);
 const log = (s) => process.stderr.write(`bench: ${s}\n`);

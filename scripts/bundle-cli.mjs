@@ -5,11 +5,12 @@
 // the planner nor the client. The ~340 modules of tsc's output cost every run about 100 ms of CPU in
 // Node's ESM loader (resolving, reading and compiling each file: a third of a plan of an empty config)
 // and 8 MB of memory; the bundle's files are read at once. The rest of tsc's output stays as it is
-// (the sandbox's dist/sandbox/index.js, the benchmark's imports).
+// (the sandbox's dist/sandbox/index.js, the benchmark's imports), and tsc's entry is kept as
+// dist/cli/main.modules.js: a CPU profile of it names each module (`npm run bench -- --profile` runs it).
 //
 //   node scripts/bundle-cli.mjs
 import { build } from 'esbuild';
-import { readdirSync, rmSync } from 'node:fs';
+import { copyFileSync, readdirSync, rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -43,6 +44,7 @@ const relocateDataFiles = {
 };
 
 for (const f of readdirSync(outdir)) if (f.startsWith(PREFIX)) rmSync(join(outdir, f));
+copyFileSync(join(outdir, 'main.js'), join(outdir, 'main.modules.js'));
 
 await build({
   entryPoints: [join(src, 'cli/main.ts')],
@@ -53,8 +55,8 @@ await build({
   platform: 'node',
   format: 'esm',
   target: 'node20',
-  // Names as tsc's output has them (a function's or class's .name), although modules share one scope.
-  keepNames: true,
+  // No keepNames: its helper runs at every closure's creation (2% of apply's CPU); nothing reads a
+  // function's name (the action's bundle is minified as well).
   legalComments: 'none',
   logLevel: 'warning',
   // Some dependencies are CommonJS and call require(): give the ESM bundle one.
