@@ -10,7 +10,7 @@
 // and the answer, unless the same plan turns `has_actions` on: its changes then wait for that change.
 import { isApiError } from '../gitea/errors.js';
 import { apiPath } from '../gitea/path.js';
-import { describeServer, serverHas, type Availability, type KindContext, type Problem, type RequestScope, type Scope, type ScopeContext } from '../model/index.js';
+import { describeServer, serverHas, type Availability, type KindContext, type KindTypes, type Problem, type RequestScope, type Scope, type ScopeContext, type Writing } from '../model/index.js';
 import { repoSettingsKind } from './repo_settings/index.js';
 
 /**
@@ -58,6 +58,22 @@ export function unitOffOf(scope: Scope, ctx: ScopeContext, run: UnitOffRun): Uni
   const enabledBy = ctx.planned(repoSettingsKind, scope)?.find((o) => o.fields.has_actions === true && o.changedBy !== undefined)?.changedBy;
   return { answer, ...(enabledBy ? { enabledBy } : {}) };
 }
+
+/**
+ * What the Actions kinds' writing shares: prepare finds the repository's unit off (and the change turning it
+ * on), and the writes wait for that repository settings change.
+ */
+export const unitWriting = {
+  /** Where the repository's Actions unit was found off: the change of this plan that turns it on, if any. */
+  async prepare({ scope, ctx, run }) {
+    return unitOffOf(scope, ctx, run);
+  },
+
+  /** The writes wait for the repository settings change that turns the Actions unit on. */
+  dependsOn({ prepared }) {
+    return prepared?.enabledBy ? [prepared.enabledBy] : [];
+  },
+} satisfies Pick<Writing<KindTypes<unknown, unknown, UnitOff | undefined, UnitOffRun>>, 'prepare' | 'dependsOn'>;
 
 /** Why a declared secret or variable cannot be planned: the repository's Actions unit stays off. */
 export function unitOffProblem(what: 'secret' | 'variable', path: Problem['path'], scope: Scope, ctx: KindContext, off: UnitOff | undefined): Problem[] {

@@ -1,7 +1,7 @@
 import { serverHas, type Writing } from '../../model/index.js';
 import { notAnActionOf } from '../actions.js';
 import { actionsPath, DESCRIPTIONS } from '../actions-values.js';
-import { unitOffOf } from '../actions-unit.js';
+import { unitWriting } from '../actions-unit.js';
 import type { ActionsSecretTypes } from './types.js';
 
 /**
@@ -11,15 +11,7 @@ import type { ActionsSecretTypes } from './types.js';
  * both columns), so it sends the server's description where the config writes none. DELETE removes it.
  */
 export const writing = {
-  /** Where the repository's Actions unit was found off: the change of this plan that turns it on, if any. */
-  async prepare({ scope, ctx, run }) {
-    return unitOffOf(scope, ctx, run);
-  },
-
-  /** The writes wait for the repository settings change that turns the Actions unit on. */
-  dependsOn({ prepared }) {
-    return prepared?.enabledBy ? [prepared.enabledBy] : [];
-  },
+  ...unitWriting,
 
   ops({ scope, action, desired, current, ctx }) {
     if (action === 'delete') return [{ method: 'DELETE', path: actionsPath(scope.segments, 'secret', current.key) }];
