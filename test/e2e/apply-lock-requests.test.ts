@@ -72,4 +72,34 @@ describe("apply's lock costs its own requests and nothing more", () => {
     expect(requestsTo(w.sandbox, 'GET', 'orgs/acme/repos').map((r) => r.query.page)).toEqual(['1']);
     expect(lockCalls(w.sandbox)).toEqual(LOCK);
   });
+
+  it("an organisation's edit (PATCH orgs/acme, under the root) proves the organisation list it was read from, not the repository list", async () => {
+    const w = await applied(`${labelsOnly}orgs:\n  acme:\n    description: Widgets\n`);
+    expect(requestsTo(w.sandbox, 'PATCH', 'orgs/acme')).toHaveLength(1);
+    expect(requestsTo(w.sandbox, 'GET', 'orgs/acme/repos').map((r) => r.query.page)).toEqual(['1']);
+    expect(lockCalls(w.sandbox)).toEqual(LOCK);
+  });
+});
+
+// A repository of exactly 50 labels: its label list ends on X-Total-Count's word, and only a write under
+// repos/acme/big/ needs its page 2.
+const bigSeed = {
+  users: [{ username: 'root', admin: true, email: 'root@example.com' }],
+  orgs: [{ name: 'acme', owners: ['root'] }],
+  repos: [
+    { name: 'acme/big', labels: Array.from({ length: 50 }, (_, i) => ({ name: `l${String(i).padStart(2, '0')}`, color: 'ee0701' })) },
+    { name: 'acme/small', labels: [] },
+  ],
+};
+
+describe("a repository's edit rests on that repository alone", () => {
+  it("a settings edit of one repository (PATCH repos/acme/small) does not prove another repository's label list", async () => {
+    const w = await world(bigSeed);
+    worlds.push(w);
+    const config = `version: 1\nrepos:\n  acme/big:\n    labels:\n${Array.from({ length: 50 }, (_, i) => `      l${String(i).padStart(2, '0')}: { color: ee0701 }`).join('\n')}\n  acme/small:\n    settings:\n      description: Small\n`;
+    const apply = await w.cli(['apply', '--yes', '-c', w.config(config)]);
+    expect(apply.code).toBe(0);
+    expect(requestsTo(w.sandbox, 'PATCH', 'repos/acme/small')).toHaveLength(1);
+    expect(requestsTo(w.sandbox, 'GET', 'repos/acme/big/labels').map((r) => r.query.page)).toEqual(['1']);
+  });
 });

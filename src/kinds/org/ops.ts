@@ -2,7 +2,7 @@ import { apiPath } from '../../gitea/path.js';
 import { userKind } from '../user/index.js';
 import type { Op, Scope, ScopeContext, Writing } from '../../model/index.js';
 import { notAnActionOf } from '../actions.js';
-import { fields, type OrgTypes } from './read.js';
+import { fields, ORG_LIST, type OrgTypes } from './read.js';
 
 /**
  * `PATCH /orgs/{org}` on Gitea ≤ 1.25 and every Forgejo writes these from plain strings, whether sent
@@ -42,10 +42,10 @@ export const writing = {
       if (!('email' in want)) return [create];
       // The admin create ignores the e-mail; the edit that sets it keeps what the create wrote.
       const kept = Object.fromEntries(WRITTEN_WHATEVER_SENT.map((f) => [f, want[f] ?? '']));
-      return [create, { method: 'PATCH', path: apiPath('orgs', desired.key), body: { ...kept, email: want.email }, reason: 'Gitea does not set the e-mail when it creates an organisation' }];
+      return [create, { method: 'PATCH', path: apiPath('orgs', desired.key), body: { ...kept, email: want.email }, reason: 'Gitea does not set the e-mail when it creates an organisation', restsOn: ORG_LIST }];
     }
     const body: Record<string, unknown> = Object.fromEntries(WRITTEN_WHATEVER_SENT.map((f) => [f, current.fields[f] ?? '']));
     for (const f of changed) body[f] = want[f];
-    return [{ method: 'PATCH', path: apiPath('orgs', current.key), body }];
+    return [{ method: 'PATCH', path: apiPath('orgs', current.key), body, restsOn: ORG_LIST }];
   },
 } satisfies Writing<OrgTypes>;

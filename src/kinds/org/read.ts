@@ -3,6 +3,9 @@ import { normalizeFields, shapeOfFields } from '../fields.js';
 import { LOCK_ORG, type KindTypes, type Reading } from '../../model/index.js';
 import { fields } from './fields.js';
 
+/** The list an organisation is read from, and so the one list its edits rest on (Op.restsOn: not every list under the API's root). */
+export const ORG_LIST = 'admin/orgs';
+
 export { fields } from './fields.js';
 
 /** An organisation as answered: `name` (Gitea ≥ 1.?) or `username` names it. */
@@ -23,7 +26,7 @@ export const reading = {
   shape,
 
   async read({ ctx }) {
-    const raw = await ctx.client.list<ServerOrg>('admin/orgs', { object: 'organisations', shape });
+    const raw = await ctx.client.list<ServerOrg>(ORG_LIST, { object: 'organisations', shape });
     // apply's lock (src/lock/lock.ts) is no organisation of the configuration: never planned, exported or pruned.
     return raw.map(fromServer).filter((o) => o.key.toLowerCase() !== LOCK_ORG);
   },

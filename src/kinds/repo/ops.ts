@@ -23,7 +23,8 @@ export const writing = {
 
   ops({ action, desired, current }) {
     // A pull mirror's interval: the one field of an existing repository this kind changes (repo.go updateMirror).
-    if (action === 'update') return [{ method: 'PATCH', path: apiPath('repos', ...splitRepo(current.key)), body: { mirror_interval: desired.fields.interval } }];
+    // The interval's edit rests on the repository's own GET, not on every list under repos/ (Op.restsOn).
+    if (action === 'update') return [{ method: 'PATCH', path: apiPath('repos', ...splitRepo(current.key)), body: { mirror_interval: desired.fields.interval }, restsOn: `${apiPath('repos', ...splitRepo(current.key))}/` }];
     if (action !== 'create') return notAnActionOf('repository', action);
     const [owner, name] = splitRepo(desired.key);
     if ('from' in desired.fields) return [{ method: 'POST', path: 'repos/migrate', body: migrateBody(owner, name, desired.fields) }];

@@ -26,7 +26,9 @@ export const writing = {
     if (Object.keys(body).some((n) => PR_SETTINGS.has(n)) && !('has_pull_requests' in body))
       body.has_pull_requests = want.has_pull_requests ?? current?.fields.has_pull_requests ?? true;
     const repo = apiPath(...scope.segments);
-    const patch: Op[] = Object.keys(body).length ? [{ method: 'PATCH', path: repo, body, idempotent: true }] : [];
+    // An edit of a repository read by its own GET rests on no list but its own: left to the default
+    // (`repos/`), it would prove every list of every repository that ended on X-Total-Count.
+    const patch: Op[] = Object.keys(body).length ? [{ method: 'PATCH', path: repo, body, idempotent: true, restsOn: `${repo}/` }] : [];
     const topics: Op[] = names.includes('topics') ? [{ method: 'PUT', path: apiPath(...scope.segments, 'topics'), body: { topics: want.topics }, idempotent: true }] : [];
     return body.archived === true ? [...topics, ...patch] : [...patch, ...topics];
   },
