@@ -3,16 +3,11 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FLAVOURS } from '../../src/sandbox/flavours/flavour.js';
 import { loadSeedFile, type SeedFile } from '../../src/sandbox/index.js';
+import { rootAnd } from '../support/seeds.js';
 import { calls, writes, world, type World } from './helpers.js';
 
 const seed: SeedFile = {
-  users: [
-    { username: 'root', admin: true, email: 'root@example.com' },
-    { username: 'olga', email: 'olga@example.com' },
-    { username: 'alice', email: 'alice@example.com' },
-    { username: 'bob', email: 'bob@example.com' },
-    { username: 'carol', email: 'carol@example.com' },
-  ],
+  users: rootAnd('olga', 'alice', 'bob', 'carol'),
   orgs: [
     {
       name: 'acme',
