@@ -7,9 +7,9 @@ import type { GiteaClient } from '../../gitea/client.js';
 import { planShapeProblems } from '../../apply/plan-shape.js';
 import { verifySavedPlan } from '../../apply/verify.js';
 import { kinds } from '../../kinds/index.js';
-import { describeServer, formatDiagnostic, kindTitles, type Diagnostic, type PlanServer, type Scope, type ServerInfo } from '../../model/index.js';
+import { describeDiagnostic, describeServer, formatDiagnostic, kindTitles, type Diagnostic, type PlanServer, type Scope, type ServerInfo } from '../../model/index.js';
 import { resolvePlanSecrets } from '../../plan/planfile.js';
-import type { Plan } from '../../plan/types.js';
+import type { Change, Plan } from '../../plan/types.js';
 import { renderApplySummary, renderResultLine } from '../../render/text.js';
 import { checkServer, makeClient } from '../context.js';
 import { interruptedSummary, NOT_STARTED, SIGNAL_EXIT, stopOnSignals } from '../interrupt.js';
@@ -130,7 +130,6 @@ interface Prepared {
   server: ServerInfo;
   /** The plan's scopes with their facts, as planned or checked now: the executor hands kinds these. */
   scopes: Map<string, Scope>;
-  refused: Map<string, Diagnostic>;
   forbidden: string[];
 }
 
@@ -161,7 +160,7 @@ async function prepareNewPlan(opts: ApplyCommandOptions, out: Output, locked: { 
     locked.lock = await takeLock(c, opts, out);
   });
   printPlan(plan, opts.format, out);
-  return { plan, client, server, scopes, refused: new Map(), forbidden: [] };
+  return { plan, client, server, scopes, forbidden: [] };
 }
 
 /** A saved plan: applied only to the server given beside the credentials, on the release it was made for, and only if it still does what it shows. */
@@ -190,8 +189,25 @@ async function prepareSavedPlan(planFile: string, opts: ApplyCommandOptions, out
     throw new UserError(
       `Refusing the plan file: it does not do what it shows, so nothing was changed:\n${verified.mismatches.map((m) => `  ${formatDiagnostic(m)}`).join('\n')}\nMake the plan again with forgeform plan --out.`,
     );
+  refuseStale(verified.plan.changes, verified.refused, out);
   const plan = { ...verified.plan, unsafe: verified.verdict.unsafe };
-  return { plan, client, server, scopes: verified.scopes, refused: verified.refused, forbidden: verified.verdict.forbidden };
+  return { plan, client, server, scopes: verified.scopes, forbidden: verified.verdict.forbidden };
+}
+
+/**
+ * A saved plan runs whole or not at all (Terraform refuses a stale saved plan before any write): every
+ * change was checked against the server before this point, and one that no longer holds refuses them all,
+ * each named, before the first write (the lock aside).
+ */
+function refuseStale(changes: Change[], refused: Map<string, Diagnostic>, out: Output): void {
+  if (!refused.size) return;
+  const stale = changes.flatMap((change) => {
+    const why = refused.get(change.id);
+    return why ? [{ change, outcome: 'failed' as const, error: describeDiagnostic(why) }] : [];
+  });
+  for (const r of stale) out.stdout(renderResultLine(r, out.out, kindTitles(kinds)));
+  const n = `${stale.length} of ${changes.length} change${changes.length === 1 ? '' : 's'}`;
+  throw new UserError(`Refusing the plan file: ${n} no longer ${stale.length === 1 ? 'holds' : 'hold'} on the server as it is now (✗ above), so nothing was changed. Plan again (forgeform plan --out) and apply the new plan.`);
 }
 
 /** Objects the plan left out for a problem of their own: everything else is applied, and the run fails. */
@@ -202,7 +218,7 @@ function reportWithheld(plan: Plan, out: Output): boolean {
 }
 
 /** Runs the changes, prints each result and the summary, then looks for duplicates another run made meanwhile. */
-async function applyChanges({ plan, client, server, scopes, refused }: Prepared, out: Output): Promise<number> {
+async function applyChanges({ plan, client, server, scopes }: Prepared, out: Output): Promise<number> {
   const before = client.requestCount;
   const stop = stopOnSignals(out);
   const resultLines = batchedLines((text) => out.stdout(text));
@@ -214,7 +230,6 @@ async function applyChanges({ plan, client, server, scopes, refused }: Prepared,
       policy: plan.policy,
       server,
       scopes,
-      refused,
       onResult: (r) => resultLines.add(renderResultLine(r, out.out, kindTitles(kinds))),
       shouldStop: () => stop.signal !== undefined,
       notStarted: NOT_STARTED,
