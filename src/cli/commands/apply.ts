@@ -114,12 +114,19 @@ async function confirm(out: Output): Promise<boolean> {
   return answer.trim() === 'yes';
 }
 
+/** What outlives the run's steps: the lock to give back, and the request count said last (every request counted, the lock's release included). */
+interface Held {
+  lock?: HeldLock | undefined;
+  tally?: () => string;
+}
+
 export async function applyCommand(planFile: string | undefined, opts: ApplyCommandOptions, out: Output): Promise<number> {
-  const locked: { lock?: HeldLock | undefined } = {};
+  const locked: Held = {};
   try {
     return await applyLocked(planFile, opts, out, locked);
   } finally {
     await locked.lock?.release();
+    if (locked.tally) out.stderr(locked.tally());
   }
 }
 
@@ -133,7 +140,7 @@ interface Prepared {
   forbidden: string[];
 }
 
-async function applyLocked(planFile: string | undefined, opts: ApplyCommandOptions, out: Output, locked: { lock?: HeldLock | undefined }): Promise<number> {
+async function applyLocked(planFile: string | undefined, opts: ApplyCommandOptions, out: Output, locked: Held): Promise<number> {
   const prepared = planFile ? await prepareSavedPlan(planFile, opts, out, locked) : await prepareNewPlan(opts, out, locked);
   const { plan } = prepared;
   if (plan.changes.length === 0) return reportWithheld(plan, out) ? EXIT.error : EXIT.ok;
@@ -152,10 +159,10 @@ async function applyLocked(planFile: string | undefined, opts: ApplyCommandOptio
       return EXIT.error;
     }
   }
-  return applyChanges(prepared, out);
+  return applyChanges(prepared, out, locked);
 }
 
-async function prepareNewPlan(opts: ApplyCommandOptions, out: Output, locked: { lock?: HeldLock | undefined }): Promise<Prepared> {
+async function prepareNewPlan(opts: ApplyCommandOptions, out: Output, locked: Held): Promise<Prepared> {
   const { plan, client, server, scopes } = await computePlan(opts, out, async (c) => {
     locked.lock = await takeLock(c, opts, out);
   });
@@ -164,7 +171,7 @@ async function prepareNewPlan(opts: ApplyCommandOptions, out: Output, locked: { 
 }
 
 /** A saved plan: applied only to the server given beside the credentials, on the release it was made for, and only if it still does what it shows. */
-async function prepareSavedPlan(planFile: string, opts: ApplyCommandOptions, out: Output, locked: { lock?: HeldLock | undefined }): Promise<Prepared> {
+async function prepareSavedPlan(planFile: string, opts: ApplyCommandOptions, out: Output, locked: Held): Promise<Prepared> {
   // The plan already fixes the configuration (and the policy it was made with): another one cannot apply.
   if (opts.config?.length) throw new UserError(`apply ${planFile} takes no -c/--config: the plan file already fixes the configuration. Plan again with -c to change it.`);
   if (opts.shard !== undefined) throw new UserError(`apply ${planFile} takes no --shard: the plan file already fixes what is applied. Plan again with --shard to change it.`);
@@ -218,7 +225,7 @@ function reportWithheld(plan: Plan, out: Output): boolean {
 }
 
 /** Runs the changes, prints each result and the summary, then looks for duplicates another run made meanwhile. */
-async function applyChanges({ plan, client, server, scopes }: Prepared, out: Output): Promise<number> {
+async function applyChanges({ plan, client, server, scopes }: Prepared, out: Output, locked: Held): Promise<number> {
   const before = client.requestCount;
   const stop = stopOnSignals(out);
   const resultLines = batchedLines((text) => out.stdout(text));
@@ -241,7 +248,8 @@ async function applyChanges({ plan, client, server, scopes }: Prepared, out: Out
   const writes = client.requestCount - before;
   out.stdout(renderApplySummary(results, out.out));
   if (stop.signal) out.stdout(interruptedSummary(stop.signal, results));
-  out.stderr(`${writes} write requests (${client.requestCount} in all${client.retryCount ? `, ${client.retryCount} retried` : ''}).`);
+  // Said last (applyCommand), once the duplicate check and the lock's release are sent too: "in all" is every request of the run.
+  locked.tally = () => `${writes} write requests (${client.requestCount} in all${client.retryCount ? `, ${client.retryCount} retried` : ''}).`;
   // Another apply at the same time may have created the same names: read again where we created.
   const beforeCheck = client.requestCount;
   const concurrent = await findConcurrentDuplicates(results, { client, kinds, policy: plan.policy, server, scopes });
