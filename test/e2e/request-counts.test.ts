@@ -24,7 +24,7 @@ async function counted(args: string[]): Promise<{ said: number[]; received: numb
   w.sandbox.clearRequests();
   const r = await runCli(args, { env: { FORGEFORM_URL: w.sandbox.url, FORGEFORM_TOKEN: ADMIN_TOKEN, NO_COLOR: '1' }, cwd: w.dir });
   const said = [...r.stderr.matchAll(/^(\d+) write requests \((\d+) in all\)\.$|^(\d+) requests\.$/gm)].map((m) => Number(m[2] ?? m[3]));
-  return { said, received: w.sandbox.requests().length, code: r.code };
+  return { said, received: w.sandbox.requests().length, code: r.code ?? -1 };
 }
 
 describe('request counts', () => {
