@@ -11,7 +11,7 @@ import { annotateStep, asKind, judgeStep, liftStep, prepareStep, projectStep, re
 import { assessSafety, policyOf } from './safety.js';
 import { writeOnlyFields } from './write-only.js';
 import { resolveScopes, type ResolvedScope } from '../scopes/resolve.js';
-import { foldName, withCanonicalNames } from '../scopes/names.js';
+import { sameObjectKey, withCanonicalNames } from '../scopes/names.js';
 import type { Action, Change, Diagnostic, Plan, PlanPolicy } from '../model/index.js';
 import { VERSION } from '../version.js';
 
@@ -103,17 +103,6 @@ export function makeScopeContext(client: GiteaClient, policy: PlanPolicy, option
     },
   };
   return ctx;
-}
-
-/**
- * One cache entry per object the server answers: the names of owners and repositories in a path are
- * compared as the server compares them (src/scopes/names.ts), so `repos/acme/widgets` read when the
- * scopes were resolved is the `repos/Acme/Widgets` a kind reads with the server's spelling.
- */
-function sameObjectKey(path: string): string {
-  const parts = path.split('/');
-  const names = parts[0] === 'repos' ? 3 : parts[0] === 'orgs' || parts[0] === 'users' ? 2 : 1;
-  return [...parts.slice(0, names).map(foldName), ...parts.slice(names)].join('/');
 }
 
 /** Planning: the same context (one object, so that kinds' memos keyed by it are shared) with the configuration. */

@@ -10,6 +10,17 @@ import type { Config, ConfigPath, LoadedConfig } from '../config/types.js';
  */
 export const foldName = (name: string): string => name.toLowerCase();
 
+/**
+ * One cache entry per object the server answers: the names of owners and repositories in a path are
+ * compared as the server compares them, so `repos/acme/widgets` read when the scopes were resolved is
+ * the `repos/Acme/Widgets` a kind reads with the server's spelling.
+ */
+export function sameObjectKey(path: string): string {
+  const parts = path.split('/');
+  const names = parts[0] === 'repos' ? 3 : parts[0] === 'orgs' || parts[0] === 'users' ? 2 : 1;
+  return [...parts.slice(0, names).map(foldName), ...parts.slice(names)].join('/');
+}
+
 /** The sections whose keys name server objects by their name: config key → the server's spelling, where they differ. */
 export interface CanonicalNames {
   repos: Map<string, string>;
