@@ -7,7 +7,7 @@ const collect = (v: string, prev: string[] = []) => [...prev, v];
 
 function serverOptions(cmd: Command): Command {
   return cmd
-    .option('--url <url>', 'server URL (env FORGEFORM_URL, else server.url of the config)')
+    .option('--url <url>', 'server URL (else env FORGEFORM_URL; server.url of the config only names it and must agree)')
     .option('--token-file <file>', 'read the API token from a file (else env FORGEFORM_TOKEN, or FORGEFORM_USERNAME + FORGEFORM_PASSWORD)')
     .option('--insecure-http', 'allow plain http to a host other than loopback')
     .option('--concurrency <n>', 'requests in flight at most (1 to 64)', '8')

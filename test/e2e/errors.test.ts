@@ -98,7 +98,7 @@ describe('no answer from the server: one line, what failed, what to do', () => {
 
   it('a host name that does not resolve (.invalid)', async () => {
     const line = oneClearLine(await w.cli(['plan', '-c', w.config(labelsConfig)], { FORGEFORM_URL: 'https://forgeform-test.invalid' }));
-    expect(line).toMatch(/^cannot reach https:\/\/forgeform-test\.invalid: the host name does not resolve \((ENOTFOUND|EAI_AGAIN)\); check the host name in --url, FORGEFORM_URL or server\.url\.$/);
+    expect(line).toMatch(/^cannot reach https:\/\/forgeform-test\.invalid: the host name does not resolve \((ENOTFOUND|EAI_AGAIN)\); check the host name in --url or FORGEFORM_URL\.$/);
   });
 
   it('TLS to a port that speaks plain HTTP', async () => {
