@@ -13,7 +13,7 @@ import { checkWritable, writeOutputFile } from '../files.js';
 import { EXIT, UserError, type Output } from '../output.js';
 import { narrowConfig } from '../../scopes/sections.js';
 import { parseShard, shardConfig } from '../shard.js';
-import { parseTargets } from '../targets.js';
+import { parseTargets, type Unmatched } from '../targets.js';
 import { inert } from '../../render/inert.js';
 
 export interface PlanCommandOptions extends ServerOptions {
@@ -147,8 +147,17 @@ export async function computePlan(
   if (errors.length) throw new UserError(`${formatPlanErrors(errors)}${(plan.withheld ?? []).map((w) => `\n${inert(w)}`).join('')}\nPlanning failed: nothing was changed.`);
   // A guard's refusal is a plan that must never run, as apply refuses a saved one (exit 3): no flag lifts it.
   if (forbidden.length) throw new UserError(`${forbidden.map((f) => `Refused: ${inert(f)}`).join('\n')}\nThe plan is refused: nothing was changed. No flag lifts this: change the configuration.`, EXIT.unsafe);
-  for (const selector of targetSelectors?.unmatched() ?? []) plan.warnings.push(`--target "${selector}" matches nothing the configuration declares: nothing is planned for it`);
+  // A --target that selects nothing is a typo or a stale name: "No changes" for it would be untrue, so the run fails.
+  const unmatched = targetSelectors?.unmatched() ?? [];
+  if (unmatched.length)
+    throw new UserError(`${unmatched.map(describeUnmatched).join('\n')}\nPlanning failed: nothing was changed.`);
   return { plan, client, loaded, server, scopes };
+}
+
+function describeUnmatched(u: Unmatched): string {
+  const near = u.nearest.map((n) => `"${n}"`);
+  const hint = !near.length ? '' : u.close ? ` (did you mean ${near.join(' or ')}?)` : ` (the nearest it declares: ${near.join(', ')})`;
+  return `error: --target ${inert(JSON.stringify(u.selector))} matches nothing the configuration declares${hint}`;
 }
 
 /** A config large enough that its long steps say how far they are. */
