@@ -64,7 +64,7 @@ export async function resolveScopes(
   selectsScope: (scope: Scope) => boolean = () => true,
   /** The GET to use for single objects: the planner passes its memoised one, so kinds can reuse the answers. */
   get: <T>(path: string, opts?: RequestOptions) => Promise<T> = (path, opts) => client.get(path, opts),
-): Promise<{ scopes: ResolvedScope[]; problems: ScopeProblem[]; warnings: string[]; names: CanonicalNames }> {
+): Promise<{ scopes: ResolvedScope[]; problems: ScopeProblem[]; warnings: string[]; names: CanonicalNames; listed: Map<string, Set<string>> }> {
   const problems: ScopeProblem[] = [];
   const warnings: string[] = [];
   const scopes: ResolvedScope[] = [];
@@ -110,6 +110,8 @@ export async function resolveScopes(
   const globOwners = [...new Map(globs.map(([k]) => k.slice(0, k.indexOf('/'))).map((o) => [foldName(o), o])).values()];
   /** Owners whose repositories could not be listed: their globs already have a problem, not a warning. */
   const unlisted = new Set<string>();
+  /** Owners whose whole repository list was read (folded) → their repositories' names (folded). */
+  const listed = new Map<string, Set<string>>();
   /**
    * What an owner's repository list said about it: `orgs/NAME/repos` answered (an organisation, with
    * the server's spelling of its name when a repository shows it), 404 (none of that name), or
@@ -139,6 +141,7 @@ export async function resolveScopes(
       return;
     }
     unlisted.delete(owner);
+    listed.set(foldName(owner), new Set(repos.flatMap((r) => (isObject(r) && typeof r.name === 'string' ? [foldName(r.name)] : []))));
     for (const r of repos) if (isObject(r) && typeof r.full_name === 'string') found(r.full_name, { owner: ownerOf(r.full_name) ?? owner, name: r.name, ownerIsOrg: isOrg, archived: Boolean(r.archived) });
   });
 
@@ -271,7 +274,7 @@ export async function resolveScopes(
   // The server scope's kinds (the repositories and organisations to create) read the keys as the server spells them.
   scopes[0]!.config = canonicalConfig(config, names);
   warnings.push(...overlaps.values());
-  return { scopes, problems, warnings, names };
+  return { scopes, problems, warnings, names, listed };
 }
 
 /** The owner part of a repository's full name. */
