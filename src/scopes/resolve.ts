@@ -4,6 +4,7 @@ import { isApiError, type GiteaClient, type RequestOptions } from '../gitea/clie
 import { ApiError, describeBody, ServerStopped } from '../gitea/errors.js';
 import type { Shape } from '../gitea/answer.js';
 import { apiPath } from '../gitea/path.js';
+import { suggest } from '../config/validate.js';
 import { canonicalConfig, foldName, type CanonicalNames } from './names.js';
 import { isGlobKey, type Diagnostic, SERVER_SCOPE, type RepoFacts, type Scope, type ScopeCreationId } from '../model/index.js';
 
@@ -31,6 +32,15 @@ interface ServerRepo {
 const REPO_SHAPE: Shape = { id: 'id', name: 'string', full_name: 'string', archived: 'boolean?' };
 
 export { isGlobKey };
+
+/** What resolving the scopes found: the scopes, the problems, the keys the server spells otherwise, the owners whose whole repository list was read (folded) with their repositories (folded). */
+export interface Resolution {
+  scopes: ResolvedScope[];
+  problems: ScopeProblem[];
+  warnings: string[];
+  names: CanonicalNames;
+  listed: Map<string, Set<string>>;
+}
 
 /** Not found: the one failure that is an answer about the scope rather than about the server. */
 const MISSING = Symbol('missing');
@@ -64,7 +74,7 @@ export async function resolveScopes(
   selectsScope: (scope: Scope) => boolean = () => true,
   /** The GET to use for single objects: the planner passes its memoised one, so kinds can reuse the answers. */
   get: <T>(path: string, opts?: RequestOptions) => Promise<T> = (path, opts) => client.get(path, opts),
-): Promise<{ scopes: ResolvedScope[]; problems: ScopeProblem[]; warnings: string[]; names: CanonicalNames; listed: Map<string, Set<string>> }> {
+): Promise<Resolution> {
   const problems: ScopeProblem[] = [];
   const warnings: string[] = [];
   const scopes: ResolvedScope[] = [];
@@ -232,6 +242,33 @@ export async function resolveScopes(
     }),
   );
 
+  const merged = repoScopes(config, { globs, exact, facts, pending, unlisted, names }, selectsScope);
+  scopes.push(...merged.scopes);
+  warnings.push(...merged.warnings);
+  // The server scope's kinds (the repositories and organisations to create) read the keys as the server spells them.
+  scopes[0]!.config = canonicalConfig(config, names);
+  return { scopes, problems: problems.map((p) => withNearName(p, config, facts)), warnings, names, listed };
+}
+
+/** What the reads found of the repositories a config names: the keys, each repository's facts, creates pending. */
+interface RepoFindings {
+  globs: [string, unknown][];
+  exact: [string, unknown][];
+  facts: Map<string, RepoFacts>;
+  pending: Map<string, string>;
+  /** Owners whose repositories could not be listed. */
+  unlisted: Set<string>;
+  names: CanonicalNames;
+}
+
+/**
+ * A scope for every repository found, its config the deep merge of the globs that match it with its exact entry on
+ * top; warnings for a glob that matches nothing and for two globs that set one field differently.
+ */
+function repoScopes(config: Config, found: RepoFindings, selectsScope: (scope: Scope) => boolean): { scopes: ResolvedScope[]; warnings: string[] } {
+  const { globs, exact, facts, pending, unlisted, names } = found;
+  const scopes: ResolvedScope[] = [];
+  const warnings: string[] = [];
   // Globs match as the server compares names: `acme/*` is every repository of Acme.
   const matchers = globs.map(([k, cfg]) => ({ key: k, cfg, match: picomatch(k, { dot: true, nocase: true }) }));
   const exactKey = new Map(exact.map(([k]) => [names.repos.get(k) ?? k, k]));
@@ -271,10 +308,30 @@ export async function resolveScopes(
     }
     scopes.push({ scope, config: merged, configKeys });
   }
-  // The server scope's kinds (the repositories and organisations to create) read the keys as the server spells them.
-  scopes[0]!.config = canonicalConfig(config, names);
   warnings.push(...overlaps.values());
-  return { scopes, problems, warnings, names, listed };
+  return { scopes, warnings };
+}
+
+/**
+ * A missing owner or repository is most often a typo: the nearest name the config or the server's answers give
+ * (`acmee` → `acme`), as the problem's hint. Nothing more is read for it.
+ */
+function withNearName(problem: ScopeProblem, config: Config, facts: ReadonlyMap<string, RepoFacts>): ScopeProblem {
+  const owner = /^owner "([^"]+)" does not exist/.exec(problem.message)?.[1];
+  const repo = /^repository (\S+) does not exist/.exec(problem.message)?.[1];
+  if (problem.hint || (owner === undefined && repo === undefined)) return problem;
+  const named = (own: string) => [...new Set([...Object.keys(config.repos ?? {}).filter((k) => !isGlobKey(k)), ...facts.keys()])].filter((r) => r !== own);
+  const ownersBut = (own: string) => [...new Set([...Object.keys(config.orgs ?? {}), ...named(own).map((k) => k.slice(0, k.indexOf('/'))), ...[...facts.values()].map((f) => f.owner)])];
+  let near: string | undefined;
+  if (owner !== undefined) near = suggest(owner, ownersBut('').filter((o) => o !== owner));
+  else if (repo !== undefined) {
+    const [o, name] = [repo.slice(0, repo.indexOf('/')), repo.slice(repo.indexOf('/') + 1)];
+    const owners = ownersBut(repo);
+    // An owner no other entry names is the likelier typo (`acmee/gadgets`); else the repository's own name.
+    const nearOwner = owners.includes(o) ? undefined : suggest(o, owners);
+    near = nearOwner !== undefined ? `${nearOwner}/${name}` : suggest(repo, named(repo));
+  }
+  return near === undefined ? problem : { ...problem, hint: `did you mean "${near}"?` };
 }
 
 /** The owner part of a repository's full name. */

@@ -247,6 +247,20 @@ describe('no surprises in scopes and targets', () => {
     expect(r.stderr).not.toContain('GET /api/v1/orgs/ghost/labels');
   });
 
+  it('missing owners and repositories are reported in line order, each with the nearest name the config gives', async () => {
+    const text = ['version: 1', 'repos:', '  "acmee/*":', '    labels: {}', '  acme/widgets:', '    labels: {}', '  acme/widgts:', '    labels: {}', '  acmee/gadgets:', '    labels: {}', '  zzz/nothing:', '    labels: {}', ''].join('\n');
+    const file = w.config(text, 'near-names.yaml');
+    const r = await w.cli(['plan', '-c', file]);
+    expect(r.code).toBe(1);
+    const lines = r.stderr.split('\n').filter((l) => l.startsWith(`${file}:`));
+    expect(lines).toEqual([
+      `${file}:3:3: owner "acmee" does not exist on the server: did you mean "acme"?`,
+      `${file}:7:3: repository acme/widgts does not exist on the server (or the token cannot see it); add create: {} to create it: did you mean "acme/widgets"?`,
+      `${file}:9:3: repository acmee/gadgets does not exist on the server (or the token cannot see it); add create: {} to create it: did you mean "acme/gadgets"?`,
+      `${file}:11:3: repository zzz/nothing does not exist on the server (or the token cannot see it); add create: {} to create it`,
+    ]);
+  });
+
   it('an organisation with settings and no owner is reported once', async () => {
     const file = w.config('version: 1\norgs:\n  ghost: { full_name: Ghost }\n', 'ghost-org-settings.yaml');
     const r = await w.cli(['plan', '-c', file]);

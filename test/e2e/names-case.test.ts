@@ -76,8 +76,8 @@ describe('a key that differs from the server name only in case', () => {
     const r = await w.cli(['plan', '-c', file]);
     expect(r.code).toBe(1);
     expect(r.stderr.split('\n').filter((l) => l.startsWith(file))).toEqual([
-      `${file}:7:3: repository "acme/WIDGETS" and "Acme/Widgets" differ only in case: Gitea compares names case-insensitively, so both name one repository; declare it once`,
       `${file}:4:3: organisation "acme" and "Acme" differ only in case: Gitea compares names case-insensitively, so both name one organisation; declare it once`,
+      `${file}:7:3: repository "acme/WIDGETS" and "Acme/Widgets" differ only in case: Gitea compares names case-insensitively, so both name one repository; declare it once`,
     ]);
     expect(writes(w.sandbox).length).toBe(before);
   });

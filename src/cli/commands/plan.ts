@@ -43,11 +43,23 @@ function distinct(errors: Diagnostic[]): Diagnostic[] {
   );
 }
 
-/** One line per distinct diagnostic; one that is in no file says so with `error:`. */
+/**
+ * One line per distinct diagnostic, in the order of the config's files and lines (they are found in the order the
+ * server answers); one that is in no file says so with `error:`, after them.
+ */
 export function formatPlanErrors(errors: Diagnostic[]): string {
   return distinct(errors)
+    .map((e, i) => ({ e, i }))
+    .sort((a, b) => byPlace(a.e, b.e) || a.i - b.i)
+    .map(({ e }) => e)
     .map((e) => (placeOf(e) === undefined ? `error: ${formatDiagnostic(e)}` : formatDiagnostic(e)))
     .join('\n');
+}
+
+/** File, then line, then column; a diagnostic in no file after every placed one. */
+function byPlace(a: Diagnostic, b: Diagnostic): number {
+  if (a.file === undefined || b.file === undefined) return (a.file === undefined ? 1 : 0) - (b.file === undefined ? 1 : 0);
+  return a.file < b.file ? -1 : a.file > b.file ? 1 : (a.line ?? 0) - (b.line ?? 0) || (a.col ?? 0) - (b.col ?? 0);
 }
 
 /**
