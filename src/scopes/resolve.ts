@@ -23,11 +23,12 @@ interface ServerRepo {
   name: string;
   full_name: string;
   archived?: boolean;
+  private?: boolean;
   owner?: { login?: string; username?: string };
 }
 
 /** A repository as scopes are resolved from it (the repository kind reads the same GET with its own shape). */
-const REPO_SHAPE: Shape = { id: 'id', name: 'string', full_name: 'string', archived: 'boolean?' };
+const REPO_SHAPE: Shape = { id: 'id', name: 'string', full_name: 'string', archived: 'boolean?', private: 'boolean?' };
 
 export { isGlobKey };
 
@@ -126,7 +127,7 @@ export async function resolveScopes(
       return;
     }
     unlisted.delete(owner);
-    for (const r of repos) if (isObject(r) && typeof r.full_name === 'string') facts.set(r.full_name, { owner, name: r.name, ownerIsOrg: isOrg, archived: Boolean(r.archived) });
+    for (const r of repos) if (isObject(r) && typeof r.full_name === 'string') facts.set(r.full_name, { owner, name: r.name, ownerIsOrg: isOrg, archived: Boolean(r.archived), private: r.private === true });
   });
 
   const orgAnswers = new Map<string, Promise<boolean | undefined>>();
@@ -172,7 +173,7 @@ export async function resolveScopes(
       if (r === undefined) return;
       if (r !== MISSING) {
         const isOrg = await orgExists('repos', key, owner);
-        if (isOrg !== undefined) facts.set(key, { owner, name, ownerIsOrg: isOrg, archived: Boolean(r.archived) });
+        if (isOrg !== undefined) facts.set(key, { owner, name, ownerIsOrg: isOrg, archived: Boolean(r.archived), private: r.private === true });
         return;
       }
       const cfg = config.repos?.[key] as { create?: unknown; mirror?: unknown } | undefined;
@@ -183,7 +184,9 @@ export async function resolveScopes(
       }
       const isOrg = config.orgs?.[owner] ? true : await orgExists('repos', key, owner);
       if (isOrg === undefined) return;
-      facts.set(key, { owner, name, ownerIsOrg: isOrg, archived: false });
+      // Gitea creates a repository public unless told (or unless the server forces private: then it is more private than known, never less).
+      const made = (cfg.create ?? cfg.mirror) as { private?: unknown } | undefined;
+      facts.set(key, { owner, name, ownerIsOrg: isOrg, archived: false, private: made?.private === true });
       const id = creationId('repo', key);
       if (id) pending.set(key, id);
     }),
