@@ -61,6 +61,14 @@ export function describeSecret(template: string): string {
   return `(sensitive, from ${source})`;
 }
 
+/**
+ * What export writes for a secret value it cannot read (issue 28): a placeholder that plans nothing — planning it is an
+ * error at its place until the user maps it to a variable she sets. Never a `${NAME}` made of a name the server
+ * chose: the owner of a repository names her Actions secrets, and `${AWS_SECRET_ACCESS_KEY}` would make the admin's
+ * next apply write the admin's own environment value into her repository.
+ */
+export const UNMAPPED_SECRET = '(unmapped secret: write the variable that holds it)';
+
 /** Whether a string is a secret as an output shows it (a plan printed as JSON, read back by the Action). */
 export function isSecretDescription(text: string): boolean {
   return text === SENSITIVE || /^\(sensitive, from (\$\{[^}]*\}|"(?:[^"\\]|\\.)*")\)$/.test(text);

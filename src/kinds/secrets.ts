@@ -1,4 +1,4 @@
-import { literalTemplate, Secret } from '../secret.js';
+import { literalTemplate, Secret, UNMAPPED_SECRET } from '../secret.js';
 import type { KindContext, Problem } from '../model/index.js';
 import type { ConfigPath } from '../config/types.js';
 
@@ -21,8 +21,13 @@ export function secretFromEnvironment(value: unknown, path: ConfigPath, field: s
     problems: [
       {
         path,
-        message: `${field} is a secret and must come from an environment variable (${field}: "\${NAME}"), so that it is never written in the config nor saved in a plan file`,
+        message: value === UNMAPPED_SECRET ? unmapped(field) : `${field} is a secret and must come from an environment variable (${field}: "\${NAME}"), so that it is never written in the config nor saved in a plan file`,
       },
     ],
   };
+}
+
+/** The error of a placeholder export wrote (UNMAPPED_SECRET): the user says which of her variables holds the secret. */
+function unmapped(field: string): string {
+  return `${field} is a secret export could not read (the server never returns one): map it to the environment variable that holds it (${field}: "\${NAME}", a variable you set) before planning; export never names one for you, since the secret's name is chosen by whoever owns it`;
 }

@@ -1,7 +1,7 @@
 // Actions secrets end to end: the built CLI against the sandbox. The value is write-only: it comes from the
 // environment, is sent on create and with --rotate-secrets, and never reaches stdout, stderr, a plan file,
 // the request log served over HTTP, or an export.
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -135,18 +135,33 @@ describe('Actions secrets end to end', () => {
     expect(writes(w.sandbox)).toEqual([]);
   });
 
-  it('export writes each secret as a ${NAME} reference; with the variables set, the export plans no change', async () => {
-    w = await world({ ...seed, repos: [{ name: 'acme/widgets', secrets: { EXISTING: 'seeded-existing-Kq2', RUNNER_TOKEN: 'seeded-runner-Bb7' } }] });
+  it('export writes each secret as a placeholder, never as a variable named by the server; planning it fails at each until it is mapped (issue 28)', async () => {
+    // The owner of a repository names her secrets like an operator's variables.
+    w = await world({ ...seed, repos: [{ name: 'acme/widgets', secrets: { AWS_SECRET_ACCESS_KEY: 'seeded-aws-Kq2', RUNNER_TOKEN: 'seeded-runner-Bb7' } }] });
     const out = join(w.dir, 'exported.yaml');
     const exported = await w.cli(['export', '-o', out]);
     expect(exported.code, exported.stderr).toBe(0);
     const text = readFileSync(out, 'utf8');
-    expect(text).toMatch(/secrets:\n\s+OLD_ORG_SECRET:\n\s+value: \$\{OLD_ORG_SECRET\}/);
-    // A name forgeform may not read from the environment gets a prefix.
-    expect(text).toMatch(/RUNNER_TOKEN:\n\s+value: \$\{SECRET_RUNNER_TOKEN\}/);
-    for (const v of ['seeded-old-Zt5', 'seeded-existing-Kq2', 'seeded-runner-Bb7']) expect(text + exported.stdout + exported.stderr).not.toContain(v);
+    expect(text).toMatch(/secrets:\n\s+OLD_ORG_SECRET:\n\s+value: "\(unmapped secret: write the variable that holds it\)"/);
+    expect(text).toMatch(/AWS_SECRET_ACCESS_KEY:\n\s+value: "\(unmapped secret: write the variable that holds it\)"/);
+    expect(text).not.toContain('${');
+    expect(exported.stderr).toContain('Warning: 3 secret values are written as a placeholder');
+    expect(exported.stderr).toContain('repos.acme/widgets.secrets.AWS_SECRET_ACCESS_KEY.value');
+    for (const v of ['seeded-old-Zt5', 'seeded-aws-Kq2', 'seeded-runner-Bb7']) expect(text + exported.stdout + exported.stderr).not.toContain(v);
+    // The admin's own variables of those names are never read: planning the file is an error at each placeholder.
     w.sandbox.clearRequests();
-    const plan = await w.cli(['plan', '-c', out, '--detailed-exitcode'], { OLD_ORG_SECRET: 'a-value-1', EXISTING: 'a-value-2', SECRET_RUNNER_TOKEN: 'a-value-3' });
+    const admin = { AWS_SECRET_ACCESS_KEY: 'admin-aws-Wd19', OLD_ORG_SECRET: 'admin-old-Pz40', RUNNER_TOKEN: 'admin-runner-Lk72' };
+    const refused = await w.cli(['plan', '-c', out, '--detailed-exitcode'], admin);
+    expect(refused.code, refused.stdout + refused.stderr).toBe(1);
+    const line = text.split('\n').findIndex((l) => l.trim() === 'AWS_SECRET_ACCESS_KEY:') + 2;
+    expect(refused.stderr).toContain(`exported.yaml:${line}:9: value is a secret export could not read (the server never returns one): map it to the environment variable that holds it`);
+    expect(refused.stderr.match(/value is a secret export could not read/g)).toHaveLength(3);
+    for (const v of Object.values(admin)) expect(refused.stdout + refused.stderr).not.toContain(v);
+    expect(writes(w.sandbox)).toEqual([]);
+    // Mapped by the user to variables she sets, the export plans no change.
+    const mapped = text.replace(/(\n\s+([A-Z_]+):\n\s+value: )"\(unmapped[^\n]*/g, (_m, head: string, name: string) => `${head}"\${MAPPED_${name}}"`);
+    writeFileSync(out, mapped);
+    const plan = await w.cli(['plan', '-c', out, '--detailed-exitcode'], { MAPPED_OLD_ORG_SECRET: 'a-value-1', MAPPED_AWS_SECRET_ACCESS_KEY: 'a-value-2', MAPPED_RUNNER_TOKEN: 'a-value-3' });
     expect(plan.code, plan.stdout + plan.stderr).toBe(0);
     expect(writes(w.sandbox)).toEqual([]);
   });

@@ -9,6 +9,7 @@ import { connect, type ServerOptions } from '../context.js';
 import { checkWritable, writeOutputFile } from '../files.js';
 import { UserError, EXIT, type Output } from '../output.js';
 import { inert } from '../../render/inert.js';
+import { UNMAPPED_SECRET } from '../../secret.js';
 
 export interface ExportCommandOptions extends ServerOptions {
   include?: string[];
@@ -84,10 +85,29 @@ export async function exportCommand(opts: ExportCommandOptions, out: Output): Pr
     );
   }
   for (const s of result.skipped) out.stderr(out.err.yellow(`Warning: ${inert(s)}`));
+  const unmapped = unmappedSecrets(result.config);
+  if (unmapped.length)
+    out.stderr(
+      out.err.yellow(
+        `Warning: ${unmapped.length} secret value${unmapped.length === 1 ? ' is' : 's are'} written as a placeholder (the server never returns one); planning the file fails at each until you map it to the variable that holds it ("\${NAME}", one you set): ${unmapped.map((p) => inert(p)).join(', ')}`,
+      ),
+    );
   const yaml = toYaml(result.config, schemaLink(opts.output));
   if (opts.output) {
     writeOutputFile(opts.output, yaml, '-o');
     out.stderr(`Wrote ${opts.output} (${client.requestCount} requests).`);
   } else out.stdout(yaml);
   return EXIT.ok;
+}
+
+/** Where the exported config holds a secret's placeholder (UNMAPPED_SECRET), as config paths (`repos.acme/widgets.secrets.DEPLOY.value`). */
+function unmappedSecrets(config: unknown): string[] {
+  const out: string[] = [];
+  const walk = (v: unknown, path: string[]): void => {
+    if (v === UNMAPPED_SECRET) out.push(path.join('.'));
+    else if (Array.isArray(v)) v.forEach((x, i) => walk(x, [...path, String(i)]));
+    else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) walk(x, [...path, k]);
+  };
+  walk(config, []);
+  return out;
 }
