@@ -292,7 +292,7 @@ export async function runAction(): Promise<void> {
   const secrets = new Secrets();
   let run: ActionRun | undefined;
   try {
-    // Mask before anything can print: the tokens, then every value the config reads for a secret field.
+    // Mask before anything can print: the tokens, then every value the config reads from the environment.
     for (const name of ['TOKEN', 'PLAN_TOKEN', 'GITHUB_TOKEN']) secrets.add(process.env[`INPUT_${name}`]);
     for (const name of ['FORGEFORM_TOKEN', 'FORGEFORM_PASSWORD']) secrets.add(process.env[name]);
     const inputs = readInputs();
@@ -300,8 +300,7 @@ export async function runAction(): Promise<void> {
     const cwd = resolve(ctx.workspace, inputs.workingDirectory);
     if (!existsSync(cwd)) throw new InputError(`working-directory ${inputs.workingDirectory} does not exist`);
     const configs = inputs.config.length ? inputs.config : ['forgeform.yaml'];
-    const secretFields = [...new Set(kinds.flatMap((k) => k.fields.filter((f) => f.sensitive).map((f) => f.name)))];
-    for (const name of referencedVariables(configs, cwd, secretFields)) secrets.add(process.env[name]);
+    for (const name of referencedVariables(configs, cwd)) secrets.add(process.env[name]);
     run = new ActionRun(inputs, ctx, cwd, secrets, managedServer(inputs.url, process.env, configs, cwd));
     await COMMANDS[inputs.command](run);
   } catch (e) {

@@ -19,14 +19,12 @@ function configFiles(path: string): string[] {
 }
 
 /**
- * Names of the environment variables the config files read for a secret field (one of `secretFields`,
- * the kinds' sensitive fields): a line that names such a field as a key. Other values are not secrets
- * and are shown as themselves (masking by type, as the CLI does); once the plan is made, the variables
- * its secret references read are masked too (action-run.ts), which also covers a value written on a
- * line of its own. A flow mapping with a secret field on the line masks every variable of that line.
+ * Names of every environment variable the config files read (`${NAME}`, `${env:NAME}`), whatever field reads it: the
+ * value of each is masked in every output (issue 28), as the CLI masks them. A pull request that puts
+ * `${CI_HOOK_SECRET}` in a description must not get the value into the log, the step summary, the comment or the
+ * "merged but not applied" issue, even when the apply refuses the config.
  */
-export function referencedVariables(configs: string[], cwd: string, secretFields: readonly string[]): string[] {
-  const secretKey = new RegExp(`(^|[\\s{,"'-])(${secretFields.map((f) => f.replace(/\W/g, '')).join('|')})["']?\\s*:`);
+export function referencedVariables(configs: string[], cwd: string): string[] {
   const names = new Set<string>();
   for (const c of configs) {
     for (const file of configFiles(resolve(cwd, c))) {
@@ -36,7 +34,7 @@ export function referencedVariables(configs: string[], cwd: string, secretFields
       } catch {
         continue;
       }
-      for (const line of text.split('\n')) if (secretKey.test(line)) for (const m of line.matchAll(REFERENCE)) names.add(m[1]!);
+      for (const m of text.matchAll(REFERENCE)) names.add(m[1]!);
     }
   }
   return [...names].sort();

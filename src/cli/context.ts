@@ -37,9 +37,10 @@ export async function load(paths: string[] | undefined, out: Output, offline?: {
     out.stderr(`Reading the configuration (${megabytes(bytes)})…`);
   };
   try {
-    // Nothing to mask yet: values read from the environment print as themselves unless a secret field
-    // holds them, and those are Secrets, which the output's mask hides as they are made.
     const loaded = await loadConfig(paths?.length ? paths : [DEFAULT_CONFIG], process.env, offline, onRead);
+    // Every value the config reads from the environment is masked in every output, whatever field reads it (issue 28):
+    // a description that reads ${CI_HOOK_SECRET} prints (sensitive) in the plan, the apply and every refusal.
+    out.addSecrets(loaded.secrets.values());
     if (large) out.stderr(`Read the configuration in ${((Date.now() - started) / 1000).toFixed(1)}s.`);
     return loaded;
   } catch (e) {

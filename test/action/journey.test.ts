@@ -231,6 +231,37 @@ describe.each(['github', 'gitea'] as const)('the sharded %s workflows of docs/ci
   }, JOURNEY_TIMEOUT);
 });
 
+describe('a value the config reads from the environment, in a field that is not secret (issue 28)', () => {
+  it('is masked in the comment, the refused apply, its issue, the step summary and the log', async () => {
+    j = await journey('github', actionDir);
+    const config = exampleConfig();
+    await j.merge((await j.open('Adopt forgeform', config)).pull);
+    // A pull request moves the hook's secret into a label's description: the plan job reads its placeholder value
+    // (the example plan workflow sets CI_HOOK_SECRET to "not-needed-to-plan"), the apply job the real one.
+    const repos = config['config/repos.yaml']!.replace('description: "Good for newcomers"', 'description: "${CI_HOOK_SECRET}"');
+    const hooks = config['config/hooks.yaml']!.replace('    secret: ${CI_HOOK_SECRET}\n', '');
+    const { pull, runs } = await j.open('Describe with a secret', { 'config/repos.yaml': repos, 'config/hooks.yaml': hooks });
+    const planned = Object.values(runs)[0]![0]!.forgeform!;
+    const [reviewed] = await ownComment(j, pull.number);
+    const logOf = (r: { stdout: string; stderr: string }) => r.stdout.split('\n').filter((l) => !l.startsWith('::add-mask::')).join('\n') + r.stderr;
+    for (const text of [reviewed!.body, logOf(planned), planned.summary]) expect(text).not.toContain('not-needed-to-plan');
+
+    j.managed.clearRequests();
+    const merged = await j.merge(pull);
+    expect(results(merged.runs)).toEqual(['forgeform-apply.yml/apply: failure']);
+    expect(j.managed.requests().filter((r) => r.method !== 'GET')).toEqual([]);
+    const apply = Object.values(merged.runs)[0]![0]!.forgeform!;
+    const [c] = await ownComment(j, pull.number);
+    expect(c!.body).toContain('**Merged but not applied**');
+    const issues = (await j.issues()).filter((i) => i.title === 'forgeform: merged but not applied');
+    expect(issues).toHaveLength(1);
+    expect(issues[0]!.body).toContain('~ label "good first issue"');
+    for (const [what, text] of [['comment', c!.body], ['issue', issues[0]!.body], ['summary', apply.summary], ['log', logOf(apply)]] as const) expect(text, what).not.toContain(HOOK_SECRET);
+    // The value is registered with the runner's masking before anything is printed.
+    expect(apply.stdout).toContain(`::add-mask::${HOOK_SECRET}`);
+  }, JOURNEY_TIMEOUT);
+});
+
 describe('one deletion budget for all the shards', () => {
   it('refuses every part when the parts together delete more than policy.max_deletes, though each part alone stays within it', async () => {
     j = await journey('github', actionDir, {

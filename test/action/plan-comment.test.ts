@@ -104,7 +104,7 @@ describe('the action on a pull request: command plan', () => {
     expect(r.stdout).toContain('"secret"'); // the json plan is in the log, with the secret shown as sensitive
   });
 
-  it('masks by type: a value the config reads for a field that is not secret is shown as itself (issue 17 §4)', async () => {
+  it('masks every value the config reads from the environment, for a field that is not secret too (issue 28; issue 17 §4 masked by type)', async () => {
     w = await actionWorld(actionDir);
     const DESCRIPTION = 'Tracked by the platform team';
     w.write('forgeform.yaml', CONFIG.replace('description: "Something is not working"', 'description: "${LABEL_DESCRIPTION}"'));
@@ -112,8 +112,9 @@ describe('the action on a pull request: command plan', () => {
     expect(r.code, r.stdout + r.stderr).toBe(0);
     const masks = (r.stdout + r.stderr).split('\n').filter((l) => l.startsWith('::add-mask::'));
     expect(masks).toContain(`::add-mask::${HOOK_SECRET}`);
-    expect(masks).not.toContain(`::add-mask::${DESCRIPTION}`);
-    expect(JSON.stringify(await comments(w))).toContain(DESCRIPTION);
+    expect(masks).toContain(`::add-mask::${DESCRIPTION}`);
+    expect(JSON.stringify(await comments(w))).not.toContain(DESCRIPTION);
+    expect(r.stdout.split('\n').filter((l) => !l.startsWith('::add-mask::')).join('\n') + r.stderr + r.summary).not.toContain(DESCRIPTION);
     expect(JSON.stringify(await comments(w))).not.toContain(HOOK_SECRET);
   });
 

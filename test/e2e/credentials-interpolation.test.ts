@@ -85,8 +85,8 @@ repos:
   });
 });
 
-describe('masking by type, not by value', () => {
-  it('a value read from the environment into a field that is not secret prints as itself; a secret field does not', async () => {
+describe('masking every value read from the environment (issue 28)', () => {
+  it('a value read from the environment into a field that is not secret is masked in every output; the plan file keeps it (apply sends it)', async () => {
     w = await world(seed);
     const file = w.config(`version: 1
 users:
@@ -98,26 +98,27 @@ repos:
     branch_protections:
       main: { required_approvals: 2 }
 `);
-    const env = { DESC: 'main', CAROL_PW: 'carol-pw-Qx81' };
+    const env = { DESC: 'Tracked-by-platform-Rn42', CAROL_PW: 'carol-pw-Qx81' };
     for (const format of ['text', 'markdown', 'json']) {
       const plan = await w.cli(['plan', '-c', file, '--format', format], env);
       expect(plan.code, plan.stderr).toBe(0);
       const all = `${plan.stdout}${plan.stderr}`;
       expect(all).not.toContain(env.CAROL_PW);
+      expect(all).not.toContain(env.DESC);
       if (format === 'json') {
-        expect(plan.stdout).toContain('"after": "main"');
+        expect(plan.stdout).toContain('"after": "(sensitive)"');
         continue;
       }
       expect(plan.stdout).toContain('~ branch protection "main"');
-      expect(plan.stdout).toMatch(/~\s+description\s*: "" → "main"/);
-      expect(plan.stdout).toMatch(/\+\s+password\s+= \(sensitive\)/);
+      expect(plan.stdout).toMatch(/~\s+description\s*: "" → "\(sensitive\)"/);
+      expect(plan.stdout).toMatch(/\+\s+password\s+= \(sensitive, from \$\{CAROL_PW\}\)/);
     }
     const planFile = join(w.dir, 'plan.json');
     expect((await w.cli(['plan', '-c', file, '--out', planFile], env)).code).toBe(0);
     const saved = readFileSync(planFile, 'utf8');
     expect(saved).not.toContain(env.CAROL_PW);
-    // The plan file holds a change a line, as compact JSON.
-    expect(saved).toContain('"after":"main"');
+    // The plan file holds a change a line, as compact JSON; a value that is not secret is in it as it is (apply sends it).
+    expect(saved).toContain(`"after":"${env.DESC}"`);
   });
 
   it('a field that is not secret may not read a variable a secret field reads (it would print the secret): refused at file:line:col', async () => {
