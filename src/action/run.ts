@@ -12,7 +12,6 @@ import { ForgeError, type ForgeComment } from './forge.js';
 import { differences, readRecord, recordLine, reviewedRecord, type Reviewed } from './handoff.js';
 import { InputError, readInputs, type Command } from './inputs.js';
 import { markerComment } from './markdown.js';
-import { kinds } from '../kinds/index.js';
 import { referencedVariables, Secrets } from './secrets.js';
 import { managedServer } from './trust.js';
 
