@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { ConfigError } from '../config/errors.js';
-import { loadConfig } from '../config/load.js';
+import { loadConfig, valuesReadFromEnvironment } from '../config/load.js';
 import { megabytes } from '../config/limits.js';
 import type { LoadedConfig } from '../config/types.js';
 import type { GiteaClient, Credentials, RetryInfo } from '../gitea/client.js';
@@ -40,7 +40,7 @@ export async function load(paths: string[] | undefined, out: Output, offline?: {
     const loaded = await loadConfig(paths?.length ? paths : [DEFAULT_CONFIG], process.env, offline, onRead);
     // Every value the config reads from the environment is masked in every output, whatever field reads it (issue 28):
     // a description that reads ${CI_HOOK_SECRET} prints (sensitive) in the plan, the apply and every refusal.
-    out.addSecrets(loaded.secrets.values());
+    out.addSecrets(valuesReadFromEnvironment(loaded));
     if (large) out.stderr(`Read the configuration in ${((Date.now() - started) / 1000).toFixed(1)}s.`);
     return loaded;
   } catch (e) {

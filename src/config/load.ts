@@ -202,3 +202,8 @@ function loadFile(f: LoadedFile, env: NodeJS.ProcessEnv, secrets: Map<string, st
 function isPlainMap(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
+
+/** The value of every variable the config read from the environment: each is masked in every output (issue 28). */
+export function valuesReadFromEnvironment(loaded: LoadedConfig): Iterable<string> {
+  return loaded.secrets.values();
+}
