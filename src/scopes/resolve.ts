@@ -147,7 +147,7 @@ class ScopeReads {
     }
     this.unlisted.delete(owner);
     this.listed.set(foldName(owner), new Set(repos.flatMap((r) => (isObject(r) && typeof r.name === 'string' ? [foldName(r.name)] : []))));
-    for (const r of repos) if (isObject(r) && typeof r.full_name === 'string') this.found(r.full_name, { owner: ownerOf(r.full_name) ?? owner, name: r.name, ownerIsOrg: isOrg, archived: Boolean(r.archived) });
+    for (const r of repos) if (isObject(r) && typeof r.full_name === 'string') this.found(r.full_name, { owner: ownerOf(r.full_name) ?? owner, name: r.name, ownerIsOrg: isOrg, archived: Boolean(r.archived), private: r.private === true });
   }
 
   /**
@@ -212,7 +212,7 @@ class ScopeReads {
       const full = typeof r.full_name === 'string' && foldName(r.full_name) === foldName(key) ? r.full_name : key;
       const isOrg = await this.orgName('repos', key, ownerOf(full) ?? owner);
       if (isOrg === undefined) return;
-      this.found(full, { owner: ownerOf(full) ?? owner, name: full.slice(full.indexOf('/') + 1), ownerIsOrg: isOrg !== false, archived: Boolean(r.archived) });
+      this.found(full, { owner: ownerOf(full) ?? owner, name: full.slice(full.indexOf('/') + 1), ownerIsOrg: isOrg !== false, archived: Boolean(r.archived), private: r.private === true });
       if (full !== key) this.names.repos.set(key, full);
       return;
     }
@@ -225,7 +225,9 @@ class ScopeReads {
     const o = await this.newOwner(key, owner);
     if (o === undefined) return;
     const full = `${o.name}/${name}`;
-    this.found(full, { owner: o.name, name, ownerIsOrg: o.isOrg, archived: false });
+    // Gitea creates a repository public unless told (or unless the server forces private: then it is more private than known, never less).
+    const made = (cfg.create ?? cfg.mirror) as { private?: unknown } | undefined;
+    this.found(full, { owner: o.name, name, ownerIsOrg: o.isOrg, archived: false, private: made?.private === true });
     if (full !== key) this.names.repos.set(key, full);
     const id = this.creationId('repo', full);
     if (id) this.pending.set(full, id);
@@ -256,45 +258,6 @@ export async function resolveScopes(
   const orgTwins = caseTwins('orgs', Object.keys(config.orgs ?? {}), problems);
   const exact = repoEntries.filter(([k]) => !isGlobKey(k) && !twins.has(k));
   const globOwners = [...new Map(globs.map(([k]) => k.slice(0, k.indexOf('/'))).map((o) => [foldName(o), o])).values()];
-<<<<<<< HEAD
-=======
-  /** Owners whose repositories could not be listed: their globs already have a problem, not a warning. */
-  const unlisted = new Set<string>();
-  /** Owners whose whole repository list was read (folded) → their repositories' names (folded). */
-  const listed = new Map<string, Set<string>>();
-  /**
-   * What an owner's repository list said about it: `orgs/NAME/repos` answered (an organisation, with
-   * the server's spelling of its name when a repository shows it), 404 (none of that name), or
-   * undefined when it could not be read. The organisation checks below take that answer instead of a
-   * GET of their own.
-   */
-  const listedAsOrg = new Map<string, Promise<string | false | undefined>>();
-  const listings = globOwners.map(async (owner) => {
-    const key = globs.find(([k]) => foldName(k).startsWith(`${foldName(owner)}/`))![0];
-    unlisted.add(owner);
-    if (isGlobKey(owner)) {
-      problems.push({ path: ['repos', key], message: 'the owner part of a repository glob must be a plain name' });
-      return;
-    }
-    const what = `the repositories of ${owner}`;
-    let isOrg = true;
-    const listing = attempt('repos', key, what, () => client.list<ServerRepo>(apiPath('orgs', owner, 'repos'), { shape: REPO_SHAPE }));
-    listedAsOrg.set(foldName(owner), listing.then((r) => (r === undefined ? undefined : r === MISSING ? false : ownerOf(r.find(isObject)?.full_name) ?? '')));
-    let repos = await listing;
-    if (repos === MISSING) {
-      isOrg = false;
-      repos = await attempt('repos', key, what, () => client.list<ServerRepo>(apiPath('users', owner, 'repos'), { shape: REPO_SHAPE }));
-    }
-    if (repos === undefined) return;
-    if (repos === MISSING) {
-      problems.push({ path: ['repos', key], message: `owner "${owner}" does not exist on the server` });
-      return;
-    }
-    unlisted.delete(owner);
-    listed.set(foldName(owner), new Set(repos.flatMap((r) => (isObject(r) && typeof r.name === 'string' ? [foldName(r.name)] : []))));
-    for (const r of repos) if (isObject(r) && typeof r.full_name === 'string') found(r.full_name, { owner: ownerOf(r.full_name) ?? owner, name: r.name, ownerIsOrg: isOrg, archived: Boolean(r.archived), private: r.private === true });
-  });
->>>>>>> main
 
   const scopes: ResolvedScope[] = [{ scope: { ...SERVER_SCOPE }, config, configKeys: [] }];
   const orgScopes = await Promise.all([
@@ -305,57 +268,7 @@ export async function resolveScopes(
   for (const rs of orgScopes) if (rs) scopes.push(rs);
   await Promise.all(exact.map(([key]) => reads.exactRepo(key)));
 
-<<<<<<< HEAD
   const merged = repoScopes(config, { globs, exact, facts, pending: reads.pending, unlisted: reads.unlisted, names }, selectsScope);
-=======
-  /** The owner of a repository to create as it will be spelled: the server's, or the config's that creates it. */
-  const newOwner = async (key: string, owner: string): Promise<{ name: string; isOrg: boolean } | undefined> => {
-    const declared = Object.keys(config.orgs ?? {}).find((o) => foldName(o) === foldName(owner));
-    if (declared !== undefined) return { name: names.orgs.get(declared) ?? declared, isOrg: true };
-    const org = await orgName('repos', key, owner);
-    if (org === undefined) return undefined;
-    if (org) return { name: org, isOrg: true };
-    return { name: Object.keys(config.users ?? {}).find((u) => foldName(u) === foldName(owner)) ?? owner, isOrg: false };
-  };
-
-  await Promise.all(
-    exact.map(async ([key]) => {
-      const listed = folded.get(foldName(key));
-      if (listed !== undefined) {
-        if (listed !== key) names.repos.set(key, listed);
-        return;
-      }
-      const [owner, name] = [key.slice(0, key.indexOf('/')), key.slice(key.indexOf('/') + 1)];
-      const r = await attempt('repos', key, `repository ${key}`, () => getObject<ServerRepo>(apiPath('repos', owner, name), REPO_SHAPE));
-      if (r === undefined) return;
-      if (r !== MISSING) {
-        const full = typeof r.full_name === 'string' && foldName(r.full_name) === foldName(key) ? r.full_name : key;
-        const isOrg = await orgName('repos', key, ownerOf(full) ?? owner);
-        if (isOrg === undefined) return;
-        found(full, { owner: ownerOf(full) ?? owner, name: full.slice(full.indexOf('/') + 1), ownerIsOrg: isOrg !== false, archived: Boolean(r.archived), private: r.private === true });
-        if (full !== key) names.repos.set(key, full);
-        return;
-      }
-      const cfg = config.repos?.[key] as { create?: unknown; mirror?: unknown } | undefined;
-      // A missing repository the config creates, empty (create:) or as a pull mirror (mirror:): its kinds wait for it.
-      if (!cfg?.create && !cfg?.mirror) {
-        problems.push({ path: ['repos', key], message: `repository ${key} does not exist on the server (or the token cannot see it); add create: {} to create it` });
-        return;
-      }
-      const o = await newOwner(key, owner);
-      if (o === undefined) return;
-      const full = `${o.name}/${name}`;
-      // Gitea creates a repository public unless told (or unless the server forces private: then it is more private than known, never less).
-      const made = (cfg.create ?? cfg.mirror) as { private?: unknown } | undefined;
-      found(full, { owner: o.name, name, ownerIsOrg: o.isOrg, archived: false, private: made?.private === true });
-      if (full !== key) names.repos.set(key, full);
-      const id = creationId('repo', full);
-      if (id) pending.set(full, id);
-    }),
-  );
-
-  const merged = repoScopes(config, { globs, exact, facts, pending, unlisted, names }, selectsScope);
->>>>>>> main
   scopes.push(...merged.scopes);
   // The server scope's kinds (the repositories and organisations to create) read the keys as the server spells them.
   scopes[0]!.config = canonicalConfig(config, names);
