@@ -18,6 +18,8 @@ export interface LockState {
   taking?: Promise<HeldLock> | undefined;
   /** Changes are running: src/cli/interrupt.ts answers signals. */
   changing: boolean;
+  /** The request count apply says last (every request counted, the lock's release included). */
+  tally?: () => string;
 }
 
 export interface LockGuard {

@@ -131,7 +131,7 @@ describe('staleness a waiter can prove', () => {
     const boot = readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim();
     const pidns = /\d+/.exec(readlinkSync('/proc/self/ns/pid'))?.[0] ?? '1';
     // pid 999999 exists in no namespace here.
-    for (const other of [{ boot, pidns: `${pidns}1` }, {}]) {
+    for (const other of [{ boot, pidns: `${pidns}1` }, {}] as Record<string, string>[]) {
       w = await world({ ...base, orgs: [...base.orgs, { name: 'forgeform-lock', owners: ['root'], visibility: 'private', description: record({ host: here, pid: 999_999, ...other }) }] });
       const apply = await w.cli(['apply', '--yes', '-c', w.config(config)]);
       expect(apply.stderr).not.toContain('its process is gone');
