@@ -35,7 +35,7 @@ const KIND_NAMES_LEFT: Record<string, number> = {};
 const LAYERS: readonly (readonly string[])[] = [
   // Every message is made inert where it is formed (a diagnostic is one line, whatever its values hold).
   ['inert'],
-  ['diagnostic', 'go-duration', 'random', 'version'],
+  ['diagnostic', 'go-duration', 'random', 'redact', 'version'],
   ['secret'],
   ['config', 'gitea'],
   ['model'],
