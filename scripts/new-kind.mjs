@@ -306,11 +306,32 @@ function run(root, args) {
   if (r.status !== 0) throw new Error(`node ${args.join(' ')} failed`);
 }
 
+/** The usage: the comment at the top of this file, without its comment marks. */
+function usage() {
+  const text = readFileSync(new URL(import.meta.url), 'utf8');
+  return text.slice(0, text.indexOf('\nimport ')).replace(/^\/\/ ?/gm, '');
+}
+
+/** The command line's options, or a one-line error (an unknown option, a missing value) with the usage after it. */
+function commandLine(argv) {
+  try {
+    return parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: { help: { type: 'boolean', short: 'h' }, scope: { type: 'string' }, key: { type: 'string' }, prune: { type: 'string' }, 'no-prune': { type: 'boolean' }, title: { type: 'string' }, 'dry-run': { type: 'boolean' }, 'no-bundle': { type: 'boolean' } },
+    });
+  } catch (e) {
+    console.error(`new-kind: ${e instanceof Error ? e.message : String(e)}\n\n${usage()}`);
+    process.exit(1);
+  }
+}
+
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const { values, positionals } = parseArgs({
-    allowPositionals: true,
-    options: { scope: { type: 'string' }, key: { type: 'string' }, prune: { type: 'string' }, 'no-prune': { type: 'boolean' }, title: { type: 'string' }, 'dry-run': { type: 'boolean' }, 'no-bundle': { type: 'boolean' } },
-  });
+  const { values, positionals } = commandLine(process.argv.slice(2));
+  if (values.help) {
+    console.log(usage());
+    process.exit(0);
+  }
   const root = new URL('../', import.meta.url);
   try {
     const { kind, files } = await scaffold({ name: positionals[0], scope: values.scope, key: values.key, prune: values['no-prune'] ? false : values.prune, title: values.title }, root);

@@ -3,7 +3,8 @@ import { ConfigError } from '../config/errors.js';
 import { loadConfig } from '../config/load.js';
 import { megabytes } from '../config/limits.js';
 import type { LoadedConfig } from '../config/types.js';
-import type { GiteaClient, Credentials } from '../gitea/client.js';
+import type { GiteaClient, Credentials, RetryInfo } from '../gitea/client.js';
+import { excerpt } from '../config/excerpt.js';
 import { urlHasCredentials } from '../secret.js';
 import { describeServer, olderThanKnown, OLDEST_KNOWN, parseServerSpec, serverFromReports, type ServerInfo } from '../model/server.js';
 import { fileReason } from './files.js';
@@ -171,8 +172,26 @@ async function clientFor(opts: ServerOptions, out: Output, configUrl?: string, c
     ...(retries !== undefined ? { retries } : {}),
     ...(deadline !== undefined ? { readDeadlineMs: Math.round(deadline * 1000) } : {}),
     onWarning: (message) => out.stderr(out.err.yellow(`warning: ${message}`)),
+    onRetry: retryProgress(out),
   });
   return { client, credentials: source };
+}
+
+/** Off a terminal or on one, one line per second at most about requests sent again: waits are never silent. */
+const RETRY_LINE_EVERY_MS = 1000;
+
+function retryProgress(out: Output): (info: RetryInfo) => void {
+  let last = -Infinity;
+  let since = 0;
+  return ({ method, path, reason, retry, of, waitMs }) => {
+    since++;
+    const now = Date.now();
+    if (now - last < RETRY_LINE_EVERY_MS) return;
+    last = now;
+    const others = since > 1 ? ` (${since - 1} other retr${since === 2 ? 'y' : 'ies'} since the last line)` : '';
+    since = 0;
+    out.stderr(out.err.yellow(`retrying ${method} /api/v1/${path.split('?')[0]}: ${excerpt(reason, 120, false)}; retry ${retry} of ${of}, in ${(waitMs / 1000).toFixed(1)} s${others}`));
+  };
 }
 
 /** Where each client's credentials came from, for the preflight's message. */

@@ -1,3 +1,4 @@
+import leven from 'leven';
 import picomatch from 'picomatch';
 import type { Scope, TargetType } from '../model/index.js';
 import { UserError } from './output.js';
@@ -13,8 +14,24 @@ export interface Targets {
   scope: (scope: Scope) => boolean;
   /** Which objects of server-wide kinds are planned, by the kind's selector type (user, hook, …) and name. */
   object: (type: string, name: string) => boolean;
-  /** The selectors that matched nothing the config declares, so far (ask after planning). */
-  unmatched: () => string[];
+  /** The selectors that matched nothing the config declares, so far (ask after planning), each with the nearest names it was asked about. */
+  unmatched: () => Unmatched[];
+}
+
+export interface Unmatched {
+  selector: string;
+  /** The nearest selectors of the same type that name something the config declares (at most 3, nearest first). */
+  nearest: string[];
+  /** Whether they are a typo away (else they are only the nearest there are). */
+  close: boolean;
+}
+
+/** The names of `seen` nearest to `name`, nearest first (at most 3): those a typo away (an edit distance of at most a third of its length, and 2) when there are, else the nearest ones. */
+function nearestNames(name: string, seen: Iterable<string>): { names: string[]; close: boolean } {
+  const bound = Math.max(2, Math.ceil(name.length / 3));
+  const ranked = [...seen].map((s) => ({ s, d: leven(name.toLowerCase(), s.toLowerCase()) })).sort((a, b) => a.d - b.d || a.s.localeCompare(b.s));
+  const close = ranked.filter((x) => x.d <= bound);
+  return { names: (close.length ? close : ranked).slice(0, 3).map((x) => x.s), close: close.length > 0 };
 }
 
 /**
@@ -33,7 +50,12 @@ export function parseTargets(selectors: string[] | undefined, types: TargetType[
     const glob = picomatch(name, { dot: true, ...(known.acrossSlashes ? { bash: true } : {}) });
     return { selector: s, type, hit: false, match: (value: string) => value === name || glob(value) };
   });
+  /** Every name asked about, by selector type: what a selector that matched nothing is compared with. */
+  const asked = new Map<string, Set<string>>();
   const object = (type: string, name: string) => {
+    let names = asked.get(type);
+    if (!names) asked.set(type, (names = new Set()));
+    names.add(name);
     let any = false;
     // Every selector is tried (no short cut), so that each one learns whether it ever matched.
     for (const m of matchers) {
@@ -43,5 +65,15 @@ export function parseTargets(selectors: string[] | undefined, types: TargetType[
     }
     return any;
   };
-  return { scope: (scope) => object(scope.type, scope.name), object, unmatched: () => matchers.filter((m) => !m.hit).map((m) => m.selector) };
+  return {
+    scope: (scope) => object(scope.type, scope.name),
+    object,
+    unmatched: () =>
+      matchers
+        .filter((m) => !m.hit)
+        .map((m) => {
+          const near = nearestNames(m.selector.slice(m.type.length + 1), asked.get(m.type) ?? []);
+          return { selector: m.selector, nearest: near.names.map((n) => `${m.type}:${n}`), close: near.close };
+        }),
+  };
 }

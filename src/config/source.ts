@@ -28,7 +28,8 @@ export function parseYaml(file: string, text: string): { source: YamlSource; dat
   if ('tooDeepAt' in parsed) return { source, problems: [{ ...position(source, parsed.tooDeepAt), message: TOO_DEEP }] };
   const { doc } = parsed;
   // The positions are taken once the document is known to be readable (a too deeply nested one is not).
-  const problems = [...doc.errors, ...doc.warnings].map((e) => yamlProblem(source, e));
+  const hashInFlow = doc.errors.length > 0 ? unquotedHashInFlowMap(text) : undefined;
+  const problems = hashInFlow !== undefined ? [hashProblem(source, text, hashInFlow)] : [...doc.errors, ...doc.warnings].map((e) => yamlProblem(source, e));
   // A document with syntax errors is only partly read: its duplicates may be invented by the error recovery.
   if (problems.length === 0) problems.push(...duplicateKeys(source, doc.contents));
   // Without a "*" in the text there is no alias: a large file is not walked once more for none.
@@ -196,6 +197,24 @@ function childrenOf(node: unknown): unknown[] {
   if (isMap(node)) return node.items.flatMap((p) => (isPair(p) ? [p.key, p.value] : [p]));
   if (isSeq(node)) return [...node.items];
   return [];
+}
+
+/**
+ * Where an unquoted `#` follows a `{` on its line (`bug: { color: #ee0701 }`, as label colours are often written): YAML
+ * reads the `#` as the start of a comment, the map is never closed, and yaml reports it lines later ("Flow map in
+ * block collection must be sufficiently indented"). Quoted text is skipped; only the first such place counts.
+ */
+export function unquotedHashInFlowMap(text: string): number | undefined {
+  const found = /^[^\n#"']*\{(?:[^\n#"'{}]|"(?:[^"\\\n]|\\.)*"|'[^'\n]*')*?\s(#)/m.exec(text);
+  return found ? found.index + found[0].length - 1 : undefined;
+}
+
+function hashProblem(source: YamlSource, text: string, offset: number): ConfigProblem {
+  const value = /^#[^\s,}]*/.exec(text.slice(offset))?.[0] ?? '#';
+  return {
+    ...position(source, offset),
+    message: `YAML syntax error: an unquoted "#" inside { } starts a comment, so the rest of the line is lost: quote the value (${quoted(value)})`,
+  };
 }
 
 function yamlProblem(source: YamlSource, e: YAMLError): ConfigProblem {

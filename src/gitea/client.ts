@@ -10,6 +10,16 @@ import { backoffMs, mayHaveBeenProcessed, methodClass, realClock, retryAfterMs, 
 
 export type Credentials = { token: string } | { username: string; password: string };
 
+/** One retry to come, as ClientOptions.onRetry is told of it. */
+export interface RetryInfo {
+  method: string;
+  path: string;
+  reason: string;
+  retry: number;
+  of: number;
+  waitMs: number;
+}
+
 export interface ClientOptions {
   url: string;
   credentials: Credentials;
@@ -33,6 +43,11 @@ export interface ClientOptions {
   maxBodyBytes?: number;
   /** Called once per HTTP attempt, for progress and request counting. */
   onRequest?: (method: string, path: string) => void;
+  /**
+   * A request is about to be sent again, after `waitMs`: what the server answered (`reason`), the how-manieth retry of
+   * that request and how many it may get. Long silent waits (a proxy answering 502 for a minute) become visible.
+   */
+  onRetry?: (info: RetryInfo) => void;
   /** Something about the server's answers worth telling the user, that did not stop the request (the CLI prints it on stderr). */
   onWarning?: (message: string) => void;
   /** Tests replace the clock to see the waits without waiting. */
@@ -227,7 +242,10 @@ export class GiteaClient {
         throw fail(status, `${message} (the server asks to wait ${Math.round(asked / 1000)} s before trying again, longer than forgeform waits)`);
       this.retryCount++;
       // A paced answer has already paused the whole client (see attempt); anything else backs off alone.
-      if (!isPaced(attempt)) await this.clock.sleep(this.backoff(retry));
+      const waitMs = isPaced(attempt) ? (asked ?? 0) : this.backoff(retry);
+      const reason = status !== undefined ? `answered ${status}${message ? ` ${message}` : ''}` : message;
+      this.options.onRetry?.({ method, path, reason, retry: retry + 1, of: this.budget(cls, failure), waitMs });
+      if (!isPaced(attempt)) await this.clock.sleep(waitMs);
     }
   }
 

@@ -62,7 +62,7 @@ export interface NetworkFailure {
  * the patterns cover Node's errno names, undici's UND_ERR_* and OpenSSL's ERR_SSL_ and ERR_TLS_ codes.
  */
 const NETWORK: { code: RegExp; reason: string; advice: string }[] = [
-  { code: /^(ENOTFOUND|EAI_AGAIN|EAI_NONAME|EAI_FAIL)$/, reason: 'the host name does not resolve', advice: 'check the host name in --url, FORGEFORM_URL or server.url' },
+  { code: /^(ENOTFOUND|EAI_AGAIN|EAI_NONAME|EAI_FAIL)$/, reason: 'the host name does not resolve', advice: 'check the host name in --url or FORGEFORM_URL' },
   { code: /^ECONNREFUSED$/, reason: 'the connection was refused', advice: 'check the host and port of the URL, and that the server is running' },
   { code: /^(EHOSTUNREACH|ENETUNREACH|EADDRNOTAVAIL)$/, reason: 'the host cannot be reached', advice: 'check the URL and the network (VPN, proxy, firewall)' },
   { code: /^(ETIMEDOUT|UND_ERR_CONNECT_TIMEOUT|UND_ERR_HEADERS_TIMEOUT|UND_ERR_BODY_TIMEOUT|TimeoutError)$/, reason: 'no answer in time', advice: 'the server is slow or unreachable: check the URL, or raise --timeout' },

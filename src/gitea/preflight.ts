@@ -67,7 +67,7 @@ function failureMessage(e: ApiError, base: string, endpoint: string, credentials
   const status = `${e.status} ${statusText(e.status!)}${e.serverMessage ? ` (${e.serverMessage})` : ''}`.replace(/ +/g, ' ');
   if (e.status === 401) return `${credentials} is not valid for ${base}: GET /api/v1/version → ${status.replace(/ \((.*)\)$/, ': $1')}. Check it, or create a new token (Settings → Applications).`;
   if (e.status! >= 300 && e.status! < 400)
-    return `${base} redirects the API (GET ${endpoint} → ${status}): use the URL it points to in --url, FORGEFORM_URL or server.url; forgeform does not follow redirects.`;
+    return `${base} redirects the API (GET ${endpoint} → ${status}): use the URL it points to in --url or FORGEFORM_URL; forgeform does not follow redirects.`;
   if (e.status === 429 || e.status! >= 500) return `${base} failed to answer GET ${endpoint} (${status}), also after retries: try again later.`;
   return `${base} is not a Gitea or Forgejo API: GET ${endpoint} answered ${status}. ${urlAdvice(base)}`;
 }

@@ -11,6 +11,7 @@ import { annotateStep, asKind, judgeStep, liftStep, prepareStep, projectStep, re
 import { assessSafety, policyOf } from './safety.js';
 import { writeOnlyFields } from './write-only.js';
 import { resolveScopes, type ResolvedScope } from '../scopes/resolve.js';
+import { sameObjectKey, withCanonicalNames } from '../scopes/names.js';
 import type { Action, Change, Diagnostic, Plan, PlanPolicy } from '../model/index.js';
 import { VERSION } from '../version.js';
 
@@ -60,17 +61,17 @@ export function makeScopeContext(client: GiteaClient, policy: PlanPolicy, option
   const cache = new Map<string, Promise<unknown>>();
   const reads = new Map<string, Promise<CurrentObject[]>>();
   const ctx: ScopeContext = {
-    ...(loaded ? { phase: 'plan' as const, loaded } : { phase: 'apply' as const }),
+    ...(loaded ? { phase: 'plan' as const, loaded, listedRepos: new Map() } : { phase: 'apply' as const }),
     runStates: new RunStates(),
     client,
     ...(server ? { server } : {}),
     policy,
     options,
     cachedGet<T>(path: string, opts?: RequestOptions) {
-      const hit = cache.get(path);
+      const hit = cache.get(sameObjectKey(path));
       if (!hit) {
         const p = client.get(path, opts);
-        cache.set(path, p);
+        cache.set(sameObjectKey(path), p);
         return p as Promise<T>;
       }
       // The first reader may have asked with a smaller shape: each reader's shape is checked on its own.
@@ -166,7 +167,10 @@ function targeted(ctx: KindContext, kind: Kind, key: string): boolean {
 /** 1. The scopes the config declares, with the changes that create those still missing. */
 async function resolveStep(p: Planning, opts: PlanOptions): Promise<ResolvedScope[]> {
   const { ctx } = p;
-  const { scopes, problems, warnings } = await resolveScopes(ctx.loaded.config, opts.client, scopeCreationIds(p.kinds), opts.selectsScope, (path, o) => ctx.cachedGet(path, o));
+  const { scopes, problems, warnings, names, listed } = await resolveScopes(ctx.loaded.config, opts.client, scopeCreationIds(p.kinds), opts.selectsScope, (path, o) => ctx.cachedGet(path, o));
+  // From here on the config names repositories and organisations as the server spells them (located where written).
+  ctx.loaded = withCanonicalNames(ctx.loaded, names);
+  ctx.listedRepos = listed;
   for (const problem of problems) p.errors.push({ ...problem, location: problem.path && ctx.loaded.locate(problem.path, true) });
   p.warnings.push(...warnings);
   for (const rs of scopes) p.scopes.set(scopeId(rs.scope), rs.scope);

@@ -4,6 +4,8 @@ import { isApiError, type GiteaClient, type RequestOptions } from '../gitea/clie
 import { ApiError, describeBody, ServerStopped } from '../gitea/errors.js';
 import type { Shape } from '../gitea/answer.js';
 import { apiPath } from '../gitea/path.js';
+import { suggest } from '../config/validate.js';
+import { canonicalConfig, foldName, type CanonicalNames } from './names.js';
 import { isGlobKey, type Diagnostic, SERVER_SCOPE, type RepoFacts, type Scope, type ScopeCreationId } from '../model/index.js';
 
 /** A scope with the config that applies to it and the config keys it came from (globs first, exact last). */
@@ -23,13 +25,23 @@ interface ServerRepo {
   name: string;
   full_name: string;
   archived?: boolean;
+  private?: boolean;
   owner?: { login?: string; username?: string };
 }
 
 /** A repository as scopes are resolved from it (the repository kind reads the same GET with its own shape). */
-const REPO_SHAPE: Shape = { id: 'id', name: 'string', full_name: 'string', archived: 'boolean?' };
+const REPO_SHAPE: Shape = { id: 'id', name: 'string', full_name: 'string', archived: 'boolean?', private: 'boolean?' };
 
 export { isGlobKey };
+
+/** What resolving the scopes found: the scopes, the problems, the keys the server spells otherwise, the owners whose whole repository list was read (folded) with their repositories (folded). */
+export interface Resolution {
+  scopes: ResolvedScope[];
+  problems: ScopeProblem[];
+  warnings: string[];
+  names: CanonicalNames;
+  listed: Map<string, Set<string>>;
+}
 
 /** Not found: the one failure that is an answer about the scope rather than about the server. */
 const MISSING = Symbol('missing');
@@ -63,7 +75,7 @@ export async function resolveScopes(
   selectsScope: (scope: Scope) => boolean = () => true,
   /** The GET to use for single objects: the planner passes its memoised one, so kinds can reuse the answers. */
   get: <T>(path: string, opts?: RequestOptions) => Promise<T> = (path, opts) => client.get(path, opts),
-): Promise<{ scopes: ResolvedScope[]; problems: ScopeProblem[]; warnings: string[] }> {
+): Promise<Resolution> {
   const problems: ScopeProblem[] = [];
   const warnings: string[] = [];
   const scopes: ResolvedScope[] = [];
@@ -89,23 +101,37 @@ export async function resolveScopes(
     if (!isObject(data)) throw new ShapeError(`GET /api/v1/${path} answered ${describeBody(data)} where an object is due: something other than Gitea answers at this URL (a proxy or a login page?); check --url`);
     return data as T;
   };
+  const names: CanonicalNames = { repos: new Map(), orgs: new Map() };
   const repoEntries = Object.entries(config.repos ?? {});
   const globs = repoEntries.filter(([k]) => isGlobKey(k));
-  const exact = repoEntries.filter(([k]) => !isGlobKey(k));
+  // Two keys the server takes for one name: neither is resolved, the plan cannot say which one is meant.
+  const twins = caseTwins('repos', repoEntries.map(([k]) => k).filter((k) => !isGlobKey(k)), problems);
+  const orgTwins = caseTwins('orgs', Object.keys(config.orgs ?? {}), problems);
+  const exact = repoEntries.filter(([k]) => !isGlobKey(k) && !twins.has(k));
 
+  /** Repositories by their server name (`full_name`, the server's spelling). */
   const facts = new Map<string, RepoFacts>();
+  /** The same, by the name folded as the server compares names. */
+  const folded = new Map<string, string>();
+  const found = (full: string, f: RepoFacts) => {
+    facts.set(full, f);
+    folded.set(foldName(full), full);
+  };
   const pending = new Map<string, string>();
-  const globOwners = [...new Set(globs.map(([k]) => k.slice(0, k.indexOf('/'))))];
+  const globOwners = [...new Map(globs.map(([k]) => k.slice(0, k.indexOf('/'))).map((o) => [foldName(o), o])).values()];
   /** Owners whose repositories could not be listed: their globs already have a problem, not a warning. */
   const unlisted = new Set<string>();
+  /** Owners whose whole repository list was read (folded) → their repositories' names (folded). */
+  const listed = new Map<string, Set<string>>();
   /**
-   * What an owner's repository list said about it: `orgs/NAME/repos` answered (an organisation),
-   * 404 (none of that name), or undefined when it could not be read. The organisation checks below
-   * take that answer instead of a GET of their own.
+   * What an owner's repository list said about it: `orgs/NAME/repos` answered (an organisation, with
+   * the server's spelling of its name when a repository shows it), 404 (none of that name), or
+   * undefined when it could not be read. The organisation checks below take that answer instead of a
+   * GET of their own.
    */
-  const listedAsOrg = new Map<string, Promise<boolean | undefined>>();
+  const listedAsOrg = new Map<string, Promise<string | false | undefined>>();
   const listings = globOwners.map(async (owner) => {
-    const key = globs.find(([k]) => k.startsWith(`${owner}/`))![0];
+    const key = globs.find(([k]) => foldName(k).startsWith(`${foldName(owner)}/`))![0];
     unlisted.add(owner);
     if (isGlobKey(owner)) {
       problems.push({ path: ['repos', key], message: 'the owner part of a repository glob must be a plain name' });
@@ -114,7 +140,7 @@ export async function resolveScopes(
     const what = `the repositories of ${owner}`;
     let isOrg = true;
     const listing = attempt('repos', key, what, () => client.list<ServerRepo>(apiPath('orgs', owner, 'repos'), { shape: REPO_SHAPE }));
-    listedAsOrg.set(owner, listing.then((r) => (r === undefined ? undefined : r !== MISSING)));
+    listedAsOrg.set(foldName(owner), listing.then((r) => (r === undefined ? undefined : r === MISSING ? false : ownerOf(r.find(isObject)?.full_name) ?? '')));
     let repos = await listing;
     if (repos === MISSING) {
       isOrg = false;
@@ -126,19 +152,27 @@ export async function resolveScopes(
       return;
     }
     unlisted.delete(owner);
-    for (const r of repos) if (isObject(r) && typeof r.full_name === 'string') facts.set(r.full_name, { owner, name: r.name, ownerIsOrg: isOrg, archived: Boolean(r.archived) });
+    listed.set(foldName(owner), new Set(repos.flatMap((r) => (isObject(r) && typeof r.name === 'string' ? [foldName(r.name)] : []))));
+    for (const r of repos) if (isObject(r) && typeof r.full_name === 'string') found(r.full_name, { owner: ownerOf(r.full_name) ?? owner, name: r.name, ownerIsOrg: isOrg, archived: Boolean(r.archived), private: r.private === true });
   });
 
-  const orgAnswers = new Map<string, Promise<boolean | undefined>>();
-  /** Whether an organisation exists (memoised), or undefined once a problem is recorded for `key`. */
-  const orgExists = (section: ScopeSection, key: string, name: string): Promise<boolean | undefined> => {
-    let p = orgAnswers.get(name);
+  const orgAnswers = new Map<string, Promise<string | false | undefined>>();
+  /**
+   * The server's spelling of an organisation's name (memoised, compared as the server compares names),
+   * false when there is none of that name, or undefined once a problem is recorded for `key`.
+   */
+  const orgName = (section: ScopeSection, key: string, name: string): Promise<string | false | undefined> => {
+    let p = orgAnswers.get(foldName(name));
     if (!p) {
-      const ask = () => attempt(section, key, `organisation ${name}`, () => getObject(apiPath('orgs', name))).then((r) => (r === undefined ? undefined : r !== MISSING));
-      const listed = listedAsOrg.get(name);
-      // Its repository list already answered as an organisation's, or 404: no GET of its own.
-      p = listed ? listed.then((answer) => answer ?? ask()) : ask();
-      orgAnswers.set(name, p);
+      const ask = () =>
+        attempt(section, key, `organisation ${name}`, () => getObject<{ username?: unknown; name?: unknown }>(apiPath('orgs', name))).then((r) =>
+          r === undefined ? undefined : r === MISSING ? false : String(typeof r.username === 'string' ? r.username : (r.name ?? name)),
+        );
+      const listed = listedAsOrg.get(foldName(name));
+      // Its repository list already answered as an organisation's, or 404: no GET of its own (but for
+      // the spelling of an organisation without repositories, when it is declared in orgs:).
+      p = listed ? listed.then((answer) => (answer === undefined || (answer === '' && section === 'orgs') ? ask() : answer === '' ? name : answer)) : ask();
+      orgAnswers.set(foldName(name), p);
     }
     return p;
   };
@@ -146,33 +180,51 @@ export async function resolveScopes(
 
   await Promise.all([
     ...listings,
-    ...Object.entries(config.orgs ?? {}).map(async ([name, cfg]) => {
-      const scope: Scope = { type: 'org', name };
-      if (!selectsScope(scope)) return;
-      const exists = await orgExists('orgs', name, name);
+    ...Object.entries(config.orgs ?? {}).map(async ([key, cfg]) => {
+      if (orgTwins.has(key) || !selectsScope({ type: 'org', name: key })) return;
+      const exists = await orgName('orgs', key, key);
       if (exists === undefined) return;
+      const scope: Scope = { type: 'org', name: exists || key };
+      if (scope.name !== key) names.orgs.set(key, scope.name);
       if (!exists) {
         // An org the config can create (owner:) may be missing: its other kinds wait for the create.
         if (!(cfg as { owner?: string }).owner) {
-          problems.push({ path: ['orgs', name], message: `organisation "${name}" does not exist on the server`, hint: 'add owner: USER to create it' });
+          problems.push({ path: ['orgs', key], message: `organisation "${key}" does not exist on the server`, hint: 'add owner: USER to create it' });
           return;
         }
-        const id = creationId('org', name);
+        const id = creationId('org', key);
         if (id) scope.pendingCreate = id;
       }
-      scopes.push({ scope, config: cfg, configKeys: [name] });
+      scopes.push({ scope, config: cfg, configKeys: [key] });
     }),
   ]);
 
+  /** The owner of a repository to create as it will be spelled: the server's, or the config's that creates it. */
+  const newOwner = async (key: string, owner: string): Promise<{ name: string; isOrg: boolean } | undefined> => {
+    const declared = Object.keys(config.orgs ?? {}).find((o) => foldName(o) === foldName(owner));
+    if (declared !== undefined) return { name: names.orgs.get(declared) ?? declared, isOrg: true };
+    const org = await orgName('repos', key, owner);
+    if (org === undefined) return undefined;
+    if (org) return { name: org, isOrg: true };
+    return { name: Object.keys(config.users ?? {}).find((u) => foldName(u) === foldName(owner)) ?? owner, isOrg: false };
+  };
+
   await Promise.all(
     exact.map(async ([key]) => {
-      if (facts.has(key)) return;
+      const listed = folded.get(foldName(key));
+      if (listed !== undefined) {
+        if (listed !== key) names.repos.set(key, listed);
+        return;
+      }
       const [owner, name] = [key.slice(0, key.indexOf('/')), key.slice(key.indexOf('/') + 1)];
       const r = await attempt('repos', key, `repository ${key}`, () => getObject<ServerRepo>(apiPath('repos', owner, name), REPO_SHAPE));
       if (r === undefined) return;
       if (r !== MISSING) {
-        const isOrg = await orgExists('repos', key, owner);
-        if (isOrg !== undefined) facts.set(key, { owner, name, ownerIsOrg: isOrg, archived: Boolean(r.archived) });
+        const full = typeof r.full_name === 'string' && foldName(r.full_name) === foldName(key) ? r.full_name : key;
+        const isOrg = await orgName('repos', key, ownerOf(full) ?? owner);
+        if (isOrg === undefined) return;
+        found(full, { owner: ownerOf(full) ?? owner, name: full.slice(full.indexOf('/') + 1), ownerIsOrg: isOrg !== false, archived: Boolean(r.archived), private: r.private === true });
+        if (full !== key) names.repos.set(key, full);
         return;
       }
       const cfg = config.repos?.[key] as { create?: unknown; mirror?: unknown } | undefined;
@@ -181,17 +233,50 @@ export async function resolveScopes(
         problems.push({ path: ['repos', key], message: `repository ${key} does not exist on the server (or the token cannot see it); add create: {} to create it` });
         return;
       }
-      const isOrg = config.orgs?.[owner] ? true : await orgExists('repos', key, owner);
-      if (isOrg === undefined) return;
-      facts.set(key, { owner, name, ownerIsOrg: isOrg, archived: false });
-      const id = creationId('repo', key);
-      if (id) pending.set(key, id);
+      const o = await newOwner(key, owner);
+      if (o === undefined) return;
+      const full = `${o.name}/${name}`;
+      // Gitea creates a repository public unless told (or unless the server forces private: then it is more private than known, never less).
+      const made = (cfg.create ?? cfg.mirror) as { private?: unknown } | undefined;
+      found(full, { owner: o.name, name, ownerIsOrg: o.isOrg, archived: false, private: made?.private === true });
+      if (full !== key) names.repos.set(key, full);
+      const id = creationId('repo', full);
+      if (id) pending.set(full, id);
     }),
   );
 
-  const matchers = globs.map(([k, cfg]) => ({ key: k, cfg, match: picomatch(k, { dot: true }) }));
-  const names = new Set<string>([...exact.map(([k]) => k).filter((k) => facts.has(k))]);
-  for (const full of facts.keys()) if (matchers.some((m) => m.match(full))) names.add(full);
+  const merged = repoScopes(config, { globs, exact, facts, pending, unlisted, names }, selectsScope);
+  scopes.push(...merged.scopes);
+  warnings.push(...merged.warnings);
+  // The server scope's kinds (the repositories and organisations to create) read the keys as the server spells them.
+  scopes[0]!.config = canonicalConfig(config, names);
+  return { scopes, problems: problems.map((p) => withNearName(p, config, facts)), warnings, names, listed };
+}
+
+/** What the reads found of the repositories a config names: the keys, each repository's facts, creates pending. */
+interface RepoFindings {
+  globs: [string, unknown][];
+  exact: [string, unknown][];
+  facts: Map<string, RepoFacts>;
+  pending: Map<string, string>;
+  /** Owners whose repositories could not be listed. */
+  unlisted: Set<string>;
+  names: CanonicalNames;
+}
+
+/**
+ * A scope for every repository found, its config the deep merge of the globs that match it with its exact entry on
+ * top; warnings for a glob that matches nothing and for two globs that set one field differently.
+ */
+function repoScopes(config: Config, found: RepoFindings, selectsScope: (scope: Scope) => boolean): { scopes: ResolvedScope[]; warnings: string[] } {
+  const { globs, exact, facts, pending, unlisted, names } = found;
+  const scopes: ResolvedScope[] = [];
+  const warnings: string[] = [];
+  // Globs match as the server compares names: `acme/*` is every repository of Acme.
+  const matchers = globs.map(([k, cfg]) => ({ key: k, cfg, match: picomatch(k, { dot: true, nocase: true }) }));
+  const exactKey = new Map(exact.map(([k]) => [names.repos.get(k) ?? k, k]));
+  const selected = new Set<string>([...exactKey.keys()].filter((k) => facts.has(k)));
+  for (const full of facts.keys()) if (matchers.some((m) => m.match(full))) selected.add(full);
   // A glob that matches nothing is most often a typo: say so rather than plan nothing in silence.
   for (const m of matchers) {
     const owner = m.key.slice(0, m.key.indexOf('/'));
@@ -201,7 +286,7 @@ export async function resolveScopes(
 
   // Two globs matching one repository that set one field differently: the later wins, said once per pair and field.
   const overlaps = new Map<string, string>();
-  for (const full of [...names].sort()) {
+  for (const full of [...selected].sort()) {
     const repo = facts.get(full)!;
     const scope: Scope = { type: 'repo', name: full, repo, ...(pending.has(full) ? { pendingCreate: pending.get(full)! } : {}) };
     if (!selectsScope(scope)) continue;
@@ -218,15 +303,63 @@ export async function resolveScopes(
       }
       merged = deepMerge(merged, m.cfg);
     }
-    const exactCfg = config.repos?.[full];
-    if (exactCfg) {
+    const written = exactKey.get(full);
+    const exactCfg = written === undefined ? undefined : config.repos?.[written];
+    if (written !== undefined && exactCfg) {
       merged = deepMerge(merged, exactCfg);
-      configKeys.push(full);
+      configKeys.push(written);
     }
     scopes.push({ scope, config: merged, configKeys });
   }
   warnings.push(...overlaps.values());
-  return { scopes, problems, warnings };
+  return { scopes, warnings };
+}
+
+/**
+ * A missing owner or repository is most often a typo: the nearest name the config or the server's answers give
+ * (`acmee` → `acme`), as the problem's hint. Nothing more is read for it.
+ */
+function withNearName(problem: ScopeProblem, config: Config, facts: ReadonlyMap<string, RepoFacts>): ScopeProblem {
+  const owner = /^owner "([^"]+)" does not exist/.exec(problem.message)?.[1];
+  const repo = /^repository (\S+) does not exist/.exec(problem.message)?.[1];
+  if (problem.hint || (owner === undefined && repo === undefined)) return problem;
+  const named = (own: string) => [...new Set([...Object.keys(config.repos ?? {}).filter((k) => !isGlobKey(k)), ...facts.keys()])].filter((r) => r !== own);
+  const ownersBut = (own: string) => [...new Set([...Object.keys(config.orgs ?? {}), ...named(own).map((k) => k.slice(0, k.indexOf('/'))), ...[...facts.values()].map((f) => f.owner)])];
+  let near: string | undefined;
+  if (owner !== undefined) near = suggest(owner, ownersBut('').filter((o) => o !== owner));
+  else if (repo !== undefined) {
+    const [o, name] = [repo.slice(0, repo.indexOf('/')), repo.slice(repo.indexOf('/') + 1)];
+    const owners = ownersBut(repo);
+    // An owner no other entry names is the likelier typo (`acmee/gadgets`); else the repository's own name.
+    const nearOwner = owners.includes(o) ? undefined : suggest(o, owners);
+    near = nearOwner !== undefined ? `${nearOwner}/${name}` : suggest(repo, named(repo));
+  }
+  return near === undefined ? problem : { ...problem, hint: `did you mean "${near}"?` };
+}
+
+/** The owner part of a repository's full name. */
+function ownerOf(full: unknown): string | undefined {
+  return typeof full === 'string' && full.includes('/') ? full.slice(0, full.indexOf('/')) : undefined;
+}
+
+/**
+ * Keys of one section that differ only in case name one object on the server (src/scopes/names.ts):
+ * each after the first is a problem at its place, and none of them is resolved.
+ */
+function caseTwins(section: ScopeSection, keys: string[], problems: ScopeProblem[]): Set<string> {
+  const first = new Map<string, string>();
+  const twins = new Set<string>();
+  const what = section === 'repos' ? 'repository' : 'organisation';
+  for (const key of keys) {
+    const other = first.get(foldName(key));
+    if (other === undefined) {
+      first.set(foldName(key), key);
+      continue;
+    }
+    twins.add(key).add(other);
+    problems.push({ path: [section, key], message: `${what} "${key}" and "${other}" differ only in case: Gitea compares names case-insensitively, so both name one ${what}; declare it once` });
+  }
+  return twins;
 }
 
 /** The scalar (or list) values a glob's config sets, by dotted path, and whether each differs from what is merged so far. */

@@ -78,10 +78,12 @@ repos:
     w.sandbox.clearRequests();
     const apply = await runCli(['apply', planFile], { env: { FORGEFORM_URL: w.sandbox.url, FORGEFORM_TOKEN: ADMIN_TOKEN, NO_COLOR: '1' } });
     expect(apply.code).toBe(1);
-    expect(apply.stdout).toContain('✓ ~ label "a" in repo:acme/widgets');
+    // A saved plan runs whole or not at all: "a" still holds, but is not applied without "b".
+    expect(apply.stdout).not.toContain('✓');
     expect(apply.stdout).toMatch(/✗ ~ label "b" in repo:acme\/widgets: changed on the server since the plan was made \(stale plan\)/);
+    expect(apply.stderr).toContain('Refusing the plan file: 1 of 2 changes no longer holds on the server as it is now');
     const writes = calls(w.sandbox).filter((c) => !c.startsWith('GET'));
-    expect(writes).toHaveLength(1);
+    expect(writes).toEqual([]);
   });
 
   it('prints json and markdown, and never colour without a terminal', async () => {

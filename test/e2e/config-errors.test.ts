@@ -18,6 +18,13 @@ const cases: { name: string; yaml: string; where: string; text: RegExp; env?: Re
     text: /YAML syntax error: Unexpected flow-map-end token/,
   },
   {
+    // A colour written with "#" in flow style: YAML reads the rest of the line as a comment and complains lines later.
+    name: 'unquoted # in a flow map',
+    yaml: 'version: 1\nrepos:\n  acme/widgets:\n    labels:\n      bug: { color: #ee0701 }\n      feature: { color: 00ff00 }\n',
+    where: '5:21',
+    text: /an unquoted "#" inside \{ \} starts a comment.*quote the value \("#ee0701"\)/,
+  },
+  {
     name: 'unknown key',
     yaml: 'version: 1\nrepos:\n  acme/widgets:\n    labels:\n      bug: { colour: ee0701 }\n',
     where: '5:14',

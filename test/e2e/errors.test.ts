@@ -6,7 +6,7 @@ import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/gitea/errors.js';
 import type { SeedFile } from '../../src/sandbox/index.js';
-import { calls, CLI, runCli, world, type World } from './helpers.js';
+import { calls, CLI, runCli, world, writes, type World } from './helpers.js';
 
 const KEY = 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAII8vywx2sI3cqKD7ZSC0zl8u/dy3KXHSkqwT7tg5me5Y alice@laptop';
 
@@ -98,7 +98,7 @@ describe('no answer from the server: one line, what failed, what to do', () => {
 
   it('a host name that does not resolve (.invalid)', async () => {
     const line = oneClearLine(await w.cli(['plan', '-c', w.config(labelsConfig)], { FORGEFORM_URL: 'https://forgeform-test.invalid' }));
-    expect(line).toMatch(/^cannot reach https:\/\/forgeform-test\.invalid: the host name does not resolve \((ENOTFOUND|EAI_AGAIN)\); check the host name in --url, FORGEFORM_URL or server\.url\.$/);
+    expect(line).toMatch(/^cannot reach https:\/\/forgeform-test\.invalid: the host name does not resolve \((ENOTFOUND|EAI_AGAIN)\); check the host name in --url or FORGEFORM_URL\.$/);
   });
 
   it('TLS to a port that speaks plain HTTP', async () => {
@@ -247,6 +247,20 @@ describe('no surprises in scopes and targets', () => {
     expect(r.stderr).not.toContain('GET /api/v1/orgs/ghost/labels');
   });
 
+  it('missing owners and repositories are reported in line order, each with the nearest name the config gives', async () => {
+    const text = ['version: 1', 'repos:', '  "acmee/*":', '    labels: {}', '  acme/widgets:', '    labels: {}', '  acme/widgts:', '    labels: {}', '  acmee/gadgets:', '    labels: {}', '  zzz/nothing:', '    labels: {}', ''].join('\n');
+    const file = w.config(text, 'near-names.yaml');
+    const r = await w.cli(['plan', '-c', file]);
+    expect(r.code).toBe(1);
+    const lines = r.stderr.split('\n').filter((l) => l.startsWith(`${file}:`));
+    expect(lines).toEqual([
+      `${file}:3:3: owner "acmee" does not exist on the server: did you mean "acme"?`,
+      `${file}:7:3: repository acme/widgts does not exist on the server (or the token cannot see it); add create: {} to create it: did you mean "acme/widgets"?`,
+      `${file}:9:3: repository acmee/gadgets does not exist on the server (or the token cannot see it); add create: {} to create it: did you mean "acme/gadgets"?`,
+      `${file}:11:3: repository zzz/nothing does not exist on the server (or the token cannot see it); add create: {} to create it`,
+    ]);
+  });
+
   it('an organisation with settings and no owner is reported once', async () => {
     const file = w.config('version: 1\norgs:\n  ghost: { full_name: Ghost }\n', 'ghost-org-settings.yaml');
     const r = await w.cli(['plan', '-c', file]);
@@ -262,13 +276,27 @@ describe('no surprises in scopes and targets', () => {
     expect(r.stdout).not.toContain('"acme/widg*" matches');
   });
 
-  it('a --target that matches nothing is a warning naming it', async () => {
-    const file = w.config(labelsConfig, 'target.yaml');
+  it('a --target that matches nothing is an error naming it and the nearest names the configuration declares (exit 1, nothing planned)', async () => {
+    const file = w.config('version: 1\nrepos:\n  acme/widgets:\n    labels:\n      bug: { color: ee0701 }\n  acme/gadgets:\n    labels:\n      bug: { color: ee0701 }\n', 'target.yaml');
     const r = await w.cli(['plan', '-c', file, '--target', 'repo:acme/widgets', '--target', 'repo:acme/nothing-*', '--target', 'user:nobody']);
-    expect(r.code).toBe(0);
-    expect(r.stdout).toContain('Warning: --target "repo:acme/nothing-*" matches nothing the configuration declares: nothing is planned for it');
-    expect(r.stdout).toContain('Warning: --target "user:nobody" matches nothing the configuration declares');
-    expect(r.stdout).not.toContain('"repo:acme/widgets" matches');
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain('error: --target "repo:acme/nothing-*" matches nothing the configuration declares (the nearest it declares: "repo:acme/widgets", "repo:acme/gadgets")');
+    expect(r.stderr).toContain('error: --target "user:nobody" matches nothing the configuration declares\n');
+    expect(r.stderr).toContain('Planning failed: nothing was changed.');
+    expect(r.stderr).not.toContain('"repo:acme/widgets" matches');
+  });
+
+  it('a mistyped --target is an error with a suggestion, for plan and apply (apply writes nothing)', async () => {
+    const file = w.config(labelsConfig, 'target-typo.yaml');
+    const plan = await w.cli(['plan', '-c', file, '--target', 'repo:acme/widgest']);
+    expect(plan.code).toBe(1);
+    expect(plan.stderr).toContain('error: --target "repo:acme/widgest" matches nothing the configuration declares (did you mean "repo:acme/widgets"?)');
+    w.sandbox.clearRequests();
+    const apply = await w.cli(['apply', '-c', file, '--yes', '--target', 'repo:acme/widgest']);
+    expect(apply.code).toBe(1);
+    expect(apply.stderr).toContain('(did you mean "repo:acme/widgets"?)');
+    expect(writes(w.sandbox)).toEqual([]);
   });
 });
 

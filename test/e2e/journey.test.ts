@@ -128,6 +128,11 @@ function readmeAdminBlock(): { env: Record<string, string>; counts: string[] } {
   const readme = readFileSync(fileURLToPath(new URL('../../README.md', import.meta.url)), 'utf8');
   const block = [...readme.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]!).find((b) => b.includes('examples/admin/seed.yaml'));
   if (!block) throw new Error('README.md has no block running examples/admin');
+  // Pasted as it is: the sandbox listens on the port FORGEFORM_URL names (no PORT to fill in), and the block stops it.
+  const port = /sandbox .*--port (\d+) .*&$/m.exec(block)?.[1];
+  expect(port, 'the sandbox line gives a fixed --port and runs in the background').toBeDefined();
+  expect(block).toMatch(new RegExp(`^export FORGEFORM_URL=http://127\\.0\\.0\\.1:${port} `, 'm'));
+  expect(block.trimEnd().split('\n').at(-1)).toMatch(/^kill %1\b/);
   const env = Object.fromEntries([...block.matchAll(/(?:export |\s)([A-Z_]+)=(\S+)/g)].filter((m) => !m[1]!.startsWith('FORGEFORM_')).map((m) => [m[1]!, m[2]!.replace(/^'|'$/g, '')]));
   const counts = [...block.matchAll(/^node dist\/cli\/main\.js (plan|apply) .*# (.*)$/gm)].map((m) => m[2]!);
   return { env, counts };

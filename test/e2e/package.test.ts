@@ -31,6 +31,7 @@ describe('the npm package', () => {
     const { stdout: listing } = await run('tar', ['tzf', join(tmp, tarball!)]);
     expect(listing).toContain('package/dist/cli/main.js');
     expect(listing).toContain('package/schemas/forgeform.schema.json');
+    expect(listing, 'package.json says MIT: the licence text ships with it').toContain('package/LICENSE');
     expect(listing, 'the GitHub Action bundle is not part of the CLI package').not.toContain('package/dist/action/');
     expect(listing, 'no tests or sources').not.toMatch(/package\/(test|src)\//);
 

@@ -88,7 +88,7 @@ repos:
     expect(again.code).toBe(0);
   });
 
-  it('keeps applying when one change cannot be made, reports it and exits 1', async () => {
+  it('refuses a saved plan whole when one change can no longer be made (its repository archived since), before any write, and exits 1', async () => {
     w = await world(seed);
     const file = w.config(`version: 1
 repos:
@@ -106,13 +106,14 @@ repos:
     const planFile = `${w.dir}/plan.json`;
     expect((await w.cli(['plan', '-c', file, '--out', planFile])).code).toBe(0);
     expect((await w.api('PATCH', 'repos/acme/gadgets', { archived: true })).status).toBe(200);
+    w.sandbox.clearRequests();
     const apply = await w.cli(['apply', planFile]);
     expect(apply.code).toBe(1);
     expect(apply.stdout).toContain('✗ + branch protection "main" in repo:acme/gadgets: acme/gadgets is archived: Gitea refuses branch-protection writes (423)');
-    expect(apply.stdout).toContain('✓ + branch protection "develop" in repo:acme/widgets');
-    expect(apply.stdout).toContain('✓ ~ branch protection "main" in repo:acme/tools');
-    expect(apply.stdout).toContain('Apply incomplete! 1 created, 1 updated, 0 deleted, 0 renamed, 1 failed, 0 skipped.');
-    expect((await rules(w, 'acme/widgets')).map((r) => r.rule_name)).toContain('develop');
+    expect(apply.stdout).not.toContain('✓');
+    expect(apply.stderr).toContain('Refusing the plan file: 1 of 3 changes no longer holds on the server as it is now (✗ above), so nothing was changed.');
+    expect(writes(w.sandbox)).toEqual([]);
+    expect((await rules(w, 'acme/widgets')).map((r) => r.rule_name)).not.toContain('develop');
   });
 
   it('refuses a saved plan whose rule names a user deleted since the plan, before any write (issue 20: the account check runs at apply too)', async () => {

@@ -51,7 +51,7 @@ describe('a redirect to another origin is never followed, so the token never rea
     const r = await w.cli(['plan', '-c', w.config(config)], { FORGEFORM_URL: proxy.url });
     expect(r.code).toBe(1);
     expect(r.stderr.trim().split('\n')).toEqual([
-      `${proxy.url} redirects the API (GET ${proxy.url}/api/v1/version → 307 Temporary Redirect (moved to ${elsewhere.url}/api/v1/version)): use the URL it points to in --url, FORGEFORM_URL or server.url; forgeform does not follow redirects.`,
+      `${proxy.url} redirects the API (GET ${proxy.url}/api/v1/version → 307 Temporary Redirect (moved to ${elsewhere.url}/api/v1/version)): use the URL it points to in --url or FORGEFORM_URL; forgeform does not follow redirects.`,
     ]);
     expect(elsewhere.got).toEqual([]);
   });

@@ -95,6 +95,8 @@ describe('reads', () => {
     expect(plan.code).toBe(0);
     expect(plan.stdout).toContain('Plan: 3 to create, 0 to update, 2 to delete, 0 to rename.');
     expect(plan.stderr).toMatch(/\d+ requests \(5 retried\)\./);
+    // The waits are not silent: a line says what is retried, why, which retry of how many, and when.
+    expect(plan.stderr).toMatch(/^retrying GET \/api\/v1\/repos\/acme\/widgets\/labels: answered 502 Bad Gateway; retry 1 of 10, in \d+\.\d s$/m);
   });
 
   it('a read that still fails names its operation and how often it was tried', async () => {

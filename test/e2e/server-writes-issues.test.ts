@@ -100,7 +100,7 @@ describe('issue bodies on Gitea 1.25 (no content_version): forgeform checks them
     expect((await w.cli(['plan', '-c', file])).stdout).toContain('No changes.');
   });
 
-  it('apply PLANFILE: a body edited after the plan makes the saved plan stale for that issue; the others are applied', async () => {
+  it('apply PLANFILE: a body edited after the plan makes the saved plan stale for that issue, and the plan is refused whole', async () => {
     w = await world(seed, { flavour: 'gitea@1.25' });
     const planFile = `${w.dir}/plan.json`;
     expect((await w.cli(['plan', '-c', w.config(config), '--out', planFile])).code).toBe(0);
@@ -108,9 +108,10 @@ describe('issue bodies on Gitea 1.25 (no content_version): forgeform checks them
     const apply = await w.cli(['apply', planFile]);
     expect(apply.code).toBe(1);
     expect(apply.stdout).toMatch(/✗ ~ issue "#1" in repo:acme\/widgets: changed on the server since the plan was made \(stale plan\): plan again/);
-    expect(apply.stdout).toContain('✓ ~ issue "#2" in repo:acme/widgets');
+    expect(apply.stdout).not.toContain('✓ ~ issue "#2" in repo:acme/widgets');
+    expect(apply.stderr).toContain('Refusing the plan file: 1 of 2 changes no longer holds on the server as it is now');
     expect((await body(1)).body).toBe('edited by a human');
-    expect((await body(2)).body).toBe('also planned');
+    expect((await body(2)).body).not.toBe('also planned');
   });
 
   it('apply PLANFILE: a body edited after apply checked the plan, before it writes, is refused by the re-read (nothing of that issue is written)', async () => {

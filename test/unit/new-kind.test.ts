@@ -1,7 +1,7 @@
 // `npm run new-kind` (scripts/new-kind.mjs): what it would write, what it refuses, and, run into a
 // copy of the repository, that the kind it starts compiles, is registered, and is wired into the
 // schema, the config types and the docs. Nothing is ever written into this repository.
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -54,6 +54,18 @@ describe('npm run new-kind (what it would write)', () => {
     await expect(plan({ name: 'label', key: 'tags', prune: 'tags' })).rejects.toThrow('src/kinds/label/fields.ts exists already');
     await expect(plan({ name: 'Repo-Hook' })).rejects.toThrow('snake_case');
     await expect(plan({ name: 'gizmo', scope: 'team' })).rejects.toThrow('--scope must be one of repo, org, server');
+  });
+
+  it('--help prints the usage and exits 0; an unknown option is one line and the usage, exit 1, no stack trace', () => {
+    const script = join(root, 'scripts/new-kind.mjs');
+    const help = spawnSync(process.execPath, [script, '--help'], { encoding: 'utf8' });
+    expect([help.status, help.stderr]).toEqual([0, '']);
+    expect(help.stdout).toContain('npm run new-kind -- NAME [--scope repo|org|server]');
+    const bad = spawnSync(process.execPath, [script, '--colour'], { encoding: 'utf8' });
+    expect(bad.status).toBe(1);
+    expect(bad.stderr).toMatch(/^new-kind: Unknown option '--colour'/);
+    expect(bad.stderr).toContain('npm run new-kind -- NAME');
+    expect(bad.stderr).not.toMatch(/\n\s+at /);
   });
 });
 

@@ -1,15 +1,14 @@
-import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline/promises';
 import { describeDuplicates, findConcurrentDuplicates } from '../../apply/concurrent.js';
 import { execute } from '../../apply/executor.js';
 import { acquireLock, DEFAULT_STALE_MS, describeHolder, LockError, parseDuration, type HeldLock } from '../../lock/lock.js';
 import type { GiteaClient } from '../../gitea/client.js';
-import { planShapeProblems } from '../../apply/plan-shape.js';
+import { readSavedPlan } from '../saved-plan.js';
 import { verifySavedPlan } from '../../apply/verify.js';
 import { kinds } from '../../kinds/index.js';
-import { describeServer, formatDiagnostic, kindTitles, type Diagnostic, type PlanServer, type Scope, type ServerInfo } from '../../model/index.js';
+import { describeDiagnostic, describeServer, formatDiagnostic, kindTitles, type Diagnostic, type PlanServer, type Scope, type ServerInfo } from '../../model/index.js';
 import { resolvePlanSecrets } from '../../plan/planfile.js';
-import type { Plan } from '../../plan/types.js';
+import type { Change, Plan } from '../../plan/types.js';
 import { renderApplySummary, renderResultLine } from '../../render/text.js';
 import { checkServer, makeClient } from '../context.js';
 import { interruptedSummary, NOT_STARTED, SIGNAL_EXIT, stopOnSignals } from '../interrupt.js';
@@ -55,20 +54,7 @@ async function takeLock(client: GiteaClient, opts: ApplyCommandOptions, out: Out
 }
 
 function readPlanFile(path: string, out: Output): Plan {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(readFileSync(path, 'utf8'));
-  } catch (e) {
-    throw new UserError(`cannot read plan file ${path}: ${(e as Error).message}`);
-  }
-  const problems = planShapeProblems(raw, kinds);
-  if (problems.length) {
-    const shown = problems.slice(0, 10).map((p) => `  ${formatDiagnostic(p)}`);
-    if (problems.length > 10) shown.push(`  … and ${problems.length - 10} more`);
-    throw new UserError(`${path} is not a plan this forgeform can apply; nothing was changed:\n${shown.join('\n')}\nMake the plan again with forgeform plan --out.`);
-  }
-  const plan = raw as Plan;
-  const resolved = resolvePlanSecrets(plan, process.env);
+  const resolved = resolvePlanSecrets(readSavedPlan(path), process.env);
   if (resolved.missing.length)
     throw new UserError(`the plan needs these environment variables, as when it was made: ${resolved.missing.join(', ')}`);
   out.addSecrets(resolved.values);
@@ -114,12 +100,19 @@ async function confirm(out: Output): Promise<boolean> {
   return answer.trim() === 'yes';
 }
 
+/** What outlives the run's steps: the lock to give back, and the request count said last (every request counted, the lock's release included). */
+interface Held {
+  lock?: HeldLock | undefined;
+  tally?: () => string;
+}
+
 export async function applyCommand(planFile: string | undefined, opts: ApplyCommandOptions, out: Output): Promise<number> {
-  const locked: { lock?: HeldLock | undefined } = {};
+  const locked: Held = {};
   try {
     return await applyLocked(planFile, opts, out, locked);
   } finally {
     await locked.lock?.release();
+    if (locked.tally) out.stderr(locked.tally());
   }
 }
 
@@ -130,11 +123,10 @@ interface Prepared {
   server: ServerInfo;
   /** The plan's scopes with their facts, as planned or checked now: the executor hands kinds these. */
   scopes: Map<string, Scope>;
-  refused: Map<string, Diagnostic>;
   forbidden: string[];
 }
 
-async function applyLocked(planFile: string | undefined, opts: ApplyCommandOptions, out: Output, locked: { lock?: HeldLock | undefined }): Promise<number> {
+async function applyLocked(planFile: string | undefined, opts: ApplyCommandOptions, out: Output, locked: Held): Promise<number> {
   const prepared = planFile ? await prepareSavedPlan(planFile, opts, out, locked) : await prepareNewPlan(opts, out, locked);
   const { plan } = prepared;
   if (plan.changes.length === 0) return reportWithheld(plan, out) ? EXIT.error : EXIT.ok;
@@ -153,19 +145,19 @@ async function applyLocked(planFile: string | undefined, opts: ApplyCommandOptio
       return EXIT.error;
     }
   }
-  return applyChanges(prepared, out);
+  return applyChanges(prepared, out, locked);
 }
 
-async function prepareNewPlan(opts: ApplyCommandOptions, out: Output, locked: { lock?: HeldLock | undefined }): Promise<Prepared> {
+async function prepareNewPlan(opts: ApplyCommandOptions, out: Output, locked: Held): Promise<Prepared> {
   const { plan, client, server, scopes } = await computePlan(opts, out, async (c) => {
     locked.lock = await takeLock(c, opts, out);
   });
   printPlan(plan, opts.format, out);
-  return { plan, client, server, scopes, refused: new Map(), forbidden: [] };
+  return { plan, client, server, scopes, forbidden: [] };
 }
 
 /** A saved plan: applied only to the server given beside the credentials, on the release it was made for, and only if it still does what it shows. */
-async function prepareSavedPlan(planFile: string, opts: ApplyCommandOptions, out: Output, locked: { lock?: HeldLock | undefined }): Promise<Prepared> {
+async function prepareSavedPlan(planFile: string, opts: ApplyCommandOptions, out: Output, locked: Held): Promise<Prepared> {
   // The plan already fixes the configuration (and the policy it was made with): another one cannot apply.
   if (opts.config?.length) throw new UserError(`apply ${planFile} takes no -c/--config: the plan file already fixes the configuration. Plan again with -c to change it.`);
   if (opts.shard !== undefined) throw new UserError(`apply ${planFile} takes no --shard: the plan file already fixes what is applied. Plan again with --shard to change it.`);
@@ -190,8 +182,25 @@ async function prepareSavedPlan(planFile: string, opts: ApplyCommandOptions, out
     throw new UserError(
       `Refusing the plan file: it does not do what it shows, so nothing was changed:\n${verified.mismatches.map((m) => `  ${formatDiagnostic(m)}`).join('\n')}\nMake the plan again with forgeform plan --out.`,
     );
+  refuseStale(verified.plan.changes, verified.refused, out);
   const plan = { ...verified.plan, unsafe: verified.verdict.unsafe };
-  return { plan, client, server, scopes: verified.scopes, refused: verified.refused, forbidden: verified.verdict.forbidden };
+  return { plan, client, server, scopes: verified.scopes, forbidden: verified.verdict.forbidden };
+}
+
+/**
+ * A saved plan runs whole or not at all (Terraform refuses a stale saved plan before any write): every
+ * change was checked against the server before this point, and one that no longer holds refuses them all,
+ * each named, before the first write (the lock aside).
+ */
+function refuseStale(changes: Change[], refused: Map<string, Diagnostic>, out: Output): void {
+  if (!refused.size) return;
+  const stale = changes.flatMap((change) => {
+    const why = refused.get(change.id);
+    return why ? [{ change, outcome: 'failed' as const, error: describeDiagnostic(why) }] : [];
+  });
+  for (const r of stale) out.stdout(renderResultLine(r, out.out, kindTitles(kinds)));
+  const n = `${stale.length} of ${changes.length} change${changes.length === 1 ? '' : 's'}`;
+  throw new UserError(`Refusing the plan file: ${n} no longer ${stale.length === 1 ? 'holds' : 'hold'} on the server as it is now (✗ above), so nothing was changed. Plan again (forgeform plan --out) and apply the new plan.`);
 }
 
 /** Objects the plan left out for a problem of their own: everything else is applied, and the run fails. */
@@ -202,7 +211,7 @@ function reportWithheld(plan: Plan, out: Output): boolean {
 }
 
 /** Runs the changes, prints each result and the summary, then looks for duplicates another run made meanwhile. */
-async function applyChanges({ plan, client, server, scopes, refused }: Prepared, out: Output): Promise<number> {
+async function applyChanges({ plan, client, server, scopes }: Prepared, out: Output, locked: Held): Promise<number> {
   const before = client.requestCount;
   const stop = stopOnSignals(out);
   const resultLines = batchedLines((text) => out.stdout(text));
@@ -214,7 +223,6 @@ async function applyChanges({ plan, client, server, scopes, refused }: Prepared,
       policy: plan.policy,
       server,
       scopes,
-      refused,
       onResult: (r) => resultLines.add(renderResultLine(r, out.out, kindTitles(kinds))),
       shouldStop: () => stop.signal !== undefined,
       notStarted: NOT_STARTED,
@@ -226,7 +234,8 @@ async function applyChanges({ plan, client, server, scopes, refused }: Prepared,
   const writes = client.requestCount - before;
   out.stdout(renderApplySummary(results, out.out));
   if (stop.signal) out.stdout(interruptedSummary(stop.signal, results));
-  out.stderr(`${writes} write requests (${client.requestCount} in all${client.retryCount ? `, ${client.retryCount} retried` : ''}).`);
+  // Said last (applyCommand), once the duplicate check and the lock's release are sent too: "in all" is every request of the run.
+  locked.tally = () => `${writes} write requests (${client.requestCount} in all${client.retryCount ? `, ${client.retryCount} retried` : ''}).`;
   // Another apply at the same time may have created the same names: read again where we created.
   const beforeCheck = client.requestCount;
   const concurrent = await findConcurrentDuplicates(results, { client, kinds, policy: plan.policy, server, scopes });

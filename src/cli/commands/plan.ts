@@ -3,8 +3,8 @@ import { describeDiagnostic, formatDiagnostic, kindTitles, placeOf, targetTypes,
 import { unavailableIn } from '../../plan/availability.js';
 import { buildPlan, makeKindContext } from '../../plan/planner.js';
 import type { Plan } from '../../plan/types.js';
-import { renderPlanMarkdown } from '../../render/markdown.js';
-import { renderPlanText } from '../../render/text.js';
+import { renderPlan } from '../../render/render.js';
+import type { PlanFormat } from '../../render/formats.js';
 import { serializePlanChunks } from '../../plan/planfile.js';
 import type { ConfigPath, LoadedConfig, SourceLocation } from '../../config/types.js';
 import type { GiteaClient } from '../../gitea/client.js';
@@ -13,13 +13,13 @@ import { checkWritable, writeOutputFile } from '../files.js';
 import { EXIT, UserError, type Output } from '../output.js';
 import { narrowConfig } from '../../scopes/sections.js';
 import { parseShard, shardConfig } from '../shard.js';
-import { parseTargets } from '../targets.js';
+import { parseTargets, type Unmatched } from '../targets.js';
 import { inert } from '../../render/inert.js';
 
 export interface PlanCommandOptions extends ServerOptions {
   config?: string[];
   out?: string;
-  format?: 'text' | 'markdown' | 'json';
+  format?: PlanFormat;
   detailedExitcode?: boolean;
   target?: string[];
   shard?: string;
@@ -43,11 +43,23 @@ function distinct(errors: Diagnostic[]): Diagnostic[] {
   );
 }
 
-/** One line per distinct diagnostic; one that is in no file says so with `error:`. */
+/**
+ * One line per distinct diagnostic, in the order of the config's files and lines (they are found in the order the
+ * server answers); one that is in no file says so with `error:`, after them.
+ */
 export function formatPlanErrors(errors: Diagnostic[]): string {
   return distinct(errors)
+    .map((e, i) => ({ e, i }))
+    .sort((a, b) => byPlace(a.e, b.e) || a.i - b.i)
+    .map(({ e }) => e)
     .map((e) => (placeOf(e) === undefined ? `error: ${formatDiagnostic(e)}` : formatDiagnostic(e)))
     .join('\n');
+}
+
+/** File, then line, then column; a diagnostic in no file after every placed one. */
+function byPlace(a: Diagnostic, b: Diagnostic): number {
+  if (a.file === undefined || b.file === undefined) return (a.file === undefined ? 1 : 0) - (b.file === undefined ? 1 : 0);
+  return a.file < b.file ? -1 : a.file > b.file ? 1 : (a.line ?? 0) - (b.line ?? 0) || (a.col ?? 0) - (b.col ?? 0);
 }
 
 /**
@@ -135,8 +147,17 @@ export async function computePlan(
   if (errors.length) throw new UserError(`${formatPlanErrors(errors)}${(plan.withheld ?? []).map((w) => `\n${inert(w)}`).join('')}\nPlanning failed: nothing was changed.`);
   // A guard's refusal is a plan that must never run, as apply refuses a saved one (exit 3): no flag lifts it.
   if (forbidden.length) throw new UserError(`${forbidden.map((f) => `Refused: ${inert(f)}`).join('\n')}\nThe plan is refused: nothing was changed. No flag lifts this: change the configuration.`, EXIT.unsafe);
-  for (const selector of targetSelectors?.unmatched() ?? []) plan.warnings.push(`--target "${selector}" matches nothing the configuration declares: nothing is planned for it`);
+  // A --target that selects nothing is a typo or a stale name: "No changes" for it would be untrue, so the run fails.
+  const unmatched = targetSelectors?.unmatched() ?? [];
+  if (unmatched.length)
+    throw new UserError(`${unmatched.map(describeUnmatched).join('\n')}\nPlanning failed: nothing was changed.`);
   return { plan, client, loaded, server, scopes };
+}
+
+function describeUnmatched(u: Unmatched): string {
+  const near = u.nearest.map((n) => `"${n}"`);
+  const hint = !near.length ? '' : u.close ? ` (did you mean ${near.join(' or ')}?)` : ` (the nearest it declares: ${near.join(', ')})`;
+  return `error: --target ${inert(JSON.stringify(u.selector))} matches nothing the configuration declares${hint}`;
 }
 
 /** A config large enough that its long steps say how far they are. */
@@ -144,10 +165,8 @@ function large(loaded: LoadedConfig): boolean {
   return (loaded.bytes ?? 0) >= LARGE_CONFIG_BYTES;
 }
 
-export function printPlan(plan: Plan, format: PlanCommandOptions['format'], out: Output): void {
-  if (format === 'json') out.stdout(JSON.stringify(plan, null, 2));
-  else if (format === 'markdown') out.stdout(renderPlanMarkdown(plan, kindTitles(kinds)));
-  else out.stdout(renderPlanText(plan, out.out, kindTitles(kinds)));
+export function printPlan(plan: Plan, format: PlanFormat = 'text', out: Output): void {
+  out.stdout(renderPlan(plan, format, { colors: out.out, kindTitle: kindTitles(kinds) }));
 }
 
 export async function planCommand(opts: PlanCommandOptions, out: Output): Promise<number> {

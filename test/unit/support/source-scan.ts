@@ -172,31 +172,63 @@ export function cycles(graph: Map<string, Set<string>>): string[][] {
  * list's `)`, optionally with a return type) is measured to its matching `}`. Object literals, classes
  * and control blocks are not functions; their contents are still scanned.
  */
-export function longFunctions(source: string, max: number): { line: number; length: number; head: string }[] {
+/**
+ * Functions too long, by their own lines (a nested function's lines are its own, not its parent's) over `max`, or by
+ * all their lines, closures included, over `maxWithClosures`: a function is not kept short by moving its body into
+ * closures it defines.
+ */
+export function longFunctions(source: string, max: number, maxWithClosures = 150): { line: number; length: number; own: number; head: string }[] {
   const code = blankCommentsAndStrings(source);
   const lines = code.split('\n');
-  const found: { line: number; length: number; head: string }[] = [];
-  const opens: { line: number; fn: boolean }[] = [];
+  const found: { line: number; length: number; own: number; head: string }[] = [];
+  const opens: { line: number; fn: boolean; nested: number }[] = [];
   let line = 0;
   for (let i = 0; i < code.length; i++) {
     const ch = code[i];
     if (ch === '\n') line++;
-    else if (ch === '{') opens.push({ line, fn: opensFunction(code, i) });
+    else if (ch === '{') opens.push({ line, fn: opensFunction(code, i), nested: 0 });
     else if (ch === '}') {
       const open = opens.pop();
-      if (open?.fn && line - open.line + 1 > max) found.push({ line: open.line + 1, length: line - open.line + 1, head: lines[open.line]!.trim() });
+      if (!open?.fn) continue;
+      const length = line - open.line + 1;
+      const own = length - open.nested;
+      if (own > max || length > maxWithClosures) found.push({ line: open.line + 1, length, own, head: lines[open.line]!.trim() });
+      const parent = opens.findLast((o) => o.fn);
+      if (parent) parent.nested += length;
     }
   }
   return found;
 }
 
+/**
+ * The text before a function body's `{` without its return type (`): Promise<{ a: B }>` → `)`), when it has one: the
+ * type may hold braces, brackets, parentheses and arrows of its own. Else the text as it is.
+ */
+function withoutReturnType(head: string): string {
+  if (head.endsWith(')')) return head;
+  let depth = 0;
+  for (let j = head.length - 1; j >= 0; j--) {
+    const c = head[j]!;
+    if (c === '>' && head[j - 1] === '=') j--;
+    else if (c === '}' || c === '>' || c === ']' || c === ')') depth++;
+    else if (c === '{' || c === '<' || c === '[' || c === '(') {
+      if (--depth < 0) return head;
+    } else if (depth === 0 && (c === ';' || c === '=')) return head;
+    else if (depth === 0 && c === ':') {
+      const lead = head.slice(0, j).trimEnd();
+      return lead.endsWith(')') ? lead : head;
+    }
+  }
+  return head;
+}
+
 const CONTROL = /\b(if|for|while|switch|catch|with)\s*\([^]*\)\s*$/;
 
 function opensFunction(code: string, brace: number): boolean {
-  const before = code.slice(Math.max(0, brace - 400), brace).replace(/\s+$/, '');
+  const before = code.slice(Math.max(0, brace - 4000), brace).replace(/\s+$/, '');
   if (before.endsWith('=>')) return true;
-  // A return type annotation between ')' and '{' (": Promise<Plan>"): skip back over it.
-  const head = before.replace(/\)\s*:\s*[^(){};=]*$/, ')');
+  // A return type annotation between ')' and '{' (": Promise<Plan>", ": Promise<{ a: B }>"): skip back over it.
+  const head = withoutReturnType(before);
   if (!head.endsWith(')')) return false;
   // Find the '(' that opens this parameter list, then look at what precedes it.
   let depth = 0;
