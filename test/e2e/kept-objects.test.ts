@@ -1,6 +1,7 @@
 // "No changes" is true (issue 27): plan says, per managed scope and kind, what the server has that the
 // configuration does not declare and policy keeps, in every format.
 import { afterEach, describe, expect, it } from 'vitest';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { world, writes, type World } from './helpers.js';
 
 let w: World;
@@ -65,5 +66,25 @@ describe('objects the configuration does not declare', () => {
     const json = JSON.parse(plan.stdout) as { kept?: { prune_key: string }[]; changes: { action: string }[] };
     expect(json.changes.filter((c) => c.action === 'delete')).toHaveLength(3);
     expect(json.kept?.map((k) => k.prune_key)).toEqual(['users']);
+  });
+});
+
+describe('export', () => {
+  it('ends with a commented policy block saying what prune would do; uncommented, it plans no change', async () => {
+    w = await world(seed);
+    const out = `${w.dir}/exported.yaml`;
+    expect((await w.cli(['export', '-o', out])).code).toBe(0);
+    const text = readFileSync(out, 'utf8');
+    expect(text).toContain('# What prune would do: this file declares every object export read, so a plan of it deletes nothing.\n');
+    expect(text).toMatch(/^# policy:\n# {3}prune: \[users, [a-z_, ]*labels, [a-z_, ]*branch_protections[a-z_, ]*\]\n# {3}max_deletes: 10\n# {3}max_delete_fraction: 0.3\n/m);
+    expect(text).toContain('# prune can also list orgs and repos: that deletes undeclared organisations or repositories with everything in them.');
+    // The exported file declares everything: nothing is kept, and with the block uncommented nothing is deleted.
+    const plain = await w.cli(['plan', '-c', out, '--format', 'json']);
+    expect(JSON.parse(plain.stdout)).not.toHaveProperty('kept');
+    writeFileSync(out, text.replace(/^# (policy:|  \w+:.*)$/gm, '$1'));
+    const plan = await w.cli(['plan', '-c', out, '--detailed-exitcode']);
+    expect(plan.code, plan.stdout + plan.stderr).toBe(0);
+    expect(plan.stdout).toContain('No changes. The server matches the configuration.');
+    expect(readFileSync(out, 'utf8')).toMatch(/^policy:\n {2}prune: \[users, /m);
   });
 });
