@@ -7,8 +7,8 @@ import { kinds } from '../kinds/index.js';
 import { kindTitles } from '../model/index.js';
 import { colors } from '../render/color.js';
 import { mdCode, mdCodeBlock, mdText } from '../render/inert.js';
-import { renderPlanMarkdown } from '../render/markdown.js';
-import { renderPlanText, summaryLine } from '../render/text.js';
+import { renderPlan } from '../render/render.js';
+import { summaryLine } from '../render/text.js';
 import { CLI_EXIT, runCli, type CliRun } from './cli.js';
 import { runUrl, workspacePath, type RunnerContext } from './context.js';
 import { Forge } from './forge.js';
@@ -150,7 +150,7 @@ export class ActionRun {
 
   /** The plan in the log, in the chosen format; long plans in a collapsed group. */
   logPlan(plan: Plan): void {
-    const text = this.inputs.format === 'json' ? JSON.stringify(plan, null, 2) : this.inputs.format === 'markdown' ? renderPlanMarkdown(plan, kindTitles(kinds)) : renderPlanText(plan, colors(false), kindTitles(kinds));
+    const text = renderPlan(plan, this.inputs.format, { colors: colors(false), kindTitle: kindTitles(kinds) });
     if (text.split('\n').length > FOLD_LINES) {
       core.startGroup(`forgeform plan: ${oneLine(plan)} (expand for the changes)`);
       this.info(text);
@@ -187,7 +187,7 @@ export class ActionRun {
     const sha = this.ctx.sha ? `commit \`${this.ctx.sha.slice(0, 12)}\`` : 'the working tree';
     const link = await this.runLink();
     const when = new Date().toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC');
-    const body = foldIfLong(renderPlanMarkdown(plan, kindTitles(kinds))).replace(/^### forgeform plan\n/, '');
+    const body = foldIfLong(renderPlan(plan, 'markdown', { colors: colors(false), kindTitle: kindTitles(kinds) })).replace(/^### forgeform plan\n/, '');
     return `${this.heading(what)}\n\n${banner}${deletions(plan)}${body}\n<sub>Planned ${sha} at ${when}${link ? ` · [workflow run](${link})` : ''}.</sub>\n`;
   }
 

@@ -1,7 +1,8 @@
 import * as core from '@actions/core';
+import { PLAN_FORMATS, type PlanFormat } from '../render/formats.js';
 
 export type Command = 'plan' | 'apply' | 'drift';
-export type Format = 'text' | 'markdown' | 'json';
+export type Format = PlanFormat;
 
 /** The action's inputs, read from the `INPUT_*` variables that action.yml maps explicitly. */
 export interface Inputs {
@@ -96,7 +97,7 @@ export function readInputs(): Inputs {
     token: get('token'),
     planToken: get('plan-token'),
     planFile: get('plan-file'),
-    format: oneOf('format', ['text', 'markdown', 'json'] as const, 'text'),
+    format: oneOf('format', PLAN_FORMATS, 'text'),
     comment: bool('comment', false),
     githubToken: get('github-token'),
     force: bool('force', false),

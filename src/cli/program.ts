@@ -1,5 +1,6 @@
 import { Command, CommanderError, Option } from 'commander';
 import { VERSION } from '../version.js';
+import { PLAN_FORMATS } from '../render/formats.js';
 import { debugWanted, describeFailure, stackOf } from './failure.js';
 import { EXIT, Output, UserError } from './output.js';
 
@@ -59,6 +60,7 @@ function buildProgram(out: Output, argv: string[], setCode: (code: number) => vo
     .option('--debug', 'print the stack trace of an error (also FORGEFORM_DEBUG=1)')
     .addHelpText('after', '\nExit codes: 0 done or no changes; 1 error; 2 changes present (plan --detailed-exitcode); 3 unsafe plan refused.');
   addConfigCommands(program, run, out);
+  addShowCommand(program, run, out);
   addServerCommands(program, run, out);
   addSandboxCommand(program, run);
   return program;
@@ -80,7 +82,7 @@ function addConfigCommands(program: Command, run: Runner, out: Output): void {
       .description('show what apply would change on the server')
       .option('-c, --config <path>', 'config file or directory (repeatable; default forgeform.yaml)', collect)
       .option('--out <file>', 'save the plan, to apply exactly it later')
-      .addOption(new Option('--format <format>', 'output format').choices(['text', 'markdown', 'json']).default('text'))
+      .addOption(new Option('--format <format>', 'output format').choices(PLAN_FORMATS).default('text'))
       .option('--detailed-exitcode', 'exit 2 when there are changes, 0 when none')
       .option('--sync-write-only', 'send write-only fields (never returned by the server) to every declared object')
       .option('--rotate-secrets', 'send secrets again; replace objects whose secret cannot be edited')
@@ -102,11 +104,21 @@ function addConfigCommands(program: Command, run: Runner, out: Output): void {
       .option('--no-lock', 'take no lock on the server (only when nothing else can apply to it at the same time)')
       .option('--sync-write-only', 'send write-only fields (never returned by the server) to every declared object')
       .option('--rotate-secrets', 'send secrets again; replace objects whose secret cannot be edited')
-      .addOption(new Option('--format <format>', 'format of the plan shown first').choices(['text', 'markdown', 'json']).default('text'))
+      .addOption(new Option('--format <format>', 'format of the plan shown first').choices(PLAN_FORMATS).default('text'))
       .option('--target <selector>', 'only these: repo:OWNER/NAME, org:NAME, user:NAME, hook:URL or runner:NAME, globs allowed (repeatable)', collect)
       .option('--shard <k/n>', 'only the K-th of N parts of the configuration (by owner; server-wide objects in part 1), for N parallel CI jobs')
       .option('--changed-only <ref>', 'only the organisations, repositories and server-wide sections whose configuration changed since the git ref REF'),
   ).action(run(async (planFile: string | undefined, opts) => (await import('./commands/apply.js')).applyCommand(planFile, opts, out)));
+}
+
+/** show: a saved plan, rendered without a server. */
+function addShowCommand(program: Command, run: Runner, out: Output): void {
+  program
+    .command('show')
+    .description('print a plan saved with plan --out, in any format, without contacting the server')
+    .argument('<planfile>', 'a plan saved with plan --out')
+    .addOption(new Option('--format <format>', 'output format (json: the plan file itself)').choices(PLAN_FORMATS).default('text'))
+    .action(run(async (planFile: string, opts) => (await import('./commands/show.js')).showCommand(planFile, opts, out)));
 }
 
 /** unlock and export: the commands that only talk to a server. */

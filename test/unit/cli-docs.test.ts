@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { runCommand } from '../../src/cli/program.js';
 
 const read = (path: string) => readFileSync(fileURLToPath(new URL(`../../${path}`, import.meta.url)), 'utf8');
-const COMMANDS = ['validate', 'plan', 'apply', 'unlock', 'export', 'sandbox'] as const;
+const COMMANDS = ['validate', 'plan', 'apply', 'show', 'unlock', 'export', 'sandbox'] as const;
 
 /** The long options of a command as its --help lists them (without --help), and the long name of each short one. */
 async function optionsOf(command: string): Promise<{ long: Set<string>; short: Map<string, string> }> {

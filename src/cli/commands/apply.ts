@@ -1,10 +1,9 @@
-import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline/promises';
 import { describeDuplicates, findConcurrentDuplicates } from '../../apply/concurrent.js';
 import { execute } from '../../apply/executor.js';
 import { acquireLock, DEFAULT_STALE_MS, describeHolder, LockError, parseDuration, type HeldLock } from '../../lock/lock.js';
 import type { GiteaClient } from '../../gitea/client.js';
-import { planShapeProblems } from '../../apply/plan-shape.js';
+import { readSavedPlan } from '../saved-plan.js';
 import { verifySavedPlan } from '../../apply/verify.js';
 import { kinds } from '../../kinds/index.js';
 import { describeDiagnostic, describeServer, formatDiagnostic, kindTitles, type Diagnostic, type PlanServer, type Scope, type ServerInfo } from '../../model/index.js';
@@ -55,20 +54,7 @@ async function takeLock(client: GiteaClient, opts: ApplyCommandOptions, out: Out
 }
 
 function readPlanFile(path: string, out: Output): Plan {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(readFileSync(path, 'utf8'));
-  } catch (e) {
-    throw new UserError(`cannot read plan file ${path}: ${(e as Error).message}`);
-  }
-  const problems = planShapeProblems(raw, kinds);
-  if (problems.length) {
-    const shown = problems.slice(0, 10).map((p) => `  ${formatDiagnostic(p)}`);
-    if (problems.length > 10) shown.push(`  … and ${problems.length - 10} more`);
-    throw new UserError(`${path} is not a plan this forgeform can apply; nothing was changed:\n${shown.join('\n')}\nMake the plan again with forgeform plan --out.`);
-  }
-  const plan = raw as Plan;
-  const resolved = resolvePlanSecrets(plan, process.env);
+  const resolved = resolvePlanSecrets(readSavedPlan(path), process.env);
   if (resolved.missing.length)
     throw new UserError(`the plan needs these environment variables, as when it was made: ${resolved.missing.join(', ')}`);
   out.addSecrets(resolved.values);

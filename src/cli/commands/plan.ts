@@ -3,8 +3,8 @@ import { describeDiagnostic, formatDiagnostic, kindTitles, placeOf, targetTypes,
 import { unavailableIn } from '../../plan/availability.js';
 import { buildPlan, makeKindContext } from '../../plan/planner.js';
 import type { Plan } from '../../plan/types.js';
-import { renderPlanMarkdown } from '../../render/markdown.js';
-import { renderPlanText } from '../../render/text.js';
+import { renderPlan } from '../../render/render.js';
+import type { PlanFormat } from '../../render/formats.js';
 import { serializePlanChunks } from '../../plan/planfile.js';
 import type { ConfigPath, LoadedConfig, SourceLocation } from '../../config/types.js';
 import type { GiteaClient } from '../../gitea/client.js';
@@ -19,7 +19,7 @@ import { inert } from '../../render/inert.js';
 export interface PlanCommandOptions extends ServerOptions {
   config?: string[];
   out?: string;
-  format?: 'text' | 'markdown' | 'json';
+  format?: PlanFormat;
   detailedExitcode?: boolean;
   target?: string[];
   shard?: string;
@@ -165,10 +165,8 @@ function large(loaded: LoadedConfig): boolean {
   return (loaded.bytes ?? 0) >= LARGE_CONFIG_BYTES;
 }
 
-export function printPlan(plan: Plan, format: PlanCommandOptions['format'], out: Output): void {
-  if (format === 'json') out.stdout(JSON.stringify(plan, null, 2));
-  else if (format === 'markdown') out.stdout(renderPlanMarkdown(plan, kindTitles(kinds)));
-  else out.stdout(renderPlanText(plan, out.out, kindTitles(kinds)));
+export function printPlan(plan: Plan, format: PlanFormat = 'text', out: Output): void {
+  out.stdout(renderPlan(plan, format, { colors: out.out, kindTitle: kindTitles(kinds) }));
 }
 
 export async function planCommand(opts: PlanCommandOptions, out: Output): Promise<number> {

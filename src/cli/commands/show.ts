@@ -1,0 +1,23 @@
+import { inert } from '../../render/inert.js';
+import type { PlanFormat } from '../../render/formats.js';
+import { serializePlan } from '../../plan/planfile.js';
+import { EXIT, type Output } from '../output.js';
+import { readSavedPlan } from '../saved-plan.js';
+import { printPlan } from './plan.js';
+
+export interface ShowCommandOptions {
+  format?: PlanFormat;
+}
+
+/**
+ * A saved plan as plan printed it, in any format, without a server or a credential: for a reviewer, an audit, or a
+ * pipeline's later step. JSON is the plan file's own shape (secrets stay references). What it shows is what the file
+ * says: apply still checks every change against the server before it writes.
+ */
+export function showCommand(planFile: string, opts: ShowCommandOptions, out: Output): number {
+  const plan = readSavedPlan(planFile, 'show');
+  if (opts.format === 'json') out.stdout(serializePlan(plan).trimEnd());
+  else printPlan(plan, opts.format, out);
+  out.stderr(inert(`Saved plan ${planFile}, made ${plan.created_at} by forgeform ${plan.forgeform_version}: shown as saved, without asking the server (apply checks every change against it first).`));
+  return EXIT.ok;
+}
