@@ -90,6 +90,13 @@ export function planFloor(shape) {
     'chosen issues': sum((r) => (r.chosenIssues ? Math.min(r.chosenIssues, pages(r.issues)) : 0)),
     // A plan that deletes a label says how many issues carry it: one counted GET per deleted label.
     'label deletions (issue count)': shape.labelDeletes,
+    // A default branch that changes: GET …/branches/{branch}, since Gitea takes only a branch that exists (else it
+    // answers 200 and keeps the old one: src/kinds/repo_settings/branch.ts). None where it does not change.
+    'default branches': sum((r) => r.defaultBranchChanges ?? 0),
+    // Team members and repositories added that no list the plan reads holds (src/kinds/team/references.ts):
+    // GET /users/{name} without a users section, GET /repos/{org}/{name} without an "org/*" glob. The bench
+    // declares its users and globs every organisation: none.
+    'added team references': shape.orgs.reduce((n, o) => n + (o.teamReferenceReads ?? 0), 0),
     // Documented exception: the preflight.
     preflight: PREFLIGHT_READS,
   };
@@ -152,6 +159,7 @@ const GET_PARTS = [
   [/^\/api\/v1\/repos\/[^/]+\/[^/]+\/collaborators\/[^/]+\/permission$/, 'collaborator permissions'],
   [/^\/api\/v1\/repos\/[^/]+\/[^/]+\/teams$|^\/api\/v1\/teams\/\d+\/members\/[^/]+$/, 'collaborator teams'],
   [/^\/api\/v1\/repos\/[^/]+\/[^/]+\/branch_protections$/, 'branch protections'],
+  [/^\/api\/v1\/repos\/[^/]+\/[^/]+\/branches\/[^/]+$/, 'default branches'],
   [/^\/api\/v1\/repos\/[^/]+\/[^/]+\/issues\/\d+$/, 'chosen issues'],
   [/^\/api\/v1\/repos\/[^/]+\/[^/]+\/issues$/, (q) => (q.labels ? 'label deletions (issue count)' : 'chosen issues')],
 ];

@@ -65,6 +65,12 @@ interface ContextBase {
 export interface KindContext extends ContextBase {
   phase: 'plan';
   loaded: LoadedConfig;
+  /**
+   * The owners whose whole repository list the plan read while resolving its scopes (a glob `owner/*`),
+   * folded as the server compares names, each with its repositories' names folded: whether a repository
+   * exists there is known without a request. Nothing is read.
+   */
+  listedRepos: ReadonlyMap<string, ReadonlySet<string>>;
 }
 
 /** Checking and applying a saved plan (and reading the server without a configuration, as export does): no configuration. */

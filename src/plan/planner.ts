@@ -61,7 +61,7 @@ export function makeScopeContext(client: GiteaClient, policy: PlanPolicy, option
   const cache = new Map<string, Promise<unknown>>();
   const reads = new Map<string, Promise<CurrentObject[]>>();
   const ctx: ScopeContext = {
-    ...(loaded ? { phase: 'plan' as const, loaded } : { phase: 'apply' as const }),
+    ...(loaded ? { phase: 'plan' as const, loaded, listedRepos: new Map() } : { phase: 'apply' as const }),
     runStates: new RunStates(),
     client,
     ...(server ? { server } : {}),
@@ -167,9 +167,10 @@ function targeted(ctx: KindContext, kind: Kind, key: string): boolean {
 /** 1. The scopes the config declares, with the changes that create those still missing. */
 async function resolveStep(p: Planning, opts: PlanOptions): Promise<ResolvedScope[]> {
   const { ctx } = p;
-  const { scopes, problems, warnings, names } = await resolveScopes(ctx.loaded.config, opts.client, scopeCreationIds(p.kinds), opts.selectsScope, (path, o) => ctx.cachedGet(path, o));
+  const { scopes, problems, warnings, names, listed } = await resolveScopes(ctx.loaded.config, opts.client, scopeCreationIds(p.kinds), opts.selectsScope, (path, o) => ctx.cachedGet(path, o));
   // From here on the config names repositories and organisations as the server spells them (located where written).
   ctx.loaded = withCanonicalNames(ctx.loaded, names);
+  ctx.listedRepos = listed;
   for (const problem of problems) p.errors.push({ ...problem, location: problem.path && ctx.loaded.locate(problem.path, true) });
   p.warnings.push(...warnings);
   for (const rs of scopes) p.scopes.set(scopeId(rs.scope), rs.scope);

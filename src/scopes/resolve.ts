@@ -33,6 +33,15 @@ const REPO_SHAPE: Shape = { id: 'id', name: 'string', full_name: 'string', archi
 
 export { isGlobKey };
 
+/** What resolving the scopes found: the scopes, the problems, the keys the server spells otherwise, the owners whose whole repository list was read (folded) with their repositories (folded). */
+export interface Resolution {
+  scopes: ResolvedScope[];
+  problems: ScopeProblem[];
+  warnings: string[];
+  names: CanonicalNames;
+  listed: Map<string, Set<string>>;
+}
+
 /** Not found: the one failure that is an answer about the scope rather than about the server. */
 const MISSING = Symbol('missing');
 
@@ -65,7 +74,7 @@ export async function resolveScopes(
   selectsScope: (scope: Scope) => boolean = () => true,
   /** The GET to use for single objects: the planner passes its memoised one, so kinds can reuse the answers. */
   get: <T>(path: string, opts?: RequestOptions) => Promise<T> = (path, opts) => client.get(path, opts),
-): Promise<{ scopes: ResolvedScope[]; problems: ScopeProblem[]; warnings: string[]; names: CanonicalNames }> {
+): Promise<Resolution> {
   const problems: ScopeProblem[] = [];
   const warnings: string[] = [];
   const scopes: ResolvedScope[] = [];
@@ -111,6 +120,8 @@ export async function resolveScopes(
   const globOwners = [...new Map(globs.map(([k]) => k.slice(0, k.indexOf('/'))).map((o) => [foldName(o), o])).values()];
   /** Owners whose repositories could not be listed: their globs already have a problem, not a warning. */
   const unlisted = new Set<string>();
+  /** Owners whose whole repository list was read (folded) → their repositories' names (folded). */
+  const listed = new Map<string, Set<string>>();
   /**
    * What an owner's repository list said about it: `orgs/NAME/repos` answered (an organisation, with
    * the server's spelling of its name when a repository shows it), 404 (none of that name), or
@@ -140,6 +151,7 @@ export async function resolveScopes(
       return;
     }
     unlisted.delete(owner);
+    listed.set(foldName(owner), new Set(repos.flatMap((r) => (isObject(r) && typeof r.name === 'string' ? [foldName(r.name)] : []))));
     for (const r of repos) if (isObject(r) && typeof r.full_name === 'string') found(r.full_name, { owner: ownerOf(r.full_name) ?? owner, name: r.name, ownerIsOrg: isOrg, archived: Boolean(r.archived) });
   });
 
@@ -235,7 +247,7 @@ export async function resolveScopes(
   warnings.push(...merged.warnings);
   // The server scope's kinds (the repositories and organisations to create) read the keys as the server spells them.
   scopes[0]!.config = canonicalConfig(config, names);
-  return { scopes, problems: problems.map((p) => withNearName(p, config, facts)), warnings, names };
+  return { scopes, problems: problems.map((p) => withNearName(p, config, facts)), warnings, names, listed };
 }
 
 /** What the reads found of the repositories a config names: the keys, each repository's facts, creates pending. */

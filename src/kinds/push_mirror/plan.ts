@@ -2,10 +2,16 @@ import { normalizeFields } from '../fields.js';
 import { secretFromEnvironment } from '../secrets.js';
 import { hasUserinfo } from '../hook/plan.js';
 import { parseGoDuration } from '../../go-duration.js';
-import type { DesiredObject, Planning, Problem, Safety } from '../../model/index.js';
+import { describeServer, serverHas, type Availability, type DesiredObject, type Planning, type Problem, type Safety } from '../../model/index.js';
 import { fields } from './fields.js';
 import type { PushMirrorTypes } from './types.js';
 import type { PushMirrorConfig } from '../../config/types.js';
+
+/**
+ * Releases whose `POST /repos/{o}/{r}/push_mirrors` has `mustNotBeArchived` (423): Gitea from 1.22 (v1.22.6
+ * routers/api/v1/api.go l.1269; v1.21.11 l.1175 has none) and every Forgejo (v7.0.16 l.1129, v15.0.3 l.1305).
+ */
+const REFUSED_WHEN_ARCHIVED: Availability = { gitea: { since: '1.22' }, forgejo: {} };
 
 /** Gitea raises a MIN_INTERVAL below a minute to a minute (modules/setting/mirror.go loadMirrorFrom): no server takes less. */
 const ONE_MINUTE = 60_000_000_000n;
@@ -50,6 +56,13 @@ export const planning = {
       objects.push({ key, fields: f, path });
     });
     return { objects, problems };
+  },
+
+  /** A new push mirror of an archived repository that this configuration leaves archived: the server refuses it (423). */
+  check({ desired, current, scope, ctx, config }) {
+    if (current || !scope.repo?.archived || !ctx.server || !serverHas(ctx.server, REFUSED_WHEN_ARCHIVED)) return [];
+    if (config.repos?.[scope.name]?.settings?.archived === false) return [];
+    return [{ path: desired.path, message: `${scope.name} is archived: ${describeServer(ctx.server)} refuses to add a push mirror to it (423 repo is archived); un-archive it (settings: { archived: false }) or remove the push mirror` }];
   },
 } satisfies Planning<PushMirrorTypes>;
 

@@ -1,7 +1,7 @@
 import { defineKind } from '../../model/index.js';
 import { exporting } from './export.js';
 import { writing } from './ops.js';
-import { planning, runState, safety } from './plan.js';
+import { planning, preparing, runState, safety } from './plan.js';
 import { reading } from './read.js';
 import type { RepoSettingsTypes } from './types.js';
 
@@ -23,6 +23,7 @@ export const repoSettingsKind = defineKind<RepoSettingsTypes['config'], RepoSett
   runState,
   ...reading,
   ...planning,
+  ...preparing,
   ...safety,
   ...writing,
   ...exporting,

@@ -1,5 +1,6 @@
 import { normalizeFields } from '../fields.js';
-import type { Planning, Problem, Safety } from '../../model/index.js';
+import type { Planning, Problem, Safety, Writing } from '../../model/index.js';
+import { defaultBranchProblems } from './branch.js';
 import { fields, PULL_REQUEST_SETTINGS } from './fields.js';
 import type { RepoSettingsTypes, SettingsRun } from './types.js';
 
@@ -32,18 +33,22 @@ export const planning = {
   },
 
   /** Gitea keeps a pull-request setting only in a PATCH that enables the pull-request unit (updateRepoUnits). */
-  check({ desired, current }) {
+  check({ desired, current, prepared }) {
     const prs = desired.fields.has_pull_requests ?? current?.fields.has_pull_requests;
-    if (prs !== false) return [];
+    if (prs !== false) return prepared;
     const named = PULL_REQUEST_SETTINGS.filter((n) => n in desired.fields);
-    if (!named.length) return [];
+    if (!named.length) return prepared;
     const problems: Problem[] = named.map((n) => ({
       path: [...desired.path, n],
       message: `${n} needs the pull-request unit: ${desired.key} has has_pull_requests: false, and Gitea keeps pull-request settings only while it is enabled`,
     }));
-    return problems;
+    return [...problems, ...prepared];
   },
 } satisfies Planning<RepoSettingsTypes>;
+
+export const preparing = {
+  prepare: defaultBranchProblems,
+} satisfies Pick<Writing<RepoSettingsTypes>, 'prepare'>;
 
 export const safety = {
   /** Un-archiving (archived: true → false) makes the repository writable for the other kinds' changes, which wait for it. */

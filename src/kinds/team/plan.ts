@@ -4,6 +4,7 @@ import { describeServer, serverHas, type Availability, type CurrentObject, type 
 import { fields, nameSet } from './fields.js';
 import { isOwners, OWNERS, type TeamFacts, type TeamTypes } from './read.js';
 import { declaredUnits, isAdminLevel } from './units.js';
+import { missingReferences } from './references.js';
 
 /**
  * Releases whose team names may have 30 characters at most: CreateTeamOption/EditTeamOption.Name
@@ -80,6 +81,7 @@ export const planning = {
     if (f.includes_all_repositories === true && 'repositories' in f)
       problems.push({ path: [...d.path, 'repositories'], message: 'a team with includes_all_repositories has every repository of the organisation: remove repositories, or includes_all_repositories' });
     if (d.key === OWNERS || (current && isOwners(current))) problems.push(...ownersProblems(d));
+    problems.push(...(prepared.missing.get(d.key) ?? []));
     return problems;
   },
 
@@ -106,7 +108,8 @@ function ownersLoseMembers(desired: DesiredObject[], current: CurrentObject[]): 
 
 export const preparing = {
   /** The facts check and the guards judge with, at plan time and again at apply. */
-  async prepare({ desired, current, ctx, run }) {
+  async prepare(req) {
+    const { desired, current, ctx, run } = req;
     const onServer = new Map(current.map((c) => [lc(c.key), c.key]));
     const otherCase = new Map<string, string>();
     for (const d of desired) {
@@ -114,7 +117,7 @@ export const preparing = {
       if (other !== undefined && other !== d.key) otherCase.set(d.key, other);
     }
     const me = ownersLoseMembers(desired, current) ? await ctx.cachedGet<{ login?: string } | undefined>('user', { object: "the token's own user", shape: { login: 'string' } }) : undefined;
-    run.facts = { self: lc(String(me?.login ?? '')), otherCase };
+    run.facts = { self: lc(String(me?.login ?? '')), otherCase, missing: await missingReferences(req) };
     return run.facts;
   },
 } satisfies Pick<Writing<TeamTypes>, 'prepare'>;

@@ -2,7 +2,7 @@ import type { OrgConfig } from '../../config/types.js';
 import type { GiteaClient } from '../../gitea/client.js';
 import { apiPath } from '../../gitea/path.js';
 import { normalizeFields, shapeOfFields } from '../fields.js';
-import type { CurrentObject, DesiredObject, KindTypes, Reading } from '../../model/index.js';
+import type { CurrentObject, DesiredObject, KindTypes, Problem, Reading } from '../../model/index.js';
 import { fields, nameSet } from './fields.js';
 
 /** The fields a team's own answer carries (modules/structs/org_team.go Team); members and repositories are lists of their own. */
@@ -20,6 +20,8 @@ export interface TeamFacts {
   self: string;
   /** Declared names that a server team has in another case (team names are case-insensitive): declared → on the server. */
   otherCase: Map<string, string>;
+  /** At plan time, per declared team: the members and repositories it adds that do not exist (references.ts). */
+  missing: Map<string, Problem[]>;
 }
 
 /** What the team kind keeps for one run: the facts its guards judge with (absent: not learnt, and the guards refuse). */

@@ -15,6 +15,7 @@ import { AccessMode, nowIso, REPOS, type Owner } from '../../core/state.js';
 import { checkUsableName, fail, isFailure } from '../../core/failure.js';
 import { CreateRepoOption, EditRepoOption } from './options.js';
 import { editPullSettings, registerTopicRoutes } from './settings.js';
+import { registerBranchRoutes } from './branches.js';
 import { createRepoForOwner, RESERVED_REPO_NAMES, RESERVED_REPO_PATTERNS } from './service.js';
 import { updateMirror } from '../mirrors/pull.js';
 
@@ -103,6 +104,7 @@ export function registerRepoRoutes(r: ApiRouter): void {
   r.on('GET', '/repos/:owner/:repo', ...repoRoute, (ctx) => json(200, toRepo(ctx, ctx.repo!, ctx.repoMode)));
   r.on('PATCH', '/repos/:owner/:repo', ...repoRoute, reqToken, reqRepoAdmin, bind(EditRepoOption), editRepo);
   registerTopicRoutes(r, repoRoute);
+  registerBranchRoutes(r);
 
   r.on('GET', '/orgs/:org/repos', scope('organization'), orgAssignment, (ctx) => listOwnerRepos(ctx, ctx.contextUser!));
 
