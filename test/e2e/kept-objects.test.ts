@@ -81,7 +81,7 @@ describe('export', () => {
     // The exported file declares everything: nothing is kept, and with the block uncommented nothing is deleted.
     const plain = await w.cli(['plan', '-c', out, '--format', 'json']);
     expect(JSON.parse(plain.stdout)).not.toHaveProperty('kept');
-    writeFileSync(out, text.replace(/^# (policy:|  \w+:.*)$/gm, '$1'));
+    writeFileSync(out, text.replace(/^# (policy:| {2}\w+:.*)$/gm, '$1'));
     const plan = await w.cli(['plan', '-c', out, '--detailed-exitcode']);
     expect(plan.code, plan.stdout + plan.stderr).toBe(0);
     expect(plan.stdout).toContain('No changes. The server matches the configuration.');
