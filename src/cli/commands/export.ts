@@ -85,7 +85,6 @@ export async function exportCommand(opts: ExportCommandOptions, out: Output): Pr
     );
   }
   for (const s of result.skipped) out.stderr(out.err.yellow(`Warning: ${inert(s)}`));
-<<<<<<< HEAD
   const unmapped = unmappedSecrets(result.config);
   if (unmapped.length)
     out.stderr(
@@ -93,10 +92,7 @@ export async function exportCommand(opts: ExportCommandOptions, out: Output): Pr
         `Warning: ${unmapped.length} secret value${unmapped.length === 1 ? ' is' : 's are'} written as a placeholder (the server never returns one); planning the file fails at each until you map it to the variable that holds it ("\${NAME}", one you set): ${unmapped.map((p) => inert(p)).join(', ')}`,
       ),
     );
-  const yaml = toYaml(result.config, schemaLink(opts.output));
-=======
   const yaml = toYaml(result.config, schemaLink(opts.output), policyComment(result));
->>>>>>> main
   if (opts.output) {
     writeOutputFile(opts.output, yaml, '-o');
     out.stderr(`Wrote ${opts.output} (${client.requestCount} requests).`);
