@@ -1,6 +1,6 @@
 import type { RepoConfig, RepoCreateConfig } from '../../config/types.js';
 import { secretFromEnvironment } from '../secrets.js';
-import { hasUserinfo } from '../hook/plan.js';
+import { hasUserinfo } from '../url-userinfo.js';
 import { withoutCredentials } from '../hook/read.js';
 import { asSet, normalizeFields } from '../fields.js';
 import { splitRepo, isGlobKey, type DesiredObject, type KindContext, type Planning, type Problem, type Reading, type Writing } from '../../model/index.js';
