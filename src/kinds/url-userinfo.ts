@@ -18,7 +18,11 @@ function asciiDelimiter(c: string): string {
 
 /** WHATWG removes tabs and newlines anywhere and C0 controls and spaces at both ends. */
 function cleaned(url: string): string {
-  return url.replace(/[\t\n\r]/g, '').replace(/^[\u0000-\u0020]+|[\u0000-\u0020]+$/g, '');
+  let text = url.replace(/[\t\n\r]/g, '');
+  const blank = (c: string | undefined) => c !== undefined && c.charCodeAt(0) <= 0x20;
+  while (blank(text[0])) text = text.slice(1);
+  while (blank(text[text.length - 1])) text = text.slice(0, -1);
+  return text;
 }
 
 interface Userinfo {
