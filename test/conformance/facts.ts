@@ -14,6 +14,7 @@ import type { SeedFile } from '../../src/sandbox/index.js';
 import { SWAGGER_EXCEPTIONS } from '../../src/sandbox/flavours/swagger-exceptions.js';
 import { basic, type Harness } from '../sandbox/helpers.js';
 import { swaggerOf } from '../support/swagger.js';
+import { CITED_HOOK_EDIT_EVENTS, CITED_HOOK_EVENTS, CITED_QUIRKS } from '../support/cited.js';
 
 export interface Fact {
   /** What is checked, in a few words. */
@@ -77,7 +78,6 @@ function answerShape(struct: string, path: string, cite: string, pick: (body: un
   };
 }
 
-const userEditPublicDropped: Availability = { gitea: { since: '1.22', until: '1.23' }, forgejo: {} };
 
 export const FACTS: Fact[] = [
   // ---- answer keys ---------------------------------------------------------------------------------
@@ -93,8 +93,8 @@ export const FACTS: Fact[] = [
   // ---- users --------------------------------------------------------------------------------------
   {
     id: 'PATCH /admin/users visibility "public" is dropped (optional.FromNonDefault)',
-    cite: 'Gitea v1.22.6/v1.23.8 routers/api/v1/admin/user.go l.241 FromNonDefault; v1.24.7 l.243 FromMapLookup; v1.21.11 l.265; Forgejo v7.0.16 l.242, v15.0.3 l.251',
-    expected: (f) => (on(f, userEditPublicDropped) ? 'private' : 'public'),
+    cite: CITED_QUIRKS.userEditIgnoresPublic.cite,
+    expected: (f) => (on(f, CITED_QUIRKS.userEditIgnoresPublic.on) ? 'private' : 'public'),
     async observe(h) {
       const r = await h.call<{ visibility: string }>('PATCH', 'admin/users/vis-user', { body: { login_name: 'vis-user', source_id: 0, visibility: 'public' } });
       return r.json.visibility;
@@ -102,8 +102,8 @@ export const FACTS: Fact[] = [
   },
   {
     id: 'a new primary e-mail keeps the old address as a secondary one (Gitea ≤ 1.24, Forgejo) or deletes it (Gitea 1.25+)',
-    cite: 'Gitea v1.24.7 services/user/email.go l.36–45 (AdminAddOrSetPrimaryEmailAddress), v1.25.4 l.40–47 (ReplacePrimaryEmailAddress), v1.21.11 models/user/user.go l.839–845; Forgejo v15.0.3 services/user/email.go l.40–49',
-    expected: (f) => (on(f, { gitea: { until: '1.24' }, forgejo: {} }) ? [{ email: 'keep-new@example.com', primary: true }, { email: 'keep-old@example.com', primary: false }] : [{ email: 'keep-new@example.com', primary: true }]),
+    cite: CITED_QUIRKS.userEmailChangeKeepsOld.cite,
+    expected: (f) => (on(f, CITED_QUIRKS.userEmailChangeKeepsOld.on) ? [{ email: 'keep-new@example.com', primary: true }, { email: 'keep-old@example.com', primary: false }] : [{ email: 'keep-new@example.com', primary: true }]),
     async observe(h) {
       await h.call('PATCH', 'admin/users/mail-keep', { body: { login_name: 'mail-keep', source_id: 0, email: 'keep-new@example.com' } });
       const r = await h.call<{ email: string; primary: boolean }[]>('GET', 'admin/emails/search?q=keep-');
@@ -147,8 +147,8 @@ export const FACTS: Fact[] = [
   },
   {
     id: 'renaming a user of an external login source: 500 "user is not local type" (every Gitea, Forgejo ≤ 12), 204 on Forgejo 13+',
-    cite: 'Gitea v1.25.4 services/user/user.go l.35–44 + admin/user.go l.482–487; Forgejo v11.0.15 services/user/user.go l.49–54; v13.0.0 l.51–53 (AdminRenameUser)',
-    expected: (f) => (on(f, { forgejo: { since: 13 } }) ? 204 : 500),
+    cite: CITED_QUIRKS.renameNonLocalUserFails.cite,
+    expected: (f) => (on(f, CITED_QUIRKS.renameNonLocalUserFails.on) ? 500 : 204),
     async observe(h) {
       return (await h.call('POST', 'admin/users/ext-user/rename', { body: { new_username: 'ext-user2' } })).status;
     },
@@ -174,8 +174,8 @@ export const FACTS: Fact[] = [
   // ---- organisations ------------------------------------------------------------------------------
   {
     id: 'PATCH /orgs visibility "public" is dropped (optional.FromNonDefault)',
-    cite: 'Gitea v1.22.6 routers/api/v1/org/org.go l.357, v1.23.8 l.358; v1.24.7 l.396 FromMapLookup; v1.21.11 l.352; Forgejo v11.0.15 l.416',
-    expected: (f) => (on(f, userEditPublicDropped) ? 'private' : 'public'),
+    cite: CITED_QUIRKS.orgEditIgnoresPublic.cite,
+    expected: (f) => (on(f, CITED_QUIRKS.orgEditIgnoresPublic.on) ? 'private' : 'public'),
     async observe(h) {
       await h.call('PATCH', 'orgs/vis-org', { body: { visibility: 'public' } });
       return (await h.call<{ visibility: string }>('GET', 'orgs/vis-org')).json.visibility;
@@ -183,8 +183,8 @@ export const FACTS: Fact[] = [
   },
   {
     id: "PATCH /orgs e-mail: answered but not saved on Gitea 1.21",
-    cite: 'Gitea v1.21.11 routers/api/v1/org/org.go l.348 and l.358–361 (no email column); v1.22.6 l.345–346 ReplacePrimaryEmailAddress',
-    expected: (f) => ({ answered: 'new@mail-org.example.com', stored: on(f, { gitea: { until: '1.21' } }) ? 'old@mail-org.example.com' : 'new@mail-org.example.com' }),
+    cite: CITED_QUIRKS.orgEditEmailNotStored.cite,
+    expected: (f) => ({ answered: 'new@mail-org.example.com', stored: on(f, CITED_QUIRKS.orgEditEmailNotStored.on) ? 'old@mail-org.example.com' : 'new@mail-org.example.com' }),
     async observe(h) {
       const r = await h.call<{ email: string }>('PATCH', 'orgs/mail-org', { body: { email: 'new@mail-org.example.com' } });
       return { answered: r.json.email, stored: (await h.call<{ email: string }>('GET', 'orgs/mail-org')).json.email };
@@ -212,18 +212,19 @@ export const FACTS: Fact[] = [
 
   // ---- admin hooks --------------------------------------------------------------------------------
   {
-    id: 'hook create sets package and status from Gitea 1.23, package from Forgejo 14',
-    cite: 'Gitea v1.23.8 routers/api/v1/utils/hook.go l.208–209; v1.22.6 addHook l.160–210 without them; Forgejo v14.0.0 and v15.0.3 l.213 (none in v13.0.0)',
-    expected: (f) => [...(on(f, { gitea: { since: '1.23' }, forgejo: { since: 14 } }) ? ['package'] : []), 'push', ...(on(f, { gitea: { since: '1.23' } }) ? ['status'] : [])],
+    id: 'hook create sets package and status from Gitea 1.23, workflow_job from 1.24, package from Forgejo 14',
+    cite: Object.values(CITED_HOOK_EVENTS).map((e) => e.cite).join('; '),
+    expected: (f) => ['push', ...Object.entries(CITED_HOOK_EVENTS).filter(([, e]) => on(f, e.on)).map(([name]) => name)].sort(),
     async observe(h) {
-      const r = await h.call<{ events: string[] }>('POST', 'admin/hooks', { body: { type: 'gitea', config: { url: 'https://create.example.com/hook', content_type: 'json', is_system_webhook: 'true' }, events: ['push', 'package', 'status'], active: true } });
+      const r = await h.call<{ events: string[] }>('POST', 'admin/hooks', { body: { type: 'gitea', config: { url: 'https://create.example.com/hook', content_type: 'json', is_system_webhook: 'true' }, events: ['push', 'package', 'status', 'workflow_job'], active: true } });
       return [...r.json.events].sort();
     },
   },
   {
     id: 'hook edit leaves package as stored on Gitea ≤ 1.23 and Forgejo (editHook lists no package); 1.24+ edits it',
-    cite: 'Gitea v1.23.8 routers/api/v1/utils/hook.go l.361–392 (editHook), v1.24.7 l.372 (updateHookEvents); Forgejo v15.0.3 l.328–399',
-    expected: (f) => (on(f, { gitea: { since: '1.23', until: '1.23' }, forgejo: { since: 14 } }) ? ['package', 'push'] : ['push']),
+    cite: CITED_HOOK_EDIT_EVENTS.package.cite,
+    // Stored at create where the release creates with it, and kept by an edit that does not set it.
+    expected: (f) => (on(f, CITED_HOOK_EVENTS.package.on) && !on(f, CITED_HOOK_EDIT_EVENTS.package.on) ? ['package', 'push'] : ['push']),
     async observe(h) {
       const made = await h.call<{ id: number }>('POST', 'admin/hooks', { body: { type: 'gitea', config: { url: 'https://edit.example.com/hook', content_type: 'json', is_system_webhook: 'true' }, events: ['push', 'package'], active: true } });
       const r = await h.call<{ events: string[] }>('PATCH', `admin/hooks/${made.json.id}`, { body: { config: { url: 'https://edit.example.com/hook', content_type: 'json' }, events: ['push'], active: true } });
@@ -241,8 +242,8 @@ export const FACTS: Fact[] = [
   },
   {
     id: 'GET /admin/hooks?type=default lists default hooks from Gitea 1.24 (system hooks whatever type says before)',
-    cite: 'Gitea v1.24.0 routers/api/v1/admin/hooks.go l.53 ctx.FormString("type"); v1.23.8 l.41 and Forgejo v7.0.16 l.40 GetSystemWebhooks',
-    expected: (f) => (on(f, { gitea: { since: '1.24' } }) ? ['https://default.example.com/hook'] : ['https://seeded.example.com/hook']),
+    cite: CITED_QUIRKS.adminHooksListType.cite,
+    expected: (f) => (on(f, CITED_QUIRKS.adminHooksListType.on) ? ['https://default.example.com/hook'] : ['https://seeded.example.com/hook']),
     async observe(h) {
       await h.call('POST', 'admin/hooks', { body: { type: 'gitea', config: { url: 'https://default.example.com/hook', content_type: 'json', is_system_webhook: 'false' }, events: ['push'], active: true } });
       const r = await h.call<{ config: { url: string } }[]>('GET', 'admin/hooks?type=default');

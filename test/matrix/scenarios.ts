@@ -226,7 +226,7 @@ ${badges}  eve:
   {
     name: 'hooks: create with the release’s events, update one with an undeclared authorization header',
     config: (flavour) => {
-      const events = ['push', 'pull_request', ...['package', 'status', 'workflow_job'].filter((e) => hookEvent(flavour, e))];
+      const events = ['push', 'pull_request', ...(['package', 'status', 'workflow_job'] as const).filter((e) => hookEvent(flavour, e))];
       const name = field(flavour, 'CreateHookOption', 'name') && configKeys('hook', 'hook').has('name') ? '    name: ci\n' : '';
       // Default hooks can be read back only where the list takes `type=`.
       const dflt = quirk(flavour, 'adminHooksListType')
