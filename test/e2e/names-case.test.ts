@@ -39,6 +39,10 @@ describe('a key that differs from the server name only in case', () => {
     expect(plan).not.toContain('acme/widgets');
     expect(plan).toContain('Plan: 0 to create, 2 to update');
     expect((await w.api<{ description: string }>('GET', 'repos/Acme/Widgets')).body.description).toBe('the widgets');
+    // --target names it as the config does: the selector compares names as the server does too.
+    const targeted = await w.cli(['plan', '-c', file, '--target', 'repo:acme/widgets']);
+    expect(targeted.code, targeted.stdout + targeted.stderr).toBe(0);
+    expect(targeted.stdout + targeted.stderr).not.toContain('matches nothing');
   });
 
   it("addresses the server's organisation, and creates nothing for an owner: of one that exists", async () => {
