@@ -31,20 +31,39 @@ export class Secret {
   }
 
   toString(): string {
-    return SENSITIVE;
+    return describeSecret(this.template);
   }
 
   toJSON(): string {
-    return SENSITIVE;
+    return describeSecret(this.template);
   }
 
   [Symbol.toPrimitive](): string {
-    return SENSITIVE;
+    return describeSecret(this.template);
   }
 
   [inspect.custom](): string {
-    return SENSITIVE;
+    return describeSecret(this.template);
   }
+}
+
+/**
+ * How every output shows a secret: never its value, always where it comes from, so that the source is part of what
+ * is reviewed (issue 28): `(sensitive, from ${WIDGETS_DEPLOY_KEY})`, `(sensitive, from "Bearer ${CI_TOKEN}")`. A
+ * saved plan edited to read another variable prints differently from the plan that was reviewed. A template that
+ * reads no variable (a value the server holds, sent back as it is) is shown as `(sensitive)`: its text is no
+ * reference, and could be a value.
+ */
+export function describeSecret(template: string): string {
+  const names = templateVariables(template);
+  if (names.length === 0) return SENSITIVE;
+  const source = /^\$\{[^}]*\}$/.test(template) ? template : JSON.stringify(template);
+  return `(sensitive, from ${source})`;
+}
+
+/** Whether a string is a secret as an output shows it (a plan printed as JSON, read back by the Action). */
+export function isSecretDescription(text: string): boolean {
+  return text === SENSITIVE || /^\(sensitive, from (\$\{[^}]*\}|"(?:[^"\\]|\\.)*")\)$/.test(text);
 }
 
 /**

@@ -182,10 +182,30 @@ function fieldProblems(fields: unknown, kind: Kind, action: Action): string[] {
     const spec = kind.fields.find((s) => s.name === f.path);
     if (!spec) return out.push(`field "${f.path}" is not a field of a ${kind.title}`);
     if (Boolean(f.sensitive) !== Boolean(spec.sensitive)) out.push(`field "${f.path}" must ${spec.sensitive ? '' : 'not '}be marked sensitive`);
+    if (spec.sensitive) out.push(...secretValueProblems(f));
     // A write-only field may come unmarked: compared, where the server returned it.
     if (f.writeOnly && !spec.writeOnly) out.push(`field "${f.path}" must not be marked write-only`);
   });
   if (action === 'delete' && fields.some((f) => isObject(f) && f.context !== true)) out.push('a delete carries no field values');
+  return out;
+}
+
+/**
+ * A secret field's values in a plan file: each the reference it is read from at apply ({"$env": "${NAME}"}), never a
+ * value. A literal — a plain string, or a reference that reads no variable — is what a hand-edited file plants (a
+ * user password that then logs in): refused without repeating it. Which variable a reference reads is shown by every
+ * plan output (`(sensitive, from ${NAME})`), so a file edited to read another prints differently from the reviewed one.
+ */
+function secretValueProblems(f: Record<string, unknown>): string[] {
+  const out: string[] = [];
+  for (const side of ['before', 'after'] as const) {
+    const v = f[side];
+    if (v === undefined || v === null) continue;
+    const template = isObject(v) && typeof v.$env === 'string' ? v.$env : undefined;
+    if (template === undefined) out.push(`field "${f.path}" is a secret, and its ${side} value is written in the file: a plan file holds only the reference a secret is read from ({"$env": "\${NAME}"}), never a value (the file was edited): plan again`);
+    else if (side === 'after' && templateVariables(template).length === 0)
+      out.push(`field "${f.path}" is a secret, and its reference reads no environment variable (a value written in the file): a secret is read from the environment at apply ({"$env": "\${NAME}"}) (the file was edited): plan again`);
+  }
   return out;
 }
 

@@ -31,6 +31,8 @@ export interface RepoFacts {
   name: string;
   ownerIsOrg: boolean;
   archived: boolean;
+  /** Whether it is private (as listed, or as the config creates it); undefined: not known. Who counts as its reader depends on it (src/kinds/collaborator/access.ts). */
+  private?: boolean;
 }
 
 /** "repo:acme/widgets", "org:acme", "server:": how change ids and plan files name a scope. */

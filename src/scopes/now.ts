@@ -4,7 +4,7 @@ import { parseScopeId, type Scope, type ScopeContext, type ScopeCreationId } fro
 
 /**
  * A scope as the planner saw it, from the server now (apply of a saved plan): whether the plan
- * creates it, and for a repository whether it is archived and whether an organisation owns it.
+ * creates it, and for a repository whether it is archived, private, and owned by an organisation.
  */
 export async function scopeNow(id: string, planned: Set<string>, ctx: ScopeContext, creationId: ScopeCreationId): Promise<Scope> {
   const scope = parseScopeId(id);
@@ -19,12 +19,15 @@ export async function scopeNow(id: string, planned: Set<string>, ctx: ScopeConte
   const ownerIsOrg = creating('org', owner) !== undefined || (await exists(ctx, apiPath('orgs', owner)));
   if (pending) return { ...scope, repo: { owner, name, ownerIsOrg, archived: false }, pendingCreate: pending };
   let archived = false;
+  let isPrivate: boolean | undefined;
   try {
-    archived = Boolean((await ctx.cachedGet<{ archived?: boolean }>(apiPath('repos', owner, name), { object: `repository ${scope.name}` }))?.archived);
+    const repo = await ctx.cachedGet<{ archived?: boolean; private?: boolean }>(apiPath('repos', owner, name), { object: `repository ${scope.name}` });
+    archived = Boolean(repo?.archived);
+    isPrivate = repo?.private === true;
   } catch (e) {
     if (!isApiError(e, 404)) throw e;
   }
-  return { ...scope, repo: { owner, name, ownerIsOrg, archived } };
+  return { ...scope, repo: { owner, name, ownerIsOrg, archived, ...(isPrivate === undefined ? {} : { private: isPrivate }) } };
 }
 
 async function exists(ctx: ScopeContext, path: string): Promise<boolean> {

@@ -25,11 +25,12 @@ interface ServerRepo {
   name: string;
   full_name: string;
   archived?: boolean;
+  private?: boolean;
   owner?: { login?: string; username?: string };
 }
 
 /** A repository as scopes are resolved from it (the repository kind reads the same GET with its own shape). */
-const REPO_SHAPE: Shape = { id: 'id', name: 'string', full_name: 'string', archived: 'boolean?' };
+const REPO_SHAPE: Shape = { id: 'id', name: 'string', full_name: 'string', archived: 'boolean?', private: 'boolean?' };
 
 export { isGlobKey };
 
@@ -152,7 +153,7 @@ export async function resolveScopes(
     }
     unlisted.delete(owner);
     listed.set(foldName(owner), new Set(repos.flatMap((r) => (isObject(r) && typeof r.name === 'string' ? [foldName(r.name)] : []))));
-    for (const r of repos) if (isObject(r) && typeof r.full_name === 'string') found(r.full_name, { owner: ownerOf(r.full_name) ?? owner, name: r.name, ownerIsOrg: isOrg, archived: Boolean(r.archived) });
+    for (const r of repos) if (isObject(r) && typeof r.full_name === 'string') found(r.full_name, { owner: ownerOf(r.full_name) ?? owner, name: r.name, ownerIsOrg: isOrg, archived: Boolean(r.archived), private: r.private === true });
   });
 
   const orgAnswers = new Map<string, Promise<string | false | undefined>>();
@@ -222,7 +223,7 @@ export async function resolveScopes(
         const full = typeof r.full_name === 'string' && foldName(r.full_name) === foldName(key) ? r.full_name : key;
         const isOrg = await orgName('repos', key, ownerOf(full) ?? owner);
         if (isOrg === undefined) return;
-        found(full, { owner: ownerOf(full) ?? owner, name: full.slice(full.indexOf('/') + 1), ownerIsOrg: isOrg !== false, archived: Boolean(r.archived) });
+        found(full, { owner: ownerOf(full) ?? owner, name: full.slice(full.indexOf('/') + 1), ownerIsOrg: isOrg !== false, archived: Boolean(r.archived), private: r.private === true });
         if (full !== key) names.repos.set(key, full);
         return;
       }
@@ -235,7 +236,9 @@ export async function resolveScopes(
       const o = await newOwner(key, owner);
       if (o === undefined) return;
       const full = `${o.name}/${name}`;
-      found(full, { owner: o.name, name, ownerIsOrg: o.isOrg, archived: false });
+      // Gitea creates a repository public unless told (or unless the server forces private: then it is more private than known, never less).
+      const made = (cfg.create ?? cfg.mirror) as { private?: unknown } | undefined;
+      found(full, { owner: o.name, name, ownerIsOrg: o.isOrg, archived: false, private: made?.private === true });
       if (full !== key) names.repos.set(key, full);
       const id = creationId('repo', full);
       if (id) pending.set(full, id);

@@ -58,9 +58,9 @@ describe('Actions secrets end to end', () => {
       outputs.push(plan.stdout, plan.stderr);
     }
     const text = outputs[0]!;
-    expect(text).toMatch(/\+ organisation Actions secret "REGISTRY_TOKEN"\n\s+\+ value = \(sensitive\)/);
+    expect(text).toMatch(/\+ organisation Actions secret "REGISTRY_TOKEN"\n\s+\+ value = \(sensitive, from \$\{REG_TOKEN\}\)/);
     expect(text).toContain('- organisation Actions secret "OLD_ORG_SECRET"');
-    expect(text).toMatch(/\+ Actions secret "NEW_ONE"\n\s+\+ value = \(sensitive\)/);
+    expect(text).toMatch(/\+ Actions secret "NEW_ONE"\n\s+\+ value = \(sensitive, from \$\{NEW_KEY\}\)/);
     expect(text).toContain('- Actions secret "STRAY"');
     // An existing secret cannot be compared: no change, and one warning for the whole plan.
     expect(text).not.toContain('"EXISTING"');
@@ -106,7 +106,7 @@ describe('Actions secrets end to end', () => {
     const rotated = { ...ENV, DEPLOY_KEY: 'deploy-rotated-Qa61' };
     const plan = await w.cli(['plan', '-c', file, '--rotate-secrets', '--detailed-exitcode'], rotated);
     expect(plan.code, plan.stdout + plan.stderr).toBe(2);
-    expect(plan.stdout).toMatch(/~ Actions secret "EXISTING"\n\s+\+ value = \(sensitive\)/);
+    expect(plan.stdout).toMatch(/~ Actions secret "EXISTING"\n\s+\+ value = \(sensitive, from \$\{DEPLOY_KEY\}\)/);
     expect(plan.stdout).toContain('Plan: 0 to create, 3 to update, 0 to delete');
     w.sandbox.clearRequests();
     const apply = await w.cli(['apply', '-c', file, '--yes', '--rotate-secrets', '--debug'], rotated);
@@ -231,7 +231,7 @@ describe('descriptions of secrets (Gitea 1.24+)', () => {
     const plan = await w.cli(['plan', '-c', file, '--detailed-exitcode'], ENV);
     expect(plan.code, plan.stdout + plan.stderr).toBe(2);
     expect(plan.stdout).toMatch(/~ Actions secret "EXISTING"\n(\s+.*\n)*?\s+~ description: "old words" → "new words"/);
-    expect(plan.stdout).toMatch(/\+ value += \(sensitive\)/);
+    expect(plan.stdout).toMatch(/\+ value += \(sensitive, from \$\{DEPLOY_KEY\}\)/);
     w.sandbox.clearRequests();
     expect((await w.cli(['apply', '-c', file, '--yes'], ENV)).code).toBe(0);
     expect(bodyOf(w.sandbox, 'PUT', 'repos/acme/widgets/actions/secrets/EXISTING')).toEqual({ data: ENV.DEPLOY_KEY, description: 'new words' });

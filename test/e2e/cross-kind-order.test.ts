@@ -58,7 +58,41 @@ repos:
     expect(again.code).toBe(0);
   });
 
-  it('waits for a named user the plan creates even where nothing else orders the two (saved plan checked again at apply)', async () => {
+  it('waits for a named user the plan creates and for the collaboration that gives it access (saved plan checked again at apply), then converges', async () => {
+    w = await world(seed);
+    const file = w.config(`version: 1
+users:
+  zed:
+    email: zed@example.com
+    must_change_password: false
+    password: \${ZED_PASSWORD}
+repos:
+  acme/widgets:
+    collaborators:
+      zed: read
+    branch_protections:
+      main:
+        approvals_whitelist_username: [zed]
+`);
+    const env = { ZED_PASSWORD: 'a-long-enough-password-1' };
+    const plan = await w.cli(['plan', '-c', file, '--out', `${w.dir}/plan.json`], env);
+    expect(plan.stderr).not.toMatch(/rror/);
+    expect(plan.code).toBe(0);
+    const saved = JSON.parse(readFileSync(`${w.dir}/plan.json`, 'utf8')) as { changes: { id: string; depends_on: string[] }[] };
+    expect(saved.changes.find((c) => c.id === 'branch_protection/repo:acme/widgets/main')?.depends_on.sort()).toEqual(['collaborator/repo:acme/widgets/zed', 'user/server:/zed']);
+    const apply = await w.cli(['apply', `${w.dir}/plan.json`, '--yes'], env);
+    expect(apply.stderr).not.toMatch(/rror|422/);
+    expect(apply.stdout).not.toContain('did not take');
+    expect(apply.code).toBe(0);
+    const writes = calls(w.sandbox).filter((c) => !c.startsWith('GET '));
+    expect(writes.indexOf('POST admin/users')).toBeLessThan(writes.indexOf('PUT repos/acme/widgets/collaborators/zed'));
+    expect(writes.indexOf('PUT repos/acme/widgets/collaborators/zed')).toBeLessThan(writes.indexOf('POST repos/acme/widgets/branch_protections'));
+    const again = await w.cli(['plan', '-c', file, '--detailed-exitcode'], env);
+    expect(again.stdout).toContain('No changes');
+    expect(again.code).toBe(0);
+  });
+
+  it('refuses an approver the plan creates and gives no access, at its line: the server would drop it (the old check let it through)', async () => {
     w = await world(seed);
     const file = w.config(`version: 1
 users:
@@ -72,16 +106,10 @@ repos:
       main:
         approvals_whitelist_username: [zed]
 `);
-    const env = { ZED_PASSWORD: 'a-long-enough-password-1' };
-    const plan = await w.cli(['plan', '-c', file, '--out', `${w.dir}/plan.json`], env);
-    expect(plan.code).toBe(0);
-    const saved = JSON.parse(readFileSync(`${w.dir}/plan.json`, 'utf8')) as { changes: { id: string; depends_on: string[] }[] };
-    expect(saved.changes.find((c) => c.id === 'branch_protection/repo:acme/widgets/main')?.depends_on).toEqual(['user/server:/zed']);
-    const apply = await w.cli(['apply', `${w.dir}/plan.json`, '--yes'], env);
-    expect(apply.stderr).not.toMatch(/rror|422/);
-    expect(apply.code).toBe(0);
-    const writes = calls(w.sandbox).filter((c) => !c.startsWith('GET '));
-    expect(writes.indexOf('POST admin/users')).toBeLessThan(writes.indexOf('POST repos/acme/widgets/branch_protections'));
+    const plan = await w.cli(['plan', '-c', file], { ZED_PASSWORD: 'a-long-enough-password-1' });
+    expect(plan.code).toBe(1);
+    expect(plan.stderr).toContain('forgeform.yaml:11:40: branch protection "main" in acme/widgets: approvals_whitelist_username: user "zed" is created by this plan and has no explicit access to acme/widgets yet');
+    expect(calls(w.sandbox).filter((c) => !c.startsWith('GET '))).toEqual([]);
   });
 
   it('refuses a whitelisted user without write access at the line that names it, with the reason', async () => {

@@ -44,7 +44,7 @@ hooks:
     const planFile = `${w.dir}/plan.json`;
     const plan = await w.cli(['plan', '-c', file, '--out', planFile], env);
     expect(plan.code).toBe(0);
-    expect(plan.stdout).toMatch(/\+ admin webhook "system gitea https:\/\/ci.example.com\/hook"[\s\S]*\+ secret\s+= \(sensitive\)[\s\S]*\+ authorization_header\s+= \(sensitive\)/);
+    expect(plan.stdout).toMatch(/\+ admin webhook "system gitea https:\/\/ci.example.com\/hook"[\s\S]*\+ secret\s+= \(sensitive, from \$\{HOOK_SECRET\}\)[\s\S]*\+ authorization_header\s+= \(sensitive, from "Bearer \$\{HOOK_TOKEN\}"\)/);
     expect(plan.stdout).toContain('+ admin webhook "default slack https://hooks.slack.example.com/x"');
     // the list does not say which hooks are system ones: one list per type
     expect(calls(w.sandbox)).toEqual(['GET version', 'GET /api/forgejo/v1/version', 'GET admin/hooks', 'GET admin/hooks']);
@@ -120,7 +120,7 @@ hooks:
     const file = w.config('version: 1\nhooks:\n  - { url: "https://ci.example.com/hook", events: [push, pull_request], branch_filter: main, secret: "${HOOK_SECRET}" }\n');
     expect((await w.cli(['plan', '-c', file], { HOOK_SECRET })).stdout).toContain('No changes.');
     const plan = await w.cli(['plan', '-c', file, '--rotate-secrets'], { HOOK_SECRET });
-    expect(plan.stdout).toMatch(/-\/\+ admin webhook "system gitea https:\/\/ci.example.com\/hook" \(replaced: deleted and created again\)\n\s+\+ secret = \(sensitive\)/);
+    expect(plan.stdout).toMatch(/-\/\+ admin webhook "system gitea https:\/\/ci.example.com\/hook" \(replaced: deleted and created again\)\n\s+\+ secret = \(sensitive, from \$\{HOOK_SECRET\}\)/);
     expect(plan.stdout).toContain('Plan: 0 to create, 0 to update, 0 to delete, 0 to rename, 1 to replace.');
     w.sandbox.clearRequests();
     const apply = await w.cli(['apply', '-c', file, '--yes', '--rotate-secrets'], { HOOK_SECRET });

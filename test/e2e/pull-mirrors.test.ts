@@ -66,7 +66,7 @@ describe('pull mirrors end to end', () => {
       const plan = await w.cli(['plan', '-c', file, '--detailed-exitcode', '--out', planFile], env);
       expect(plan.code, plan.stdout + plan.stderr).toBe(2);
       expect(plan.stdout).toContain('+ repository "acme/tools"');
-      expect(plan.stdout).toMatch(/\+ password\s+= \(sensitive\)/);
+      expect(plan.stdout).toMatch(/\+ password\s+= \(sensitive, from \$\{UPSTREAM_TOKEN\}\)/);
       expect(plan.stdout).toContain('~ repository "acme/upstream-copy"');
       expect(plan.stdout).toContain('~ interval: "24h0m0s" → "12h0m0s"');
       for (const [what, text] of [['plan stdout', plan.stdout], ['plan stderr', plan.stderr], ['plan file', readFileSync(planFile, 'utf8')]] as const) expectNoPassword(what, text);

@@ -69,7 +69,7 @@ describe('push mirrors end to end', () => {
       expect(plan.code, plan.stdout + plan.stderr).toBe(2);
       const out = plan.stdout;
       expect(out).toContain('+ push mirror "https://github.com/acme/widgets.git"');
-      expect(out).toMatch(/\+ remote_password = \(sensitive\)/);
+      expect(out).toMatch(/\+ remote_password = \(sensitive, from \$\{MIRROR_TOKEN\}\)/);
       expect(out).toMatch(/\+ remote_username = "mirror-bot"/);
       expect(out).toMatch(/\+ interval\s+= "1h30m0s"/);
       // No edit route: an interval change is shown as a replacement, with why.

@@ -85,16 +85,18 @@ describe('no secret in any output', () => {
     for (const format of ['text', 'markdown', 'json']) {
       const plan = await w.cli(['plan', '-c', file, '--format', format], env);
       expect(plan.code, plan.stderr).toBe(0);
-      expect(plan.stdout).toContain('(sensitive)');
+      // Each secret shows the variable it is read from, never its value (issue 28).
+      expect(plan.stdout).toContain('(sensitive, from ${PASSWORD})');
+      expect(plan.stdout).toContain('(sensitive, from ${HOOK_AUTH})');
       expectQuiet(`plan --format ${format}`, plan);
       // The other direction: a value that is not secret is shown, though it came from the environment.
       expect(plan.stdout).toContain(format === 'json' ? JSON.stringify(DESCRIPTION).slice(1, -1) : '+second desc line Nc77');
     }
     const json = JSON.parse((await w.cli(['plan', '-c', file, '--format', 'json'], env)).stdout) as { changes: { kind: string; ops: { body: Record<string, unknown> }[] }[] };
     const userCreate = json.changes.find((c) => c.kind === 'user')!.ops[0]!.body;
-    expect(userCreate.password).toBe('(sensitive)');
+    expect(userCreate.password).toBe('(sensitive, from ${PASSWORD})');
     const hookCreate = json.changes.find((c) => c.kind === 'hook')!.ops[0]!.body;
-    expect(hookCreate).toMatchObject({ config: { secret: '(sensitive)' }, authorization_header: '(sensitive)' });
+    expect(hookCreate).toMatchObject({ config: { secret: '(sensitive, from ${HOOK_SECRET})' }, authorization_header: '(sensitive, from ${HOOK_AUTH})' });
 
     const saved = await w.cli(['plan', '-c', file, '--out', planFile], env);
     expectQuiet('plan --out', saved);

@@ -146,7 +146,7 @@ repos:
     expect(err).toContain('team "phantoms" does not exist in organisation acme');
     expect(err).toContain('alice/tools is owned by a user, and Gitea ignores team lists there');
     // Stored but never answered: every plan would show them again.
-    expect(err).toContain('user "dave" has no read access to acme/widgets (its permission is none)');
+    expect(err).toContain('user "dave" has no explicit access to acme/widgets (its permission is none)');
     expect(err).toContain('team "outsiders" does not have acme/widgets');
     expect(err).toMatch(/forgeform\.yaml:\d+:\d+/);
     expect(writes(w.sandbox)).toEqual([]);

@@ -61,7 +61,7 @@ describe('users end to end', () => {
     const out = plan.stdout;
     expect(out).toContain('# server');
     expect(out).toMatch(/> user "bob-old" → "bob"\n\s+~ visibility: "public" → "private"/);
-    expect(out).toMatch(/\+ user "carol"[\s\S]*\+ password\s+= \(sensitive\)\s+\(write-only/);
+    expect(out).toMatch(/\+ user "carol"[\s\S]*\+ password\s+= \(sensitive, from \$\{CAROL_PASSWORD\}\)\s+\(write-only/);
     expect(out).toMatch(/~ user "alice"\n\s+~ full_name\s*: "Alice" → "Alice Liddell"/);
     expect(out).toMatch(/~ badges\s*: \["early", "helper"\] → \["early", "maintainer"\]/);
     expect(out).toMatch(/\+ max_repo_creation = 5\s+\(write-only: sent, never read back\)/);
@@ -236,7 +236,7 @@ users:
     w.sandbox.clearRequests();
     const rotate = await w.cli(['apply', '-c', file, '--yes', '--rotate-secrets'], { CAROL_PASSWORD: 'a-brand-new-password' });
     expect(rotate.code).toBe(0);
-    expect(rotate.stdout).toMatch(/~ user "carol"\n\s+\+ password = \(sensitive\)/);
+    expect(rotate.stdout).toMatch(/~ user "carol"\n\s+\+ password = \(sensitive, from \$\{CAROL_PASSWORD\}\)/);
     expect(bodyOf(w.sandbox, 'PATCH', 'admin/users/carol')).toEqual({ login_name: 'carol', source_id: 0, password: 'a-brand-new-password' });
 
     const literal = await w.cli(['plan', '-c', w.config('version: 1\nusers:\n  dave: { email: d@example.com, password: hunter2-in-the-repo }\n')]);

@@ -35,7 +35,8 @@ const KIND_NAMES_LEFT: Record<string, number> = {};
 const LAYERS: readonly (readonly string[])[] = [
   // Every message is made inert where it is formed (a diagnostic is one line, whatever its values hold).
   ['inert'],
-  ['diagnostic', 'go-duration', 'random', 'version'],
+  // releases: facts read from each release's source (field rules), shared by the sandbox and the plan.
+  ['diagnostic', 'go-duration', 'random', 'releases', 'version'],
   ['secret'],
   ['config', 'gitea'],
   ['model'],
@@ -46,7 +47,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['cli'],
   ['action'],
 ];
-const SANDBOX_USES = ['config', 'go-duration', 'random'];
+const SANDBOX_USES = ['config', 'go-duration', 'random', 'releases'];
 /** The generic stages learn about kinds through the model's Kind contract: they never import src/kinds (cli and action choose the registry). */
 const NO_KINDS_IMPORT = ['plan', 'apply', 'render', 'export'];
 

@@ -19,13 +19,19 @@ const VALUE = 'a "quoted"\\ välue\nwith two lines';
 
 describe('a Secret', () => {
   const s = new Secret(VALUE, '${PW}');
-  it('prints as (sensitive) whatever turns it into text', () => {
-    expect(String(s)).toBe('(sensitive)');
-    expect(`${s}`).toBe('(sensitive)');
-    expect(JSON.stringify({ password: s })).toBe('{"password":"(sensitive)"}');
+  it('prints as (sensitive, from ${NAME}) whatever turns it into text: the variable it is read from, never its value (issue 28)', () => {
+    expect(String(s)).toBe('(sensitive, from ${PW})');
+    expect(`${s}`).toBe('(sensitive, from ${PW})');
+    expect(JSON.stringify({ password: s })).toBe('{"password":"(sensitive, from ${PW})"}');
     expect(inspect({ nested: [s] })).not.toContain('quoted');
-    expect(show(s)).toBe('(sensitive)');
-    expect(new Error(`refused: ${s}`).message).toBe('refused: (sensitive)');
+    expect(show(s)).toBe('(sensitive, from ${PW})');
+    expect(new Error(`refused: ${s}`).message).toBe('refused: (sensitive, from ${PW})');
+    // A template with text beside the reference is quoted; one that reads no variable (a value the server holds) says nothing more.
+    expect(String(new Secret(VALUE, 'Bearer ${TOKEN}'))).toBe('(sensitive, from "Bearer ${TOKEN}")');
+    expect(String(new Secret(VALUE, 'literal'))).toBe('(sensitive)');
+    // The Action renders the plan the CLI printed as JSON: a sensitive field keeps its description, and nothing else of it shows.
+    expect(show('(sensitive, from ${PW})', true)).toBe('(sensitive, from ${PW})');
+    expect(show('hunter2', true)).toBe('(sensitive)');
   });
   it('gives its value only to reveal(), which the HTTP client applies to a body', () => {
     expect(s.reveal()).toBe(VALUE);

@@ -1,6 +1,6 @@
 import { apiPath } from '../../gitea/path.js';
 import type { Op, Writing } from '../../model/index.js';
-import { waitForCollaborators } from './accounts.js';
+import { waitForGrants } from './accounts.js';
 import type { BranchProtectionTypes } from './types.js';
 
 /**
@@ -43,6 +43,6 @@ export const writing = {
     return [op];
   },
 
-  /** A user the rule names whom this plan makes (or changes as) a collaborator: the rule is written after, or Gitea would drop it from a write list. */
-  dependsOn: waitForCollaborators,
+  /** A user or team the rule names whom this plan gives access to the repository (a collaborator's PUT, a team's member or repository added): the rule is written after, or Gitea would drop the name. */
+  dependsOn: waitForGrants,
 } satisfies Writing<BranchProtectionTypes>;

@@ -6,8 +6,10 @@ import type { DesiredObject, KindTypes } from '../../model/index.js';
 export interface KnownAccounts {
   users: Map<string, 'exists' | 'missing' | 'renamed'>;
   teams?: Set<string>;
-  /** Users a list adds that Gitea would drop from it (or from its answer) for want of access, with why ("write NAME" or "read NAME", lower-cased → reason). */
-  noWrite?: Map<string, string>;
+  /** Users a list adds that Gitea would drop from it (or from its answer) for want of access after the plan ("FIELD name", lower-cased → the access needed and why). */
+  noAccess?: Map<string, { need: 'write' | 'reader'; reason: string }>;
+  /** Teams a list adds that will not have the repository (or not enough of it) after the plan (lower-cased → why). */
+  teamsWithoutRepo?: Map<string, string>;
 }
 
 /** What a kind whose objects name accounts keeps for one run (a plan, or the check and apply of a saved plan): branch and tag protections. */
@@ -21,8 +23,8 @@ export interface AccountsRun {
   declared: WeakMap<DesiredObject, Record<string, unknown>>;
   /** The accounts each repository's rules name, as prepare looked them up (by scope name): what the guard judges at apply. */
   accounts: Map<string, KnownAccounts>;
-  /** The changes of this plan that add or change a collaborator a repository's objects name (by scope name, then lower-cased user name): the objects wait for them. */
-  collaboratorChanges: Map<string, Map<string, string>>;
+  /** The changes of this plan that give the users and teams a repository's objects name their access (by scope name, then `user:NAME` or `team:NAME` lower-cased): the objects wait for them. */
+  grants: Map<string, Map<string, string[]>>;
 }
 
 /** A rule as the server answers it (its shape checked): the fields by their names. */

@@ -1,6 +1,6 @@
 import type { Writing } from '../../model/index.js';
 import { notAnActionOf } from '../actions.js';
-import { waitForCollaborators } from '../branch_protection/accounts.js';
+import { waitForGrants } from '../branch_protection/accounts.js';
 import { listPath } from './read.js';
 import type { TagProtectionTypes } from './types.js';
 
@@ -22,6 +22,6 @@ export const writing = {
     return [{ method: 'PATCH', path: `${base}/${Number(current.id)}`, body }];
   },
 
-  /** A user an allowlist names whom this plan makes (or changes as) a collaborator: the protection is written after. */
-  dependsOn: waitForCollaborators,
+  /** A user or team an allowlist names whom this plan gives access to the repository (a collaborator's PUT, a team's member or repository added): the protection is written after, or Gitea would drop the name. */
+  dependsOn: waitForGrants,
 } satisfies Writing<TagProtectionTypes>;

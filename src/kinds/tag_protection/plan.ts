@@ -2,19 +2,18 @@ import type { TagProtectionConfig } from '../../config/types.js';
 import { normalizeFields } from '../fields.js';
 import type { DesiredObject, Planning, PrepareRequest, Problem, Safety, Writing } from '../../model/index.js';
 import { accountProblems, lookUpAccounts, type AccessNeeds } from '../branch_protection/accounts.js';
-import { teamKind } from '../team/index.js';
 import { nameSet } from '../team/fields.js';
 import { fields } from './fields.js';
 import type { TagAccounts, TagProtectionTypes } from './types.js';
 
 /**
- * Users the answer lists only when they can read the repository: convert.ToTagProtection keeps the
- * allowlisted users found in GetRepoReaders (Gitea v1.23.8 services/convert/convert.go l.421–427; Forgejo
- * v11.0.15 l.415–421), GetUsersWithUnitAccess(read, pull requests) in Gitea v1.25.4 (l.723–729).
+ * Users the answer lists only when they are the repository's explicit readers: convert.ToTagProtection keeps
+ * the allowlisted users found in GetRepoReaders (Gitea v1.23.8 services/convert/convert.go l.421–427; Forgejo
+ * v11.0.15 l.415–421), GetUsersWithUnitAccess(read, pull requests) in Gitea v1.25.4 (l.723–729); teams, those
+ * with access to the repository (TeamsWithAccessToRepo; GetTeamsWithAccessToAnyRepoUnit(read, code, pulls) from
+ * Gitea 1.24, v1.24.7 l.488). A user who reads the repository only because it is public is none of them.
  */
-const NEEDS: AccessNeeds = { whitelist_usernames: 'read' };
-
-const lc = (s: string) => s.toLowerCase();
+const NEEDS: AccessNeeds = { whitelist_usernames: ['reader'] };
 
 /** Go's regexp (RE2) has no look-around and no back-references; JavaScript's would compile them. */
 const NOT_RE2 = /\(\?<?[=!]|\\[1-9]/;
@@ -57,33 +56,10 @@ function globProblem(pattern: string): string | undefined {
   return open.length ? `the glob has an unclosed "${open.at(-1)}" (to match a tag by a regular expression, write it between slashes: "/^v[0-9]+$/")` : undefined;
 }
 
-/** The repository's own name (its segments are ["repos", owner, name]). */
-const repoName = (segments: string[]) => lc(segments[2] ?? '');
-
-/**
- * The teams named that the plan leaves without the repository: the answer lists a team only when it has it
- * (GetTeamsWithAccessToRepo, Gitea v1.23.8 models/organization/team_repo.go l.78–86; with read on code or pull
- * requests from Gitea 1.24, GetTeamsWithAccessToAnyRepoUnit). Judged where the team's repositories are known
- * (the config lists them); a team with every repository has it.
- */
-async function teamsWithoutRepo(req: PrepareRequest<TagProtectionTypes>): Promise<Set<string>> {
-  const { scope, desired, ctx } = req;
-  const out = new Set<string>();
-  const named = new Set(desired.flatMap((d) => nameSet(d.fields.whitelist_teams)));
-  if (!named.size || !scope.repo?.ownerIsOrg || scope.pendingCreate) return out;
-  const teams = await ctx.projected(teamKind, { type: 'org', name: scope.owner });
-  for (const t of teams) {
-    if (!named.has(lc(t.key)) || t.fields.includes_all_repositories === true || t.fields.permission === 'owner') continue;
-    if (Array.isArray(t.fields.repositories) && !nameSet(t.fields.repositories).includes(repoName(scope.segments))) out.add(lc(t.key));
-  }
-  return out;
-}
-
 export const preparing = {
   /** The users and teams named, looked up as branch protections look theirs up (plan time for check, apply for the guard). */
   async prepare(req) {
-    const [known, withoutRepo] = await Promise.all([lookUpAccounts(req, NEEDS), teamsWithoutRepo(req)]);
-    const out: TagAccounts = { ...known, withoutRepo };
+    const out: TagAccounts = await lookUpAccounts(req, NEEDS);
     req.run.tagAccounts.set(req.scope.name, out);
     return out;
   },
@@ -91,14 +67,7 @@ export const preparing = {
 
 /** Every problem of a protection's allowlists with the accounts as looked up. */
 function allowlistProblems(desired: DesiredObject, known: TagAccounts, scope: PrepareRequest<TagProtectionTypes>['scope'], declared?: Record<string, unknown>): Problem[] {
-  const problems = accountProblems(desired, known, scope, declared ?? desired.fields, NEEDS);
-  const teams = (declared ?? desired.fields).whitelist_teams;
-  if (Array.isArray(teams))
-    teams.forEach((t, i) => {
-      if (known.withoutRepo.has(lc(String(t))))
-        problems.push({ path: [...desired.path, 'whitelist_teams', i], message: `whitelist_teams: team "${String(t)}" does not have ${scope.name}: Gitea answers only teams that have the repository, so every plan would show this change again (give the team the repository)` });
-    });
-  return problems;
+  return accountProblems(desired, known, scope, declared ?? desired.fields);
 }
 
 export const planning = {

@@ -6,8 +6,8 @@ import type { AccountsRun, KnownAccounts } from '../branch_protection/types.js';
 /** A tag protection as the server answers it (api.TagProtection; its shape checked, see read.ts). */
 export type ServerTagProtection = Record<string, unknown> & { id: number; name_pattern: string };
 
-/** The accounts the allowlists name, as looked up (shared with branch protections), and the teams named that lack the repository. */
-export type TagAccounts = KnownAccounts & { withoutRepo: Set<string> };
+/** The accounts the allowlists name, as looked up (shared with branch protections, with the access each will have after the plan). */
+export type TagAccounts = KnownAccounts;
 
 /** What the kind keeps for one run: the branch protections' account lookups, and what prepare found per repository. */
 export interface TagProtectionRun extends AccountsRun {

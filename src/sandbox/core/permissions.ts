@@ -22,6 +22,23 @@ export interface DomainAccess {
   repoMode?(state: SandboxState, repo: RepoRecord, org: OrgRecord, userId: number): number;
   /** The users the domain may give access to a repository of the organisation. */
   repoUsers?(state: SandboxState, repo: RepoRecord, org: OrgRecord): Iterable<number>;
+  /** Whether the domain makes the user one of the repository's readers (ReaderRules says how the release counts them). */
+  makesReader?(state: SandboxState, repo: RepoRecord, org: OrgRecord, userId: number, rules: ReaderRules): boolean;
+}
+
+/**
+ * How a release counts a repository's "readers" (IsRepoReader, GetRepoReaders, GetUserIDsWithUnitAccess): the
+ * rows of the access table at read or above, the owner of a user's repository, and on Gitea 1.25+ the members
+ * of its teams with the pull-request unit (flavours/releases.ts readersFromTeamUnits). A team's members have rows at
+ * its stored mode: written when the team gets the repository, and when a member joins up to Gitea 1.23 and in
+ * Forgejo (AddTeamMember: v1.23.8 services/org/team.go l.264–289, Forgejo v11.0.15 models/org_team.go l.390–417).
+ * Gitea 1.24+ writes none when a member joins (v1.24.7 services/org/team.go l.228–263): there a member who joined
+ * after the team got the repository has none. The sandbox does not keep that history: it counts the stored mode
+ * (a team below admin made through the API on 1.24+ is stored as none, so it writes no row either way).
+ */
+export interface ReaderRules {
+  /** A team's members are readers when its pull-request unit is at read or above. */
+  teamUnits: boolean;
 }
 
 let accessOf: readonly DomainAccess[] = [];
@@ -98,24 +115,35 @@ export function repoAccessMode(state: SandboxState, repo: RepoRecord, user: User
   return explicit;
 }
 
-/** `IsRepoReader`: owner of a user repository or explicit read access. */
-export function isExplicitReader(state: SandboxState, repo: RepoRecord, userId: number): boolean {
+/**
+ * The row a collaboration writes: RecalculateUserAccess (which adding a collaborator calls) keeps none below write
+ * on a public repository (v1.24.7 models/perm/access/access.go l.189–193, l.226–233; Forgejo v11.0.15 l.192–194,
+ * l.231): a read collaborator of a public repository is no reader.
+ */
+function collaborationRow(repo: RepoRecord, userId: number): number {
+  let mode: number = AccessMode.None;
+  for (const c of repo.collaborators) if (c.userId === userId) mode = Math.max(mode, COLLAB_MODE[c.permission]);
+  return mode >= (repo.private ? AccessMode.Read : AccessMode.Write) ? mode : AccessMode.None;
+}
+
+/** `IsRepoReader` (and a member of `GetRepoReaders` / `GetUserIDsWithUnitAccess(read, pulls)`): the owner of a user repository, or a row at read or above, or (1.25+) a team's unit. */
+export function isExplicitReader(state: SandboxState, repo: RepoRecord, userId: number, rules: ReaderRules): boolean {
   if (repo.ownerId === userId) return true;
-  return explicitAccess(state, repo, userId) >= AccessMode.Read;
+  if (collaborationRow(repo, userId) >= AccessMode.Read) return true;
+  const owner = state.repoOwner(repo);
+  return owner.kind === 'org' && accessOf.some((a) => a.makesReader?.(state, repo, owner.org, userId, rules) === true);
 }
 
 /**
- * `GetRepoReaders`: users with explicit read access, in id order, then the owner of a user
- * repository. Branch-protection read-back lists only these users, in this order.
+ * `GetRepoReaders`: the readers (isExplicitReader) in id order, then the owner of a user repository. A
+ * protection's answer lists only these users, in this order.
  */
-export function explicitReaderIds(state: SandboxState, repo: RepoRecord): number[] {
-  // Only collaborators and members of the owner's teams can have explicit access: ask about them, not every user.
+export function explicitReaderIds(state: SandboxState, repo: RepoRecord, rules: ReaderRules): number[] {
+  // Only collaborators and members of the owner's teams can be readers: ask about them, not every user.
   const candidates = new Set(repo.collaborators.map((c) => c.userId));
   const owner = state.repoOwner(repo);
   if (owner.kind === 'org') for (const a of accessOf) for (const id of a.repoUsers?.(state, repo, owner.org) ?? []) candidates.add(id);
-  const ids = [...candidates]
-    .filter((id) => id !== repo.ownerId && state.userById(id) !== undefined && explicitAccess(state, repo, id) >= AccessMode.Read)
-    .sort((a, b) => a - b);
+  const ids = [...candidates].filter((id) => id !== repo.ownerId && state.userById(id) !== undefined && isExplicitReader(state, repo, id, rules)).sort((a, b) => a - b);
   if (owner.kind === 'user') ids.push(repo.ownerId);
   return ids;
 }

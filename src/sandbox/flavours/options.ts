@@ -8,13 +8,32 @@
  */
 import type { FieldDef, OptionDef } from '../http/options.js';
 import type { Flavour } from './flavour.js';
+import { fieldRuleTable, structRules } from '../../releases/field-rules.js';
 import { available, FIELD_VARIANTS, requestHas } from './releases.js';
 
 const cache = new WeakMap<Flavour, Map<OptionDef, OptionDef>>();
 
+/**
+ * A released flavour binds with its release's rules (src/releases/field-rules: the tag's `binding:"…"`
+ * tags, read by scripts/field-rules.mjs), for every struct the table has rules for: the plan checks
+ * the same table, so what the sandbox refuses is what the plan refuses. `gitea@main` keeps the rules
+ * declared in the domains' options.ts.
+ */
+function rulesFor(opt: OptionDef, d: FieldDef, flavour: Flavour): Partial<FieldDef> {
+  if (flavour.release === Number.POSITIVE_INFINITY) return {};
+  const table = structRules(fieldRuleTable(flavour.fork, flavour.release), opt.name);
+  if (!table) return {};
+  const rules = table.get(d.json)?.rules ?? [];
+  return sameRules(rules, d.rules ?? []) ? {} : { rules };
+}
+
+const sameRules = (a: readonly string[], b: readonly string[]): boolean => a.length === b.length && a.every((r, i) => r === b[i]);
+
 function fieldFor(opt: OptionDef, d: FieldDef, flavour: Flavour): FieldDef {
   const variant = FIELD_VARIANTS[opt.name]?.[d.json]?.find((v) => available(flavour, v.in));
-  return variant ? { ...d, ...variant.def } : d;
+  const withVariant = variant ? { ...d, ...variant.def } : d;
+  const rules = rulesFor(opt, withVariant, flavour);
+  return 'rules' in rules ? { ...withVariant, ...rules } : withVariant;
 }
 
 export function optionFor(opt: OptionDef, flavour: Flavour | undefined): OptionDef {

@@ -16,6 +16,7 @@ import type { FieldDef } from '../http/options.js';
 import type { Flavour, Release } from './flavour.js';
 import { available, type Availability } from './availability.js';
 import { swaggerHasKey, swaggerHasRoute } from './swagger.js';
+import type { ReaderRules } from '../core/permissions.js';
 
 export { available, type Availability, type Span } from './availability.js';
 
@@ -282,6 +283,13 @@ export const QUIRKS = {
    * in every Forgejo, the permission is kept, or the lowest level of `units_map` (MinUnitAccessMode, v1.21.11 l.216–219).
    */
   teamPermissionInUnits: GITEA_ONLY('1.24'),
+  /**
+   * The readers (GetUserIDsWithUnitAccess) count every member of a team whose pull-request unit is at read or
+   * above (GetTeamUserIDsWithAccessToAnyRepoUnit: Gitea v1.25.4 models/perm/access/repo_permission.go l.476–500).
+   */
+  readersFromTeamUnits: GITEA_ONLY('1.25'),
+  /** A branch protection answers its user lists as saved, not only the readers among them (v1.21.11 services/convert/convert.go l.109–112; GetRepoReaders from v1.22.6 l.130–133). */
+  protectionAnswersSavedUsers: { gitea: { until: '1.21' } },
   /** `GET /teams/{id}/members` without `page` lists every member (GetTeamMembers limits only when page > 0; page.go passes 0 through before Gitea main). */
   teamMembersUnpagedWithoutPage: { gitea: { until: '1.25' }, forgejo: {} },
   /**
@@ -401,6 +409,16 @@ export type Quirk = keyof typeof QUIRKS;
 
 export function hasQuirk(flavour: Flavour, quirk: Quirk): boolean {
   return available(flavour, QUIRKS[quirk]);
+}
+
+/** How the release counts a repository's readers (core/permissions.ts ReaderRules); without a flavour, as the newest Gitea. */
+export function readerRules(flavour: Flavour | undefined): ReaderRules {
+  return { teamUnits: flavour ? hasQuirk(flavour, 'readersFromTeamUnits') : true };
+}
+
+/** Whether a protection's team lists are judged by the teams' code and pull-request units (Gitea 1.24+), else by their stored mode (teams/records.ts teamsWithAccess). */
+export function teamListsByUnits(flavour: Flavour | undefined): boolean {
+  return flavour ? hasQuirk(flavour, 'teamPermissionInUnits') : true;
 }
 
 /** Whether the release serves `METHOD /path` (the router's form, `/repos/:owner/:repo`). */

@@ -12,7 +12,7 @@
  *   422 `[GoFieldName]: Rule`.
  */
 import type { FieldDef, FormOf, OptionDef } from './options.js';
-import { compileGlob, GlobError } from './glob.js';
+import { isValidUsername, ruleFailure } from '../../releases/rules.js';
 
 export type Form = Record<string, unknown>;
 
@@ -160,30 +160,7 @@ function snake(goName: string): string {
 
 // ---- validation ---------------------------------------------------------------------------------
 
-const USERNAME = /^[\da-zA-Z][-.\w]*$/;
-const ALPHA_DASH_DOT_INVALID = /[^\d\w\-_.]/;
-const EMAIL = /[\w!#$%&'*+/=?^_`{|}~-]+(?:\.[\w!#$%&'*+/=?^_`{|}~-]+)*@(?:[\w](?:[\w-]*[\w])?\.)+[a-zA-Z0-9](?:[\w-]*[\w])?/;
-
-export function isValidUsername(name: string): boolean {
-  return USERNAME.test(name) && !/[-._]{2,}/.test(name) && !/[-._]$/.test(name);
-}
-
-function isValidUrl(s: string): boolean {
-  try {
-    const u = new URL(s);
-    return (u.protocol === 'http:' || u.protocol === 'https:') && u.hostname !== '';
-  } catch {
-    return false;
-  }
-}
-
-/** `git check-ref-format` rules, roughly (`modules/git/ref.go`). */
-function isValidRefName(s: string): boolean {
-  if (s === '') return true;
-  // eslint-disable-next-line no-control-regex
-  if (/[\x00-\x20~^:?*[\\\x7f]/.test(s)) return false;
-  return !(s.startsWith('/') || s.endsWith('/') || s.endsWith('.') || s.includes('..') || s.includes('//') || s.includes('@{') || s === '@' || s.endsWith('.lock') || s.split('/').some((c) => c.startsWith('.')));
-}
+export { isValidUsername };
 
 function zeroOf(d: FieldDef): unknown {
   if (d.pointer || typeof d.type === 'object') return undefined;
@@ -220,36 +197,8 @@ function checkRules(d: FieldDef, value: unknown): string | undefined {
     }
     // Go formats a pointer with %v as its address: rules other than Required never fail on pointers.
     if (d.pointer) continue;
-    const s = typeof v === 'string' ? v : undefined;
-    const sizeArg = (): number => Number(/\((\d+)\)/.exec(rule)?.[1] ?? '0');
-    if (rule.startsWith('MaxSize(')) {
-      if (s !== undefined && [...s].length > sizeArg()) return fail('MaxSize');
-      if (Array.isArray(v) && v.length > sizeArg()) return fail('MaxSize');
-    } else if (rule.startsWith('MinSize(')) {
-      if (s !== undefined && [...s].length < sizeArg()) return fail('MinSize');
-    } else if (rule === 'Email') {
-      if (!EMAIL.test(String(v ?? ''))) return fail('Email');
-    } else if (rule === 'Username') {
-      if (!isValidUsername(String(v ?? ''))) return fail('invalid username');
-    } else if (rule === 'AlphaDashDot') {
-      if (ALPHA_DASH_DOT_INVALID.test(String(v ?? ''))) return fail('AlphaDashDot');
-    } else if (rule.startsWith('In(')) {
-      const allowed = rule.slice(3, -1).split(',');
-      if (!allowed.includes(String(v ?? ''))) return fail('In');
-    } else if (rule === 'ValidUrl' || rule === 'Url') {
-      if (s && !isValidUrl(s)) return fail('Url');
-    } else if (rule === 'GitRefName') {
-      if (s !== undefined && !isValidRefName(s)) return fail('GitRefName');
-    } else if (rule === 'GlobPattern') {
-      // Gitea's glob compiler; the message is its compile error.
-      if (s) {
-        try {
-          compileGlob(s);
-        } catch (err) {
-          return fail(err instanceof GlobError ? err.message : String(err));
-        }
-      }
-    }
+    const word = ruleFailure(rule, v);
+    if (word) return fail(word);
   }
   return undefined;
 }

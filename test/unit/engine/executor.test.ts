@@ -78,7 +78,7 @@ describe('executor with a fake kind', () => {
     const recording: Kind = { ...widget, read: (scope, ctx, desired) => (seen.push(scope), widget.read(scope, ctx, desired)) };
     const server = new FakeServer().repo('acme/app');
     const { plan: p, scopes } = await plan(server, { repos: { 'acme/app': { widgets: { w: {} } } } }, { kinds: [recording] });
-    const facts = { owner: 'acme', name: 'app', ownerIsOrg: false, archived: false };
+    const facts = { owner: 'acme', name: 'app', ownerIsOrg: false, archived: false, private: false };
     expect(scopes.get('repo:acme/app')).toEqual({ type: 'repo', name: 'acme/app', repo: facts });
     // A saved plan's scopes are checked again on the server now, with the same facts.
     expect((await verifySavedPlan(p, server.client(), [recording])).scopes.get('repo:acme/app')).toEqual(scopes.get('repo:acme/app'));

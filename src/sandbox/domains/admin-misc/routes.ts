@@ -11,7 +11,7 @@ import { apiError, empty, json } from '../../http/respond.js';
 import type { ApiRouter } from '../../http/router.js';
 import { toPackage } from './convert.js';
 import { catchUp, cronTasks, toCron } from './cron.js';
-import { compileGlob, GlobError } from '../../http/glob.js';
+import { compileGlob, GlobError } from '../../../releases/glob.js';
 import type { SandboxState } from '../../core/state.js';
 import type { UnadoptedRecord } from './records.js';
 import { createRepo } from '../repos/service.js';

@@ -23,7 +23,7 @@ import { fail, isFailure } from '../../core/failure.js';
 import { CreateBranchProtectionOption, EditBranchProtectionOption, UpdateBranchProtectionPriories } from './options.js';
 import { createProtection, editProtection, isGlobRule } from './service.js';
 import type { Flavour } from '../../flavours/flavour.js';
-import { hasQuirk, shapeAnswer } from '../../flavours/releases.js';
+import { hasQuirk, readerRules, shapeAnswer, teamListsByUnits } from '../../flavours/releases.js';
 
 /** `GetProtectedBranchRules` order: priority, plain names before globs, creation. */
 function sortedRules(state: SandboxState, repoId: number): BranchProtectionRecord[] {
@@ -34,10 +34,12 @@ function sortedRules(state: SandboxState, repoId: number): BranchProtectionRecor
 
 /** `convert.ToBranchProtection` (v1.24 generation): lists filtered to explicit readers, no `id`. */
 export function toBranchProtection(state: SandboxState, repo: RepoRecord, bp: BranchProtectionRecord, flavour?: Flavour): Record<string, unknown> {
-  const readers = explicitReaderIds(state, repo);
-  const teamReaders = teamsWithAccess(state, repo);
+  const readers = explicitReaderIds(state, repo, readerRules(flavour));
+  const teamReaders = teamsWithAccess(state, repo, teamListsByUnits(flavour));
+  const asSaved = flavour !== undefined && hasQuirk(flavour, 'protectionAnswersSavedUsers');
   const users = (field: string): string[] => {
     const saved = new Set(bp.users[field] ?? []);
+    if (asSaved) return (bp.users[field] ?? []).map((id) => state.ownerById(id)?.name ?? '');
     return readers.filter((id) => saved.has(id)).map((id) => state.ownerById(id)?.name ?? '');
   };
   const teams = (field: string): string[] => {
@@ -123,7 +125,7 @@ export function registerBranchProtectionRoutes(r: ApiRouter): void {
   r.on('GET', base, ...guard, (ctx) => json(200, sortedRules(ctx.state, ctx.repo!.id).map((bp) => toBranchProtection(ctx.state, ctx.repo!, bp, ctx.flavour))));
 
   r.on('POST', base, ...guard, bind(CreateBranchProtectionOption), archiveCheck, (ctx) => {
-    const res = createProtection(ctx.state, ctx.repo!, ctx.form);
+    const res = createProtection(ctx.state, ctx.repo!, ctx.form, ctx.flavour);
     return isFailure(res) ? fail(ctx, res) : json(201, toBranchProtection(ctx.state, ctx.repo!, res, ctx.flavour));
   });
 
@@ -147,7 +149,7 @@ export function registerBranchProtectionRoutes(r: ApiRouter): void {
   r.on('PATCH', `${base}/*`, ...guard, bind(EditBranchProtectionOption), archiveCheck, (ctx) => {
     const bp = findRule(ctx);
     if (!bp) return notFound(ctx);
-    const res = editProtection(ctx.state, ctx.repo!, bp, ctx.form);
+    const res = editProtection(ctx.state, ctx.repo!, bp, ctx.form, ctx.flavour);
     return isFailure(res) ? fail(ctx, res) : json(200, toBranchProtection(ctx.state, ctx.repo!, res, ctx.flavour));
   });
 

@@ -1,5 +1,7 @@
 /** Creating and editing branch protection rules (`UpdateProtectBranch` with its access filters), for the routes and the seed loader. */
-import { isExplicitReader, repoAccessMode } from '../../core/permissions.js';
+import { isExplicitReader, repoAccessMode, type ReaderRules } from '../../core/permissions.js';
+import type { Flavour } from '../../flavours/flavour.js';
+import { readerRules, teamListsByUnits } from '../../flavours/releases.js';
 import { teamByName, teamsWithAccess } from '../teams/records.js';
 import { AccessMode, nowIso, type RepoRecord, type SandboxState } from '../../core/state.js';
 import { type BranchProtectionRecord, protectionsOfRepo } from './records.js';
@@ -74,19 +76,19 @@ function sameSet(a: number[], b: number[]): boolean {
 }
 
 /** `updateUserWhitelist` / `updateApprovalWhitelist`: unchanged lists are kept, new ones filtered. */
-function filterUsers(state: SandboxState, repo: RepoRecord, current: number[], next: number[], need: 'write' | 'read'): number[] {
+function filterUsers(state: SandboxState, repo: RepoRecord, current: number[], next: number[], need: 'write' | 'read', rules: ReaderRules): number[] {
   if (sameSet(current, next)) return current;
   return next.filter((id) => {
-    if (need === 'read') return isExplicitReader(state, repo, id);
+    if (need === 'read') return isExplicitReader(state, repo, id, rules);
     const user = state.userById(id);
     return user !== undefined && repoAccessMode(state, repo, user) >= AccessMode.Write;
   });
 }
 
 /** `updateTeamWhitelist`: teams with at least read access to the repository. */
-function filterTeams(state: SandboxState, repo: RepoRecord, current: number[], next: number[]): number[] {
+function filterTeams(state: SandboxState, repo: RepoRecord, current: number[], next: number[], byUnits: boolean): number[] {
   if (sameSet(current, next)) return current;
-  const allowed = new Set(teamsWithAccess(state, repo).map((t) => t.id));
+  const allowed = new Set(teamsWithAccess(state, repo, byUnits).map((t) => t.id));
   return next.filter((id) => allowed.has(id));
 }
 
@@ -117,18 +119,19 @@ function resolveTeamLists(state: SandboxState, repo: RepoRecord, form: BpForm, p
 }
 
 /** Saves resolved lists through the access filters (`UpdateProtectBranch`). */
-function saveLists(state: SandboxState, repo: RepoRecord, bp: BranchProtectionRecord, users: Record<string, number[]>, teams: Record<string, number[]>): void {
+function saveLists(state: SandboxState, repo: RepoRecord, bp: BranchProtectionRecord, users: Record<string, number[]>, teams: Record<string, number[]>, flavour?: Flavour): void {
+  const rules = readerRules(flavour);
   for (const { field, need } of USER_LISTS) {
-    bp.users[field] = filterUsers(state, repo, bp.users[field] ?? [], users[field] ?? bp.users[field] ?? [], need);
+    bp.users[field] = filterUsers(state, repo, bp.users[field] ?? [], users[field] ?? bp.users[field] ?? [], need, rules);
   }
   const orgRepo = state.repoOwner(repo).kind === 'org';
   for (const field of TEAM_LISTS) {
-    bp.teams[field] = orgRepo ? filterTeams(state, repo, bp.teams[field] ?? [], teams[field] ?? bp.teams[field] ?? []) : [];
+    bp.teams[field] = orgRepo ? filterTeams(state, repo, bp.teams[field] ?? [], teams[field] ?? bp.teams[field] ?? [], teamListsByUnits(flavour)) : [];
   }
 }
 
 /** `CreateBranchProtection` after binding. Shared with the seed loader. */
-export function createProtection(state: SandboxState, repo: RepoRecord, form: BpForm): BranchProtectionRecord | Failure {
+export function createProtection(state: SandboxState, repo: RepoRecord, form: BpForm, flavour?: Flavour): BranchProtectionRecord | Failure {
   const ruleName = (form.rule_name as string | undefined) || (form.branch_name as string | undefined) || '';
   if (ruleName === '') return failure(400, 'both rule_name and branch_name are empty');
   if (protectionsOfRepo(state, repo.id).some((p) => p.ruleName === ruleName)) return failure(403, 'Branch protection already exist');
@@ -172,13 +175,13 @@ export function createProtection(state: SandboxState, repo: RepoRecord, form: Bp
     createdAt: now,
     updatedAt: now,
   };
-  saveLists(state, repo, bp, users, teams);
+  saveLists(state, repo, bp, users, teams, flavour);
   state.data.branchProtections.push(bp);
   return bp;
 }
 
 /** `EditBranchProtection` after binding and the 404 check. */
-export function editProtection(state: SandboxState, repo: RepoRecord, bp: BranchProtectionRecord, form: BpForm): BranchProtectionRecord | Failure {
+export function editProtection(state: SandboxState, repo: RepoRecord, bp: BranchProtectionRecord, form: BpForm, flavour?: Flavour): BranchProtectionRecord | Failure {
   const has = (f: string): boolean => form[f] !== undefined;
   // Resolve first: a 422 leaves the rule untouched.
   const users = resolveUserLists(state, form, (f) => (f === 'force_push_allowlist_usernames' ? has('force_push_allowlist_deploy_keys') : has(f)));
@@ -223,7 +226,7 @@ export function editProtection(state: SandboxState, repo: RepoRecord, bp: Branch
   if (has('required_approvals') && (form.required_approvals as number) >= 0) bp.requiredApprovals = form.required_approvals as number;
   if (has('protected_file_patterns')) bp.protectedFilePatterns = form.protected_file_patterns as string;
   if (has('unprotected_file_patterns')) bp.unprotectedFilePatterns = form.unprotected_file_patterns as string;
-  saveLists(state, repo, bp, users, teams);
+  saveLists(state, repo, bp, users, teams, flavour);
   bp.updatedAt = nowIso();
   return bp;
 }

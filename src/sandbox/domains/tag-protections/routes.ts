@@ -18,22 +18,24 @@ import type { ApiRouter } from '../../http/router.js';
 import { explicitReaderIds } from '../../core/permissions.js';
 import { teamsWithAccess } from '../teams/records.js';
 import type { RepoRecord, SandboxState } from '../../core/state.js';
+import type { Flavour } from '../../flavours/flavour.js';
+import { readerRules, teamListsByUnits } from '../../flavours/releases.js';
 import { fail, isFailure } from '../../core/failure.js';
 import { type TagProtectionRecord, TAG_PROTECTIONS, tagProtectionsOfRepo } from './records.js';
 import { CreateTagProtectionOption, EditTagProtectionOption } from './options.js';
 import { createTagProtection, editTagProtection } from './service.js';
 
 /** `convert.ToTagProtection`: users among the repository's readers (id order), teams among those that have it. */
-export function toTagProtection(state: SandboxState, repo: RepoRecord, pt: TagProtectionRecord): Record<string, unknown> {
+export function toTagProtection(state: SandboxState, repo: RepoRecord, pt: TagProtectionRecord, flavour?: Flavour): Record<string, unknown> {
   const users = new Set(pt.userIds);
   const teams = new Set(pt.teamIds);
   return {
     id: pt.id,
     name_pattern: pt.namePattern,
-    whitelist_usernames: explicitReaderIds(state, repo)
+    whitelist_usernames: explicitReaderIds(state, repo, readerRules(flavour))
       .filter((id) => users.has(id))
       .map((id) => state.userById(id)?.name ?? ''),
-    whitelist_teams: teamsWithAccess(state, repo)
+    whitelist_teams: teamsWithAccess(state, repo, teamListsByUnits(flavour))
       .filter((t) => teams.has(t.id))
       .map((t) => t.name),
     created_at: pt.createdAt,
@@ -51,23 +53,23 @@ export function registerTagProtectionRoutes(r: ApiRouter): void {
   const base = '/repos/:owner/:repo/tag_protections';
   const guard = [scope('repository'), repoAssignment, reqToken, reqRepoAdmin];
 
-  r.on('GET', base, ...guard, (ctx) => json(200, tagProtectionsOfRepo(ctx.state, ctx.repo!.id).map((pt) => toTagProtection(ctx.state, ctx.repo!, pt))));
+  r.on('GET', base, ...guard, (ctx) => json(200, tagProtectionsOfRepo(ctx.state, ctx.repo!.id).map((pt) => toTagProtection(ctx.state, ctx.repo!, pt, ctx.flavour))));
 
   r.on('POST', base, ...guard, bind(CreateTagProtectionOption), mustNotBeArchived, (ctx) => {
     const res = createTagProtection(ctx.state, ctx.repo!, ctx.form);
-    return isFailure(res) ? fail(ctx, res) : json(201, toTagProtection(ctx.state, ctx.repo!, res));
+    return isFailure(res) ? fail(ctx, res) : json(201, toTagProtection(ctx.state, ctx.repo!, res, ctx.flavour));
   });
 
   r.on('GET', `${base}/:id`, ...guard, (ctx) => {
     const pt = findProtection(ctx);
-    return pt ? json(200, toTagProtection(ctx.state, ctx.repo!, pt)) : notFound(ctx);
+    return pt ? json(200, toTagProtection(ctx.state, ctx.repo!, pt, ctx.flavour)) : notFound(ctx);
   });
 
   r.on('PATCH', `${base}/:id`, ...guard, bind(EditTagProtectionOption), mustNotBeArchived, (ctx) => {
     const pt = findProtection(ctx);
     if (!pt) return notFound(ctx);
     const res = editTagProtection(ctx.state, ctx.repo!, pt, ctx.form);
-    return isFailure(res) ? fail(ctx, res) : json(200, toTagProtection(ctx.state, ctx.repo!, res));
+    return isFailure(res) ? fail(ctx, res) : json(200, toTagProtection(ctx.state, ctx.repo!, res, ctx.flavour));
   });
 
   r.on('DELETE', `${base}/:id`, ...guard, (ctx) => {

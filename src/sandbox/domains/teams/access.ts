@@ -5,7 +5,9 @@
  */
 import { hasMember, type DomainAccess } from '../../core/permissions.js';
 import { AccessMode } from '../../core/state.js';
-import { teamHasRepo, teamMode, teamsOfOrg } from './records.js';
+import { isAdminTeam, teamAccessTableMode, teamHasRepo, teamMode, teamsOfOrg, unitsOf } from './records.js';
+
+const LEVEL_OF: Record<string, number> = { none: AccessMode.None, read: AccessMode.Read, write: AccessMode.Write, admin: AccessMode.Admin, owner: AccessMode.Owner };
 
 export const teamAccess: DomainAccess = {
   isOrgOwner: (state, org, userId) => teamsOfOrg(state, org.id).some((t) => t.permission === 'owner' && hasMember(t.memberIds, userId)),
@@ -17,5 +19,13 @@ export const teamAccess: DomainAccess = {
     }
     return mode;
   },
+  // A row at the team's stored mode, or its pull-request unit (readersFromTeamUnits): see core/permissions.ts ReaderRules.
+  makesReader: (state, repo, org, userId, rules) =>
+    teamsOfOrg(state, org.id).some(
+      (t) =>
+        teamHasRepo(t, repo) &&
+        hasMember(t.memberIds, userId) &&
+        (teamAccessTableMode(t) >= AccessMode.Read || (rules.teamUnits && (isAdminTeam(t) || t.permission === 'owner' || (LEVEL_OF[unitsOf(t)['repo.pulls'] ?? 'none'] ?? 0) >= AccessMode.Read))),
+    ),
   repoUsers: (state, repo, org) => teamsOfOrg(state, org.id).flatMap((t) => (teamHasRepo(t, repo) ? t.memberIds : [])),
 };

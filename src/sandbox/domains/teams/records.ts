@@ -100,11 +100,17 @@ export function teamHasRepo(team: TeamRecord, repo: RepoRecord): boolean {
   return team.includesAllRepositories || team.permission === 'owner' || hasMember(team.repoIds, repo.id);
 }
 
-/** Teams of the owning organisation with at least read access to the repository (id order). */
-export function teamsWithAccess(state: SandboxState, repo: RepoRecord): TeamRecord[] {
+/**
+ * Teams of the owning organisation with at least read access to the repository (id order): what a protection's
+ * team lists keep and answer. Gitea ≤ 1.23 and Forgejo judge the stored mode (GetTeamsWithAccessToRepo(read):
+ * v1.23.8 models/git/protected_branch.go l.521), Gitea 1.24+ the code and pull-request units
+ * (GetTeamsWithAccessToAnyRepoUnit(read, code, pulls): v1.24.7 l.521).
+ */
+export function teamsWithAccess(state: SandboxState, repo: RepoRecord, byUnits: boolean): TeamRecord[] {
   const owner = state.repoOwner(repo);
   if (owner.kind !== 'org') return [];
+  const units = (t: TeamRecord) => Math.max(LEVEL[unitsOf(t)['repo.code'] ?? 'none'], LEVEL[unitsOf(t)['repo.pulls'] ?? 'none']);
   return teamsOfOrg(state, owner.id)
-    .filter((t) => teamHasRepo(t, repo) && teamMode(t) >= AccessMode.Read)
+    .filter((t) => teamHasRepo(t, repo) && (isAdminTeam(t) || (byUnits ? units(t) : teamAccessTableMode(t)) >= AccessMode.Read))
     .sort((a, b) => a.id - b.id);
 }
