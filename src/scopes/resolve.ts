@@ -61,6 +61,179 @@ function failureMessage(what: string, e: unknown): string {
   return `cannot read ${what}: ${(e as Error).message}`;
 }
 
+type Get = <T>(path: string, opts?: RequestOptions) => Promise<T>;
+type Answer<T> = T | typeof MISSING | undefined;
+
+/**
+ * The reads that resolve a config's scopes, and what they found: one per run of resolveScopes. Every failure becomes a
+ * problem naming the config entry; the server's spelling of each name is kept (names), as Gitea compares names
+ * case-insensitively.
+ */
+class ScopeReads {
+  readonly problems: ScopeProblem[] = [];
+  readonly names: CanonicalNames = { repos: new Map(), orgs: new Map() };
+  /** Repositories by their server name (`full_name`, the server's spelling). */
+  readonly facts = new Map<string, RepoFacts>();
+  /** The same, by the name folded as the server compares names. */
+  readonly folded = new Map<string, string>();
+  readonly pending = new Map<string, string>();
+  /** Owners whose repositories could not be listed: their globs already have a problem, not a warning. */
+  readonly unlisted = new Set<string>();
+  /** Owners whose whole repository list was read (folded) → their repositories' names (folded). */
+  readonly listed = new Map<string, Set<string>>();
+  /**
+   * What an owner's repository list said about it: `orgs/NAME/repos` answered (an organisation, with the server's
+   * spelling of its name when a repository shows it), 404 (none of that name), or undefined when it could not be
+   * read. The organisation checks take that answer instead of a GET of their own.
+   */
+  private readonly listedAsOrg = new Map<string, Promise<string | false | undefined>>();
+  private readonly orgAnswers = new Map<string, Promise<string | false | undefined>>();
+  private stopped = false;
+
+  constructor(
+    private readonly config: Config,
+    private readonly client: GiteaClient,
+    private readonly get: Get,
+    private readonly creationId: ScopeCreationId,
+  ) {}
+
+  /** Runs one read for a config entry: its value, MISSING on 404, or undefined once a problem is recorded. */
+  async attempt<T>(section: ScopeSection, key: string, what: string, read: () => Promise<T>): Promise<Answer<T>> {
+    try {
+      return await read();
+    } catch (e) {
+      if (isApiError(e, 404)) return MISSING;
+      // The run stopped talking to the server: said once, at the first entry it ended, not once per entry.
+      if (e instanceof ServerStopped && this.stopped) return undefined;
+      this.stopped ||= e instanceof ServerStopped;
+      if (!(e instanceof ApiError) && !(e instanceof ShapeError)) throw e;
+      this.problems.push({ path: [section, key], message: failureMessage(what, e) });
+      return undefined;
+    }
+  }
+
+  /** GET of one object; an answer that is not a JSON object (an empty body, a login page) is a failure. */
+  async getObject<T>(path: string, shape?: Shape): Promise<T> {
+    const data = await this.get<unknown>(path, shape ? { shape } : undefined);
+    if (!isObject(data)) throw new ShapeError(`GET /api/v1/${path} answered ${describeBody(data)} where an object is due: something other than Gitea answers at this URL (a proxy or a login page?); check --url`);
+    return data as T;
+  }
+
+  found(full: string, f: RepoFacts): void {
+    this.facts.set(full, f);
+    this.folded.set(foldName(full), full);
+  }
+
+  /** The repositories of one owner a glob names (`key`), as an organisation's, else as a user's. */
+  async listOwner(owner: string, key: string): Promise<void> {
+    this.unlisted.add(owner);
+    if (isGlobKey(owner)) {
+      this.problems.push({ path: ['repos', key], message: 'the owner part of a repository glob must be a plain name' });
+      return;
+    }
+    const what = `the repositories of ${owner}`;
+    let isOrg = true;
+    const listing = this.attempt('repos', key, what, () => this.client.list<ServerRepo>(apiPath('orgs', owner, 'repos'), { shape: REPO_SHAPE }));
+    this.listedAsOrg.set(foldName(owner), listing.then((r) => (r === undefined ? undefined : r === MISSING ? false : ownerOf(r.find(isObject)?.full_name) ?? '')));
+    let repos = await listing;
+    if (repos === MISSING) {
+      isOrg = false;
+      repos = await this.attempt('repos', key, what, () => this.client.list<ServerRepo>(apiPath('users', owner, 'repos'), { shape: REPO_SHAPE }));
+    }
+    if (repos === undefined) return;
+    if (repos === MISSING) {
+      this.problems.push({ path: ['repos', key], message: `owner "${owner}" does not exist on the server` });
+      return;
+    }
+    this.unlisted.delete(owner);
+    this.listed.set(foldName(owner), new Set(repos.flatMap((r) => (isObject(r) && typeof r.name === 'string' ? [foldName(r.name)] : []))));
+    for (const r of repos) if (isObject(r) && typeof r.full_name === 'string') this.found(r.full_name, { owner: ownerOf(r.full_name) ?? owner, name: r.name, ownerIsOrg: isOrg, archived: Boolean(r.archived), private: r.private === true });
+  }
+
+  /**
+   * The server's spelling of an organisation's name (memoised, compared as the server compares names), false when
+   * there is none of that name, or undefined once a problem is recorded for `key`.
+   */
+  orgName(section: ScopeSection, key: string, name: string): Promise<string | false | undefined> {
+    let p = this.orgAnswers.get(foldName(name));
+    if (!p) {
+      const ask = () =>
+        this.attempt(section, key, `organisation ${name}`, () => this.getObject<{ username?: unknown; name?: unknown }>(apiPath('orgs', name))).then((r) =>
+          r === undefined ? undefined : r === MISSING ? false : String(typeof r.username === 'string' ? r.username : (r.name ?? name)),
+        );
+      const listed = this.listedAsOrg.get(foldName(name));
+      // Its repository list already answered as an organisation's, or 404: no GET of its own (but for
+      // the spelling of an organisation without repositories, when it is declared in orgs:).
+      p = listed ? listed.then((answer) => (answer === undefined || (answer === '' && section === 'orgs') ? ask() : answer === '' ? name : answer)) : ask();
+      this.orgAnswers.set(foldName(name), p);
+    }
+    return p;
+  }
+
+  /** An organisation the config declares, as a scope (waiting for its create when the config makes it), or none. */
+  async orgScope(key: string, cfg: unknown): Promise<ResolvedScope | undefined> {
+    const exists = await this.orgName('orgs', key, key);
+    if (exists === undefined) return undefined;
+    const scope: Scope = { type: 'org', name: exists || key };
+    if (scope.name !== key) this.names.orgs.set(key, scope.name);
+    if (!exists) {
+      // An org the config can create (owner:) may be missing: its other kinds wait for the create.
+      if (!(cfg as { owner?: string }).owner) {
+        this.problems.push({ path: ['orgs', key], message: `organisation "${key}" does not exist on the server`, hint: 'add owner: USER to create it' });
+        return undefined;
+      }
+      const id = this.creationId('org', key);
+      if (id) scope.pendingCreate = id;
+    }
+    return { scope, config: cfg, configKeys: [key] };
+  }
+
+  /** The owner of a repository to create as it will be spelled: the server's, or the config's that creates it. */
+  private async newOwner(key: string, owner: string): Promise<{ name: string; isOrg: boolean } | undefined> {
+    const declared = Object.keys(this.config.orgs ?? {}).find((o) => foldName(o) === foldName(owner));
+    if (declared !== undefined) return { name: this.names.orgs.get(declared) ?? declared, isOrg: true };
+    const org = await this.orgName('repos', key, owner);
+    if (org === undefined) return undefined;
+    if (org) return { name: org, isOrg: true };
+    return { name: Object.keys(this.config.users ?? {}).find((u) => foldName(u) === foldName(owner)) ?? owner, isOrg: false };
+  }
+
+  /** A repository the config names exactly: found in a listing, read alone, or to be created (create:, mirror:). */
+  async exactRepo(key: string): Promise<void> {
+    const listed = this.folded.get(foldName(key));
+    if (listed !== undefined) {
+      if (listed !== key) this.names.repos.set(key, listed);
+      return;
+    }
+    const [owner, name] = [key.slice(0, key.indexOf('/')), key.slice(key.indexOf('/') + 1)];
+    const r = await this.attempt('repos', key, `repository ${key}`, () => this.getObject<ServerRepo>(apiPath('repos', owner, name), REPO_SHAPE));
+    if (r === undefined) return;
+    if (r !== MISSING) {
+      const full = typeof r.full_name === 'string' && foldName(r.full_name) === foldName(key) ? r.full_name : key;
+      const isOrg = await this.orgName('repos', key, ownerOf(full) ?? owner);
+      if (isOrg === undefined) return;
+      this.found(full, { owner: ownerOf(full) ?? owner, name: full.slice(full.indexOf('/') + 1), ownerIsOrg: isOrg !== false, archived: Boolean(r.archived), private: r.private === true });
+      if (full !== key) this.names.repos.set(key, full);
+      return;
+    }
+    const cfg = this.config.repos?.[key] as { create?: unknown; mirror?: unknown } | undefined;
+    // A missing repository the config creates, empty (create:) or as a pull mirror (mirror:): its kinds wait for it.
+    if (!cfg?.create && !cfg?.mirror) {
+      this.problems.push({ path: ['repos', key], message: `repository ${key} does not exist on the server (or the token cannot see it); add create: {} to create it` });
+      return;
+    }
+    const o = await this.newOwner(key, owner);
+    if (o === undefined) return;
+    const full = `${o.name}/${name}`;
+    // Gitea creates a repository public unless told (or unless the server forces private: then it is more private than known, never less).
+    const made = (cfg.create ?? cfg.mirror) as { private?: unknown } | undefined;
+    this.found(full, { owner: o.name, name, ownerIsOrg: o.isOrg, archived: false, private: made?.private === true });
+    if (full !== key) this.names.repos.set(key, full);
+    const id = this.creationId('repo', full);
+    if (id) this.pending.set(full, id);
+  }
+}
+
 /**
  * Turns the orgs and repos of a config into concrete scopes: globs are expanded against the server's
  * repository lists (one paged list per owner), and every repo gets the deep merge of the glob entries
@@ -74,183 +247,32 @@ export async function resolveScopes(
   creationId: ScopeCreationId,
   selectsScope: (scope: Scope) => boolean = () => true,
   /** The GET to use for single objects: the planner passes its memoised one, so kinds can reuse the answers. */
-  get: <T>(path: string, opts?: RequestOptions) => Promise<T> = (path, opts) => client.get(path, opts),
+  get: Get = (path, opts) => client.get(path, opts),
 ): Promise<Resolution> {
-  const problems: ScopeProblem[] = [];
-  const warnings: string[] = [];
-  const scopes: ResolvedScope[] = [];
-  let stopped = false;
-
-  /** Runs one read for a config entry: its value, MISSING on 404, or undefined once a problem is recorded. */
-  const attempt = async <T>(section: ScopeSection, key: string, what: string, read: () => Promise<T>): Promise<T | typeof MISSING | undefined> => {
-    try {
-      return await read();
-    } catch (e) {
-      if (isApiError(e, 404)) return MISSING;
-      // The run stopped talking to the server: said once, at the first entry it ended, not once per entry.
-      if (e instanceof ServerStopped && stopped) return undefined;
-      stopped ||= e instanceof ServerStopped;
-      if (!(e instanceof ApiError) && !(e instanceof ShapeError)) throw e;
-      problems.push({ path: [section, key], message: failureMessage(what, e) });
-      return undefined;
-    }
-  };
-  /** GET of one object; an answer that is not a JSON object (an empty body, a login page) is a failure. */
-  const getObject = async <T>(path: string, shape?: Shape): Promise<T> => {
-    const data = await get<unknown>(path, shape ? { shape } : undefined);
-    if (!isObject(data)) throw new ShapeError(`GET /api/v1/${path} answered ${describeBody(data)} where an object is due: something other than Gitea answers at this URL (a proxy or a login page?); check --url`);
-    return data as T;
-  };
-  const names: CanonicalNames = { repos: new Map(), orgs: new Map() };
+  const reads = new ScopeReads(config, client, get, creationId);
+  const { problems, names, facts } = reads;
   const repoEntries = Object.entries(config.repos ?? {});
   const globs = repoEntries.filter(([k]) => isGlobKey(k));
   // Two keys the server takes for one name: neither is resolved, the plan cannot say which one is meant.
   const twins = caseTwins('repos', repoEntries.map(([k]) => k).filter((k) => !isGlobKey(k)), problems);
   const orgTwins = caseTwins('orgs', Object.keys(config.orgs ?? {}), problems);
   const exact = repoEntries.filter(([k]) => !isGlobKey(k) && !twins.has(k));
-
-  /** Repositories by their server name (`full_name`, the server's spelling). */
-  const facts = new Map<string, RepoFacts>();
-  /** The same, by the name folded as the server compares names. */
-  const folded = new Map<string, string>();
-  const found = (full: string, f: RepoFacts) => {
-    facts.set(full, f);
-    folded.set(foldName(full), full);
-  };
-  const pending = new Map<string, string>();
   const globOwners = [...new Map(globs.map(([k]) => k.slice(0, k.indexOf('/'))).map((o) => [foldName(o), o])).values()];
-  /** Owners whose repositories could not be listed: their globs already have a problem, not a warning. */
-  const unlisted = new Set<string>();
-  /** Owners whose whole repository list was read (folded) → their repositories' names (folded). */
-  const listed = new Map<string, Set<string>>();
-  /**
-   * What an owner's repository list said about it: `orgs/NAME/repos` answered (an organisation, with
-   * the server's spelling of its name when a repository shows it), 404 (none of that name), or
-   * undefined when it could not be read. The organisation checks below take that answer instead of a
-   * GET of their own.
-   */
-  const listedAsOrg = new Map<string, Promise<string | false | undefined>>();
-  const listings = globOwners.map(async (owner) => {
-    const key = globs.find(([k]) => foldName(k).startsWith(`${foldName(owner)}/`))![0];
-    unlisted.add(owner);
-    if (isGlobKey(owner)) {
-      problems.push({ path: ['repos', key], message: 'the owner part of a repository glob must be a plain name' });
-      return;
-    }
-    const what = `the repositories of ${owner}`;
-    let isOrg = true;
-    const listing = attempt('repos', key, what, () => client.list<ServerRepo>(apiPath('orgs', owner, 'repos'), { shape: REPO_SHAPE }));
-    listedAsOrg.set(foldName(owner), listing.then((r) => (r === undefined ? undefined : r === MISSING ? false : ownerOf(r.find(isObject)?.full_name) ?? '')));
-    let repos = await listing;
-    if (repos === MISSING) {
-      isOrg = false;
-      repos = await attempt('repos', key, what, () => client.list<ServerRepo>(apiPath('users', owner, 'repos'), { shape: REPO_SHAPE }));
-    }
-    if (repos === undefined) return;
-    if (repos === MISSING) {
-      problems.push({ path: ['repos', key], message: `owner "${owner}" does not exist on the server` });
-      return;
-    }
-    unlisted.delete(owner);
-    listed.set(foldName(owner), new Set(repos.flatMap((r) => (isObject(r) && typeof r.name === 'string' ? [foldName(r.name)] : []))));
-    for (const r of repos) if (isObject(r) && typeof r.full_name === 'string') found(r.full_name, { owner: ownerOf(r.full_name) ?? owner, name: r.name, ownerIsOrg: isOrg, archived: Boolean(r.archived), private: r.private === true });
-  });
 
-  const orgAnswers = new Map<string, Promise<string | false | undefined>>();
-  /**
-   * The server's spelling of an organisation's name (memoised, compared as the server compares names),
-   * false when there is none of that name, or undefined once a problem is recorded for `key`.
-   */
-  const orgName = (section: ScopeSection, key: string, name: string): Promise<string | false | undefined> => {
-    let p = orgAnswers.get(foldName(name));
-    if (!p) {
-      const ask = () =>
-        attempt(section, key, `organisation ${name}`, () => getObject<{ username?: unknown; name?: unknown }>(apiPath('orgs', name))).then((r) =>
-          r === undefined ? undefined : r === MISSING ? false : String(typeof r.username === 'string' ? r.username : (r.name ?? name)),
-        );
-      const listed = listedAsOrg.get(foldName(name));
-      // Its repository list already answered as an organisation's, or 404: no GET of its own (but for
-      // the spelling of an organisation without repositories, when it is declared in orgs:).
-      p = listed ? listed.then((answer) => (answer === undefined || (answer === '' && section === 'orgs') ? ask() : answer === '' ? name : answer)) : ask();
-      orgAnswers.set(foldName(name), p);
-    }
-    return p;
-  };
-  scopes.push({ scope: { ...SERVER_SCOPE }, config, configKeys: [] });
-
-  await Promise.all([
-    ...listings,
-    ...Object.entries(config.orgs ?? {}).map(async ([key, cfg]) => {
-      if (orgTwins.has(key) || !selectsScope({ type: 'org', name: key })) return;
-      const exists = await orgName('orgs', key, key);
-      if (exists === undefined) return;
-      const scope: Scope = { type: 'org', name: exists || key };
-      if (scope.name !== key) names.orgs.set(key, scope.name);
-      if (!exists) {
-        // An org the config can create (owner:) may be missing: its other kinds wait for the create.
-        if (!(cfg as { owner?: string }).owner) {
-          problems.push({ path: ['orgs', key], message: `organisation "${key}" does not exist on the server`, hint: 'add owner: USER to create it' });
-          return;
-        }
-        const id = creationId('org', key);
-        if (id) scope.pendingCreate = id;
-      }
-      scopes.push({ scope, config: cfg, configKeys: [key] });
-    }),
+  const scopes: ResolvedScope[] = [{ scope: { ...SERVER_SCOPE }, config, configKeys: [] }];
+  const orgScopes = await Promise.all([
+    ...globOwners.map((owner) => reads.listOwner(owner, globs.find(([k]) => foldName(k).startsWith(`${foldName(owner)}/`))![0]).then(() => undefined)),
+    ...Object.entries(config.orgs ?? {}).map(([key, cfg]) => (orgTwins.has(key) || !selectsScope({ type: 'org', name: key }) ? undefined : reads.orgScope(key, cfg))),
   ]);
+  // In the order of the config's entries, whatever order the server answered in.
+  for (const rs of orgScopes) if (rs) scopes.push(rs);
+  await Promise.all(exact.map(([key]) => reads.exactRepo(key)));
 
-  /** The owner of a repository to create as it will be spelled: the server's, or the config's that creates it. */
-  const newOwner = async (key: string, owner: string): Promise<{ name: string; isOrg: boolean } | undefined> => {
-    const declared = Object.keys(config.orgs ?? {}).find((o) => foldName(o) === foldName(owner));
-    if (declared !== undefined) return { name: names.orgs.get(declared) ?? declared, isOrg: true };
-    const org = await orgName('repos', key, owner);
-    if (org === undefined) return undefined;
-    if (org) return { name: org, isOrg: true };
-    return { name: Object.keys(config.users ?? {}).find((u) => foldName(u) === foldName(owner)) ?? owner, isOrg: false };
-  };
-
-  await Promise.all(
-    exact.map(async ([key]) => {
-      const listed = folded.get(foldName(key));
-      if (listed !== undefined) {
-        if (listed !== key) names.repos.set(key, listed);
-        return;
-      }
-      const [owner, name] = [key.slice(0, key.indexOf('/')), key.slice(key.indexOf('/') + 1)];
-      const r = await attempt('repos', key, `repository ${key}`, () => getObject<ServerRepo>(apiPath('repos', owner, name), REPO_SHAPE));
-      if (r === undefined) return;
-      if (r !== MISSING) {
-        const full = typeof r.full_name === 'string' && foldName(r.full_name) === foldName(key) ? r.full_name : key;
-        const isOrg = await orgName('repos', key, ownerOf(full) ?? owner);
-        if (isOrg === undefined) return;
-        found(full, { owner: ownerOf(full) ?? owner, name: full.slice(full.indexOf('/') + 1), ownerIsOrg: isOrg !== false, archived: Boolean(r.archived), private: r.private === true });
-        if (full !== key) names.repos.set(key, full);
-        return;
-      }
-      const cfg = config.repos?.[key] as { create?: unknown; mirror?: unknown } | undefined;
-      // A missing repository the config creates, empty (create:) or as a pull mirror (mirror:): its kinds wait for it.
-      if (!cfg?.create && !cfg?.mirror) {
-        problems.push({ path: ['repos', key], message: `repository ${key} does not exist on the server (or the token cannot see it); add create: {} to create it` });
-        return;
-      }
-      const o = await newOwner(key, owner);
-      if (o === undefined) return;
-      const full = `${o.name}/${name}`;
-      // Gitea creates a repository public unless told (or unless the server forces private: then it is more private than known, never less).
-      const made = (cfg.create ?? cfg.mirror) as { private?: unknown } | undefined;
-      found(full, { owner: o.name, name, ownerIsOrg: o.isOrg, archived: false, private: made?.private === true });
-      if (full !== key) names.repos.set(key, full);
-      const id = creationId('repo', full);
-      if (id) pending.set(full, id);
-    }),
-  );
-
-  const merged = repoScopes(config, { globs, exact, facts, pending, unlisted, names }, selectsScope);
+  const merged = repoScopes(config, { globs, exact, facts, pending: reads.pending, unlisted: reads.unlisted, names }, selectsScope);
   scopes.push(...merged.scopes);
-  warnings.push(...merged.warnings);
   // The server scope's kinds (the repositories and organisations to create) read the keys as the server spells them.
   scopes[0]!.config = canonicalConfig(config, names);
-  return { scopes, problems: problems.map((p) => withNearName(p, config, facts)), warnings, names, listed };
+  return { scopes, problems: problems.map((p) => withNearName(p, config, facts)), warnings: merged.warnings, names, listed: reads.listed };
 }
 
 /** What the reads found of the repositories a config names: the keys, each repository's facts, creates pending. */
