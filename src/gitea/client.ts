@@ -152,6 +152,12 @@ export class GiteaClient {
   private readonly proofs = new Map<string, Promise<void>>();
   /** HTTP attempts sent. */
   requestCount = 0;
+  /**
+   * The server's clock as its last answer's `Date` header gave it (RFC 9110 §6.6.1: every origin
+   * server with a clock sends it; Gitea's and Forgejo's net/http does), with the local time it came:
+   * apply's lock judges a holder's age on it, never on this machine's clock (issue 28).
+   */
+  serverDate: { server: number; local: number } | undefined;
   /** Attempts that were a retry of a failed one. */
   retryCount = 0;
 
@@ -350,6 +356,8 @@ export class GiteaClient {
         onHeard: () => this.circuit.heard(),
       });
       this.circuit.answered(res.status);
+      const date = Date.parse(res.headers.get('date') ?? '');
+      if (Number.isFinite(date)) this.serverDate = { server: date, local: Date.now() };
       if (res.status === 401) this.checkCredentials(path);
       const answer: Attempt = { type: 'answer', status: res.status, headers: res.headers, text: res.text };
       if (isPaced(answer)) {
@@ -375,6 +383,11 @@ export class GiteaClient {
 
   private readDeadlineReason(): string {
     return `the reads of this run took over ${Math.round(this.circuit.opts.readDeadlineMs / 1000)} s in all (--read-deadline): the server answers too slowly to plan`;
+  }
+
+  /** The server's time now (its last `Date` header, moved on by the time since), or undefined before any answer carried one. */
+  serverNow(): number | undefined {
+    return this.serverDate && this.serverDate.server + (Date.now() - this.serverDate.local);
   }
 
   async get<T = unknown>(path: string, opts: RequestOptions = {}): Promise<T> {

@@ -15,21 +15,32 @@
  * one else sees it), owns nothing, and is harmless to delete (DELETE /orgs/{org}, 204). Labels and
  * hooks have no unique name; a user's token name is unique only per user and needs basic auth.
  *
- * Who holds it, and since when, is in its description (host, process, user, start time, the CI run),
- * renewed every minute: a lock not renewed for `staleMs` belongs to a run that died, and is taken
- * over with a warning; a holder on this host whose process is gone is too. `forgeform unlock ID`
+ * Who holds it, and since when, is in its description (host, process, user, start time, the CI run,
+ * the boot and PID namespace of its machine), renewed every minute: a lock not renewed for `staleMs`
+ * belongs to a run that died, and is taken over with a warning; a holder whose process is provably
+ * gone (same boot id and PID namespace as this process, no such pid) is too. `forgeform unlock ID`
  * removes any other.
+ *
+ * Trust (issue 28): the name is one any user may take (Gitea lets every user create organisations by
+ * default, `[service] DEFAULT_ALLOW_CREATE_ORGANIZATION = true`), so a found lock is trusted only when
+ * its organisation is owned by the token's user alone and holds no repository, and its description
+ * parses strictly (ids `[0-9a-f-]`, plain host and user names, times not ahead of the server's clock).
+ * Anything else is a foreign object: reported with its owners and what resolves it, never taken over
+ * or removed. Every age is judged on the server's clock (the `Date` of its answers), never this
+ * machine's, and the times recorded are the server's too.
  *
  * Its requests rest on no list the plan read: the server's unique name judges the create, a read of the
  * lock itself the renewal and the removal. They say so to the client (`restsOnNoList`): `PATCH` and
  * `DELETE orgs/forgeform-lock` are writes under the API's root, and would otherwise first read the page
  * after every list that ended on X-Total-Count's word (issue 21: 4 such reads in the large benchmark).
  */
+import { readFileSync, readlinkSync } from 'node:fs';
 import { hostname, userInfo } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import { isApiError, type GiteaClient } from '../gitea/client.js';
 import { apiPath } from '../gitea/path.js';
 import { LOCK_ORG } from '../model/index.js';
+import { inert } from '../inert.js';
 
 export { LOCK_ORG };
 
@@ -42,7 +53,10 @@ export interface Holder {
   pid: number;
   since: string;
   renewed: string;
-  /** The CI run ($GITHUB_SERVER_URL/$GITHUB_REPOSITORY/actions/runs/$GITHUB_RUN_ID), when there is one. */
+  /** The machine's boot (/proc/sys/kernel/random/boot_id) and PID namespace (/proc/self/ns/pid's inode), where known. */
+  boot?: string;
+  pidns?: string;
+  /** The CI run's number ($GITHUB_RUN_ID), when there is one; its address is kept on the lock's website, never printed. */
   run?: string;
 }
 
@@ -55,20 +69,22 @@ export interface LockOptions {
   renewMs?: number;
   /** How often a held lock is looked at again while waiting. */
   pollMs?: number;
+  /** The lock's organisation (policy.apply_lock; default forgeform-lock). */
+  name?: string;
   warn: (message: string) => void;
   /** Told once when apply starts to wait (so that a silent wait is never mistaken for a hang). */
   waiting?: (holder: Holder) => void;
-  now?: () => number;
   sleep?: (ms: number) => Promise<void>;
 }
 
 export const DEFAULT_STALE_MS = 10 * 60_000;
-const DEFAULT_RENEW_MS = 60_000;
+export const DEFAULT_RENEW_MS = 60_000;
 const DEFAULT_POLL_MS = 2_000;
+/** A recorded time may be this far ahead of the server's clock (the `Date` header counts whole seconds). */
+const AHEAD_TOLERANCE_MS = 5_000;
 const FULL_NAME = 'forgeform apply lock';
-const LOCK_PATH = apiPath('orgs', LOCK_ORG);
 
-/** The lock could not be taken: another apply holds the server (or the token cannot make the lock). */
+/** The lock could not be taken: another apply holds the server, or the name is another's object. */
 export class LockError extends Error {
   constructor(message: string) {
     super(message);
@@ -76,8 +92,13 @@ export class LockError extends Error {
   }
 }
 
+/** The lock's name: a Gitea user name (models/user/user.go IsValidUsername: alphanumerics, `-`, `_`, `.`). */
+export function checkLockName(name: string): string | undefined {
+  return /^[A-Za-z0-9][A-Za-z0-9_.-]{0,38}$/.test(name) ? undefined : `policy.apply_lock "${inert(name)}" is not a name an organisation can have (letters, digits, "-", "_", "." and at most 39 characters)`;
+}
+
 export function describeHolder(h: Holder, now = Date.now()): string {
-  return `held by ${h.user} on host "${h.host}" (pid ${h.pid}) since ${h.since} (${ago(now - Date.parse(h.since))} ago, last renewed ${ago(now - Date.parse(h.renewed))} ago)${h.run ? `, run ${h.run}` : ''}; lock id ${h.id}`;
+  return `held by ${h.user} on host "${h.host}" (pid ${h.pid}) since ${h.since} (${ago(now - Date.parse(h.since))} ago, last renewed ${ago(now - Date.parse(h.renewed))} ago)${h.run ? `, CI run ${h.run}` : ''}; lock id ${h.id}`;
 }
 
 function ago(ms: number): string {
@@ -87,56 +108,161 @@ function ago(ms: number): string {
   return `${Math.round(ms / 3_600_000)} h`;
 }
 
+const PREFIX = 'Held by forgeform apply:';
+/** Each field of the record and what its value may be: anything else makes the record not a lock's. */
+const FIELDS: Readonly<Record<string, RegExp>> = {
+  user: /^[A-Za-z0-9_.@+-]{1,40}$|^\?$/,
+  host: /^[A-Za-z0-9_.-]{1,40}$|^\?$/,
+  pid: /^\d{1,10}$/,
+  since: /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/,
+  renewed: /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/,
+  id: /^[0-9a-f-]{1,64}$/,
+  boot: /^[0-9a-f-]{1,64}$/,
+  pidns: /^\d{1,20}$/,
+  run: /^\d{1,20}$/,
+};
+const REQUIRED = ['user', 'host', 'pid', 'since', 'renewed', 'id'];
+
 /** The description recorded on the server (at most 255 characters, as CreateOrgOption allows). */
 export function encodeHolder(h: Holder): string {
-  const text = `Held by forgeform apply: user=${h.user} host=${h.host} pid=${h.pid} since=${h.since} renewed=${h.renewed} id=${h.id}`;
-  return text.slice(0, 255);
+  const parts = [`user=${h.user}`, `host=${h.host}`, `pid=${h.pid}`, `since=${h.since}`, `renewed=${h.renewed}`, `id=${h.id}`];
+  if (h.boot) parts.push(`boot=${h.boot}`);
+  if (h.pidns) parts.push(`pidns=${h.pidns}`);
+  if (h.run) parts.push(`run=${h.run}`);
+  return `${PREFIX} ${parts.join(' ')}`.slice(0, 255);
 }
 
-export function decodeHolder(description: unknown, website: unknown): Holder | undefined {
-  if (typeof description !== 'string') return undefined;
-  const field = (name: string) => new RegExp(`(?:^|\\s)${name}=(\\S+)`).exec(description)?.[1];
-  const [id, user, host, pid, since, renewed] = ['id', 'user', 'host', 'pid', 'since', 'renewed'].map(field);
-  if (!id || !since || !renewed || Number.isNaN(Date.parse(since)) || Number.isNaN(Date.parse(renewed))) return undefined;
-  return { id, user: user ?? '?', host: host ?? '?', pid: Number(pid ?? 0), since, renewed, ...(typeof website === 'string' && website ? { run: website } : {}) };
-}
-
-/** This run, as a holder. Names are made safe for the one-line record (no spaces). */
-export function thisRun(now = new Date()): Holder {
-  const safe = (s: string) => s.replace(/\s+/g, '_').slice(0, 60) || '?';
-  let user = process.env.GITHUB_ACTOR ?? '';
-  if (!user) {
-    try {
-      user = userInfo().username;
-    } catch {
-      user = '?';
-    }
+/** The holder a description records, or why it is not a lock's record (parsed strictly: nothing of it is printed unchecked). */
+export function decodeHolder(description: unknown): Holder | { problem: string } {
+  if (typeof description !== 'string' || !description.startsWith(`${PREFIX} `)) return { problem: 'its description is not a lock record' };
+  const values = new Map<string, string>();
+  for (const part of description.slice(PREFIX.length + 1).split(' ')) {
+    const eq = part.indexOf('=');
+    const key = part.slice(0, eq);
+    const value = part.slice(eq + 1);
+    if (eq < 1 || !FIELDS[key] || values.has(key)) return { problem: 'its description is not a lock record' };
+    if (!FIELDS[key].test(value)) return { problem: `its description's ${key} is not one forgeform writes` };
+    values.set(key, value);
   }
+  const missing = REQUIRED.filter((k) => !values.has(k));
+  if (missing.length) return { problem: `its description lacks ${missing.join(', ')}` };
+  const get = (k: string) => values.get(k) ?? '';
+  if (REQUIRED.some((k) => (k === 'since' || k === 'renewed') && Number.isNaN(Date.parse(get(k))))) return { problem: "its description's times are not dates" };
+  const optional = Object.fromEntries(['boot', 'pidns', 'run'].flatMap((k) => (values.has(k) ? [[k, get(k)]] : [])));
+  return { id: get('id'), user: get('user'), host: get('host'), pid: Number(get('pid')), since: get('since'), renewed: get('renewed'), ...optional };
+}
+
+function readOr(read: () => string): string | undefined {
+  try {
+    return read();
+  } catch {
+    return undefined;
+  }
+}
+
+/** This machine's boot id and this process's PID namespace (Linux; elsewhere unknown, and then no holder is judged dead by its pid). */
+function machine(): { boot?: string; pidns?: string } {
+  const boot = readOr(() => readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim());
+  const pidns = /^pid:\[(\d+)\]$/.exec(readOr(() => readlinkSync('/proc/self/ns/pid')) ?? '')?.[1];
+  return { ...(boot && FIELDS.boot?.test(boot) ? { boot } : {}), ...(pidns ? { pidns } : {}) };
+}
+
+const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d+Z$/, 'Z');
+
+/** This run, as a holder, at `now` (the server's time). Names are made safe for the one-line record. */
+export function thisRun(now: number): Holder {
+  const safe = (s: string, allowed: RegExp) => s.replace(allowed, '_').slice(0, 40) || '?';
+  let user = process.env.GITHUB_ACTOR ?? '';
+  if (!user) user = readOr(() => userInfo().username) ?? '?';
+  const runId = process.env.GITHUB_RUN_ID;
+  const at = iso(now);
+  return {
+    id: randomBytes(6).toString('hex'),
+    user: safe(user, /[^A-Za-z0-9_.@+-]/g),
+    host: safe(hostname(), /[^A-Za-z0-9_.-]/g),
+    pid: process.pid,
+    since: at,
+    renewed: at,
+    ...machine(),
+    ...(runId && /^\d{1,20}$/.test(runId) ? { run: runId } : {}),
+  };
+}
+
+/** The CI run's address, kept on the organisation's website for an administrator to follow (forgeform never prints what it reads there). */
+function runUrl(): string {
   const { GITHUB_SERVER_URL: server, GITHUB_REPOSITORY: repo, GITHUB_RUN_ID: runId } = process.env;
-  const run = server && runId ? `${server.replace(/\/+$/, '')}/${repo ? `${repo}/` : ''}actions/runs/${runId}` : undefined;
-  const at = now.toISOString().replace(/\.\d+Z$/, 'Z');
-  return { id: randomBytes(6).toString('hex'), user: safe(user), host: safe(hostname()), pid: process.pid, since: at, renewed: at, ...(run && /^https?:\/\/\S+$/.test(run) && run.length <= 255 ? { run } : {}) };
+  const url = server && runId ? `${server.replace(/\/+$/, '')}/${repo ? `${repo}/` : ''}actions/runs/${runId}` : '';
+  return /^https?:\/\/\S+$/.test(url) && url.length <= 255 ? url : '';
 }
 
 /** The organisation's body: full name, description, website and location all sent (releases before 1.26 clear what an edit omits). */
 function lockBody(h: Holder): Record<string, unknown> {
-  return { full_name: FULL_NAME, description: encodeHolder(h), website: h.run ?? '', location: '' };
+  return { full_name: FULL_NAME, description: encodeHolder(h), website: runUrl(), location: '' };
 }
 
-/** The lock as the server has it: its holder, 'foreign' for an organisation of that name forgeform did not make, undefined when there is none. */
-export async function readLock(client: GiteaClient): Promise<Holder | 'foreign' | undefined> {
+/** The lock as the server has it. */
+export type Found =
+  | { state: 'none' }
+  | { state: 'held'; holder: Holder; orgId: number }
+  /** Not forgeform's lock: what it is, and what resolves it. */
+  | { state: 'foreign'; what: string; fix: string; removable?: Holder };
+
+/** What the server's clock says now: from the lock's own answers' `Date` (the client keeps the last), else this machine's. */
+function serverNow(client: GiteaClient): number {
+  return client.serverNow() ?? Date.now();
+}
+
+/** A plain read of the lock (its renewal and release: this run's own lock, judged by its id). */
+export async function readLock(client: GiteaClient, name = LOCK_ORG): Promise<Found> {
+  let org: { id?: number; description?: string };
   try {
-    const org = await client.get<Record<string, unknown>>(LOCK_PATH, { object: 'the apply lock', shape: { description: 'string?', website: 'string?' } });
-    return decodeHolder(org.description, org.website) ?? 'foreign';
+    org = await client.get<{ id?: number; description?: string }>(apiPath('orgs', name), { object: 'the apply lock', shape: { description: 'string?' } });
   } catch (e) {
-    if (isApiError(e, 404)) return undefined;
+    if (isApiError(e, 404)) return { state: 'none' };
     throw e;
   }
+  const holder = decodeHolder(org.description);
+  if ('problem' in holder) return { state: 'foreign', what: `an organisation named "${name}" exists that is not forgeform's apply lock (${holder.problem})`, fix: '' };
+  return { state: 'held', holder, orgId: typeof org.id === 'number' ? org.id : 0 };
 }
 
-/** Whether a holder is a process of this host that is gone. */
+/** What resolves a name another object holds: another name for the lock (the objects of other users are theirs to remove). */
+function otherName(name: string): string {
+  return `a site administrator renames or removes "${name}" (Site administration; it is not forgeform's to remove)`;
+}
+
+/**
+ * Whether a lock found on the server is forgeform's: its organisation owned by the token's user
+ * alone and holding no repository (GET /user, the members, one repository at most), its record
+ * strict and not ahead of the server's clock. Three reads, only when the lock was found held by
+ * another run (the floor, an apply that takes a free lock, sends none of them).
+ */
+async function judge(client: GiteaClient, name: string, found: Found): Promise<Found> {
+  if (found.state === 'none') {
+    const user = await client.get<{ login?: string }>(apiPath('users', name), { object: 'the apply lock' }).catch((e: unknown) => {
+      if (isApiError(e, 404)) return undefined;
+      throw e;
+    });
+    return user ? { state: 'foreign', what: `a user named "${name}" exists: the apply lock is an organisation of that name, and cannot be made`, fix: otherName(name) } : found;
+  }
+  const me = (await client.get<{ login?: string }>('user', { object: "the token's user", shape: { login: 'string' } })).login ?? '';
+  const members = (await client.list<{ login?: string }>(apiPath('orgs', name, 'members'), { object: 'the apply lock' })).map((m) => m.login ?? '?');
+  const repos = await client.get<{ full_name?: string }[]>(apiPath('orgs', name, 'repos'), { object: 'the apply lock', query: { limit: 1 }, expect: 'list' });
+  const owners = members.length ? members.map((m) => `"${inert(m)}"`).join(', ') : 'no member the token can see';
+  if (repos.length) return { state: 'foreign', what: `an organisation named "${name}" (members: ${owners}) owns repository "${inert(repos[0]?.full_name ?? '?')}": it is not forgeform's apply lock, and cannot be taken over or removed`, fix: otherName(name) };
+  if (members.length !== 1 || members[0]?.toLowerCase() !== me.toLowerCase())
+    return { state: 'foreign', what: `an organisation named "${name}" is owned by ${owners}, not by the token's user "${inert(me)}" alone: it is not forgeform's apply lock`, fix: otherName(name) };
+  if (found.state === 'foreign') return { ...found, fix: `it is the token's user's own and empty: delete it (forgeform leaves it alone): curl -X DELETE -H "Authorization: token $FORGEFORM_TOKEN" ${client.baseUrl}/api/v1/orgs/${name}` };
+  const now = serverNow(client);
+  const ahead = [found.holder.since, found.holder.renewed].find((t) => Date.parse(t) > now + AHEAD_TOLERANCE_MS);
+  if (ahead) return { state: 'foreign', what: `the apply lock's record says ${ahead}, ahead of the server's clock (${iso(now)}): a lock forgeform wrote never is, and it would never go stale`, fix: `if no apply is running, remove it with: forgeform unlock ${found.holder.id}`, removable: found.holder };
+  return found;
+}
+
+/** Whether a holder is a process of this machine (same boot, same PID namespace) that is gone. */
 function deadHere(h: Holder): boolean {
-  if (h.host !== thisRun().host || !h.pid || h.pid === process.pid) return false;
+  const here = machine();
+  if (!here.boot || !here.pidns || h.boot !== here.boot || h.pidns !== here.pidns || !h.pid || h.pid === process.pid) return false;
   try {
     process.kill(h.pid, 0);
     return false;
@@ -147,84 +273,94 @@ function deadHere(h: Holder): boolean {
 
 export interface HeldLock {
   holder: Holder;
-  /** Gives the lock back (when it is still this run's). */
+  name: string;
+  /** Gives the lock back (when it is still this run's); a failure (after the client's retries) is thrown, naming `forgeform unlock ID`. */
   release(): Promise<void>;
+}
+
+/** --lock-stale below twice the renewal interval would take a live lock between two renewals (issue 28). */
+export function checkStale(staleMs: number, renewMs = DEFAULT_RENEW_MS): string | undefined {
+  return staleMs < 2 * renewMs ? `--lock-stale must be at least ${ago(2 * renewMs)} (twice the lock's renewal interval of ${ago(renewMs)}): a shorter one takes over the lock of an apply that is still running` : undefined;
 }
 
 /**
  * Takes the lock, waiting up to `timeoutMs` for another run's to go. Fails with a LockError naming
- * the holder, or with the server's error when the lock cannot be made or read.
+ * the holder or the foreign object, or with the server's error when the lock cannot be made or read.
  */
 export async function acquireLock(client: GiteaClient, o: LockOptions): Promise<HeldLock> {
-  const now = o.now ?? Date.now;
+  const name = o.name ?? LOCK_ORG;
+  const tooShort = checkStale(o.staleMs, o.renewMs);
+  if (tooShort) throw new LockError(tooShort);
   const sleep = o.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
-  const me = thisRun(new Date(now()));
-  const deadline = now() + o.timeoutMs;
+  const me = thisRun(serverNow(client));
+  const deadline = Date.now() + o.timeoutMs;
+  const trusted = new Set<number>();
   let told = false;
   let unseen = 0;
   for (;;) {
-    if (await tryCreate(client, me)) return held(client, me, o);
-    const found = await readLock(client);
-    if (found === undefined) {
+    if (await tryCreate(client, me, name)) return held(client, me, name, o);
+    let found = await readLock(client, name);
+    if (found.state === 'held' && found.holder.id === me.id) return held(client, me, name, o); // our own create, whose answer was lost
+    if (found.state === 'foreign' || found.state === 'none' || !trusted.has(found.orgId)) found = await judge(client, name, found);
+    if (found.state === 'foreign') throw new LockError(`${found.what}. Nothing was changed. To resolve it, ${found.fix}; or run apply with --no-lock`);
+    if (found.state === 'none') {
       // Gone between our create and our read (or our create was refused for another reason): once more, then say so.
-      if (++unseen > 3) throw new LockError(`cannot take the apply lock: POST /api/v1/orgs refused organisation "${LOCK_ORG}", and the token cannot see it (is it another user's private organisation?)`);
+      if (++unseen > 3) throw new LockError(`cannot take the apply lock: POST /api/v1/orgs refused organisation "${name}", and the token cannot see it (is it another user's private organisation?)`);
       continue;
     }
-    if (found === 'foreign')
-      throw new LockError(`an organisation named "${LOCK_ORG}" exists that is not forgeform's apply lock (its description is not one): rename or delete it, or run apply with --no-lock`);
-    if (found.id === me.id) return held(client, me, o); // our own create, whose answer was lost
-    const staleFor = now() - Date.parse(found.renewed);
-    if (staleFor > o.staleMs || deadHere(found)) {
-      o.warn(`the apply lock ${describeHolder(found, now())} is stale (${deadHere(found) ? 'its process is gone' : `not renewed for over ${ago(o.staleMs)}`}): taking it over`);
-      await removeIfStill(client, found.id);
+    trusted.add(found.orgId);
+    const now = serverNow(client);
+    const stale = now - Date.parse(found.holder.renewed) > o.staleMs;
+    if (stale || deadHere(found.holder)) {
+      o.warn(`the apply lock ${describeHolder(found.holder, now)} is stale (${stale ? `not renewed for over ${ago(o.staleMs)} by the server's clock` : 'its process is gone'}): taking it over`);
+      await removeIfStill(client, name, found.holder.id);
       continue;
     }
-    if (now() >= deadline)
+    if (Date.now() >= deadline)
       throw new LockError(
-        `another apply holds the server: ${describeHolder(found, now())}. Nothing was changed. Run apply again when it has ended, wait for it with --lock-timeout (e.g. 10m), or, if no apply is running, remove the lock with: forgeform unlock ${found.id}`,
+        `another apply holds the server: ${describeHolder(found.holder, now)}. Nothing was changed. Run apply again when it has ended, wait for it with --lock-timeout (e.g. 10m), or, if no apply is running, remove the lock with: forgeform unlock ${found.holder.id}`,
       );
-    if (!told) o.waiting?.(found);
+    if (!told) o.waiting?.(found.holder);
     told = true;
-    await sleep(Math.min(o.pollMs ?? DEFAULT_POLL_MS, Math.max(0, deadline - now())) * (0.75 + Math.random() / 2));
+    await sleep(Math.min(o.pollMs ?? DEFAULT_POLL_MS, Math.max(0, deadline - Date.now())) * (0.75 + Math.random() / 2));
   }
 }
 
 /** POST /orgs: true when it made the lock. A refusal or a lost answer is judged by reading the lock. */
-async function tryCreate(client: GiteaClient, me: Holder): Promise<boolean> {
+async function tryCreate(client: GiteaClient, me: Holder, name: string): Promise<boolean> {
   try {
-    await client.request('POST', 'orgs', { body: { username: LOCK_ORG, visibility: 'private', ...lockBody(me) }, object: 'the apply lock', restsOnNoList: true });
+    await client.request('POST', 'orgs', { body: { username: name, visibility: 'private', ...lockBody(me) }, object: 'the apply lock', restsOnNoList: true });
     return true;
   } catch (e) {
-    if (isApiError(e, 403)) throw new LockError(`cannot take the apply lock: ${(e as Error).message} (creating organisation "${LOCK_ORG}" needs a token that may create organisations; a site administrator's can, or run apply with --no-lock)`);
+    if (isApiError(e, 403)) throw new LockError(`cannot take the apply lock: ${(e as Error).message} (creating organisation "${name}" needs a token that may create organisations; a site administrator's can, or run apply with --no-lock)`);
     if (isApiError(e) && (e.status === undefined || e.status === 422 || e.status === 409 || e.status >= 500)) return false;
     throw e;
   }
 }
 
 /** Deletes the lock if its holder is still `id` (so that a lock taken meanwhile by another run is never deleted). */
-async function removeIfStill(client: GiteaClient, id: string): Promise<boolean> {
-  const now = await readLock(client);
-  if (now === undefined || now === 'foreign' || now.id !== id) return false;
+async function removeIfStill(client: GiteaClient, name: string, id: string): Promise<boolean> {
+  const now = await readLock(client, name);
+  if (now.state !== 'held' || now.holder.id !== id) return false;
   try {
-    await client.request('DELETE', LOCK_PATH, { object: 'the apply lock', restsOnNoList: true });
+    await client.request('DELETE', apiPath('orgs', name), { object: 'the apply lock', restsOnNoList: true });
   } catch (e) {
     if (!isApiError(e, 404)) throw e;
   }
   return true;
 }
 
-function held(client: GiteaClient, me: Holder, o: LockOptions): HeldLock {
-  const now = o.now ?? Date.now;
+function held(client: GiteaClient, me: Holder, name: string, o: LockOptions): HeldLock {
   let lost = false;
   const renew = async () => {
     try {
-      const found = await readLock(client);
-      if (found === undefined || found === 'foreign' || found.id !== me.id) {
-        if (!lost) o.warn(`the apply lock is no longer this run's (${found === undefined ? 'it was removed' : found === 'foreign' ? 'replaced by another organisation' : describeHolder(found)}): another apply may now run at the same time`);
+      const found = await readLock(client, name);
+      if (found.state !== 'held' || found.holder.id !== me.id) {
+        if (!lost) o.warn(`the apply lock is no longer this run's (${found.state === 'none' ? 'it was removed' : found.state === 'foreign' ? 'replaced by another organisation' : describeHolder(found.holder, serverNow(client))}): another apply may now run at the same time`);
         lost = true;
         return;
       }
-      await client.request('PATCH', LOCK_PATH, { body: lockBody({ ...me, renewed: new Date(now()).toISOString().replace(/\.\d+Z$/, 'Z') }), object: 'the apply lock', restsOnNoList: true });
+      await client.request('PATCH', apiPath('orgs', name), { body: lockBody({ ...me, renewed: iso(serverNow(client)) }), object: 'the apply lock', restsOnNoList: true });
     } catch (e) {
       o.warn(`could not renew the apply lock: ${(e as Error).message}`);
     }
@@ -233,22 +369,25 @@ function held(client: GiteaClient, me: Holder, o: LockOptions): HeldLock {
   timer.unref();
   return {
     holder: me,
+    name,
     async release() {
       clearInterval(timer);
       try {
-        if (!(await removeIfStill(client, me.id)) && !lost) o.warn('the apply lock was already gone when this apply ended');
+        if (!(await removeIfStill(client, name, me.id)) && !lost) o.warn('the apply lock was already gone when this apply ended');
       } catch (e) {
-        o.warn(`could not remove the apply lock: ${(e as Error).message}. Remove it with: forgeform unlock ${me.id}`);
+        throw new LockError(`could not give the apply lock back: ${(e as Error).message}. Other applies are refused until it is removed (or for ${ago(o.staleMs)}): remove it with: forgeform unlock ${me.id}`);
       }
     },
   };
 }
 
-/** forgeform unlock: the lock's holder, and whether it was removed (only with its id, as Terraform's force-unlock asks). */
-export async function unlock(client: GiteaClient, id: string | undefined): Promise<{ holder: Holder | 'foreign' | undefined; removed: boolean }> {
-  const holder = await readLock(client);
-  if (holder === undefined || holder === 'foreign' || id === undefined || holder.id !== id) return { holder, removed: false };
-  return { holder, removed: await removeIfStill(client, id) };
+/** forgeform unlock: the lock's holder, and whether it was removed (only with its id, as Terraform's force-unlock asks, and only a lock forgeform can hold). */
+export async function unlock(client: GiteaClient, id: string | undefined, name = LOCK_ORG): Promise<{ found: Found; removed: boolean }> {
+  const found = await judge(client, name, await readLock(client, name));
+  // A lock whose record is ahead of the server's clock is forgeform's in all else: removed with its (checked) id.
+  const holder = found.state === 'held' ? found.holder : found.state === 'foreign' ? found.removable : undefined;
+  if (!holder || id === undefined || holder.id !== id) return { found, removed: false };
+  return { found, removed: await removeIfStill(client, name, id) };
 }
 
 /** A duration as Terraform writes it ("0", "30s", "5m", "1h", "1m30s"); a bare number is seconds. */

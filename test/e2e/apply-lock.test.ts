@@ -36,6 +36,8 @@ const threeAtOnce = (extra: string[] = []) => {
   const file = w.config(config);
   return Promise.all([0, 1, 2].map(() => spawnCli(['apply', '--yes', '-c', file, ...extra], { env: w.env, cwd: w.dir }).done));
 };
+/** A time as forgeform records it: whole seconds (the record is parsed strictly). */
+const nowSeconds = (offsetMs = 0) => new Date(Date.now() + offsetMs).toISOString().replace(/\.\d+Z$/, 'Z');
 const lockBody = (renewed: string, id = 'abc123') => ({
   username: 'forgeform-lock',
   visibility: 'private',
@@ -78,7 +80,7 @@ describe('the apply lock', () => {
 
   it('plan takes no lock and never shows the lock; a held lock does not stop it', async () => {
     w = await world(seed);
-    expect((await w.api('POST', 'orgs', lockBody(new Date().toISOString()))).status).toBe(201);
+    expect((await w.api('POST', 'orgs', lockBody(nowSeconds()))).status).toBe(201);
     const file = w.config(`version: 1\nrepos:\n  acme/widgets:\n    labels:\n      bug: { color: "ee0701" }\norgs:\n  acme: {}\n`);
     const before = lockCalls(w.sandbox).length; // the test's own create
     const plan = await w.cli(['plan', '-c', file]);
@@ -91,7 +93,7 @@ describe('the apply lock', () => {
 
   it('a held lock: apply exits 1 at once, writing nothing; unlock needs the lock id; then apply runs', async () => {
     w = await world(seed);
-    expect((await w.api('POST', 'orgs', lockBody(new Date().toISOString()))).status).toBe(201);
+    expect((await w.api('POST', 'orgs', lockBody(nowSeconds()))).status).toBe(201);
     const file = w.config(`version: 1\nrepos:\n  acme/widgets:\n    labels:\n      bug: { color: "ee0701" }\n`);
     const apply = await w.cli(['apply', '--yes', '-c', file]);
     expect(apply.code).toBe(1);
@@ -119,7 +121,7 @@ describe('the apply lock', () => {
     const file = w.config(`version: 1\nrepos:\n  acme/widgets:\n    labels:\n      bug: { color: "ee0701" }\n`);
     const apply = await w.cli(['apply', '--yes', '-c', file]);
     expect(apply.code).toBe(0);
-    expect(apply.stderr).toMatch(/warning: the apply lock held by ci on host "build-7" \(pid 4242\) since 2026-01-01T00:00:00Z .* is stale \(not renewed for over 10 min\): taking it over/);
+    expect(apply.stderr).toMatch(/warning: the apply lock held by ci on host "build-7" \(pid 4242\) since 2026-01-01T00:00:00Z .* is stale \(not renewed for over 10 min by the server's clock\): taking it over/);
     expect(await lockStatus()).toBe(404);
   });
 

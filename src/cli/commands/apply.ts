@@ -1,7 +1,8 @@
 import { createInterface } from 'node:readline/promises';
 import { describeDuplicates, findConcurrentDuplicates } from '../../apply/concurrent.js';
 import { execute } from '../../apply/executor.js';
-import { acquireLock, DEFAULT_STALE_MS, describeHolder, LockError, parseDuration, type HeldLock } from '../../lock/lock.js';
+import { acquireLock, DEFAULT_STALE_MS, describeHolder, LockError, parseDuration } from '../../lock/lock.js';
+import { guardLock, type LockState } from '../lock-guard.js';
 import type { GiteaClient } from '../../gitea/client.js';
 import { readSavedPlan } from '../saved-plan.js';
 import { verifySavedPlan } from '../../apply/verify.js';
@@ -31,8 +32,8 @@ export interface ApplyCommandOptions extends PlanCommandOptions {
  * Takes the server's apply lock (src/lock/lock.ts) unless --no-lock: before anything is read, so
  * that what is planned and written rests on a server no other apply changes meanwhile.
  */
-async function takeLock(client: GiteaClient, opts: ApplyCommandOptions, out: Output): Promise<HeldLock | undefined> {
-  if (opts.lock === false) return undefined;
+async function takeLock(client: GiteaClient, opts: ApplyCommandOptions, out: Output, locked: LockState): Promise<void> {
+  if (opts.lock === false) return;
   const duration = (v: string | undefined, fallback: number, name: string) => {
     try {
       return v === undefined ? fallback : parseDuration(v, name);
@@ -40,13 +41,16 @@ async function takeLock(client: GiteaClient, opts: ApplyCommandOptions, out: Out
       throw new UserError((e as Error).message);
     }
   };
+  const options = {
+    timeoutMs: duration(opts.lockTimeout, 0, '--lock-timeout'),
+    staleMs: duration(opts.lockStale, DEFAULT_STALE_MS, '--lock-stale'),
+    warn: (m: string) => out.stderr(out.err.yellow(`warning: ${inert(m)}`)),
+    waiting: (h: Parameters<typeof describeHolder>[0]) => out.stderr(`Waiting for the apply lock (--lock-timeout ${opts.lockTimeout}): ${describeHolder(h)}`),
+  };
   try {
-    return await acquireLock(client, {
-      timeoutMs: duration(opts.lockTimeout, 0, '--lock-timeout'),
-      staleMs: duration(opts.lockStale, DEFAULT_STALE_MS, '--lock-stale'),
-      warn: (m) => out.stderr(out.err.yellow(`warning: ${m}`)),
-      waiting: (h) => out.stderr(`Waiting for the apply lock (--lock-timeout ${opts.lockTimeout}): ${describeHolder(h)}`),
-    });
+    // Kept while it is being taken: a signal meanwhile waits for it, then gives it back (src/cli/lock-guard.ts).
+    locked.taking = acquireLock(client, options);
+    locked.lock = await locked.taking;
   } catch (e) {
     if (e instanceof LockError) throw new UserError(e.message);
     throw e;
@@ -100,20 +104,22 @@ async function confirm(out: Output): Promise<boolean> {
   return answer.trim() === 'yes';
 }
 
-/** What outlives the run's steps: the lock to give back, and the request count said last (every request counted, the lock's release included). */
-interface Held {
-  lock?: HeldLock | undefined;
-  tally?: () => string;
-}
-
 export async function applyCommand(planFile: string | undefined, opts: ApplyCommandOptions, out: Output): Promise<number> {
-  const locked: Held = {};
+  // From here to the lock's release, a signal in any phase gives the lock back before the process ends.
+  const locked: LockState = { changing: false };
+  const guard = guardLock(locked, out);
+  let code: number;
   try {
-    return await applyLocked(planFile, opts, out, locked);
-  } finally {
-    await locked.lock?.release();
+    code = await applyLocked(planFile, opts, out, locked);
+  } catch (e) {
+    await guard.release();
     if (locked.tally) out.stderr(locked.tally());
+    throw e;
   }
+  const failed = await guard.release();
+  // The request count said last: every request counted, the lock's release included.
+  if (locked.tally) out.stderr(locked.tally());
+  return failed ?? code;
 }
 
 /** What apply works from: the plan (made now, or read from a file and checked against the server) and what it runs against. */
@@ -126,7 +132,7 @@ interface Prepared {
   forbidden: string[];
 }
 
-async function applyLocked(planFile: string | undefined, opts: ApplyCommandOptions, out: Output, locked: Held): Promise<number> {
+async function applyLocked(planFile: string | undefined, opts: ApplyCommandOptions, out: Output, locked: LockState): Promise<number> {
   const prepared = planFile ? await prepareSavedPlan(planFile, opts, out, locked) : await prepareNewPlan(opts, out, locked);
   const { plan } = prepared;
   if (plan.changes.length === 0) return reportWithheld(plan, out) ? EXIT.error : EXIT.ok;
@@ -148,16 +154,16 @@ async function applyLocked(planFile: string | undefined, opts: ApplyCommandOptio
   return applyChanges(prepared, out, locked);
 }
 
-async function prepareNewPlan(opts: ApplyCommandOptions, out: Output, locked: Held): Promise<Prepared> {
+async function prepareNewPlan(opts: ApplyCommandOptions, out: Output, locked: LockState): Promise<Prepared> {
   const { plan, client, server, scopes } = await computePlan(opts, out, async (c) => {
-    locked.lock = await takeLock(c, opts, out);
+    await takeLock(c, opts, out, locked);
   });
   printPlan(plan, opts.format, out);
   return { plan, client, server, scopes, forbidden: [] };
 }
 
 /** A saved plan: applied only to the server given beside the credentials, on the release it was made for, and only if it still does what it shows. */
-async function prepareSavedPlan(planFile: string, opts: ApplyCommandOptions, out: Output, locked: Held): Promise<Prepared> {
+async function prepareSavedPlan(planFile: string, opts: ApplyCommandOptions, out: Output, locked: LockState): Promise<Prepared> {
   // The plan already fixes the configuration (and the policy it was made with): another one cannot apply.
   if (opts.config?.length) throw new UserError(`apply ${planFile} takes no -c/--config: the plan file already fixes the configuration. Plan again with -c to change it.`);
   if (opts.shard !== undefined) throw new UserError(`apply ${planFile} takes no --shard: the plan file already fixes what is applied. Plan again with --shard to change it.`);
@@ -173,7 +179,7 @@ async function prepareSavedPlan(planFile: string, opts: ApplyCommandOptions, out
   if (client.baseUrl !== saved.server.url.replace(/\/+$/, ''))
     throw new UserError(`the plan was made for ${saved.server.url}, not ${client.baseUrl}: refusing to apply it elsewhere`);
   const server = await checkServer(client, opts, out);
-  locked.lock = await takeLock(client, opts, out);
+  await takeLock(client, opts, out, locked);
   const otherRelease = releaseMismatch(saved.server, server);
   if (otherRelease) throw new UserError(`${otherRelease}: refusing to apply it, as what its requests do depends on the release. Plan again.`);
   const verified = await verifySavedPlan(saved, client, kinds, server);
@@ -211,8 +217,10 @@ function reportWithheld(plan: Plan, out: Output): boolean {
 }
 
 /** Runs the changes, prints each result and the summary, then looks for duplicates another run made meanwhile. */
-async function applyChanges({ plan, client, server, scopes }: Prepared, out: Output, locked: Held): Promise<number> {
+async function applyChanges({ plan, client, server, scopes }: Prepared, out: Output, locked: LockState): Promise<number> {
   const before = client.requestCount;
+  // While changes run, a signal stops new ones (src/cli/interrupt.ts); the lock is given back at the end as usual.
+  locked.changing = true;
   const stop = stopOnSignals(out);
   const resultLines = batchedLines((text) => out.stdout(text));
   let results;
@@ -230,6 +238,7 @@ async function applyChanges({ plan, client, server, scopes }: Prepared, out: Out
   } finally {
     resultLines.flush();
     stop.dispose();
+    locked.changing = false;
   }
   const writes = client.requestCount - before;
   out.stdout(renderApplySummary(results, out.out));

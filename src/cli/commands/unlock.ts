@@ -1,20 +1,28 @@
-import { describeHolder, LOCK_ORG, unlock } from '../../lock/lock.js';
+import { describeHolder, unlock } from '../../lock/lock.js';
 import { connect, type ServerOptions } from '../context.js';
 import { EXIT, UserError, type Output } from '../output.js';
+import { inert } from '../../render/inert.js';
 
 /**
  * forgeform unlock [ID]: removes the lock a run left behind (killed at once, its host gone), as
  * Terraform's force-unlock does: only with the lock's id, so that a lock taken by another run since
  * it was looked at is never removed.
  */
-export async function unlockCommand(id: string | undefined, opts: ServerOptions, out: Output): Promise<number> {
+export async function unlockCommand(id: string | undefined, opts: ServerOptions & { lockName?: string }, out: Output): Promise<number> {
   const { client } = await connect(opts, out);
-  const { holder, removed } = await unlock(client, id);
-  if (holder === undefined) {
+  const { found, removed } = await unlock(client, id, opts.lockName);
+  if (found.state === 'none') {
     out.stdout('The server is not locked: no apply holds it.\n');
     return EXIT.ok;
   }
-  if (holder === 'foreign') throw new UserError(`organisation "${LOCK_ORG}" exists but is not forgeform's apply lock: forgeform leaves it alone`);
+  if (found.state === 'foreign') {
+    if (removed && found.removable) {
+      out.stdout(`Removed the apply lock ${describeHolder(found.removable)}.\n`);
+      return EXIT.ok;
+    }
+    throw new UserError(`${found.what}: forgeform leaves it alone. To resolve it, ${found.fix}`);
+  }
+  const holder = found.holder;
   if (removed) {
     out.stdout(`Removed the apply lock ${describeHolder(holder)}.\n`);
     return EXIT.ok;
@@ -23,5 +31,5 @@ export async function unlockCommand(id: string | undefined, opts: ServerOptions,
     out.stdout(`The server is locked: ${describeHolder(holder)}.\nIf no apply is running, remove the lock with: forgeform unlock ${holder.id}\n`);
     return EXIT.error;
   }
-  throw new UserError(`the lock's id is ${holder.id}, not ${id}: it is ${describeHolder(holder)}; nothing was removed`);
+  throw new UserError(`the lock's id is ${holder.id}, not ${inert(id)}: it is ${describeHolder(holder)}; nothing was removed`);
 }
