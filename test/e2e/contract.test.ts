@@ -1,0 +1,75 @@
+/**
+ * The contract property (issue 27, item 6), test/support/contract.ts: configs generated from the
+ * JSON Schema × every flavour either converge in one apply or are refused at plan time with a
+ * location. A bounded run here (fixed seed, CONTRACT_RUNS configs, each against every flavour), the
+ * replay of every case a run ever found (test/fixtures/contract/*.yaml, the flavour in its first
+ * line), and the long run behind `npm run fuzz -- --seed N --runs M` (FORGEFORM_CONTRACT_LONG).
+ */
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { FLAVOURS } from '../../src/sandbox/index.js';
+import { generate, property, shrink, toYaml, type SchemaNode, type Verdict } from '../support/contract.js';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const schema = JSON.parse(readFileSync(join(root, 'schemas/forgeform.schema.json'), 'utf8')) as SchemaNode;
+const FIXTURES = join(root, 'test/fixtures/contract');
+const LONG = process.env.FORGEFORM_CONTRACT_LONG === '1';
+const SEED = Number(process.env.FORGEFORM_CONTRACT_SEED ?? 27_2026);
+/** Bounded: configs per flavour in `npm test` (each runs plan, apply and plan again, in process). */
+const RUNS = Number(process.env.FORGEFORM_CONTRACT_RUNS ?? (LONG ? 200 : 30));
+
+interface Found {
+  seed: number;
+  flavour: string;
+  verdict: Verdict;
+  yaml: string;
+}
+
+function report(f: Found): string {
+  const last = f.verdict.steps.at(-1);
+  return `✗ seed ${f.seed} on ${f.flavour}: ${f.verdict.broke}\n--- config (shrunk)\n${f.yaml}--- ${last?.what} said (exit ${last?.code}):\n${last?.out.slice(0, 1500)}`;
+}
+
+async function explore(runs: number, shrinkFound: boolean): Promise<Found[]> {
+  const found: Found[] = [];
+  for (let i = 0; i < runs; i++) {
+    const seed = SEED + i;
+    const { config } = generate(schema, seed);
+    for (const { name: flavour } of FLAVOURS) {
+      const verdict = await property(toYaml(config), flavour);
+      if (!verdict.broke) continue;
+      const small = shrinkFound ? await shrink(config, flavour, verdict.kind) : config;
+      const yaml = toYaml(small);
+      found.push({ seed, flavour, verdict: shrinkFound ? await property(yaml, flavour) : verdict, yaml });
+    }
+  }
+  return found;
+}
+
+const fixtures = readdirSync(FIXTURES).filter((f) => f.endsWith('.yaml')).sort();
+
+describe('a plan is a contract', () => {
+  it.skipIf(LONG)(`${RUNS} generated configs × ${FLAVOURS.length} flavours (seed ${SEED}): each converges in one apply or is refused at plan time with a location`, { timeout: 600_000 }, async () => {
+    const found = await explore(RUNS, false);
+    expect(found.map(report)).toEqual([]);
+  });
+
+  it.runIf(LONG)('the long run: prints each failing case shrunk, and keeps it as a fixture', { timeout: 0 }, async () => {
+    const found = await explore(RUNS, true);
+    for (const f of found) {
+      console.log(report(f));
+      writeFileSync(join(FIXTURES, `seed-${f.seed}-${f.flavour.replace('@', '-')}.yaml`), `# flavour: ${f.flavour}\n# found by: npm run fuzz -- --seed ${f.seed} --runs 1 (${f.verdict.broke})\n${f.yaml}`);
+    }
+    console.log(`contract fuzz: seeds ${SEED}..${SEED + RUNS - 1} × ${FLAVOURS.length} flavours, ${found.length} failing`);
+    expect(found.length).toBe(0);
+  });
+
+  it.skipIf(LONG || !fixtures.length).each(fixtures.length ? fixtures : ['none'])('the case kept in %s holds', async (name) => {
+    const text = readFileSync(join(FIXTURES, name), 'utf8');
+    const flavour = /^# flavour: (\S+)/.exec(text)?.[1] ?? 'gitea@1.26';
+    const verdict = await property(text, flavour);
+    expect(verdict.broke ? `${verdict.broke}\n${verdict.steps.at(-1)?.out}` : undefined).toBeUndefined();
+  });
+});
