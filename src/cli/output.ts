@@ -1,6 +1,7 @@
 import { colors, useColor, type Colors } from '../render/color.js';
 import { inertOutput } from '../render/inert.js';
-import { knownSecretValues, maskForms, SENSITIVE } from '../secret.js';
+import { redactor } from '../redact.js';
+import { knownSecretValues, SENSITIVE } from '../secret.js';
 
 /** Exit codes: the contract with scripts and CI. */
 export const EXIT = { ok: 0, error: 1, changes: 2, unsafe: 3 } as const;
@@ -19,14 +20,14 @@ export class UserError extends Error {
  * stdout carries the plan or the result, stderr progress and logs. Secrets are typed values that
  * print as (sensitive) wherever they go; this mask is the second net behind them: every text passes
  * it, and it hides the credentials and the value of every Secret (a secret field's) — as written, in
- * its JSON-escaped form, and line by line when it has several lines — wherever it shows up anyway (a
- * server that echoes a request body). Masking is by type, not by value: a field that is not secret
+ * every encoded form a server or proxy may echo it in (URL, `+`, base64, hex, HTML, JSON, any case, cut
+ * short: src/redact.ts), and line by line when it has several lines — and every Authorization line. Masking is by type, not by value: a field that is not secret
  * prints as itself, even when it was read from the environment.
  */
 export class Output {
   readonly out: Colors;
   readonly err: Colors;
-  private masked: string[] = [];
+  private masker: (text: string) => string = redactor([], SENSITIVE);
   private added = new Set<string>();
   /** How many of knownSecretValues() the mask holds. */
   private seenSecrets = 0;
@@ -43,24 +44,20 @@ export class Output {
 
   /** Credentials (the token, a password) and other values that must never be printed. */
   addSecrets(values: Iterable<string>): void {
-    for (const v of values) for (const form of maskForms(v)) this.added.add(form);
+    for (const v of values) this.added.add(v);
     this.rebuild();
   }
 
   private rebuild(): void {
-    const all = new Set(this.added);
     const known = knownSecretValues();
-    for (const v of known) for (const form of maskForms(v)) all.add(form);
     this.seenSecrets = known.size;
-    // Longest first: a line of a value must not break the match of the whole value.
-    this.masked = [...all].sort((a, b) => b.length - a.length);
+    // Every encoded form of each value, and every Authorization/extraheader line (src/redact.ts, issue 28).
+    this.masker = redactor(new Set([...this.added, ...known]), SENSITIVE);
   }
 
   mask(text: string): string {
     if (knownSecretValues().size !== this.seenSecrets) this.rebuild();
-    let t = text;
-    for (const s of this.masked) t = t.split(s).join(SENSITIVE);
-    return t;
+    return this.masker(text);
   }
 
   // The last net behind the renderers: no control, bidi or invisible character a server or a config

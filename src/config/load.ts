@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { readFile, readdir, realpath, stat } from 'node:fs/promises';
-import { basename, join, normalize } from 'node:path';
+import { lstat, readFile, readdir, realpath, stat } from 'node:fs/promises';
+import { basename, dirname, join, normalize, relative, isAbsolute, sep } from 'node:path';
 import { SecretTemplates } from '../secret.js';
 import { ConfigError, type ConfigProblem } from './errors.js';
 import { interpolate } from './interpolate.js';
@@ -146,6 +146,10 @@ async function listFiles(paths: string[], order: string[], report: (file: string
       fileLevel(p, code === 'ENOENT' ? 'no such file or directory' : `cannot read: ${(e as Error).message}`);
       continue;
     }
+    if (await leavesRoot(p, dirname(p))) {
+      fileLevel(p, LEAVES_ROOT('its directory'));
+      continue;
+    }
     if (st.isFile()) {
       await add(p);
     } else if (st.isDirectory()) {
@@ -161,6 +165,10 @@ async function listFiles(paths: string[], order: string[], report: (file: string
         // Hidden files are skipped: editors' lock and backup files are often named .#x.yaml or .x.yaml.swp.
         if (entry.name.startsWith('.') || !/\.ya?ml$/.test(entry.name)) continue;
         const full = join(p, entry.name);
+        if (entry.isSymbolicLink() && (await leavesRoot(full, p))) {
+          fileLevel(full, LEAVES_ROOT(`the config directory ${p}`));
+          continue;
+        }
         const isFile = entry.isFile() || (entry.isSymbolicLink() && (await stat(full).then((s) => s.isFile(), () => false)));
         if (isFile) yamls.push(entry.name);
       }
@@ -172,6 +180,22 @@ async function listFiles(paths: string[], order: string[], report: (file: string
   }
   return out;
 }
+
+/**
+ * A config's files stay inside the config (issue 28): a pull request that adds `config/zz.yaml -> ../.git/config`
+ * must not get that file read, and its lines (the job token actions/checkout leaves there) quoted into an error
+ * message. A symbolic link is followed only when where it leads, all links resolved, is inside `root` (resolved too).
+ */
+async function leavesRoot(path: string, root: string): Promise<boolean> {
+  const link = await lstat(path).catch(() => undefined);
+  if (!link?.isSymbolicLink()) return false;
+  const [target, base] = await Promise.all([realpath(path).catch(() => undefined), realpath(root).catch(() => undefined)]);
+  if (target === undefined || base === undefined) return true;
+  const rel = relative(base, target);
+  return rel === '' || rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel);
+}
+
+const LEAVES_ROOT = (root: string) => `a symbolic link that leads outside ${root}: refused, and not read (a config's files stay inside the config; copy the file in instead)`;
 
 /** Parses, interpolates and validates one file; sets f.source and (when it is a map) f.data. */
 function loadFile(f: LoadedFile, env: NodeJS.ProcessEnv, secrets: Map<string, string>, templates: SecretTemplates, offline?: { unset: Set<string> }): ConfigProblem[] {

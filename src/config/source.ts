@@ -221,7 +221,10 @@ function yamlProblem(source: YamlSource, e: YAMLError): ConfigProblem {
   const at = position(source, e.pos[0]);
   // With prettyErrors the message carries " at line L, column C:" and a code frame: keep the first line only.
   // Some of yaml's messages quote the file (a tag, a token): that part is an excerpt like any other.
+  // A file with syntax errors may be no config at all (a .git/config, a .env): its text is never quoted, the
+  // position says where to look (issue 28: "Unexpected scalar token in YAML stream: "basic <token>"").
   let message = excerpt((e.message.split('\n')[0] ?? '').replace(/ at line \d+, column \d+:?$/, ''), 160, false);
+  if (e.code !== 'TAG_RESOLVE_FAILED') message = message.replace(/: ".*$/, '').replace(/(extra characters): .*$/, '$1');
   if (e.code === 'MULTIPLE_DOCS') message = 'a config file holds one YAML document: remove the "---" separator or split the file';
   // yaml turns its own stack overflow on deeply nested collections into an error.
   else if (/Maximum call stack size exceeded/.test(message)) message = 'YAML nested too deeply: a config needs a few levels only';

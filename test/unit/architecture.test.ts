@@ -36,7 +36,7 @@ const LAYERS: readonly (readonly string[])[] = [
   // Every message is made inert where it is formed (a diagnostic is one line, whatever its values hold).
   ['inert'],
   // releases: facts read from each release's source (field rules), shared by the sandbox and the plan.
-  ['diagnostic', 'go-duration', 'random', 'releases', 'version'],
+  ['diagnostic', 'go-duration', 'random', 'redact', 'releases', 'version'],
   ['secret'],
   ['config', 'gitea'],
   ['model'],
