@@ -7,7 +7,7 @@ import { ENGINE_POLICY_KEYS } from '../plan/safety.js';
 import type { Action, Change, Plan, PlanPolicy } from '../model/index.js';
 import { reservedVariableReason, templateVariables } from '../secret.js';
 
-const PLAN_KEYS = ['format_version', 'forgeform_version', 'created_at', 'server', 'config_digest', 'summary', 'policy', 'unsafe', 'warnings', 'drift', 'withheld', 'changes'];
+const PLAN_KEYS = ['format_version', 'forgeform_version', 'created_at', 'server', 'config_digest', 'summary', 'policy', 'unsafe', 'warnings', 'drift', 'withheld', 'kept', 'changes'];
 const CHANGE_KEYS = ['id', 'kind', 'scope', 'key', 'action', 'from', 'fields', 'precondition', 'depends_on', 'ops', 'notes'];
 const FIELD_KEYS = ['path', 'before', 'after', 'sensitive', 'writeOnly', 'context', 'elements'];
 const OP_KEYS = ['method', 'path', 'body', 'query', 'reason', 'onStatus', 'expect', 'idempotent', 'restsOn'];
@@ -108,6 +108,10 @@ function topLevelProblems(raw: Record<string, unknown>, kinds: Kind[]): string[]
   if (!isStringList(raw.warnings ?? [])) problems.push('warnings must be a list of strings');
   if (!isStringList(raw.drift ?? [])) problems.push('drift must be a list of strings');
   if (!isStringList(raw.withheld ?? [])) problems.push('withheld must be a list of strings');
+  // Shown only (what the plan kept): never acted on.
+  const kept = raw.kept ?? [];
+  if (!Array.isArray(kept) || !kept.every((k) => isObject(k) && typeof k.scope === 'string' && typeof k.kind === 'string' && typeof k.prune_key === 'string' && isStringList(k.keys)))
+    problems.push('kept must be a list of {scope, kind, prune_key, keys}');
   return [...problems, ...policyProblems(raw.policy, kinds)];
 }
 

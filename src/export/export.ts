@@ -4,7 +4,7 @@ import { isApiError, type GiteaClient } from '../gitea/client.js';
 import { exportable, exportedServerWide, formatDiagnostic, scopeCreationIds, type CurrentObject, type DesiredObject, type ExportingKind, type KindExport, type KindMeta, type KindReading, type ScopeNames, type ServerInfo } from '../model/index.js';
 import { availableFieldsOf, kindUnavailable } from '../plan/availability.js';
 import { makeScopeContext } from '../plan/planner.js';
-import { policyOf } from '../plan/safety.js';
+import { DEFAULT_POLICY, policyOf } from '../plan/safety.js';
 import { discoverScopes, scopeEntry, scopesConfig } from '../scopes/discover.js';
 import { resolveScopes, type ScopeProblem } from '../scopes/resolve.js';
 import { hasUnsafe, inertLines } from '../inert.js';
@@ -34,6 +34,10 @@ export interface ExportResult {
   config: Config;
   /** What could not be exported with this token, and why (server-wide kinds need a site administrator). */
   skipped: string[];
+  /** The policy.prune entries of the kinds exported (those whose objects are scopes apart): what the commented policy block offers. */
+  prunable: string[];
+  /** The policy.prune entries of the exported kinds whose objects are organisations or repositories. */
+  prunableScopes: string[];
 }
 
 /**
@@ -110,7 +114,9 @@ export async function exportConfig(client: GiteaClient, kinds: (KindMeta & KindR
     if (j.kind.exportInto) j.kind.exportInto(entry, map as Record<string, Record<string, unknown>>);
     else entry[j.kind.configKey] = map;
   }
-  return { config: out, skipped };
+  const pruned = kinds.filter((k) => k.pruneKey && jobs.some((j, i) => j.kind === k && read[i]));
+  const keys = (ks: typeof pruned) => [...new Set(ks.map((k) => k.pruneKey))];
+  return { config: out, skipped, prunable: keys(pruned.filter((k) => !k.createsScope)), prunableScopes: keys(pruned.filter((k) => k.createsScope)) };
 }
 
 /** Server-wide objects go to their kind's section of the config (the kind says where when it is not its config key). */
@@ -126,8 +132,28 @@ function exportServerKind(out: Config, kind: ExportingKind, objects: CurrentObje
   else config[kind.configKey] = map;
 }
 
-/** The config as YAML, its first line pointing editors at `schema` (a path or URL, see schemaLink in the CLI). */
-export function toYaml(config: Config, schema: string): string {
+/**
+ * What prune would do, as a commented policy block at the end of an exported file: the file declares
+ * everything export read, so uncommented it deletes nothing now, only what is made later and not declared.
+ */
+export function policyComment(r: Pick<ExportResult, 'prunable' | 'prunableScopes'>): string | undefined {
+  if (!r.prunable.length && !r.prunableScopes.length) return undefined;
+  const lines = [
+    ' What prune would do: this file declares every object export read, so a plan of it deletes nothing.',
+    ' With the policy below uncommented, a plan also deletes what is made later and not declared here,',
+    ' in the sections above (more than max_deletes, or max_delete_fraction of a scope, needs --force):',
+    ' policy:',
+    `   prune: [${r.prunable.join(', ')}]`,
+    `   max_deletes: ${DEFAULT_POLICY.max_deletes}`,
+    `   max_delete_fraction: ${DEFAULT_POLICY.max_delete_fraction}`,
+  ];
+  if (r.prunableScopes.length)
+    lines.push(` prune can also list ${r.prunableScopes.join(' and ')}: that deletes undeclared organisations or repositories with everything in them.`);
+  return lines.join('\n');
+}
+
+/** The config as YAML, its first line pointing editors at `schema` (a path or URL, see schemaLink in the CLI), and `trailer` commented at its end. */
+export function toYaml(config: Config, schema: string, trailer?: string): string {
   const doc = new Document(config);
   // A name or value with a control, bidi or invisible character is written double-quoted: YAML escapes
   // some of them there (\n, \e, \0), and inertLines the rest as YAML does (\t, \u202e), which in a plain
@@ -139,5 +165,6 @@ export function toYaml(config: Config, schema: string): string {
     },
   });
   doc.commentBefore = ` yaml-language-server: $schema=${schema}\n Written by forgeform export.`;
+  if (trailer) doc.comment = trailer;
   return inertLines(doc.toString({ lineWidth: 0, flowCollectionPadding: false }));
 }

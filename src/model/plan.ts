@@ -110,5 +110,22 @@ export interface Plan {
    * and apply exit 1 while there are any. Absent when there are none.
    */
   withheld?: string[];
+  /**
+   * Objects the server has in a managed scope (one whose config declares the kind) that the config does
+   * not declare, kept because policy.prune does not list their kind: "No changes" says the declared
+   * objects match, and these say what else is there. Absent when there are none.
+   */
+  kept?: KeptObjects[];
   changes: Change[];
+}
+
+/** The objects of one kind in one scope that the config does not declare and policy keeps (Plan.kept). */
+export interface KeptObjects {
+  /** The scope id (`repo:acme/widgets`, `server:`). */
+  scope: string;
+  kind: string;
+  /** The entry of policy.prune that would delete them. */
+  prune_key: string;
+  /** Their names, as the server has them. */
+  keys: string[];
 }

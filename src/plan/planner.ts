@@ -154,7 +154,7 @@ export async function buildPlan(opts: PlanOptions): Promise<PlanResult> {
 function startPlanning(opts: PlanOptions): Planning {
   const projection = new Projection();
   const ctx = makeKindContext(opts.client, opts.loaded, opts.options, { projection, server: opts.server, kinds: opts.kinds });
-  return { ctx, kinds: opts.kinds, projection, ...runState(), errors: [], warnings: [], drift: [], withheld: [], changes: [], secretsNotSent: 0 };
+  return { ctx, kinds: opts.kinds, projection, ...runState(), errors: [], warnings: [], drift: [], withheld: [], kept: [], changes: [], secretsNotSent: 0 };
 }
 
 /** --target selects objects of server-wide kinds by the kind's selector type (user:NAME, hook:URL). */
@@ -264,15 +264,23 @@ function diffStep(p: Planning, sp: ScopePlan, m: Match): void {
   sp.changes.push(makeChange(p, sp, { action, key: d.key, fields: shown, desired: d, ...(cur ? { current: cur } : {}), ...(action === 'rename' ? { from: from! } : {}) }));
 }
 
-/** 6. Undeclared objects go where policy.prune lists the kind, unless the kind keeps them. */
+/**
+ * 6. Undeclared objects go where policy.prune lists the kind, unless the kind keeps them. Where it does
+ * not list the kind, they are kept, and the plan says so (Plan.kept): "No changes" is about what is declared.
+ */
 function pruneStep(p: Planning, sp: ScopePlan): void {
-  if (!p.ctx.policy.prune.includes(sp.kind.pruneKey)) return;
+  const pruning = p.ctx.policy.prune.includes(sp.kind.pruneKey);
+  const kept: string[] = [];
   for (const c of sp.current) {
     if (sp.consumed.has(c)) continue;
     const keep = sp.kind.keep?.(c, sp.scope, p.ctx);
-    if (keep) p.warnings.push(`${resourceOf(sp.kind, c.key, sp.scope)} is not deleted: ${keep}`);
-    else sp.changes.push(makeChange(p, sp, { action: 'delete', key: c.key, fields: [], current: c }));
+    if (keep) {
+      if (pruning) p.warnings.push(`${resourceOf(sp.kind, c.key, sp.scope)} is not deleted: ${keep}`);
+    } else if (pruning) sp.changes.push(makeChange(p, sp, { action: 'delete', key: c.key, fields: [], current: c }));
+    else kept.push(c.key);
   }
+  // A kind that is never pruned (no policy.prune entry) has nothing for policy to keep.
+  if (kept.length && sp.kind.pruneKey) p.kept.push({ scope: scopeId(sp.scope), kind: sp.kind.name, prune_key: sp.kind.pruneKey, keys: kept.sort() });
 }
 
 /** A create may reuse the name a rename frees: it waits for that rename (see renamesFreeing). */
@@ -373,6 +381,7 @@ function assessStep(p: Planning, opts: PlanOptions): PlanResult {
     warnings: p.warnings,
     ...(p.drift.length ? { drift: p.drift } : {}),
     ...(p.withheld.length ? { withheld: p.withheld } : {}),
+    ...(p.kept.length ? { kept: p.kept } : {}),
     changes,
   };
   return { plan, errors: p.errors.map(placed), forbidden: verdict.forbidden, scopes: p.scopes };

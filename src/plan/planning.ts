@@ -1,6 +1,6 @@
 // The state one buildPlan carries from step to step (see planner.ts), and the one way a change is made.
 import type { ConfigPath, LoadedConfig, SourceLocation } from '../config/types.js';
-import { changeId, copyChangeId, scopeId, type Action, type Change, type CurrentObject, type DesiredObject, type Diagnostic, type FieldChange, type Kind, type KindContext, type Scope } from '../model/index.js';
+import { changeId, copyChangeId, scopeId, type Action, type Change, type CurrentObject, type DesiredObject, type Diagnostic, type FieldChange, type Kind, type KindContext, type KeptObjects, type Scope } from '../model/index.js';
 import type { ResolvedScope } from '../scopes/resolve.js';
 import { subjectOf } from './change-ops.js';
 import { objectDigest } from './digest.js';
@@ -19,6 +19,8 @@ export interface Planning extends Run<Kind, KindContext> {
   drift: string[];
   /** Declared objects left out for a problem of their own (Problem.objectOnly), formatted. */
   withheld: string[];
+  /** Undeclared objects of managed scopes that policy.prune keeps (Plan.kept). */
+  kept: KeptObjects[];
   changes: Change[];
   /** Declared secrets of existing objects that are not sent (they cannot be compared): counted, said once. */
   secretsNotSent: number;

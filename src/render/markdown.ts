@@ -2,7 +2,7 @@ import { describePolicy } from '../plan/safety.js';
 import type { Plan } from '../model/index.js';
 import { colors } from './color.js';
 import { mdCodeBlock, mdText } from './inert.js';
-import { NO_CHANGES_BUT_DRIFT, NO_CHANGES_BUT_WITHHELD, renderPlanText, serverLine, summaryLine, type KindTitle } from './text.js';
+import { keptLines, NO_CHANGES_BUT_DRIFT, NO_CHANGES_BUT_WITHHELD, noChangesLine, renderPlanText, serverLine, summaryLine, type KindTitle } from './text.js';
 
 /**
  * For pull-request comments: no ANSI, the plan in a diff block that forges colour. Everything a server
@@ -15,9 +15,10 @@ export function renderPlanMarkdown(plan: Plan, kindTitle?: KindTitle): string {
   const server = serverLine(plan);
   if (server) out.push(mdText(server), '');
   if (plan.changes.length === 0) {
-    out.push(plan.withheld?.length ? NO_CHANGES_BUT_WITHHELD : plan.drift?.length ? NO_CHANGES_BUT_DRIFT : 'No changes. The server matches the configuration.');
+    out.push(plan.withheld?.length ? NO_CHANGES_BUT_WITHHELD : plan.drift?.length ? NO_CHANGES_BUT_DRIFT : noChangesLine(plan));
     for (const w of plan.withheld ?? []) out.push('', `> **Not planned:** ${mdText(w)}`);
     for (const d of plan.drift ?? []) out.push('', `> **Differs:** ${mdText(d)}`);
+    for (const k of keptLines(plan, kindTitle)) out.push('', `> **Kept:** ${mdText(k)}`);
     for (const w of plan.warnings) out.push('', `> **Warning:** ${mdText(w)}`);
     return out.join('\n') + '\n';
   }
@@ -26,7 +27,8 @@ export function renderPlanMarkdown(plan: Plan, kindTitle?: KindTitle): string {
   for (const u of plan.unsafe) out.push(`> **Unsafe:** ${mdText(u)}`, '');
   for (const d of plan.drift ?? []) out.push(`> **Differs:** ${mdText(d)}`, '');
   for (const w of plan.withheld ?? []) out.push(`> **Not planned:** ${mdText(w)}`, '');
-  const body = renderPlanText({ ...plan, server: { url: plan.server.url }, warnings: [], unsafe: [], drift: [], withheld: [] }, colors(false), kindTitle)
+  for (const k of keptLines(plan, kindTitle)) out.push(`> **Kept:** ${mdText(k)}`, '');
+  const body = renderPlanText({ ...plan, server: { url: plan.server.url }, warnings: [], unsafe: [], drift: [], withheld: [], kept: [] }, colors(false), kindTitle)
     .split('\n')
     .filter((l) => !l.startsWith('Plan:') && !l.startsWith('Policy:') && l !== 'forgeform will perform the following actions:')
     .map((l) => l.replace(/^ {2}([+~\->#])/, '$1').replace(/^ {6}([+~])/, '$1     '));

@@ -22,6 +22,31 @@ export function serverLine(plan: Plan): string | undefined {
   return `Server: ${inert(describeServer({ flavour, version }))} at ${inert(url)}${assumed ? ' (as --server-version says)' : ''}`;
 }
 
+/**
+ * "3 labels in acme/widgets are not declared: kept; add labels to policy.prune to delete them ("a", "b", "c")":
+ * one line per kind and scope of Plan.kept, names from the server (made inert by the caller's line).
+ */
+export function keptLines(plan: Plan, kindTitle: KindTitle = rawKind): string[] {
+  return (plan.kept ?? []).map((k) => {
+    const n = k.keys.length;
+    const what = n === 1 ? kindTitle(k.kind) : k.prune_key.replace(/_/g, ' ');
+    const colon = k.scope.indexOf(':');
+    const where = colon < 0 || k.scope.slice(colon + 1) === '' ? 'on the server' : `in ${k.scope.slice(colon + 1)}`;
+    const shown = k.keys.slice(0, KEPT_SHOWN).map((key) => quote(key)).join(', ') + (n > KEPT_SHOWN ? ` and ${n - KEPT_SHOWN} more` : '');
+    return `${n} ${what} ${where} ${n === 1 ? 'is' : 'are'} not declared: kept; add ${k.prune_key} to policy.prune to delete ${n === 1 ? 'it' : 'them'} (${shown})`;
+  });
+}
+
+/** How many names of kept objects a line shows (--format json lists them all). */
+const KEPT_SHOWN = 10;
+
+/** "No changes" with what else the managed scopes hold, when they hold any (Plan.kept). */
+export function noChangesLine(plan: Plan): string {
+  const kept = (plan.kept ?? []).reduce((n, k) => n + k.keys.length, 0);
+  if (!kept) return 'No changes. The server matches the configuration.';
+  return `No changes. The declared objects match the server; ${kept} object${kept === 1 ? '' : 's'} it does not declare ${kept === 1 ? 'is' : 'are'} kept (Kept, above).`;
+}
+
 export const NO_CHANGES_BUT_DRIFT = 'No changes planned, but the server differs from the configuration (see above).';
 export const NO_CHANGES_BUT_WITHHELD = 'No changes planned for the rest, but declared objects could not be planned (see above).';
 
@@ -63,8 +88,11 @@ export function renderPlanText(plan: Plan, c: Colors, kindTitle: KindTitle = raw
   if (plan.drift?.length) lines.push('');
   for (const w of plan.withheld ?? []) lines.push(c.red(`Not planned: ${inert(w)}`));
   if (plan.withheld?.length) lines.push('');
+  const kept = keptLines(plan, kindTitle);
+  for (const k of kept) lines.push(c.dim(`Kept: ${inert(k)}`));
+  if (kept.length) lines.push('');
   if (plan.changes.length === 0) {
-    lines.push(plan.withheld?.length ? c.red(NO_CHANGES_BUT_WITHHELD) : plan.drift?.length ? c.yellow(NO_CHANGES_BUT_DRIFT) : c.green('No changes. The server matches the configuration.'));
+    lines.push(plan.withheld?.length ? c.red(NO_CHANGES_BUT_WITHHELD) : plan.drift?.length ? c.yellow(NO_CHANGES_BUT_DRIFT) : c.green(noChangesLine(plan)));
     return lines.join('\n') + '\n';
   }
   lines.push('forgeform will perform the following actions:', '');

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import leven from 'leven';
 import { schemaPath } from '../../config/schema.js';
-import { exportConfig, ExportSelectionError, toYaml, type ExportSelection } from '../../export/export.js';
+import { exportConfig, ExportSelectionError, policyComment, toYaml, type ExportSelection } from '../../export/export.js';
 import { kinds } from '../../kinds/index.js';
 import { exportable, exportedServerWide, formatDiagnostic, scopeTypeOfWord } from '../../model/index.js';
 import { connect, type ServerOptions } from '../context.js';
@@ -84,7 +84,7 @@ export async function exportCommand(opts: ExportCommandOptions, out: Output): Pr
     );
   }
   for (const s of result.skipped) out.stderr(out.err.yellow(`Warning: ${inert(s)}`));
-  const yaml = toYaml(result.config, schemaLink(opts.output));
+  const yaml = toYaml(result.config, schemaLink(opts.output), policyComment(result));
   if (opts.output) {
     writeOutputFile(opts.output, yaml, '-o');
     out.stderr(`Wrote ${opts.output} (${client.requestCount} requests).`);
