@@ -34,26 +34,33 @@ const USERS = ['alice', 'bob', 'root', 'Alice', 'carol', 'ghost'];
 const KEY_POOLS: Record<string, readonly string[]> = {
   repos: ['acme/widgets', 'Acme/Widgets', 'acme/fresh', 'acme/upstream', 'carol/own'],
   orgs: ['acme', 'ACME', 'neworg'],
-  users: ['carol', 'alice', 'Alice', 'bob', ' dave '],
+  users: ['carol', 'alice', 'Alice', 'bob'],
+  runners: ['runner-1'],
   teams: ['devs', 'Devs', 'ops'],
   collaborators: USERS,
   labels: ['bug', 'Bug', 'feature'],
-  secrets: ['DEPLOY_KEY', 'NEW_SECRET', 'deploy_key'],
-  variables: ['DEPLOY_ENV', 'NEW_VAR', 'deploy_env'],
+  secrets: ['DEPLOY_KEY', 'NEW_SECRET'],
+  variables: ['DEPLOY_ENV', 'NEW_VAR'],
   units_map: ['repo.code', 'repo.issues', 'repo.pulls'],
 };
 const GENERIC_KEYS = ['main', 'one', 'Two', 'x-3'];
-/** Values for a string field, by what its name says it holds. */
-const NAMED_VALUES: [RegExp, readonly string[]][] = [
-  [/user|member|owner|assignee|approv|merge_whitelist|push_whitelist/i, USERS],
-  [/team/i, ['devs', 'Devs', 'ops', 'ghost-team']],
-  [/url|address|website|from$|^from/i, ['https://ci.example.com/hook', 'https://mirror.example.com/x.git', 'not a url', `https://e.example.com/${'a'.repeat(300)}`]],
-  [/mail/i, ['carol@example.com', 'not-an-email', 'ALICE@example.com']],
-  [/branch|pattern|rule/i, ['main', 'release/*', 'v*', '[', 'nope-branch']],
-  [/interval/i, ['8h', '10m', '1m', '0s']],
-  [/color/i, ['ee0701', '00ff00']],
-  [/repo/i, ['widgets', 'Widgets', 'fresh', 'nowhere']],
-  [/template|gitignore|license|readme/i, ['Default', 'Go', 'MIT', 'no-such-template']],
+/** Keys at the edge: spaces around a name, a case the server folds, a character no name has. */
+const EDGE_KEYS = [' dave ', 'deploy_key', 'ünï', ''];
+/** Values for a string field, by what its name says it holds: the values a user would write, then the edge ones. */
+const NAMED_VALUES: [RegExp, readonly string[], readonly string[]][] = [
+  [/user|member|owner|assignee|approv|merge_whitelist|push_whitelist/i, USERS, [' alice ']],
+  [/team/i, ['devs', 'Devs', 'ops'], ['ghost-team']],
+  [/url|address|website|from$|^from/i, ['https://ci.example.com/hook', 'https://mirror.example.com/x.git'], ['not a url', `https://e.example.com/${'a'.repeat(300)}`]],
+  [/mail/i, ['carol@example.com', 'ALICE@example.com'], ['not-an-email']],
+  [/branch|pattern|rule/i, ['main', 'release/*', 'v*', 'nope-branch'], ['[', ' main ']],
+  [/interval/i, ['8h', '10m'], ['1m', '0s']],
+  [/color/i, ['ee0701', '00ff00'], ['zzzzzz']],
+  [/repo/i, ['widgets', 'Widgets', 'fresh'], ['nowhere']],
+  [/template|gitignore|license|readme/i, ['Default', 'Go', 'MIT'], ['no-such-template']],
+  [/name|title/i, ['Fuzzed', 'x'], [' spaced ']],
+  // Secrets come from the environment (the property sets FUZZ_SECRET).
+  [/value|password|secret|token|authorization/i, ['$${FUZZ_SECRET}'.slice(1)], ['in-the-clear']],
+  [/channel/i, ['#general'], ['General channel']],
 ];
 const EDGE_STRINGS = ['', ' spaced ', 'ünï-cödé 😀', 'a\nb', '*', 'acme/widgets'];
 
@@ -82,8 +89,9 @@ function resolve(w: Walk, node: SchemaNode): [SchemaNode, string] {
 function stringFor(w: Walk, node: SchemaNode, name: string): string {
   const { r } = w;
   const max = typeof node.maxLength === 'number' ? node.maxLength : undefined;
-  if (chance(r, 0.06)) {
-    const edges = [...EDGE_STRINGS, ...(max ? ['a'.repeat(max), 'a'.repeat(max + 1)] : [])];
+  const named = NAMED_VALUES.find(([re]) => re.test(name));
+  if (chance(r, 0.08)) {
+    const edges = [...EDGE_STRINGS, ...(named?.[2] ?? []), ...(max ? ['a'.repeat(max), 'a'.repeat(max + 1)] : [])];
     return pick(r, edges);
   }
   if (Array.isArray(node.examples) && node.examples.length && chance(r, 0.5)) {
@@ -91,13 +99,12 @@ function stringFor(w: Walk, node: SchemaNode, name: string): string {
     if (typeof ex === 'string') return ex;
   }
   if (typeof node.default === 'string' && chance(r, 0.3)) return node.default;
-  const named = NAMED_VALUES.find(([re]) => re.test(name));
   return named ? pick(r, named[1]) : pick(r, ['fuzzed', 'Some text', 'x']);
 }
 
 function keysFor(w: Walk, node: SchemaNode, name: string): string[] {
   const names = node.propertyNames as SchemaNode | undefined;
-  const pool = Array.isArray(names?.enum) ? names.enum.map(String) : (KEY_POOLS[name] ?? GENERIC_KEYS);
+  const pool = Array.isArray(names?.enum) ? names.enum.map(String) : chance(w.r, 0.05) ? EDGE_KEYS : (KEY_POOLS[name] ?? GENERIC_KEYS);
   const n = pick(w.r, [0, 1, 1, 2, 3]);
   return [...new Set(Array.from({ length: n }, () => pick(w.r, pool)))];
 }
@@ -107,7 +114,7 @@ function objectFor(w: Walk, node: SchemaNode, name: string, depth: number): Reco
   const props = Object.entries((node.properties as Record<string, SchemaNode> | undefined) ?? {});
   const required = (node.required as string[] | undefined) ?? [];
   // At the top, one or two sections, so that a failing config is small.
-  const p = depth === 0 ? 0.35 : 0.3;
+  const p = depth === 0 ? 0.35 : 0.2;
   for (const [k, sub] of props) {
     if (!required.includes(k) && !chance(w.r, p)) continue;
     w.visited.add(`${w.at}.${k}`);
@@ -137,7 +144,7 @@ function valueFor(w: Walk, raw: SchemaNode, name: string, depth: number): unknow
     case 'integer':
     case 'number': {
       const min = typeof node.minimum === 'number' ? node.minimum : 0;
-      return pick(w.r, [min, min + 1, min + 10, min - 1]);
+      return chance(w.r, 0.05) ? min - 1 : pick(w.r, [min, min + 1, min + 10]);
     }
     case 'boolean':
       return chance(w.r, 0.5);
@@ -196,7 +203,7 @@ export async function property(yaml: string, flavour: string): Promise<Verdict> 
   const file = join(dir, 'forgeform.yaml');
   writeFileSync(file, yaml);
   const env = process.env;
-  process.env = { PATH: env.PATH, NO_COLOR: '1', FORGEFORM_RETRY_DELAY_MS: '5', FORGEFORM_URL: sandbox.url, FORGEFORM_TOKEN: 'contract-token' };
+  process.env = { PATH: env.PATH, NO_COLOR: '1', FORGEFORM_RETRY_DELAY_MS: '5', FORGEFORM_URL: sandbox.url, FORGEFORM_TOKEN: 'contract-token', FUZZ_SECRET: 'a-long-fuzzed-secret-value' };
   const steps: Verdict['steps'] = [];
   const run = async (what: string, args: string[]): Promise<Step> => {
     const s = await runCommand(args, { capture: true });
@@ -204,7 +211,7 @@ export async function property(yaml: string, flavour: string): Promise<Verdict> 
     return s;
   };
   try {
-    const plan = await run('plan', ['plan', '-c', file]);
+    const plan = await run('plan', ['plan', '-c', file, '--detailed-exitcode']);
     if (crashed(plan)) return { broke: `plan crashed (exit ${plan.code})`, kind: 'crash', steps };
     if (plan.code === 1 || plan.code === 3) return LOCATED.test(plan.stderr) || plan.code === 3 ? { steps } : { broke: 'plan refused without a location (file:line:col)', kind: 'unlocated refusal', steps };
     const apply = await run('apply', ['apply', '-c', file, '--yes']);

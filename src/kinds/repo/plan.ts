@@ -31,6 +31,7 @@ export const planning = {
     const objects: DesiredObject[] = [];
     const problems: Problem[] = [];
     for (const [key, repo] of Object.entries(entry?.repos ?? {})) {
+      if (repo.exclude && !isGlobKey(key)) problems.push({ path: ['repos', key, 'exclude'], message: `exclude: is for a glob entry ("acme/*"); "${key}" names one repository: remove it, or drop the repository from the glob's exclude` });
       const create: RepoCreateConfig | undefined = repo.create;
       const how = create ? 'create' : repo.mirror ? 'mirror' : undefined;
       if (!how) continue;
