@@ -19,6 +19,7 @@ export const issueKind = defineKind<IssueTypes['config'], IssueTypes['server'], 
   // Issues are never created or deleted by forgeform.
   pruneKey: '',
   configKey: 'issues',
+  sends: [{ struct: 'CreateIssueOption' }, { struct: 'EditIssueOption' }],
   scopeType: 'repo',
   actions: ['update'],
   // Labels are resolved against the labels as this plan leaves them; assignees may get their access from a
