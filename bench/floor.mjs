@@ -97,6 +97,9 @@ export function planFloor(shape) {
     // GET /users/{name} without a users section, GET /repos/{org}/{name} without an "org/*" glob. The bench
     // declares its users and globs every organisation: none.
     'added team references': shape.orgs.reduce((n, o) => n + (o.teamReferenceReads ?? 0), 0),
+    // A user that policy.prune would delete (without purge_users): GET /users/{name}/repos?limit=1, since Gitea
+    // refuses to delete a user who owns a repository (src/kinds/user/owned.ts). The bench prunes no user.
+    'pruned users': shape.usersPruned ?? 0,
     // Documented exception: the preflight.
     preflight: PREFLIGHT_READS,
   };
@@ -147,7 +150,7 @@ export function applyReadsFloor(before, after) {
 /** Which part of planFloor() a GET belongs to, by its path (and query); undefined: outside the floor. */
 const GET_PARTS = [
   [/^\/api\/v1\/version$|^\/api\/forgejo\/v1\/version$/, 'preflight'],
-  [/^\/api\/v1\/(orgs|users)\/[^/]+\/repos$/, 'repository lists'],
+  [/^\/api\/v1\/(orgs|users)\/[^/]+\/repos$/, (q) => (String(q.limit) === '1' ? 'pruned users' : 'repository lists')],
   [/^\/api\/v1\/admin\/users$/, 'users'],
   [/^\/api\/v1\/admin\/hooks$/, 'admin hooks'],
   [/^\/api\/v1\/repos\/[^/]+\/[^/]+\/labels$/, 'repository labels'],

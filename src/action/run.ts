@@ -166,7 +166,7 @@ async function applyCommand(a: ActionRun): Promise<void> {
     record,
     done
       ? `**Applied after the merge** (commit \`${pull.mergeCommit.slice(0, 12)}\`): ${mdText(last)}`
-      : `> [!CAUTION]\n> **The apply after the merge failed** (commit \`${pull.mergeCommit.slice(0, 12)}\`, exit ${run.code}): ${mdText(last)}\n\n${mdCodeBlock(run.stdout.trimEnd().split('\n').slice(-30), 'text').join('\n')}`,
+      : `> [!CAUTION]\n> **The apply after the merge failed** (commit \`${pull.mergeCommit.slice(0, 12)}\`, exit ${run.code}): ${mdText(last || lastLine(run.stderr))}\n\n${mdCodeBlock(failedOutput(run), 'text').join('\n')}`,
   );
   if (done) await closeNotApplied(a, pull);
   finishApply(a, now, run);
@@ -183,6 +183,17 @@ async function applyFile(a: ActionRun, now: PlanRun) {
   return run;
 }
 
+/**
+ * What a failed apply said: its output and then its errors (stderr), the last 30 lines. A refusal
+ * before any change (the apply lock's, issue 28) says its reason on stderr alone: the comment showed
+ * an empty block. The comment is redacted as a whole (stickyBody).
+ */
+const failedOutput = (run: { stdout: string; stderr: string }) =>
+  [run.stdout.trimEnd(), run.stderr.trimEnd()]
+    .filter(Boolean)
+    .join('\n')
+    .split('\n')
+    .slice(-30);
 const lastLine = (stdout: string) => stdout.trimEnd().split('\n').at(-1) ?? '';
 
 function finishApply(a: ActionRun, now: PlanRun, run: { code: number; stdout: string }): void {

@@ -5,7 +5,7 @@ import { describeDiagnostic, type Diagnostic } from '../diagnostic.js';
 import { isSecret } from '../secret.js';
 import { equal } from '../plan/diff.js';
 import { makeScopeContext, parseScopeId } from '../plan/planner.js';
-import { intentOf, kindsByName, plannedFields, type CurrentObject, type Intent, type ReadingKind, type Scope } from '../model/index.js';
+import { describeServer, intentOf, kindsByName, plannedFields, type CurrentObject, type Intent, type ReadingKind, type Scope } from '../model/index.js';
 import type { Action, Change, Op, PlanPolicy } from '../plan/types.js';
 import type { ServerInfo } from '../model/index.js';
 import { renamedMeanwhile, type Redirected } from './renamed.js';
@@ -16,8 +16,14 @@ export interface ChangeResult {
   change: Change;
   outcome: Outcome;
   error?: string;
-  /** Fields the server answered with a different value than sent (it dropped or rewrote them). */
+  /**
+   * Fields the server answered with a different value than sent (it dropped or rewrote them): an
+   * inconsistent result after apply (Terraform's word), which fails the run. The change was sent, so it
+   * counts as done for what depends on it.
+   */
   notTaken?: string[];
+  /** The release that answered so (describeServer), said with notTaken. */
+  release?: string;
   /** What happened on the way worth saying (a create whose answer was lost, found on the server). */
   notes?: string[];
 }
@@ -74,7 +80,8 @@ export async function execute(changes: Change[], opts: ExecuteOptions): Promise<
       if (progress.firstId !== undefined) created.set(change.id, progress.firstId);
       const notes = [...(extra ?? []), ...(progress.notes ?? [])];
       const notTaken = kind && progress.last !== undefined ? compareReadBack(kind, change, intent, progress.last) : [];
-      record({ change, outcome: 'done', ...(notTaken.length ? { notTaken } : {}), ...(notes.length ? { notes } : {}) });
+      const release = notTaken.length && opts.server ? { release: describeServer(opts.server) } : {};
+      record({ change, outcome: 'done', ...(notTaken.length ? { notTaken, ...release } : {}), ...(notes.length ? { notes } : {}) });
     };
     try {
       await run(0);
@@ -292,7 +299,11 @@ function checkUnchanged(kind: ReadingKind | undefined, change: Change, op: Op, a
   if (moved) throw new Error(op.expect!.message);
 }
 
-/** The server may answer 2xx and still drop a value (users without access, gated flags): say so. */
+/**
+ * The server may answer 2xx and still drop a value (users without access, gated flags): an inconsistent
+ * result. A field the kind declares server-normalised (FieldSpec.readBack false: the write's answer is not
+ * comparable with what was sent) is not compared.
+ */
 function compareReadBack(kind: ReadingKind, change: Change, intent: Intent, answer: unknown): string[] {
   if (!answer || typeof answer !== 'object' || Array.isArray(answer)) return [];
   // An answer not of the kind's shape (another object's, or wrong types) is not compared.

@@ -46,9 +46,12 @@ export function parseTargets(selectors: string[] | undefined, types: TargetType[
     const name = s.slice(i + 1);
     const known = types.find((t) => t.type === type);
     if (i < 0 || !known || !name) throw new UserError(`--target "${s}": expected ${expected(types)}`);
-    // A URL's slashes are not path separators: there a * matches across them.
-    const glob = picomatch(name, { dot: true, ...(known.acrossSlashes ? { bash: true } : {}) });
-    return { selector: s, type, hit: false, match: (value: string) => value === name || glob(value) };
+    // A URL's slashes are not path separators: there a * matches across them. Names (owners, repositories,
+    // users) are compared as the server compares them, case-insensitively: the plan names scopes as the
+    // server spells them (src/scopes/names.ts), the selector as the config does.
+    const nocase = !known.acrossSlashes;
+    const glob = picomatch(name, { dot: true, nocase, ...(known.acrossSlashes ? { bash: true } : {}) });
+    return { selector: s, type, hit: false, match: (value: string) => value === name || (nocase && value.toLowerCase() === name.toLowerCase()) || glob(value) };
   });
   /** Every name asked about, by selector type: what a selector that matched nothing is compared with. */
   const asked = new Map<string, Set<string>>();

@@ -1,6 +1,7 @@
 import { literalTemplate, reservedVariableReason, type SecretTemplates } from '../secret.js';
 import type { ConfigProblem } from './errors.js';
 import { quoted } from './excerpt.js';
+import { MAX_CONFIG_BYTES, megabytes } from './limits.js';
 import { forEachStringValue, position, type YamlSource } from './source.js';
 import type { ConfigPath } from './types.js';
 
@@ -33,6 +34,12 @@ export function interpolate(
   templates?: SecretTemplates,
   /** validate without the environment: an unset variable is collected in `unset`, not a problem (its value is not checked). */
   offline?: { unset: Set<string> },
+  /**
+   * How many characters the substituted values may add, all files together (issue 28: 40,000 `${BIG}` of 100 KB
+   * made a 4 GB string and a V8 out-of-memory abort): the config's size limit holds once its variables are read.
+   * Past it, one problem at the value that crossed it, and nothing more is substituted.
+   */
+  budget: { left: number; exceeded?: boolean } = { left: MAX_CONFIG_BYTES },
 ): InterpolationResult {
   const problems: ConfigProblem[] = [];
   const sensitive = new Set<string>();
@@ -72,6 +79,15 @@ export function interpolate(
         return token;
       }
       const v = env[name];
+      if (v !== undefined && !budget.exceeded && (budget.left -= v.length - token.length) < 0) {
+        budget.exceeded = true;
+        problem(`\${${name}} here brings the config past ${megabytes(MAX_CONFIG_BYTES)} once its variables are read (a config may hold at most ${megabytes(MAX_CONFIG_BYTES)} in all, variables included): read large values from fewer places`);
+        return token;
+      }
+      if (budget.exceeded) {
+        failed.add(JSON.stringify(path));
+        return token;
+      }
       if (v === undefined) {
         if (offline) {
           offline.unset.add(name);

@@ -79,7 +79,9 @@ export function readConfigFiles(
   const loadedFiles: LoadedFile[] = files.map((f) => ({ name: f.name, content: f.content }));
   const secrets = new Map<string, string>();
   const secretTemplates = new SecretTemplates();
-  for (const f of loadedFiles) problems.push(...loadFile(f, env, secrets, secretTemplates, offline));
+  // What the substituted variables may add: the config's size limit holds with them read (issue 28).
+  const budget = { left: MAX_CONFIG_BYTES - files.reduce((n, f) => n + f.content.length, 0) };
+  for (const f of loadedFiles) problems.push(...loadFile(f, env, secrets, secretTemplates, offline, budget));
   const { config, locate } = mergeFiles(loadedFiles, problems);
 
   if (problems.length > 0) throw new ConfigError(problems, order);
@@ -198,7 +200,7 @@ async function leavesRoot(path: string, root: string): Promise<boolean> {
 const LEAVES_ROOT = (root: string) => `a symbolic link that leads outside ${root}: refused, and not read (a config's files stay inside the config; copy the file in instead)`;
 
 /** Parses, interpolates and validates one file; sets f.source and (when it is a map) f.data. */
-function loadFile(f: LoadedFile, env: NodeJS.ProcessEnv, secrets: Map<string, string>, templates: SecretTemplates, offline?: { unset: Set<string> }): ConfigProblem[] {
+function loadFile(f: LoadedFile, env: NodeJS.ProcessEnv, secrets: Map<string, string>, templates: SecretTemplates, offline: { unset: Set<string> } | undefined, budget: { left: number }): ConfigProblem[] {
   const decoded = decodeText(f.content);
   if ('problem' in decoded) return [{ file: f.name, line: 0, col: 0, message: decoded.problem }];
   const { source, data: raw, problems } = parseYaml(f.name, decoded.text);
@@ -209,7 +211,7 @@ function loadFile(f: LoadedFile, env: NodeJS.ProcessEnv, secrets: Map<string, st
   const sections = Object.keys(configSchema().properties ?? {});
   if (!Object.keys(raw).some((k) => sections.includes(k)))
     return [{ file: f.name, line: 0, col: 0, message: `not a forgeform config: a YAML map with none of its keys (${sections.join(', ')}); is this the right file?` }];
-  const result = interpolate(source, raw, env, secrets, templates, offline);
+  const result = interpolate(source, raw, env, secrets, templates, offline, budget);
   problems.push(...result.problems);
   const data = result.data;
 

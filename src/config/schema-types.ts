@@ -202,6 +202,12 @@ export interface RepoConfig {
     description?: string;
   };
   /**
+   * On a glob entry only: repositories it does not apply to, by full name or glob ("acme/legacy",
+   * "acme/archive-*"; a name without "/" is one of the glob's owner). Compared as the server compares names
+   * (case-insensitively). An exact entry for an excluded repository still applies to it.
+   */
+  exclude?: string[];
+  /**
    * Name of a label template of the server (e.g. "Default" or "Advanced"): its labels are declared as if
    * written under labels, and explicit labels override them field by field.
    */

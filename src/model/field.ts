@@ -13,7 +13,11 @@ export interface FieldSpec {
   writeOnly?: boolean;
   /** Never printed: rendered as (sensitive). */
   sensitive?: boolean;
-  /** false: a write answer's value is not comparable with what was sent (e.g. labels in add mode). */
+  /**
+   * false: the field is server-normalised: a write answer's value is not comparable with what was sent
+   * (an issue's labels in add mode). Otherwise a write whose answer holds another value than sent is an
+   * inconsistent result, and apply fails naming the field and the release (src/apply/executor.ts).
+   */
   readBack?: boolean;
   /** A set whose elements are added and removed by a request each (a team's members): the plan shows each element added or removed. */
   perElement?: boolean;

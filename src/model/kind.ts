@@ -156,6 +156,22 @@ export interface KindFeature {
   usedBy?(declared: Record<string, unknown>): string | undefined;
 }
 
+/** One option struct a kind's writes send (see KindMeta.sends). */
+export interface SentStruct {
+  /** Go name: `CreateOrgOption`. */
+  struct: string;
+  /** The JSON key the object's key is sent as: an organisation's `username`. */
+  key?: string;
+  /** The key is `owner/name` and only the name is sent (a repository's). */
+  keyIsPath?: boolean;
+  /** Config field → JSON key, where the write sends a field under another name (a secret's `value` as `data`). */
+  as?: Readonly<Record<string, string>>;
+  /** Only for objects that declare this field (a pull mirror's `from`: the migrate body). */
+  when?: string;
+  /** Config fields the kind judges itself at plan time, with a message of its own (a user's e-mail): the generic check leaves them. */
+  own?: readonly string[];
+}
+
 /** One entry of the config's `policy` that a kind owns (see KindMeta.policy). */
 export interface PolicyEntry {
   /** Its value when the config does not say. */
@@ -196,6 +212,13 @@ export interface KindMeta {
    * availability check and `validate --server-version` walk the config with it.
    */
   declaredAt?: ConfigPath;
+  /**
+   * The option structs its writes send (Go names, as the release tables of src/releases name them):
+   * the plan checks every declared value against the binding rules the server's release has for the
+   * struct's field of that JSON key (src/plan/field-rules.ts), so a value the release refuses with a
+   * 422 is a plan error at its place, not a failed apply. Data only: the generic check does the rest.
+   */
+  sends?: readonly SentStruct[];
   /**
    * Server-wide kinds: the --target selector type that picks their objects (user:NAME), how help
    * shows its value (NAME, URL), the part of the key it matches, and whether a * matches across

@@ -121,7 +121,7 @@ export function unavailableIn(kinds: ReadingKind[], loaded: Pick<LoadedConfig, '
 }
 
 /** As they are written: by file, line and column (those in no file last). */
-function inFileOrder(a: Diagnostic, b: Diagnostic): number {
+export function inFileOrder(a: Diagnostic, b: Diagnostic): number {
   if (a.file === undefined || b.file === undefined) return a.file === b.file ? 0 : a.file === undefined ? 1 : -1;
   return a.file.localeCompare(b.file) || (a.line ?? 0) - (b.line ?? 0) || (a.col ?? 0) - (b.col ?? 0);
 }

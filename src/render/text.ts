@@ -159,9 +159,10 @@ function setElements(f: { before: unknown[]; after: unknown[] }): ['+' | '-', un
 export function renderResultLine(r: ChangeResult, c: Colors, kindTitle: KindTitle = rawKind): string {
   const head = `${changeHeadline(r.change, kindTitle)} in ${scopeLabel(r.change.scope)}`;
   if (r.outcome === 'done') {
-    const extra = r.notTaken?.length ? c.yellow(` (the server did not take: ${inert(r.notTaken.join('; '))})`) : '';
     const notes = r.notes?.length ? c.dim(` (${inert(r.notes.join('; '))})`) : '';
-    return `${c.green('✓')} ${head}${extra}${notes}`;
+    // Sent, and answered with other values than sent: an inconsistent result, which fails the run.
+    if (r.notTaken?.length) return `${c.red('✗')} ${head}: inconsistent result after apply: ${inert(r.release ?? 'the server')} did not take ${inert(r.notTaken.join('; '))}${notes}`;
+    return `${c.green('✓')} ${head}${notes}`;
   }
   // The error quotes the server's answer: inert, one line.
   if (r.outcome === 'skipped') return `${c.yellow('○')} ${head}: skipped, ${inert(r.error ?? '')}`;
@@ -173,8 +174,17 @@ export function renderApplySummary(results: ChangeResult[], c: Colors): string {
   const count = (a: string) => done.filter((r) => r.change.action === a).length;
   const failed = results.filter((r) => r.outcome === 'failed').length;
   const skipped = results.filter((r) => r.outcome === 'skipped').length;
+  const inconsistent = inconsistentResults(results).length;
   const replaced = count('replace') ? `, ${count('replace')} replaced` : '';
-  const line = `Apply ${failed || skipped ? 'incomplete' : 'complete'}! ${count('create')} created, ${count('update')} updated, ${count('delete')} deleted, ${count('rename')} renamed${replaced}` +
-    (failed || skipped ? `, ${failed} failed, ${skipped} skipped.` : '.');
-  return failed || skipped ? c.red(c.bold(line)) : c.green(c.bold(line));
+  const bad = failed || skipped || inconsistent;
+  const line = `Apply ${bad ? 'incomplete' : 'complete'}! ${count('create')} created, ${count('update')} updated, ${count('delete')} deleted, ${count('rename')} renamed${replaced}` +
+    (failed || skipped ? `, ${failed} failed, ${skipped} skipped` : '') +
+    (inconsistent ? `, ${inconsistent} inconsistent` : '') +
+    '.';
+  return bad ? c.red(c.bold(line)) : c.green(c.bold(line));
+}
+
+/** The changes sent whose answer held other values than sent (ChangeResult.notTaken). */
+export function inconsistentResults(results: ChangeResult[]): ChangeResult[] {
+  return results.filter((r) => r.outcome === 'done' && r.notTaken?.length);
 }

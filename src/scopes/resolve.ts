@@ -294,8 +294,8 @@ function repoScopes(config: Config, found: RepoFindings, selectsScope: (scope: S
   const { globs, exact, facts, pending, unlisted, names } = found;
   const scopes: ResolvedScope[] = [];
   const warnings: string[] = [];
-  // Globs match as the server compares names: `acme/*` is every repository of Acme.
-  const matchers = globs.map(([k, cfg]) => ({ key: k, cfg, match: picomatch(k, { dot: true, nocase: true }) }));
+  // Globs match as the server compares names: `acme/*` is every repository of Acme, but those its exclude: names.
+  const matchers = globs.map(([k, cfg]) => globMatcher(k, cfg));
   const exactKey = new Map(exact.map(([k]) => [names.repos.get(k) ?? k, k]));
   const selected = new Set<string>([...exactKey.keys()].filter((k) => facts.has(k)));
   for (const full of facts.keys()) if (matchers.some((m) => m.match(full))) selected.add(full);
@@ -304,6 +304,11 @@ function repoScopes(config: Config, found: RepoFindings, selectsScope: (scope: S
     const owner = m.key.slice(0, m.key.indexOf('/'));
     if (!unlisted.has(owner) && ![...facts.keys()].some((full) => m.match(full)))
       warnings.push(`repos "${m.key}" matches no repository on the server: nothing is planned for it`);
+  }
+  for (const m of matchers) {
+    const owner = m.key.slice(0, m.key.indexOf('/'));
+    for (const x of unlisted.has(owner) ? [] : m.excludes)
+      if (![...facts.keys()].some((full) => m.covers(full) && x.match(full))) warnings.push(`exclude "${x.pattern}" of repos "${m.key}" matches none of its repositories: nothing is excluded by it`);
   }
 
   // Two globs matching one repository that set one field differently: the later wins, said once per pair and field.
@@ -382,6 +387,18 @@ function caseTwins(section: ScopeSection, keys: string[], problems: ScopeProblem
     problems.push({ path: [section, key], message: `${what} "${key}" and "${other}" differ only in case: Gitea compares names case-insensitively, so both name one ${what}; declare it once` });
   }
   return twins;
+}
+
+/** A glob entry as it selects repositories: its pattern less what its `exclude:` names, and its config without that list. */
+function globMatcher(key: string, entry: unknown) {
+  const { exclude, ...cfg } = isPlainObject(entry) ? entry : {};
+  const owner = key.slice(0, key.indexOf('/'));
+  const covers = picomatch(key, { dot: true, nocase: true });
+  const excludes = (Array.isArray(exclude) ? exclude : []).filter((x): x is string => typeof x === 'string').map((x) => {
+    const pattern = x.includes('/') ? x : `${owner}/${x}`;
+    return { pattern, match: picomatch(pattern, { dot: true, nocase: true }) };
+  });
+  return { key, cfg: cfg as unknown, covers, excludes, match: (full: string) => covers(full) && !excludes.some((x) => x.match(full)) };
 }
 
 /** The scalar (or list) values a glob's config sets, by dotted path, and whether each differs from what is merged so far. */

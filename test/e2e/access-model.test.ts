@@ -157,6 +157,32 @@ repos:
   });
 });
 
+describe('issue assignees', () => {
+  it('take a user the same plan makes a collaborator: the edit waits for the PUT and converges (an outsider is still refused)', async () => {
+    w = await world({ ...seed(true), repos: [{ name: 'acme/widgets', private: true, collaborators: { bob: 'read' }, issues: [{ title: 'First', author: 'root' }] }] });
+    const refused = w.config(`version: 1
+repos:
+  acme/widgets:
+    issues:
+      1: { assignees: [dave] }
+`);
+    const plan = await planExits(w, refused, 1);
+    expect(plan.stderr).toContain('forgeform.yaml:5:12: issue "#1" in acme/widgets: assignees: user "dave" has no access to acme/widgets and cannot be assigned');
+    const file = w.config(`version: 1
+repos:
+  acme/widgets:
+    collaborators: { dave: read }
+    issues:
+      1: { assignees: [dave] }
+`);
+    await planExits(w, file, 2);
+    await applies(w, file);
+    const made = writes(w.sandbox);
+    expect(made.findIndex((c) => c.startsWith('PATCH repos/acme/widgets/issues/1'))).toBeGreaterThan(made.indexOf('PUT repos/acme/widgets/collaborators/dave'));
+    await planExits(w, file, 0);
+  });
+});
+
 describe('the admin example', () => {
   it('applies with no "did not take": its tag protection waits for the team that gets the repository in the same plan', async () => {
     const ADMIN = fileURLToPath(new URL('../../examples/admin/', import.meta.url));

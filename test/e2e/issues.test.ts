@@ -252,7 +252,7 @@ repos:
     expect((await issue(w, 5)).body).toBe('also planned');
   });
 
-  it('reports a field the server silently did not take', async () => {
+  it('fails on a field the server silently did not take (an inconsistent result), naming it and the release', async () => {
     w = await world({
       ...seed,
       users: [...seed.users, { username: 'carol', email: 'carol@example.com', token: 'carol-token' }],
@@ -267,7 +267,8 @@ repos:
       1: { title: "Mine, edited", assignees: [root] }
 `);
     const apply = await w.cli(['apply', '-c', file, '--yes'], { FORGEFORM_TOKEN: 'carol-token' });
-    expect(apply.stdout).toMatch(/the server did not take: assignees: sent \["root"\], server kept \[\]/);
+    expect(apply.code).toBe(1);
+    expect(apply.stdout).toMatch(/✗ ~ issue "#1" in repo:acme\/widgets: inconsistent result after apply: Gitea 1\.26\.0 did not take assignees: sent \["root"\], server kept \[\]/);
     expect((await issue(w, 1)).title).toBe('Mine, edited');
   });
 });

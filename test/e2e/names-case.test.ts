@@ -8,7 +8,7 @@ import { rootAnd } from '../support/seeds.js';
 
 const seed = {
   users: rootAnd('alice'),
-  orgs: [{ name: 'Acme', owners: ['root'], labels: [{ name: 'bug', color: 'ee0701' }] }],
+  orgs: [{ name: 'Acme', owners: ['root'], labels: [{ name: 'bug', color: 'ee0701' }], teams: [{ name: 'Devs', permission: 'write', members: ['alice'] }] }],
   repos: [{ name: 'Acme/Widgets', labels: [{ name: 'bug', color: 'ee0701' }] }, { name: 'Acme/Gadgets' }],
 };
 
@@ -39,6 +39,10 @@ describe('a key that differs from the server name only in case', () => {
     expect(plan).not.toContain('acme/widgets');
     expect(plan).toContain('Plan: 0 to create, 2 to update');
     expect((await w.api<{ description: string }>('GET', 'repos/Acme/Widgets')).body.description).toBe('the widgets');
+    // --target names it as the config does: the selector compares names as the server does too.
+    const targeted = await w.cli(['plan', '-c', file, '--target', 'repo:acme/widgets']);
+    expect(targeted.code, targeted.stdout + targeted.stderr).toBe(0);
+    expect(targeted.stdout + targeted.stderr).not.toContain('matches nothing');
   });
 
   it("addresses the server's organisation, and creates nothing for an owner: of one that exists", async () => {
@@ -80,5 +84,18 @@ describe('a key that differs from the server name only in case', () => {
       `${file}:7:3: repository "acme/WIDGETS" and "Acme/Widgets" differ only in case: Gitea compares names case-insensitively, so both name one repository; declare it once`,
     ]);
     expect(writes(w.sandbox).length).toBe(before);
+  });
+
+  it("refuses a team's former name that is the server's team in another case (it would rename nothing and create a second team)", async () => {
+    const before = writes(w.sandbox).length;
+    const file = w.config('version: 1\norgs:\n  Acme:\n    teams:\n      developers:\n        previously: [devs]\n        permission: write\n        units: [repo.code]\n', 'team-previously.yaml');
+    const r = await w.cli(['plan', '-c', file]);
+    expect(r.code).toBe(1);
+    expect(r.stderr.split('\n').filter((l) => l.startsWith(file))).toEqual([
+      `${file}:6:9: team "developers" in Acme: previously: "devs" is the server's team "Devs" in another case: team names are case-insensitive, so write it as the server does (previously: [Devs])`,
+    ]);
+    expect(writes(w.sandbox).length).toBe(before);
+    const renamed = await converges(w.config('version: 1\norgs:\n  Acme:\n    teams:\n      developers:\n        previously: [Devs]\n        permission: write\n        units: [repo.code]\n', 'team-renamed.yaml'));
+    expect(renamed.plan).toContain('> team "Devs" → "developers"');
   });
 });

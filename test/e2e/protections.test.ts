@@ -165,6 +165,8 @@ repos:
 `);
     const plan = await w.cli(['plan', '-c', file]);
     expect(plan.stdout).toContain('No changes.');
-    expect(plan.stdout).not.toContain('legacy');
+    // Not deleted: kept, and the plan says so (issue 27).
+    expect(plan.stdout).not.toMatch(/- branch protection "legacy"/);
+    expect(plan.stdout).toContain('Kept: 1 branch protection in acme/widgets is not declared: kept; add branch_protections to policy.prune to delete it ("legacy")');
   });
 });

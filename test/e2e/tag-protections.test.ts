@@ -113,7 +113,9 @@ describe('tag protections end to end', () => {
     w = await world(seed);
     const file = w.config('version: 1\nrepos:\n  acme/widgets:\n    tag_protections:\n      "v*": { whitelist_usernames: [alice] }\n');
     const plan = await planExits(w, file, 0);
-    expect(plan.stdout).not.toContain('old-*');
+    // Not deleted: kept, and the plan says so (issue 27).
+    expect(plan.stdout).not.toMatch(/- tag protection "old-\*"/);
+    expect(plan.stdout).toContain('add tag_protections to policy.prune to delete it ("old-*")');
   });
 
   it('refuses at their places: a broken pattern, a new protection naming nobody, unknown accounts, a user without access, teams on a user repository', async () => {

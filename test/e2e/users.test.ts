@@ -171,19 +171,33 @@ users:
     expect((await users(w)).find((u) => u.login === 'boss')?.is_admin).toBe(false);
   });
 
-  it('shows the server’s refusal to delete a user who owns a repository; purge_users deletes it with ?purge=true', async () => {
+  it('keeps a user who owns a repository, saying why, when the plan is made; purge_users deletes it with ?purge=true', async () => {
     w = await world({ users: [{ username: 'root', admin: true }, { username: 'mallory' }], repos: [{ name: 'mallory/stuff' }] });
     const config = (purge: boolean) => `version: 1\npolicy: { prune: [users], purge_users: ${purge} }\nusers: {}\n`;
-    const refused = await w.cli(['apply', '-c', w.config(config(false)), '--yes']);
-    expect(refused.code).toBe(1);
-    expect(refused.stdout).toMatch(/✗ - user "mallory" in server: Gitea refused to delete user "mallory": move or delete what it owns first, or set policy.purge_users: true .*422 Unprocessable Entity: user still has ownership of repositories/);
-    expect(refused.stderr).not.toMatch(/unexpected error/);
+    // Issue 27: Gitea refuses to delete a user who owns repositories (services/user/user.go DeleteUser, 422):
+    // the plan knows it (one GET of the user's repositories) and keeps the user instead of failing at apply.
+    const kept = await w.cli(['apply', '-c', w.config(config(false)), '--yes']);
+    expect(kept.code, kept.stdout + kept.stderr).toBe(0);
+    expect(kept.stdout).toContain('Warning: user "mallory" is not deleted: it owns repository mallory/stuff, and Gitea refuses to delete a user who owns repositories (422 "user still has ownership of repositories"): move or delete them first, or set policy.purge_users: true to delete it with them');
+    expect(writes(w.sandbox).filter((c) => c.startsWith('DELETE /api/v1/admin/users'))).toEqual([]);
     w.sandbox.clearRequests();
     const purged = await w.cli(['apply', '-c', w.config(config(true)), '--yes']);
     expect(purged.stdout).toContain('purged (policy.purge_users)');
     expect(purged.code).toBe(0);
     expect(w.sandbox.requests().find((r) => r.method === 'DELETE')).toMatchObject({ path: '/api/v1/admin/users/mallory', query: { purge: 'true' }, status: 204 });
     expect((await users(w)).map((u) => u.login)).toEqual(['root']);
+  });
+
+  it('shows the server’s refusal when a user a saved plan deletes came to own a repository since', async () => {
+    w = await world({ users: [{ username: 'root', admin: true }, { username: 'mallory' }] });
+    const saved = `${w.dir}/prune.plan.json`;
+    const plan = await w.cli(['plan', '-c', w.config('version: 1\npolicy: { prune: [users] }\nusers: {}\n'), '--out', saved]);
+    expect(plan.stdout).toContain('- user "mallory"');
+    expect((await w.api('POST', 'admin/users/mallory/repos', { name: 'stuff' })).status).toBe(201);
+    const refused = await w.cli(['apply', saved]);
+    expect(refused.code).toBe(1);
+    expect(refused.stdout).toMatch(/✗ - user "mallory" in server: Gitea refused to delete user "mallory": move or delete what it owns first, or set policy.purge_users: true .*422 Unprocessable Entity: user still has ownership of repositories/);
+    expect(refused.stderr).not.toMatch(/unexpected error/);
   });
 
   it('--sync-write-only sends the write-only fields to every declared user; without it they ride along with other edits only', async () => {

@@ -26,6 +26,8 @@ export type Misbehaviour =
   | { type: 'status'; status: number; headers?: Record<string, string>; body?: string }
   /** Forwarded; the answer's JSON body replaced by what `edit` makes of it (a wrong type, say). */
   | { type: 'rewrite'; edit: (body: unknown) => unknown }
+  /** Forwarded with these members left out of its JSON body: a server that ignores the fields, answering 2xx. */
+  | { type: 'drop-fields'; fields: string[] }
   /** Runs `before` (another client acting on the server, say), then forwards. */
   | { type: 'before'; run: () => Promise<void> };
 
@@ -123,6 +125,11 @@ export async function startMisbehavingProxy(target: string, rule: (req: ProxiedR
               return void res.end(how.body ?? '');
             case 'rewrite':
               return await relay(res, await forward(req, body, url), undefined, how.edit);
+            case 'drop-fields': {
+              const sent = JSON.parse(body.toString('utf8')) as Record<string, unknown>;
+              for (const f of how.fields) delete sent[f];
+              return await relay(res, await forward(req, Buffer.from(JSON.stringify(sent)), url));
+            }
             case 'before':
               await how.run();
               return await relay(res, await forward(req, body, url));

@@ -6,6 +6,10 @@
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error: a script without types
 import { fieldRulesOf } from '../../scripts/field-rules.mjs';
+import type { ConfigPath, LoadedConfig, SourceLocation } from '../../src/config/types.js';
+import { kinds } from '../../src/kinds/index.js';
+import { parseServerSpec, type ServerInfo } from '../../src/model/index.js';
+import { fieldRuleProblems, releaseProblems } from '../../src/plan/field-rules.js';
 import { FIELD_RULE_TABLES, fieldRuleTable, fieldRuleTableOf, structRules } from '../../src/releases/field-rules.js';
 import { ruleFailure } from '../../src/releases/rules.js';
 import { bindBody } from '../../src/sandbox/http/binding.js';
@@ -88,5 +92,61 @@ describe('field rules', () => {
     const body = { name: 'widgets', license: 'l'.repeat(101) };
     expect(bindBody(optionFor(CreateRepoOption, flavour('gitea@1.26')), json(body)).error).toBe('[License]: MaxSize');
     expect(bindBody(optionFor(CreateRepoOption, flavour('gitea@1.25')), json(body)).error).toBeUndefined();
+  });
+});
+
+const release = (spec: string): ServerInfo => parseServerSpec(spec) as ServerInfo;
+/** Places made up from the path, so that a test can tell which value an error points at. */
+const loadedOf = (config: unknown): Pick<LoadedConfig, 'config' | 'locate'> => ({
+  config: config as LoadedConfig['config'],
+  locate: (path: ConfigPath, atKey?: boolean): SourceLocation => ({ file: 'f.yaml', line: path.length, col: atKey ? 1 : 2 }),
+});
+const messages = (config: unknown, spec: string) => fieldRuleProblems(kinds, loadedOf(config), release(spec)).map((d) => d.message);
+
+describe('the plan-time check of the release\'s field rules', () => {
+  it("refuses an organisation's full name over 100 characters and a website that is no URL, naming the release and the tag's line", () => {
+    const config = { version: 1, orgs: { acme: { full_name: 'x'.repeat(101), website: 'acme.example' } } };
+    expect(messages(config, 'gitea@1.25.4')).toEqual([
+      'full_name: must be at most 100 characters on Gitea 1.25.4 (modules/structs/org.go:53 CreateOrgOption.FullName: binding:"MaxSize(100)")',
+      'website: must be an http or https URL on Gitea 1.25.4 (modules/structs/org.go:59 CreateOrgOption.Website: binding:"ValidUrl;MaxSize(255)")',
+    ]);
+    const [d] = fieldRuleProblems(kinds, loadedOf(config), release('gitea@1.25.4'));
+    expect(d).toMatchObject({ path: ['orgs', 'acme', 'full_name'], file: 'f.yaml', line: 3, col: 1 });
+    expect(messages({ version: 1, orgs: { acme: { full_name: 'x'.repeat(100), website: 'https://acme.example' } } }, 'gitea@1.25.4')).toEqual([]);
+  });
+
+  it("a team name of 31 characters: refused on Gitea 1.21 and Forgejo 7 at the name's key, taken from Gitea 1.22 and Forgejo 11", () => {
+    const config = { version: 1, orgs: { acme: { teams: { ['t'.repeat(31)]: { permission: 'read' } } } } };
+    expect(messages(config, 'gitea@1.21.11')).toEqual([`the name "${'t'.repeat(31)}" (sent as name): must be at most 30 characters on Gitea 1.21.11 (modules/structs/org_team.go:27 CreateTeamOption.Name: binding:"Required;AlphaDashDot;MaxSize(30)")`]);
+    expect(fieldRuleProblems(kinds, loadedOf(config), release('forgejo@7.0.16'))[0]).toMatchObject({ path: ['orgs', 'acme', 'teams', 't'.repeat(31)], col: 1 });
+    expect(messages(config, 'gitea@1.22.6')).toEqual([]);
+    expect(messages(config, 'forgejo@11.0.15')).toEqual([]);
+  });
+
+  it("a hook's branch filter that is no glob, on every release; a hook name over 255 characters from Gitea 1.26 only", () => {
+    const hook = (fields: Record<string, unknown>) => ({ version: 1, repos: { 'acme/widgets': { webhooks: [{ url: 'https://ci.example/hook', events: ['push'], ...fields }] } } });
+    for (const spec of ['gitea@1.21.11', 'gitea@1.26.0', 'forgejo@15.0.3']) expect(messages(hook({ branch_filter: '{main' }), spec)[0], spec).toMatch(/^branch_filter: must be a valid glob pattern on /);
+    expect(messages(hook({ branch_filter: '{main,release/*}' }), 'gitea@1.25.4')).toEqual([]);
+    expect(messages(hook({ name: 'n'.repeat(256) }), 'gitea@1.26.0')[0]).toMatch(/^name: must be at most 255 characters on Gitea 1.26.0 \(modules\/structs\/hook.go:\d+ CreateHookOption.Name/);
+  });
+
+  it("a user's website, a label's empty color, a variable's empty value", () => {
+    expect(messages({ version: 1, users: { alice: { email: 'a@example.com', website: 'not a url' } } }, 'gitea@1.25.4')[0]).toMatch(/^website: must be an http or https URL on Gitea 1.25.4 \(modules\/structs\/admin_user.go/);
+    expect(messages({ version: 1, repos: { 'acme/w': { labels: { bug: { color: '' } } } } }, 'gitea@1.25.4')[0]).toMatch(/^color: must not be empty on Gitea 1.25.4 \(modules\/structs\/issue_label.go:\d+ CreateLabelOption.Color/);
+    expect(messages({ version: 1, repos: { 'acme/w': { variables: { CI: { value: '' } } } } }, 'gitea@1.25.4')[0]).toMatch(/^value: must not be empty on Gitea 1.25.4 \(modules\/structs\/variable.go:12 CreateVariableOption.Value/);
+  });
+
+  it("leaves a value holding an unset ${NAME} (validate offline) and values of fields sent under no struct's rules alone", () => {
+    expect(messages({ version: 1, orgs: { acme: { website: '${SITE}' } } }, 'gitea@1.25.4')).toEqual([]);
+    expect(messages({ version: 1, repos: { 'acme/w': { branch_protections: { main: { enable_push: true } } } } }, 'gitea@1.25.4')).toEqual([]);
+    // A glob key names existing repositories (no name is sent); a label's key is sent whole, slashes and all.
+    expect(messages({ version: 1, repos: { 'acme/*': { description: 'x' } } }, 'gitea@1.25.4')).toEqual([]);
+    expect(messages({ version: 1, repos: { 'acme/w': { labels: { 'k/': { color: 'ff0000' } } } } }, 'gitea@1.25.4')).toEqual([]);
+    expect(messages({ version: 1, repos: { 'acme/a b': {} } }, 'gitea@1.25.4')[0]).toMatch(/^the name "acme\/a b" \(sent as name\): must be only letters/);
+  });
+
+  it('joins the availability errors in file order', () => {
+    const config = { version: 1, orgs: { acme: { full_name: 'x'.repeat(101) } }, actions: { runners: {} } };
+    expect(releaseProblems(kinds, loadedOf(config), release('gitea@1.23.8')).map((d) => d.path)).toEqual([['actions', 'runners'], ['orgs', 'acme', 'full_name']]);
   });
 });

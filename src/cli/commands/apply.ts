@@ -10,7 +10,7 @@ import { kinds } from '../../kinds/index.js';
 import { describeDiagnostic, describeServer, formatDiagnostic, kindTitles, type Diagnostic, type PlanServer, type Scope, type ServerInfo } from '../../model/index.js';
 import { resolvePlanSecrets } from '../../plan/planfile.js';
 import type { Change, Plan } from '../../plan/types.js';
-import { renderApplySummary, renderResultLine } from '../../render/text.js';
+import { inconsistentResults, renderApplySummary, renderResultLine } from '../../render/text.js';
 import { checkServer, makeClient } from '../context.js';
 import { interruptedSummary, NOT_STARTED, SIGNAL_EXIT, stopOnSignals } from '../interrupt.js';
 import { EXIT, UserError, type Output } from '../output.js';
@@ -251,7 +251,14 @@ async function applyChanges({ plan, client, server, scopes }: Prepared, out: Out
   for (const line of describeDuplicates(concurrent, kinds)) out.stdout(`${out.out.red('✗')} ${inert(line)}`);
   for (const u of concurrent.unchecked) out.stderr(out.err.yellow(`warning: could not read the ${u.kind}s of ${u.scope} again to look for objects another run created at the same time: ${inert(u.error)}`));
   if (client.requestCount > beforeCheck) out.stderr(`${client.requestCount - beforeCheck} requests to read again where objects were created, for duplicates made by another run at the same time.`);
+  const inconsistent = inconsistentResults(results).length;
+  if (inconsistent)
+    out.stderr(
+      out.err.red(
+        `error: inconsistent result after apply: the server kept other values than sent for ${inconsistent} change${inconsistent === 1 ? '' : 's'} (✗ above), so the next plan shows ${inconsistent === 1 ? 'it' : 'them'} again. The plan should have refused what this release does not take: please report it, with the release.`,
+      ),
+    );
   if (stop.signal) return SIGNAL_EXIT[stop.signal];
   if (reportWithheld(plan, out)) return EXIT.error;
-  return results.every((r) => r.outcome === 'done') && concurrent.duplicates.length === 0 ? EXIT.ok : EXIT.error;
+  return results.every((r) => r.outcome === 'done') && !inconsistent && concurrent.duplicates.length === 0 ? EXIT.ok : EXIT.error;
 }

@@ -1,6 +1,6 @@
 import { kinds } from '../../kinds/index.js';
 import { describeDiagnostic, formatDiagnostic, kindTitles, placeOf, targetTypes, type Diagnostic, type Scope, type ServerInfo } from '../../model/index.js';
-import { unavailableIn } from '../../plan/availability.js';
+import { releaseProblems } from '../../plan/field-rules.js';
 import { buildPlan, makeKindContext } from '../../plan/planner.js';
 import type { Plan } from '../../plan/types.js';
 import { renderPlan } from '../../render/render.js';
@@ -126,8 +126,8 @@ export async function computePlan(
       : undefined;
   const { client, server } = await connect(opts, out, loaded.config.server?.url);
   await connected?.(client, server);
-  // What the release lacks is known from the config and the preflight: refused before any state is read.
-  const unavailable = unavailableIn(kinds, loaded, server);
+  // What the release lacks or its binding rules refuse is known from the config and the preflight: refused before any state is read.
+  const unavailable = releaseProblems(kinds, loaded, server);
   if (unavailable.length) throw new UserError(`${formatPlanErrors(unavailable)}\nPlanning failed: nothing was changed.`);
   // A shard (and --changed-only) plans its part of the configuration only, so that it reads nothing it does not plan.
   let config = shard ? shardConfig(loaded.config, shard) : loaded.config;

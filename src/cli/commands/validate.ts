@@ -24,8 +24,8 @@ export async function validateCommand(opts: ValidateOptions, out: Output): Promi
   if (offline?.unset.size)
     out.stderr(`Note: not set, so their values were not checked (plan needs them; --require-env checks them): ${[...offline.unset].sort().join(', ')}`);
   if (server) {
-    const [{ kinds }, { unavailableIn }] = await Promise.all([import('../../kinds/index.js'), import('../../plan/availability.js')]);
-    const unavailable = unavailableIn(kinds, loaded, server);
+    const [{ kinds }, { releaseProblems }] = await Promise.all([import('../../kinds/index.js'), import('../../plan/field-rules.js')]);
+    const unavailable = releaseProblems(kinds, loaded, server);
     if (unavailable.length) throw new UserError(`${unavailable.map(formatDiagnostic).join('\n')}\nThe configuration is not valid for ${describeServer(server)} (${files}).`);
     out.stdout(`The configuration is valid for ${describeServer(server)} (${files}).`);
     return EXIT.ok;

@@ -21,6 +21,7 @@ function actionsSecretKind(scopeType: 'repo' | 'org', title: string): Kind {
     name: `${scopeType}_actions_secret`,
     title,
     configKey: 'secrets',
+    sends: [{ struct: 'CreateOrUpdateSecretOption', as: { value: 'data' } }],
     pruneKey: 'secrets',
     scopeType,
     actions: ['create', 'update', 'delete'],

@@ -19,6 +19,7 @@ function actionsVariableKind(scopeType: 'repo' | 'org', title: string): Kind {
     name: `${scopeType}_actions_variable`,
     title,
     configKey: 'variables',
+    sends: [{ struct: 'CreateVariableOption' }, { struct: 'UpdateVariableOption' }],
     pruneKey: 'variables',
     scopeType,
     actions: ['create', 'update', 'delete'],

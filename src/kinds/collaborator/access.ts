@@ -45,6 +45,12 @@ export interface Access {
    * do not (v1.24.7 models/perm/access/access.go l.88–125, l.189–233; repo_permission.go l.462–509).
    */
   reader: boolean;
+  /**
+   * May be assigned issues and pull requests: CanBeAssigned, `CanAccessAny(write, every unit) || CanAccessAny(read,
+   * pulls)` on GetUserRepoPermission (v1.25.4 models/perm/access/repo_permission.go l.433–443; v1.21.11 l.335–345;
+   * Forgejo v11.0.15 l.359–369): a mode at read or above (the pull-request unit read with it), or a team's unit.
+   */
+  assignable: boolean;
   /** How (for messages): "a read collaborator", "team developers"… */
   how: string[];
   /** The changes of this plan the access waits for (a collaborator's PUT, a team's member or repository added). */
@@ -148,13 +154,14 @@ export function teamListed(ctx: ScopeContext, team: TeamOnRepo): boolean {
  * for admin-level teams there. Gitea 1.25 also counts every member of a team whose pull-request unit is at read
  * or above (GetTeamUserIDsWithAccessToAnyRepoUnit, v1.25.4 models/organization/team_repo.go l.68–97).
  */
-function teamGives(ctx: ScopeContext, team: TeamOnRepo): { level: Level; code: boolean; reads: boolean } {
+function teamGives(ctx: ScopeContext, team: TeamOnRepo): { level: Level; code: boolean; reads: boolean; assigns: boolean } {
   const admin = team.stored === 'owner' || team.stored === 'admin';
   const level: Level = admin ? 'owner' : team.stored;
   const code = admin || RANK[asLevel(team.units['repo.code'])] >= RANK.write;
   const byRow = RANK[level] >= RANK.read;
   const byUnit = serverHas(ctx.server, READERS_COUNT_TEAM_UNITS) && (admin || RANK[asLevel(team.units['repo.pulls'])] >= RANK.read);
-  return { level, code, reads: byRow || byUnit };
+  const assigns = RANK[level] >= RANK.read || Object.values(team.units).some((u) => RANK[asLevel(u)] >= RANK.write) || RANK[asLevel(team.units['repo.pulls'])] >= RANK.read;
+  return { level, code, reads: byRow || byUnit, assigns };
 }
 
 /** The collaboration as the plan leaves it: its level and the change that makes it; undefined where the plan does not manage the repository's collaborators. */
@@ -194,6 +201,7 @@ async function isCollaborator(req: AccessRequest, user: string): Promise<boolean
 export interface Wants {
   write: boolean;
   reader: boolean;
+  assignable?: boolean;
 }
 
 /**
@@ -205,10 +213,10 @@ export interface Wants {
  */
 export async function projectedAccess(req: AccessRequest, user: string, exists: boolean, wants: Wants = { write: true, reader: true }): Promise<Access> {
   const { scope } = req;
-  if (!scope.repo?.ownerIsOrg && lc(scope.owner) === lc(user)) return { level: 'owner', writesCode: true, reader: true, how: [`the owner of ${scope.name}`], grants: [] };
+  if (!scope.repo?.ownerIsOrg && lc(scope.owner) === lc(user)) return { level: 'owner', writesCode: true, reader: true, assignable: true, how: [`the owner of ${scope.name}`], grants: [] };
   const onServer = exists && !scope.pendingCreate;
-  const out: Access = { level: 'none', writesCode: false, reader: false, how: [], grants: [] };
-  const done = () => (!wants.reader || out.reader) && (!wants.write || out.writesCode || RANK[out.level] >= RANK.write);
+  const out: Access = { level: 'none', writesCode: false, reader: false, assignable: false, how: [], grants: [] };
+  const done = () => (!wants.reader || out.reader) && (!wants.write || out.writesCode || RANK[out.level] >= RANK.write) && (!wants.assignable || out.assignable || RANK[out.level] >= RANK.read);
   const minCollab: Level = scope.repo?.private === false ? 'write' : 'read';
   const collab = plannedCollaboration(req, user);
   if (collab?.level && collab.level !== 'none') {
@@ -224,6 +232,7 @@ export async function projectedAccess(req: AccessRequest, user: string, exists: 
   if (server === 'write' || server === 'admin' || (server === 'read' && minCollab === 'read')) out.reader = true;
   await throughTeams(req, user, out, done);
   out.writesCode ||= RANK[out.level] >= RANK.write;
+  out.assignable ||= RANK[out.level] >= RANK.read;
   // Owner through no team of the repository: a site administrator (no row), unless a collaborator too.
   if (!out.reader && wants.reader && server === 'owner' && collab?.level === undefined && (await isCollaborator(req, user))) out.reader = true;
   return out;
@@ -235,13 +244,14 @@ export async function projectedAccess(req: AccessRequest, user: string, exists: 
  */
 async function throughTeams(req: AccessRequest, user: string, out: Access, done: () => boolean): Promise<void> {
   if (done()) return;
-  const teams = (await teamsOnRepo(req)).map((t) => ({ t, ...teamGives(req.ctx, t) })).filter((x) => x.t.hasRepo && (x.code || x.reads));
+  const teams = (await teamsOnRepo(req)).map((t) => ({ t, ...teamGives(req.ctx, t) })).filter((x) => x.t.hasRepo && (x.code || x.reads || x.assigns));
   teams.sort((a, b) => Number(!a.t.members) - Number(!b.t.members) || Number(!(b.code && b.reads)) - Number(!(a.code && a.reads)) || Number(a.t.stored === 'owner') - Number(b.t.stored === 'owner'));
-  for (const { t, level, code, reads } of teams) {
+  for (const { t, level, code, reads, assigns } of teams) {
     if (done() || !(await hasMember(req.ctx, t, user))) continue;
     out.level = max(out.level, level);
     out.writesCode ||= code;
     out.reader ||= reads;
+    out.assignable ||= assigns;
     out.how.push(`a member of team ${t.name}`);
     if (t.grant) out.grants.push(t.grant);
   }

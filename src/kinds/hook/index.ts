@@ -18,6 +18,7 @@ export const hookKind = defineKind<HookTypes['config'], HookTypes['server'], Hoo
   title: 'admin webhook',
   pruneKey: 'hooks',
   configKey: 'hooks',
+  sends: [{ struct: 'CreateHookOption' }, { struct: 'EditHookOption' }],
   scopeType: 'server',
   target: { type: 'hook', placeholder: 'URL', name: (key) => identityOf(key).url, acrossSlashes: true },
   ...hookMeta,

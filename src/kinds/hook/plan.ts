@@ -1,3 +1,4 @@
+import { hasUserinfo } from '../url-userinfo.js';
 import type { HookConfig } from '../../config/types.js';
 import { isDeepStrictEqual } from 'node:util';
 import { asSet, normalizeFields } from '../fields.js';
@@ -103,16 +104,6 @@ export function declaredHooks<H extends DeclaredHook>(list: H[], at: ConfigPath,
     objects.push({ key, fields: f, path });
   });
   return { objects, problems };
-}
-
-/** Whether a URL carries a user name or password before its host (https://user:password@host/…). */
-export function hasUserinfo(url: string): boolean {
-  try {
-    const u = new URL(url);
-    return u.username !== '' || u.password !== '';
-  } catch {
-    return /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*@/i.test(url);
-  }
 }
 
 /** How hook fields compare where equality is not plain (every hook kind's `compare`). */

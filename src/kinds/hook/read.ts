@@ -1,3 +1,4 @@
+import { withoutUserinfo } from '../url-userinfo.js';
 import type { Shape } from '../../gitea/answer.js';
 import { normalizeFields } from '../fields.js';
 import { isSecret, Secret } from '../../secret.js';
@@ -48,7 +49,7 @@ export function identityOf(key: string): Identity {
  * undeclared, and its key is printed, saved in plan files and exported: it must not carry the password.
  */
 export function withoutCredentials(url: string): string {
-  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#@]*@/i, '$1(sensitive)@');
+  return withoutUserinfo(url, '(sensitive)');
 }
 
 /**

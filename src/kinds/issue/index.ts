@@ -1,5 +1,7 @@
 import { defineKind } from '../../model/index.js';
+import { collaboratorKind } from '../collaborator/index.js';
 import { orgLabelKind, repoLabelKind } from '../label/index.js';
+import { teamKind } from '../team/index.js';
 import { writing } from './ops.js';
 import { planning, safety } from './plan.js';
 import { reading } from './read.js';
@@ -17,10 +19,12 @@ export const issueKind = defineKind<IssueTypes['config'], IssueTypes['server'], 
   // Issues are never created or deleted by forgeform.
   pruneKey: '',
   configKey: 'issues',
+  sends: [{ struct: 'CreateIssueOption' }, { struct: 'EditIssueOption' }],
   scopeType: 'repo',
   actions: ['update'],
-  // Labels are resolved against the labels as this plan leaves them.
-  after: [repoLabelKind.name, orgLabelKind.name],
+  // Labels are resolved against the labels as this plan leaves them; assignees may get their access from a
+  // collaborator or a team of this plan (the projected permission model, src/kinds/collaborator/access.ts).
+  after: [repoLabelKind.name, orgLabelKind.name, collaboratorKind.name, teamKind.name],
   ...reading,
   ...planning,
   ...safety,

@@ -66,4 +66,9 @@ export const writing = {
       });
     return ops;
   },
+
+  /** An assignee whom this plan gives access to the repository (a collaborator's PUT, a team's member or repository): the edit waits for it, or Gitea would refuse the assignee. */
+  dependsOn(input) {
+    return input.action === 'update' ? (input.prepared.get(input.desired.key)?.grants ?? []) : [];
+  },
 } satisfies Writing<IssueTypes>;

@@ -5,6 +5,7 @@ import { asSet, normalizeFields } from '../fields.js';
 import { describeServer, type CurrentObject, type DesiredObject, type Planning, type Problem, type Reading, type ProjectedObject, type RequestScope, type Safety, type Scope, type ScopeContext, type Writing } from '../../model/index.js';
 import type { DeclaredIssue, IssueObject, IssueTypes, LabelTarget, PreparedIssue } from './types.js';
 import { bodyLockedByServer, fields, labelSources, mode } from './read.js';
+import { projectedAccess } from '../collaborator/access.js';
 
 interface Milestone {
   id: number;
@@ -45,21 +46,27 @@ function isCalendarDay(value: string): boolean {
 
 /**
  * Why each assignee an issue adds cannot be assigned, by name: a user that does not exist (Gitea refuses
- * the whole edit, 422) or that has no access to the repository. One GET per name and repository
- * (GET …/collaborators/{name}/permission, memoised for the plan: branch protections ask the same).
+ * the whole edit, 422) or that will have no access to the repository once the plan is applied (CanBeAssigned:
+ * see Access.assignable). One GET per name and repository (GET …/collaborators/{name}/permission, memoised for
+ * the plan: branch protections ask the same); for a user without access now, the projected permission model
+ * (src/kinds/collaborator/access.ts) says whether the plan gives it some, and the change that does (`grants`).
  */
-async function assigneeProblems(scope: RequestScope, desired: DesiredObject[], current: CurrentObject[], ctx: ScopeContext): Promise<Map<string, string>> {
+async function assigneeProblems(scope: RequestScope, desired: DesiredObject[], current: CurrentObject[], ctx: ScopeContext): Promise<{ problems: Map<string, string>; grants: Map<string, string[]> }> {
   const names = new Set<string>();
   for (const d of desired) {
     const have = new Set(asSet(current.find((c) => c.key === d.key)?.fields.assignees).map((n) => n.toLowerCase()));
     for (const n of 'assignees' in d.fields ? asSet(d.fields.assignees) : []) if (!have.has(n.toLowerCase())) names.add(n);
   }
   const out = new Map<string, string>();
+  const grants = new Map<string, string[]>();
   await Promise.all(
     [...names].map(async (name) => {
       try {
         const answer = await ctx.cachedGet<{ permission?: string } | undefined>(apiPath(...scope.segments, 'collaborators', name, 'permission'), { object: `${name}'s permission on ${scope.name}` });
-        if ((answer?.permission ?? 'none') === 'none') out.set(name, `user "${name}" has no access to ${scope.name} and cannot be assigned (Gitea would refuse the edit)`);
+        if ((answer?.permission ?? 'none') !== 'none') return;
+        const after = await projectedAccess({ ctx, scope }, name, true, { write: false, reader: false, assignable: true });
+        if (after.assignable) grants.set(name, after.grants);
+        else out.set(name, `user "${name}" has no access to ${scope.name} and cannot be assigned (Gitea would refuse the edit)`);
       } catch (e) {
         // 403: only administrators (of the site or the repository) may ask about others; Gitea then judges at apply.
         if (isApiError(e, 403)) return;
@@ -68,14 +75,16 @@ async function assigneeProblems(scope: RequestScope, desired: DesiredObject[], c
       }
     }),
   );
-  return out;
+  return { problems: out, grants };
 }
 
-function prepareOne(d: DeclaredIssue, cur: IssueObject | undefined, catalogue: LabelTarget[], milestones: Milestone[], scope: Scope, assignees: Map<string, string>): PreparedIssue {
+function prepareOne(d: DeclaredIssue, cur: IssueObject | undefined, catalogue: LabelTarget[], milestones: Milestone[], scope: Scope, assignees: Awaited<ReturnType<typeof assigneeProblems>>): PreparedIssue {
   const problems: Problem[] = [];
+  const grants: string[] = [];
   for (const n of 'assignees' in d.fields ? asSet(d.fields.assignees) : []) {
-    const why = assignees.get(n);
+    const why = assignees.problems.get(n);
     if (why) problems.push({ path: [...d.path, 'assignees'], message: `assignees: ${why}` });
+    grants.push(...(assignees.grants.get(n) ?? []));
   }
   const due = d.fields.due_date;
   if (typeof due === 'string' && !isCalendarDay(due)) problems.push({ path: [...d.path, 'due_date'], message: `due_date: "${due}" is not a day of the calendar (YYYY-MM-DD)` });
@@ -121,7 +130,7 @@ function prepareOne(d: DeclaredIssue, cur: IssueObject | undefined, catalogue: L
   }
   const ids = cur?.meta?.labelIds ?? [];
   const currentNames = ids.map((id) => catalogue.find((l) => l.id === id)?.name).filter((n): n is string => n !== undefined);
-  return { problems, targets, currentNames, ...(milestoneId !== undefined ? { milestoneId } : {}) };
+  return { problems, targets, currentNames, ...(milestoneId !== undefined ? { milestoneId } : {}), ...(grants.length ? { grants: [...new Set(grants)] } : {}) };
 }
 
 export const planning = {

@@ -53,6 +53,8 @@ export interface PreparedIssue {
   /** The labels on the issue now, named as they will be after this plan's renames. */
   currentNames: string[];
   milestoneId?: number;
+  /** The changes of this plan that give its added assignees access to the repository (a collaborator's PUT, a team's member or repository): the edit waits for them. */
+  grants?: string[];
 }
 
 /** What prepare resolves for a repository's issues, by issue key ("#12"). */

@@ -18,6 +18,7 @@ function labelKind(scopeType: 'repo' | 'org', title: string): Kind {
     title,
     pruneKey: 'labels',
     configKey: 'labels',
+    sends: [{ struct: 'CreateLabelOption', key: 'name' }, { struct: 'EditLabelOption', key: 'name' }],
     scopeType,
     actions: ['create', 'update', 'rename', 'delete'],
     runState,

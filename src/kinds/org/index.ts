@@ -20,6 +20,7 @@ export const orgKind = defineKind<OrgTypes['config'], OrgTypes['server'], OrgTyp
   // Organisations are never deleted: no policy.prune entry names them.
   pruneKey: 'orgs',
   configKey: 'orgs',
+  sends: [{ struct: 'CreateOrgOption', key: 'username' }, { struct: 'EditOrgOption' }],
   scopeType: 'server',
   actions: ['create', 'update'],
   target: { type: 'org', placeholder: 'NAME' },

@@ -1,6 +1,6 @@
 import { normalizeFields } from '../fields.js';
 import { secretFromEnvironment } from '../secrets.js';
-import { hasUserinfo } from '../hook/plan.js';
+import { hasUserinfo } from '../url-userinfo.js';
 import { parseGoDuration } from '../../go-duration.js';
 import { describeServer, serverHas, type Availability, type DesiredObject, type Planning, type Problem, type Safety } from '../../model/index.js';
 import { fields } from './fields.js';

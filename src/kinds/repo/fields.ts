@@ -109,6 +109,14 @@ export const scopeEntries: EntrySpec[] = [
       mirrorEntries,
     ),
   ),
+  configEntry('exclude', {
+    title: 'Excluded repositories',
+    description:
+      'On a glob entry only: repositories it does not apply to, by full name or glob ("acme/legacy", "acme/archive-*"; a name without "/" is one of the glob\'s owner). Compared as the server compares names (case-insensitively). An exact entry for an excluded repository still applies to it.',
+    type: 'array',
+    uniqueItems: true,
+    items: { type: 'string', minLength: 1 },
+  }),
   labelTemplateEntry,
   configEntry(
     'labels',

@@ -22,6 +22,11 @@ export const repoKind = defineKind<RepoTypes['config'], RepoTypes['server'], Rep
   // Repositories are never deleted: no policy.prune entry names them.
   pruneKey: 'repos',
   configKey: 'repos',
+  // A pull mirror is created by the migrate body (ops.ts mirrorCreate), other repositories by the create body.
+  sends: [
+    { struct: 'CreateRepoOption', key: 'name', keyIsPath: true },
+    { struct: 'MigrateRepoOptions', key: 'repo_name', keyIsPath: true, when: 'from', as: { from: 'clone_addr', interval: 'mirror_interval', username: 'auth_username', password: 'auth_password' } },
+  ],
   scopeType: 'server',
   // Create (empty, or as a pull mirror); update: a pull mirror's interval.
   actions: ['create', 'update'],

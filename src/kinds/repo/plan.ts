@@ -1,6 +1,6 @@
 import type { RepoConfig, RepoCreateConfig } from '../../config/types.js';
 import { secretFromEnvironment } from '../secrets.js';
-import { hasUserinfo } from '../hook/plan.js';
+import { hasUserinfo } from '../url-userinfo.js';
 import { withoutCredentials } from '../hook/read.js';
 import { asSet, normalizeFields } from '../fields.js';
 import { splitRepo, isGlobKey, type DesiredObject, type KindContext, type Planning, type Problem, type Reading, type Writing } from '../../model/index.js';
@@ -31,6 +31,7 @@ export const planning = {
     const objects: DesiredObject[] = [];
     const problems: Problem[] = [];
     for (const [key, repo] of Object.entries(entry?.repos ?? {})) {
+      if (repo.exclude && !isGlobKey(key)) problems.push({ path: ['repos', key, 'exclude'], message: `exclude: is for a glob entry ("acme/*"); "${key}" names one repository: remove it, or drop the repository from the glob's exclude` });
       const create: RepoCreateConfig | undefined = repo.create;
       const how = create ? 'create' : repo.mirror ? 'mirror' : undefined;
       if (!how) continue;

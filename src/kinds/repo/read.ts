@@ -1,3 +1,4 @@
+import { withoutUserinfo } from '../url-userinfo.js';
 import { isApiError } from '../../gitea/errors.js';
 import { apiPath } from '../../gitea/path.js';
 import { shapeOfFields } from '../fields.js';
@@ -10,22 +11,6 @@ export { fields } from './fields.js';
 
 /** A repository as answered: its id and name, and whether it is a pull mirror, of what and how often. */
 export const shape = shapeOfFields(fields, { id: 'id', full_name: 'string', mirror: 'boolean?', mirror_interval: 'string?', original_url: 'string?' });
-
-/**
- * A URL without its user name and password (`https://user:secret@host/x.git` → `https://host/x.git`),
- * where Go's url.Parse finds them: before the last "@" of the authority, the part after "://" up to the
- * first "/", "?" or "#" (from the start where there is no "://": an scp-like `user@host:path`). Every
- * release answers original_url through util.SanitizeURL already (src/sandbox/NOTES.md, pull mirrors);
- * this holds whatever answers, with junk before its scheme too.
- */
-export function withoutUserinfo(url: string): string {
-  const sep = url.indexOf('://');
-  const start = sep < 0 ? 0 : sep + 3;
-  const rest = url.slice(start);
-  const end = rest.search(/[/?#]/);
-  const at = (end < 0 ? rest : rest.slice(0, end)).lastIndexOf('@');
-  return at < 0 ? url : url.slice(0, start) + rest.slice(at + 1);
-}
 
 /**
  * A repository as an object of this kind: a pull mirror carries its interval and its source, never

@@ -18,6 +18,7 @@ export const teamKind: Kind = defineKind<TeamTypes['config'], TeamTypes['server'
   uniqueNames: true,
   title: 'team',
   configKey: 'teams',
+  sends: [{ struct: 'CreateTeamOption', key: 'name' }, { struct: 'EditTeamOption', key: 'name' }],
   pruneKey: 'teams',
   scopeType: 'org',
   actions: ['create', 'update', 'rename', 'delete'],

@@ -118,6 +118,12 @@ export const preparing = {
     }
     const me = ownersLoseMembers(desired, current) ? await ctx.cachedGet<{ login?: string } | undefined>('user', { object: "the token's own user", shape: { login: 'string' } }) : undefined;
     run.facts = { self: lc(String(me?.login ?? '')), otherCase, missing: await missingReferences(req) };
+    for (const d of desired) {
+      // A former name in another case renames nothing (the match is by name): it would create a second team.
+      const wrong = (d.previously ?? []).flatMap((old) => (onServer.has(lc(old)) && onServer.get(lc(old)) !== old && !current.some((c) => c.key === d.key) ? [[old, onServer.get(lc(old))] as const] : []));
+      const problems = wrong.map(([old, have]) => ({ path: [...d.path, 'previously'], message: `previously: "${old}" is the server's team "${have}" in another case: team names are case-insensitive, so write it as the server does (previously: [${have}])` }));
+      if (problems.length) run.facts.missing.set(d.key, [...(run.facts.missing.get(d.key) ?? []), ...problems]);
+    }
     return run.facts;
   },
 } satisfies Pick<Writing<TeamTypes>, 'prepare'>;

@@ -18,6 +18,12 @@ export const userKind = defineKind<UserTypes['config'], UserTypes['server'], Use
   title: 'user',
   pruneKey: 'users',
   configKey: 'users',
+  // The binding rules of these structs are checked at plan time (src/plan/field-rules.ts).
+  // The e-mail is judged by plan.ts as the handler does (validateEmailBasic), a stricter rule than the binding's.
+  sends: [
+    { struct: 'CreateUserOption', key: 'username', own: ['email'] },
+    { struct: 'EditUserOption', own: ['email'] },
+  ],
   scopeType: 'server',
   actions: ['create', 'update', 'rename', 'delete'],
   target: { type: 'user', placeholder: 'NAME' },

@@ -8,6 +8,7 @@ import { emailFacts, emailMoveRefusals } from './emails.js';
 import { fields, USER_SOURCE_ID } from './read.js';
 import type { DeclaredUser, DeclaredUserMeta, UserRun, UserTypes } from './types.js';
 import { isUnfinished } from './unfinished.js';
+import { ownersOfRepositories } from './owned.js';
 import { quote } from '../../inert.js';
 
 /**
@@ -97,10 +98,16 @@ export const preparing = {
    * where a guard may need it, the token's own user: what check, shown, keep, guard and annotate judge
    * with, at plan time and again at apply.
    */
-  async prepare({ ctx, self, scope, desired, run }) {
+  async prepare(req) {
+    const { ctx, self, scope, desired, current, run } = req;
     const users = await ctx.currentOf(self, scope);
     const me = selfMatters(ctx.policy.prune.includes(self.pruneKey), desired, users) ? await ctx.cachedGet<{ login?: string } | undefined>('user', { object: "the token's own user", shape: { login: 'string' } }) : undefined;
     run.facts = { self: String(me?.login ?? ''), users };
+    if (req.phase === 'plan') {
+      const declared = new Set(desired.flatMap((d) => [d.key, ...(d.previously ?? [])]).map((n) => n.toLowerCase()));
+      const undeclared = current.filter((u) => !declared.has(u.key.toLowerCase()));
+      run.facts.undeletable = await ownersOfRepositories(ctx, ctx.policy, self.pruneKey, undeclared, run.facts.self);
+    }
     return run.facts;
   },
 } satisfies Pick<Writing<UserTypes>, 'prepare'>;
@@ -158,7 +165,7 @@ export const planning = {
   },
 
   keep(req) {
-    return guard(req.current.key, guardFacts(req), req.current.fields.admin === true, survivors(req));
+    return guard(req.current.key, guardFacts(req), req.current.fields.admin === true, survivors(req)) ?? req.run.facts?.undeletable?.get(req.current.key.toLowerCase());
   },
 } satisfies Planning<UserTypes>;
 

@@ -19,6 +19,7 @@ function webhookKind(scopeType: 'repo' | 'org', title: string): Kind {
     title,
     pruneKey: 'webhooks',
     configKey: 'webhooks',
+    sends: [{ struct: 'CreateHookOption' }, { struct: 'EditHookOption' }],
     scopeType,
     ...hookMeta,
     ...reading,
