@@ -18,7 +18,7 @@ import type { Plan } from '../../src/plan/types.js';
 import { renderPlanMarkdown } from '../../src/render/markdown.js';
 import { FLAVOURS, type Flavour } from '../../src/sandbox/flavours/flavour.js';
 import { EVERY_KIND, EVERY_KIND_NAMED } from '../support/seeds.js';
-import { world, type CliResult, type World } from './helpers.js';
+import { mapExportedSecrets, world, type CliResult, type World } from './helpers.js';
 
 const ENV = { ORG_TOKEN: 'org-token-value', DEPLOY_KEY: 'deploy-key-value' };
 
@@ -32,9 +32,7 @@ function mapSecrets(file: string): string {
   return text;
 }
 
-function mapped(text: string): string {
-  return text.replace(/(\n\s+([A-Z_]+):\n\s+value: )"\(unmapped[^\n]*/g, (_m, head: string, name: string) => `${head}"\${${name}}"`);
-}
+const mapped = mapExportedSecrets;
 
 /**
  * Lines a reviewer would read as forgeform's own, each behind a line break, with everything else a

@@ -4,7 +4,7 @@
  * example plans, applies and then plans no change. The kinds come from the registry, so a kind added
  * later without export support (or without objects in EVERY_KIND) fails here.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isNode, LineCounter, parseDocument, visit } from 'yaml';
@@ -13,7 +13,7 @@ import { exportable, serverHas } from '../../src/model/index.js';
 import { FLAVOURS, type Flavour } from '../../src/sandbox/flavours/flavour.js';
 import { loadSeedFile } from '../../src/sandbox/index.js';
 import { EVERY_KIND } from '../support/seeds.js';
-import { calls, world, type World } from './helpers.js';
+import { calls, mapExportedSecrets, world, type World } from './helpers.js';
 
 let w: World | undefined;
 afterEach(async () => {
@@ -42,6 +42,7 @@ describe.each(FLAVOURS.map((f) => [f.name, f] as const))('the journey on %s', (n
     // The repository kind's objects are the repositories: the pull mirror's entry says what it mirrors and how often.
     expect(text).toContain('  acme/upstream:\n    mirror:\n      from: https://code.example.com/upstream/tools.git\n      interval: 12h0m0s\n');
     expect(text.match(/^ {4}mirror:/gm)).toHaveLength(1);
+    writeFileSync(out, mapExportedSecrets(text));
     w.sandbox.clearRequests();
     const plan = await w.cli(['plan', '-c', out, '--detailed-exitcode'], { ORG_TOKEN: 'org-token-value', DEPLOY_KEY: 'deploy-key-value' });
     expect(plan.stderr).not.toMatch(/error/i);

@@ -62,7 +62,7 @@ describe.each(['gitea@1.25', 'forgejo@11'])('the authorization header on %s (ret
     stored(w).authorizationHeader = DRIFTED;
     const planFile = `${w.dir}/plan.json`;
     const plan = await w.cli(['plan', '-c', file, '--out', planFile], env);
-    expect(plan.stdout).toMatch(/~ admin webhook "system gitea https:\/\/ci.example.com\/hook"\n\s+~ authorization_header: \(sensitive\) → \(sensitive\)/);
+    expect(plan.stdout).toMatch(/~ admin webhook "system gitea https:\/\/ci.example.com\/hook"\n\s+~ authorization_header: \(sensitive\) → \(sensitive, from "Bearer \$\{HOOK_TOKEN\}"\)/);
     const json = await w.cli(['plan', '-c', file, '--format', 'json'], env);
     const apply = await w.cli(['apply', planFile], env);
     expect(apply.code).toBe(0);

@@ -1,6 +1,6 @@
 import { inert } from '../../render/inert.js';
 import type { PlanFormat } from '../../render/formats.js';
-import { serializePlan } from '../../plan/planfile.js';
+import { resolvePlanSecrets, serializePlan } from '../../plan/planfile.js';
 import { EXIT, type Output } from '../output.js';
 import { readSavedPlan } from '../saved-plan.js';
 import { printPlan } from './plan.js';
@@ -17,7 +17,8 @@ export interface ShowCommandOptions {
 export function showCommand(planFile: string, opts: ShowCommandOptions, out: Output): number {
   const plan = readSavedPlan(planFile, 'show');
   if (opts.format === 'json') out.stdout(serializePlan(plan).trimEnd());
-  else printPlan(plan, opts.format, out);
+  // Secrets are shown as plan showed them, with the variable each comes from; no value is read (no environment).
+  else printPlan(resolvePlanSecrets(plan, {}).plan, opts.format, out);
   out.stderr(inert(`Saved plan ${planFile}, made ${plan.created_at} by forgeform ${plan.forgeform_version}: shown as saved, without asking the server (apply checks every change against it first).`));
   return EXIT.ok;
 }
