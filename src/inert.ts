@@ -51,6 +51,39 @@ export function hasUnsafe(text: string): boolean {
 }
 
 /**
+ * What makes two different names print alike: letters of Cyrillic or Greek beside Latin ones in one name (`bоb`
+ * with a Cyrillic `о`), fullwidth forms (`ａ`), and dashes that look like "-" (U+2010–U+2015, U+2212…).
+ */
+const LOOK_ALIKE_ALWAYS = /[‐-―−⸺⸻﹘﹣！-～]/gu;
+const FOREIGN_LETTER = /[\p{Script=Cyrillic}\p{Script=Greek}]/gu;
+const LATIN_LETTER = /\p{Script=Latin}/u;
+
+function mixesScripts(name: string): boolean {
+  FOREIGN_LETTER.lastIndex = 0;
+  const foreign = FOREIGN_LETTER.test(name);
+  FOREIGN_LETTER.lastIndex = 0;
+  return foreign && LATIN_LETTER.test(name.replace(FOREIGN_LETTER, ''));
+}
+
+/** Whether a name holds a character that makes it look like another name (see quoteName). */
+export function hasLookAlikes(name: string): boolean {
+  LOOK_ALIKE_ALWAYS.lastIndex = 0;
+  const found = LOOK_ALIKE_ALWAYS.test(name) || mixesScripts(name) || hasUnsafe(name);
+  LOOK_ALIKE_ALWAYS.lastIndex = 0;
+  return found;
+}
+
+/**
+ * A name as quote shows it, with the characters that make it look like another name escaped too (`"b\u043eb"`
+ * beside `"bob"`): names are compared by what they are, and a reviewer must see the difference. Values keep their
+ * letters (a description in Russian stays readable); only names get this.
+ */
+export function quoteName(name: string): string {
+  const q = quote(name).replace(LOOK_ALIKE_ALWAYS, escapeChar);
+  return mixesScripts(name) ? q.replace(FOREIGN_LETTER, escapeChar) : q;
+}
+
+/**
  * A name or value in double quotes, as JSON writes a string (`"` and `\` escaped), with the characters
  * JSON leaves raw (DEL, C1, bidi, invisible) escaped too: one line, and nothing in it can end the
  * quotes or hide what follows.

@@ -8,6 +8,9 @@ export const FOLD_LINES = 40;
  * Cuts markdown to at most `max` characters at a line boundary, closing the code fence and the
  * `<details>` blocks that the cut leaves open, and saying how much was cut and where the rest is.
  */
+/** An inline code span: a run of backticks, what it holds, and a run of as many (CommonMark). */
+const CODE_SPAN = /(?<!`)(`+)(?!`)[\s\S]*?(?<!`)\1(?!`)/g;
+
 export function cutMarkdown(md: string, max: number, whereIsTheRest: string): string {
   if (md.length <= max) return md;
   const lines = md.split('\n');
@@ -28,8 +31,12 @@ export function cutMarkdown(md: string, max: number, whereIsTheRest: string): st
     const f = /^(`{3,})/.exec(line)?.[1];
     if (f && !fence) fence = f;
     else if (f && f.length >= fence.length && line.trim() === f) fence = '';
-    // Inside the fence a "<details" is a name's text, not a tag.
-    else if (!fence) openDetails += (line.match(/<details/g) ?? []).length - (line.match(/<\/details>/g) ?? []).length;
+    // Inside the fence, or inside a code span of a line (a name in the list of deletions), a "<details" is a name's
+    // text, not a tag: counted, it left the comment's one <details> unclosed after a cut.
+    else if (!fence) {
+      const tags = line.replace(CODE_SPAN, '');
+      openDetails += (tags.match(/<details/g) ?? []).length - (tags.match(/<\/details>/g) ?? []).length;
+    }
   }
   const tail: string[] = [];
   if (fence) tail.push(fence);

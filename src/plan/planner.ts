@@ -2,7 +2,7 @@ import { formatDiagnostic } from '../diagnostic.js';
 import type { LoadedConfig } from '../config/types.js';
 import { answerProblem, wrongTypeError } from '../gitea/answer.js';
 import type { GiteaClient, RequestOptions } from '../gitea/client.js';
-import { changeId, parseScopeId, planningOrder, RunStates, scopeCreationIds, scopeId, type ApplyContext, type ChangeFacts, type CurrentObject, type Kind, type KindContext, type KindMeta, type KindOptions, type Scope, type ScopeContext, type ServerInfo } from '../model/index.js';
+import { changeId, intentOf, parseScopeId, planningOrder, RunStates, scopeCreationIds, scopeId, type ApplyContext, type ChangeFacts, type CurrentObject, type Kind, type KindContext, type KindMeta, type KindOptions, type Scope, type ScopeContext, type ServerInfo } from '../model/index.js';
 import { diffFields } from './diff.js';
 import { checkPreviously, matchOne, renamedAway, type Match } from './match.js';
 import { Projection } from './projection.js';
@@ -14,6 +14,7 @@ import { resolveScopes, type ResolvedScope } from '../scopes/resolve.js';
 import { sameObjectKey, withCanonicalNames } from '../scopes/names.js';
 import type { Action, Change, Diagnostic, Plan, PlanPolicy } from '../model/index.js';
 import { VERSION } from '../version.js';
+import { hasLookAlikes } from '../inert.js';
 
 export interface PlanOptions {
   client: GiteaClient;
@@ -359,6 +360,21 @@ function planServer(opts: PlanOptions): Plan['server'] {
   return { url: opts.client.baseUrl, ...(s ? { flavour: s.flavour, version: s.version, ...(s.assumed ? { assumed: true } : {}) } : {}) };
 }
 
+/**
+ * A name that looks like another (mixed scripts, fullwidth letters, look-alike dashes, invisible characters) is shown
+ * escaped in every output; a warning says so once per change, so that `+ "bоb"` beside `- "bob"` cannot pass review.
+ */
+function lookAlikeWarnings(p: Planning, changes: Change[]): string[] {
+  const out: string[] = [];
+  for (const c of changes) {
+    const names = [c.key, intentOf(c).from].filter((n): n is string => typeof n === 'string' && hasLookAlikes(n));
+    const kind = p.kinds.find((k) => k.name === c.kind);
+    if (!names.length || !kind) continue;
+    out.push(`${resourceOf(kind, names[0]!, parseScopeId(c.scope))}: the name holds characters that look like others (shown escaped): check that it is the name you mean`);
+  }
+  return out;
+}
+
 /** 10. Safety from the facts gathered, and the plan. A guard is a second net behind the kinds' checks: no change it forbids leaves the planner. */
 function assessStep(p: Planning, opts: PlanOptions): PlanResult {
   const { changes, ctx } = p;
@@ -367,6 +383,7 @@ function assessStep(p: Planning, opts: PlanOptions): PlanResult {
   // design, as in Terraform, and the docs say so; the line only says that some exist and how to send them.
   if (p.secretsNotSent)
     p.warnings.push(`${p.secretsNotSent} declared secret${p.secretsNotSent === 1 ? '' : 's'} of existing objects not compared (the server never returns them): --rotate-secrets sends ${p.secretsNotSent === 1 ? 'it' : 'them'}`);
+  p.warnings.push(...lookAlikeWarnings(p, changes));
   const summary = { create: 0, update: 0, delete: 0, rename: 0, replace: 0 };
   for (const c of changes) summary[c.action]++;
   const plan: Plan = {

@@ -5,7 +5,7 @@ import type { ResolvedScope } from '../scopes/resolve.js';
 import { subjectOf } from './change-ops.js';
 import { objectDigest } from './digest.js';
 import { dependsStep, inputStep, intentStep, opsStep, type Group, type GroupState, type Run } from './pipeline.js';
-import { quote } from '../inert.js';
+import { quoteName } from '../inert.js';
 
 /** A diagnostic while planning, with the place found for it (flattened into file:line:col at the end). */
 export type Reported = Diagnostic & { location?: SourceLocation | undefined };
@@ -47,7 +47,7 @@ export function where(scope: Scope): string {
 
 /** `label "bug" in acme/widgets`: how messages name one object. */
 export function resourceOf(kind: Kind, key: string, scope: Scope): string {
-  return `${kind.title} ${quote(key)}${where(scope)}`;
+  return `${kind.title} ${quoteName(key)}${where(scope)}`;
 }
 
 /** The place of a config path of a scope: a repo's config may come from globs and its exact entry, the most specific is tried first. */

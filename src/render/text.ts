@@ -3,7 +3,7 @@ import type { ChangeResult } from '../apply/executor.js';
 import { describePolicy } from '../plan/safety.js';
 import { describeServer, intentOf, isRenamedName, type Change, type FieldChange, type Plan } from '../model/index.js';
 import type { Colors } from './color.js';
-import { inert, quote } from './inert.js';
+import { inert, quoteName } from './inert.js';
 import { isMultiline, show } from './values.js';
 
 const symbols = { create: '+', update: '~', delete: '-', rename: '>', replace: '-/+' } as const;
@@ -32,7 +32,7 @@ export function keptLines(plan: Plan, kindTitle: KindTitle = rawKind): string[] 
     const what = n === 1 ? kindTitle(k.kind) : k.prune_key.replace(/_/g, ' ');
     const colon = k.scope.indexOf(':');
     const where = colon < 0 || k.scope.slice(colon + 1) === '' ? 'on the server' : `in ${k.scope.slice(colon + 1)}`;
-    const shown = k.keys.slice(0, KEPT_SHOWN).map((key) => quote(key)).join(', ') + (n > KEPT_SHOWN ? ` and ${n - KEPT_SHOWN} more` : '');
+    const shown = k.keys.slice(0, KEPT_SHOWN).map((key) => quoteName(key)).join(', ') + (n > KEPT_SHOWN ? ` and ${n - KEPT_SHOWN} more` : '');
     return `${n} ${what} ${where} ${n === 1 ? 'is' : 'are'} not declared: kept; add ${k.prune_key} to policy.prune to delete ${n === 1 ? 'it' : 'them'} (${shown})`;
   });
 }
@@ -57,9 +57,9 @@ const rawKind: KindTitle = (kind) => kind;
 /** A change's object, its name quoted and escaped: a name is the server's (or the config's), and must stay on its line. */
 function title(change: Change, kindTitleOf: KindTitle): string {
   const kindTitle = inert(kindTitleOf(change.kind));
-  const key = quote(change.key);
+  const key = quoteName(change.key);
   const { from, copy } = intentOf(change);
-  if (change.action === 'rename') return `${kindTitle} ${quote(from ?? '')} → ${key}`;
+  if (change.action === 'rename') return `${kindTitle} ${quoteName(from ?? '')} → ${key}`;
   if (change.action === 'replace') return `${kindTitle} ${key} (replaced: deleted and created again)`;
   // One of several objects with this name: the change addresses its copy by id.
   if (copy !== undefined) return `${kindTitle} ${key} (duplicate, id ${copy})`;
