@@ -91,9 +91,18 @@ function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 }
 
+/** The longest value whose encoded forms are looked for (see redactor). */
+const MAX_REGEX_VALUE = 4096;
+
+/** The longest value whose cut forms are looked for (see prefixPattern). */
+const MAX_PREFIX_VALUE = 512;
+
 /** A pattern for a cut `value`: its first max(MIN_PREFIX, half) characters, then as many of the rest as follow. */
 function prefixPattern(value: string): string | undefined {
   const chars = [...value];
+  // One optional group per character: a value of 100 KB (a certificate, a config read from the environment) made the
+  // regular expression compiler run out of memory. Past this length only its whole forms are masked.
+  if (chars.length > MAX_PREFIX_VALUE) return undefined;
   const need = Math.max(MIN_PREFIX, Math.ceil(chars.length / 2));
   if (chars.length <= need) return undefined;
   let rest = '';
@@ -116,7 +125,14 @@ export function redactor(values: Iterable<string>, replacement: string): (text: 
   const exact = new Set<string>();
   const caseless = new Set<string>();
   const prefixes: string[] = [];
+  // A very long value (a certificate, a file read from the environment) would make the regular expressions too large
+  // to compile (its \u-escaped form alone is six times its size): it is masked as it is, by plain search.
+  const long: string[] = [];
   for (const v of values) {
+    if (v.length > MAX_REGEX_VALUE) {
+      long.push(v);
+      continue;
+    }
     for (const f of encodedForms(v)) (f.length >= CASELESS_FROM ? caseless : exact).add(f);
     const p = prefixPattern(v);
     if (p) prefixes.push(p);
@@ -126,6 +142,7 @@ export function redactor(values: Iterable<string>, replacement: string): (text: 
   const anyCase = caseless.size || prefixes.length ? new RegExp([...alternation(caseless), ...prefixes].join('|'), 'gi') : undefined;
   return (text) => {
     let t = text;
+    for (const v of long) t = t.split(v).join(replacement);
     if (anyCase) t = t.replace(anyCase, replacement);
     if (sensitive) t = t.replace(sensitive, replacement);
     return t.replace(CREDENTIAL_LINE, `$1$2${replacement}`);

@@ -61,7 +61,8 @@ describe('a plan is a contract', () => {
     console.log(`contract (seed ${SEED}): ${JSON.stringify(tally)}`);
     expect(found.map(report)).toEqual([]);
     // Not vacuous: many configs get past the plan and are applied.
-    expect(tally.applied).toBeGreaterThan(RUNS / 3);
+    // (A quarter: the field rules and release gates now refuse more generated configs at plan time, by design.)
+    expect(tally.applied).toBeGreaterThan(RUNS / 4);
   });
 
   it.runIf(LONG)('the long run: prints each failing case shrunk, and keeps it as a fixture', { timeout: 0 }, async () => {

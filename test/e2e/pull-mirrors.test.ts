@@ -272,7 +272,9 @@ describe('export of a pull mirror from a hostile server', () => {
       // eslint-disable-next-line no-control-regex -- finding these characters is the point
       for (const line of text.split('\n')) expect(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e]/.test(line), JSON.stringify(line)).toBe(false);
       const repo = (parse(text) as { repos: Record<string, Record<string, unknown>> }).repos['acme/upstream-copy']!;
-      expect(repo.mirror).toEqual({ from, interval });
+      // The source as URLs are parsed (WHATWG drops tabs and line breaks, and the blanks and controls at its ends).
+      // eslint-disable-next-line no-control-regex -- these characters are what the parser drops
+      expect(repo.mirror).toEqual({ from: from.replace(/[\t\n\r]/g, '').replace(/^[\u0000-\u0020]+|[\u0000-\u0020]+$/g, ''), interval });
       expect(Object.keys(repo)).not.toContain('evil');
       expect(text).not.toMatch(/^\s*(evil|injected):/m);
     }
