@@ -18,6 +18,9 @@ export const repoSettingsKind = defineKind<RepoSettingsTypes['config'], RepoSett
   pruneKey: '',
   configKey: 'settings',
   scopeType: 'repo',
+  // One object per repository, not a map of them: without this the availability check and the field
+  // rules walked repos.*.settings.* (each field's value, never an object) and refused nothing (issue 27).
+  declaredAt: ['repos', '*', 'settings'],
   // A repository this plan creates gets its settings once it exists (create = the PATCH of every declared field).
   actions: ['create', 'update'],
   runState,
