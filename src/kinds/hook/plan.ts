@@ -83,6 +83,13 @@ export function declaredHooks<H extends DeclaredHook>(list: H[], at: ConfigPath,
       problems.push({ path: [...path, 'url'], message: 'url: the URL holds credentials (user:password@), which would be printed and saved with every plan: remove them and declare authorization_header: "Basic ${NAME}" from an environment variable instead' });
       return;
     }
+    // Gitea 1.26 trims the name on create and edit (main routers/api/v1/utils/hook.go:218, :397), so a
+    // name with surrounding spaces would differ forever: refused (issue 27).
+    const name: unknown = Object.entries(h).find(([k]) => k === 'name')?.[1];
+    if (typeof name === 'string' && name !== name.trim()) {
+      problems.push({ path: [...path, 'name'], message: `name: ${JSON.stringify(name)} has surrounding spaces, which Gitea 1.26 trims (it would differ on every plan): write it without the spaces` });
+      return;
+    }
     const { key, described } = identify(h);
     const first = seen.get(key);
     if (first !== undefined) {
