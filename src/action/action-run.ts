@@ -121,8 +121,8 @@ export class ActionRun {
     throw new PlanFailure(`forgeform ${what} failed (exit ${run.code}): ${errors.length} error(s), listed in the annotations and the step summary`, errors);
   }
 
-  /** `forgeform plan --format json --out FILE --detailed-exitcode`: exit 0, 2 or 3 gives a plan. */
-  async plan(file: string, opts: { changedOnly?: string } = {}): Promise<PlanRun> {
+  /** `forgeform plan --format json --out FILE --detailed-exitcode`: exit 0, 2 or 3 (and 4 with --rehearse) gives a plan. */
+  async plan(file: string, opts: { changedOnly?: string; rehearse?: boolean } = {}): Promise<PlanRun> {
     const { target, rotateSecrets, shard, config } = this.inputs;
     mkdirSync(dirname(file), { recursive: true });
     const args = [
@@ -134,9 +134,12 @@ export class ActionRun {
       ...(shard ? ['--shard', shard] : []),
       ...(opts.changedOnly ? ['--changed-only', opts.changedOnly] : []),
       ...(rotateSecrets ? ['--rotate-secrets'] : []),
+      ...(opts.rehearse ? ['--rehearse'] : []),
     ];
     const run = await this.cli(args, false);
-    if (run.code !== CLI_EXIT.ok && run.code !== CLI_EXIT.changes && run.code !== CLI_EXIT.unsafe) return this.failWith('plan', run);
+    // A failed rehearsal (4) still printed its plan, with what the rehearsal found: said, then the step fails.
+    const planned: number[] = [CLI_EXIT.ok, CLI_EXIT.changes, CLI_EXIT.unsafe, ...(opts.rehearse ? [CLI_EXIT.rehearsalFailed] : [])];
+    if (!planned.includes(run.code)) return this.failWith('plan', run);
     this.relayStderr(run.stderr, false);
     let plan: Plan;
     try {

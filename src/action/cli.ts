@@ -9,7 +9,7 @@ export interface CliRun {
   stderr: string;
 }
 
-export const CLI_EXIT = { ok: 0, error: 1, changes: 2, unsafe: 3 } as const;
+export const CLI_EXIT = { ok: 0, error: 1, changes: 2, unsafe: 3, rehearsalFailed: 4 } as const;
 
 /**
  * Variables the CLI never gets from the action: the action's own inputs (tokens among them), every

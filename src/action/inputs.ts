@@ -30,6 +30,8 @@ export interface Inputs {
   failOnDrift: boolean;
   /** plan: only what the configuration changed since this git ref ('' = everything). */
   changedOnly: string;
+  /** plan: rehearse the plan on a copy (plan --rehearse); undefined = on for pull requests. */
+  rehearse: boolean | undefined;
 }
 
 export class InputError extends Error {}
@@ -111,5 +113,6 @@ export function readInputs(): Inputs {
     notAppliedTitle: `forgeform: merged but not applied${shard ? ` (shard ${shard})` : ''}`,
     failOnDrift: bool('fail-on-drift', false),
     changedOnly: changedOnlyInput(),
+    rehearse: get('rehearse') === '' ? undefined : bool('rehearse', false),
   };
 }

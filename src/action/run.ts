@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Plan } from '../plan/types.js';
 import { htmlText, inert, mdCodeBlock, mdText } from '../render/inert.js';
+import { rehearsalHeadline } from '../render/rehearsal.js';
 import { ActionFailure, ActionRun, differs, oneLine, PlanFailure, type PlanRun } from './action-run.js';
 import { CLI_EXIT } from './cli.js';
 import { stickyBody, upsertStickyComment } from './comment.js';
@@ -53,9 +54,11 @@ async function planCommand(a: ActionRun): Promise<void> {
   if (a.inputs.comment && pr === undefined) core.warning('comment: true, but this run is not for a pull request (no pull_request in the event): no comment was written');
   const commenting = a.inputs.comment && pr !== undefined;
   const changedOnly = changedOnlyRef(a);
+  // Rehearsed on pull requests unless rehearse: false (and elsewhere when rehearse: true).
+  const rehearse = a.inputs.rehearse ?? pr !== undefined;
   let p: PlanRun;
   try {
-    p = await a.plan(file, changedOnly ? { changedOnly } : {});
+    p = await a.plan(file, { ...(changedOnly ? { changedOnly } : {}), rehearse });
   } catch (e) {
     // The comment must not keep showing an older plan as if it were this commit's.
     if (commenting && e instanceof PlanFailure) {
@@ -78,6 +81,7 @@ async function planCommand(a: ActionRun): Promise<void> {
     core.info(`${res.created ? 'Created' : 'Updated'} the plan comment ${res.id} on pull request #${pr}.`);
   }
   if (p.code === CLI_EXIT.unsafe) throw new ActionFailure(`The plan is unsafe: ${inert(p.plan.unsafe.join('; '))}. apply will refuse it without force: true.`);
+  if (p.code === CLI_EXIT.rehearsalFailed) throw new ActionFailure(`The rehearsal failed: ${p.plan.rehearsal ? inert(rehearsalHeadline(p.plan.rehearsal)) : 'see the plan'}. Applying this plan would do the same on the server.`);
 }
 
 // ---- apply ---------------------------------------------------------------------------------------

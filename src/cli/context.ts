@@ -3,7 +3,7 @@ import { ConfigError } from '../config/errors.js';
 import { loadConfig, valuesReadFromEnvironment } from '../config/load.js';
 import { megabytes } from '../config/limits.js';
 import type { LoadedConfig } from '../config/types.js';
-import type { GiteaClient, Credentials, RetryInfo } from '../gitea/client.js';
+import type { GiteaClient, Credentials, ReadAnswer, RetryInfo } from '../gitea/client.js';
 import { excerpt } from '../config/excerpt.js';
 import { urlHasCredentials } from '../secret.js';
 import { describeServer, olderThanKnown, OLDEST_KNOWN, parseServerSpec, serverFromReports, type ServerInfo } from '../model/server.js';
@@ -102,7 +102,7 @@ function sameOrigin(a: string, b: string): boolean | undefined {
   }
 }
 
-async function clientFor(opts: ServerOptions, out: Output, configUrl?: string, configUrlSource = 'server.url of the configuration'): Promise<ClientAndCredentials> {
+async function clientFor(opts: ServerOptions, out: Output, configUrl?: string, configUrlSource = 'server.url of the configuration', onAnswer?: (a: ReadAnswer) => void): Promise<ClientAndCredentials> {
   const given = opts.url ?? process.env.FORGEFORM_URL;
   const url = given ?? configUrl;
   if (!url) throw new UserError('no server: pass --url or set FORGEFORM_URL (server.url of the config must name the same server)');
@@ -174,6 +174,7 @@ async function clientFor(opts: ServerOptions, out: Output, configUrl?: string, c
     ...(deadline !== undefined ? { readDeadlineMs: Math.round(deadline * 1000) } : {}),
     onWarning: (message) => out.stderr(out.err.yellow(`warning: ${message}`)),
     onRetry: retryProgress(out),
+    ...(onAnswer ? { onAnswer } : {}),
   });
   return { client, credentials: source };
 }
@@ -199,8 +200,8 @@ function retryProgress(out: Output): (info: RetryInfo) => void {
 const credentialSources = new WeakMap<GiteaClient, string>();
 
 /** Server URL from --url, FORGEFORM_URL or server.url; credentials only from the environment or a file. Sends nothing. */
-export async function makeClient(opts: ServerOptions, out: Output, configUrl?: string, configUrlSource?: string): Promise<GiteaClient> {
-  const { client, credentials } = await clientFor(opts, out, configUrl, configUrlSource);
+export async function makeClient(opts: ServerOptions, out: Output, configUrl?: string, configUrlSource?: string, onAnswer?: (a: ReadAnswer) => void): Promise<GiteaClient> {
+  const { client, credentials } = await clientFor(opts, out, configUrl, configUrlSource, onAnswer);
   credentialSources.set(client, credentials);
   return client;
 }
@@ -239,7 +240,7 @@ export async function checkServer(client: GiteaClient, opts: ServerOptions, out:
  * The client, after the preflight: the URL answers like Gitea or Forgejo and accepts the credentials.
  * Every command that reads state comes through here once, after all checks that need no server.
  */
-export async function connect(opts: ServerOptions, out: Output, configUrl?: string): Promise<{ client: GiteaClient; server: ServerInfo }> {
-  const client = await makeClient(opts, out, configUrl);
+export async function connect(opts: ServerOptions, out: Output, configUrl?: string, onAnswer?: (a: ReadAnswer) => void): Promise<{ client: GiteaClient; server: ServerInfo }> {
+  const client = await makeClient(opts, out, configUrl, undefined, onAnswer);
   return { client, server: await checkServer(client, opts, out) };
 }

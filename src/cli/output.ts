@@ -4,7 +4,7 @@ import { redactor } from '../redact.js';
 import { knownSecretValues, SENSITIVE } from '../secret.js';
 
 /** Exit codes: the contract with scripts and CI. */
-export const EXIT = { ok: 0, error: 1, changes: 2, unsafe: 3 } as const;
+export const EXIT = { ok: 0, error: 1, changes: 2, unsafe: 3, rehearsalFailed: 4 } as const;
 
 /** An error meant for the user: printed without a stack trace. */
 export class UserError extends Error {

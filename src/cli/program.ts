@@ -58,7 +58,7 @@ function buildProgram(out: Output, argv: string[], setCode: (code: number) => vo
     .version(VERSION)
     .showHelpAfterError()
     .option('--debug', 'print the stack trace of an error (also FORGEFORM_DEBUG=1)')
-    .addHelpText('after', '\nExit codes: 0 done or no changes; 1 error; 2 changes present (plan --detailed-exitcode); 3 unsafe plan refused.');
+    .addHelpText('after', '\nExit codes: 0 done or no changes; 1 error; 2 changes present (plan --detailed-exitcode); 3 unsafe plan refused; 4 the rehearsal failed (plan --rehearse).');
   addConfigCommands(program, run, out);
   addShowCommand(program, run, out);
   addServerCommands(program, run, out);
@@ -89,7 +89,8 @@ function addConfigCommands(program: Command, run: Runner, out: Output): void {
       .option('--target <selector>', 'only these: repo:OWNER/NAME, org:NAME, user:NAME, hook:URL or runner:NAME, globs allowed (repeatable)', collect)
       .option('--shard <k/n>', 'only the K-th of N parts of the configuration (by owner; server-wide objects in part 1), for N parallel CI jobs')
       .option('--changed-only <ref>', 'only the organisations, repositories and server-wide sections whose configuration changed since the git ref REF')
-      .option('--explain', 'show where the configuration sets each value (file:line:col, and the glob it comes from)'),
+      .option('--explain', 'show where the configuration sets each value (file:line:col, and the glob it comes from)')
+      .option('--rehearse', 'apply the plan to an in-process copy of what it read (same release), plan again there, and report; exit 4 when it fails'),
   ).action(run(async (opts) => (await import('./commands/plan.js')).planCommand(opts, out)));
 
   serverOptions(

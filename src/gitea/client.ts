@@ -52,6 +52,20 @@ export interface ClientOptions {
   onWarning?: (message: string) => void;
   /** Tests replace the clock to see the waits without waiting. */
   clock?: Clock;
+  /**
+   * Told of every 2xx answer to a GET, as parsed (plan --rehearse keeps them: the objects the plan read, which seed the
+   * copy it rehearses on, with no second pass over the server).
+   */
+  onAnswer?: (answer: ReadAnswer) => void;
+}
+
+/** A 2xx answer to a GET, as ClientOptions.onAnswer is told of it. */
+export interface ReadAnswer {
+  /** Below /api/v1/ (or /api/forgejo/v1/ when forgejoApi), without the query. */
+  path: string;
+  query: Record<string, string | number | boolean | undefined>;
+  forgejoApi: boolean;
+  data: unknown;
 }
 
 export interface RequestOptions {
@@ -217,6 +231,7 @@ export class GiteaClient {
           if ('due' in parsed) throw AnswerError.wrongAnswer(method, path, parsed.body, parsed.due, opts.object);
           const problem = opts.shape && parsed.data !== undefined ? answerProblem(parsed.data, opts.shape) : undefined;
           if (problem) throw wrongTypeError(method, path, parsed.data, problem, opts.object);
+          if (method === 'GET') this.options.onAnswer?.({ path, query: opts.query ?? {}, forgejoApi: Boolean(opts.forgejoApi), data: parsed.data });
           return { status, data: parsed.data as T, headers };
         }
         // The first attempt did it, and its answer was lost: the object is gone, as asked.

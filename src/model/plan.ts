@@ -122,6 +122,35 @@ export interface Plan {
    */
   kept?: KeptObjects[];
   changes: Change[];
+  /** plan --rehearse: the plan applied to a copy of what it read, then planned again there. Never in a plan file. */
+  rehearsal?: Rehearsal;
+}
+
+/** What plan --rehearse found (src/rehearse/rehearse.ts). */
+export interface Rehearsal {
+  /** The release the copy played: "gitea 1.25.4". */
+  release: string;
+  /** The server's own release, when it is another patch of the line the copy played. */
+  server?: string;
+  /** False when no copy could be made (a release the sandbox does not play): `reason` says why. */
+  rehearsed: boolean;
+  reason?: string;
+  /** Changes applied to the copy as planned. */
+  applied: number;
+  problems: RehearsalProblem[];
+  /** What the copy does not play for this release, and what it could not copy: said with every rehearsal. */
+  limits: string[];
+}
+
+export interface RehearsalProblem {
+  /** failed: the copy refused it; not-converged: applied, yet the plan after it is not empty; not-rehearsed: the copy did not hold its object as read; plan-failed: the plan after it failed. */
+  what: 'failed' | 'not-converged' | 'not-rehearsed' | 'plan-failed';
+  /** The change id ('' when the problem is the plan's as a whole). */
+  change: string;
+  /** The copy's answer, or why. */
+  message: string;
+  /** The requests of the change, as sent to the copy. */
+  requests?: string[];
 }
 
 /** The objects of one kind in one scope that the config does not declare and policy keeps (Plan.kept). */

@@ -2,6 +2,7 @@ import { describePolicy } from '../plan/safety.js';
 import type { Plan } from '../model/index.js';
 import { colors } from './color.js';
 import { mdCodeBlock, mdText } from './inert.js';
+import { rehearsalMarkdown } from './rehearsal.js';
 import { keptLines, NO_CHANGES_BUT_DRIFT, NO_CHANGES_BUT_WITHHELD, noChangesLine, renderPlanText, serverLine, summaryLine, type KindTitle } from './text.js';
 
 /**
@@ -20,6 +21,7 @@ export function renderPlanMarkdown(plan: Plan, kindTitle?: KindTitle): string {
     for (const d of plan.drift ?? []) out.push('', `> **Differs:** ${mdText(d)}`);
     for (const k of keptLines(plan, kindTitle)) out.push('', `> **Kept:** ${mdText(k)}`);
     for (const w of plan.warnings) out.push('', `> **Warning:** ${mdText(w)}`);
+    if (plan.rehearsal) out.push('', ...rehearsalMarkdown(plan.rehearsal));
     return out.join('\n') + '\n';
   }
   out.push(`**${summaryLine(plan)}**`, '');
@@ -36,5 +38,6 @@ export function renderPlanMarkdown(plan: Plan, kindTitle?: KindTitle): string {
   while (body.length && body[body.length - 1] === '') body.pop();
   out.push('<details open><summary>Changes</summary>', '', ...mdCodeBlock(body, 'diff'), '', '</details>');
   for (const w of plan.warnings) out.push('', `> **Warning:** ${mdText(w)}`);
+  if (plan.rehearsal) out.push('', ...rehearsalMarkdown(plan.rehearsal));
   return out.join('\n') + '\n';
 }

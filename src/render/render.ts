@@ -2,6 +2,7 @@ import type { Plan } from '../model/index.js';
 import type { Colors } from './color.js';
 import type { PlanFormat } from './formats.js';
 import { renderPlanMarkdown } from './markdown.js';
+import { renderRehearsalText } from './rehearsal.js';
 import { renderPlanText, type KindTitle } from './text.js';
 
 /** What a renderer needs besides the plan: the colours of the stream it goes to (none off a terminal) and the kinds' titles. */
@@ -12,9 +13,9 @@ export interface RenderOptions {
 
 /** One renderer per format of PLAN_FORMATS: a format added there without one here does not compile. */
 const RENDERERS: Record<PlanFormat, (plan: Plan, o: RenderOptions) => string> = {
-  text: (plan, o) => renderPlanText(plan, o.colors, o.kindTitle),
+  text: (plan, o) => renderPlanText(plan, o.colors, o.kindTitle) + (plan.rehearsal ? renderRehearsalText(plan.rehearsal, o.colors) : ''),
   markdown: (plan, o) => renderPlanMarkdown(plan, o.kindTitle),
-  // The plan file's own shape (schemas/plan.schema.json); a secret's value prints as (sensitive).
+  // The plan file's own shape, with `rehearsal` when plan --rehearse made one (never in a plan file); a secret's value prints as (sensitive).
   json: (plan) => JSON.stringify(plan, null, 2),
 };
 

@@ -43,13 +43,15 @@ const LAYERS: readonly (readonly string[])[] = [
   ['kinds', 'lock', 'scopes', 'sandbox'],
   ['plan'],
   ['apply'],
+  // rehearse: plan --rehearse, the plan applied to a copy of what it read (the sandbox), then planned again there.
+  ['rehearse'],
   ['export', 'render'],
   ['cli'],
   ['action'],
 ];
 const SANDBOX_USES = ['config', 'go-duration', 'random', 'releases'];
 /** The generic stages learn about kinds through the model's Kind contract: they never import src/kinds (cli and action choose the registry). */
-const NO_KINDS_IMPORT = ['plan', 'apply', 'render', 'export'];
+const NO_KINDS_IMPORT = ['plan', 'apply', 'rehearse', 'render', 'export'];
 
 /**
  * Inside src/sandbox: `core` is the generic machinery (the state and its access model, the domain
@@ -63,7 +65,7 @@ const SANDBOX_MAY_IMPORT: Record<string, readonly string[]> = {
   flavours: ['core', 'http'],
   domains: ['core', 'http', 'flavours'],
 };
-const SANDBOX_TOP_FILES = ['app', 'cli', 'index', 'request-log', 'seed'];
+const SANDBOX_TOP_FILES = ['app', 'cli', 'copy', 'index', 'request-log', 'seed'];
 
 /** Functions over the limit (80 own lines, 60 in src/plan and src/apply; 150 with their closures), as `file: first line`: none. A long function is split, not listed; a listed one that was split fails too. */
 const LONG_FUNCTIONS_LEFT: string[] = [];

@@ -15,6 +15,9 @@ import { narrowConfig } from '../../scopes/sections.js';
 import { parseShard, shardConfig } from '../shard.js';
 import { parseTargets, type Unmatched } from '../targets.js';
 import { inert } from '../../render/inert.js';
+import { rehearsalFailed, rehearsalHeadline } from '../../render/rehearsal.js';
+import type { ReadAnswer } from '../../gitea/client.js';
+import type { Replanned } from '../../rehearse/rehearse.js';
 
 export interface PlanCommandOptions extends ServerOptions {
   config?: string[];
@@ -29,6 +32,8 @@ export interface PlanCommandOptions extends ServerOptions {
   /** Each field of a change says where the configuration sets it. */
   explain?: boolean;
   rotateSecrets?: boolean;
+  /** --rehearse: apply the plan to a copy of what it read, on a sandbox of the server's release, and plan again there. */
+  rehearse?: boolean;
 }
 
 /**
@@ -108,7 +113,7 @@ export async function computePlan(
   out: Output,
   /** Called once the server answered, before the first read of its state (apply takes its lock there). */
   connected?: (client: GiteaClient, server: ServerInfo) => Promise<void>,
-): Promise<{ plan: Plan; client: GiteaClient; loaded: LoadedConfig; server: ServerInfo; scopes: Map<string, Scope> }> {
+): Promise<{ plan: Plan; client: GiteaClient; loaded: LoadedConfig; server: ServerInfo; scopes: Map<string, Scope>; rehearsal?: Rehearsing }> {
   // Everything that needs no server is checked before the first request.
   const loaded = await load(opts.config, out);
   const targetSelectors = parseTargets(opts.target, targetTypes(kinds));
@@ -126,21 +131,26 @@ export async function computePlan(
     targetSelectors || shard || changed
       ? (scope: Scope) => (targetSelectors ? targetSelectors.scope(scope) : true) && (shard ? shard.scope(scope) : true) && (changed ? changed.scope(scope) : true)
       : undefined;
-  const { client, server } = await connect(opts, out, loaded.config.server?.url);
+  // --rehearse keeps the answers of the plan's reads: the copy it rehearses on is made of them (no second pass over the server).
+  const answers: ReadAnswer[] | undefined = opts.rehearse ? [] : undefined;
+  const { client, server } = await connect(opts, out, loaded.config.server?.url, answers ? (a) => answers.push(a) : undefined);
   await connected?.(client, server);
   // What the release lacks or its binding rules refuse is known from the config and the preflight: refused before any state is read.
-  const unavailable = releaseProblems(kinds, loaded, server);
+  // FORGEFORM_INTERNAL_SKIP_RELEASE_CHECK: for the rehearsal's own test only (test/e2e/rehearse.test.ts), which shows that
+  // a rehearsal reports what this check would have refused. Documented as such in docs/cli.md; never set it otherwise.
+  const unavailable = process.env.FORGEFORM_INTERNAL_SKIP_RELEASE_CHECK === '1' ? [] : releaseProblems(kinds, loaded, server);
   if (unavailable.length) throw new UserError(`${formatPlanErrors(unavailable)}\nPlanning failed: nothing was changed.`);
   // A shard (and --changed-only) plans its part of the configuration only, so that it reads nothing it does not plan.
   let config = shard ? shardConfig(loaded.config, shard) : loaded.config;
   if (changed?.narrowing) config = narrowConfig(config, changed.narrowing);
   const planned = config === loaded.config ? loaded : { ...loaded, config };
+  const options = { syncWriteOnly: Boolean(opts.syncWriteOnly), rotateSecrets: Boolean(opts.rotateSecrets), ...(opts.explain ? { explain: true } : {}), ...(selectObject ? { selectsObject: selectObject } : {}) };
   const { plan, errors, forbidden, scopes } = await buildPlan({
     client,
     loaded: planned,
     kinds,
     server,
-    options: { syncWriteOnly: Boolean(opts.syncWriteOnly), rotateSecrets: Boolean(opts.rotateSecrets), ...(opts.explain ? { explain: true } : {}), ...(selectObject ? { selectsObject: selectObject } : {}) },
+    options,
     ...(selectScope ? { selectsScope: selectScope } : {}),
     onProgress: out.progress('Reading the server', () => `${client.requestCount} requests`),
     ...(large(loaded) ? { onPlanning: out.progress('Planning the declared objects') } : {}),
@@ -153,7 +163,25 @@ export async function computePlan(
   const unmatched = targetSelectors?.unmatched() ?? [];
   if (unmatched.length)
     throw new UserError(`${unmatched.map(describeUnmatched).join('\n')}\nPlanning failed: nothing was changed.`);
-  return { plan, client, loaded, server, scopes };
+  // The plan against the copy, before the rehearsal and after it: the same configuration, selection and server (after it, write-only values are not sent again).
+  const replan = async (copy: GiteaClient, after: boolean) => {
+    const again = await buildPlan({ client: copy, loaded: planned, kinds, server, options: after ? { ...options, syncWriteOnly: false, rotateSecrets: false } : options, ...(selectScope ? { selectsScope: selectScope } : {}) });
+    return { plan: again.plan, scopes: again.scopes, errors: [...again.errors.map(formatDiagnostic), ...again.forbidden] };
+  };
+  return { plan, client, loaded, server, scopes, ...(answers ? { rehearsal: { answers, replan } } : {}) };
+}
+
+/** What plan --rehearse needs from the plan's run: the answers of its reads, and the same plan again against another server. */
+interface Rehearsing {
+  answers: ReadAnswer[];
+  replan: (client: GiteaClient, after: boolean) => Promise<Replanned>;
+}
+
+/** Rehearses the plan (src/rehearse/rehearse.ts): the plan with its rehearsal, to render. */
+async function rehearsed(plan: Plan, server: ServerInfo, r: Rehearsing, out: Output): Promise<Plan> {
+  out.stderr('Rehearsing the plan on a copy of what it read…');
+  const { rehearse } = await import('../../rehearse/rehearse.js');
+  return { ...plan, rehearsal: await rehearse({ plan, answers: r.answers, kinds, server, replan: r.replan }) };
 }
 
 function describeUnmatched(u: Unmatched): string {
@@ -172,14 +200,20 @@ export function printPlan(plan: Plan, format: PlanFormat = 'text', out: Output):
 }
 
 export async function planCommand(opts: PlanCommandOptions, out: Output): Promise<number> {
-  const { plan, client, loaded } = await computePlan(opts, out);
+  const { plan: made, client, loaded, server, rehearsal } = await computePlan(opts, out);
+  const plan = rehearsal ? await rehearsed(made, server, rehearsal, out) : made;
   printPlan(plan, opts.format, out);
   if (opts.out) {
     if (large(loaded)) out.stderr(`Writing the plan to ${opts.out}…`);
-    writeOutputFile(opts.out, serializePlanChunks(plan), '--out', 0o600);
+    // The rehearsal is said, never saved: apply of the file runs against the server, not the copy.
+    writeOutputFile(opts.out, serializePlanChunks(made), '--out', 0o600);
     out.stderr(`Plan saved to ${opts.out}. Apply it exactly with: forgeform apply ${opts.out}`);
   }
   out.stderr(`${client.requestCount} requests${client.retryCount ? ` (${client.retryCount} retried)` : ''}.`);
+  if (plan.rehearsal && rehearsalFailed(plan.rehearsal)) {
+    out.stderr(out.err.red(`The rehearsal failed: ${inert(rehearsalHeadline(plan.rehearsal))}. apply would do the same on the server.`));
+    if (!plan.unsafe.length) return EXIT.rehearsalFailed;
+  }
   if (plan.unsafe.length) {
     out.stderr(out.err.red(`This plan is unsafe: ${inert(plan.unsafe.join('; '))}. apply will refuse it without --force.`));
     return EXIT.unsafe;
