@@ -53,6 +53,8 @@ export async function rehearse(o: RehearseOptions): Promise<Rehearsal> {
   try {
     const client = new GiteaClient({ url: copy.sandbox.url, credentials: { token: copy.sandbox.token }, retries: 0 });
     const before = await o.replan(client, false);
+    // A copy the plan cannot be made against is no rehearsal: said, with what the copy lacks.
+    if (before.errors.length) return { ...played, rehearsed: false, reason: `the plan against the copy failed: ${before.errors.join('; ')}`, applied: 0, problems: [], limits: copy.notCopied };
     const { runs, problems } = matchPlans(o.plan, before);
     const results = runs.length ? await execute(runs, { client, kinds: o.kinds, policy: o.plan.policy, server: o.server, scopes: before.scopes }) : [];
     problems.push(...results.flatMap(problemOf));
@@ -77,7 +79,7 @@ const shown = (c: Change) => ({ kind: c.kind, scope: c.scope, key: c.key, action
  * server's changes the copy does not plan so (not rehearsed: the copy does not hold their object as the server does).
  */
 function matchPlans(plan: Plan, before: Replanned): { runs: Change[]; problems: RehearsalProblem[] } {
-  const problems: RehearsalProblem[] = before.errors.map((e) => ({ what: 'not-rehearsed', change: '', message: `the plan against the copy failed: ${e}` }));
+  const problems: RehearsalProblem[] = [];
   const copied = new Map(before.plan.changes.map((c) => [c.id, c]));
   const runs: Change[] = [];
   for (const c of plan.changes) {

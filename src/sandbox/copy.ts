@@ -187,7 +187,8 @@ const variablesOf = (data: Obj[]) => Object.fromEntries(data.flatMap((x) => (s(x
 const SCOPE_RULES: Rule[] = [
   [/^(?:admin\/users|users\/[^/]+|user)$/, (bd, _m, data) => data.forEach((u) => user(bd, u))],
   [/^(?:admin\/orgs|orgs\/[^/]+)$/, (bd, _m, data) => data.forEach((o) => org(bd, o))],
-  [/^repos\/[^/]+\/[^/]+$/, (bd, _m, data) => data.forEach((r) => repo(bd, r))],
+  // A repository read on its own, or listed with its owner's (a glob's expansion, a user's repositories).
+  [/^(?:repos\/[^/]+\/[^/]+|(?:orgs|users)\/[^/]+\/repos|repos\/search)$/, (bd, _m, data) => data.flatMap((r) => (Array.isArray(r.data) ? r.data.filter(isObj) : [r])).forEach((r) => repo(bd, r))],
 ];
 
 const OBJECT_RULES: Rule[] = [
@@ -280,7 +281,7 @@ const OBJECT_RULES: Rule[] = [
 ];
 
 /** Reads that carry no object to copy (the preflight, the lock's own look-ups, single members already in their lists). */
-const NOTHING_TO_COPY = /^(?:version|settings\/api|orgs\/[^/]+\/public_members\/[^/]+|teams\/\d+\/members\/[^/]+|repos\/[^/]+\/[^/]+\/teams|users\/[^/]+\/repos)$/;
+const NOTHING_TO_COPY = /^(?:version|settings\/api|orgs\/[^/]+\/public_members\/[^/]+|teams\/\d+\/members\/[^/]+|repos\/[^/]+\/[^/]+\/teams)$/;
 
 /** The seed the answers make, the requests that finish it, and the paths it could not read. */
 export function seedFromAnswers(answers: CopiedAnswer[], flavour: Flavour): { seed: SeedFile; patches: { path: string; body: Obj }[]; notCopied: string[] } {

@@ -86,6 +86,14 @@ describe('plan --rehearse', () => {
     expect(readFileSync(out, 'utf8')).not.toContain('rehearsal');
   });
 
+  it('a release the sandbox does not play is not rehearsed, and says so: the plan stands (exit 2, not 4)', { timeout: 60_000 }, async () => {
+    const w = await on('forgejo@11');
+    const file = w.config('version: 1\nrepos:\n  acme/widgets:\n    labels:\n      feature: { color: "00aabb" }\n');
+    const r = await w.cli(['plan', '-c', file, '--rehearse', '--detailed-exitcode', '--server-version', 'forgejo@9']);
+    expect(r.code, r.stdout + r.stderr).toBe(2);
+    expect(r.stdout).toContain('Not rehearsed: the sandbox does not play Forgejo 9.0.0 (the sandbox plays gitea@1.21,');
+  });
+
   it('a failing rehearsal: the change the copy refuses, with its request and the answer; exit 4', { timeout: 60_000 }, async () => {
     const w = await on('gitea@1.21');
     // Gitea 1.21 binds FullName with MaxSize(100): the plan-time check refuses it; turned off, the rehearsal must say it.
