@@ -250,17 +250,14 @@ export function edits(k, read) {
   text = text.replace(list[0], `${list[1]}${list[2].trimEnd()}, ${k.kindConst}${list[3]}`);
   out.set(registry, text);
 
-  const assembler = 'scripts/assemble-schema.mjs';
-  text = read(assembler);
-  const fragments = /(export const FRAGMENTS = \[)([^\]]*)(\];)/.exec(text);
-  if (!fragments) throw new Error(`${assembler}: no FRAGMENTS list`);
-  text = text.replace(fragments[0], `${fragments[1]}${fragments[2]}, '${k.name}'${fragments[3]}`);
+  // The schema takes the kind's fragment from the registry; a server-wide kind's section also has its place in SECTIONS.
   if (k.scope === 'server') {
+    const assembler = 'scripts/assemble-schema.mjs';
+    text = read(assembler);
     const sections = /(export const SECTIONS = \[)([^\]]*)(\];)/.exec(text);
     if (!sections) throw new Error(`${assembler}: no SECTIONS list`);
-    text = text.replace(sections[0], `${sections[1]}${sections[2]}, '${k.configKey}'${sections[3]}`);
+    out.set(assembler, text.replace(sections[0], `${sections[1]}${sections[2]}, '${k.configKey}'${sections[3]}`));
   }
-  out.set(assembler, text);
 
   if (k.scope !== 'server') {
     const parent = `src/kinds/${k.scope}/fields.ts`;
@@ -269,7 +266,7 @@ export function edits(k, read) {
   }
 
   const seeds = 'test/support/seeds.ts';
-  out.set(seeds, insertBefore(seeds, read(seeds), '// npm run new-kind:', `  // TODO ${k.name}: a ${k.title} (with its sandbox domain's seed), for the registry contract test and the export round trip.\n`));
+  out.set(seeds, insertBefore(seeds, read(seeds), '// npm run new-kind:', `  ${k.name}: {}, // TODO: a ${k.title} (with its sandbox domain's seed), for the registry contract test and the export round trip.\n`));
   return out;
 }
 
@@ -295,7 +292,7 @@ export function nextSteps(k) {
   return [
     `src/kinds/${k.name}/fields.ts: the fields (one definition each), then npm run schema`,
     `src/kinds/${k.name}/read.ts, plan.ts, ops.ts: the routes, answer shape, checks and requests (the TODOs)`,
-    `src/sandbox/domains/: the ${k.plural}' records, seed and routes; test/support/seeds.ts: a ${k.title} in EVERY_KIND`,
+    `src/sandbox/domains/: the ${k.plural}' records, seed and routes; test/support/seeds.ts: a ${k.title} in OBJECTS_OF`,
     `${k.docsPage}: the prose; test/e2e/${k.configKey.replace(/_/g, '-')}.test.ts: the tests (they are todo)`,
     'npm run build && npm run build:action again after your changes, before landing (CI compares the bundle)',
   ];
