@@ -83,13 +83,8 @@ function buildProgram(out: Output, argv: string[], setCode: (code: number) => vo
     .version(VERSION)
     .showHelpAfterError()
     .option('--debug', 'print the stack trace of an error (also FORGEFORM_DEBUG=1)')
-<<<<<<< HEAD
     .addHelpText('after', '\nExit codes: 0 done or no changes; 1 error; 2 changes present (plan --detailed-exitcode); 3 unsafe plan refused; 4 the rehearsal failed (plan --rehearse).');
-  addConfigCommands(program, run, out);
-=======
-    .addHelpText('after', '\nExit codes: 0 done or no changes; 1 error; 2 changes present (plan --detailed-exitcode); 3 unsafe plan refused.');
   addConfigCommands(program, run, out, lists);
->>>>>>> main
   addShowCommand(program, run, out);
   addServerCommands(program, run, out, lists);
   addSandboxCommand(program, run);
