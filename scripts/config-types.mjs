@@ -52,6 +52,8 @@ class Generator {
       if (!this.schema.definitions?.[def]) throw new Error(`${pointer}: $ref ${node.$ref} resolves to nothing`);
       return definitionName(def);
     }
+    // `if: {type: null}, else: X`: X, or null (a repository section's `name: null`, which drops an inherited object).
+    if (node.if?.type === 'null' && node.else && node.then === undefined) return `${this.type(node.else, `${pointer}/else`, indent)} | null`;
     if (node.const !== undefined) return literal(node.const);
     if (node.enum) return node.enum.map(literal).join(' | ');
     const types = Array.isArray(node.type) ? node.type : [node.type];

@@ -215,6 +215,12 @@ export interface RepoConfig {
    */
   exclude?: string[];
   /**
+   * On an exact entry only: false takes nothing from the globs that match the repository (their exclude: is
+   * the other way). To drop one object a glob gives, write its name with null instead: `branch_protections: {
+   * main: null }` (labels, branch_protections, tag_protections, collaborators, secrets, variables).
+   */
+  inherit?: boolean;
+  /**
    * Name of a label template of the server (e.g. "Default" or "Advanced"): its labels are declared as if
    * written under labels, and explicit labels override them field by field.
    */
@@ -223,12 +229,12 @@ export interface RepoConfig {
    * Labels of the repository, by name. With policy.prune containing "labels", labels of the repository not
    * listed here (nor in label_template) are deleted.
    */
-  labels?: Record<string, LabelConfig>;
+  labels?: Record<string, LabelConfig | null>;
   /**
    * Branch protection rules, by rule name: a branch name or a glob such as "release/*". With policy.prune
    * containing "branch_protections", rules not listed here are deleted.
    */
-  branch_protections?: Record<string, BranchProtectionConfig>;
+  branch_protections?: Record<string, BranchProtectionConfig | null>;
   /**
    * Chosen issues of the repository, by index (the number in the issue's URL). Only the fields written here
    * are managed; issues are never created or deleted.
@@ -244,26 +250,26 @@ export interface RepoConfig {
    * Gitea 1.22+ or Forgejo 8+. With policy.prune containing "secrets", secrets of the repository not listed
    * here are deleted. See docs/kinds/secrets.md.
    */
-  secrets?: Record<string, ActionsSecretConfig>;
+  secrets?: Record<string, ActionsSecretConfig | null>;
   /**
    * Actions variables of the repository, by name (upper-case). Gitea 1.22+ or Forgejo 8+. With policy.prune
    * containing "variables", variables of the repository not listed here are deleted. See
    * docs/kinds/variables.md.
    */
-  variables?: Record<string, ActionsVariableConfig>;
+  variables?: Record<string, ActionsVariableConfig | null>;
   /**
    * Users with access to the repository, each with its permission: read, write or admin (`alice: write`).
    * Users not listed are left alone, unless policy.prune contains "collaborators": then they are removed. The
    * owner and the members of the organisation's teams are not collaborators. See docs/kinds/collaborators.md.
    */
-  collaborators?: Record<string, CollaboratorConfig>;
+  collaborators?: Record<string, CollaboratorConfig | null>;
   /**
    * Tag protections of the repository, by name pattern (a glob such as "v*", or a regular expression between
    * slashes): who may push matching tags. Gitea 1.23 and newer, Forgejo 8 and newer. With policy.prune
    * containing "tag_protections", tag protections not listed here are deleted. See
    * docs/kinds/tag-protections.md.
    */
-  tag_protections?: Record<string, TagProtectionConfig>;
+  tag_protections?: Record<string, TagProtectionConfig | null>;
   /**
    * Remotes this repository is pushed to, as a list identified by remote_address. The server cannot edit a
    * push mirror: a change is a delete and a create. With policy.prune containing "push_mirrors", push mirrors

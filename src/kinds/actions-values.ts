@@ -47,6 +47,7 @@ export function actionsSection(what: ActionsValue, of: 'repository' | 'organisat
       },
       actionsNameSchema(what),
       `actions_${what}`,
+      { droppable: of === 'repository' },
     ),
   );
 }

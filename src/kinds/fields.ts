@@ -95,9 +95,20 @@ export function shapeOfFields(specs: FieldSpec[], identity: Shape): Shape {
 }
 
 /**
+ * The objects of a repository section by name. The scope resolver has already removed the `name: null`
+ * entries that drop an inherited object (src/scopes/inherit.ts); the config's type still allows them.
+ */
+export function declaredEntries<T>(section: Record<string, T | null>): [string, T][] {
+  return Object.entries(section).filter((e): e is [string, T] => e[1] !== null);
+}
+
+/**
  * A config section that holds objects of one definition by name (`labels`, `branch_protections`,
  * `users`): `names` is the schema of a name (with the errorMessage a wrong one gets).
  */
-export function byName(doc: ConfigDoc, names: ConfigSchema, definition: string): ConfigDoc {
-  return { title: doc.title, description: doc.description, type: 'object', propertyNames: names, additionalProperties: { $ref: `#/definitions/${definition}` } };
+export function byName(doc: ConfigDoc, names: ConfigSchema, definition: string, o: { droppable?: boolean } = {}): ConfigDoc {
+  const ref = { $ref: `#/definitions/${definition}` };
+  // A repository section: in an exact entry, `name: null` drops the object a glob gives it (src/scopes/inherit.ts).
+  const item = o.droppable ? { if: { type: 'null' }, else: ref } : ref;
+  return { title: doc.title, description: doc.description, type: 'object', propertyNames: names, additionalProperties: item };
 }

@@ -6,6 +6,7 @@ import type { Shape } from '../gitea/answer.js';
 import { apiPath } from '../gitea/path.js';
 import { suggest } from '../config/validate.js';
 import { canonicalConfig, foldName, type CanonicalNames } from './names.js';
+import { inheritProblems, inheritsFromGlobs, mergeExact, withoutDrops } from './inherit.js';
 import { isGlobKey, type Diagnostic, SERVER_SCOPE, type RepoFacts, type Scope, type ScopeCreationId } from '../model/index.js';
 
 /** A scope with the config that applies to it and the config keys it came from (globs first, exact last). */
@@ -19,7 +20,7 @@ export interface ResolvedScope {
 export type ScopeSection = 'repos' | 'orgs';
 
 /** A scope the config declares that cannot be resolved: a diagnostic whose path is [section, key]. */
-export type ScopeProblem = Diagnostic & { path: [ScopeSection, string] };
+export type ScopeProblem = Diagnostic & { path: [ScopeSection, string, ...string[]] };
 
 interface ServerRepo {
   name: string;
@@ -257,6 +258,7 @@ export async function resolveScopes(
   const twins = caseTwins('repos', repoEntries.map(([k]) => k).filter((k) => !isGlobKey(k)), problems);
   const orgTwins = caseTwins('orgs', Object.keys(config.orgs ?? {}), problems);
   const exact = repoEntries.filter(([k]) => !isGlobKey(k) && !twins.has(k));
+  for (const [key, entry] of globs) problems.push(...inheritProblems(key, entry));
   const globOwners = [...new Map(globs.map(([k]) => k.slice(0, k.indexOf('/'))).map((o) => [foldName(o), o])).values()];
 
   const scopes: ResolvedScope[] = [{ scope: { ...SERVER_SCOPE }, config, configKeys: [] }];
@@ -317,7 +319,9 @@ function repoScopes(config: Config, found: RepoFindings, selectsScope: (scope: S
     const repo = facts.get(full)!;
     const scope: Scope = { type: 'repo', name: full, repo, ...(pending.has(full) ? { pendingCreate: pending.get(full)! } : {}) };
     if (!selectsScope(scope)) continue;
-    const applying = matchers.filter((m) => m.match(full));
+    const written = exactKey.get(full);
+    const exactCfg = written === undefined ? undefined : config.repos?.[written];
+    const applying = inheritsFromGlobs(exactCfg) ? matchers.filter((m) => m.match(full)) : [];
     const configKeys = applying.map((m) => m.key);
     let merged: unknown = {};
     const setBy = new Map<string, string>();
@@ -330,10 +334,10 @@ function repoScopes(config: Config, found: RepoFindings, selectsScope: (scope: S
       }
       merged = deepMerge(merged, m.cfg);
     }
-    const written = exactKey.get(full);
-    const exactCfg = written === undefined ? undefined : config.repos?.[written];
     if (written !== undefined && exactCfg) {
-      merged = deepMerge(merged, exactCfg);
+      const own = mergeExact(merged, exactCfg, full, deepMerge);
+      merged = own.config;
+      warnings.push(...own.warnings);
       configKeys.push(written);
     }
     scopes.push({ scope, config: merged, configKeys });
@@ -391,7 +395,8 @@ function caseTwins(section: ScopeSection, keys: string[], problems: ScopeProblem
 
 /** A glob entry as it selects repositories: its pattern less what its `exclude:` names, and its config without that list. */
 function globMatcher(key: string, entry: unknown) {
-  const { exclude, ...cfg } = isPlainObject(entry) ? entry : {};
+  // inherit: and null (refused on a glob, src/scopes/inherit.ts) give the kinds nothing.
+  const { exclude, inherit: _inherit, ...cfg } = withoutDrops(isPlainObject(entry) ? entry : {});
   const owner = key.slice(0, key.indexOf('/'));
   const covers = picomatch(key, { dot: true, nocase: true });
   const excludes = (Array.isArray(exclude) ? exclude : []).filter((x): x is string => typeof x === 'string').map((x) => {

@@ -81,6 +81,8 @@ interface Walk {
 }
 
 function resolve(w: Walk, node: SchemaNode): [SchemaNode, string] {
+  // `if: {type: null}, else: X` (a repository section's `name: null`, a drop): mostly X, now and then null.
+  if (node.else && typeof node.else === 'object' && (node.if as SchemaNode | undefined)?.type === 'null') return chance(w.r, 0.05) ? [{ type: 'null' }, w.at] : resolve(w, node.else as SchemaNode);
   if (typeof node.$ref !== 'string') return [node, w.at];
   const name = node.$ref.split('/').pop() ?? '';
   return [((w.schema.definitions as Record<string, SchemaNode>)[name] ?? {}), name];
@@ -168,7 +170,7 @@ export function schemaFields(schema: SchemaNode): Set<string> {
     if (!node || typeof node !== 'object') return;
     const n = node as SchemaNode;
     for (const k of Object.keys((n.properties as SchemaNode | undefined) ?? {})) out.add(`${at}.${k}`);
-    for (const sub of [...Object.values((n.properties as SchemaNode | undefined) ?? {}), n.additionalProperties, n.items, ...((n.oneOf as unknown[]) ?? []), ...((n.anyOf as unknown[]) ?? [])]) walk(sub, at);
+    for (const sub of [...Object.values((n.properties as SchemaNode | undefined) ?? {}), n.additionalProperties, n.items, n.else, ...((n.oneOf as unknown[]) ?? []), ...((n.anyOf as unknown[]) ?? [])]) walk(sub, at);
   };
   walk(schema, '#');
   for (const [name, def] of Object.entries((schema.definitions as Record<string, SchemaNode>) ?? {})) walk(def, name);

@@ -38,13 +38,18 @@ const loadedOf = (config: unknown): Pick<LoadedConfig, 'config' | 'locate'> => (
   locate: (path: ConfigPath): SourceLocation => ({ file: 'f.yaml', line: path.length, col: 1 }),
 });
 
-type Schema = { $ref?: string; properties?: Record<string, Schema>; additionalProperties?: Schema | boolean; items?: Schema; definitions?: Record<string, Schema> };
+type Schema = { $ref?: string; properties?: Record<string, Schema>; additionalProperties?: Schema | boolean; items?: Schema; if?: { type?: string }; else?: Schema; definitions?: Record<string, Schema> };
 const schema = JSON.parse(readFileSync(new URL('../../schemas/forgeform.schema.json', import.meta.url), 'utf8')) as Schema;
 /** The schema of the value at a config path (the published schema, not the kind's declaredAt): undefined where the config cannot hold one. */
 function schemaAt(path: ConfigPath): Schema | undefined {
   let at: Schema | undefined = schema;
   for (const step of path) {
-    while (at?.$ref) at = schema.definitions?.[at.$ref.replace('#/definitions/', '')];
+    // A droppable object (`if: {type: null}, else: X`) is X where it is not null.
+    for (;;) {
+      if (at?.if?.type === 'null' && at.else) at = at.else;
+      else if (at?.$ref) at = schema.definitions?.[at.$ref.replace('#/definitions/', '')];
+      else break;
+    }
     const next: Schema | boolean | undefined = at?.properties?.[String(step)] ?? at?.additionalProperties ?? at?.items;
     at = typeof next === 'object' ? next : undefined;
   }

@@ -1,5 +1,5 @@
 import type { BranchProtectionConfig } from '../../config/types.js';
-import { asSet, normalizeFields } from '../fields.js';
+import { asSet, declaredEntries, normalizeFields } from '../fields.js';
 import { accountProblems, lookUpAccounts } from './accounts.js';
 import type { DesiredObject, Planning, Problem, Safety, Writing } from '../../model/index.js';
 import { patchGates } from './ops.js';
@@ -20,7 +20,7 @@ export const planning = {
   async desired({ entry, scope, run }) {
     const rules = entry?.branch_protections;
     if (!rules) return undefined;
-    const objects: DesiredObject[] = Object.entries(rules).map(([rule, declared]: [string, BranchProtectionConfig]) => {
+    const objects: DesiredObject[] = declaredEntries(rules).map(([rule, declared]: [string, BranchProtectionConfig]) => {
       // The rule's settings as data: the field specs say how each is compared and sent.
       const cfg: Record<string, unknown> = { ...declared };
       const d = { key: rule, fields: normalizeFields(fields, cfg, true), path: ['repos', scope.name, 'branch_protections', rule] };

@@ -1,7 +1,7 @@
 import type { Shape } from '../../gitea/answer.js';
 import type { LabelConfig } from '../../config/types.js';
 import { apiPath } from '../../gitea/path.js';
-import { normalizeFields } from '../fields.js';
+import { declaredEntries, normalizeFields } from '../fields.js';
 import { type AnyRequest, type DesiredObject, type Planning, type Problem, type Safety } from '../../model/index.js';
 import { fields } from './read.js';
 import type { LabelRun, LabelTypes } from './types.js';
@@ -79,7 +79,7 @@ export const planning = {
         problems.push({ path, message: `label template "${cfg.label_template}" cannot be read: ${e instanceof Error ? e.message : String(e)}` });
       }
     }
-    for (const [name, label] of Object.entries<LabelConfig>(cfg.labels ?? {})) {
+    for (const [name, label] of declaredEntries<LabelConfig>(cfg.labels ?? {})) {
       const fromTemplate = byName.get(name);
       const { previously } = label;
       const own = declaredFields(run, label);

@@ -117,6 +117,12 @@ export const scopeEntries: EntrySpec[] = [
     uniqueItems: true,
     items: { type: 'string', minLength: 1 },
   }),
+  configEntry('inherit', {
+    title: 'Inherit from globs',
+    description:
+      'On an exact entry only: false takes nothing from the globs that match the repository (their exclude: is the other way). To drop one object a glob gives, write its name with null instead: `branch_protections: { main: null }` (labels, branch_protections, tag_protections, collaborators, secrets, variables).',
+    type: 'boolean',
+  }),
   labelTemplateEntry,
   configEntry(
     'labels',
@@ -127,6 +133,7 @@ export const scopeEntries: EntrySpec[] = [
       },
       { type: 'string', minLength: 1, errorMessage: 'must be a non-empty label name' },
       'label',
+      { droppable: true },
     ),
   ),
   configEntry(
@@ -138,6 +145,7 @@ export const scopeEntries: EntrySpec[] = [
       },
       { type: 'string', minLength: 1, errorMessage: 'must be a non-empty rule name' },
       'branch_protection',
+      { droppable: true },
     ),
   ),
   configEntry(
@@ -169,6 +177,7 @@ export const scopeEntries: EntrySpec[] = [
       },
       { type: 'string', minLength: 1, pattern: '^[A-Za-z0-9_.-]+$', errorMessage: 'must be a user name (letters, digits, "-", "_" and ".")' },
       'collaborator',
+      { droppable: true },
     ),
   ),
   configEntry(
@@ -177,6 +186,7 @@ export const scopeEntries: EntrySpec[] = [
       { title: 'Tag protections', description: 'Tag protections of the repository, by name pattern (a glob such as "v*", or a regular expression between slashes): who may push matching tags. Gitea 1.23 and newer, Forgejo 8 and newer. With policy.prune containing "tag_protections", tag protections not listed here are deleted. See docs/kinds/tag-protections.md.' },
       { type: 'string', minLength: 1, errorMessage: 'must be a non-empty tag name pattern' },
       'tag_protection',
+      { droppable: true },
     ),
   ),
   configEntry('push_mirrors', {

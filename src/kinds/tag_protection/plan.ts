@@ -1,5 +1,5 @@
 import type { TagProtectionConfig } from '../../config/types.js';
-import { normalizeFields } from '../fields.js';
+import { declaredEntries, normalizeFields } from '../fields.js';
 import type { DesiredObject, Planning, PrepareRequest, Problem, Safety, Writing } from '../../model/index.js';
 import { accountProblems, lookUpAccounts, type AccessNeeds } from '../branch_protection/accounts.js';
 import { nameSet } from '../team/fields.js';
@@ -74,7 +74,7 @@ export const planning = {
   async desired({ entry, scope, run }) {
     const declared = entry?.tag_protections;
     if (!declared) return undefined;
-    const objects: DesiredObject[] = Object.entries(declared).map(([pattern, d]: [string, TagProtectionConfig]) => {
+    const objects: DesiredObject[] = declaredEntries(declared).map(([pattern, d]: [string, TagProtectionConfig]) => {
       const { previously, ...cfg }: Record<string, unknown> & { previously?: string[] } = { ...d };
       const o: DesiredObject = { key: pattern, fields: normalizeFields(fields, cfg, true), path: ['repos', scope.name, 'tag_protections', pattern], ...(previously ? { previously } : {}) };
       run.declared.set(o, cfg);
