@@ -1,5 +1,5 @@
 import { kinds } from '../../kinds/index.js';
-import { describeDiagnostic, formatDiagnostic, kindTitles, placeOf, targetTypes, type Diagnostic, type Scope, type ServerInfo } from '../../model/index.js';
+import { describeDiagnostic, formatDiagnostic, kindTitles, lockNameOf, placeOf, targetTypes, type Diagnostic, type Scope, type ServerInfo } from '../../model/index.js';
 import { releaseProblems } from '../../plan/field-rules.js';
 import { buildPlan, makeKindContext } from '../../plan/planner.js';
 import type { Plan } from '../../plan/types.js';
@@ -18,6 +18,7 @@ import { inert } from '../../render/inert.js';
 import { rehearsalFailed, rehearsalHeadline } from '../../render/rehearsal.js';
 import type { ReadAnswer } from '../../gitea/client.js';
 import type { Replanned } from '../../rehearse/rehearse.js';
+import { lockNotice } from '../../lock/lock.js';
 
 export interface PlanCommandOptions extends ServerOptions {
   config?: string[];
@@ -112,7 +113,7 @@ export async function computePlan(
   opts: PlanCommandOptions,
   out: Output,
   /** Called once the server answered, before the first read of its state (apply takes its lock there). */
-  connected?: (client: GiteaClient, server: ServerInfo) => Promise<void>,
+  connected?: (client: GiteaClient, server: ServerInfo, loaded: LoadedConfig) => Promise<void>,
 ): Promise<{ plan: Plan; client: GiteaClient; loaded: LoadedConfig; server: ServerInfo; scopes: Map<string, Scope>; rehearsal?: Rehearsing }> {
   // Everything that needs no server is checked before the first request.
   const loaded = await load(opts.config, out);
@@ -134,7 +135,7 @@ export async function computePlan(
   // --rehearse keeps the answers of the plan's reads: the copy it rehearses on is made of them (no second pass over the server).
   const answers: ReadAnswer[] | undefined = opts.rehearse ? [] : undefined;
   const { client, server } = await connect(opts, out, loaded.config.server?.url, answers ? (a) => answers.push(a) : undefined);
-  await connected?.(client, server);
+  await connected?.(client, server, loaded);
   // What the release lacks or its binding rules refuse is known from the config and the preflight: refused before any state is read.
   // FORGEFORM_INTERNAL_SKIP_RELEASE_CHECK: for the rehearsal's own test only (test/e2e/rehearse.test.ts), which shows that
   // a rehearsal reports what this check would have refused. Documented as such in docs/cli.md; never set it otherwise.
@@ -200,7 +201,14 @@ export function printPlan(plan: Plan, format: PlanFormat = 'text', out: Output):
 }
 
 export async function planCommand(opts: PlanCommandOptions, out: Output): Promise<number> {
-  const { plan: made, client, loaded, server, rehearsal } = await computePlan(opts, out);
+  // One read of the apply lock, beside the plan's own: a plan made while an apply writes says so, in every format.
+  let notice: Promise<string | undefined> = Promise.resolve(undefined);
+  const { plan: made, client, loaded, server, rehearsal } = await computePlan(opts, out, async (c, _server, config) => {
+    // Never rejects (a failed read is its own notice): nothing waits unhandled while the plan is read.
+    notice = lockNotice(c, lockNameOf(config.config.policy));
+  });
+  const held = await notice;
+  if (held) made.warnings.push(held);
   const plan = rehearsal ? await rehearsed(made, server, rehearsal, out) : made;
   printPlan(plan, opts.format, out);
   if (opts.out) {
