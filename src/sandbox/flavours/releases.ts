@@ -181,6 +181,13 @@ export const ROUTES: Record<string, Availability> = {
 
 /** Behaviours that differ between releases (not a field or a route). */
 export const QUIRKS = {
+  /**
+   * A hook's `events` are reported by walking `Webhook.EventCheckers()` (struct order; the review as
+   * approved + rejected, `pull_request_review_comment` from the `pull_request_comment` flag), not the
+   * stored map's keys: Gitea ≤ 1.23 (v1.23.8 models/webhook/webhook.go l.350) and every Forgejo
+   * (v15.0.3 l.364); Gitea v1.24.7 l.186 iterates the map (domains/hooks/service.ts EVENT_CHECKERS).
+   */
+  hookEventsByCheckers: { gitea: { until: '1.23' }, forgejo: {} },
   /** `PATCH /orgs/{org}` writes full_name, description, website and location even when omitted: omitted = cleared. */
   orgEditClearsOmitted: { gitea: { until: '1.25' }, forgejo: {} },
   /** `PATCH /orgs/{org}` with `email: ""` (or none) keeps the e-mail: it cannot be cleared. */
