@@ -15,6 +15,7 @@
 import type { FieldDef } from '../http/options.js';
 import type { Flavour, Release } from './flavour.js';
 import { available, type Availability } from './availability.js';
+import { PUBLIC_DROPPED } from '../../releases/availability.js';
 import { swaggerHasKey, swaggerHasRoute } from './swagger.js';
 import type { ReaderRules } from '../core/permissions.js';
 
@@ -49,8 +50,6 @@ const HOOK_NAME: Record<string, Availability> = { name: GITEA_ONLY('1.26') };
 
 /** Releases whose `User` answer has `source_id` (and `html_url`): not Gitea 1.21 nor Forgejo 7. */
 const USER_SOURCE_ID: Availability = { gitea: { since: '1.22' }, forgejo: { since: 8 } };
-/** `optional.FromNonDefault(VisibilityModes[v])` on user and org PATCH (public = 0 is dropped): Gitea 1.22–1.23, every Forgejo. */
-const PUBLIC_DROPPED: Availability = { gitea: { since: '1.22', until: '1.23' }, forgejo: {} };
 
 /** Request bodies: Go option struct name → JSON key → releases that bind it. */
 export const REQUEST_FIELDS: Record<string, Record<string, Availability>> = {
