@@ -102,7 +102,7 @@ export const PERMISSION_FROM_UNITS: Availability = { gitea: { until: '1.23' }, f
 export function lowestUnitLevel(units: Record<string, string>): string {
   const levels = Object.entries(units)
     .filter(([k, v]) => !k.endsWith('.ext_wiki') && !k.endsWith('.ext_issues') && v !== 'none')
-    .map(([, v]) => UNIT_LEVELS.indexOf(v as (typeof UNIT_LEVELS)[number]));
+    .map(([, v]) => UNIT_LEVELS.findIndex((l) => l === v));
   return levels.length ? (UNIT_LEVELS[Math.min(...levels)] ?? 'none') : 'none';
 }
 
