@@ -14,7 +14,7 @@ const root = new URL('../', import.meta.url);
 export const SCHEMA_PATH = 'schemas/forgeform.schema.json';
 
 /** The fragments, in the order of their definitions in the schema. One not listed here is an error, not silently left out. */
-export const FRAGMENTS = ['org', 'repo', 'label', 'team', 'branch_protection', 'issue', 'user', 'hook', 'runner', 'repo_settings', 'tag_protection', 'push_mirror', 'collaborator', 'actions_secret', 'actions_variable', 'public_membership', 'webhook'];
+export const FRAGMENTS = ['org', 'repo', 'label', 'team', 'branch_protection', 'issue', 'user', 'hook', 'runner', 'repo_settings', 'tag_protection', 'push_mirror', 'collaborator', 'actions_secret', 'actions_variable', 'public_membership', 'webhook', 'deploy_key'];
 
 /**
  * The top-level sections the fragments add, in the order they follow the root's own (version, server,

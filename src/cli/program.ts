@@ -134,7 +134,7 @@ function addServerCommands(program: Command, run: Runner, out: Output): void {
     program
       .command('export')
       .description('write the live state of repositories, organisations, users, admin webhooks and runners as a forgeform config')
-      .option('--include <selector>', 'a kind (labels, teams, public_members, collaborators, secrets, variables, branch_protections, tag_protections, settings, push_mirrors, webhooks, repos; users, orgs, hooks, runners), OWNER/REPO (globs allowed) or ORG (repeatable); none: everything the token can read', collect)
+      .option('--include <selector>', 'a kind (labels, teams, public_members, collaborators, secrets, variables, branch_protections, tag_protections, settings, push_mirrors, webhooks, deploy_keys, repos; users, orgs, hooks, runners), OWNER/REPO (globs allowed) or ORG (repeatable); none: everything the token can read', collect)
       .option('-o, --output <file>', 'write to a file instead of stdout (a new file: an existing one only with --force)')
       .option('--force', 'replace the file -o names when it exists')
       .addHelpText(

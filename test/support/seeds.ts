@@ -2,7 +2,7 @@ import type { SeedFile } from '../../src/sandbox/index.js';
 
 /**
  * A sandbox seed with objects of every kind forgeform manages: users, an organisation with a label,
- * a team with a member and a repository, a public member, a repository with a label, a collaborator, a branch protection, a tag protection, a milestone, an issue, a push mirror and a webhook, a pull mirror,
+ * a team with a member and a repository, a public member, a repository with a label, a collaborator, a branch protection, a tag protection, a milestone, an issue, a push mirror, a webhook and a deploy key, a pull mirror,
  * Actions secrets and variables of both, an organisation webhook, an admin webhook and an
  * Actions runner. The registry contract test and the export round trip use it; a new kind adds its
  * objects here.
@@ -39,6 +39,7 @@ export const EVERY_KIND: SeedFile = {
       collaborators: { alice: 'read' },
       push_mirrors: [{ remote_address: 'https://mirror.example.com/acme/widgets.git', interval: '8h', sync_on_commit: true }],
       hooks: [{ type: 'gitea', config: { url: 'https://ci.example.com/widgets', content_type: 'form' }, events: ['push', 'pull_request'], branch_filter: 'main', active: true }],
+      deploy_keys: [{ title: 'ci', key: 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIFzTs3vPbQh5AxsIh24/MMxLjEmesV5G2HJ1NiSK/SkA ci@example.com', read_only: true }],
     },
     // A pull mirror (the repository kind): export writes its source and interval.
     { name: 'acme/upstream', mirror: { from: 'https://code.example.com/upstream/tools.git', interval: '12h' } },
