@@ -88,7 +88,8 @@ function addConfigCommands(program: Command, run: Runner, out: Output): void {
       .option('--rotate-secrets', 'send secrets again; replace objects whose secret cannot be edited')
       .option('--target <selector>', 'only these: repo:OWNER/NAME, org:NAME, user:NAME, hook:URL or runner:NAME, globs allowed (repeatable)', collect)
       .option('--shard <k/n>', 'only the K-th of N parts of the configuration (by owner; server-wide objects in part 1), for N parallel CI jobs')
-      .option('--changed-only <ref>', 'only the organisations, repositories and server-wide sections whose configuration changed since the git ref REF'),
+      .option('--changed-only <ref>', 'only the organisations, repositories and server-wide sections whose configuration changed since the git ref REF')
+      .option('--explain', 'show where the configuration sets each value (file:line:col, and the glob it comes from)'),
   ).action(run(async (opts) => (await import('./commands/plan.js')).planCommand(opts, out)));
 
   serverOptions(

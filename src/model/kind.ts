@@ -19,6 +19,8 @@ export interface KindOptions {
   rotateSecrets?: boolean;
   /** --target: whether a server-wide object is selected, by its kind's selector type and name (user, alice). Absent: all are. */
   selectsObject?: (type: string, name: string) => boolean;
+  /** plan --explain: each field of a change says where the configuration sets its value (FieldChange.source). */
+  explain?: boolean;
   /** export: read every detail of every object, those otherwise read only when the config names them (a user's badges and keys) too. */
   readEverything?: boolean;
 }

@@ -18,6 +18,11 @@ export interface FieldChange {
    * user's purge). Shown with the change, never compared, and given back to the kind at apply.
    */
   context?: boolean;
+  /**
+   * plan --explain: where the configuration sets the value (`conf/base.yaml:7:14 (repos."acme/*")`), the entry that
+   * wins when globs and an exact entry both do. Display only: never written to a plan file.
+   */
+  source?: string;
 }
 
 export interface Op {

@@ -39,10 +39,12 @@ export function* serializePlanChunks(plan: Plan): Generator<string> {
     if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]));
     return v;
   };
+  // A field's source (plan --explain) is display: the plan file holds what apply does, never where the config said it.
+  const unexplained = (c: Plan['changes'][number]) => (c.fields.some((f) => f.source !== undefined) ? { ...c, fields: c.fields.map(({ source: _source, ...f }) => f) } : c);
   const { changes, ...head } = plan;
   const top = JSON.stringify(walk(head), null, 2);
   yield `${top.slice(0, top.lastIndexOf('}')).trimEnd()},\n  "changes": [`;
-  for (const [i, change] of changes.entries()) yield `${i ? ',' : ''}\n    ${JSON.stringify(walk(change))}`;
+  for (const [i, change] of changes.entries()) yield `${i ? ',' : ''}\n    ${JSON.stringify(walk(unexplained(change)))}`;
   yield `${changes.length ? '\n  ' : ''}]\n}\n`;
 }
 

@@ -6,6 +6,7 @@ import { subjectOf } from './change-ops.js';
 import { objectDigest } from './digest.js';
 import { dependsStep, inputStep, intentStep, opsStep, type Group, type GroupState, type Run } from './pipeline.js';
 import { quoteName } from '../inert.js';
+import { isGlobKey } from '../model/index.js';
 
 /** A diagnostic while planning, with the place found for it (flattened into file:line:col at the end). */
 export type Reported = Diagnostic & { location?: SourceLocation | undefined };
@@ -64,6 +65,26 @@ export function sourceOfScopePath(loaded: LoadedConfig, rs: ResolvedScope, path:
   return undefined;
 }
 
+/**
+ * Where the value at `path` (a field of a declared object) is set, as plan --explain shows it: the entry whose value
+ * wins (the exact one over the globs, a later glob over an earlier), else the object's own place (a label of a
+ * template, a default).
+ */
+export function originOfValue(loaded: LoadedConfig, rs: ResolvedScope, path: ConfigPath): string | undefined {
+  for (const key of rs.configKeys.length ? [...rs.configKeys].reverse() : [undefined]) {
+    const candidate = [...path];
+    if (key !== undefined && candidate.length > 1) candidate[1] = key;
+    const loc = loaded.locate(candidate);
+    if (loc) return `${loc.file}:${loc.line}:${loc.col}${key !== undefined && isGlobKey(key) ? ` (repos ${JSON.stringify(key)})` : ''}`;
+  }
+  const loc = sourceOfScopePath(loaded, rs, path);
+  return loc ? `${loc.file}:${loc.line}:${loc.col} (declared here; the value is a default or from a template)` : undefined;
+}
+
+function withSource(f: FieldChange, source: string | undefined): FieldChange {
+  return source === undefined ? f : { ...f, source };
+}
+
 /** What a change is made of besides its kind and scope. */
 export interface ChangeSpec {
   action: Action;
@@ -103,7 +124,8 @@ export function makeChange(p: Planning, sp: ScopePlan, spec: ChangeSpec): Change
   const context = Object.entries(shown)
     .filter(([, v]) => v !== undefined)
     .map(([path, after]): FieldChange => ({ path, after, context: true }));
-  change.fields = [...spec.fields, ...context];
+  const explained = p.ctx.options.explain && desired ? spec.fields.map((f) => withSource(f, originOfValue(p.ctx.loaded, sp.rs, [...desired.path, ...f.path.split('.')]))) : spec.fields;
+  change.fields = [...explained, ...context];
   const input = inputStep(p, sp, change, cur);
   change.ops = opsStep(sp, input);
   // A rename that frees the name is waited for once the scope's changes are all known (waitForFreedNames).

@@ -110,10 +110,12 @@ export function renderPlanText(plan: Plan, c: Colors, kindTitle: KindTitle = raw
       // The headline shows a rename's old and new name.
       if (isRenamedName(ch.action, f.path)) continue;
       const path = inert(f.path);
+      // plan --explain: where the configuration sets it.
+      const from = f.source ? c.dim(`  # ${inert(f.source)}`) : '';
       // A value the change's requests depend on (an organisation's owner, a user's purge): shown, never compared.
       if (f.context) lines.push(`      ${c.dim('with')} ${path} = ${show(f.after, f.sensitive)}`);
       else if (isMultiline(f)) {
-        lines.push(`      ${symbols[ch.action === 'create' ? 'create' : 'update']} ${path}:`);
+        lines.push(`      ${symbols[ch.action === 'create' ? 'create' : 'update']} ${path}:${from}`);
         const patch = createPatch(f.path, String(f.before ?? ''), String(f.after ?? ''), '', '', { context: 3 });
         for (const raw of patch.split('\n').slice(4)) {
           if (!raw) continue;
@@ -124,13 +126,13 @@ export function renderPlanText(plan: Plan, c: Colors, kindTitle: KindTitle = raw
         }
       } else if (ch.action !== 'create' && isSetChange(f)) {
         // A set (members, repositories, user lists): each element added or removed on its line, as each is one request.
-        lines.push(`      ${c.yellow('~')} ${path}:`);
+        lines.push(`      ${c.yellow('~')} ${path}:${from}`);
         for (const [sign, value] of setElements(f)) lines.push(`          ${sign === '+' ? c.green('+') : c.red('-')} ${show(value)}`);
       } else if (ch.action === 'create' || f.before === undefined) {
         const note = f.writeOnly ? c.dim('  (write-only: sent, never read back)') : '';
-        lines.push(`      ${c.green('+')} ${path.padEnd(width)} = ${show(f.after, f.sensitive, f.abbreviated)}${note}`);
+        lines.push(`      ${c.green('+')} ${path.padEnd(width)} = ${show(f.after, f.sensitive, f.abbreviated)}${note}${from}`);
       } else {
-        lines.push(`      ${c.yellow('~')} ${path.padEnd(width)}: ${show(f.before, f.sensitive, f.abbreviated)} → ${show(f.after, f.sensitive, f.abbreviated)}`);
+        lines.push(`      ${c.yellow('~')} ${path.padEnd(width)}: ${show(f.before, f.sensitive, f.abbreviated)} → ${show(f.after, f.sensitive, f.abbreviated)}${from}`);
       }
     }
     for (const n of ch.notes ?? []) lines.push(c.dim(`      # ${inert(n)}`));

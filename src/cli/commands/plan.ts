@@ -26,6 +26,8 @@ export interface PlanCommandOptions extends ServerOptions {
   /** --changed-only REF: only what the configuration changed since a git ref (src/cli/changed.ts). */
   changedOnly?: string;
   syncWriteOnly?: boolean;
+  /** Each field of a change says where the configuration sets it. */
+  explain?: boolean;
   rotateSecrets?: boolean;
 }
 
@@ -138,7 +140,7 @@ export async function computePlan(
     loaded: planned,
     kinds,
     server,
-    options: { syncWriteOnly: Boolean(opts.syncWriteOnly), rotateSecrets: Boolean(opts.rotateSecrets), ...(selectObject ? { selectsObject: selectObject } : {}) },
+    options: { syncWriteOnly: Boolean(opts.syncWriteOnly), rotateSecrets: Boolean(opts.rotateSecrets), ...(opts.explain ? { explain: true } : {}), ...(selectObject ? { selectsObject: selectObject } : {}) },
     ...(selectScope ? { selectsScope: selectScope } : {}),
     onProgress: out.progress('Reading the server', () => `${client.requestCount} requests`),
     ...(large(loaded) ? { onPlanning: out.progress('Planning the declared objects') } : {}),
