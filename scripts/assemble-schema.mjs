@@ -2,7 +2,7 @@
 // server and policy) and one fragment per kind, the `fragment` its field definitions export
 // (src/kinds/<kind>/fields.ts: the definitions it owns, built from its fields, and, for a kind with a
 // section of its own, that top-level property, and the entries of `policy` it owns).
-// The enum of policy.prune is every kind's pruneKey, from the registry (src/kinds/index.ts).
+// The fragments and the enum of policy.prune (every deleting kind's pruneKey) come from the registry (src/kinds/index.ts).
 // A kind's config is edited in its field definitions, never in the assembled file:
 //   node scripts/assemble-schema.mjs          writes the schema
 //   node scripts/assemble-schema.mjs --check  exits 1 when the committed schema is not what the parts make
@@ -13,8 +13,22 @@ import { folderOf, loadKindSources } from './kind-sources.mjs';
 const root = new URL('../', import.meta.url);
 export const SCHEMA_PATH = 'schemas/forgeform.schema.json';
 
-/** The fragments, in the order of their definitions in the schema. One not listed here is an error, not silently left out. */
-export const FRAGMENTS = ['org', 'repo', 'label', 'team', 'branch_protection', 'issue', 'user', 'hook', 'runner', 'repo_settings', 'tag_protection', 'push_mirror', 'collaborator', 'actions_secret', 'actions_variable', 'public_membership', 'webhook', 'deploy_key'];
+/**
+ * The kind folders whose fragments make the schema, in the order of their definitions: the registry's
+ * (src/kinds/index.ts), each folder where its first kind is. A folder with a fragment that no kind of
+ * the registry comes from is an error, not silently left out.
+ */
+export function fragmentFolders(sources) {
+  return [...new Set(sources.kinds.map((k) => folderOf(sources, k)).filter((f) => f !== undefined))];
+}
+
+/**
+ * The prune keys policy.prune's enum (and so the message of a wrong entry) names first, in this
+ * order: the one users have read since before the enum came from the registry. The prune key of any
+ * other kind that deletes follows, in registry order (a new kind adds nothing here); a key here that
+ * no kind of the registry prunes is an error.
+ */
+const PRUNE_KEYS_FIRST = ['labels', 'teams', 'branch_protections', 'users', 'hooks', 'runners', 'tag_protections', 'push_mirrors', 'collaborators', 'secrets', 'variables', 'webhooks'];
 
 /**
  * The top-level sections the fragments add, in the order they follow the root's own (version, server,
@@ -39,22 +53,21 @@ function fragmentOf(sources, name) {
   return { part: `src/kinds/${name}/fields.ts`, fragment };
 }
 
-/**
- * The prune key of every kind that deletes (a kind that never deletes, as organisations and
- * repositories, has nothing to prune), once, in the order of its folder in FRAGMENTS, then the registry's.
- */
+/** The prune key of every kind that deletes (a kind that never deletes, as organisations and repositories, has nothing to prune), once. */
 function pruneKeys(sources) {
-  const rank = (k) => FRAGMENTS.indexOf(folderOf(sources, k) ?? '');
-  const ordered = [...sources.kinds].map((k, i) => [k, i]).sort(([a, i], [b, j]) => rank(a) - rank(b) || i - j);
-  return [...new Set(ordered.filter(([k]) => k.pruneKey && k.actions.includes('delete')).map(([k]) => k.pruneKey))];
+  const keys = [...new Set(sources.kinds.filter((k) => k.pruneKey && k.actions.includes('delete')).map((k) => k.pruneKey))];
+  const gone = PRUNE_KEYS_FIRST.filter((k) => !keys.includes(k));
+  if (gone.length) throw new Error(`PRUNE_KEYS_FIRST of scripts/assemble-schema.mjs names "${gone[0]}", the prune key of no kind that deletes: remove it`);
+  return [...PRUNE_KEYS_FIRST, ...keys.filter((k) => !PRUNE_KEYS_FIRST.includes(k))];
 }
 
 /** The assembled schema as the text of schemas/forgeform.schema.json. */
 export async function assembleSchema() {
   const sources = await loadKindSources();
+  const folders = fragmentFolders(sources);
   const onDisk = Object.keys(sources.folders).filter((name) => sources.folders[name].fields?.fragment);
-  const unlisted = onDisk.filter((f) => !FRAGMENTS.includes(f));
-  if (unlisted.length) throw new Error(`the schema fragment of src/kinds/${unlisted[0]} is not in FRAGMENTS of scripts/assemble-schema.mjs`);
+  const unlisted = onDisk.filter((f) => !folders.includes(f));
+  if (unlisted.length) throw new Error(`the schema fragment of src/kinds/${unlisted[0]} belongs to no kind of the registry (src/kinds/index.ts): add its kind there`);
   const schema = readJson('schemas/parts/root.json');
   const prune = schema.properties.policy.properties.prune.items;
   if (prune.enum) throw new Error('schemas/parts/root.json: the enum of policy.prune comes from the registry (each kind\'s pruneKey): remove it from the part');
@@ -62,7 +75,7 @@ export async function assembleSchema() {
   const rootProperties = schema.properties;
   schema.properties = { ...rootProperties };
   schema.definitions = { ...schema.definitions };
-  for (const name of FRAGMENTS) {
+  for (const name of folders) {
     const { part, fragment } = fragmentOf(sources, name);
     const extra = Object.keys(fragment).filter((k) => k !== 'properties' && k !== 'definitions' && k !== 'policy' && k !== '$comment');
     if (extra.length) throw new Error(`${part}: a fragment holds properties, definitions and policy entries only, not "${extra[0]}"`);

@@ -10,36 +10,12 @@
  *
  *   node scripts/field-rules.mjs --gitea DIR --forgejo DIR [--gitea-main DIR]
  *
- * DIR is a git directory holding the tags (a bare mirror is enough). Gitea 1.26 has no tag in any
- * copy read: it is read from `main` of the --gitea-main copy (1.26.0-dev), as scripts/swagger-tables.mjs does.
+ * The releases and their tags: scripts/release-sources.mjs.
  */
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-
-/** The releases the sandbox plays (src/sandbox/flavours/flavour.ts), as in scripts/swagger-tables.mjs. */
-const RELEASES = [
-  { name: 'gitea@1.21', repo: 'gitea', ref: 'v1.21.11' },
-  { name: 'gitea@1.22', repo: 'gitea', ref: 'v1.22.6' },
-  { name: 'gitea@1.23', repo: 'gitea', ref: 'v1.23.8' },
-  { name: 'gitea@1.24', repo: 'gitea', ref: 'v1.24.7' },
-  { name: 'gitea@1.25', repo: 'gitea', ref: 'v1.25.4' },
-  { name: 'gitea@1.26', repo: 'gitea-main', ref: 'main' },
-  { name: 'forgejo@7', repo: 'forgejo', ref: 'v7.0.16' },
-  { name: 'forgejo@11', repo: 'forgejo', ref: 'v11.0.15' },
-  { name: 'forgejo@15', repo: 'forgejo', ref: 'v15.0.3' },
-];
-
-function args(argv) {
-  const out = {};
-  for (let i = 2; i < argv.length; i += 2) {
-    const key = argv[i]?.replace(/^--/, '');
-    if (!key || argv[i + 1] === undefined) throw new Error(`usage: ${argv[1]} --gitea DIR --forgejo DIR [--gitea-main DIR]`);
-    out[key] = argv[i + 1];
-  }
-  return out;
-}
+import { forEachRelease, git } from './release-sources.mjs';
 
 /** `binding:"Required;In(a,b)"` → ['Required', 'In(a,b)']: go-chi splits the tag on `;`. */
 export function rulesOf(tag) {
@@ -72,9 +48,6 @@ export function fieldRulesOf(source, file) {
   return out;
 }
 
-function git(dir, ...a) {
-  return execFileSync('git', ['--git-dir', dir, ...a], { encoding: 'utf8', maxBuffer: 64 << 20 });
-}
 
 /** One field per line: small diffs between releases, and a file a reviewer can read. */
 function compactJson(release, ref, fields) {
@@ -89,21 +62,15 @@ ${fields.map((f) => `    ${JSON.stringify(f)}`).join(',\n')}
 }
 
 function main() {
-  const dirs = args(process.argv);
   const out = join(dirname(fileURLToPath(import.meta.url)), '..', 'src', 'releases', 'field-rules');
   mkdirSync(out, { recursive: true });
-  for (const r of RELEASES) {
-    const dir = dirs[r.repo];
-    if (!dir) {
-      console.error(`skipped ${r.name}: no --${r.repo} given`);
-      continue;
-    }
+  forEachRelease(process.argv, (r, dir) => {
     const files = git(dir, 'ls-tree', '--name-only', `${r.ref}`, 'modules/structs/').split('\n').filter((f) => f.endsWith('.go') && !f.endsWith('_test.go'));
     const fields = files.flatMap((file) => fieldRulesOf(git(dir, 'show', `${r.ref}:${file}`), file));
     fields.sort((a, b) => a.struct.localeCompare(b.struct) || a.at.localeCompare(b.at, undefined, { numeric: true }));
     writeFileSync(join(out, `${r.name}.json`), compactJson(r.name, r.ref, fields));
     console.log(`${r.name} (${r.ref}): ${fields.length} fields with binding rules`);
-  }
+  });
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) main();

@@ -250,17 +250,14 @@ export function edits(k, read) {
   text = text.replace(list[0], `${list[1]}${list[2].trimEnd()}, ${k.kindConst}${list[3]}`);
   out.set(registry, text);
 
-  const assembler = 'scripts/assemble-schema.mjs';
-  text = read(assembler);
-  const fragments = /(export const FRAGMENTS = \[)([^\]]*)(\];)/.exec(text);
-  if (!fragments) throw new Error(`${assembler}: no FRAGMENTS list`);
-  text = text.replace(fragments[0], `${fragments[1]}${fragments[2]}, '${k.name}'${fragments[3]}`);
+  // The schema takes the kind's fragment from the registry; a server-wide kind's section also has its place in SECTIONS.
   if (k.scope === 'server') {
+    const assembler = 'scripts/assemble-schema.mjs';
+    text = read(assembler);
     const sections = /(export const SECTIONS = \[)([^\]]*)(\];)/.exec(text);
     if (!sections) throw new Error(`${assembler}: no SECTIONS list`);
-    text = text.replace(sections[0], `${sections[1]}${sections[2]}, '${k.configKey}'${sections[3]}`);
+    out.set(assembler, text.replace(sections[0], `${sections[1]}${sections[2]}, '${k.configKey}'${sections[3]}`));
   }
-  out.set(assembler, text);
 
   if (k.scope !== 'server') {
     const parent = `src/kinds/${k.scope}/fields.ts`;

@@ -9,40 +9,16 @@
  *
  *   node scripts/swagger-tables.mjs --gitea DIR --forgejo DIR [--gitea-main DIR]
  *
- * DIR is a git directory holding the tags (a bare mirror is enough: files are read with `git show`).
- * Gitea 1.26 has no tag in any copy read: it is read from `main` of the --gitea-main copy (1.26.0-dev).
+ * The releases and their tags: scripts/release-sources.mjs.
  * Where a handler answers otherwise than its swagger says, the handler wins: such differences are listed
  * in src/sandbox/flavours/swagger-exceptions.ts (SWAGGER_EXCEPTIONS), with their source, not patched into these files.
  */
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-
-/** The releases the sandbox plays, each as the last patch release of its line (src/sandbox/flavours/flavour.ts). */
-const RELEASES = [
-  { name: 'gitea@1.21', repo: 'gitea', ref: 'v1.21.11' },
-  { name: 'gitea@1.22', repo: 'gitea', ref: 'v1.22.6' },
-  { name: 'gitea@1.23', repo: 'gitea', ref: 'v1.23.8' },
-  { name: 'gitea@1.24', repo: 'gitea', ref: 'v1.24.7' },
-  { name: 'gitea@1.25', repo: 'gitea', ref: 'v1.25.4' },
-  { name: 'gitea@1.26', repo: 'gitea-main', ref: 'main' },
-  { name: 'forgejo@7', repo: 'forgejo', ref: 'v7.0.16' },
-  { name: 'forgejo@11', repo: 'forgejo', ref: 'v11.0.15' },
-  { name: 'forgejo@15', repo: 'forgejo', ref: 'v15.0.3' },
-];
+import { forEachRelease, git } from './release-sources.mjs';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch'];
-
-function args(argv) {
-  const out = {};
-  for (let i = 2; i < argv.length; i += 2) {
-    const key = argv[i]?.replace(/^--/, '');
-    if (!key || argv[i + 1] === undefined) throw new Error(`usage: ${argv[1]} --gitea DIR --forgejo DIR [--gitea-main DIR]`);
-    out[key] = argv[i + 1];
-  }
-  return out;
-}
 
 /** `/repos/{owner}/{repo}` → `/repos/:owner/:repo` (the sandbox's router and release data). */
 const routePath = (p) => p.replace(/\{([^}]+)\}/g, ':$1');
@@ -98,21 +74,15 @@ ${block(t.definitions)}
 }
 
 function main() {
-  const dirs = args(process.argv);
   const out = join(dirname(fileURLToPath(import.meta.url)), '..', 'src', 'sandbox', 'flavours', 'swagger');
   mkdirSync(out, { recursive: true });
-  for (const r of RELEASES) {
-    const dir = dirs[r.repo];
-    if (!dir) {
-      console.error(`skipped ${r.name}: no --${r.repo} given`);
-      continue;
-    }
+  forEachRelease(process.argv, (r, dir) => {
     // The template's only Go-template placeholder is the app sub-URL in basePath: JSON once it is filled.
-    const text = execFileSync('git', ['--git-dir', dir, 'show', `${r.ref}:templates/swagger/v1_json.tmpl`], { encoding: 'utf8', maxBuffer: 64 << 20 }).replace(/\{\{[^}]*\}\}/g, '');
+    const text = git(dir, 'show', `${r.ref}:templates/swagger/v1_json.tmpl`).replace(/\{\{[^}]*\}\}/g, '');
     const t = tablesOf(JSON.parse(text));
     writeFileSync(join(out, `${r.name}.json`), compactJson(r.name, r.ref, t));
     console.log(`${r.name} (${r.ref}): ${t.routes.length} routes, ${Object.keys(t.definitions).length} definitions`);
-  }
+  });
 }
 
 main();

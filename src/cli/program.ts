@@ -33,6 +33,31 @@ export function reportFailure(e: unknown, out: Output, argv: string[] = process.
   return exitCode;
 }
 
+/** The lists of kinds the help texts name, from the registry: export --include's kinds, --target's selectors. */
+interface HelpLists {
+  include: string;
+  target: string;
+}
+
+/** What the options say before the registry is loaded: shown never (see runCommand), since commander prints nothing of them then. */
+const UNLOADED: HelpLists = { include: 'see --help', target: 'see --help' };
+
+/**
+ * The registry's lists for the help texts, loaded only when commander prints help (loading every kind
+ * costs tens of milliseconds at each start). --include: the kinds inside organisations and
+ * repositories, then those exported with their scopes (repos: pull mirrors), in registry order; then,
+ * after a semicolon, the server-wide ones. --target: every selector type.
+ */
+async function helpLists(): Promise<HelpLists> {
+  const [{ kinds }, { exportable, exportedServerWide, selectorList, targetTypes }] = await Promise.all([import('../kinds/index.js'), import('../model/index.js')]);
+  const keys = (list: typeof kinds) => [...new Set(list.map((k) => k.configKey))].join(', ');
+  const exported = kinds.filter(exportable);
+  const inScopes = exported.filter((k) => k.scopeType !== 'server');
+  const withScopes = exported.filter((k) => k.scopeType === 'server' && !exportedServerWide(k));
+  const serverWide = exported.filter(exportedServerWide);
+  return { include: `${keys([...inScopes, ...withScopes])}; ${keys(serverWide)}`, target: selectorList(targetTypes(kinds)) };
+}
+
 /** Wraps a command's action: its exit code, or the exit code of its failure, goes to `setCode`. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Runner = <A extends any[]>(action: (...args: A) => Promise<number>) => (...args: A) => Promise<void>;
@@ -42,7 +67,7 @@ type Runner = <A extends any[]>(action: (...args: A) => Promise<number>) => (...
  * imports its command when it runs: `--version`, `--help` and `validate` then load neither the
  * planner, the kinds (but for validate --server-version) nor the HTTP client (most of the startup CPU).
  */
-function buildProgram(out: Output, argv: string[], setCode: (code: number) => void): Command {
+function buildProgram(out: Output, argv: string[], setCode: (code: number) => void, lists: HelpLists): Command {
   const run: Runner =
     (action) =>
     async (...args) => {
@@ -59,15 +84,15 @@ function buildProgram(out: Output, argv: string[], setCode: (code: number) => vo
     .showHelpAfterError()
     .option('--debug', 'print the stack trace of an error (also FORGEFORM_DEBUG=1)')
     .addHelpText('after', '\nExit codes: 0 done or no changes; 1 error; 2 changes present (plan --detailed-exitcode); 3 unsafe plan refused.');
-  addConfigCommands(program, run, out);
+  addConfigCommands(program, run, out, lists);
   addShowCommand(program, run, out);
-  addServerCommands(program, run, out);
+  addServerCommands(program, run, out, lists);
   addSandboxCommand(program, run);
   return program;
 }
 
 /** validate, plan and apply: the commands that read a configuration. */
-function addConfigCommands(program: Command, run: Runner, out: Output): void {
+function addConfigCommands(program: Command, run: Runner, out: Output, lists: HelpLists): void {
   program
     .command('validate')
     .description('check the config files against the schema, without contacting the server')
@@ -86,7 +111,7 @@ function addConfigCommands(program: Command, run: Runner, out: Output): void {
       .option('--detailed-exitcode', 'exit 2 when there are changes, 0 when none')
       .option('--sync-write-only', 'send write-only fields (never returned by the server) to every declared object')
       .option('--rotate-secrets', 'send secrets again; replace objects whose secret cannot be edited')
-      .option('--target <selector>', 'only these: repo:OWNER/NAME, org:NAME, user:NAME, hook:URL or runner:NAME, globs allowed (repeatable)', collect)
+      .option('--target <selector>', `only these: ${lists.target}, globs allowed (repeatable)`, collect)
       .option('--shard <k/n>', 'only the K-th of N parts of the configuration (by owner; server-wide objects in part 1), for N parallel CI jobs')
       .option('--changed-only <ref>', 'only the organisations, repositories and server-wide sections whose configuration changed since the git ref REF')
       .option('--explain', 'show where the configuration sets each value (file:line:col, and the glob it comes from)'),
@@ -106,7 +131,7 @@ function addConfigCommands(program: Command, run: Runner, out: Output): void {
       .option('--sync-write-only', 'send write-only fields (never returned by the server) to every declared object')
       .option('--rotate-secrets', 'send secrets again; replace objects whose secret cannot be edited')
       .addOption(new Option('--format <format>', 'format of the plan shown first').choices(PLAN_FORMATS).default('text'))
-      .option('--target <selector>', 'only these: repo:OWNER/NAME, org:NAME, user:NAME, hook:URL or runner:NAME, globs allowed (repeatable)', collect)
+      .option('--target <selector>', `only these: ${lists.target}, globs allowed (repeatable)`, collect)
       .option('--shard <k/n>', 'only the K-th of N parts of the configuration (by owner; server-wide objects in part 1), for N parallel CI jobs')
       .option('--changed-only <ref>', 'only the organisations, repositories and server-wide sections whose configuration changed since the git ref REF'),
   ).action(run(async (planFile: string | undefined, opts) => (await import('./commands/apply.js')).applyCommand(planFile, opts, out)));
@@ -123,7 +148,7 @@ function addShowCommand(program: Command, run: Runner, out: Output): void {
 }
 
 /** unlock and export: the commands that only talk to a server. */
-function addServerCommands(program: Command, run: Runner, out: Output): void {
+function addServerCommands(program: Command, run: Runner, out: Output, lists: HelpLists): void {
   serverOptions(
     program
       .command('unlock')
@@ -135,7 +160,7 @@ function addServerCommands(program: Command, run: Runner, out: Output): void {
     program
       .command('export')
       .description('write the live state of repositories, organisations, users, admin webhooks and runners as a forgeform config')
-      .option('--include <selector>', 'a kind (labels, teams, public_members, collaborators, secrets, variables, branch_protections, tag_protections, settings, push_mirrors, webhooks, deploy_keys, repos; users, orgs, hooks, runners), OWNER/REPO (globs allowed) or ORG (repeatable); none: everything the token can read', collect)
+      .option('--include <selector>', `a kind (${lists.include}), OWNER/REPO (globs allowed) or ORG (repeatable); none: everything the token can read`, collect)
       .option('-o, --output <file>', 'write to a file instead of stdout (a new file: an existing one only with --force)')
       .option('--force', 'replace the file -o names when it exists')
       .addHelpText(
@@ -218,20 +243,33 @@ export async function runCommand(args: string[], opts: { capture?: boolean } = {
     }
   }
   const argv = ['node', 'forgeform', ...args];
-  const out = new Output();
-  let code: number = EXIT.ok;
   try {
-    const program = buildProgram(out, argv, (c) => (code = c))
-      .exitOverride()
-      .configureOutput({ writeOut: (s) => process.stdout.write(s), writeErr: (s) => process.stderr.write(s) });
-    // Commander's own errors (an unknown option) exit through the override as well.
-    for (const cmd of program.commands) cmd.exitOverride();
-    await program.parseAsync(argv);
-  } catch (e) {
-    if (e instanceof CommanderError) code = e.exitCode;
-    else code = reportFailure(e, out, argv);
+    return { code: await parseCommand(argv), ...captured };
   } finally {
     for (const r of restore) r();
   }
-  return { code, ...captured };
+}
+
+/**
+ * Parses and runs one command line; returns its exit code. It is parsed first without the registry's
+ * lists, commander's own output (help, a usage error, the version) held back: when commander answers
+ * with help or an error (its options' texts shown, no action run), it is parsed again with the lists.
+ */
+async function parseCommand(argv: string[], lists?: HelpLists): Promise<number> {
+  const held: [NodeJS.WriteStream, string][] = [];
+  const write = (stream: NodeJS.WriteStream) => (s: string) => (lists ? stream.write(s) : held.push([stream, s]));
+  const out = new Output();
+  let code: number = EXIT.ok;
+  try {
+    const program = buildProgram(out, argv, (c) => (code = c), lists ?? UNLOADED);
+    // Commander's own errors (an unknown option) exit through the override as well; each command writes through `write`.
+    for (const cmd of [program, ...program.commands]) cmd.exitOverride().configureOutput({ writeOut: write(process.stdout), writeErr: write(process.stderr) });
+    await program.parseAsync(argv);
+  } catch (e) {
+    if (!(e instanceof CommanderError)) return reportFailure(e, out, argv);
+    if (!lists && e.code !== 'commander.version') return parseCommand(argv, await helpLists());
+    code = e.exitCode;
+  }
+  for (const [stream, s] of held) stream.write(s);
+  return code;
 }

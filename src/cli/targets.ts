@@ -1,13 +1,10 @@
 import leven from 'leven';
 import picomatch from 'picomatch';
-import type { Scope, TargetType } from '../model/index.js';
+import { selectorList, type Scope, type TargetType } from '../model/index.js';
 import { UserError } from './output.js';
 
 /** "repo:OWNER/NAME, org:NAME, … or runner:NAME (globs allowed)": the selectors the kinds offer. */
-function expected(types: TargetType[]): string {
-  const all = types.map((t) => `${t.type}:${t.placeholder}`);
-  return `${all.length > 1 ? `${all.slice(0, -1).join(', ')} or ${all.at(-1)}` : (all[0] ?? '')} (globs allowed)`;
-}
+const expected = (types: TargetType[]): string => `${selectorList(types)} (globs allowed)`;
 
 export interface Targets {
   /** Which repositories and organisations are planned. */

@@ -89,6 +89,122 @@ export interface ActionsConfig {
 }
 
 /**
+ * One user, keyed by user name. A field that is not written is not managed. A new user needs email, and
+ * password unless it signs in through an external source (source_id). Gitea makes a user created through the
+ * API change its password before it may use the web UI or the API (must_change_password defaults to true):
+ * write must_change_password: false for accounts that must work at once, e.g. bots.
+ */
+export interface UserConfig {
+  /**
+   * Primary e-mail address. Compared case-insensitively, like Gitea (a change of case only is not a change).
+   * Needed to create the user.
+   */
+  email?: string;
+  /** Display name. */
+  full_name?: string;
+  /**
+   * Name the user signs in with at an external authentication source (source_id). Gitea overwrites it with
+   * every edit: forgeform sends the current value unless this is written.
+   */
+  login_name?: string;
+  /**
+   * Id of the authentication source (0: local user, signing in with a password). Gitea 1.22+ and Forgejo 8+:
+   * older releases do not report it, so it cannot be compared there.
+   */
+  source_id?: number;
+  /** public: everyone; limited: signed-in users; private: the user and administrators. */
+  visibility?: 'public' | 'limited' | 'private';
+  /** A restricted user sees only the organisations and repositories it is explicitly added to. */
+  restricted?: boolean;
+  /**
+   * The user is a site administrator. Set after creation with a second request (Gitea cannot create an
+   * administrator directly). forgeform refuses to demote the token's own user, a protected user or the last
+   * site administrator.
+   */
+  admin?: boolean;
+  /**
+   * An inactive user cannot sign in. New users are active. forgeform refuses to deactivate the token's own
+   * user or a protected user.
+   */
+  active?: boolean;
+  /**
+   * The user may not sign in (web, API or git). forgeform refuses to set it on the token's own user or a
+   * protected user.
+   */
+  prohibit_login?: boolean;
+  /** An http(s) URL, or "" for none. */
+  website?: string;
+  /** Where the user is. */
+  location?: string;
+  /** The user's biography. */
+  description?: string;
+  /** The user's pronouns, shown on the profile (Forgejo only; at most 50 characters). */
+  pronouns?: string;
+  /**
+   * How many repositories the user may create (-1: the server's default). Write-only: Gitea never returns it,
+   * so forgeform cannot compare it. It is sent when the user is created, with any other edit of the user, and
+   * to every declared user with --sync-write-only.
+   */
+  max_repo_creation?: number;
+  /**
+   * Write-only: never returned by Gitea; sent when the user is created, with any other edit of the user, and
+   * with --sync-write-only.
+   */
+  allow_create_organization?: boolean;
+  /**
+   * Write-only: never returned by Gitea; sent when the user is created, with any other edit of the user, and
+   * with --sync-write-only.
+   */
+  allow_git_hook?: boolean;
+  /**
+   * Write-only: never returned by Gitea; sent when the user is created, with any other edit of the user, and
+   * with --sync-write-only.
+   */
+  allow_import_local?: boolean;
+  /**
+   * The user must change its password before using the web UI or the API. Gitea's default for a user created
+   * through the API is true, so such a user cannot use the API at all until it changes the password: write
+   * false for accounts that must work at once. Write-only: never returned by Gitea; sent when the user is
+   * created, with any other edit of the user, and with --sync-write-only.
+   */
+  must_change_password?: boolean;
+  /**
+   * Password of a new local user, at least 8 characters. Must come from an environment variable
+   * ("${ALICE_PASSWORD}"): it is never printed nor saved in a plan file. Sent only when the user is created,
+   * and again with --rotate-secrets.
+   */
+  password?: string;
+  /**
+   * Former user names: a user with one of these names is renamed (POST /admin/users/{old}/rename; it keeps
+   * its id, repositories and memberships) instead of a new user being created.
+   */
+  previously?: string[];
+  /**
+   * Slugs of the badges the user has, as a set: missing ones are added, others removed. Badges are defined in
+   * Gitea's web admin only (there is no API to create them). Read with one request per user that has badges
+   * written. Gitea 1.22 and newer only: Forgejo has no badges.
+   */
+  badges?: string[];
+  /**
+   * The user's SSH public keys, as a set: keys missing on the server are added, other keys of the user are
+   * removed. A key is identified by its type and key material (the comment and the title do not count). Read
+   * with the user's key list, one per user that has ssh_keys written.
+   */
+  ssh_keys?: SshKeyConfig[];
+}
+
+/** One SSH public key. */
+export interface SshKeyConfig {
+  /**
+   * Name shown for the key; used when the key is added (a different title on an existing key is not a
+   * change).
+   */
+  title: string;
+  /** The public key as in a .pub file: type, base64 key material, optional comment. */
+  key: string;
+}
+
+/**
  * Settings of one organisation. owner creates it when it is missing; full_name, description, visibility,
  * website, location and email are managed when written.
  */
@@ -284,6 +400,190 @@ export interface RepoConfig {
   deploy_keys?: Record<string, DeployKeyConfig | null>;
 }
 
+/**
+ * Settings of an existing repository: only the fields written here are compared and written (one PATCH with
+ * the changed ones, one PUT of the topics when they differ).
+ */
+export interface RepoSettingsConfig {
+  /** The repository's description ("" clears it). */
+  description?: string;
+  /** The repository's website URL ("" clears it). */
+  website?: string;
+  /**
+   * Only collaborators, teams and the owner see the repository. A fork follows its base repository (Gitea
+   * overrides the value).
+   */
+  private?: boolean;
+  /** Offer the repository as a template for new repositories. */
+  template?: boolean;
+  /**
+   * An archived repository is read-only: forgeform writes nothing else to it (its other settings, and the
+   * changes Gitea refuses there such as branch protections, are withheld with a warning) unless this
+   * configuration un-archives it (archived: false): then the un-archiving comes first, and the other changes
+   * of the repository wait for it, in the same apply.
+   */
+  archived?: boolean;
+  /**
+   * The default branch. Gitea changes it only to a branch that exists (or in an empty repository): otherwise
+   * the PATCH is answered 200 and the value stays.
+   */
+  default_branch?: string;
+  /** The issue tracker unit. */
+  has_issues?: boolean;
+  /** The wiki unit. */
+  has_wiki?: boolean;
+  /** The pull-request unit. The merge settings below need it. */
+  has_pull_requests?: boolean;
+  /** The projects unit. */
+  has_projects?: boolean;
+  /** The releases unit. */
+  has_releases?: boolean;
+  /** The packages unit. */
+  has_packages?: boolean;
+  /** The Actions unit. */
+  has_actions?: boolean;
+  /**
+   * Ignore whitespace when checking a pull request for conflicts. Needs the pull-request unit
+   * (has_pull_requests: true): Gitea keeps pull-request settings only then.
+   */
+  ignore_whitespace_conflicts?: boolean;
+  /**
+   * Pull requests may be merged with a merge commit. Needs the pull-request unit (has_pull_requests: true):
+   * Gitea keeps pull-request settings only then.
+   */
+  allow_merge_commits?: boolean;
+  /**
+   * Pull requests may be rebased and fast-forwarded. Needs the pull-request unit (has_pull_requests: true):
+   * Gitea keeps pull-request settings only then.
+   */
+  allow_rebase?: boolean;
+  /**
+   * Pull requests may be rebased, then merged with a merge commit (--no-ff). Needs the pull-request unit
+   * (has_pull_requests: true): Gitea keeps pull-request settings only then.
+   */
+  allow_rebase_explicit?: boolean;
+  /**
+   * Pull requests may be squashed into one commit. Needs the pull-request unit (has_pull_requests: true):
+   * Gitea keeps pull-request settings only then.
+   */
+  allow_squash_merge?: boolean;
+  /**
+   * Pull requests may be merged by fast-forward only. Needs the pull-request unit (has_pull_requests: true):
+   * Gitea keeps pull-request settings only then.
+   */
+  allow_fast_forward_only_merge?: boolean;
+  /**
+   * Pull requests may be marked as merged by hand. Needs the pull-request unit (has_pull_requests: true):
+   * Gitea keeps pull-request settings only then.
+   */
+  allow_manual_merge?: boolean;
+  /**
+   * A pull request whose commits reach the base branch is marked merged. Needs the pull-request unit
+   * (has_pull_requests: true): Gitea keeps pull-request settings only then.
+   */
+  autodetect_manual_merge?: boolean;
+  /**
+   * A pull request's branch may be updated by rebase. Needs the pull-request unit (has_pull_requests: true):
+   * Gitea keeps pull-request settings only then.
+   */
+  allow_rebase_update?: boolean;
+  /**
+   * Deleting the head branch after a merge is ticked by default. Needs the pull-request unit
+   * (has_pull_requests: true): Gitea keeps pull-request settings only then.
+   */
+  default_delete_branch_after_merge?: boolean;
+  /**
+   * The merge style offered first: merge, rebase, rebase-merge, squash, fast-forward-only (Gitea ≥ 1.22,
+   * Forgejo) or manual. Needs the pull-request unit (has_pull_requests: true).
+   */
+  default_merge_style?: 'merge' | 'rebase' | 'rebase-merge' | 'squash' | 'fast-forward-only' | 'manual';
+  /**
+   * New pull requests let maintainers push to their branch by default. Needs the pull-request unit
+   * (has_pull_requests: true): Gitea keeps pull-request settings only then.
+   */
+  default_allow_maintainer_edit?: boolean;
+  /**
+   * The repository's topics, as a set: written with one PUT /repos/{owner}/{repo}/topics when they differ
+   * (the plan shows each topic added or removed). Gitea lower-cases them; at most 25, each a letter or digit
+   * then letters, digits, "-" and "." (35 characters at most). [] removes every topic.
+   */
+  topics?: string[];
+}
+
+/**
+ * A system or default webhook. Identity: scope + type + url. A field that is not written is not managed,
+ * except that every edit sends the hook's whole state (Gitea resets what an edit omits). Slack hooks need
+ * channel.
+ */
+export interface HookConfig {
+  /** Where deliveries are sent: an absolute http(s) URL. Part of the identity. */
+  url: string;
+  /**
+   * system: fires for every repository of the server; default: copied into every repository created
+   * afterwards. Part of the identity. Default: system.
+   */
+  scope?: 'system' | 'default';
+  /**
+   * Kind of receiver. Part of the identity. Default: gitea. forgejo and sourcehut_builds exist on Forgejo
+   * only. The API cannot set the room of matrix hooks, the package of packagist hooks nor the manifest of
+   * sourcehut_builds hooks, so forgeform only manages such hooks when they already exist.
+   */
+  type?: 'gitea' | 'forgejo' | 'gogs' | 'slack' | 'discord' | 'dingtalk' | 'telegram' | 'msteams' | 'feishu' | 'matrix' | 'wechatwork' | 'packagist' | 'sourcehut_builds';
+  /** json or form. Default on create: json. */
+  content_type?: 'json' | 'form';
+  /**
+   * Events that trigger a delivery, as a set. issues stands for issues and its issue_* events, pull_request
+   * for pull_request and its pull_request_* events (issues_only / pull_request_only select just the one);
+   * compared after that expansion, as Gitea stores it. Empty or omitted on create: [push]. Some events exist
+   * only in some releases (package: Gitea 1.23+ and Forgejo 14+; status: Gitea 1.23+; workflow_job: Gitea
+   * 1.24+; workflow_run: Gitea 1.25+; action_run_failure, action_run_recover, action_run_success: Forgejo
+   * 14+), and Gitea before 1.24 and Forgejo cannot add or remove package, status or action_run_* events of an
+   * existing hook (its edit leaves them as they are): the plan says so.
+   */
+  events?: ('create' | 'delete' | 'fork' | 'push' | 'repository' | 'wiki' | 'release' | 'package' | 'status' | 'workflow_run' | 'workflow_job' | 'action_run_failure' | 'action_run_recover' | 'action_run_success' | 'issues' | 'issues_only' | 'issue_assign' | 'issue_label' | 'issue_milestone' | 'issue_comment' | 'pull_request' | 'pull_request_only' | 'pull_request_assign' | 'pull_request_label' | 'pull_request_milestone' | 'pull_request_comment' | 'pull_request_review' | 'pull_request_review_request' | 'pull_request_sync')[];
+  /**
+   * Glob of the branches whose push, create and delete events are delivered (e.g. "main" or
+   * "{main,release/*}"); "" or "*": all.
+   */
+  branch_filter?: string;
+  /**
+   * Whether deliveries are sent. forgeform creates hooks active unless this is false (Gitea's own default is
+   * inactive).
+   */
+  active?: boolean;
+  /** Display name of the hook (Gitea 1.26 and newer). */
+  name?: string;
+  /** Slack only, and required there: the channel, e.g. "#ci". */
+  channel?: string;
+  /** Slack only: the name the messages are posted as. */
+  username?: string;
+  /** Slack only: the icon the messages are posted with. */
+  icon_url?: string;
+  /** Slack only: the colour of the message attachment. */
+  color?: string;
+  /**
+   * Secret that signs deliveries. Must come from an environment variable: never printed nor saved in a plan
+   * file. Gitea never returns it and cannot change it in place: it is sent when the hook is created, and
+   * --rotate-secrets replaces the hook (delete + create) to change it.
+   */
+  secret?: string;
+  /**
+   * Value of the Authorization header of deliveries, e.g. "Bearer ${CI_TOKEN}". Must use an environment
+   * variable: never printed nor saved in a plan file. Gitea does not return it and clears it on any edit that
+   * omits it, so forgeform sends it with every edit of the hook.
+   */
+  authorization_header?: string;
+}
+
+/** One registered Actions runner, by name. */
+export interface RunnerConfig {
+  /**
+   * A disabled runner takes no new jobs. Gitea 1.26 and newer only (no other release can change it through
+   * the API: forgeform refuses it there).
+   */
+  disabled?: boolean;
+}
+
 /** A label, keyed by its name. A field that is not written is not managed (a new label needs a color). */
 export interface LabelConfig {
   /**
@@ -351,6 +651,49 @@ export interface TeamConfig {
    * repositories) instead of a new team being created.
    */
   previously?: string[];
+}
+
+/** The user name of a member of the organisation (through one of its teams). */
+export type PublicMemberConfig = string;
+
+/**
+ * The value of each entry (`alice: write`): read, write or admin. Read back from GET
+ * …/collaborators/{user}/permission, which answers the level the user has on the repository (the highest of
+ * the collaboration and its teams; owner for site administrators, organisation owners and members of admin
+ * teams). A level above the declared one that a team of the user gives is named in the plan, not changed (the
+ * collaboration's own level cannot be read).
+ */
+export type CollaboratorConfig = 'read' | 'write' | 'admin';
+
+/** An Actions secret, keyed by its name (upper-case). Its value is write-only: never read back, never printed. */
+export interface ActionsSecretConfig {
+  /**
+   * The value workflows read as ${{ secrets.NAME }}. Must come from an environment variable
+   * ("${DEPLOY_TOKEN}"): it is never printed nor saved in a plan file. The server never returns it, so a
+   * changed value cannot be seen: it is sent when the secret is created, with any edit of its description,
+   * and to every declared secret with --rotate-secrets.
+   */
+  value: string;
+  /**
+   * Text shown with the secret (Gitea 1.24 and newer; at most 4096 characters). Read back and compared;
+   * changing it sends the value again (the server takes both in one request).
+   */
+  description?: string;
+}
+
+/** An Actions variable, keyed by its name (upper-case). Its value is read back and compared. */
+export interface ActionsVariableConfig {
+  /**
+   * The value workflows read as ${{ vars.NAME }}. Required, not empty (the server refuses an empty value).
+   * Compared as the server stores it: line breaks CRLF become LF; spaces are kept.
+   */
+  value: string;
+  /**
+   * Text shown with the variable (Gitea 1.24 and newer; at most 4096 characters, the server cuts longer
+   * ones). Every edit of a variable sets its description, so forgeform sends the one the server has when it
+   * is not written.
+   */
+  description?: string;
 }
 
 /**
@@ -539,6 +882,31 @@ export interface BranchProtectionConfig {
   priority?: number;
 }
 
+/**
+ * Who may push tags whose names match the key: a glob ("v*", "release-{a,b}") or, between slashes, a regular
+ * expression ("/^v[0-9]+$/"). Only the users and teams listed may create, move or delete such tags; a new
+ * protection needs at least one of them. A field that is not written is not managed.
+ */
+export interface TagProtectionConfig {
+  /**
+   * Users who may create, move and delete tags matching the pattern. Each must exist, and be able to read the
+   * repository (a collaborator, a member of a team that has it, or its owner): Gitea answers only such users,
+   * so another would be planned again on every run.
+   */
+  whitelist_usernames?: string[];
+  /**
+   * Teams of the repository's organisation whose members may create, move and delete tags matching the
+   * pattern. Organisation repositories only (Gitea ignores team lists on a user's repository). Each team must
+   * exist (teams the same plan creates do) and have the repository.
+   */
+  whitelist_teams?: string[];
+  /**
+   * Former patterns of this protection: a protection with one of these patterns gets this one instead (the
+   * same protection, edited in place: EditTagProtection takes a new name_pattern) of a new one being created.
+   */
+  previously?: string[];
+}
+
 /** The managed fields of one existing issue. */
 export interface IssueConfig {
   /**
@@ -571,331 +939,6 @@ export interface IssueConfig {
   projects?: number[];
   /** Branch or tag the issue refers to. */
   ref?: string;
-}
-
-/**
- * One user, keyed by user name. A field that is not written is not managed. A new user needs email, and
- * password unless it signs in through an external source (source_id). Gitea makes a user created through the
- * API change its password before it may use the web UI or the API (must_change_password defaults to true):
- * write must_change_password: false for accounts that must work at once, e.g. bots.
- */
-export interface UserConfig {
-  /**
-   * Primary e-mail address. Compared case-insensitively, like Gitea (a change of case only is not a change).
-   * Needed to create the user.
-   */
-  email?: string;
-  /** Display name. */
-  full_name?: string;
-  /**
-   * Name the user signs in with at an external authentication source (source_id). Gitea overwrites it with
-   * every edit: forgeform sends the current value unless this is written.
-   */
-  login_name?: string;
-  /**
-   * Id of the authentication source (0: local user, signing in with a password). Gitea 1.22+ and Forgejo 8+:
-   * older releases do not report it, so it cannot be compared there.
-   */
-  source_id?: number;
-  /** public: everyone; limited: signed-in users; private: the user and administrators. */
-  visibility?: 'public' | 'limited' | 'private';
-  /** A restricted user sees only the organisations and repositories it is explicitly added to. */
-  restricted?: boolean;
-  /**
-   * The user is a site administrator. Set after creation with a second request (Gitea cannot create an
-   * administrator directly). forgeform refuses to demote the token's own user, a protected user or the last
-   * site administrator.
-   */
-  admin?: boolean;
-  /**
-   * An inactive user cannot sign in. New users are active. forgeform refuses to deactivate the token's own
-   * user or a protected user.
-   */
-  active?: boolean;
-  /**
-   * The user may not sign in (web, API or git). forgeform refuses to set it on the token's own user or a
-   * protected user.
-   */
-  prohibit_login?: boolean;
-  /** An http(s) URL, or "" for none. */
-  website?: string;
-  /** Where the user is. */
-  location?: string;
-  /** The user's biography. */
-  description?: string;
-  /** The user's pronouns, shown on the profile (Forgejo only; at most 50 characters). */
-  pronouns?: string;
-  /**
-   * How many repositories the user may create (-1: the server's default). Write-only: Gitea never returns it,
-   * so forgeform cannot compare it. It is sent when the user is created, with any other edit of the user, and
-   * to every declared user with --sync-write-only.
-   */
-  max_repo_creation?: number;
-  /**
-   * Write-only: never returned by Gitea; sent when the user is created, with any other edit of the user, and
-   * with --sync-write-only.
-   */
-  allow_create_organization?: boolean;
-  /**
-   * Write-only: never returned by Gitea; sent when the user is created, with any other edit of the user, and
-   * with --sync-write-only.
-   */
-  allow_git_hook?: boolean;
-  /**
-   * Write-only: never returned by Gitea; sent when the user is created, with any other edit of the user, and
-   * with --sync-write-only.
-   */
-  allow_import_local?: boolean;
-  /**
-   * The user must change its password before using the web UI or the API. Gitea's default for a user created
-   * through the API is true, so such a user cannot use the API at all until it changes the password: write
-   * false for accounts that must work at once. Write-only: never returned by Gitea; sent when the user is
-   * created, with any other edit of the user, and with --sync-write-only.
-   */
-  must_change_password?: boolean;
-  /**
-   * Password of a new local user, at least 8 characters. Must come from an environment variable
-   * ("${ALICE_PASSWORD}"): it is never printed nor saved in a plan file. Sent only when the user is created,
-   * and again with --rotate-secrets.
-   */
-  password?: string;
-  /**
-   * Former user names: a user with one of these names is renamed (POST /admin/users/{old}/rename; it keeps
-   * its id, repositories and memberships) instead of a new user being created.
-   */
-  previously?: string[];
-  /**
-   * Slugs of the badges the user has, as a set: missing ones are added, others removed. Badges are defined in
-   * Gitea's web admin only (there is no API to create them). Read with one request per user that has badges
-   * written. Gitea 1.22 and newer only: Forgejo has no badges.
-   */
-  badges?: string[];
-  /**
-   * The user's SSH public keys, as a set: keys missing on the server are added, other keys of the user are
-   * removed. A key is identified by its type and key material (the comment and the title do not count). Read
-   * with the user's key list, one per user that has ssh_keys written.
-   */
-  ssh_keys?: SshKeyConfig[];
-}
-
-/** One SSH public key. */
-export interface SshKeyConfig {
-  /**
-   * Name shown for the key; used when the key is added (a different title on an existing key is not a
-   * change).
-   */
-  title: string;
-  /** The public key as in a .pub file: type, base64 key material, optional comment. */
-  key: string;
-}
-
-/**
- * A system or default webhook. Identity: scope + type + url. A field that is not written is not managed,
- * except that every edit sends the hook's whole state (Gitea resets what an edit omits). Slack hooks need
- * channel.
- */
-export interface HookConfig {
-  /** Where deliveries are sent: an absolute http(s) URL. Part of the identity. */
-  url: string;
-  /**
-   * system: fires for every repository of the server; default: copied into every repository created
-   * afterwards. Part of the identity. Default: system.
-   */
-  scope?: 'system' | 'default';
-  /**
-   * Kind of receiver. Part of the identity. Default: gitea. forgejo and sourcehut_builds exist on Forgejo
-   * only. The API cannot set the room of matrix hooks, the package of packagist hooks nor the manifest of
-   * sourcehut_builds hooks, so forgeform only manages such hooks when they already exist.
-   */
-  type?: 'gitea' | 'forgejo' | 'gogs' | 'slack' | 'discord' | 'dingtalk' | 'telegram' | 'msteams' | 'feishu' | 'matrix' | 'wechatwork' | 'packagist' | 'sourcehut_builds';
-  /** json or form. Default on create: json. */
-  content_type?: 'json' | 'form';
-  /**
-   * Events that trigger a delivery, as a set. issues stands for issues and its issue_* events, pull_request
-   * for pull_request and its pull_request_* events (issues_only / pull_request_only select just the one);
-   * compared after that expansion, as Gitea stores it. Empty or omitted on create: [push]. Some events exist
-   * only in some releases (package: Gitea 1.23+ and Forgejo 14+; status: Gitea 1.23+; workflow_job: Gitea
-   * 1.24+; workflow_run: Gitea 1.25+; action_run_failure, action_run_recover, action_run_success: Forgejo
-   * 14+), and Gitea before 1.24 and Forgejo cannot add or remove package, status or action_run_* events of an
-   * existing hook (its edit leaves them as they are): the plan says so.
-   */
-  events?: ('create' | 'delete' | 'fork' | 'push' | 'repository' | 'wiki' | 'release' | 'package' | 'status' | 'workflow_run' | 'workflow_job' | 'action_run_failure' | 'action_run_recover' | 'action_run_success' | 'issues' | 'issues_only' | 'issue_assign' | 'issue_label' | 'issue_milestone' | 'issue_comment' | 'pull_request' | 'pull_request_only' | 'pull_request_assign' | 'pull_request_label' | 'pull_request_milestone' | 'pull_request_comment' | 'pull_request_review' | 'pull_request_review_request' | 'pull_request_sync')[];
-  /**
-   * Glob of the branches whose push, create and delete events are delivered (e.g. "main" or
-   * "{main,release/*}"); "" or "*": all.
-   */
-  branch_filter?: string;
-  /**
-   * Whether deliveries are sent. forgeform creates hooks active unless this is false (Gitea's own default is
-   * inactive).
-   */
-  active?: boolean;
-  /** Display name of the hook (Gitea 1.26 and newer). */
-  name?: string;
-  /** Slack only, and required there: the channel, e.g. "#ci". */
-  channel?: string;
-  /** Slack only: the name the messages are posted as. */
-  username?: string;
-  /** Slack only: the icon the messages are posted with. */
-  icon_url?: string;
-  /** Slack only: the colour of the message attachment. */
-  color?: string;
-  /**
-   * Secret that signs deliveries. Must come from an environment variable: never printed nor saved in a plan
-   * file. Gitea never returns it and cannot change it in place: it is sent when the hook is created, and
-   * --rotate-secrets replaces the hook (delete + create) to change it.
-   */
-  secret?: string;
-  /**
-   * Value of the Authorization header of deliveries, e.g. "Bearer ${CI_TOKEN}". Must use an environment
-   * variable: never printed nor saved in a plan file. Gitea does not return it and clears it on any edit that
-   * omits it, so forgeform sends it with every edit of the hook.
-   */
-  authorization_header?: string;
-}
-
-/** One registered Actions runner, by name. */
-export interface RunnerConfig {
-  /**
-   * A disabled runner takes no new jobs. Gitea 1.26 and newer only (no other release can change it through
-   * the API: forgeform refuses it there).
-   */
-  disabled?: boolean;
-}
-
-/**
- * Settings of an existing repository: only the fields written here are compared and written (one PATCH with
- * the changed ones, one PUT of the topics when they differ).
- */
-export interface RepoSettingsConfig {
-  /** The repository's description ("" clears it). */
-  description?: string;
-  /** The repository's website URL ("" clears it). */
-  website?: string;
-  /**
-   * Only collaborators, teams and the owner see the repository. A fork follows its base repository (Gitea
-   * overrides the value).
-   */
-  private?: boolean;
-  /** Offer the repository as a template for new repositories. */
-  template?: boolean;
-  /**
-   * An archived repository is read-only: forgeform writes nothing else to it (its other settings, and the
-   * changes Gitea refuses there such as branch protections, are withheld with a warning) unless this
-   * configuration un-archives it (archived: false): then the un-archiving comes first, and the other changes
-   * of the repository wait for it, in the same apply.
-   */
-  archived?: boolean;
-  /**
-   * The default branch. Gitea changes it only to a branch that exists (or in an empty repository): otherwise
-   * the PATCH is answered 200 and the value stays.
-   */
-  default_branch?: string;
-  /** The issue tracker unit. */
-  has_issues?: boolean;
-  /** The wiki unit. */
-  has_wiki?: boolean;
-  /** The pull-request unit. The merge settings below need it. */
-  has_pull_requests?: boolean;
-  /** The projects unit. */
-  has_projects?: boolean;
-  /** The releases unit. */
-  has_releases?: boolean;
-  /** The packages unit. */
-  has_packages?: boolean;
-  /** The Actions unit. */
-  has_actions?: boolean;
-  /**
-   * Ignore whitespace when checking a pull request for conflicts. Needs the pull-request unit
-   * (has_pull_requests: true): Gitea keeps pull-request settings only then.
-   */
-  ignore_whitespace_conflicts?: boolean;
-  /**
-   * Pull requests may be merged with a merge commit. Needs the pull-request unit (has_pull_requests: true):
-   * Gitea keeps pull-request settings only then.
-   */
-  allow_merge_commits?: boolean;
-  /**
-   * Pull requests may be rebased and fast-forwarded. Needs the pull-request unit (has_pull_requests: true):
-   * Gitea keeps pull-request settings only then.
-   */
-  allow_rebase?: boolean;
-  /**
-   * Pull requests may be rebased, then merged with a merge commit (--no-ff). Needs the pull-request unit
-   * (has_pull_requests: true): Gitea keeps pull-request settings only then.
-   */
-  allow_rebase_explicit?: boolean;
-  /**
-   * Pull requests may be squashed into one commit. Needs the pull-request unit (has_pull_requests: true):
-   * Gitea keeps pull-request settings only then.
-   */
-  allow_squash_merge?: boolean;
-  /**
-   * Pull requests may be merged by fast-forward only. Needs the pull-request unit (has_pull_requests: true):
-   * Gitea keeps pull-request settings only then.
-   */
-  allow_fast_forward_only_merge?: boolean;
-  /**
-   * Pull requests may be marked as merged by hand. Needs the pull-request unit (has_pull_requests: true):
-   * Gitea keeps pull-request settings only then.
-   */
-  allow_manual_merge?: boolean;
-  /**
-   * A pull request whose commits reach the base branch is marked merged. Needs the pull-request unit
-   * (has_pull_requests: true): Gitea keeps pull-request settings only then.
-   */
-  autodetect_manual_merge?: boolean;
-  /**
-   * A pull request's branch may be updated by rebase. Needs the pull-request unit (has_pull_requests: true):
-   * Gitea keeps pull-request settings only then.
-   */
-  allow_rebase_update?: boolean;
-  /**
-   * Deleting the head branch after a merge is ticked by default. Needs the pull-request unit
-   * (has_pull_requests: true): Gitea keeps pull-request settings only then.
-   */
-  default_delete_branch_after_merge?: boolean;
-  /**
-   * The merge style offered first: merge, rebase, rebase-merge, squash, fast-forward-only (Gitea ≥ 1.22,
-   * Forgejo) or manual. Needs the pull-request unit (has_pull_requests: true).
-   */
-  default_merge_style?: 'merge' | 'rebase' | 'rebase-merge' | 'squash' | 'fast-forward-only' | 'manual';
-  /**
-   * New pull requests let maintainers push to their branch by default. Needs the pull-request unit
-   * (has_pull_requests: true): Gitea keeps pull-request settings only then.
-   */
-  default_allow_maintainer_edit?: boolean;
-  /**
-   * The repository's topics, as a set: written with one PUT /repos/{owner}/{repo}/topics when they differ
-   * (the plan shows each topic added or removed). Gitea lower-cases them; at most 25, each a letter or digit
-   * then letters, digits, "-" and "." (35 characters at most). [] removes every topic.
-   */
-  topics?: string[];
-}
-
-/**
- * Who may push tags whose names match the key: a glob ("v*", "release-{a,b}") or, between slashes, a regular
- * expression ("/^v[0-9]+$/"). Only the users and teams listed may create, move or delete such tags; a new
- * protection needs at least one of them. A field that is not written is not managed.
- */
-export interface TagProtectionConfig {
-  /**
-   * Users who may create, move and delete tags matching the pattern. Each must exist, and be able to read the
-   * repository (a collaborator, a member of a team that has it, or its owner): Gitea answers only such users,
-   * so another would be planned again on every run.
-   */
-  whitelist_usernames?: string[];
-  /**
-   * Teams of the repository's organisation whose members may create, move and delete tags matching the
-   * pattern. Organisation repositories only (Gitea ignores team lists on a user's repository). Each team must
-   * exist (teams the same plan creates do) and have the repository.
-   */
-  whitelist_teams?: string[];
-  /**
-   * Former patterns of this protection: a protection with one of these patterns gets this one instead (the
-   * same protection, edited in place: EditTagProtection takes a new name_pattern) of a new one being created.
-   */
-  previously?: string[];
 }
 
 /**
@@ -935,49 +978,6 @@ export interface PushMirrorConfig {
   /** Forgejo 13 and newer: the branches pushed (a glob such as "main" or "release/*"); "" pushes every branch. */
   branch_filter?: string;
 }
-
-/**
- * The value of each entry (`alice: write`): read, write or admin. Read back from GET
- * …/collaborators/{user}/permission, which answers the level the user has on the repository (the highest of
- * the collaboration and its teams; owner for site administrators, organisation owners and members of admin
- * teams). A level above the declared one that a team of the user gives is named in the plan, not changed (the
- * collaboration's own level cannot be read).
- */
-export type CollaboratorConfig = 'read' | 'write' | 'admin';
-
-/** An Actions secret, keyed by its name (upper-case). Its value is write-only: never read back, never printed. */
-export interface ActionsSecretConfig {
-  /**
-   * The value workflows read as ${{ secrets.NAME }}. Must come from an environment variable
-   * ("${DEPLOY_TOKEN}"): it is never printed nor saved in a plan file. The server never returns it, so a
-   * changed value cannot be seen: it is sent when the secret is created, with any edit of its description,
-   * and to every declared secret with --rotate-secrets.
-   */
-  value: string;
-  /**
-   * Text shown with the secret (Gitea 1.24 and newer; at most 4096 characters). Read back and compared;
-   * changing it sends the value again (the server takes both in one request).
-   */
-  description?: string;
-}
-
-/** An Actions variable, keyed by its name (upper-case). Its value is read back and compared. */
-export interface ActionsVariableConfig {
-  /**
-   * The value workflows read as ${{ vars.NAME }}. Required, not empty (the server refuses an empty value).
-   * Compared as the server stores it: line breaks CRLF become LF; spaces are kept.
-   */
-  value: string;
-  /**
-   * Text shown with the variable (Gitea 1.24 and newer; at most 4096 characters, the server cuts longer
-   * ones). Every edit of a variable sets its description, so forgeform sends the one the server has when it
-   * is not written.
-   */
-  description?: string;
-}
-
-/** The user name of a member of the organisation (through one of its teams). */
-export type PublicMemberConfig = string;
 
 /**
  * A repository's or an organisation's webhook. Identity: type + url. A field that is not written is not

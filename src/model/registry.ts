@@ -59,6 +59,12 @@ export function targetTypes(kinds: KindMeta[]): TargetType[] {
     .map(({ k }) => ({ type: k.target!.type, placeholder: k.target!.placeholder, ...(k.target!.acrossSlashes ? { acrossSlashes: true } : {}) }));
 }
 
+/** "repo:OWNER/NAME, org:NAME, … or runner:NAME": the selectors of `types`, as --target's help and its error name them. */
+export function selectorList(types: TargetType[]): string {
+  const all = types.map((t) => `${t.type}:${t.placeholder}`);
+  return all.length > 1 ? `${all.slice(0, -1).join(', ')} or ${all.at(-1)}` : (all[0] ?? '');
+}
+
 /**
  * The kinds in the order they are planned: each after the kinds its `after` names, otherwise in
  * registry order. A name no kind has, or kinds that wait for each other, is a fault of the registry.

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { kinds } from '../../src/kinds/index.js';
 import { exportable } from '../../src/model/index.js';
 import { EVERY_KIND } from '../support/seeds.js';
-import { calls, world, type World } from './helpers.js';
+import { calls, mapExportedSecrets, world, type World } from './helpers.js';
 
 let w: World;
 beforeAll(async () => {
@@ -24,7 +24,7 @@ describe('export of a server with objects of every kind', () => {
     // variable: issue 28): the user maps each to a variable she sets before planning.
     expect(text).toContain('value: "(unmapped secret: write the variable that holds it)"');
     expect(text).not.toContain('${');
-    writeFileSync(out, text.replace(/(\n\s+([A-Z_]+):\n\s+value: )"\(unmapped[^\n]*/g, (_m, head: string, name: string) => `${head}"\${MAPPED_${name}}"`));
+    writeFileSync(out, mapExportedSecrets(text, (name) => `MAPPED_${name}`));
 
     w.sandbox.clearRequests();
     const plan = await w.cli(['plan', '-c', out, '--detailed-exitcode'], { MAPPED_ORG_TOKEN: 'org-token-value', MAPPED_DEPLOY_KEY: 'deploy-key-value' });

@@ -124,6 +124,6 @@ export async function exportRoundTrip(w: World): Promise<string> {
  * An exported config with its secrets mapped, as a user does before planning it: export writes each secret as a
  * placeholder that refuses to plan (issue 28), here mapped to the variable of the secret's own name (the test sets it).
  */
-export function mapExportedSecrets(text: string): string {
-  return text.replace(/(\n\s+([A-Z_]+):\n\s+value: )"\(unmapped[^\n]*/g, (_m, head: string, name: string) => `${head}"\${${name}}"`);
+export function mapExportedSecrets(text: string, variable: (secret: string) => string = (name) => name): string {
+  return text.replace(/(\n\s+([A-Z_]+):\n\s+value: )"\(unmapped[^\n]*/g, (_m, head: string, name: string) => `${head}"\${${variable(name)}}"`);
 }

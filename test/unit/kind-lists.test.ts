@@ -1,6 +1,6 @@
-// Kind names written outside the registry: config and prune keys must stay unique across scope types
-// (a new kind cannot take a key another kind's users already write), and the lists of kinds that
-// help texts write by hand must name exactly the registry's kinds.
+// Kind names outside the registry: config and prune keys must stay unique across scope types (a new
+// kind cannot take a key another kind's users already write), and the help texts name the registry's
+// kinds (src/cli/program.ts makes those lists from it when help is shown).
 import { describe, expect, it } from 'vitest';
 import { runCommand } from '../../src/cli/program.js';
 import { kinds } from '../../src/kinds/index.js';

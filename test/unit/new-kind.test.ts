@@ -15,12 +15,11 @@ type Scaffold = (options: Record<string, unknown>, root?: URL) => Promise<{ file
 const plan = scaffold as Scaffold;
 
 describe('npm run new-kind (what it would write)', () => {
-  it('writes the kind folder, its docs page and test file, and edits the registry, FRAGMENTS, the parent kind and the seeds', async () => {
+  it('writes the kind folder, its docs page and test file, and edits the registry (the schema’s fragments come from it), the parent kind and the seeds', async () => {
     const { files } = await plan({ name: 'gizmo' });
     expect([...files.keys()].sort()).toEqual(
       [
         'docs/kinds/gizmos.md',
-        'scripts/assemble-schema.mjs',
         'src/kinds/gizmo/fields.ts',
         'src/kinds/gizmo/index.ts',
         'src/kinds/gizmo/ops.ts',
@@ -35,7 +34,6 @@ describe('npm run new-kind (what it would write)', () => {
     );
     expect(files.get('src/kinds/index.ts')).toContain("import { gizmoKind } from './gizmo/index.js';");
     expect(files.get('src/kinds/index.ts')).toMatch(/export const kinds: Kind\[\] = \[[^\]]*, gizmoKind\];/);
-    expect(files.get('scripts/assemble-schema.mjs')).toMatch(/export const FRAGMENTS = \[[^\]]*, 'gizmo'\];/);
     expect(files.get('src/kinds/repo/fields.ts')).toContain("    'gizmos',\n    byName(");
     expect(existsSync(join(root, 'src/kinds/gizmo')), 'a dry run writes nothing').toBe(false);
   });

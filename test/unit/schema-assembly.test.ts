@@ -2,7 +2,9 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error: a plain .mjs script, run by node before any build; it has no type declarations.
-import { assembleSchema, FRAGMENTS, SCHEMA_PATH } from '../../scripts/assemble-schema.mjs';
+import { assembleSchema, fragmentFolders, SCHEMA_PATH } from '../../scripts/assemble-schema.mjs';
+// @ts-expect-error: as above.
+import { loadKindSources } from '../../scripts/kind-sources.mjs';
 // @ts-expect-error: as above.
 import { configTypesSource, TYPES_PATH } from '../../scripts/config-types.mjs';
 // @ts-expect-error: as above.
@@ -10,6 +12,8 @@ import { fieldDocs, SERVERS_PAGE } from '../../scripts/field-docs.mjs';
 import { kinds } from '../../src/kinds/index.js';
 import type { SchemaFragment } from '../../src/model/index.js';
 
+/** The kind folders whose fragments make the schema, as the assembler derives them from the registry. */
+const fragments = async () => (fragmentFolders as (sources: unknown) => string[])(await (loadKindSources as () => Promise<unknown>)());
 const read = (path: string) => readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8');
 
 /** A kind folder's fragment as the assembler takes it: exported by its fields.ts. */
@@ -25,7 +29,7 @@ describe('schemas/forgeform.schema.json', () => {
   it('takes every definition and section from exactly one fragment, and every $ref resolves', async () => {
     const schema = JSON.parse(read(SCHEMA_PATH as string)) as { properties: object; definitions: Record<string, unknown> };
     const owners = new Map<string, string>();
-    for (const name of FRAGMENTS as string[]) for (const d of Object.keys((await fragmentOf(name)).definitions ?? {})) owners.set(d, name);
+    for (const name of await fragments()) for (const d of Object.keys((await fragmentOf(name)).definitions ?? {})) owners.set(d, name);
     expect([...owners.keys()].sort()).toEqual(Object.keys(schema.definitions).sort());
     const refs = [...JSON.stringify(schema).matchAll(/"\$ref":"#\/definitions\/([^"]+)"/g)].map((m) => m[1]!);
     expect(refs.length).toBeGreaterThan(0);
@@ -41,7 +45,7 @@ describe('schemas/forgeform.schema.json', () => {
   it('takes each kind’s entries of policy from its fragment: the ones the kind owns (KindMeta.policy), no others', async () => {
     const schema = JSON.parse(read(SCHEMA_PATH as string)) as { properties: { policy: { properties: Record<string, unknown> } } };
     const fromKinds: string[] = [];
-    for (const name of FRAGMENTS as string[]) {
+    for (const name of await fragments()) {
       const fragment = await fragmentOf(name);
       const owners = kinds.filter((k) => k.name === name || k.name.endsWith(`_${name}`));
       const owned = [...new Set(owners.flatMap((k) => Object.keys(k.policy ?? {})))];

@@ -1,9 +1,9 @@
 import type { TeamConfig } from '../../config/types.js';
 import { normalizeFields } from '../fields.js';
-import { describeServer, serverHas, type Availability, type CurrentObject, type DesiredObject, type Planning, type Problem, type Intent, type Reading, type Safety, type Writing } from '../../model/index.js';
+import { describeServer, serverHas, type Availability, type CurrentObject, type DesiredObject, type Planning, type Problem, type Intent, type Reading, type Safety, type ServerInfo, type Writing } from '../../model/index.js';
 import { fields, nameSet } from './fields.js';
 import { isOwners, OWNERS, type TeamFacts, type TeamTypes } from './read.js';
-import { declaredUnits, isAdminLevel } from './units.js';
+import { declaredUnits, isAdminLevel, noUnitsProblem } from './units.js';
 import { missingReferences } from './references.js';
 
 /**
@@ -19,7 +19,7 @@ const TEAM_NAME = /^[A-Za-z0-9_.-]+$/;
 const lc = (s: string) => s.toLowerCase();
 
 /** A team as declared: units folded into units_map, which an admin team does not have. */
-function declared(name: string, team: TeamConfig, path: string[]): { object: DesiredObject; problems: Problem[] } {
+function declared(name: string, team: TeamConfig, path: string[], server: ServerInfo | undefined): { object: DesiredObject; problems: Problem[] } {
   const { previously, units, ...rest } = team;
   const own = normalizeFields(fields, rest, true);
   const problems: Problem[] = [];
@@ -30,6 +30,9 @@ function declared(name: string, team: TeamConfig, path: string[]): { object: Des
   } else {
     const units_map = declaredUnits(team.permission, units, team.units_map);
     if (units_map) own.units_map = units_map;
+    const field = team.units_map !== undefined ? 'units_map' : 'units';
+    const none = units_map ? noUnitsProblem(field, units_map, server) : undefined;
+    if (none) problems.push({ path: [...path, field], message: none });
   }
   return { object: { key: name, fields: own, ...(previously ? { previously } : {}), path }, problems };
 }
@@ -59,12 +62,12 @@ function newNameProblems(d: DesiredObject, facts: TeamFacts | undefined, req: { 
 }
 
 export const planning = {
-  async desired({ entry, scope }) {
+  async desired({ entry, scope, ctx }) {
     if (!entry?.teams) return undefined;
     const objects: DesiredObject[] = [];
     const problems: Problem[] = [];
     for (const [name, team] of Object.entries(entry.teams)) {
-      const one = declared(name, team, ['orgs', scope.name, 'teams', name]);
+      const one = declared(name, team, ['orgs', scope.name, 'teams', name], ctx.server);
       objects.push(one.object);
       problems.push(...one.problems);
     }

@@ -11,6 +11,8 @@
 //   `none` (#34128, v1.24.7 team.go l.209), older Gitea and Forgejo store the lowest unit level
 //   (MinUnitAccessMode, v1.21.11 team.go l.216-219). Only "admin or not" is compared.
 
+import { describeServer, serverHas, type Availability, type ServerInfo } from '../../model/index.js';
+
 /** Every repository unit a team can be given (models/unit/unit.go; the same in every release read). */
 export const UNIT_KEYS = ['repo.code', 'repo.issues', 'repo.pulls', 'repo.releases', 'repo.wiki', 'repo.ext_wiki', 'repo.ext_issues', 'repo.projects', 'repo.packages', 'repo.actions'] as const;
 
@@ -54,4 +56,33 @@ export function permissionToSend(declared: unknown, current: unknown): string {
   if (typeof declared === 'string' && declared) return declared;
   if (isAdminLevel(current)) return 'admin';
   return typeof current === 'string' && current ? current : 'read';
+}
+
+/**
+ * Where each release decides what a team below admin given no unit gets (routers/api/v1/org/team.go, read
+ * in every tag): CreateTeam answers **500** "units permission should not be empty" when neither `units_map`
+ * nor `units` is non-empty, and EditTeam replaces the units only when one of them is, so an empty one keeps
+ * the units the team has. The same rule in every release; the lines per tag (create, then edit). Forgejo
+ * v8.0.3 has v7.0.16's lines, v9.0.3–v12.0.4 v11.0.15's, v13.0.5–v14.0.5 v15.0.3's.
+ */
+const NO_UNITS_AT: readonly (readonly [Availability, string])[] = [
+  [{ gitea: { until: '1.21' } }, 'v1.21.11 routers/api/v1/org/team.go:235 CreateTeam, :324–328 EditTeam'],
+  [{ gitea: { since: '1.22', until: '1.23' } }, 'v1.23.8 routers/api/v1/org/team.go:236 CreateTeam, :325–329 EditTeam'],
+  [{ gitea: { since: '1.24', until: '1.25' } }, 'v1.25.4 routers/api/v1/org/team.go:226 CreateTeam, :310–315 EditTeam'],
+  [{ gitea: { since: '1.26' } }, 'main 423cdd4d94 routers/api/v1/org/team.go:230 CreateTeam, :314–319 EditTeam'],
+  [{ forgejo: { until: '8' } }, 'v7.0.16 routers/api/v1/org/team.go:235 CreateTeam, :324–328 EditTeam'],
+  [{ forgejo: { since: '9', until: '12' } }, 'v11.0.15 routers/api/v1/org/team.go:239 CreateTeam, :328–332 EditTeam'],
+  [{ forgejo: { since: '13' } }, 'v15.0.3 routers/api/v1/org/team.go:239 CreateTeam, :329–333 EditTeam'],
+];
+
+/**
+ * Why a team below admin declared with `units: []`, `units_map: {}` or every unit at `none` is refused:
+ * forgeform sends the units above none (a unit at none is no unit, comparableUnits), so it would send an
+ * empty `units_map`, which the server refuses on create (500) and ignores on edit (the team keeps its
+ * units: a change on every plan). Undefined when the declared units give something.
+ */
+export function noUnitsProblem(field: 'units' | 'units_map', units: Record<string, string>, server: ServerInfo | undefined): string | undefined {
+  if (Object.keys(units).length > 0) return undefined;
+  const where = server ? `${describeServer(server)} (${NO_UNITS_AT.find(([a]) => serverHas(server, a))?.[1] ?? 'routers/api/v1/org/team.go CreateTeam, EditTeam'})` : 'the server (routers/api/v1/org/team.go CreateTeam, EditTeam, every release)';
+  return `${field}: the team gets no unit above none, and ${where} answers 500 "units permission should not be empty" when such a team is created and keeps the team's units when it is edited: give it at least one unit at read or write (or permission: admin, or delete the team)`;
 }

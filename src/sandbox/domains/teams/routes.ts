@@ -86,7 +86,13 @@ function attachUnits(ctx: ApiContext, units: string[], teamPermission: TeamPermi
   return Object.fromEntries(units.map(unitKey).filter((k) => k !== '').map((k) => [k, level]));
 }
 
-/** The units a team below admin is given by a form, or undefined when the form gives none. */
+/**
+ * The units a team below admin is given by a form, or undefined when the form gives none: an empty
+ * `units_map` and an empty `units` give none, so CreateTeam answers 500 "units permission should not be
+ * empty" and EditTeam keeps the team's units (routers/api/v1/org/team.go, every release read: v1.25.4
+ * l.219–228 and l.309–315, v1.21.11 l.229–238 and l.323–328, Forgejo v15.0.3 l.233–242 and l.328–333).
+ * A units_map whose every unit is `none` is not empty: the server stores the units at none.
+ */
 function formUnits(ctx: ApiContext, form: { units_map?: Record<string, string>; units?: string[]; permission?: string }, teamPermission: TeamPermission): Record<string, UnitLevel> | undefined {
   if (form.units_map && Object.keys(form.units_map).length > 0) return attachUnitsMap(form.units_map);
   if (form.units && form.units.length > 0) return attachUnits(ctx, form.units, teamPermission, form.permission);
