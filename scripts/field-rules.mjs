@@ -4,7 +4,8 @@
  * `modules/structs/*.go`: for every field with a `binding:"…"` tag, its struct, JSON key, Go name and
  * type, the rules in tag order, the tag as written and its file:line. go-chi/binding runs these rules
  * on every request body before the handler sees it, and answers 422 `[GoName]: Rule` for the first
- * that fails. The output (src/releases/field-rules/<fork>@<release>.json, one line per field) is
+ * that fails; with the binding module the tag's go.mod pins (its handling of pointer fields changed
+ * between versions). The output (src/releases/field-rules/<fork>@<release>.json, one line per field) is
  * committed: the sandbox's binder enforces it (src/sandbox/flavours/options.ts) and the plan checks
  * every value a kind sends against it (src/plan/field-rules.ts), so both read one table.
  *
@@ -49,11 +50,21 @@ export function fieldRulesOf(source, file) {
 }
 
 
+/**
+ * The binding module the tag's go.mod pins (`gitea.com/go-chi/binding v0.0.0-20230415142243-04b515c6d669`):
+ * how it runs the rules on pointer fields differs between versions (src/releases/rules.ts BINDING_MODES).
+ */
+export function bindingOf(goMod) {
+  const m = /^\s*((?:gitea\.com|code\.forgejo\.org)\/go-chi\/binding) (\S+)/m.exec(goMod);
+  return m ? `${m[1]} ${m[2]}` : '';
+}
+
 /** One field per line: small diffs between releases, and a file a reviewer can read. */
-function compactJson(release, ref, fields) {
+function compactJson(release, ref, binding, fields) {
   return `{
   "release": ${JSON.stringify(release)},
   "source": ${JSON.stringify(`${ref}:modules/structs/*.go`)},
+  "binding": ${JSON.stringify(binding)},
   "fields": [
 ${fields.map((f) => `    ${JSON.stringify(f)}`).join(',\n')}
   ]
@@ -68,7 +79,7 @@ function main() {
     const files = git(dir, 'ls-tree', '--name-only', `${r.ref}`, 'modules/structs/').split('\n').filter((f) => f.endsWith('.go') && !f.endsWith('_test.go'));
     const fields = files.flatMap((file) => fieldRulesOf(git(dir, 'show', `${r.ref}:${file}`), file));
     fields.sort((a, b) => a.struct.localeCompare(b.struct) || a.at.localeCompare(b.at, undefined, { numeric: true }));
-    writeFileSync(join(out, `${r.name}.json`), compactJson(r.name, r.ref, fields));
+    writeFileSync(join(out, `${r.name}.json`), compactJson(r.name, r.ref, bindingOf(git(dir, 'show', `${r.ref}:go.mod`)), fields));
     console.log(`${r.name} (${r.ref}): ${fields.length} fields with binding rules`);
   });
 }

@@ -266,7 +266,7 @@ export function edits(k, read) {
   }
 
   const seeds = 'test/support/seeds.ts';
-  out.set(seeds, insertBefore(seeds, read(seeds), '// npm run new-kind:', `  // TODO ${k.name}: a ${k.title} (with its sandbox domain's seed), for the registry contract test and the export round trip.\n`));
+  out.set(seeds, insertBefore(seeds, read(seeds), '// npm run new-kind:', `  ${k.name}: {}, // TODO: a ${k.title} (with its sandbox domain's seed), for the registry contract test and the export round trip.\n`));
   return out;
 }
 
@@ -292,7 +292,7 @@ export function nextSteps(k) {
   return [
     `src/kinds/${k.name}/fields.ts: the fields (one definition each), then npm run schema`,
     `src/kinds/${k.name}/read.ts, plan.ts, ops.ts: the routes, answer shape, checks and requests (the TODOs)`,
-    `src/sandbox/domains/: the ${k.plural}' records, seed and routes; test/support/seeds.ts: a ${k.title} in EVERY_KIND`,
+    `src/sandbox/domains/: the ${k.plural}' records, seed and routes; test/support/seeds.ts: a ${k.title} in OBJECTS_OF`,
     `${k.docsPage}: the prose; test/e2e/${k.configKey.replace(/_/g, '-')}.test.ts: the tests (they are todo)`,
     'npm run build && npm run build:action again after your changes, before landing (CI compares the bundle)',
   ];

@@ -39,6 +39,8 @@ export interface FieldRuleTable {
   release: string;
   /** `v1.25.4:modules/structs/*.go`. */
   source: string;
+  /** The binding module the tag's go.mod pins, `gitea.com/go-chi/binding v0.0.0-…` (rules.ts BINDING_MODES). */
+  binding: string;
   fields: FieldRule[];
 }
 

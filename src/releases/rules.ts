@@ -91,3 +91,85 @@ export function ruleMeaning(rule: string): string {
   };
   return words[rule] ?? rule;
 }
+
+/**
+ * How a binding version runs a field's rules on a Go pointer field (`*string`), by the module the
+ * tag's go.mod pins (field-rules/*.json `binding`):
+ *
+ * - `address`: gitea.com/go-chi/binding 04b515c6d669 (Gitea 1.21.11 go.mod l.10). `validateField` gets
+ *   the pointer itself: `OmitEmpty`/`Required` compare it with nil, `MaxSize`/`MinSize` never fail (not
+ *   a string, not a slice), and every other rule reads `fmt.Sprintf("%v", ptr)`, the address
+ *   (`0xc000…`, or `<nil>` for an omitted field): `ValidUrl`, `Url`, `Email`, `In` refuse ANY value.
+ *   go-gitea/gitea#30518 (1.21.7 and 1.21.11: `PATCH /user/settings` with `website:
+ *   "https://gitea.com"` answers 422 `[Website]: Url`), fixed on release/v1.21 after v1.21.11 by
+ *   87bd47cff3 "Upgrade binding to fix bug (#30742)" (to 39a851e106ed; no 1.21 release was tagged after).
+ * - `value`: gitea.com/go-chi/binding 39a851e106ed (Gitea 1.22–1.26, Forgejo 7–9) and its fork
+ *   code.forgejo.org/go-chi/binding v1.0.x (Forgejo 10+; Forgejo 310376525b forks it from 39a851e106ed).
+ *   Read in v1.0.1 `binding.go` l.363–374: a pointer is dereferenced (nil → the zero of its type), and
+ *   l.413–430: a zero value runs `Required` only. 39a851e106ed itself is not stored here; that it reads
+ *   the pointed-to value is what #30518's fix shows, that a nil pointer skips the rules is what Gitea
+ *   1.22+ `EditRepoOption.ProjectsMode *string binding:"In(repo,owner,all)"` (v1.22.6 repo.go:185, no
+ *   OmitEmpty) needs to let every repository edit without it through.
+ */
+export type BindingMode = 'address' | 'value';
+
+const BINDING_MODES: Readonly<Record<string, BindingMode>> = {
+  'gitea.com/go-chi/binding v0.0.0-20230415142243-04b515c6d669': 'address',
+  'gitea.com/go-chi/binding v0.0.0-20240430071103-39a851e106ed': 'value',
+  'code.forgejo.org/go-chi/binding v1.0.0': 'value',
+  'code.forgejo.org/go-chi/binding v1.0.1': 'value',
+};
+
+/** The mode of a table's binding module; one not listed reads values (the newest behaviour). */
+export const bindingModeOf = (binding: string | undefined): BindingMode => BINDING_MODES[binding ?? ''] ?? 'value';
+
+/** A field as the binder sees it: its rules, whether Go declares it a pointer, the zero value of its (pointed-to) type. */
+export interface BoundField {
+  rules: readonly string[];
+  pointer: boolean;
+  /** `''`, `0`, `false`; undefined for lists and structs (their zero is nil). */
+  zero: unknown;
+}
+
+/** What the `address` binder formats a pointer as: an address (any will do: only its shape is judged), or `<nil>`. */
+const ADDRESS = '0xc000123450';
+const NIL = '<nil>';
+
+/** A rule that fails, with its word in the 422 answer; `address` when it failed on a pointer's address, not its value. */
+export interface BindingFailure {
+  rule: string;
+  word: string;
+  address?: boolean;
+}
+
+const isZeroOf = (v: unknown, zero: unknown): boolean => v === undefined || v === null || v === zero;
+
+/**
+ * The first rule of a field that a value (undefined: the key was absent or null) breaks, as the
+ * release's binder judges it (`validateField` of the module `mode` names); undefined when all hold.
+ * `[]` is not zero: it passes `Required` (only a missing or null list is nil).
+ */
+export function bindingFailure(field: BoundField, value: unknown, mode: BindingMode): BindingFailure | undefined {
+  const pointerAsAddress = field.pointer && mode === 'address';
+  const zero = isZeroOf(value, pointerAsAddress ? undefined : field.zero);
+  if (zero && mode === 'value') return field.rules.includes('Required') ? { rule: 'Required', word: 'Required' } : undefined;
+  for (const rule of field.rules) {
+    if (rule === 'OmitEmpty') {
+      if (zero) return undefined;
+      continue;
+    }
+    if (rule === 'Required') {
+      if (zero) return { rule, word: 'Required' };
+      continue;
+    }
+    if (pointerAsAddress) {
+      if (rule.startsWith('MaxSize(') || rule.startsWith('MinSize(')) continue;
+      const word = ruleFailure(rule, value === undefined || value === null ? NIL : ADDRESS);
+      if (word) return { rule, word, address: true };
+      continue;
+    }
+    const word = ruleFailure(rule, value ?? field.zero);
+    if (word) return { rule, word };
+  }
+  return undefined;
+}

@@ -11,7 +11,10 @@ import { applies, calls, planExits, world, type World } from './helpers.js';
  */
 
 const seed: SeedFile = {
-  users: [{ username: 'root', admin: true, email: 'root@example.com' }],
+  users: [
+    { username: 'root', admin: true, email: 'root@example.com' },
+    { username: 'alice', email: 'alice@example.com' },
+  ],
   orgs: [{ name: 'acme', owners: ['root'] }],
   repos: [{ name: 'acme/widgets' }],
 };
@@ -111,5 +114,28 @@ repos:
     const r = await planExits(w, file, 1);
     expect(r.stderr).toContain(`${file}:${placeIn(yaml, 'branch_filter')}: branch_filter: must be a valid glob pattern on Gitea 1.25.4 (modules/structs/hook.go:63 CreateHookOption.BranchFilter: binding:"GlobPattern")`);
     onlyPreflight(w);
+  });
+
+  it("a user's website: refused at its place on Gitea 1.21 whatever it is (the binder judges the pointer's address, go-gitea/gitea#30518), converging on Gitea 1.25 and Forgejo 7", async () => {
+    const yaml = `version: 1
+users:
+  alice:
+    email: alice@example.com
+    website: https://alice.example
+`;
+    const old = worlds['gitea@1.21']!;
+    const file = old.config(yaml, 'user.yaml');
+    old.sandbox.clearRequests();
+    const r = await planExits(old, file, 1);
+    expect(r.stderr).toContain(`${file}:${placeIn(yaml, 'website')}: website: cannot be set through the API of Gitea 1.21.11: its binder checks ValidUrl on the field's address, not its value, and refuses every value (modules/structs/admin_user.go:42 EditUserOption.Website`);
+    expect(r.stderr).toContain('422 [Website]: Url');
+    onlyPreflight(old);
+    for (const flavour of ['gitea@1.25', 'forgejo@7']) {
+      const w = worlds[flavour]!;
+      const f = w.config(yaml, 'user.yaml');
+      await planExits(w, f, 2);
+      await applies(w, f);
+      await planExits(w, f, 0);
+    }
   });
 });

@@ -17,7 +17,9 @@ import { optionFor } from '../../src/sandbox/flavours/options.js';
 import { FLAVOURS } from '../../src/sandbox/flavours/flavour.js';
 import { CreateTeamOption } from '../../src/sandbox/domains/teams/options.js';
 import { CreateOrgOption } from '../../src/sandbox/domains/orgs/options.js';
-import { CreateRepoOption } from '../../src/sandbox/domains/repos/options.js';
+import { CreateRepoOption, EditRepoOption } from '../../src/sandbox/domains/repos/options.js';
+import { EditUserOption } from '../../src/sandbox/domains/users/options.js';
+import { bindingFailure } from '../../src/releases/rules.js';
 
 const flavour = (name: string) => FLAVOURS.find((f) => f.name === name)!;
 const json = (body: unknown) => ({ method: 'POST', contentType: 'application/json', rawBody: JSON.stringify(body), query: new URLSearchParams() });
@@ -95,6 +97,56 @@ describe('field rules', () => {
   });
 });
 
+describe("pointer fields, as each release's binding module judges them", () => {
+  const patch = (body: unknown) => ({ method: 'PATCH', contentType: 'application/json', rawBody: JSON.stringify(body), query: new URLSearchParams() });
+
+  it('records the binding module each tag pins (go.mod)', () => {
+    expect(fieldRuleTable('gitea', 21).binding).toBe('gitea.com/go-chi/binding v0.0.0-20230415142243-04b515c6d669');
+    expect(fieldRuleTable('gitea', 22).binding).toBe('gitea.com/go-chi/binding v0.0.0-20240430071103-39a851e106ed');
+    expect(fieldRuleTable('forgejo', 7).binding).toBe('gitea.com/go-chi/binding v0.0.0-20240430071103-39a851e106ed');
+    expect(fieldRuleTable('forgejo', 15).binding).toBe('code.forgejo.org/go-chi/binding v1.0.1');
+  });
+
+  it("Gitea 1.21 refuses every user website on an edit, a valid URL too (the binder formats the pointer's address: go-gitea/gitea#30518); later releases judge the URL", () => {
+    const body = { login_name: 'alice', website: 'https://example.com' };
+    expect(bindBody(optionFor(EditUserOption, flavour('gitea@1.21')), patch(body)).error).toBe('[Website]: Url');
+    expect(bindBody(optionFor(EditUserOption, flavour('gitea@1.21')), patch({ ...body, website: '' })).error).toBe('[Website]: Url');
+    // Omitted: OmitEmpty stops at the nil pointer.
+    expect(bindBody(optionFor(EditUserOption, flavour('gitea@1.21')), patch({ login_name: 'alice', full_name: 'A' })).error).toBeUndefined();
+    for (const name of ['gitea@1.22', 'gitea@1.25', 'gitea@1.26', 'forgejo@7', 'forgejo@11', 'forgejo@15', 'gitea@main']) {
+      expect(bindBody(optionFor(EditUserOption, flavour(name)), patch(body)).error, name).toBeUndefined();
+      expect(bindBody(optionFor(EditUserOption, flavour(name)), patch({ ...body, website: 'nope' })).error, name).toBe('[Website]: Url');
+    }
+  });
+
+  it('runs MaxSize and In on the pointed-to value from Gitea 1.22 and on every Forgejo (a repository edit), never on Gitea 1.21', () => {
+    const long = { description: 'd'.repeat(2049) };
+    for (const name of ['gitea@1.22', 'gitea@1.25', 'gitea@1.26', 'forgejo@7', 'forgejo@15', 'gitea@main']) {
+      expect(bindBody(optionFor(EditRepoOption, flavour(name)), patch(long)).error, name).toBe('[Description]: MaxSize');
+      expect(bindBody(optionFor(EditRepoOption, flavour(name)), patch({ description: 'd'.repeat(2048) })).error, name).toBeUndefined();
+    }
+    expect(bindBody(optionFor(EditRepoOption, flavour('gitea@1.21')), patch(long)).error).toBeUndefined();
+    expect(bindBody(optionFor(EditRepoOption, flavour('gitea@1.25')), patch({ projects_mode: 'nope' })).error).toBe('[ProjectsMode]: In');
+    expect(bindBody(optionFor(EditRepoOption, flavour('gitea@1.25')), patch({ projects_mode: 'owner' })).error).toBeUndefined();
+    // A nil pointer runs no rule but Required: a repository edit without projects_mode passes.
+    expect(bindBody(optionFor(EditRepoOption, flavour('gitea@1.25')), patch({ private: true })).error).toBeUndefined();
+  });
+
+  it('judges one field in both modes as validateField does', () => {
+    const website = { rules: ['OmitEmpty', 'ValidUrl', 'MaxSize(255)'], pointer: true, zero: '' };
+    expect(bindingFailure(website, 'https://example.com', 'address')).toEqual({ rule: 'ValidUrl', word: 'Url', address: true });
+    expect(bindingFailure(website, undefined, 'address')).toBeUndefined();
+    expect(bindingFailure(website, 'https://example.com', 'value')).toBeUndefined();
+    expect(bindingFailure(website, 'x'.repeat(300), 'address')?.rule).toBe('ValidUrl');
+    const login = { rules: ['Required'], pointer: true, zero: '' };
+    // 04b515c6d669 compares the pointer with nil; v1.0.1 compares the value with "".
+    expect(bindingFailure(login, '', 'address')).toBeUndefined();
+    expect(bindingFailure(login, '', 'value')).toEqual({ rule: 'Required', word: 'Required' });
+    expect(bindingFailure({ rules: ['MaxSize(3)'], pointer: true, zero: '' }, 'abcd', 'address')).toBeUndefined();
+    expect(bindingFailure({ rules: ['MaxSize(3)'], pointer: false, zero: '' }, 'abcd', 'address')).toEqual({ rule: 'MaxSize(3)', word: 'MaxSize' });
+  });
+});
+
 const release = (spec: string): ServerInfo => parseServerSpec(spec) as ServerInfo;
 /** Places made up from the path, so that a test can tell which value an error points at. */
 const loadedOf = (config: unknown): Pick<LoadedConfig, 'config' | 'locate'> => ({
@@ -134,6 +186,19 @@ describe('the plan-time check of the release\'s field rules', () => {
     expect(messages({ version: 1, users: { alice: { email: 'a@example.com', website: 'not a url' } } }, 'gitea@1.25.4')[0]).toMatch(/^website: must be an http or https URL on Gitea 1.25.4 \(modules\/structs\/admin_user.go/);
     expect(messages({ version: 1, repos: { 'acme/w': { labels: { bug: { color: '' } } } } }, 'gitea@1.25.4')[0]).toMatch(/^color: must not be empty on Gitea 1.25.4 \(modules\/structs\/issue_label.go:\d+ CreateLabelOption.Color/);
     expect(messages({ version: 1, repos: { 'acme/w': { variables: { CI: { value: '' } } } } }, 'gitea@1.25.4')[0]).toMatch(/^value: must not be empty on Gitea 1.25.4 \(modules\/structs\/variable.go:12 CreateVariableOption.Value/);
+  });
+
+  it("a user's website on Gitea 1.21: refused whatever it is (its binder judges the pointer's address, go-gitea/gitea#30518); judged as a URL from 1.22", () => {
+    const config = { version: 1, users: { alice: { email: 'a@example.com', website: 'https://alice.example' } } };
+    const [d] = fieldRuleProblems(kinds, loadedOf(config), release('gitea@1.21.11'));
+    expect(d).toMatchObject({ path: ['users', 'alice', 'website'], line: 3, col: 1 });
+    expect(d!.message).toBe('website: cannot be set through the API of Gitea 1.21.11: its binder checks ValidUrl on the field\'s address, not its value, and refuses every value (modules/structs/admin_user.go:42 EditUserOption.Website: binding:"OmitEmpty;ValidUrl;MaxSize(255)")');
+    expect(d!.hint).toContain('422 [Website]: Url');
+    for (const spec of ['gitea@1.22.6', 'gitea@1.25.4', 'forgejo@7.0.16', 'forgejo@15.0.3']) expect(messages(config, spec), spec).toEqual([]);
+    // A location over 50 characters: the 1.21 binder never sizes a pointer; 1.22 and later do.
+    const location = { version: 1, users: { alice: { email: 'a@example.com', location: 'l'.repeat(51) } } };
+    expect(messages(location, 'gitea@1.21.11')).toEqual([]);
+    expect(messages(location, 'gitea@1.25.4')[0]).toMatch(/^location: must be at most 50 characters on Gitea 1.25.4/);
   });
 
   it("leaves a value holding an unset ${NAME} (validate offline) and values of fields sent under no struct's rules alone", () => {

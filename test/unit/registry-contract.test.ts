@@ -138,7 +138,7 @@ describe('the sandbox serves every request a kind can send', () => {
     const scope = SCOPES[kind.scopeType];
     const named = (EVERY_KIND_NAMED[kind.name] ?? []).map((key): DesiredObject => ({ key, fields: {}, path: [] }));
     const [current] = await kind.read(scope, ctx, named);
-    expect(current, `${kind.name}: test/support/seeds.ts EVERY_KIND holds none: add one (and, for a kind that reads only named objects, their names in EVERY_KIND_NAMED)`).toBeDefined();
+    expect(current, `${kind.name}: test/support/seeds.ts OBJECTS_OF gives it none: add one (and, for a kind that reads only named objects, their names in EVERY_KIND_NAMED)`).toBeDefined();
     const ops = await opsOfEveryAction(kind, scope, current!, ctx);
     // Every action of the kind sends at least one request.
     expect([...new Set(ops.map((o) => o.action))].sort()).toEqual([...kind.actions].sort());

@@ -9,6 +9,7 @@
 import type { FieldDef, OptionDef } from '../http/options.js';
 import type { Flavour } from './flavour.js';
 import { fieldRuleTable, structRules } from '../../releases/field-rules.js';
+import { bindingModeOf, type BindingMode } from '../../releases/rules.js';
 import { available, FIELD_VARIANTS, requestHas } from './releases.js';
 
 const cache = new WeakMap<Flavour, Map<OptionDef, OptionDef>>();
@@ -23,8 +24,19 @@ function rulesFor(opt: OptionDef, d: FieldDef, flavour: Flavour): Partial<FieldD
   if (flavour.release === Number.POSITIVE_INFINITY) return {};
   const table = structRules(fieldRuleTable(flavour.fork, flavour.release), opt.name);
   if (!table) return {};
-  const rules = table.get(d.json)?.rules ?? [];
-  return sameRules(rules, d.rules ?? []) ? {} : { rules };
+  const rule = table.get(d.json);
+  const rules = rule?.rules ?? [];
+  // The rules of a Go pointer field are judged as the release's binder judges pointers (releases/rules.ts).
+  const rulePointer = rule ? rule.type.startsWith('*') : undefined;
+  return {
+    ...(sameRules(rules, d.rules ?? []) ? {} : { rules }),
+    ...(rulePointer === undefined || rulePointer === Boolean(d.pointer) ? {} : { rulePointer }),
+  };
+}
+
+/** The binder's mode of a released flavour (its table's binding module); `gitea@main` reads values. */
+function bindingFor(flavour: Flavour): BindingMode {
+  return flavour.release === Number.POSITIVE_INFINITY ? 'value' : bindingModeOf(fieldRuleTable(flavour.fork, flavour.release).binding);
 }
 
 const sameRules = (a: readonly string[], b: readonly string[]): boolean => a.length === b.length && a.every((r, i) => r === b[i]);
@@ -33,7 +45,7 @@ function fieldFor(opt: OptionDef, d: FieldDef, flavour: Flavour): FieldDef {
   const variant = FIELD_VARIANTS[opt.name]?.[d.json]?.find((v) => available(flavour, v.in));
   const withVariant = variant ? { ...d, ...variant.def } : d;
   const rules = rulesFor(opt, withVariant, flavour);
-  return 'rules' in rules ? { ...withVariant, ...rules } : withVariant;
+  return Object.keys(rules).length ? { ...withVariant, ...rules } : withVariant;
 }
 
 export function optionFor(opt: OptionDef, flavour: Flavour | undefined): OptionDef {
@@ -43,7 +55,8 @@ export function optionFor(opt: OptionDef, flavour: Flavour | undefined): OptionD
   let out = byOpt.get(opt);
   if (!out) {
     const fields = opt.fields.filter((d) => requestHas(flavour, opt.name, d.json)).map((d) => fieldFor(opt, d, flavour));
-    out = fields.length === opt.fields.length && fields.every((d, i) => d === opt.fields[i]) ? opt : { name: opt.name, fields };
+    const binding = bindingFor(flavour);
+    out = binding === 'value' && fields.length === opt.fields.length && fields.every((d, i) => d === opt.fields[i]) ? opt : { name: opt.name, fields, binding };
     byOpt.set(opt, out);
   }
   return out;

@@ -12,7 +12,7 @@
  *   422 `[GoFieldName]: Rule`.
  */
 import type { FieldDef, FormOf, OptionDef } from './options.js';
-import { isValidUsername, ruleFailure } from '../../releases/rules.js';
+import { bindingFailure, isValidUsername, type BindingMode } from '../../releases/rules.js';
 
 export type Form = Record<string, unknown>;
 
@@ -163,7 +163,7 @@ function snake(goName: string): string {
 export { isValidUsername };
 
 function zeroOf(d: FieldDef): unknown {
-  if (d.pointer || typeof d.type === 'object') return undefined;
+  if (typeof d.type === 'object') return undefined;
   switch (d.type) {
     case 'string':
       return '';
@@ -176,41 +176,20 @@ function zeroOf(d: FieldDef): unknown {
   }
 }
 
-function isZero(v: unknown): boolean {
-  return v === undefined || v === null || v === '' || v === 0 || v === false;
-}
-
-/** The first failing rule of a field, as `[GoName]: Message`. */
-function checkRules(d: FieldDef, value: unknown): string | undefined {
-  const v = value === undefined ? zeroOf(d) : value;
-  for (const rule of d.rules ?? []) {
-    const fail = (msg: string): string => `[${d.go}]: ${msg}`;
-    if (rule === 'OmitEmpty') {
-      if (isZero(v)) return undefined;
-      continue;
-    }
-    if (rule === 'Required') {
-      // `[]` passes, a missing or null list does not (`gitea.com/go-chi/binding` `binding.go`).
-      if (Array.isArray(v)) continue;
-      if (isZero(v)) return fail('Required');
-      continue;
-    }
-    // Go formats a pointer with %v as its address: rules other than Required never fail on pointers.
-    if (d.pointer) continue;
-    const word = ruleFailure(rule, v);
-    if (word) return fail(word);
-  }
-  return undefined;
+/** The first failing rule of a field, as `[GoName]: Message`: the release's binder's judgement (src/releases/rules.ts bindingFailure). */
+function checkRules(d: FieldDef, value: unknown, mode: BindingMode): string | undefined {
+  const failure = bindingFailure({ rules: d.rules ?? [], pointer: d.rulePointer ?? d.pointer ?? false, zero: zeroOf(d) }, value, mode);
+  return failure && `[${d.go}]: ${failure.word}`;
 }
 
 function validate(opt: OptionDef, form: Form): string | undefined {
   for (const d of opt.fields) {
     const v = form[d.json];
     if (typeof d.type === 'object' && v && typeof v === 'object') {
-      const nested = validate(d.type, v as Form);
+      const nested = validate({ ...d.type, binding: opt.binding }, v as Form);
       if (nested) return nested;
     }
-    const err = checkRules(d, v);
+    const err = checkRules(d, v, opt.binding ?? 'value');
     if (err) return err;
   }
   return undefined;

@@ -10,6 +10,8 @@
  * table, so a handler's view of the body cannot drift from what binding produces.
  */
 
+import type { BindingMode } from '../../releases/rules.js';
+
 export type Scalar = 'string' | 'bool' | 'int' | 'datetime' | 'string[]' | 'int[]' | 'any[]' | 'map';
 
 export interface FieldDef {
@@ -24,12 +26,20 @@ export interface FieldDef {
   rules?: readonly string[];
   /** Go type in decode errors when not the default for the type (int → `int64`). */
   goType?: string;
+  /**
+   * Whether the release's struct declares the field a pointer, for its rules (a released flavour's
+   * field-rules table: `*string`); unset: `pointer`. A field declared plain with `ps()` decodes as
+   * a plain value but is judged as the pointer it is.
+   */
+  rulePointer?: boolean;
 }
 
 export interface OptionDef {
   /** Go struct name, as in `Go struct field CreateLabelOption.name`. */
   name: string;
   fields: readonly FieldDef[];
+  /** How the release's binder judges pointer fields (src/releases/rules.ts); unset: `value`. */
+  binding?: BindingMode;
 }
 
 /** A field as `f()` / `p()` declare it: key, type and rules kept as literal types for {@link FormOf}. */
