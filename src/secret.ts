@@ -115,14 +115,15 @@ export function revealSecrets(value: unknown): unknown {
  * variable a secret field reads: masking is by type, so that place would print the secret.
  */
 export class SecretTemplates {
-  private readonly byPlace = new Map<string, { at: SourceLocation; template: string }>();
+  private readonly byPlace = new Map<string, { at: SourceLocation; template: string; path: readonly (string | number)[] | undefined }>();
   private readonly byValue = new Map<string, string>();
   private readonly secretPlaces = new Set<string>();
   /** Variables a secret field reads, with where (the first such place). */
   private readonly secretVariables = new Map<string, SourceLocation | undefined>();
 
-  record(at: SourceLocation, value: string, template: string): void {
-    this.byPlace.set(placeKey(at), { at, template });
+  /** `path`: where the value stands in its file's config (`['orgs', 'acme', 'secrets', 'X', 'value']`). */
+  record(at: SourceLocation, value: string, template: string, path?: readonly (string | number)[]): void {
+    this.byPlace.set(placeKey(at), { at, template, path });
     if (!this.byValue.has(value)) this.byValue.set(value, template);
   }
 
@@ -140,11 +141,16 @@ export class SecretTemplates {
     for (const name of templateVariables(template)) if (!this.secretVariables.has(name)) this.secretVariables.set(name, at);
   }
 
-  /** Places that are not secret fields yet read a variable a secret field reads, each with why it is refused. */
-  crossUse(): { at: SourceLocation; message: string }[] {
+  /**
+   * Places that are not secret fields yet read a variable a secret field reads, each with why it is refused.
+   * `planned` tells the parts of the config whose kinds were planned (their secret fields marked): a place
+   * elsewhere (an organisation that could not be read, a repository --target leaves out) is not judged, for
+   * a secret field there was never marked, and would be named as a value that is not secret (issue 28).
+   */
+  crossUse(planned: (path: readonly (string | number)[]) => boolean = () => true): { at: SourceLocation; message: string }[] {
     const out: { at: SourceLocation; message: string }[] = [];
-    for (const [key, { at, template }] of this.byPlace) {
-      if (this.secretPlaces.has(key)) continue;
+    for (const [key, { at, template, path }] of this.byPlace) {
+      if (this.secretPlaces.has(key) || (path && !planned(path))) continue;
       const name = templateVariables(template).find((n) => this.secretVariables.has(n));
       if (name === undefined) continue;
       const where = this.secretVariables.get(name);

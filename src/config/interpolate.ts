@@ -103,7 +103,7 @@ export function interpolate(
     template += literalTemplate(value.slice(last));
     if (substituted) {
       sensitive.add(JSON.stringify(path));
-      templates?.record(position(source, offset), out, template);
+      templates?.record(position(source, offset), out, template, path);
     }
     if (out !== value) setAt(holder, path, out);
   });

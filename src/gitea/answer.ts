@@ -39,6 +39,47 @@ export function parseAnswer(text: string, expect: Expect, method: string, status
 }
 
 /**
+ * Whether a body that is not JSON is JSON cut short: it opens a list or an object and ends inside it
+ * (in a string, or with a bracket left open). A connection or a proxy that ends an answer early, with
+ * a Content-Length that matches what it sent, leaves exactly this; a login page never does. Such an
+ * answer is no proof that something other than Gitea answers: a read is sent again once (issue 28).
+ */
+export function isCutJson(text: string): boolean {
+  const start = text.trimStart();
+  if (!start.startsWith('[') && !start.startsWith('{')) return false;
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < start.length; i++) {
+    const c = start[i];
+    if (inString) {
+      if (c === '\\') i++;
+      else if (c === '"') inString = false;
+    } else if (c === '"') inString = true;
+    else if (c === '[' || c === '{') depth++;
+    else if (c === ']' || c === '}') {
+      // Closed before the end: not a cut answer, another malformed one.
+      if (--depth === 0) return false;
+    }
+  }
+  return inString || depth > 0;
+}
+
+/** What the error says of an answer cut short (isCutJson): its size, and that it is no proof of a proxy by itself. */
+export function cutAnswer(method: string, path: string, text: string, sentAgain: boolean, object?: string): AnswerError {
+  const bytes = Buffer.byteLength(text);
+  const again = sentAgain ? ', and again when sent once more' : '';
+  const done = method === 'GET' ? 'nothing is planned from it' : 'the server may have done the write: plan again to see';
+  return new AnswerError(
+    method,
+    path,
+    `answered JSON cut short (it ends after ${bytes} bytes, inside ${text.trimStart().startsWith('[') ? 'a list' : 'an object'})${again}: the answer is ended early on its way (a proxy, or a connection that drops answers); ${done}`,
+    object,
+    text,
+    true,
+  );
+}
+
+/**
  * An answer that is not what the API promises, or a request refused before it was sent. It is no
  * network failure, so it carries no network advice; `body` is what the server answered, if it did.
  */

@@ -1,7 +1,7 @@
 import pLimit, { type LimitFunction } from 'p-limit';
-import { AnswerError, answerProblem, BodyTooLarge, DEFAULT_MAX_BODY_BYTES, parseAnswer, wrongTypeError, type Expect, type Shape } from './answer.js';
+import { AnswerError, answerProblem, BodyTooLarge, cutAnswer, DEFAULT_MAX_BODY_BYTES, isCutJson, parseAnswer, wrongTypeError, type Expect, type Shape } from './answer.js';
 import { revealSecrets } from '../secret.js';
-import { ApiError, ServerStopped } from './errors.js';
+import { ApiError, routeStalled, ServerStopped } from './errors.js';
 import { readAllPages, type Page } from './paging.js';
 import { unsafePathReason } from './path.js';
 import { Circuit } from './circuit.js';
@@ -143,6 +143,8 @@ export class GiteaClient {
   private readonly circuit: Circuit;
   /** Set when the credentials, once accepted, are refused (401): nothing more is sent. */
   private credentialsCheck: Promise<void> | undefined;
+  /** A GET /user in flight asking whether the server is alive while a request waits (see probe). */
+  private probing: Promise<void> | undefined;
   /**
    * Lists that ended on X-Total-Count's word rather than on a short page (src/gitea/paging.ts), by
    * path: the page that would prove the end, read before the first write under the same parent (see
@@ -198,6 +200,7 @@ export class GiteaClient {
     const cls = opts.idempotent ? 'read' : methodClass(method);
     let maybeProcessed = false;
     let timeouts = 0;
+    let cut = 0;
     for (let retry = 0; ; retry++) {
       const attempt = await this.limit(() => this.attempt(method, path, opts, retry));
       /** The error of this attempt, saying how often the request was tried when it was more than once. */
@@ -214,6 +217,13 @@ export class GiteaClient {
         const { status, headers, text } = attempt;
         if (status >= 200 && status < 300) {
           const parsed = parseAnswer(text, opts.expect ?? (method === 'GET' ? 'container' : 'any'), method, status);
+          if ('due' in parsed && isCutJson(text)) {
+            // JSON cut short: a read is sent again once before the answer is blamed on what stands in between.
+            if (cls !== 'read' || cut++ > 0) throw cutAnswer(method, path, text, cut > 1, opts.object);
+            this.retryCount++;
+            this.options.onRetry?.({ method, path, reason: `answered ${status} with JSON cut short (${Buffer.byteLength(text)} bytes)`, retry: retry + 1, of: retry + 1, waitMs: 0 });
+            continue;
+          }
           if ('due' in parsed) throw AnswerError.wrongAnswer(method, path, parsed.body, parsed.due, opts.object);
           const problem = opts.shape && parsed.data !== undefined ? answerProblem(parsed.data, opts.shape) : undefined;
           if (problem) throw wrongTypeError(method, path, parsed.data, problem, opts.object);
@@ -239,7 +249,11 @@ export class GiteaClient {
       if (attempt.type === 'lost' && attempt.stopped) throw new ServerStopped(method, path, attempt.stopped, opts.object, cause);
       // A server too slow for the time limit is given one more chance, not the whole budget of waits.
       if (attempt.type === 'lost' && attempt.timedOut) timeouts++;
-      if (!shouldRetry(cls, failure) || retry >= this.budget(cls, failure) || timeouts > 1) throw fail(status, message, cause);
+      if (!shouldRetry(cls, failure) || retry >= this.budget(cls, failure) || timeouts > 1) {
+        // The server answered meanwhile (other requests, the probe): this route alone stalls.
+        if (attempt.type === 'lost' && attempt.timedOut) throw routeStalled(fail(status, message, cause), this.timeoutMs, retry);
+        throw fail(status, message, cause);
+      }
       if (attempt.type === 'answer' && this.circuit.overloadSpent())
         throw fail(status, `${message} (the server has refused every request for over ${Math.round(this.maxRetryAfterMs / 1000)} s; forgeform stopped waiting)`);
       maybeProcessed ||= mayHaveBeenProcessed(failure);
@@ -344,6 +358,8 @@ export class GiteaClient {
     this.options.onRequest?.(method, this.http.target(path, undefined, opts.forgejoApi).pathname);
     const sentAt = this.clock.now();
     if (read) this.circuit.readStarted();
+    // Half its time limit gone with nothing from the server: is the server silent, or only this route? (probe)
+    const watch = setTimeout(() => this.probe(sentAt), timeoutMs / 2);
     try {
       const res = await this.http.exchange({
         method,
@@ -377,8 +393,32 @@ export class GiteaClient {
       // Decided here, before the slot goes to the next request: once the run stops, that one must not be sent.
       return { ...lost, stopped: this.stopsTheRun(method, path, lost) };
     } finally {
+      clearTimeout(watch);
       if (read) this.circuit.readEnded();
     }
+  }
+
+  /**
+   * One request has had nothing from the server for half its time limit, and nothing else came meanwhile:
+   * asks the server something small (GET /user: it reads the database as most routes do, unlike /version).
+   * Its answer, whatever the status, is heard: when the request then times out, the server is alive and that
+   * route alone stalls — its own failure, never "the server stopped answering" for the whole run (issue 28).
+   * One probe at a time, around the concurrency bound (a full queue must not hold it back); its outcome is
+   * only what the circuit hears.
+   */
+  private probe(sentAt: number): void {
+    if (this.probing || this.circuit.reason || !this.circuit.silentSince(sentAt)) return;
+    this.requestCount++;
+    this.options.onRequest?.('GET', this.http.target('user').pathname);
+    this.probing = this.http
+      .exchange({ method: 'GET', path: 'user', timeoutMs: this.timeoutMs / 2, maxBodyBytes: 1024 * 1024, onHeard: () => this.circuit.heard() })
+      .then(
+        () => undefined,
+        () => undefined,
+      )
+      .finally(() => {
+        this.probing = undefined;
+      });
   }
 
   private readDeadlineReason(): string {

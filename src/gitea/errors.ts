@@ -50,6 +50,19 @@ export class ServerStopped extends ApiError {
   }
 }
 
+/**
+ * A request that timed out while the server was heard from (other answers, bytes of this one, or the probe
+ * src/gitea/client.ts sends when nothing else comes): this route is slow or stalls, not the server. Said so, with what to do, instead
+ * of "the server is slow or unreachable" (issue 28: one stalled route was reported as a dead server).
+ */
+export function routeStalled(error: ApiError, timeoutMs: number, retry: number): ApiError {
+  const what = error.object ? `${inert(error.object)}: ` : '';
+  error.message =
+    `${what}${error.method} /api/v1/${inert(decodeForDisplay(error.path))} got no complete answer within ${timeoutMs / 1000} s (--timeout), though the server is answering: ` +
+    `this request alone is slow or stalls on the server; try again, raise --timeout, or look for it in the server's log${retry > 0 ? ` (tried ${retry + 1} times)` : ''}`;
+  return error;
+}
+
 /** A request that got no answer: the reason in words, the system's code, and what the user can do. */
 export interface NetworkFailure {
   reason: string;

@@ -10,7 +10,7 @@ import { makeChange, placed, resourceOf, sourceOfScopePath, type Planning, type 
 import { annotateStep, asKind, judgeStep, liftStep, prepareStep, projectStep, readGroup, readOnlyStep, readStep, renamesFreeing, runState } from './pipeline.js';
 import { assessSafety, policyOf } from './safety.js';
 import { writeOnlyFields } from './write-only.js';
-import { resolveScopes, type ResolvedScope } from '../scopes/resolve.js';
+import { resolvedPart, resolveScopes, type ResolvedScope } from '../scopes/resolve.js';
 import { sameObjectKey, withCanonicalNames } from '../scopes/names.js';
 import type { Action, Change, Diagnostic, Plan, PlanPolicy } from '../model/index.js';
 import { VERSION } from '../version.js';
@@ -192,7 +192,7 @@ async function desiredStep(p: Planning, scopes: ResolvedScope[]): Promise<Work[]
     }
   }
   // Masking is by type: a field that is not secret, reading a variable a secret field reads, would print the secret.
-  for (const { at, message } of p.ctx.loaded.secretTemplates?.crossUse() ?? []) p.errors.push({ message, location: at });
+  for (const { at, message } of p.ctx.loaded.secretTemplates?.crossUse(resolvedPart(scopes)) ?? []) p.errors.push({ message, location: at });
   return work;
 }
 

@@ -19,6 +19,18 @@ export interface ResolvedScope {
 /** The config sections that declare scopes: a scope problem's path is [section, key]. */
 export type ScopeSection = 'repos' | 'orgs';
 
+/**
+ * Whether a place of the config (its path in its file) lies in a part that is planned: an entry of `repos` or `orgs`
+ * that some resolved scope came from (an organisation whose read failed, a scope --target leaves out, is none), or
+ * any other section. The planner judges only these parts by what their kinds declare (a secret field is known as
+ * one only once its kind has been planned).
+ */
+export function resolvedPart(scopes: ResolvedScope[]): (path: readonly (string | number)[]) => boolean {
+  const section = (rs: ResolvedScope): ScopeSection => (rs.scope.type === 'org' ? 'orgs' : 'repos');
+  const planned = new Set(scopes.flatMap((rs) => rs.configKeys.map((key) => `${section(rs)}\0${key}`)));
+  return ([top, key]) => (top !== 'orgs' && top !== 'repos') || planned.has(`${top}\0${String(key)}`);
+}
+
 /** A scope the config declares that cannot be resolved: a diagnostic whose path is [section, key]. */
 export type ScopeProblem = Diagnostic & { path: [ScopeSection, string, ...string[]] };
 

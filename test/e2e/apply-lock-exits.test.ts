@@ -4,10 +4,10 @@
  * while the lock is given back all end with the lock gone; a release that fails after the client's
  * retries is an error naming `forgeform unlock ID`, never "Apply complete!" with exit 0.
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import { startMisbehavingProxy, type MisbehavingProxy } from '../support/misbehaving-proxy.js';
+import { describe, expect, it } from 'vitest';
 import { lockCalls } from '../support/requests.js';
-import { spawnCli, type World, world } from './helpers.js';
+import { spawnCli } from './helpers.js';
+import { proxiedWorlds, type ProxiedWorld } from './proxied-world.js';
 
 const seed = {
   users: [{ username: 'root', admin: true, email: 'root@example.com' }],
@@ -16,13 +16,8 @@ const seed = {
 };
 const config = `version: 1\nrepos:\n  acme/widgets:\n    labels:\n      bug: { color: "ee0701" }\n`;
 
-let w: World;
-let proxy: MisbehavingProxy | undefined;
-afterEach(async () => {
-  await proxy?.close();
-  proxy = undefined;
-  await w?.sandbox.close();
-});
+const start = proxiedWorlds();
+let w: ProxiedWorld;
 
 const lockStatus = async () => (await w.api('GET', 'orgs/forgeform-lock')).status;
 const logged = () => w.sandbox.requests().map((r) => `${r.method} ${r.path.replace(/^\/api\/v1\//, '')}`);
@@ -52,7 +47,7 @@ describe('a signal in any phase gives the lock back', () => {
   for (const [phase, when, nth] of phases)
     for (const signal of ['SIGINT', 'SIGTERM'] as const)
       it(`${signal} ${phase}: exit ${signal === 'SIGINT' ? 130 : 143}, the lock removed`, async () => {
-        w = await world(seed, { latencyMs: 300 });
+        w = await start(seed, undefined, { latencyMs: 300 });
         const r = await signalledAt(when, signal, nth);
         expect(r.stderr).toContain(`${signal} received: stopping once the apply lock is given back.`);
         expect(r.code).toBe(signal === 'SIGINT' ? 130 : 143);
@@ -61,7 +56,7 @@ describe('a signal in any phase gives the lock back', () => {
       });
 
   it('SIGINT while the lock is given back: the release finishes, the lock is gone', async () => {
-    w = await world(seed, { latencyMs: 300 });
+    w = await start(seed, undefined, { latencyMs: 300 });
     // The re-read answered: the release's read of the lock in flight.
     const r = await signalledAt((c) => c === 'GET repos/acme/widgets/labels', 'SIGINT', 2);
     expect(r.stdout).toContain('Apply complete!');
@@ -73,9 +68,8 @@ describe('a signal in any phase gives the lock back', () => {
 
 describe('a release that fails', () => {
   it('is exit 1 with the error and the unlock command (not exit 0): the lock is left for `forgeform unlock ID` to remove', async () => {
-    w = await world(seed);
-    proxy = await startMisbehavingProxy(w.sandbox.url, (req) => (req.method === 'DELETE' && req.path === 'orgs/forgeform-lock' ? { type: 'status', status: 503, body: 'down' } : undefined));
-    const apply = await w.cli(['apply', '--yes', '-c', w.config(config)], { FORGEFORM_URL: proxy.url });
+    w = await start(seed, (req) => (req.method === 'DELETE' && req.path === 'orgs/forgeform-lock' ? { type: 'status', status: 503, body: 'down' } : undefined));
+    const apply = await w.viaProxy(['apply', '--yes', '-c', w.config(config)]);
     expect(apply.stdout).toContain('Apply complete!');
     expect(apply.code).toBe(1);
     const id = /forgeform unlock ([0-9a-f]{12})/.exec(apply.stderr)?.[1];

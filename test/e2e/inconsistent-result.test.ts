@@ -1,17 +1,11 @@
 // An inconsistent result is an error (issue 27): a write the server answers 2xx while keeping other
 // values than sent fails apply, naming the object, the field and the release (Terraform's "Provider
 // produced inconsistent result after apply"), so that a plan that can only be wrong does not stay green.
-import { afterEach, describe, expect, it } from 'vitest';
-import { startMisbehavingProxy, type MisbehavingProxy } from '../support/misbehaving-proxy.js';
-import { world, writes, type World } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { writes } from './helpers.js';
+import { proxiedWorlds } from './proxied-world.js';
 
-let w: World;
-let proxy: MisbehavingProxy | undefined;
-afterEach(async () => {
-  await proxy?.close();
-  proxy = undefined;
-  await w?.sandbox.close();
-});
+const start = proxiedWorlds();
 
 const seed = {
   users: [{ username: 'root', admin: true, email: 'root@example.com' }],
@@ -29,11 +23,10 @@ repos:
 
 describe('a write the server does not take', () => {
   it('fails apply naming the object, the field and the release; the rest is applied, and the next plan shows the change again', async () => {
-    w = await world(seed, { flavour: 'gitea@1.24' });
     // A server that ignores label descriptions (answering 200/201 with what it kept).
-    proxy = await startMisbehavingProxy(w.sandbox.url, (r) => (r.method !== 'GET' && r.path.startsWith('repos/acme/widgets/labels') ? { type: 'drop-fields', fields: ['description'] } : undefined));
+    const w = await start(seed, (r) => (r.method !== 'GET' && r.path.startsWith('repos/acme/widgets/labels') ? { type: 'drop-fields', fields: ['description'] } : undefined), { flavour: 'gitea@1.24' });
     const file = w.config(config);
-    const apply = await w.cli(['apply', '-c', file, '--yes'], { FORGEFORM_URL: proxy.url, NO_COLOR: '1' });
+    const apply = await w.viaProxy(['apply', '-c', file, '--yes'], { NO_COLOR: '1' });
     expect(apply.code).toBe(1);
     expect(apply.stdout).toContain('✗ ~ label "a" in repo:acme/widgets: inconsistent result after apply: Gitea 1.24.7 did not take description: sent "new", server kept "old"');
     expect(apply.stdout).toContain('✗ + label "b" in repo:acme/widgets: inconsistent result after apply: Gitea 1.24.7 did not take description: sent "made", server kept ""');
@@ -55,8 +48,8 @@ describe('a write the server does not take', () => {
   });
 
   it('a write answered as sent is no error', async () => {
-    w = await world(seed, { flavour: 'gitea@1.24' });
-    const apply = await w.cli(['apply', '-c', w.config(config), '--yes'], { NO_COLOR: '1' });
+    const w = await start(seed, undefined, { flavour: 'gitea@1.24' });
+    const apply = await w.viaProxy(['apply', '-c', w.config(config), '--yes'], { NO_COLOR: '1' });
     expect(apply.code, apply.stdout + apply.stderr).toBe(0);
     expect(apply.stdout).not.toContain('inconsistent');
     expect(apply.stdout).toContain('Apply complete! 2 created, 1 updated, 0 deleted, 0 renamed.');

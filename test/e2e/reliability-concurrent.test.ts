@@ -3,10 +3,11 @@
  * label names unique) ends with two. apply reads again where it created and names every such
  * duplicate as created concurrently by another run, exiting 1.
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import { firstTimes, startMisbehavingProxy, type MisbehavingProxy } from '../support/misbehaving-proxy.js';
+import { describe, expect, it } from 'vitest';
+import { firstTimes } from '../support/misbehaving-proxy.js';
 import type { ApiLabel } from '../support/api-types.js';
-import { runCli, type World, world } from './helpers.js';
+import { runCli } from './helpers.js';
+import { proxiedWorlds, type ProxiedWorld } from './proxied-world.js';
 
 const NAMES = Array.from({ length: 20 }, (_, i) => `area/${String(i).padStart(2, '0')}`);
 const seed = {
@@ -21,23 +22,17 @@ repos:
 ${NAMES.map((n) => `      ${n}: { color: "00aa00" }`).join('\n')}
 `;
 
-let w: World;
-let proxy: MisbehavingProxy | undefined;
-afterEach(async () => {
-  await proxy?.close();
-  proxy = undefined;
-  await w?.sandbox.close();
-});
+const start = proxiedWorlds();
+let w: ProxiedWorld;
 
 const serverLabels = async () => (await w.api<ApiLabel[]>('GET', 'repos/acme/widgets/labels?limit=50')).body.map((l) => l.name);
 const duplicated = (names: string[]) => [...new Set(names.filter((n, i) => names.indexOf(n) !== i))].sort();
 
 describe('two runs at once', () => {
   it('a label another run creates while this one does is named as created concurrently, and apply exits 1', async () => {
-    w = await world(seed);
     // Just before this run's first create reaches the server, "another run" creates the same label.
-    proxy = await startMisbehavingProxy(
-      w.sandbox.url,
+    w = await start(
+      seed,
       firstTimes(1, (r) => r.method === 'POST' && r.path === 'repos/acme/widgets/labels', {
         type: 'before',
         run: async () => {
@@ -47,7 +42,7 @@ describe('two runs at once', () => {
       }),
     );
     // A run that takes no lock (--no-lock), or a human acting by hand meanwhile.
-    const apply = await w.cli(['apply', '--yes', '--no-lock', '--concurrency', '1', '-c', w.config(config)], { FORGEFORM_URL: proxy.url });
+    const apply = await w.viaProxy(['apply', '--yes', '--no-lock', '--concurrency', '1', '-c', w.config(config)]);
     expect(apply.code).toBe(1);
     expect(apply.stdout).toContain('Apply complete! 20 created');
     expect(apply.stdout).toContain(`✗ label "${NAMES[0]}" in repo:acme/widgets: created concurrently by another run (2 with this name on the server now;`);
@@ -60,16 +55,15 @@ describe('two runs at once', () => {
   });
 
   it('two real applies at once without the lock (--no-lock): every duplicate on the server is named by a run that created it', async () => {
-    w = await world(seed, { latencyMs: 10 });
     // Both runs read the labels before either creates one (the proxy holds the creates until both
     // lists were read), as two CI jobs started together do.
-    const listReads = () => proxy!.seen.filter((r) => r.method === 'GET' && r.path === 'repos/acme/widgets/labels').length;
+    const listReads = () => w.proxy.seen.filter((r) => r.method === 'GET' && r.path === 'repos/acme/widgets/labels').length;
     const bothHaveRead = async () => {
       for (let i = 0; i < 500 && listReads() < 2; i++) await new Promise((r) => setTimeout(r, 10));
     };
-    proxy = await startMisbehavingProxy(w.sandbox.url, (r) => (r.method === 'POST' ? { type: 'before', run: bothHaveRead } : undefined));
+    w = await start(seed, (r) => (r.method === 'POST' ? { type: 'before', run: bothHaveRead } : undefined), { latencyMs: 10 });
     const file = w.config(config);
-    const env = { ...w.env, FORGEFORM_URL: proxy.url, NO_COLOR: '1' };
+    const env = { ...w.env, FORGEFORM_URL: w.proxy.url, NO_COLOR: '1' };
     const [a, b] = await Promise.all([runCli(['apply', '--yes', '--no-lock', '-c', file], { env, cwd: w.dir }), runCli(['apply', '--yes', '--no-lock', '-c', file], { env, cwd: w.dir })]);
     const dups = duplicated(await serverLabels());
     const named = (out: string) => [...out.matchAll(/✗ label "([^"]+)" in repo:acme\/widgets: created concurrently by another run/g)].map((m) => m[1]!);

@@ -2,10 +2,11 @@
  * Retries that match what the server did: an answer that proves nothing was done is sent again,
  * whatever the method; an unknown outcome is sent again only when repeating it is harmless.
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import { firstTimes, startMisbehavingProxy, type Misbehaviour, type MisbehavingProxy, type ProxiedRequest } from '../support/misbehaving-proxy.js';
+import { describe, expect, it } from 'vitest';
+import { firstTimes, type ProxiedRequest } from '../support/misbehaving-proxy.js';
 import type { ApiLabel } from '../support/api-types.js';
-import { calls, type World, world } from './helpers.js';
+import { calls } from './helpers.js';
+import { proxiedWorlds, type ProxiedWorld, type Rule } from './proxied-world.js';
 
 const seed = {
   users: [{ username: 'root', admin: true, email: 'root@example.com' }],
@@ -23,19 +24,13 @@ repos:
     branch_protections: {}
 `;
 
-let w: World;
-let proxy: MisbehavingProxy | undefined;
-afterEach(async () => {
-  await proxy?.close();
-  proxy = undefined;
-  await w?.sandbox.close();
-});
+const start = proxiedWorlds();
+let w: ProxiedWorld;
 
-async function behind(rule: (r: ProxiedRequest) => Misbehaviour | undefined) {
-  w = await world(seed);
-  proxy = await startMisbehavingProxy(w.sandbox.url, rule);
+async function behind(rule: Rule) {
+  w = await start(seed, rule);
   const file = w.config(config);
-  return (args: string[], env: NodeJS.ProcessEnv = {}) => w.cli([...args, '-c', file], { FORGEFORM_URL: proxy!.url, ...env });
+  return (args: string[], env: NodeJS.ProcessEnv = {}) => w.viaProxy([...args, '-c', file], env);
 }
 
 const labelNames = async () => (await w.api<ApiLabel[]>('GET', 'repos/acme/widgets/labels?limit=50')).body.map((l) => l.name).sort();
@@ -79,9 +74,8 @@ describe('writes', () => {
     expect(apply.code).toBe(1);
     expect(apply.stdout).toMatch(/✗ \+ label "\w+" in repo:acme\/widgets: POST \/api\/v1\/repos\/acme\/widgets\/labels → 500 Internal Server Error: database is locked/);
 
-    await proxy!.close();
-    proxy = await startMisbehavingProxy(w.sandbox.url, firstTimes(1, isPost, { type: 'status', status: 503, body: 'Service Unavailable' }));
-    const again = await w.cli(['apply', '--yes', '--retries', '0', '-c', `${w.dir}/forgeform.yaml`], { FORGEFORM_URL: proxy.url });
+    w.misbehave(firstTimes(1, isPost, { type: 'status', status: 503, body: 'Service Unavailable' }));
+    const again = await cli(['apply', '--yes', '--retries', '0']);
     expect(again.code).toBe(1);
     expect(again.stdout).toMatch(/POST \/api\/v1\/repos\/acme\/widgets\/labels → 503 Service Unavailable: Service Unavailable/);
   });
@@ -111,7 +105,7 @@ describe('reads', () => {
 describe('a plan of 180 reads at a 50% fault rate', () => {
   it('finishes with the default retry budget, and says how many requests were retried', { timeout: 120_000 }, async () => {
     const repos = Array.from({ length: 90 }, (_, i) => ({ name: `acme/r${String(i).padStart(2, '0')}`, labels: [{ name: 'bug', color: 'ee0701' }] }));
-    w = await world({ ...seed, repos }, { faultRate: 0.5, faultSeed: 7, faultRetryAfter: 0 });
+    w = await start({ ...seed, repos }, undefined, { faultRate: 0.5, faultSeed: 7, faultRetryAfter: 0 });
     const file = w.config('version: 1\nrepos:\n  "acme/*":\n    labels:\n      bug: { color: ee0701 }\n    branch_protections:\n      main: { required_approvals: 1 }\n');
     const plan = await w.cli(['plan', '-c', file]);
     expect(plan.stderr).not.toMatch(/error/i);

@@ -2,9 +2,9 @@
  * Answers of the right form holding a value of the wrong type (an id answered as the string "2"):
  * refused, naming the request, never coerced, and nothing written on the basis of them (issue 18 §3).
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import { startMisbehavingProxy, type Misbehaviour, type MisbehavingProxy, type ProxiedRequest } from '../support/misbehaving-proxy.js';
-import { type World, world, writes } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { writes } from './helpers.js';
+import { proxiedWorlds, type ProxiedWorld, type Rule } from './proxied-world.js';
 
 const seed = {
   users: [{ username: 'root', admin: true, email: 'root@example.com' }],
@@ -12,19 +12,13 @@ const seed = {
   repos: [{ name: 'acme/widgets', labels: [{ name: 'docs', color: '0000ff' }], issues: [{ title: 'One', labels: ['docs'], author: 'root' }] }],
 };
 
-let w: World;
-let proxy: MisbehavingProxy | undefined;
-afterEach(async () => {
-  await proxy?.close();
-  proxy = undefined;
-  await w?.sandbox.close();
-});
+const start = proxiedWorlds();
+let w: ProxiedWorld;
 
-async function behind(config: string, rule: (r: ProxiedRequest) => Misbehaviour | undefined) {
-  w = await world(seed);
-  proxy = await startMisbehavingProxy(w.sandbox.url, rule);
+async function behind(config: string, rule: Rule) {
+  w = await start(seed, rule);
   const file = w.config(config);
-  return (args: string[]) => w.cli([...args, '-c', file], { FORGEFORM_URL: proxy!.url });
+  return (args: string[]) => w.viaProxy([...args, '-c', file]);
 }
 
 /** Every id in a JSON value turned into its text: "2" instead of 2. */

@@ -28,6 +28,8 @@ export type Misbehaviour =
   | { type: 'rewrite'; edit: (body: unknown) => unknown }
   /** Forwarded with these members left out of its JSON body: a server that ignores the fields, answering 2xx. */
   | { type: 'drop-fields'; fields: string[] }
+  /** Forwarded; the answer's body cut to its first `keep` bytes (default: half), ending cleanly (Content-Length says so). */
+  | { type: 'cut'; keep?: number }
   /** Runs `before` (another client acting on the server, say), then forwards. */
   | { type: 'before'; run: () => Promise<void> };
 
@@ -64,9 +66,10 @@ export async function startMisbehavingProxy(target: string, rule: (req: ProxiedR
     });
   }
 
-  async function relay(res: ServerResponse, upstream: Response, totalCount?: string, edit?: (body: unknown) => unknown): Promise<void> {
+  async function relay(res: ServerResponse, upstream: Response, totalCount?: string, edit?: (body: unknown) => unknown, keep?: (length: number) => number): Promise<void> {
     let text = Buffer.from(await upstream.arrayBuffer());
     if (edit) text = Buffer.from(JSON.stringify(edit(JSON.parse(text.toString('utf8')))));
+    if (keep) text = text.subarray(0, keep(text.length));
     const headers: Record<string, string> = {};
     upstream.headers.forEach((v, k) => {
       if (!HOP_BY_HOP.has(k)) headers[k] = v;
@@ -130,6 +133,8 @@ export async function startMisbehavingProxy(target: string, rule: (req: ProxiedR
               for (const f of how.fields) delete sent[f];
               return await relay(res, await forward(req, Buffer.from(JSON.stringify(sent)), url));
             }
+            case 'cut':
+              return await relay(res, await forward(req, body, url), undefined, undefined, (length) => how.keep ?? Math.floor(length / 2));
             case 'before':
               await how.run();
               return await relay(res, await forward(req, body, url));

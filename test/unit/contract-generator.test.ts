@@ -43,9 +43,12 @@ describe('the contract generator', () => {
   });
 
   it('writes the edge values: a key differing only in case, a user without access, a string over its limit, an empty list', () => {
-    const text = configs.map((g) => JSON.stringify(g.config)).join('\n');
+    // Valid first: edge values are in a quarter of the configs, one value in eight there, so they are looked for over more seeds.
+    const text = [...configs.map((g) => g.config), ...Array.from({ length: 1600 }, (_, i) => generate(schema, SEEDS + i).config)].map((c) => JSON.stringify(c)).join('\n');
     expect(text).toContain('"Acme/Widgets"');
     expect(text).toContain('"bob"');
+    // A user without access named where access is needed.
+    expect(text).toMatch(/whitelist_username[s]?":\[[^\]]*"bob"/);
     const limits = [...JSON.stringify(schema).matchAll(/"maxLength":(\d+)/g)].map((m) => Number(m[1]));
     // Rare by design (an edge value, then one over a limit): looked for over more seeds than the rest, so that a schema
     // change that moves the random walk does not hide it.

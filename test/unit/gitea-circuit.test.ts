@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { fakeClock, json, loopbackServers } from '../support/loopback.js';
 import { GiteaClient, NotSent } from '../../src/gitea/client.js';
 import { ServerStopped } from '../../src/gitea/errors.js';
+import { isCutJson } from '../../src/gitea/answer.js';
 
 const serve = loopbackServers();
 
@@ -28,8 +29,9 @@ describe('a server that stops answering', () => {
     const reads = Array.from({ length: 6 }, (_, i) => client.get(`repos/acme/r${i}`, { object: `repository acme/r${i}` }));
     const write = client.request('POST', 'repos/acme/r0/labels', { body: { name: 'x' } });
     const errors = await settle([...reads, write]);
-    // At most the two in flight when it stopped, and nothing after (before: every request waited twice its own timeout).
-    expect(received).toBeLessThanOrEqual(1 + 2);
+    // At most the two in flight when it stopped and the one probe (GET /user) asking whether the server is alive,
+    // and nothing after (before: every request waited twice its own timeout).
+    expect(received).toBeLessThanOrEqual(1 + 2 + 1);
     expect(errors.slice(0, 6).every((e) => e instanceof ServerStopped)).toBe(true);
     expect(new Set(errors.slice(0, 6).map((e) => e!.message)).size).toBe(1);
     expect(errors[0]!.message).toMatch(new RegExp(`^${url} stopped answering: no answer in time to GET /api/v1/repos/acme/r\\d \\(nothing came from the server within 0\\.2 s, --timeout\\), so nothing more is sent`));
@@ -52,6 +54,52 @@ describe('a server that stops answering', () => {
     await expect(client.get('slow')).rejects.toThrow('(tried 2 times)');
     expect(slow).toBe(2);
     await expect(client.get('fast')).resolves.toEqual({ ok: true });
+  });
+});
+
+describe('one route that stalls while the server answers (issue 28: reported as a dead server)', () => {
+  it('the only request in flight gets nothing: the server is asked (GET /user), answers, and the request fails alone; the run goes on', async () => {
+    const seen: string[] = [];
+    const url = await serve((req, res) => {
+      seen.push(req.url!);
+      if (req.url!.startsWith('/api/v1/repos/acme/stuck')) return; // this route never answers
+      json(res, 200, { ok: true });
+    });
+    const client = new GiteaClient({ url, credentials: { token: 't' }, timeoutMs: 200, retryDelayMs: 1 });
+    const e = (await client.get('repos/acme/stuck', { object: 'repository acme/stuck' }).then(
+      () => undefined,
+      (x: unknown) => x,
+    )) as Error;
+    expect(e).not.toBeInstanceOf(ServerStopped);
+    expect(e.message).toBe(
+      "repository acme/stuck: GET /api/v1/repos/acme/stuck got no complete answer within 0.2 s (--timeout), though the server is answering: this request alone is slow or stalls on the server; try again, raise --timeout, or look for it in the server's log (tried 2 times)",
+    );
+    expect(seen.filter((u) => u === '/api/v1/user').length).toBeGreaterThanOrEqual(1);
+    await expect(client.get('repos/acme/other')).resolves.toEqual({ ok: true });
+  });
+});
+
+describe('an answer cut short', () => {
+  it('JSON that ends inside a list or an object is cut; a page, a whole value or another malformed body is not', () => {
+    for (const cut of ['[{"id":1,"name":"a"},{"id":2,"na', '{"id":1', '[', '  {"a":"x\\"', '[{"a":"]}'])
+      expect(isCutJson(cut), cut).toBe(true);
+    for (const whole of ['<!DOCTYPE html>', '[1]', '{"a":1}', '[1]]', 'null', '', 'x[']) expect(isCutJson(whole), whole).toBe(false);
+  });
+
+  it('a read answered with JSON cut short is sent once more; twice cut, the error says so', async () => {
+    let n = 0;
+    const url = await serve((_req, res) => {
+      n++;
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(n === 1 || n > 2 ? '[{"id":1,"name":"bu' : '[{"id":1,"name":"bug"}]');
+    });
+    const client = new GiteaClient({ url, credentials: { token: 't' }, retryDelayMs: 1 });
+    await expect(client.get('repos/a/b/labels')).resolves.toEqual([{ id: 1, name: 'bug' }]);
+    await expect(client.get('repos/a/b/labels')).rejects.toThrow('answered JSON cut short (it ends after 19 bytes, inside a list), and again when sent once more');
+    expect(n).toBe(4);
+    // A write is not sent again: the server may have done it.
+    await expect(client.request('POST', 'repos/a/b/labels', { body: {} })).rejects.toThrow('the server may have done the write: plan again to see');
+    expect(n).toBe(5);
   });
 });
 
