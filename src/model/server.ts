@@ -2,8 +2,12 @@
  * Which server a plan is made for: the fork and its release. Both forks share the API's shape but
  * not its fields, routes and quirks (Gitea 1.21–1.26, Forgejo 7 onwards), so what forgeform may send
  * and how it reads an answer depend on it. Kinds hold, beside their fields, the releases that have
- * each one (Availability); this module only knows how to compare them.
+ * each one (Availability, src/releases/availability.ts: the type the sandbox's tables use too); this
+ * module only knows how to compare them.
  */
+import type { Availability, Release } from '../releases/availability.js';
+
+export type { Availability, Release, Span } from '../releases/availability.js';
 
 /**
  * The organisation that is apply's lock on a server (src/lock/lock.ts): it is no object of the
@@ -24,18 +28,6 @@ export interface ServerInfo {
   assumed?: boolean;
 }
 
-/** Releases of one fork, both bounds inclusive: "1.23" is every 1.23.x, "11" every 11.x. */
-export interface Span {
-  since?: string;
-  until?: string;
-}
-
-/** The releases that have something, per fork; a fork not named has none. Absent: every release of both. */
-export interface Availability {
-  gitea?: Span;
-  forgejo?: Span;
-}
-
 const NAMES: Record<Flavour, string> = { gitea: 'Gitea', forgejo: 'Forgejo' };
 
 /** The oldest releases forgeform knows the API of; older ones are treated as these, with a warning. */
@@ -50,9 +42,12 @@ export function parseVersion(text: string): [number, number, number] | undefined
 
 /**
  * Compares a release with a bound as precisely as the bound is written: "1.23" compares major and
- * minor, "11" the major only, so that `until: "1.25"` includes 1.25.9.
+ * minor, "11" the major only, so that `until: "1.25"` includes 1.25.9. "main" (Gitea's development
+ * branch) comes after every release.
  */
-function compareWithBound(version: [number, number, number], bound: string): number {
+function compareWithBound(version: [number, number, number], release: Release): number {
+  const bound = String(release);
+  if (bound === 'main') return -1;
   const b = parseVersion(bound);
   if (!b) throw new Error(`not a release: ${bound}`);
   const parts = bound.replace(/^v/, '').split('.').length;
