@@ -15,6 +15,22 @@ export type { Availability, Release, Span } from '../releases/availability.js';
  */
 export const LOCK_ORG = 'forgeform-lock';
 
+/**
+ * A name an organisation can have, as the lock's (policy.apply_lock): Gitea's user names
+ * (models/user/user.go IsValidUsername, v1.25.4: alphanumerics, `-`, `_`, `.`, at most 40).
+ */
+export const LOCK_NAME_PATTERN = '^[A-Za-z0-9][A-Za-z0-9_.-]{0,38}$';
+
+/** The lock's name a policy says (policy.apply_lock, for a server where the default is another's object), else the default. */
+export function lockNameOf(policy: { apply_lock?: string | undefined } | undefined): string {
+  return policy?.apply_lock ?? LOCK_ORG;
+}
+
+/** Whether an organisation of this name is the lock (names compare as Gitea compares them: lower-cased). */
+export function isLockName(name: string, lock: string): boolean {
+  return name.toLowerCase() === lock.toLowerCase();
+}
+
 export type Flavour = 'gitea' | 'forgejo';
 export const FLAVOURS: readonly Flavour[] = ['gitea', 'forgejo'];
 
