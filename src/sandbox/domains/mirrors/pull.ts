@@ -26,24 +26,14 @@ import { toRepo } from '../repos/convert.js';
 import { createRepo } from '../repos/service.js';
 import { formatGoDuration, parseGoDuration } from '../../../go-duration.js';
 import { MigrateRepoOptions } from './options.js';
-import { migrationSettings, mirrorSettings, pullMirrorOf } from './records.js';
+import { hostRefused, migrationSettings, mirrorSettings, pullMirrorOf } from './records.js';
 import { sanitizeUrl } from './service.js';
 
 /** `ErrInvalidCloneAddr.Error()` (models/error.go). */
 const notAllowed = (host: string, why: string): string => `migration/cloning from '${host}' is not allowed${why}`;
 
-/** Loopback, private and link-local address literals, and localhost: what ALLOW_LOCALNETWORKS = false refuses (the sandbox resolves no name). */
-function isLocalHost(host: string): boolean {
-  const h = host.replace(/^\[|\]$/g, '').toLowerCase();
-  return h === 'localhost' || /^127\./.test(h) || /^10\./.test(h) || /^192\.168\./.test(h) || /^172\.(1[6-9]|2\d|3[01])\./.test(h) || /^169\.254\./.test(h) || h === '::1' || /^f[cd]/.test(h) || /^fe80:/.test(h);
-}
-
-/** A glob of ALLOWED_DOMAINS / BLOCKED_DOMAINS (hostmatcher): `*` within a name. */
-const matches = (pattern: string, host: string): boolean => new RegExp(`^${pattern.toLowerCase().replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*')}$`).test(host.toLowerCase());
-
 /** ParseRemoteAddr and IsMigrateURLAllowed, as the answer of handleRemoteAddrError (all 422). */
 function addressRefusal(ctx: ApiContext, address: string): string | undefined {
-  const s = migrationSettings(ctx.state);
   let url: URL;
   try {
     url = new URL(address.trim());
@@ -53,10 +43,7 @@ function addressRefusal(ctx: ApiContext, address: string): string | undefined {
   if (url.protocol === 'file:') return ctx.doer?.isAdmin ? 'Invalid local path, it does not exist or not a directory.' : 'You are not allowed to import local repositories.';
   if (!['http:', 'https:', 'git:'].includes(url.protocol)) return notAllowed(url.host, ': the provided url protocol is not allowed');
   if ((url.username || url.password) && hasQuirk(ctx.flavour, 'remoteUrlCredentialsRefused')) return 'The URL contains credentials.';
-  const host = url.hostname;
-  const blocked = s.blockedDomains.some((d) => matches(d, host));
-  const allowed = s.allowedDomains.length === 0 || s.allowedDomains.some((d) => matches(d, host));
-  if (blocked || !allowed || (!s.allowLocalNetworks && isLocalHost(host))) return 'You can not import from disallowed hosts.';
+  if (hostRefused(ctx.state, url.hostname)) return 'You can not import from disallowed hosts.';
   return undefined;
 }
 
