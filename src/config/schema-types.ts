@@ -82,6 +82,12 @@ export interface Policy {
    * repositories or belongs to an organisation, and apply reports that refusal.
    */
   purge_users?: boolean;
+  /**
+   * The server's [mirror] MIN_INTERVAL (app.ini), which its API does not report: a pull mirror's interval
+   * below it, other than 0, is refused at plan time (the server would refuse it). Default 10m, the server's
+   * default; set it when the server allows less (never below 1m).
+   */
+  mirror_min_interval?: string;
 }
 
 /** Gitea Actions settings of the server. */

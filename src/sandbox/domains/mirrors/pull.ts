@@ -58,7 +58,12 @@ function migrateOwner(ctx: ApiContext, form: { repo_owner?: string; uid?: number
   return owner;
 }
 
-/** MigrateRepositoryGitData's interval: nanoseconds, or the error the migration fails with. */
+/**
+ * MigrateRepositoryGitData's interval: nanoseconds, or the error the migration fails with. 0 is "no periodic
+ * sync", anything else below MIN_INTERVAL fails (`parsedInterval == 0` first, then `< setting.Mirror.MinInterval`:
+ * Gitea v1.25.4 services/repository/migrate.go l.201–207, v1.21.11 modules/repository/repo.go l.205–211,
+ * Forgejo v15.0.3 services/repository/migrate.go l.202–208). The plan refuses it first (src/kinds/repo/mirror-interval.ts).
+ */
 function migrateInterval(ctx: ApiContext, given: string | undefined): bigint | string {
   if (!given) return parseGoDuration('8h')!;
   const ns = parseGoDuration(given);
@@ -103,6 +108,8 @@ export function updateMirror(ctx: ApiContext, repo: RepoRecord, form: { mirror_i
     const ns = parseGoDuration(form.mirror_interval);
     if (ns === undefined) return apiError(ctx.root, 422, `time: invalid duration ${JSON.stringify(form.mirror_interval)}`);
     const min = BigInt(mirrorSettings(ctx.state).minInterval);
+    // `interval != 0 && interval < setting.Mirror.MinInterval` (Gitea v1.25.4 routers/api/v1/repo/repo.go l.1094–1097,
+    // v1.21.11 l.1061–1064, Forgejo v15.0.3 l.1182–1185).
     if (ns !== 0n && ns < min) return apiError(ctx.root, 422, `invalid mirror interval: ${formatGoDuration(ns)} is below minimum interval: ${formatGoDuration(min)}`);
     m.interval = String(ns);
   }
