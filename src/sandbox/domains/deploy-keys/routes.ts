@@ -15,7 +15,7 @@
  */
 import { reqToken, scope } from '../../http/auth.js';
 import { bind, formOf, notFound, repoAssignment, reqRepoAdmin } from '../../http/checks.js';
-import type { ApiContext } from '../../http/context.js';
+import { type ApiContext, inRepo, type RepoFacts } from '../../http/context.js';
 import { listOptions, paginate, setTotalCountHeader } from '../../http/paging.js';
 import { apiError, empty, json } from '../../http/respond.js';
 import type { ApiRouter } from '../../http/router.js';
@@ -29,8 +29,8 @@ import { deployKeysOf, type DeployKeyRecord } from './records.js';
 import { addDeployKey, removeDeployKey } from './service.js';
 
 /** `convert.ToDeployKey` (services/convert/convert.go Gitea v1.25.4 l.623-634), and `repository` where appendPrivateInformation adds it. */
-function toDeployKey(ctx: ApiContext, k: DeployKeyRecord, content: string, withRepo: boolean): Record<string, unknown> {
-  const repo = ctx.repo!;
+function toDeployKey(ctx: ApiContext & RepoFacts, k: DeployKeyRecord, content: string, withRepo: boolean): Record<string, unknown> {
+  const repo = ctx.repo;
   const out: Record<string, unknown> = {
     id: k.id,
     key_id: k.keyId,
@@ -46,7 +46,7 @@ function toDeployKey(ctx: ApiContext, k: DeployKeyRecord, content: string, withR
 }
 
 /** `ctx.Doer.IsAdmin || (repo is the key's && doer is the repository's owner)`. */
-const seesPrivate = (ctx: ApiContext): boolean => Boolean(ctx.doer && (ctx.doer.isAdmin || ctx.doer.id === ctx.repo!.ownerId));
+const seesPrivate = (ctx: ApiContext & RepoFacts): boolean => Boolean(ctx.doer && (ctx.doer.isAdmin || ctx.doer.id === ctx.repo.ownerId));
 
 const contentOf = (ctx: ApiContext, k: DeployKeyRecord): string => ctx.state.data.publicKeys.find((p) => p.id === k.keyId)?.content ?? '';
 
@@ -54,33 +54,33 @@ export function registerDeployKeyRoutes(r: ApiRouter): void {
   const base = '/repos/:owner/:repo/keys';
   const guard = [scope('repository'), repoAssignment, reqToken, reqRepoAdmin];
 
-  r.on('GET', base, ...guard, (ctx) => {
-    const all = deployKeysOf(ctx.state, ctx.repo!.id);
+  r.on('GET', base, ...guard, inRepo((ctx) => {
+    const all = deployKeysOf(ctx.state, ctx.repo.id);
     const fingerprint = ctx.query.get('fingerprint') ?? '';
     const matching = fingerprint ? all.filter((k) => k.fingerprint === fingerprint) : all;
     setTotalCountHeader(ctx, matching.length);
     return json(200, paginate(matching, listOptions(ctx)).map((k) => toDeployKey(ctx, k, contentOf(ctx, k), seesPrivate(ctx))));
-  });
+  }));
 
-  r.on('POST', base, ...guard, bind(CreateKeyOption), (ctx) => {
+  r.on('POST', base, ...guard, bind(CreateKeyOption), inRepo((ctx) => {
     const form = formOf(ctx, CreateKeyOption);
-    const res = addDeployKey(ctx.state, ctx.repo!, form.title, form.key, form.read_only ?? false);
+    const res = addDeployKey(ctx.state, ctx.repo, form.title, form.key, form.read_only ?? false);
     return isFailure(res) ? fail(ctx, res) : json(201, toDeployKey(ctx, res.record, res.content, false));
-  });
+  }));
 
-  r.on('GET', `${base}/:id`, ...guard, (ctx) => {
-    const k = deployKeysOf(ctx.state, ctx.repo!.id).find((d) => d.id === pathInt64(ctx.params.id));
+  r.on('GET', `${base}/:id`, ...guard, inRepo((ctx) => {
+    const k = deployKeysOf(ctx.state, ctx.repo.id).find((d) => d.id === pathInt64(ctx.params.id));
     return k ? json(200, toDeployKey(ctx, k, contentOf(ctx, k), seesPrivate(ctx))) : notFound(ctx);
-  });
+  }));
 
-  r.on('DELETE', `${base}/:id`, ...guard, (ctx) => {
+  r.on('DELETE', `${base}/:id`, ...guard, inRepo((ctx) => {
     const k = ctx.state.data.deployKeys.find((d) => d.id === pathInt64(ctx.params.id));
     if (!k) return empty(204);
-    if (k.repoId !== ctx.repo!.id) {
-      if (hasQuirk(ctx.flavour, 'deployKeyOfOtherRepo500')) return apiError(ctx.root, 500, `deploy key ${k.id} does not belong to repository ${ctx.repo!.id}`);
+    if (k.repoId !== ctx.repo.id) {
+      if (hasQuirk(ctx.flavour, 'deployKeyOfOtherRepo500')) return apiError(ctx.root, 500, `deploy key ${k.id} does not belong to repository ${ctx.repo.id}`);
       if (hasQuirk(ctx.flavour, 'deployKeyOfOtherRepo403')) return apiError(ctx.root, 403, 'You do not have access to this key');
     }
     removeDeployKey(ctx.state, k);
     return empty(204);
-  });
+  }));
 }
