@@ -1,7 +1,7 @@
 // A saved plan is input from outside, like a config: before apply reads anything of it, its shape is
 // checked strictly against what this forgeform knows (kinds, actions, scopes, field names). Anything
 // unknown is refused by name: a plan from another version, or an edited one, is planned again.
-import { copyIn, FLAVOURS, isRenamedName, kindsByName, parseVersion, SCOPE_NAME, type Diagnostic, type Flavour, type Kind } from '../model/index.js';
+import { copyIn, FLAVOURS, isRenamedName, kindsByName, LOCK_NAME_PATTERN, parseVersion, SCOPE_NAME, type Diagnostic, type Flavour, type Kind } from '../model/index.js';
 import { changeId, parseScopeId } from '../plan/planner.js';
 import { ENGINE_POLICY_KEYS } from '../plan/safety.js';
 import type { Action, Change, Plan, PlanPolicy } from '../model/index.js';
@@ -229,6 +229,7 @@ function policyProblems(policy: unknown, kinds: Kind[]): string[] {
   else for (const k of p.prune) if (!pruneKeys.has(k)) out.push(`policy.prune: unknown kind "${k}"`);
   if (!Number.isInteger(p.max_deletes) || (p.max_deletes as number) < 0) out.push('policy.max_deletes must be a count');
   if (typeof p.max_delete_fraction !== 'number' || p.max_delete_fraction < 0 || p.max_delete_fraction > 1) out.push('policy.max_delete_fraction must be between 0 and 1');
+  if (p.apply_lock !== undefined && (typeof p.apply_lock !== 'string' || !new RegExp(LOCK_NAME_PATTERN).test(p.apply_lock))) out.push('policy.apply_lock must be a name an organisation can have');
   // The kinds' own entries (KindMeta.policy), each checked as its kind says.
   for (const [key, entry] of own) if (!entry.is(p[key])) out.push(`policy.${key} must be ${entry.expected}`);
   return out;

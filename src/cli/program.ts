@@ -153,7 +153,8 @@ function addServerCommands(program: Command, run: Runner, out: Output, lists: He
     program
       .command('unlock')
       .description("remove the apply lock of a run that can no longer remove it (its ID is in apply's message); without ID, show who holds the server")
-      .argument('[id]', 'the lock id that apply named'),
+      .argument('[id]', 'the lock id that apply named')
+      .option('--lock-name <name>', "the lock's organisation, when the configuration names one (policy.apply_lock)"),
   ).action(run(async (id: string | undefined, opts) => (await import('./commands/unlock.js')).unlockCommand(id, opts, out)));
 
   serverOptions(
@@ -163,6 +164,7 @@ function addServerCommands(program: Command, run: Runner, out: Output, lists: He
       .option('--include <selector>', `a kind (${lists.include}), OWNER/REPO (globs allowed) or ORG (repeatable); none: everything the token can read`, collect)
       .option('-o, --output <file>', 'write to a file instead of stdout (a new file: an existing one only with --force)')
       .option('--force', 'replace the file -o names when it exists')
+      .option('--lock-name <name>', "the apply lock's organisation, never exported, when the configuration names one (policy.apply_lock)")
       .addHelpText(
         'after',
         '\nWithout --include, export writes every kind in every organisation and repository the token can read, and, for a site\nadministrator, users (with their badges and SSH keys: two more requests per user), organisations, admin webhooks and runners.\nA repository that is a pull mirror gets its mirror: source and interval (repos), never its credentials.',

@@ -64,6 +64,13 @@ export interface Policy {
    */
   max_delete_fraction?: number;
   /**
+   * The name of the organisation apply takes as its lock on the server (default forgeform-lock): set it where
+   * forgeform-lock is taken by another object (an organisation or a user of that name). plan, apply and
+   * export leave the organisation of this name out of the configuration. Every apply to one server must use
+   * the same name: unlock and export take it with --lock-name.
+   */
+  apply_lock?: string;
+  /**
    * Users that are never deleted, demoted (admin: false), deactivated (active: false) or barred from signing
    * in (prohibit_login: true). The token's own user and the last site administrator are always protected.
    */
@@ -75,6 +82,12 @@ export interface Policy {
    * repositories or belongs to an organisation, and apply reports that refusal.
    */
   purge_users?: boolean;
+  /**
+   * The server's [mirror] MIN_INTERVAL (app.ini), which its API does not report: a pull mirror's interval
+   * below it, other than 0, is refused at plan time (the server would refuse it). Default 10m, the server's
+   * default; set it when the server allows less (never below 1m).
+   */
+  mirror_min_interval?: string;
 }
 
 /** Gitea Actions settings of the server. */

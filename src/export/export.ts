@@ -19,6 +19,8 @@ export interface ExportSelection {
   scopes: ScopeNames;
   /** Nothing was selected: every kind, in every organisation and repository the token can read. */
   everything?: boolean;
+  /** The apply lock's organisation, left out of what is exported (--lock-name; default forgeform-lock). */
+  lock?: string;
 }
 
 /** An organisation or repository the selection names that the server does not have (or cannot read). */
@@ -59,10 +61,10 @@ export async function exportConfig(client: GiteaClient, kinds: (KindMeta & KindR
     if (why) skipped.push(`${k.configKey}: not exported, ${why}`);
   }
   chosen = chosen.filter((k) => !kindUnavailable(k, server));
-  const names = sel.everything ? await discoverScopes(client, skipped) : sel.scopes;
+  const names = sel.everything ? await discoverScopes(client, skipped, sel.lock) : sel.scopes;
   const probe = scopesConfig(names, (type) => Object.fromEntries(chosen.filter((k) => k.scopeType === type).map((k) => [k.configKey, {}])));
   // Reading needs no configuration: the default policy (export deletes nothing).
-  const ctx = makeScopeContext(client, policyOf(undefined, kinds), { readEverything: true }, { server });
+  const ctx = makeScopeContext(client, { ...policyOf(undefined, kinds), ...(sel.lock ? { apply_lock: sel.lock } : {}) }, { readEverything: true }, { server });
   // The scope resolution's GETs (a named repository) are the kinds' too: one request each.
   const { scopes, problems } = await resolveScopes(probe, client, scopeCreationIds(kinds), undefined, (path, o) => ctx.cachedGet(path, o));
   if (problems.length) throw new ExportSelectionError(problems);

@@ -39,7 +39,7 @@ import { hostname, userInfo } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import { isApiError, type GiteaClient } from '../gitea/client.js';
 import { apiPath } from '../gitea/path.js';
-import { LOCK_ORG } from '../model/index.js';
+import { LOCK_NAME_PATTERN, LOCK_ORG } from '../model/index.js';
 import { inert } from '../inert.js';
 
 export { LOCK_ORG };
@@ -94,7 +94,12 @@ export class LockError extends Error {
 
 /** The lock's name: a Gitea user name (models/user/user.go IsValidUsername: alphanumerics, `-`, `_`, `.`). */
 export function checkLockName(name: string): string | undefined {
-  return /^[A-Za-z0-9][A-Za-z0-9_.-]{0,38}$/.test(name) ? undefined : `policy.apply_lock "${inert(name)}" is not a name an organisation can have (letters, digits, "-", "_", "." and at most 39 characters)`;
+  return new RegExp(LOCK_NAME_PATTERN).test(name) ? undefined : `policy.apply_lock "${inert(name)}" is not a name an organisation can have (letters, digits, "-", "_", "." and at most 39 characters)`;
+}
+
+/** The command that removes a lock left behind: with --lock-name when the lock is not the default's. */
+export function unlockHint(id: string, name = LOCK_ORG): string {
+  return `forgeform unlock ${name === LOCK_ORG ? '' : `--lock-name ${name} `}${id}`;
 }
 
 export function describeHolder(h: Holder, now = Date.now()): string {
@@ -202,7 +207,8 @@ function lockBody(h: Holder): Record<string, unknown> {
 
 /** The lock as the server has it. */
 export type Found =
-  | { state: 'none' }
+  /** No lock; `vanished`: one was there a moment ago (its holder gave it back while it was being judged). */
+  | { state: 'none'; vanished?: boolean }
   | { state: 'held'; holder: Holder; orgId: number }
   /** Not forgeform's lock: what it is, and what resolves it. */
   | { state: 'foreign'; what: string; fix: string; removable?: Holder };
@@ -226,6 +232,22 @@ export async function readLock(client: GiteaClient, name = LOCK_ORG): Promise<Fo
   return { state: 'held', holder, orgId: typeof org.id === 'number' ? org.id : 0 };
 }
 
+/**
+ * What plan says about the lock (issue 28): one GET of it. A lock held means an apply is writing, so the
+ * plan may show a half-applied server; the holder is printed only as parsed strictly (describeHolder),
+ * never its raw text. A lock that is not forgeform's, or none, says nothing; a failed read says so.
+ */
+export async function lockNotice(client: GiteaClient, name = LOCK_ORG): Promise<string | undefined> {
+  let found: Found;
+  try {
+    found = await readLock(client, name);
+  } catch (e) {
+    return `could not read the apply lock "${name}", so this plan cannot tell whether an apply is changing the server meanwhile: ${(e as Error).message}`;
+  }
+  if (found.state !== 'held') return undefined;
+  return `an apply held the server while this plan was made (the apply lock "${name}": ${describeHolder(found.holder, serverNow(client))}): the server may be half-applied, and this plan shows what is left; plan again once that apply has ended`;
+}
+
 /** What resolves a name another object holds: another name for the lock (the objects of other users are theirs to remove). */
 function otherName(name: string): string {
   return `a site administrator renames or removes "${name}" (Site administration; it is not forgeform's to remove)`;
@@ -246,8 +268,15 @@ async function judge(client: GiteaClient, name: string, found: Found): Promise<F
     return user ? { state: 'foreign', what: `a user named "${name}" exists: the apply lock is an organisation of that name, and cannot be made`, fix: otherName(name) } : found;
   }
   const me = (await client.get<{ login?: string }>('user', { object: "the token's user", shape: { login: 'string' } })).login ?? '';
-  const members = (await client.list<{ login?: string }>(apiPath('orgs', name, 'members'), { object: 'the apply lock' })).map((m) => m.login ?? '?');
-  const repos = await client.get<{ full_name?: string }[]>(apiPath('orgs', name, 'repos'), { object: 'the apply lock', query: { limit: 1 }, expect: 'list' });
+  // A 404 here: the lock was given back after it was read (its holder ended meanwhile): gone, not an error.
+  const gone = (e: unknown): undefined => {
+    if (isApiError(e, 404)) return undefined;
+    throw e;
+  };
+  const listed = await client.list<{ login?: string }>(apiPath('orgs', name, 'members'), { object: 'the apply lock' }).catch(gone);
+  const repos = listed && (await client.get<{ full_name?: string }[]>(apiPath('orgs', name, 'repos'), { object: 'the apply lock', query: { limit: 1 }, expect: 'list' }).catch(gone));
+  if (!listed || !repos) return { state: 'none', vanished: true };
+  const members = listed.map((m) => m.login ?? '?');
   const owners = members.length ? members.map((m) => `"${inert(m)}"`).join(', ') : 'no member the token can see';
   if (repos.length) return { state: 'foreign', what: `an organisation named "${name}" (members: ${owners}) owns repository "${inert(repos[0]?.full_name ?? '?')}": it is not forgeform's apply lock, and cannot be taken over or removed`, fix: otherName(name) };
   if (members.length !== 1 || members[0]?.toLowerCase() !== me.toLowerCase())
@@ -255,7 +284,7 @@ async function judge(client: GiteaClient, name: string, found: Found): Promise<F
   if (found.state === 'foreign') return { ...found, fix: `it is the token's user's own and empty: delete it (forgeform leaves it alone): curl -X DELETE -H "Authorization: token $FORGEFORM_TOKEN" ${client.baseUrl}/api/v1/orgs/${name}` };
   const now = serverNow(client);
   const ahead = [found.holder.since, found.holder.renewed].find((t) => Date.parse(t) > now + AHEAD_TOLERANCE_MS);
-  if (ahead) return { state: 'foreign', what: `the apply lock's record says ${ahead}, ahead of the server's clock (${iso(now)}): a lock forgeform wrote never is, and it would never go stale`, fix: `if no apply is running, remove it with: forgeform unlock ${found.holder.id}`, removable: found.holder };
+  if (ahead) return { state: 'foreign', what: `the apply lock's record says ${ahead}, ahead of the server's clock (${iso(now)}): a lock forgeform wrote never is, and it would never go stale`, fix: `if no apply is running, remove it with: ${unlockHint(found.holder.id, name)}`, removable: found.holder };
   return found;
 }
 
@@ -304,6 +333,8 @@ export async function acquireLock(client: GiteaClient, o: LockOptions): Promise<
     if (found.state === 'foreign' || found.state === 'none' || !trusted.has(found.orgId)) found = await judge(client, name, found);
     if (found.state === 'foreign') throw new LockError(`${found.what}. Nothing was changed. To resolve it, ${found.fix}; or run apply with --no-lock`);
     if (found.state === 'none') {
+      // Given back while it was judged: another try at once.
+      if (found.vanished) continue;
       // Gone between our create and our read (or our create was refused for another reason): once more, then say so.
       if (++unseen > 3) throw new LockError(`cannot take the apply lock: POST /api/v1/orgs refused organisation "${name}", and the token cannot see it (is it another user's private organisation?)`);
       continue;
@@ -318,7 +349,7 @@ export async function acquireLock(client: GiteaClient, o: LockOptions): Promise<
     }
     if (Date.now() >= deadline)
       throw new LockError(
-        `another apply holds the server: ${describeHolder(found.holder, now)}. Nothing was changed. Run apply again when it has ended, wait for it with --lock-timeout (e.g. 10m), or, if no apply is running, remove the lock with: forgeform unlock ${found.holder.id}`,
+        `another apply holds the server: ${describeHolder(found.holder, now)}. Nothing was changed. Run apply again when it has ended, wait for it with --lock-timeout (e.g. 10m), or, if no apply is running, remove the lock with: ${unlockHint(found.holder.id, name)}`,
       );
     if (!told) o.waiting?.(found.holder);
     told = true;
@@ -375,7 +406,7 @@ function held(client: GiteaClient, me: Holder, name: string, o: LockOptions): He
       try {
         if (!(await removeIfStill(client, name, me.id)) && !lost) o.warn('the apply lock was already gone when this apply ended');
       } catch (e) {
-        throw new LockError(`could not give the apply lock back: ${(e as Error).message}. Other applies are refused until it is removed (or for ${ago(o.staleMs)}): remove it with: forgeform unlock ${me.id}`);
+        throw new LockError(`could not give the apply lock back: ${(e as Error).message}. Other applies are refused until it is removed (or for ${ago(o.staleMs)}): remove it with: ${unlockHint(me.id, name)}`);
       }
     },
   };

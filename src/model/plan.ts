@@ -81,6 +81,8 @@ export interface PlanPolicy {
   prune: string[];
   max_deletes: number;
   max_delete_fraction: number;
+  /** The apply lock's organisation (src/lock/lock.ts), when the config names one other than forgeform-lock. */
+  apply_lock?: string;
 }
 
 /** A plan is applied only to the server and release it was read from: fields and requests depend on the release. */

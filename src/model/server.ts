@@ -2,14 +2,34 @@
  * Which server a plan is made for: the fork and its release. Both forks share the API's shape but
  * not its fields, routes and quirks (Gitea 1.21–1.26, Forgejo 7 onwards), so what forgeform may send
  * and how it reads an answer depend on it. Kinds hold, beside their fields, the releases that have
- * each one (Availability); this module only knows how to compare them.
+ * each one (Availability, src/releases/availability.ts: the type the sandbox's tables use too); this
+ * module only knows how to compare them.
  */
+import type { Availability, Release } from '../releases/availability.js';
+
+export type { Availability, Release, Span } from '../releases/availability.js';
 
 /**
  * The organisation that is apply's lock on a server (src/lock/lock.ts): it is no object of the
  * configuration, so no kind reads it, plans it or prunes it.
  */
 export const LOCK_ORG = 'forgeform-lock';
+
+/**
+ * A name an organisation can have, as the lock's (policy.apply_lock): Gitea's user names
+ * (models/user/user.go IsValidUsername, v1.25.4: alphanumerics, `-`, `_`, `.`, at most 40).
+ */
+export const LOCK_NAME_PATTERN = '^[A-Za-z0-9][A-Za-z0-9_.-]{0,38}$';
+
+/** The lock's name a policy says (policy.apply_lock, for a server where the default is another's object), else the default. */
+export function lockNameOf(policy: { apply_lock?: string | undefined } | undefined): string {
+  return policy?.apply_lock ?? LOCK_ORG;
+}
+
+/** Whether an organisation of this name is the lock (names compare as Gitea compares them: lower-cased). */
+export function isLockName(name: string, lock: string): boolean {
+  return name.toLowerCase() === lock.toLowerCase();
+}
 
 export type Flavour = 'gitea' | 'forgejo';
 export const FLAVOURS: readonly Flavour[] = ['gitea', 'forgejo'];
@@ -22,18 +42,6 @@ export interface ServerInfo {
   reported?: string;
   /** Set by --server-version: not detected, so never compared with the server. */
   assumed?: boolean;
-}
-
-/** Releases of one fork, both bounds inclusive: "1.23" is every 1.23.x, "11" every 11.x. */
-export interface Span {
-  since?: string;
-  until?: string;
-}
-
-/** The releases that have something, per fork; a fork not named has none. Absent: every release of both. */
-export interface Availability {
-  gitea?: Span;
-  forgejo?: Span;
 }
 
 const NAMES: Record<Flavour, string> = { gitea: 'Gitea', forgejo: 'Forgejo' };
@@ -50,9 +58,12 @@ export function parseVersion(text: string): [number, number, number] | undefined
 
 /**
  * Compares a release with a bound as precisely as the bound is written: "1.23" compares major and
- * minor, "11" the major only, so that `until: "1.25"` includes 1.25.9.
+ * minor, "11" the major only, so that `until: "1.25"` includes 1.25.9. "main" (Gitea's development
+ * branch) comes after every release.
  */
-function compareWithBound(version: [number, number, number], bound: string): number {
+function compareWithBound(version: [number, number, number], release: Release): number {
+  const bound = String(release);
+  if (bound === 'main') return -1;
   const b = parseVersion(bound);
   if (!b) throw new Error(`not a release: ${bound}`);
   const parts = bound.replace(/^v/, '').split('.').length;

@@ -11,7 +11,7 @@ export const DEFAULT_POLICY: Readonly<Pick<PlanPolicy, 'max_deletes' | 'max_dele
 export const FRACTION_FROM = 10;
 
 /** The entries of `policy` the engine itself reads; every other one is a kind's (KindMeta.policy). */
-export const ENGINE_POLICY_KEYS = ['prune', 'max_deletes', 'max_delete_fraction'];
+export const ENGINE_POLICY_KEYS = ['prune', 'max_deletes', 'max_delete_fraction', 'apply_lock'];
 
 /** The policy a plan is made with: the config's, defaults filled in, the kinds' own entries included. */
 export function policyOf(config: Config | undefined, kinds: readonly KindMeta[] = []): PlanPolicy {
@@ -20,6 +20,8 @@ export function policyOf(config: Config | undefined, kinds: readonly KindMeta[] 
     prune: [...(p.prune ?? [])],
     max_deletes: p.max_deletes ?? DEFAULT_POLICY.max_deletes,
     max_delete_fraction: p.max_delete_fraction ?? DEFAULT_POLICY.max_delete_fraction,
+    // Only when named: a plan made with the default lock says nothing of it.
+    ...(p.apply_lock !== undefined ? { apply_lock: p.apply_lock } : {}),
   };
   const declared: Record<string, unknown> = { ...p };
   const own = kinds.flatMap((k) => Object.entries(k.policy ?? {})).map(([key, entry]) => [key, structuredClone(entry.is(declared[key]) ? declared[key] : entry.default)]);
@@ -96,5 +98,6 @@ export function describePolicy(p: PlanPolicy): string {
   const value = (v: unknown) => (Array.isArray(v) ? `[${v.join(', ')}]` : String(v));
   // The kinds' own entries follow the engine's, as the plan holds them.
   const own = Object.entries(p).filter(([key]) => !ENGINE_POLICY_KEYS.includes(key));
-  return [`prune ${value(p.prune)}`, `max_deletes ${p.max_deletes}`, `max_delete_fraction ${p.max_delete_fraction}`, ...own.map(([key, v]) => `${key} ${value(v)}`)].join(', ');
+  const lock = p.apply_lock !== undefined ? [`apply_lock ${p.apply_lock}`] : [];
+  return [`prune ${value(p.prune)}`, `max_deletes ${p.max_deletes}`, `max_delete_fraction ${p.max_delete_fraction}`, ...lock, ...own.map(([key, v]) => `${key} ${value(v)}`)].join(', ');
 }

@@ -1,6 +1,6 @@
 import { isApiError, type GiteaClient } from '../gitea/client.js';
 import type { Config } from '../config/types.js';
-import { LOCK_ORG, type Scope, type ScopeNames } from '../model/index.js';
+import { isLockName, LOCK_ORG, type Scope, type ScopeNames } from '../model/index.js';
 
 /** The config section that declares the scopes of each type (the server scope is the whole config). */
 const SECTION = { repo: 'repos', org: 'orgs' } as const satisfies Partial<Record<Scope['type'], keyof Config>>;
@@ -27,12 +27,12 @@ export function scopesConfig(names: ScopeNames, entry: (type: Scope['type']) => 
  * Every organisation and repository owner the token can see: all of them for a site administrator,
  * else the token's own user and its organisations.
  */
-export async function discoverScopes(client: GiteaClient, skipped: string[]): Promise<ScopeNames> {
-  const { orgs, owners } = await discoverOwners(client, skipped);
+export async function discoverScopes(client: GiteaClient, skipped: string[], lock = LOCK_ORG): Promise<ScopeNames> {
+  const { orgs, owners } = await discoverOwners(client, skipped, lock);
   return { org: orgs, repo: owners.map((o) => `${o}/*`) };
 }
 
-async function discoverOwners(client: GiteaClient, skipped: string[]): Promise<{ orgs: string[]; owners: string[] }> {
+async function discoverOwners(client: GiteaClient, skipped: string[], lock: string): Promise<{ orgs: string[]; owners: string[] }> {
   const names = (list: unknown[], ...keys: string[]) =>
     list.flatMap((o) => {
       const v = keys.map((k) => (o as Record<string, unknown>)?.[k]).find((x) => typeof x === 'string');
@@ -40,7 +40,7 @@ async function discoverOwners(client: GiteaClient, skipped: string[]): Promise<{
     });
   try {
     const [orgs, users] = await Promise.all([client.list('admin/orgs', { object: 'organisations' }), client.list('admin/users', { object: 'users' })]);
-    const orgNames = names(orgs, 'username', 'name').filter((n) => n.toLowerCase() !== LOCK_ORG);
+    const orgNames = names(orgs, 'username', 'name').filter((n) => !isLockName(n, lock));
     return { orgs: orgNames, owners: [...orgNames, ...names(users, 'login', 'username')] };
   } catch (e) {
     if (!isApiError(e, 403)) throw e;

@@ -83,3 +83,69 @@ orgs:
     await planExits(w, file, 0);
   });
 });
+
+describe('a pull mirror interval under the server minimum is refused at plan time (MIN_INTERVAL, 10m by default)', () => {
+  let w: World;
+  const mirrorSeed: SeedFile = {
+    users: [{ username: 'root', admin: true, email: 'root@example.com' }],
+    orgs: [{ name: 'acme', owners: ['root'] }],
+    repos: [{ name: 'acme/copy', mirror: { from: 'https://code.example.com/up/copy.git', interval: '8h' } }],
+  };
+  beforeAll(async () => (w = await world(mirrorSeed, { flavour: 'forgejo@11' })));
+  afterAll(async () => w.sandbox.close());
+
+  const mirrorYaml = (repo: string, interval: string, policy = '') => `version: 1
+${policy}repos:
+  ${repo}:
+    mirror:
+      from: https://code.example.com/up/copy.git
+      interval: ${interval}
+`;
+
+  it.each([
+    ['a new mirror', 'acme/fresh', '5m'],
+    ['an existing mirror', 'acme/copy', '90s'],
+  ])('%s with interval under 10m: refused at its place naming the release and the source, nothing written', async (_what, repo, interval) => {
+    const yaml = mirrorYaml(repo, interval);
+    const file = w.config(yaml, `mirror-${interval}.yaml`);
+    w.sandbox.clearRequests();
+    const r = await planExits(w, file, 1);
+    expect(r.stderr).toContain(`${file}:${placeIn(yaml, 'interval:')}: repository "${repo}": interval: "${interval}" is below the minimum mirror interval 10m (policy.mirror_min_interval, the server's [mirror] MIN_INTERVAL: 10m unless app.ini sets it), which Forgejo 11.0.15 (v11.0.15 services/repository/migrate.go:210, routers/api/v1/repo/repo.go:1115) refuses`);
+    expect(r.stderr).toContain('or 0 to turn the periodic sync off');
+    expect(calls(w.sandbox).filter((c) => !c.startsWith('GET'))).toEqual([]);
+  });
+
+  it('0 (no periodic sync) and 10m are taken, and the next plan is empty', async () => {
+    for (const interval of ['"0"', '10m']) {
+      const file = w.config(mirrorYaml('acme/copy', interval), `mirror-ok-${interval}.yaml`);
+      await planExits(w, file, 2);
+      await applies(w, file);
+      await planExits(w, file, 0);
+    }
+  });
+});
+
+describe('policy.mirror_min_interval: a server whose MIN_INTERVAL is lower takes a shorter interval', () => {
+  let w: World;
+  beforeAll(async () => (w = await world({ users: [{ username: 'root', admin: true, email: 'root@example.com' }], orgs: [{ name: 'acme', owners: ['root'] }], mirror: { min_interval: '2m' } }, { flavour: 'gitea@1.25' })));
+  afterAll(async () => w.sandbox.close());
+
+  it('with the policy at 2m a 5m mirror is created and converges; under 2m it is still refused', async () => {
+    const yaml = (interval: string) => `version: 1
+policy:
+  mirror_min_interval: 2m
+repos:
+  acme/fresh:
+    mirror:
+      from: https://code.example.com/up/copy.git
+      interval: ${interval}
+`;
+    const short = w.config(yaml('90s'), 'short.yaml');
+    const refused = await planExits(w, short, 1);
+    expect(refused.stderr).toContain('interval: "90s" is below the minimum mirror interval 2m (policy.mirror_min_interval');
+    const file = w.config(yaml('5m'), 'five.yaml');
+    await planExits(w, file, 2);
+    await applies(w, file);
+    await planExits(w, file, 0);
+  });
+});

@@ -284,3 +284,31 @@ describe('the webhooks example', () => {
     expect(plan.stdout + apply.stdout + apply.stderr + again.stdout).not.toMatch(/hook-signing-secret|chat-bearer-token/);
   });
 });
+
+describe('webhook events as the releases before Gitea 1.24 and Forgejo report them', () => {
+  const YAML = `version: 1
+repos:
+  acme/widgets:
+    webhooks:
+      - url: https://ci.example.com/comments
+        events: [pull_request_comment]
+      - url: https://ci.example.com/reviews
+        events: [pull_request_review]
+`;
+  // Gitea ≤ 1.23 and every Forgejo report the events by walking Webhook.EventCheckers(): the review as
+  // approved + rejected, and pull_request_review_comment for the pull_request_comment flag.
+  it.each(['gitea@1.21', 'gitea@1.23', 'forgejo@11', 'gitea@1.25'])('%s: a hook on pull request comments and one on reviews converge in one apply', async (flavour) => {
+    w = await world(seed(), { flavour });
+    const file = w.config(YAML);
+    expect((await w.cli(['plan', '-c', file, '--detailed-exitcode'])).code).toBe(2);
+    const apply = await w.cli(['apply', '-c', file, '--yes']);
+    expect(apply.code, apply.stdout + apply.stderr).toBe(0);
+    const hooks = await hooksOf(w, 'repos/acme/widgets');
+    const events = (url: string) => [...hooks.find((h) => h.config.url === url)!.events].sort();
+    const checkers = flavour !== 'gitea@1.25';
+    expect(events('https://ci.example.com/comments')).toEqual(checkers ? ['pull_request_comment', 'pull_request_review_comment'] : ['pull_request_comment']);
+    expect(events('https://ci.example.com/reviews')).toEqual(checkers ? ['pull_request_review_approved', 'pull_request_review_rejected'] : ['pull_request_review']);
+    const again = await w.cli(['plan', '-c', file, '--detailed-exitcode']);
+    expect(again.code, again.stdout + again.stderr).toBe(0);
+  });
+});

@@ -48,6 +48,26 @@ describe('POST /admin/hooks', () => {
     expect(sorted(only.json.events)).toEqual(['issue_label', 'issues', 'pull_request']);
   });
 
+  it("reports events as each release does: Gitea ≤ 1.23 and Forgejo walk the event checkers (the review as approved + rejected, pull_request_review_comment for pull_request_comment), Gitea 1.24+ the stored keys", async () => {
+    const body = { ...BODY, events: ['pull_request_comment', 'pull_request_review', 'push'] };
+    for (const flavour of ['gitea@1.21', 'gitea@1.23', 'forgejo@7', 'forgejo@15'] as const) {
+      h = await boot({ ...ACCOUNT_SEED, flavour });
+      const res = await h.call<ApiHook>('POST', 'admin/hooks', { body });
+      // Struct order (models/webhook/webhook.go EventCheckers), every time.
+      expect(res.json.events, flavour).toEqual(['push', 'pull_request_comment', 'pull_request_review_approved', 'pull_request_review_rejected', 'pull_request_review_comment']);
+      expect((await h.call<ApiHook>('GET', `admin/hooks/${res.json.id}`)).json.events, flavour).toEqual(res.json.events);
+      const comment = await h.call<ApiHook>('POST', 'admin/hooks', { body: { ...BODY, events: ['pull_request_comment'] } });
+      expect(comment.json.events, flavour).toEqual(['pull_request_comment', 'pull_request_review_comment']);
+      await h.sb.close();
+    }
+    for (const flavour of ['gitea@1.24', 'gitea@1.25'] as const) {
+      h = await boot({ ...ACCOUNT_SEED, flavour });
+      const res = await h.call<ApiHook>('POST', 'admin/hooks', { body });
+      expect(sorted(res.json.events), flavour).toEqual(['pull_request_comment', 'pull_request_review', 'push']);
+      await h.sb.close();
+    }
+  });
+
   it('keeps slack settings in config', async () => {
     h = await boot(ACCOUNT_SEED);
     const res = await h.call<ApiHook>('POST', 'admin/hooks', { body: { type: 'slack', config: { url: 'https://hooks.slack.com/a', content_type: 'form', channel: ' #dev ', username: 'bot' } } });

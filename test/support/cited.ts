@@ -4,7 +4,7 @@
  * sandbox against them, and the flavour matrix (test/matrix) takes its expectations from them. A wrong entry in the
  * sandbox's tables then fails a test instead of moving the sandbox and the expectation together (issue 29).
  */
-import type { Availability } from '../../src/sandbox/flavours/availability.js';
+import type { Availability } from '../../src/releases/availability.js';
 
 export interface Cited {
   /** The releases the fact holds on. */

@@ -21,7 +21,7 @@ describe('hook events', () => {
   it('expand issues and pull_request as Gitea stores them, and default to push', () => {
     expect(expandEvents(['push', 'issues'])).toEqual(['issue_assign', 'issue_comment', 'issue_label', 'issue_milestone', 'issues', 'push']);
     expect(expandEvents(['pull_request_only', 'issues_only'])).toEqual(['issues', 'pull_request']);
-    expect(expandEvents(['Pull_Request'])).toContain('pull_request_review_approved');
+    expect(expandEvents(['Pull_Request'])).toContain('pull_request_review');
     expect(expandEvents([])).toEqual(['push']);
   });
 
@@ -37,7 +37,11 @@ describe('hook events', () => {
       expect(expandEvents(eventsToConfig(stored))).toEqual(stored);
     }
     expect(eventsToConfig(expandEvents(['issues', 'pull_request']))).toEqual(['issues', 'pull_request']);
-    expect(normalizeEvents(['pull_request_review'])).toEqual(['pull_request_review_approved', 'pull_request_review_comment', 'pull_request_review_rejected']);
+    expect(normalizeEvents(['pull_request_review'])).toEqual(['pull_request_review']);
+    // Gitea ≤ 1.23 and Forgejo report the review as approved + rejected, and pull_request_review_comment for the pull_request_comment flag.
+    expect(normalizeEvents(['pull_request_review_approved', 'pull_request_review_rejected'])).toEqual(['pull_request_review']);
+    expect(normalizeEvents(['pull_request_comment', 'pull_request_review_comment'])).toEqual(['pull_request_comment']);
+    expect(expandEvents(['pull_request_comment'])).toEqual(normalizeEvents(['pull_request_comment', 'pull_request_review_comment']));
   });
 });
 

@@ -12,7 +12,7 @@ import { generate, schemaFields, type SchemaNode } from '../support/contract.js'
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const schema = JSON.parse(readFileSync(join(root, 'schemas/forgeform.schema.json'), 'utf8')) as SchemaNode;
-const SEEDS = 400;
+const SEEDS = 500;
 const configs = Array.from({ length: SEEDS }, (_, i) => generate(schema, i));
 
 const entries = (v: unknown): [string, unknown][] => (v && typeof v === 'object' && !Array.isArray(v) ? Object.entries(v) : []);

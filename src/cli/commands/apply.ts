@@ -7,7 +7,7 @@ import type { GiteaClient } from '../../gitea/client.js';
 import { readSavedPlan } from '../saved-plan.js';
 import { verifySavedPlan } from '../../apply/verify.js';
 import { kinds } from '../../kinds/index.js';
-import { describeDiagnostic, describeServer, formatDiagnostic, kindTitles, type Diagnostic, type PlanServer, type Scope, type ServerInfo } from '../../model/index.js';
+import { describeDiagnostic, describeServer, formatDiagnostic, kindTitles, lockNameOf, type Diagnostic, type PlanServer, type Scope, type ServerInfo } from '../../model/index.js';
 import { readValues, resolvePlanSecrets } from '../../plan/planfile.js';
 import type { Change, Plan } from '../../plan/types.js';
 import { inconsistentResults, renderApplySummary, renderResultLine } from '../../render/text.js';
@@ -32,7 +32,7 @@ export interface ApplyCommandOptions extends PlanCommandOptions {
  * Takes the server's apply lock (src/lock/lock.ts) unless --no-lock: before anything is read, so
  * that what is planned and written rests on a server no other apply changes meanwhile.
  */
-async function takeLock(client: GiteaClient, opts: ApplyCommandOptions, out: Output, locked: LockState): Promise<void> {
+async function takeLock(client: GiteaClient, opts: ApplyCommandOptions, out: Output, locked: LockState, name: string): Promise<void> {
   if (opts.lock === false) return;
   const duration = (v: string | undefined, fallback: number, name: string) => {
     try {
@@ -44,6 +44,7 @@ async function takeLock(client: GiteaClient, opts: ApplyCommandOptions, out: Out
   const options = {
     timeoutMs: duration(opts.lockTimeout, 0, '--lock-timeout'),
     staleMs: duration(opts.lockStale, DEFAULT_STALE_MS, '--lock-stale'),
+    name,
     warn: (m: string) => out.stderr(out.err.yellow(`warning: ${inert(m)}`)),
     waiting: (h: Parameters<typeof describeHolder>[0]) => out.stderr(`Waiting for the apply lock (--lock-timeout ${opts.lockTimeout}): ${describeHolder(h)}`),
   };
@@ -160,8 +161,8 @@ async function applyLocked(planFile: string | undefined, opts: ApplyCommandOptio
 }
 
 async function prepareNewPlan(opts: ApplyCommandOptions, out: Output, locked: LockState): Promise<Prepared> {
-  const { plan, client, server, scopes } = await computePlan(opts, out, async (c) => {
-    await takeLock(c, opts, out, locked);
+  const { plan, client, server, scopes } = await computePlan(opts, out, async (c, _server, loaded) => {
+    await takeLock(c, opts, out, locked, lockNameOf(loaded.config.policy));
   });
   printPlan(plan, opts.format, out);
   return { plan, client, server, scopes, forbidden: [] };
@@ -184,7 +185,8 @@ async function prepareSavedPlan(planFile: string, opts: ApplyCommandOptions, out
   if (client.baseUrl !== saved.server.url.replace(/\/+$/, ''))
     throw new UserError(`the plan was made for ${saved.server.url}, not ${client.baseUrl}: refusing to apply it elsewhere`);
   const server = await checkServer(client, opts, out);
-  await takeLock(client, opts, out, locked);
+  // The lock the plan was made with (its policy, as the plan shows it).
+  await takeLock(client, opts, out, locked, lockNameOf(saved.policy));
   const otherRelease = releaseMismatch(saved.server, server);
   if (otherRelease) throw new UserError(`${otherRelease}: refusing to apply it, as what its requests do depends on the release. Plan again.`);
   const verified = await verifySavedPlan(saved, client, kinds, server);

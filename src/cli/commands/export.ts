@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import leven from 'leven';
 import { schemaPath } from '../../config/schema.js';
+import { checkLockName } from '../../lock/lock.js';
 import { exportConfig, ExportSelectionError, policyComment, toYaml, type ExportSelection } from '../../export/export.js';
 import { kinds } from '../../kinds/index.js';
 import { exportable, exportedServerWide, formatDiagnostic, scopeTypeOfWord } from '../../model/index.js';
@@ -15,6 +16,8 @@ export interface ExportCommandOptions extends ServerOptions {
   include?: string[];
   output?: string;
   force?: boolean;
+  /** --lock-name: the apply lock's organisation (policy.apply_lock of the configs applied to this server), never exported. */
+  lockName?: string;
 }
 
 /**
@@ -66,6 +69,9 @@ export function parseIncludes(includes: string[] | undefined): ExportSelection {
 
 export async function exportCommand(opts: ExportCommandOptions, out: Output): Promise<number> {
   const sel = parseIncludes(opts.include);
+  const badLock = opts.lockName === undefined ? undefined : checkLockName(opts.lockName);
+  if (badLock) throw new UserError(badLock.replace('policy.apply_lock', '--lock-name'));
+  if (opts.lockName !== undefined) sel.lock = opts.lockName;
   // An existing file may be a config someone wrote: export replaces it only when told to.
   if (opts.output) checkWritable(opts.output, '-o', { overwrite: opts.force === true });
   const { client, server } = await connect(opts, out);

@@ -1,5 +1,5 @@
 import { kinds } from '../../kinds/index.js';
-import { describeDiagnostic, formatDiagnostic, kindTitles, placeOf, targetTypes, type Diagnostic, type Scope, type ServerInfo } from '../../model/index.js';
+import { describeDiagnostic, formatDiagnostic, kindTitles, lockNameOf, placeOf, targetTypes, type Diagnostic, type Scope, type ServerInfo } from '../../model/index.js';
 import { releaseProblems } from '../../plan/field-rules.js';
 import { buildPlan, makeKindContext } from '../../plan/planner.js';
 import type { Plan } from '../../plan/types.js';
@@ -15,6 +15,7 @@ import { narrowConfig } from '../../scopes/sections.js';
 import { parseShard, shardConfig } from '../shard.js';
 import { parseTargets, type Unmatched } from '../targets.js';
 import { inert } from '../../render/inert.js';
+import { lockNotice } from '../../lock/lock.js';
 
 export interface PlanCommandOptions extends ServerOptions {
   config?: string[];
@@ -107,7 +108,7 @@ export async function computePlan(
   opts: PlanCommandOptions,
   out: Output,
   /** Called once the server answered, before the first read of its state (apply takes its lock there). */
-  connected?: (client: GiteaClient, server: ServerInfo) => Promise<void>,
+  connected?: (client: GiteaClient, server: ServerInfo, loaded: LoadedConfig) => Promise<void>,
 ): Promise<{ plan: Plan; client: GiteaClient; loaded: LoadedConfig; server: ServerInfo; scopes: Map<string, Scope> }> {
   // Everything that needs no server is checked before the first request.
   const loaded = await load(opts.config, out);
@@ -127,7 +128,7 @@ export async function computePlan(
       ? (scope: Scope) => (targetSelectors ? targetSelectors.scope(scope) : true) && (shard ? shard.scope(scope) : true) && (changed ? changed.scope(scope) : true)
       : undefined;
   const { client, server } = await connect(opts, out, loaded.config.server?.url);
-  await connected?.(client, server);
+  await connected?.(client, server, loaded);
   // What the release lacks or its binding rules refuse is known from the config and the preflight: refused before any state is read.
   const unavailable = releaseProblems(kinds, loaded, server);
   if (unavailable.length) throw new UserError(`${formatPlanErrors(unavailable)}\nPlanning failed: nothing was changed.`);
@@ -172,7 +173,14 @@ export function printPlan(plan: Plan, format: PlanFormat = 'text', out: Output):
 }
 
 export async function planCommand(opts: PlanCommandOptions, out: Output): Promise<number> {
-  const { plan, client, loaded } = await computePlan(opts, out);
+  // One read of the apply lock, beside the plan's own: a plan made while an apply writes says so, in every format.
+  let notice: Promise<string | undefined> = Promise.resolve(undefined);
+  const { plan, client, loaded } = await computePlan(opts, out, async (c, _server, config) => {
+    // Never rejects (a failed read is its own notice): nothing waits unhandled while the plan is read.
+    notice = lockNotice(c, lockNameOf(config.config.policy));
+  });
+  const held = await notice;
+  if (held) plan.warnings.push(held);
   printPlan(plan, opts.format, out);
   if (opts.out) {
     if (large(loaded)) out.stderr(`Writing the plan to ${opts.out}…`);

@@ -1,4 +1,4 @@
-import { describeHolder, unlock } from '../../lock/lock.js';
+import { checkLockName, describeHolder, unlock, unlockHint } from '../../lock/lock.js';
 import { connect, type ServerOptions } from '../context.js';
 import { EXIT, UserError, type Output } from '../output.js';
 import { inert } from '../../render/inert.js';
@@ -9,6 +9,8 @@ import { inert } from '../../render/inert.js';
  * it was looked at is never removed.
  */
 export async function unlockCommand(id: string | undefined, opts: ServerOptions & { lockName?: string }, out: Output): Promise<number> {
+  const bad = opts.lockName === undefined ? undefined : checkLockName(opts.lockName);
+  if (bad) throw new UserError(bad.replace('policy.apply_lock', '--lock-name'));
   const { client } = await connect(opts, out);
   const { found, removed } = await unlock(client, id, opts.lockName);
   if (found.state === 'none') {
@@ -28,7 +30,7 @@ export async function unlockCommand(id: string | undefined, opts: ServerOptions 
     return EXIT.ok;
   }
   if (id === undefined) {
-    out.stdout(`The server is locked: ${describeHolder(holder)}.\nIf no apply is running, remove the lock with: forgeform unlock ${holder.id}\n`);
+    out.stdout(`The server is locked: ${describeHolder(holder)}.\nIf no apply is running, remove the lock with: ${unlockHint(holder.id, opts.lockName)}\n`);
     return EXIT.error;
   }
   throw new UserError(`the lock's id is ${holder.id}, not ${inert(id)}: it is ${describeHolder(holder)}; nothing was removed`);

@@ -3,12 +3,26 @@ import { asSet } from '../fields.js';
 
 const ISSUE_EVENTS = ['issue_assign', 'issue_label', 'issue_milestone', 'issue_comment'];
 const PULL_EVENTS = ['pull_request_assign', 'pull_request_label', 'pull_request_milestone', 'pull_request_comment', 'pull_request_review', 'pull_request_review_request', 'pull_request_sync'];
-/** Gitea stores one "reviewed" flag and reports it as three events. */
-const REVIEW_EVENTS = ['pull_request_review_approved', 'pull_request_review_rejected', 'pull_request_review_comment'];
+/**
+ * What releases report for the one stored "reviewed" flag: Gitea ≤ 1.23 and every Forgejo walk
+ * `Webhook.EventCheckers()` (models/webhook/webhook.go, v1.21.11 l.330–332, v1.23.8 l.336–338, Forgejo
+ * v7.0.16 l.331–333, v15.0.3 l.348–350) and report it as approved and rejected, and report
+ * `pull_request_review_comment` for the `pull_request_comment` flag (`HasPullRequestCommentEvent`);
+ * Gitea 1.24+ reports the stored key `pull_request_review` (v1.24.7 l.186, the map's keys).
+ */
+const REVIEW_PARTS: ReadonlySet<string> = new Set(['pull_request_review_approved', 'pull_request_review_rejected']);
+/** Reported beside `pull_request_comment` by the releases that walk the checkers; stored by none, so it says nothing more. */
+const MIRRORS_PULL_COMMENT = 'pull_request_review_comment';
 
-/** Event names as Gitea reports them: lower case, the review event as its three parts, as a set. */
+/** Event names as the stored flags they report, whatever the release: lower case, the review as `pull_request_review`, as a set. */
 export function normalizeEvents(value: unknown): string[] {
-  return asSet(asSet(value).flatMap((e) => (e.toLowerCase() === 'pull_request_review' ? REVIEW_EVENTS : [e.toLowerCase()])));
+  return asSet(
+    asSet(value).flatMap((raw) => {
+      const e = raw.toLowerCase();
+      if (REVIEW_PARTS.has(e)) return ['pull_request_review'];
+      return e === MIRRORS_PULL_COMMENT ? [] : [e];
+    }),
+  );
 }
 
 /** The events Gitea stores for the events a create or edit names (`routers/api/v1/utils/hook.go`). */
@@ -30,7 +44,7 @@ export function eventsToConfig(server: unknown): string[] {
   const have = new Set(normalizeEvents(server));
   const out = new Set<string>();
   const all = (list: string[]) => list.every((e) => have.has(e));
-  const pullSubs = [...PULL_EVENTS.filter((e) => e !== 'pull_request_review'), ...REVIEW_EVENTS];
+  const pullSubs = PULL_EVENTS;
   const issuesAll = have.has('issues') && all(ISSUE_EVENTS);
   const pullAll = have.has('pull_request') && all(pullSubs);
   if (issuesAll) out.add('issues');
@@ -39,7 +53,6 @@ export function eventsToConfig(server: unknown): string[] {
     if ((issuesAll && (e === 'issues' || ISSUE_EVENTS.includes(e))) || (pullAll && (e === 'pull_request' || pullSubs.includes(e)))) continue;
     if (e === 'issues') out.add('issues_only');
     else if (e === 'pull_request') out.add('pull_request_only');
-    else if (REVIEW_EVENTS.includes(e)) out.add('pull_request_review');
     else out.add(e);
   }
   return [...out].sort();

@@ -1,6 +1,7 @@
 import type { OrgConfig } from '../../config/types.js';
 import { normalizeFields } from '../fields.js';
 import { describeServer, serverHas, SERVER_SCOPE, type Availability, type CurrentObject, type DesiredObject, type Planning, type Problem, type ServerInfo, type Writing } from '../../model/index.js';
+import { PUBLIC_DROPPED } from '../../releases/availability.js';
 import { accountMissing } from '../user/exists.js';
 import { userKind } from '../user/index.js';
 import { OWNER } from './ops.js';
@@ -12,13 +13,6 @@ import { fields, type OrgTypes } from './read.js';
  * (modules/structs/org.go l.51) and clears it (org.go l.353-360).
  */
 const EMAIL_CANNOT_BE_CLEARED: Availability = { gitea: { until: '1.25' }, forgejo: { until: '9' } };
-/**
- * Releases that read the visibility of `PATCH /orgs/{org}` with `optional.FromNonDefault`, public being the
- * zero value: "public" is dropped. Gitea 1.22–1.23 (v1.23.8 `routers/api/v1/org/org.go` l.358; 1.24 reads
- * it with `FromMapLookup`, v1.24.7 l.396; 1.21 assigns it when not empty, v1.21.11 l.352) and every Forgejo
- * (v15.0.3 l.416).
- */
-export const PUBLIC_DROPPED: Availability = { gitea: { since: '1.22', until: '1.23' }, forgejo: {} };
 /**
  * Releases whose `PATCH /orgs/{org}` answers the e-mail sent but does not save it: Gitea 1.21
  * (v1.21.11 `routers/api/v1/org/org.go` l.348 `org.Email = form.Email`, and `UpdateUserCols` l.358–361

@@ -1,6 +1,6 @@
 import type { Config } from '../../config/types.js';
 import { normalizeFields, shapeOfFields } from '../fields.js';
-import { LOCK_ORG, type KindTypes, type Reading } from '../../model/index.js';
+import { isLockName, lockNameOf, type KindTypes, type Reading } from '../../model/index.js';
 import { fields } from './fields.js';
 
 /** The list an organisation is read from, and so the one list its edits rest on (Op.restsOn: not every list under the API's root). */
@@ -27,8 +27,9 @@ export const reading = {
 
   async read({ ctx }) {
     const raw = await ctx.client.list<ServerOrg>(ORG_LIST, { object: 'organisations', shape });
-    // apply's lock (src/lock/lock.ts) is no organisation of the configuration: never planned, exported or pruned.
-    return raw.map(fromServer).filter((o) => o.key.toLowerCase() !== LOCK_ORG);
+    // apply's lock (src/lock/lock.ts), by the name policy.apply_lock gives it, is no organisation of the configuration: never planned, exported or pruned.
+    const lock = lockNameOf(ctx.policy);
+    return raw.map(fromServer).filter((o) => !isLockName(o.key, lock));
   },
   fromServer,
 } satisfies Reading<OrgTypes>;

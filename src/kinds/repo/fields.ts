@@ -200,8 +200,19 @@ export const scopeEntries: EntrySpec[] = [
   // npm run new-kind adds the section of a new repository kind here.
 ];
 
-/** The `repos` section and the repository definition. */
+/** The `repos` section, the repositories' policy entry (mirror-interval.ts) and the repository definition. */
 export const fragment: SchemaFragment = {
+  policy: {
+    mirror_min_interval: {
+      title: 'Minimum mirror interval',
+      description:
+        'The server\'s [mirror] MIN_INTERVAL (app.ini), which its API does not report: a pull mirror\'s interval below it, other than 0, is refused at plan time (the server would refuse it). Default 10m, the server\'s default; set it when the server allows less (never below 1m).',
+      type: 'string',
+      pattern: '^[+]?((\\d+(\\.\\d*)?|\\.\\d+)(ns|us|µs|μs|ms|s|m|h))+$',
+      patternErrorMessage: 'must be a duration like "10m" or "1m"',
+      default: '10m',
+    },
+  },
   properties: {
     repos: byName(
       {

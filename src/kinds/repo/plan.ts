@@ -9,6 +9,7 @@ import { accountMissing } from '../user/exists.js';
 import { userKind } from '../user/index.js';
 import { fields } from './read.js';
 import type { RepoTypes } from './types.js';
+import { mirrorIntervalProblem } from './mirror-interval.js';
 
 /** A repository declared as a pull mirror: its fields, the password as a Secret from the environment. */
 function declaredMirror(key: string, mirror: NonNullable<RepoConfig['mirror']>, ctx: KindContext): { object: DesiredObject; problems: Problem[] } {
@@ -77,12 +78,17 @@ export const planning = {
     return { ...(gitignores ? { gitignores } : {}), ...(licenses ? { licenses } : {}), noOwner };
   },
 
-  check({ desired, current, prepared: t }) {
+  check({ desired, current, prepared: t, ctx, config }) {
     // Gitea has no API that turns a repository into a mirror (nor one that converts a mirror back: the web UI does that).
     if (current && 'from' in desired.fields && !('interval' in current.fields))
       return [{ path: desired.path, message: `${desired.key} exists and is not a mirror: the API cannot turn a repository into a pull mirror. Remove mirror:, or delete or rename the repository so that forgeform creates the mirror` }];
-    if (current) return [];
     const problems: Problem[] = [];
+    // A pull mirror's interval below the server's minimum (but 0), where it is sent: on create, or when it changes.
+    const interval = desired.fields.interval;
+    const written = config.repos?.[desired.key]?.mirror?.interval ?? interval;
+    const tooShort = 'from' in desired.fields && (!current || current.fields.interval !== interval) ? mirrorIntervalProblem(written, ctx.policy.mirror_min_interval, ctx.server) : undefined;
+    if (tooShort) problems.push({ path: [...desired.path, 'interval'], message: tooShort });
+    if (current) return problems;
     const [owner] = splitRepo(desired.key);
     if (t.noOwner.has(owner))
       problems.push({ path: desired.path, message: `${desired.key}: its owner "${owner}" is neither a user nor an organisation on the server, and this configuration creates neither` });

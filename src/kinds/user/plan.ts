@@ -1,4 +1,5 @@
 import { describeServer, serverHas, type Availability, type CurrentObject, type DesiredObject, type Planning, type PlanRequest, type Problem, type Safety, type ServerInfo, type Writing } from '../../model/index.js';
+import { PUBLIC_DROPPED } from '../../releases/availability.js';
 import { asSet, normalizeFields } from '../fields.js';
 import { secretFromEnvironment } from '../secrets.js';
 import { wantedKeys } from './extras.js';
@@ -16,13 +17,6 @@ import { quote } from '../../inert.js';
  * handler does not map: a 500): every Gitea; Forgejo until 13 lets an administrator rename one.
  */
 const RENAME_NEEDS_LOCAL_USER: Availability = { gitea: {}, forgejo: { until: '12' } };
-/**
- * Releases that read the visibility of a user edit with `optional.FromNonDefault`, public being the zero
- * value: "public" is dropped. Gitea 1.22–1.23 (v1.23.8 `routers/api/v1/admin/user.go` l.241; 1.24 reads it
- * with `FromMapLookup`, v1.24.7 l.243; 1.21 assigns it when not empty, v1.21.11 l.265) and every Forgejo
- * (v7.0.16 l.242, v15.0.3 l.251).
- */
-const PUBLIC_DROPPED: Availability = { gitea: { since: '1.22', until: '1.23' }, forgejo: {} };
 
 /**
  * Why Gitea refuses an e-mail address (422), as `validateEmailBasic` checks it: v1.25.4

@@ -1,19 +1,11 @@
 /**
- * Which releases have something, as data: per fork, the releases from `since` to `until` (both
- * inclusive). A fork not named lacks it; no availability at all means every release has it.
+ * Whether a flavour has something its tables say only some releases have (the Availability of
+ * src/releases/availability.ts, the type the kinds' availability data use too).
  */
-import { releaseNumber, type Flavour, type Release } from './flavour.js';
+import type { Availability } from '../../releases/availability.js';
+import { releaseNumber, type Flavour } from './flavour.js';
 
-export interface Span {
-  since?: Release;
-  until?: Release;
-}
-
-/** The releases that have something, per fork; a fork not named has none. */
-export interface Availability {
-  gitea?: Span;
-  forgejo?: Span;
-}
+export type { Availability, Span } from '../../releases/availability.js';
 
 export function available(flavour: Flavour, a: Availability | undefined): boolean {
   if (!a) return true;

@@ -5,6 +5,8 @@
  * the releases.
  */
 
+import type { Release } from '../../releases/availability.js';
+
 export type Fork = 'gitea' | 'forgejo';
 
 export interface Flavour {
@@ -23,7 +25,7 @@ export interface Flavour {
 }
 
 /** A release named in the availability tables: `'1.23'` (Gitea), `11` (Forgejo), `'main'`. */
-export type Release = string | number;
+export type { Release };
 
 /** Every release the sandbox can play. Version strings: see NOTES.md "Flavours". */
 export const FLAVOURS: readonly Flavour[] = [

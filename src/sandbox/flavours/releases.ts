@@ -15,6 +15,7 @@
 import type { FieldDef } from '../http/options.js';
 import type { Flavour, Release } from './flavour.js';
 import { available, type Availability } from './availability.js';
+import { PUBLIC_DROPPED } from '../../releases/availability.js';
 import { swaggerHasKey, swaggerHasRoute } from './swagger.js';
 import type { ReaderRules } from '../core/permissions.js';
 
@@ -49,8 +50,6 @@ const HOOK_NAME: Record<string, Availability> = { name: GITEA_ONLY('1.26') };
 
 /** Releases whose `User` answer has `source_id` (and `html_url`): not Gitea 1.21 nor Forgejo 7. */
 const USER_SOURCE_ID: Availability = { gitea: { since: '1.22' }, forgejo: { since: 8 } };
-/** `optional.FromNonDefault(VisibilityModes[v])` on user and org PATCH (public = 0 is dropped): Gitea 1.22–1.23, every Forgejo. */
-const PUBLIC_DROPPED: Availability = { gitea: { since: '1.22', until: '1.23' }, forgejo: {} };
 
 /** Request bodies: Go option struct name → JSON key → releases that bind it. */
 export const REQUEST_FIELDS: Record<string, Record<string, Availability>> = {
@@ -181,6 +180,13 @@ export const ROUTES: Record<string, Availability> = {
 
 /** Behaviours that differ between releases (not a field or a route). */
 export const QUIRKS = {
+  /**
+   * A hook's `events` are reported by walking `Webhook.EventCheckers()` (struct order; the review as
+   * approved + rejected, `pull_request_review_comment` from the `pull_request_comment` flag), not the
+   * stored map's keys: Gitea ≤ 1.23 (v1.23.8 models/webhook/webhook.go l.350) and every Forgejo
+   * (v15.0.3 l.364); Gitea v1.24.7 l.186 iterates the map (domains/hooks/service.ts EVENT_CHECKERS).
+   */
+  hookEventsByCheckers: { gitea: { until: '1.23' }, forgejo: {} },
   /** `PATCH /orgs/{org}` writes full_name, description, website and location even when omitted: omitted = cleared. */
   orgEditClearsOmitted: { gitea: { until: '1.25' }, forgejo: {} },
   /** `PATCH /orgs/{org}` with `email: ""` (or none) keeps the e-mail: it cannot be cleared. */

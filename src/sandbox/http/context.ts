@@ -67,3 +67,41 @@ export function withHeaders(res: Response, headers: Record<string, string>): Res
   for (const [k, v] of Object.entries(headers)) res.headers.set(k, v);
   return res;
 }
+
+/** What a route's handler returns: a response, or nothing to go on (the steps after it). */
+export type Handler<C extends ApiContext> = (ctx: C) => StepResult | Promise<StepResult>;
+
+/** The context after `repoAssignment`: the repository and its owner are set. */
+export interface RepoFacts {
+  repo: RepoRecord;
+  repoOwner: Owner;
+}
+/** The context after `orgAssignment`: the organisation is set. */
+export interface OrgFacts {
+  org: OrgRecord;
+}
+/** The context after `reqToken` (or a check that implies it): the caller is signed in. */
+export interface DoerFacts {
+  doer: UserRecord;
+}
+
+/** A route group whose steps guarantee what `has` checks; its handler would otherwise be a route wired without them. */
+function narrowing<F>(has: (ctx: ApiContext) => boolean, step: string) {
+  return <C extends ApiContext>(handler: Handler<C & F>): Handler<C> =>
+    (ctx) => {
+      if (!guard<C, F>(ctx, has)) throw new Error(`${ctx.method} ${ctx.rawPath}: the route's handler needs ${step} before it`);
+      return handler(ctx);
+    };
+}
+
+/** The one place a context is said to carry what the steps before the handler set (`has` checked it). */
+function guard<C extends ApiContext, F>(ctx: C, has: (ctx: ApiContext) => boolean): ctx is C & F {
+  return has(ctx);
+}
+
+/** A handler of the repository routes (after `repoAssignment`): `ctx.repo` and `ctx.repoOwner` typed as set. */
+export const inRepo = narrowing<RepoFacts>((ctx) => ctx.repo !== undefined && ctx.repoOwner !== undefined, 'repoAssignment');
+/** A handler of the organisation routes (after `orgAssignment`): `ctx.org` typed as set. */
+export const inOrg = narrowing<OrgFacts>((ctx) => ctx.org !== undefined, 'orgAssignment');
+/** A handler of the routes that need a signed-in caller (after `reqToken`): `ctx.doer` typed as set. */
+export const signedIn = narrowing<DoerFacts>((ctx) => ctx.doer !== null, 'reqToken');

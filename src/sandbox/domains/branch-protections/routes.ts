@@ -12,7 +12,7 @@
  */
 import { reqToken, scope } from '../../http/auth.js';
 import { bind, mustNotBeArchived, notFound, repoAssignment, reqRepoAdmin, formOf } from '../../http/checks.js';
-import type { ApiContext, Step } from '../../http/context.js';
+import { type ApiContext, inRepo, type Step } from '../../http/context.js';
 import { apiError, empty, json } from '../../http/respond.js';
 import type { ApiRouter } from '../../http/router.js';
 import { explicitReaderIds } from '../../core/permissions.js';
@@ -122,44 +122,44 @@ export function registerBranchProtectionRoutes(r: ApiRouter): void {
   const base = '/repos/:owner/:repo/branch_protections';
   const guard = [scope('repository'), repoAssignment, reqToken, reqRepoAdmin];
 
-  r.on('GET', base, ...guard, (ctx) => json(200, sortedRules(ctx.state, ctx.repo!.id).map((bp) => toBranchProtection(ctx.state, ctx.repo!, bp, ctx.flavour))));
+  r.on('GET', base, ...guard, inRepo((ctx) => json(200, sortedRules(ctx.state, ctx.repo.id).map((bp) => toBranchProtection(ctx.state, ctx.repo, bp, ctx.flavour)))));
 
-  r.on('POST', base, ...guard, bind(CreateBranchProtectionOption), archiveCheck, (ctx) => {
-    const res = createProtection(ctx.state, ctx.repo!, ctx.form, ctx.flavour);
-    return isFailure(res) ? fail(ctx, res) : json(201, toBranchProtection(ctx.state, ctx.repo!, res, ctx.flavour));
-  });
+  r.on('POST', base, ...guard, bind(CreateBranchProtectionOption), archiveCheck, inRepo((ctx) => {
+    const res = createProtection(ctx.state, ctx.repo, ctx.form, ctx.flavour);
+    return isFailure(res) ? fail(ctx, res) : json(201, toBranchProtection(ctx.state, ctx.repo, res, ctx.flavour));
+  }));
 
   // POST …/priority is the priority endpoint; GET/PATCH/DELETE …/priority address a rule named "priority".
-  r.on('POST', `${base}/priority`, ...guard, bind(UpdateBranchProtectionPriories), mustNotBeArchived, (ctx) => {
+  r.on('POST', `${base}/priority`, ...guard, bind(UpdateBranchProtectionPriories), mustNotBeArchived, inRepo((ctx) => {
     const ids = formOf(ctx, UpdateBranchProtectionPriories).ids ?? [];
-    const rules = protectionsOfRepo(ctx.state, ctx.repo!.id);
+    const rules = protectionsOfRepo(ctx.state, ctx.repo.id);
     // Unknown and foreign ids are skipped but still use up a number.
     ids.forEach((id, i) => {
       const rule = rules.find((p) => p.id === id);
       if (rule) rule.priority = i + 1;
     });
     return empty(204);
-  });
+  }));
 
-  r.on('GET', `${base}/*`, ...guard, (ctx) => {
+  r.on('GET', `${base}/*`, ...guard, inRepo((ctx) => {
     const bp = findRule(ctx);
-    return bp ? json(200, toBranchProtection(ctx.state, ctx.repo!, bp, ctx.flavour)) : notFound(ctx);
-  });
+    return bp ? json(200, toBranchProtection(ctx.state, ctx.repo, bp, ctx.flavour)) : notFound(ctx);
+  }));
 
-  r.on('PATCH', `${base}/*`, ...guard, bind(EditBranchProtectionOption), archiveCheck, (ctx) => {
+  r.on('PATCH', `${base}/*`, ...guard, bind(EditBranchProtectionOption), archiveCheck, inRepo((ctx) => {
     const bp = findRule(ctx);
     if (!bp) return notFound(ctx);
-    const res = editProtection(ctx.state, ctx.repo!, bp, ctx.form, ctx.flavour);
-    return isFailure(res) ? fail(ctx, res) : json(200, toBranchProtection(ctx.state, ctx.repo!, res, ctx.flavour));
-  });
+    const res = editProtection(ctx.state, ctx.repo, bp, ctx.form, ctx.flavour);
+    return isFailure(res) ? fail(ctx, res) : json(200, toBranchProtection(ctx.state, ctx.repo, res, ctx.flavour));
+  }));
 
-  r.on('DELETE', `${base}/*`, ...guard, deleteArchiveCheck, (ctx) => {
+  r.on('DELETE', `${base}/*`, ...guard, deleteArchiveCheck, inRepo((ctx) => {
     const bp = findRule(ctx);
     if (!bp) return notFound(ctx);
     // The route has no archive check; the model's `MustNotBeArchived` fails inside the delete.
-    const repo = ctx.repo!;
+    const repo = ctx.repo;
     if (repo.archived && hasQuirk(ctx.flavour, 'protectionDeleteArchived500')) return apiError(ctx.root, 500, `<Repository ${repo.id}:${ctx.state.repoOwner(repo).name}/${repo.name}> is archived`);
     ctx.state.indexes.of(PROTECTIONS).remove(bp);
     return empty(204);
-  });
+  }));
 }

@@ -3,6 +3,7 @@ import type { AdminHookRecord, HookEventMap, WebhookRecord } from './records.js'
 import { nowIso, type SandboxState } from '../../core/state.js';
 import { failure, isFailure, type Failure } from '../../core/failure.js';
 import type { Flavour } from '../../flavours/flavour.js';
+import type { Availability } from '../../flavours/availability.js';
 import { available, hasQuirk, HOOK_EVENTS, shapeAnswer } from '../../flavours/releases.js';
 import { CreateHookOption } from './options.js';
 import type { FormOf } from '../../http/options.js';
@@ -51,8 +52,38 @@ export function updateHookEvents(input: string[] | undefined, flavour?: Flavour)
   return map;
 }
 
-/** `Webhook.EventsArray()`: iterating a Go map — a new random order on every call. */
-export function eventsArray(h: AdminHookRecord): string[] {
+/**
+ * `Webhook.EventCheckers()` (models/webhook/webhook.go: Gitea v1.21.11 l.308, v1.22.6 l.309, v1.23.8
+ * l.314; Forgejo v7.0.16 l.309, v11.0.15 l.309, v15.0.3 l.326): what `EventsArray` reports where
+ * it walks this list (QUIRKS `hookEventsByCheckers`), in this order, each entry true when the stored
+ * flag it checks is. The review is reported as approved and rejected (`HasPullRequestApprovedEvent`,
+ * `…RejectedEvent`: the `pull_request_review` flag), and `pull_request_review_comment` by
+ * `HasPullRequestCommentEvent` (v1.21.11 l.332, v1.23.8 l.338, v7.0.16 l.333, v15.0.3 l.350): the
+ * `pull_request_comment` flag, not the review's. `status` is listed from Gitea 1.23, `action_run_*`
+ * in Forgejo (v15.0.3 l.353–355).
+ */
+const EVENT_CHECKERS: readonly (readonly [reported: string, flag: string, has?: Availability])[] = [
+  ['create', 'create'], ['delete', 'delete'], ['fork', 'fork'], ['push', 'push'],
+  ['issues', 'issues'], ['issue_assign', 'issue_assign'], ['issue_label', 'issue_label'], ['issue_milestone', 'issue_milestone'], ['issue_comment', 'issue_comment'],
+  ['pull_request', 'pull_request'], ['pull_request_assign', 'pull_request_assign'], ['pull_request_label', 'pull_request_label'],
+  ['pull_request_milestone', 'pull_request_milestone'], ['pull_request_comment', 'pull_request_comment'],
+  ['pull_request_review_approved', 'pull_request_review'], ['pull_request_review_rejected', 'pull_request_review'], ['pull_request_review_comment', 'pull_request_comment'],
+  ['pull_request_sync', 'pull_request_sync'], ['wiki', 'wiki'], ['repository', 'repository'], ['release', 'release'], ['package', 'package'],
+  ['pull_request_review_request', 'pull_request_review_request'], ['status', 'status', { gitea: { since: '1.23' } }],
+  ['action_run_failure', 'action_run_failure', { forgejo: {} }], ['action_run_recover', 'action_run_recover', { forgejo: {} }], ['action_run_success', 'action_run_success', { forgejo: {} }],
+];
+
+/**
+ * `Webhook.EventsArray()`: from Gitea 1.24 it iterates a Go map (a new random order on every call,
+ * the stored keys: `pull_request_review` as such); before, and in every Forgejo, it walks
+ * {@link EVENT_CHECKERS}. Without a flavour (the stored flags): the map.
+ */
+export function eventsArray(h: AdminHookRecord, flavour?: Flavour): string[] {
+  if (flavour && hasQuirk(flavour, 'hookEventsByCheckers')) {
+    const listed = EVENT_CHECKERS.filter(([, , has]) => available(flavour, has));
+    if (h.pushOnly && !h.sendEverything) return ['push'];
+    return listed.filter(([, flag]) => h.sendEverything || h.events[flag] === true).map(([reported]) => reported);
+  }
   if (h.sendEverything) return [...ALL_HOOK_EVENTS];
   if (h.pushOnly) return ['push'];
   const out = Object.keys(h.events).filter((e) => h.events[e]);
@@ -82,7 +113,7 @@ export function toHook(h: AdminHookRecord, flavour?: Flavour): Record<string, un
     content_type: h.contentType,
     metadata: h.type === 'slack' ? { channel: h.slack?.channel ?? '', username: h.slack?.username ?? '', icon_url: h.slack?.iconUrl ?? '', color: h.slack?.color ?? '' } : null,
     config,
-    events: eventsArray(h),
+    events: eventsArray(h, flavour),
     // Hidden since PR #38406 (upstream main after v1.27.0-rc0); every release before returns it decrypted.
     authorization_header: flavour && hasQuirk(flavour, 'hookAuthorizationInClear') ? h.authorizationHeader : '',
     active: h.active,

@@ -18,7 +18,7 @@
  */
 import { reqToken, scope } from '../../http/auth.js';
 import { bind, canWrite, mustEnableIssuesOrPulls, notFound, repoAssignment, formOf } from '../../http/checks.js';
-import type { ApiContext } from '../../http/context.js';
+import { type ApiContext, inRepo } from '../../http/context.js';
 import { apiError, empty, json } from '../../http/respond.js';
 import type { ApiRouter } from '../../http/router.js';
 import { issueLabels } from './convert.js';
@@ -124,19 +124,19 @@ export function registerIssueLabelRoutes(r: ApiRouter): void {
     return issue ? labelList(ctx, issue) : notFound(ctx);
   });
 
-  r.on('POST', base, ...issues, reqToken, bind(IssueLabelsOption), (ctx) => {
+  r.on('POST', base, ...issues, reqToken, bind(IssueLabelsOption), inRepo((ctx) => {
     const prep = prepare(ctx);
     if (prep instanceof Response) return prep;
-    addIssueLabels(ctx.state, ctx.repo!, prep.issue, prep.labels);
+    addIssueLabels(ctx.state, ctx.repo, prep.issue, prep.labels);
     return labelList(ctx, prep.issue);
-  });
+  }));
 
-  r.on('PUT', base, ...issues, reqToken, bind(IssueLabelsOption), (ctx) => {
+  r.on('PUT', base, ...issues, reqToken, bind(IssueLabelsOption), inRepo((ctx) => {
     const prep = prepare(ctx);
     if (prep instanceof Response) return prep;
-    replaceIssueLabels(ctx.repo!, prep.issue, prep.labels);
+    replaceIssueLabels(ctx.repo, prep.issue, prep.labels);
     return labelList(ctx, prep.issue);
-  });
+  }));
 
   r.on('DELETE', base, ...issues, reqToken, (ctx) => {
     const issue = issueFromPath(ctx);

@@ -8,7 +8,7 @@
  */
 import { reqToken, scope } from '../../http/auth.js';
 import { bind, notFound, orgAssignment, repoAssignment, reqOrgOwnership, reqOrgVisible, reqRepoWriter, formOf } from '../../http/checks.js';
-import type { ApiContext } from '../../http/context.js';
+import { type ApiContext, inOrg, inRepo } from '../../http/context.js';
 import { listOptions, paginate, setTotalCountHeader } from '../../http/paging.js';
 import { empty, json } from '../../http/respond.js';
 import type { ApiRouter } from '../../http/router.js';
@@ -100,48 +100,48 @@ export function registerLabelRoutes(r: ApiRouter): void {
   const repo = [scope('issue'), repoAssignment];
   const writer = [reqToken, reqRepoWriter('issues', 'pulls')];
 
-  r.on('GET', '/repos/:owner/:repo/labels', ...repo, (ctx) => listLabels(ctx, labelsOfRepo(ctx.state, ctx.repo!.id)));
+  r.on('GET', '/repos/:owner/:repo/labels', ...repo, inRepo((ctx) => listLabels(ctx, labelsOfRepo(ctx.state, ctx.repo.id))));
 
-  r.on('POST', '/repos/:owner/:repo/labels', ...repo, ...writer, bind(CreateLabelOption), (ctx) => {
+  r.on('POST', '/repos/:owner/:repo/labels', ...repo, ...writer, bind(CreateLabelOption), inRepo((ctx) => {
     const form = formOf(ctx, CreateLabelOption);
-    const res = createLabel(ctx.state, { repoId: ctx.repo!.id }, { name: form.name, color: form.color, description: form.description, exclusive: form.exclusive, isArchived: form.is_archived });
+    const res = createLabel(ctx.state, { repoId: ctx.repo.id }, { name: form.name, color: form.color, description: form.description, exclusive: form.exclusive, isArchived: form.is_archived });
     return isFailure(res) ? fail(ctx, res) : json(201, toLabel(ctx, res));
-  });
+  }));
 
-  r.on('GET', '/repos/:owner/:repo/labels/:id', ...repo, (ctx) => {
-    const label = findForGet(labelsOfRepo(ctx.state, ctx.repo!.id), ctx.params.id ?? '');
+  r.on('GET', '/repos/:owner/:repo/labels/:id', ...repo, inRepo((ctx) => {
+    const label = findForGet(labelsOfRepo(ctx.state, ctx.repo.id), ctx.params.id ?? '');
     return label ? json(200, toLabel(ctx, label)) : notFound(ctx);
-  });
+  }));
 
-  r.on('PATCH', '/repos/:owner/:repo/labels/:id', ...repo, ...writer, bind(EditLabelOption), (ctx) => {
+  r.on('PATCH', '/repos/:owner/:repo/labels/:id', ...repo, ...writer, bind(EditLabelOption), inRepo((ctx) => {
     const id = idParam(ctx);
-    return editLabel(ctx, id > 0 ? labelsOfRepo(ctx.state, ctx.repo!.id).find((l) => l.id === id) : undefined);
-  });
+    return editLabel(ctx, id > 0 ? labelsOfRepo(ctx.state, ctx.repo.id).find((l) => l.id === id) : undefined);
+  }));
 
-  r.on('DELETE', '/repos/:owner/:repo/labels/:id', ...repo, ...writer, (ctx) => deleteLabel(ctx, (l) => l.repoId === ctx.repo!.id));
+  r.on('DELETE', '/repos/:owner/:repo/labels/:id', ...repo, ...writer, inRepo((ctx) => deleteLabel(ctx, (l) => l.repoId === ctx.repo.id)));
 
   // ---- organisation labels (organization scope) ----
   const org = [scope('organization'), orgAssignment, reqOrgVisible];
   const owner = [reqToken, reqOrgOwnership];
 
-  r.on('GET', '/orgs/:org/labels', ...org, (ctx) => listLabels(ctx, labelsOfOrg(ctx.state, ctx.org!.id)));
+  r.on('GET', '/orgs/:org/labels', ...org, inOrg((ctx) => listLabels(ctx, labelsOfOrg(ctx.state, ctx.org.id))));
 
-  r.on('POST', '/orgs/:org/labels', ...org, ...owner, bind(CreateLabelOption), (ctx) => {
+  r.on('POST', '/orgs/:org/labels', ...org, ...owner, bind(CreateLabelOption), inOrg((ctx) => {
     const form = formOf(ctx, CreateLabelOption);
     // The organisation handler ignores is_archived: a new organisation label is never archived.
-    const res = createLabel(ctx.state, { orgId: ctx.org!.id }, { name: form.name, color: form.color.trim(), description: form.description, exclusive: form.exclusive });
+    const res = createLabel(ctx.state, { orgId: ctx.org.id }, { name: form.name, color: form.color.trim(), description: form.description, exclusive: form.exclusive });
     return isFailure(res) ? fail(ctx, res) : json(201, toLabel(ctx, res));
-  });
+  }));
 
-  r.on('GET', '/orgs/:org/labels/:id', ...org, reqToken, (ctx) => {
-    const label = findForGet(labelsOfOrg(ctx.state, ctx.org!.id), ctx.params.id ?? '');
+  r.on('GET', '/orgs/:org/labels/:id', ...org, reqToken, inOrg((ctx) => {
+    const label = findForGet(labelsOfOrg(ctx.state, ctx.org.id), ctx.params.id ?? '');
     return label ? json(200, toLabel(ctx, label)) : notFound(ctx);
-  });
+  }));
 
-  r.on('PATCH', '/orgs/:org/labels/:id', ...org, ...owner, bind(EditLabelOption), (ctx) => {
+  r.on('PATCH', '/orgs/:org/labels/:id', ...org, ...owner, bind(EditLabelOption), inOrg((ctx) => {
     const id = idParam(ctx);
-    return editLabel(ctx, id > 0 ? labelsOfOrg(ctx.state, ctx.org!.id).find((l) => l.id === id) : undefined);
-  });
+    return editLabel(ctx, id > 0 ? labelsOfOrg(ctx.state, ctx.org.id).find((l) => l.id === id) : undefined);
+  }));
 
-  r.on('DELETE', '/orgs/:org/labels/:id', ...org, ...owner, (ctx) => deleteLabel(ctx, (l) => l.orgId === ctx.org!.id && l.repoId === 0));
+  r.on('DELETE', '/orgs/:org/labels/:id', ...org, ...owner, inOrg((ctx) => deleteLabel(ctx, (l) => l.orgId === ctx.org.id && l.repoId === 0)));
 }

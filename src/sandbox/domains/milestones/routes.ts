@@ -6,7 +6,7 @@
  */
 import { reqToken, scope } from '../../http/auth.js';
 import { bind, notFound, repoAssignment, reqRepoWriter, formOf } from '../../http/checks.js';
-import type { ApiContext } from '../../http/context.js';
+import { type ApiContext, inRepo } from '../../http/context.js';
 import { listOptions, paginate, setTotalCountHeader } from '../../http/paging.js';
 import { json } from '../../http/respond.js';
 import type { ApiRouter } from '../../http/router.js';
@@ -46,14 +46,14 @@ export function registerMilestoneRoutes(r: ApiRouter): void {
 
   r.on('GET', base, ...repo, listMilestones);
 
-  r.on('POST', base, ...repo, reqToken, reqRepoWriter('issues', 'pulls'), bind(CreateMilestoneOption), (ctx) => {
+  r.on('POST', base, ...repo, reqToken, reqRepoWriter('issues', 'pulls'), bind(CreateMilestoneOption), inRepo((ctx) => {
     const form = formOf(ctx, CreateMilestoneOption);
-    const milestone = createMilestone(ctx.state, ctx.repo!, { title: form.title ?? '', description: form.description, state: form.state, dueOn: form.due_on });
+    const milestone = createMilestone(ctx.state, ctx.repo, { title: form.title ?? '', description: form.description, state: form.state, dueOn: form.due_on });
     return json(201, toMilestone(ctx, milestone));
-  });
+  }));
 
-  r.on('GET', `${base}/:id`, ...repo, (ctx) => {
-    const milestone = findMilestone(ctx.state, ctx.repo!, ctx.params.id ?? '');
+  r.on('GET', `${base}/:id`, ...repo, inRepo((ctx) => {
+    const milestone = findMilestone(ctx.state, ctx.repo, ctx.params.id ?? '');
     return milestone ? json(200, toMilestone(ctx, milestone)) : notFound(ctx);
-  });
+  }));
 }

@@ -26,24 +26,14 @@ import { toRepo } from '../repos/convert.js';
 import { createRepo } from '../repos/service.js';
 import { formatGoDuration, parseGoDuration } from '../../../go-duration.js';
 import { MigrateRepoOptions } from './options.js';
-import { migrationSettings, mirrorSettings, pullMirrorOf } from './records.js';
+import { hostRefused, migrationSettings, mirrorSettings, pullMirrorOf } from './records.js';
 import { sanitizeUrl } from './service.js';
 
 /** `ErrInvalidCloneAddr.Error()` (models/error.go). */
 const notAllowed = (host: string, why: string): string => `migration/cloning from '${host}' is not allowed${why}`;
 
-/** Loopback, private and link-local address literals, and localhost: what ALLOW_LOCALNETWORKS = false refuses (the sandbox resolves no name). */
-function isLocalHost(host: string): boolean {
-  const h = host.replace(/^\[|\]$/g, '').toLowerCase();
-  return h === 'localhost' || /^127\./.test(h) || /^10\./.test(h) || /^192\.168\./.test(h) || /^172\.(1[6-9]|2\d|3[01])\./.test(h) || /^169\.254\./.test(h) || h === '::1' || /^f[cd]/.test(h) || /^fe80:/.test(h);
-}
-
-/** A glob of ALLOWED_DOMAINS / BLOCKED_DOMAINS (hostmatcher): `*` within a name. */
-const matches = (pattern: string, host: string): boolean => new RegExp(`^${pattern.toLowerCase().replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*')}$`).test(host.toLowerCase());
-
 /** ParseRemoteAddr and IsMigrateURLAllowed, as the answer of handleRemoteAddrError (all 422). */
 function addressRefusal(ctx: ApiContext, address: string): string | undefined {
-  const s = migrationSettings(ctx.state);
   let url: URL;
   try {
     url = new URL(address.trim());
@@ -53,10 +43,7 @@ function addressRefusal(ctx: ApiContext, address: string): string | undefined {
   if (url.protocol === 'file:') return ctx.doer?.isAdmin ? 'Invalid local path, it does not exist or not a directory.' : 'You are not allowed to import local repositories.';
   if (!['http:', 'https:', 'git:'].includes(url.protocol)) return notAllowed(url.host, ': the provided url protocol is not allowed');
   if ((url.username || url.password) && hasQuirk(ctx.flavour, 'remoteUrlCredentialsRefused')) return 'The URL contains credentials.';
-  const host = url.hostname;
-  const blocked = s.blockedDomains.some((d) => matches(d, host));
-  const allowed = s.allowedDomains.length === 0 || s.allowedDomains.some((d) => matches(d, host));
-  if (blocked || !allowed || (!s.allowLocalNetworks && isLocalHost(host))) return 'You can not import from disallowed hosts.';
+  if (hostRefused(ctx.state, url.hostname)) return 'You can not import from disallowed hosts.';
   return undefined;
 }
 
@@ -71,7 +58,12 @@ function migrateOwner(ctx: ApiContext, form: { repo_owner?: string; uid?: number
   return owner;
 }
 
-/** MigrateRepositoryGitData's interval: nanoseconds, or the error the migration fails with. */
+/**
+ * MigrateRepositoryGitData's interval: nanoseconds, or the error the migration fails with. 0 is "no periodic
+ * sync", anything else below MIN_INTERVAL fails (`parsedInterval == 0` first, then `< setting.Mirror.MinInterval`:
+ * Gitea v1.25.4 services/repository/migrate.go l.201–207, v1.21.11 modules/repository/repo.go l.205–211,
+ * Forgejo v15.0.3 services/repository/migrate.go l.202–208). The plan refuses it first (src/kinds/repo/mirror-interval.ts).
+ */
 function migrateInterval(ctx: ApiContext, given: string | undefined): bigint | string {
   if (!given) return parseGoDuration('8h')!;
   const ns = parseGoDuration(given);
@@ -116,6 +108,8 @@ export function updateMirror(ctx: ApiContext, repo: RepoRecord, form: { mirror_i
     const ns = parseGoDuration(form.mirror_interval);
     if (ns === undefined) return apiError(ctx.root, 422, `time: invalid duration ${JSON.stringify(form.mirror_interval)}`);
     const min = BigInt(mirrorSettings(ctx.state).minInterval);
+    // `interval != 0 && interval < setting.Mirror.MinInterval` (Gitea v1.25.4 routers/api/v1/repo/repo.go l.1094–1097,
+    // v1.21.11 l.1061–1064, Forgejo v15.0.3 l.1182–1185).
     if (ns !== 0n && ns < min) return apiError(ctx.root, 422, `invalid mirror interval: ${formatGoDuration(ns)} is below minimum interval: ${formatGoDuration(min)}`);
     m.interval = String(ns);
   }

@@ -94,3 +94,26 @@ export function mirrorSettings(state: SandboxState): MirrorSettings {
 export function migrationSettings(state: SandboxState): MigrationSettings {
   return state.data.migrationSettings ?? DEFAULT_MIGRATION_SETTINGS;
 }
+
+/** Loopback, private and link-local address literals, and localhost: what ALLOW_LOCALNETWORKS = false refuses (the sandbox resolves no name). */
+function isLocalHost(host: string): boolean {
+  const h = host.replace(/^\[|\]$/g, '').toLowerCase();
+  return h === 'localhost' || /^127\./.test(h) || /^10\./.test(h) || /^192\.168\./.test(h) || /^172\.(1[6-9]|2\d|3[01])\./.test(h) || /^169\.254\./.test(h) || h === '::1' || /^f[cd]/.test(h) || /^fe80:/.test(h);
+}
+
+/** A glob of ALLOWED_DOMAINS / BLOCKED_DOMAINS (hostmatcher): `*` within a name. */
+const matches = (pattern: string, host: string): boolean => new RegExp(`^${pattern.toLowerCase().replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*')}$`).test(host.toLowerCase());
+
+/**
+ * `checkByAllowBlockList` (services/migrations/migrate.go, Gitea v1.21.11 l.89–108, built by `Init`
+ * l.488–503: ALLOWED_DOMAINS, else every external address; ALLOW_LOCALNETWORKS adds private and
+ * loopback ones): whether a host is refused. Pull mirrors (migrate) and push-mirror targets
+ * (`CreatePushMirror` → `IsMigrateURLAllowed`, Forgejo 11+ `IsPushMirrorURLAllowed`) alike.
+ */
+export function hostRefused(state: SandboxState, host: string): boolean {
+  const s = migrationSettings(state);
+  const blocked = s.blockedDomains.some((d) => matches(d, host));
+  const allowed = s.allowedDomains.length === 0 || s.allowedDomains.some((d) => matches(d, host));
+  return blocked || !allowed || (!s.allowLocalNetworks && isLocalHost(host));
+}
+

@@ -7,7 +7,7 @@ import { nowIso, type RepoRecord, type SandboxState } from '../../core/state.js'
 import type { Flavour } from '../../flavours/flavour.js';
 import { hasQuirk } from '../../flavours/releases.js';
 import { parseGoDuration } from '../../../go-duration.js';
-import { mirrorSettings, type PushMirrorRecord } from './records.js';
+import { hostRefused, mirrorSettings, type PushMirrorRecord } from './records.js';
 
 const ALPHANUMERIC = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
 
@@ -39,10 +39,12 @@ const HTTP_LIKE = /^(https?|git):\/\//;
 /**
  * `forms.ParseRemoteAddr` then `migrations.IsMigrateURLAllowed` (Forgejo 11+: `IsPushMirrorURLAllowed`):
  * http(s) and git URLs are parsed (Forgejo 11.0.4+ refuses credentials in them), schemes other than http,
- * https and git are refused (Forgejo 9+ takes ssh too). No DNS: the sandbox never resolves a host (hosts that Gitea would
- * find to be local are not refused here).
+ * https and git are refused (Forgejo 9+ takes ssh too), then the host by the allow and block lists and
+ * ALLOW_LOCALNETWORKS as a migration's (`checkByAllowBlockList`: `IsPermissionDenied`, which
+ * `HandleRemoteAddressError` answers 401 "Permission denied", v1.21.11 routers/api/v1/repo/mirror.go
+ * l.341–348, 400–401). No DNS: a host is judged by its name or address literal.
  */
-function addressRefusal(flavour: Flavour, address: string): Refusal | undefined {
+function addressRefusal(state: SandboxState, flavour: Flavour, address: string): Refusal | undefined {
   const trimmed = address.trim();
   let url: URL;
   try {
@@ -54,6 +56,7 @@ function addressRefusal(flavour: Flavour, address: string): Refusal | undefined 
   if (HTTP_LIKE.test(trimmed) && (url.username || url.password) && hasQuirk(flavour, 'remoteUrlCredentialsRefused')) return { status: 400, message: 'The URL contains credentials' };
   const schemes = hasQuirk(flavour, 'pushMirrorSsh') ? ['http:', 'https:', 'git:', 'ssh:'] : ['http:', 'https:', 'git:'];
   if (!schemes.includes(url.protocol)) return { status: 400, message: 'Invalid mirror protocol' };
+  if (hostRefused(state, url.hostname)) return { status: 401, message: 'Permission denied' };
   return undefined;
 }
 
@@ -84,7 +87,7 @@ export function pushMirrorRefusal(state: SandboxState, flavour: Flavour, form: P
   if (interval === undefined) return { status: 400, message: `time: invalid duration ${JSON.stringify(form.interval ?? '')}` };
   if (interval !== 0n && interval < min) return { status: 400, message: '' };
   if (form.use_ssh && (form.remote_username || form.remote_password)) return { status: 400, message: "'use_ssh' is mutually exclusive with 'remote_username' and 'remote_password'" };
-  return addressRefusal(flavour, form.remote_address ?? '');
+  return addressRefusal(state, flavour, form.remote_address ?? '');
 }
 
 export function createPushMirror(state: SandboxState, repo: RepoRecord, form: PushMirrorInput): PushMirrorRecord {

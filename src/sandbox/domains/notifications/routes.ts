@@ -5,7 +5,7 @@
  */
 import { notFound } from '../../http/checks.js';
 import { reqToken, scope } from '../../http/auth.js';
-import type { ApiContext } from '../../http/context.js';
+import { type ApiContext, signedIn } from '../../http/context.js';
 import { listOptions, paginate, setLinkHeader, setTotalCountHeader } from '../../http/paging.js';
 import { apiError, json } from '../../http/respond.js';
 import type { ApiRouter } from '../../http/router.js';
@@ -126,8 +126,8 @@ export function registerNotificationRoutes(r: ApiRouter): void {
 
   r.on('GET', '/notifications', ...group, reqToken, listNotifications);
   r.on('PUT', '/notifications', ...group, reqToken, readNotifications);
-  r.on('GET', '/notifications/new', ...group, reqToken, (ctx) =>
-    json(200, { new: ctx.state.data.notifications.filter((n) => n.userId === ctx.doer!.id && n.status === 'unread').length }),
+  r.on('GET', '/notifications/new', ...group, reqToken, signedIn((ctx) =>
+    json(200, { new: ctx.state.data.notifications.filter((n) => n.userId === ctx.doer.id && n.status === 'unread').length })),
   );
   r.on('GET', '/notifications/threads/:id', ...group, reqToken, (ctx) => {
     const n = thread(ctx);

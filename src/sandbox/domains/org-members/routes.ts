@@ -13,7 +13,7 @@
  */
 import { reqToken, scope } from '../../http/auth.js';
 import { notFound, orgAssignment, userAssignment } from '../../http/checks.js';
-import type { ApiContext, Step } from '../../http/context.js';
+import { type ApiContext, inOrg, type Step } from '../../http/context.js';
 import { listOptions, paginate, setTotalCountHeader } from '../../http/paging.js';
 import { apiError, empty, json } from '../../http/respond.js';
 import type { ApiRouter } from '../../http/router.js';
@@ -62,13 +62,13 @@ function change(value: boolean) {
 
 export function registerOrgMemberRoutes(r: ApiRouter): void {
   const org = [scope('organization'), orgAssignment];
-  r.on('GET', '/orgs/:org/members', ...org, reqToken, (ctx) => list(ctx, !ctx.doer || !(ctx.doer.isAdmin || isOrgMember(ctx.state, ctx.org!, ctx.doer.id))));
+  r.on('GET', '/orgs/:org/members', ...org, reqToken, inOrg((ctx) => list(ctx, !ctx.doer || !(ctx.doer.isAdmin || isOrgMember(ctx.state, ctx.org, ctx.doer.id)))));
   r.on('GET', '/orgs/:org/public_members', ...org, (ctx) => list(ctx, !hasQuirk(ctx.flavour, 'adminListsAllAsPublicMembers') || !ctx.doer?.isAdmin));
-  r.on('GET', '/orgs/:org/public_members/:username', ...org, userAssignment, (ctx) => {
+  r.on('GET', '/orgs/:org/public_members/:username', ...org, userAssignment, inOrg((ctx) => {
     const user = target(ctx);
     if (user instanceof Response) return user;
-    return isPublicMember(ctx.state, ctx.org!, user.id) ? empty(204) : notFound(ctx);
-  });
+    return isPublicMember(ctx.state, ctx.org, user.id) ? empty(204) : notFound(ctx);
+  }));
   r.on('PUT', '/orgs/:org/public_members/:username', ...org, reqToken, reqOrgMembership, userAssignment, change(true));
   r.on('DELETE', '/orgs/:org/public_members/:username', ...org, reqToken, reqOrgMembership, userAssignment, change(false));
 }

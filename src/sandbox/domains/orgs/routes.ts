@@ -5,7 +5,7 @@
 import { ADMIN_STEPS, reqToken, scope } from '../../http/auth.js';
 import { bind, formOf, notFound, orgAssignment, reqOrgOwnership, userAssignment } from '../../http/checks.js';
 import type { FormOf } from '../../http/options.js';
-import type { ApiContext } from '../../http/context.js';
+import { type ApiContext, inOrg, signedIn } from '../../http/context.js';
 import { listOptions, paginate, setLinkHeader, setTotalCountHeader } from '../../http/paging.js';
 import { apiError, json } from '../../http/respond.js';
 import type { ApiRouter } from '../../http/router.js';
@@ -84,13 +84,13 @@ export function registerOrgRoutes(r: ApiRouter): void {
 
   // The `/orgs/{org}` group: organisation scope, then the organisation (404).
   const org = [scope('organization'), orgAssignment];
-  r.on('GET', '/orgs/:org', ...org, (ctx) => {
-    if (!orgVisibleTo(ctx.state, ctx.org!, ctx.doer)) return notFound(ctx);
-    const out = toOrganization(ctx, ctx.org!);
+  r.on('GET', '/orgs/:org', ...org, inOrg((ctx) => {
+    if (!orgVisibleTo(ctx.state, ctx.org, ctx.doer)) return notFound(ctx);
+    const out = toOrganization(ctx, ctx.org);
     // No e-mail for anonymous callers.
     if (!ctx.doer) out.email = '';
     return json(200, out);
-  });
+  }));
   r.on('PATCH', '/orgs/:org', ...org, reqToken, reqOrgOwnership, bind(EditOrgOption), editOrg);
 
   /**
@@ -100,8 +100,8 @@ export function registerOrgRoutes(r: ApiRouter): void {
    * and the insert are one step, so two creates at once give one 201 and one 422. forgeform's apply
    * lock rests on it (src/lock/lock.ts).
    */
-  r.on('POST', '/orgs', scope('organization'), reqToken, bind(CreateOrgOption), (ctx) => {
-    const doer = ctx.doer!;
+  r.on('POST', '/orgs', scope('organization'), reqToken, bind(CreateOrgOption), signedIn((ctx) => {
+    const doer = ctx.doer;
     if (!doer.isAdmin && !doer.allowCreateOrganization) return apiError(ctx.root, 403, 'Create organization not allowed');
     const form = formOf(ctx, CreateOrgOption);
     const res = createOrg(ctx.state, { kind: 'user', user: doer, id: doer.id, name: doer.name }, {
@@ -111,13 +111,13 @@ export function registerOrgRoutes(r: ApiRouter): void {
     });
     if (isFailure(res)) return fail(ctx, res);
     return json(201, toOrganization(ctx, res));
-  });
+  }));
 
   // `org.Delete` → `DeleteOrganization(ctx, org, false)`: 204; repositories still owned: 500 (v1.21.11:370).
-  r.on('DELETE', '/orgs/:org', ...org, reqToken, reqOrgOwnership, (ctx) => {
-    const target = ctx.org!;
+  r.on('DELETE', '/orgs/:org', ...org, reqToken, reqOrgOwnership, inOrg((ctx) => {
+    const target = ctx.org;
     if (ctx.state.reposOfOwner(target.id).length > 0) return apiError(ctx.root, 500, `organization still has ownership of repositories [uid: ${target.id}]`);
     deleteOrganization(ctx.state, target);
     return new Response(null, { status: 204 });
-  });
+  }));
 }

@@ -5,7 +5,7 @@
  */
 import { ADMIN_STEPS, reqToken, scope } from '../../http/auth.js';
 import { bind, notFound, orgAssignment, repoAssignment, reqRepoAdmin, userAssignment, formOf } from '../../http/checks.js';
-import type { ApiContext } from '../../http/context.js';
+import { type ApiContext, inRepo } from '../../http/context.js';
 import { listOptions, paginate, setLinkHeader, setTotalCountHeader } from '../../http/paging.js';
 import { apiError, json } from '../../http/respond.js';
 import type { ApiRouter } from '../../http/router.js';
@@ -101,7 +101,7 @@ export function registerRepoRoutes(r: ApiRouter): void {
 
   const repoRoute = [scope('repository'), repoAssignment];
 
-  r.on('GET', '/repos/:owner/:repo', ...repoRoute, (ctx) => json(200, toRepo(ctx, ctx.repo!, ctx.repoMode)));
+  r.on('GET', '/repos/:owner/:repo', ...repoRoute, inRepo((ctx) => json(200, toRepo(ctx, ctx.repo, ctx.repoMode))));
   r.on('PATCH', '/repos/:owner/:repo', ...repoRoute, reqToken, reqRepoAdmin, bind(EditRepoOption), editRepo);
   registerTopicRoutes(r, repoRoute);
   registerBranchRoutes(r);

@@ -12,7 +12,7 @@
  */
 import { reqToken, scope } from '../../http/auth.js';
 import { bind, mustNotBeArchived, notFound, repoAssignment, reqRepoAdmin } from '../../http/checks.js';
-import type { ApiContext } from '../../http/context.js';
+import { type ApiContext, inRepo } from '../../http/context.js';
 import { empty, json } from '../../http/respond.js';
 import type { ApiRouter } from '../../http/router.js';
 import { explicitReaderIds } from '../../core/permissions.js';
@@ -53,24 +53,24 @@ export function registerTagProtectionRoutes(r: ApiRouter): void {
   const base = '/repos/:owner/:repo/tag_protections';
   const guard = [scope('repository'), repoAssignment, reqToken, reqRepoAdmin];
 
-  r.on('GET', base, ...guard, (ctx) => json(200, tagProtectionsOfRepo(ctx.state, ctx.repo!.id).map((pt) => toTagProtection(ctx.state, ctx.repo!, pt, ctx.flavour))));
+  r.on('GET', base, ...guard, inRepo((ctx) => json(200, tagProtectionsOfRepo(ctx.state, ctx.repo.id).map((pt) => toTagProtection(ctx.state, ctx.repo, pt, ctx.flavour)))));
 
-  r.on('POST', base, ...guard, bind(CreateTagProtectionOption), mustNotBeArchived, (ctx) => {
-    const res = createTagProtection(ctx.state, ctx.repo!, ctx.form);
-    return isFailure(res) ? fail(ctx, res) : json(201, toTagProtection(ctx.state, ctx.repo!, res, ctx.flavour));
-  });
+  r.on('POST', base, ...guard, bind(CreateTagProtectionOption), mustNotBeArchived, inRepo((ctx) => {
+    const res = createTagProtection(ctx.state, ctx.repo, ctx.form);
+    return isFailure(res) ? fail(ctx, res) : json(201, toTagProtection(ctx.state, ctx.repo, res, ctx.flavour));
+  }));
 
-  r.on('GET', `${base}/:id`, ...guard, (ctx) => {
+  r.on('GET', `${base}/:id`, ...guard, inRepo((ctx) => {
     const pt = findProtection(ctx);
-    return pt ? json(200, toTagProtection(ctx.state, ctx.repo!, pt, ctx.flavour)) : notFound(ctx);
-  });
+    return pt ? json(200, toTagProtection(ctx.state, ctx.repo, pt, ctx.flavour)) : notFound(ctx);
+  }));
 
-  r.on('PATCH', `${base}/:id`, ...guard, bind(EditTagProtectionOption), mustNotBeArchived, (ctx) => {
+  r.on('PATCH', `${base}/:id`, ...guard, bind(EditTagProtectionOption), mustNotBeArchived, inRepo((ctx) => {
     const pt = findProtection(ctx);
     if (!pt) return notFound(ctx);
-    const res = editTagProtection(ctx.state, ctx.repo!, pt, ctx.form);
-    return isFailure(res) ? fail(ctx, res) : json(200, toTagProtection(ctx.state, ctx.repo!, res, ctx.flavour));
-  });
+    const res = editTagProtection(ctx.state, ctx.repo, pt, ctx.form);
+    return isFailure(res) ? fail(ctx, res) : json(200, toTagProtection(ctx.state, ctx.repo, res, ctx.flavour));
+  }));
 
   r.on('DELETE', `${base}/:id`, ...guard, (ctx) => {
     const pt = findProtection(ctx);

@@ -6,7 +6,7 @@
  */
 import { ADMIN_STEPS } from '../../http/auth.js';
 import { bind, userAssignment, formOf } from '../../http/checks.js';
-import type { ApiContext } from '../../http/context.js';
+import { type ApiContext, signedIn } from '../../http/context.js';
 import { listOptions, paginate, setLinkHeader, setTotalCountHeader } from '../../http/paging.js';
 import { apiError, empty, json } from '../../http/respond.js';
 import type { ApiRouter } from '../../http/router.js';
@@ -285,14 +285,14 @@ export function registerAdminUserRoutes(r: ApiRouter): void {
 
   r.on('PATCH', '/admin/users/:username', ...admin, userAssignment, bind(EditUserOption), editUser);
 
-  r.on('DELETE', '/admin/users/:username', ...admin, userAssignment, (ctx) => {
+  r.on('DELETE', '/admin/users/:username', ...admin, userAssignment, signedIn((ctx) => {
     const target = ctx.contextUser!;
     if (target.kind === 'org') return apiError(ctx.root, 422, `${target.name} is an organization not a user`);
-    if (target.id === ctx.doer!.id) return apiError(ctx.root, 422, 'you cannot delete yourself');
+    if (target.id === ctx.doer.id) return apiError(ctx.root, 422, 'you cannot delete yourself');
     const res = deleteUser(ctx.state, target.user, formBool(ctx.query, 'purge'));
     if (res) return fail(ctx, res);
     return empty(204);
-  });
+  }));
 
   r.on('POST', '/admin/users/:username/rename', ...admin, userAssignment, bind(RenameUserOption), (ctx) => {
     const target = ctx.contextUser!;
