@@ -82,6 +82,7 @@ async function groupStep(v: Verifying): Promise<Group[]> {
   // Only a create makes a scope: an organisation's or a repository's update is of one that exists, whose objects are read.
   const planned = new Set(v.plan.changes.filter((c) => c.action === 'create').map((c) => c.id));
   const creationId = scopeCreationIds(v.kinds);
+  v.projection.createsScope = (s) => s.pendingCreate !== undefined || (s.type !== 'server' && planned.has(creationId(s.type, s.name) ?? ''));
   const groups: Group[] = [];
   for (const kind of planningOrder(v.kinds)) {
     const byScope = new Map<string, Change[]>();

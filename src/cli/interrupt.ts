@@ -21,12 +21,26 @@ export interface StopSwitch {
   dispose(): void;
 }
 
-export function stopOnSignals(out: Output): StopSwitch {
+/**
+ * `stopNow` runs on the second signal: it prints what was done and gives the apply lock back, and
+ * says the exit code (issue 28: a second signal still releases the lock and prints the result lines).
+ * A third signal ends the process at once.
+ */
+export function stopOnSignals(out: Output, stopNow?: (first: StopSignal) => Promise<number>): StopSwitch {
   let signal: StopSignal | undefined;
+  let stopping = false;
   const handler = (received: StopSignal) => {
-    if (signal) {
-      out.stderr(out.err.red(`${received} again: stopping now. Changes in progress may be left incomplete; run apply again to finish them.`));
+    if (signal && stopping) {
+      out.stderr(out.err.red(`${received} a third time: exiting now. The apply lock may be left behind: forgeform unlock shows it, and removes it with its id.`));
       process.exit(SIGNAL_EXIT[signal]);
+    }
+    if (signal) {
+      stopping = true;
+      const first = signal;
+      out.stderr(out.err.red(`${received} again: stopping now${stopNow ? ', once the apply lock is given back' : ''}. Changes in progress may be left incomplete; run apply again to finish them.`));
+      if (!stopNow) process.exit(SIGNAL_EXIT[first]);
+      else void stopNow(first).then((code) => process.exit(code), () => process.exit(SIGNAL_EXIT[first]));
+      return;
     }
     signal = received;
     out.stderr(out.err.yellow(`${received} received: finishing the changes in progress and starting no new one (${received === 'SIGINT' ? 'Ctrl-C' : 'send it'} again to stop at once).`));
@@ -50,4 +64,12 @@ export function interruptedSummary(signal: StopSignal, results: ChangeResult[]):
   const failed = results.filter((r) => r.outcome === 'failed').length;
   const otherSkips = results.length - done - failed - notStarted;
   return `Interrupted by ${signal}: ${done} change${done === 1 ? '' : 's'} done, ${failed} failed, ${notStarted} not started${otherSkips ? `, ${otherSkips} skipped` : ''}. Run apply again to finish.`;
+}
+
+/** The closing line of an apply stopped by a second signal: what had ended, and that the rest may be incomplete. */
+export function stoppedSummary(first: StopSignal, ended: ChangeResult[], planned: number): string {
+  const done = ended.filter((r) => r.outcome === 'done').length;
+  const failed = ended.filter((r) => r.outcome === 'failed').length;
+  const open = planned - ended.length;
+  return `Stopped by a second ${first}: ${done} change${done === 1 ? '' : 's'} done, ${failed} failed, ${open} not finished (those in progress may be left incomplete). Run apply again to finish.`;
 }

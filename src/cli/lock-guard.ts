@@ -18,6 +18,8 @@ export interface LockState {
   taking?: Promise<HeldLock> | undefined;
   /** Changes are running: src/cli/interrupt.ts answers signals. */
   changing: boolean;
+  /** Gives the lock back (once, shared with the guard's own release): the exit code of a failure, else undefined. Set by guardLock. */
+  release?: () => Promise<number | undefined>;
   /** The request count apply says last (every request counted, the lock's release included). */
   tally?: () => string;
 }
@@ -41,6 +43,8 @@ export function guardLock(locked: LockState, out: Output): LockGuard {
     }
   };
   const release = () => (releasing ??= giveBack());
+  // A second signal while changes run stops at once: src/cli/interrupt.ts gives the lock back through this.
+  locked.release = release;
   const signals: StopSignal[] = ['SIGINT', 'SIGTERM'];
   const handler = (received: StopSignal) => {
     if (locked.changing || signal) return;

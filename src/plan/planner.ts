@@ -85,6 +85,8 @@ export function makeScopeContext(client: GiteaClient, policy: PlanPolicy, option
       });
     },
     currentOf(kind, scope, desired) {
+      // A scope this plan creates has nothing in it yet (a kind may ask for the objects of a new organisation by its name).
+      if (projection.createsScope(scope)) return Promise.resolve([]);
       const id = `${kind.name} ${scopeId(scope)}`;
       let p = reads.get(id);
       if (!p) {
@@ -175,6 +177,7 @@ async function resolveStep(p: Planning, opts: PlanOptions): Promise<ResolvedScop
   for (const problem of problems) p.errors.push({ ...problem, location: problem.path && ctx.loaded.locate(problem.path, true) });
   p.warnings.push(...warnings);
   for (const rs of scopes) p.scopes.set(scopeId(rs.scope), rs.scope);
+  p.projection.createsScope = (s) => (s.pendingCreate ?? p.scopes.get(scopeId(s))?.pendingCreate) !== undefined;
   return scopes;
 }
 

@@ -10,6 +10,13 @@ export class Projection {
   private readonly pending = new Set<string>();
   /** The kind being planned: it may ask only for the kinds its `after` names. */
   asking: KindMeta | undefined;
+  /**
+   * Whether this plan creates the scope (nothing is in it to read). A kind may name a scope it builds
+   * itself (the organisation of a repository, as `{ type: 'org', name }`), without its pendingCreate: the
+   * run that knows the scopes says it here (the planner from the scopes it resolved, a saved plan's check
+   * from its creates).
+   */
+  createsScope: (scope: Scope) => boolean = (scope) => scope.pendingCreate !== undefined;
 
   /** This kind is planned in this scope later: until it is, its projection is not known. */
   expect(kind: KindMeta, scope: Scope): void {
@@ -27,7 +34,7 @@ export class Projection {
     const objects = this.planned(kind, scope);
     if (objects) return objects;
     // Not managed here by this plan: as the server has it (nothing in a scope the plan creates).
-    return scope.pendingCreate ? [] : project(await ctx.currentOf(kind, scope), [], { sourceOf: () => undefined, intentOf });
+    return this.createsScope(scope) ? [] : project(await ctx.currentOf(kind, scope), [], { sourceOf: () => undefined, intentOf });
   }
 
   /** The change after which the object `key` exists under that name, when this plan makes one. */

@@ -68,11 +68,12 @@ describe('an interrupted apply', () => {
     expect(all.every((u) => u.prohibit_login)).toBe(true);
   });
 
-  it('a second signal stops at once', async () => {
+  it('a second signal stops at once (once the apply lock is given back: test/e2e/apply-second-signal.test.ts)', async () => {
     w = await world(seed, { latencyMs: 300 });
     const run = await applyInterrupted(['SIGINT', 'SIGINT'], w.config(config));
     expect(run.code).toBe(130);
-    expect(run.stderr).toContain('SIGINT again: stopping now. Changes in progress may be left incomplete; run apply again to finish them.');
+    expect(run.stderr).toContain('SIGINT again: stopping now, once the apply lock is given back. Changes in progress may be left incomplete; run apply again to finish them.');
+    expect(run.stdout).toMatch(/Stopped by a second SIGINT: \d+ changes? done/);
     expect(run.stdout).not.toContain('Apply complete');
   });
 });

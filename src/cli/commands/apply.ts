@@ -1,6 +1,6 @@
 import { createInterface } from 'node:readline/promises';
 import { describeDuplicates, findConcurrentDuplicates } from '../../apply/concurrent.js';
-import { execute } from '../../apply/executor.js';
+import { execute, type ChangeResult } from '../../apply/executor.js';
 import { acquireLock, DEFAULT_STALE_MS, describeHolder, LockError, parseDuration } from '../../lock/lock.js';
 import { guardLock, type LockState } from '../lock-guard.js';
 import type { GiteaClient } from '../../gitea/client.js';
@@ -12,7 +12,7 @@ import { resolvePlanSecrets } from '../../plan/planfile.js';
 import type { Change, Plan } from '../../plan/types.js';
 import { inconsistentResults, renderApplySummary, renderResultLine } from '../../render/text.js';
 import { checkServer, makeClient } from '../context.js';
-import { interruptedSummary, NOT_STARTED, SIGNAL_EXIT, stopOnSignals } from '../interrupt.js';
+import { interruptedSummary, NOT_STARTED, SIGNAL_EXIT, stopOnSignals, stoppedSummary } from '../interrupt.js';
 import { EXIT, UserError, type Output } from '../output.js';
 import { computePlan, printPlan, withheldLine, type PlanCommandOptions } from './plan.js';
 import { inert } from '../../render/inert.js';
@@ -223,8 +223,14 @@ async function applyChanges({ plan, client, server, scopes }: Prepared, out: Out
   const before = client.requestCount;
   // While changes run, a signal stops new ones (src/cli/interrupt.ts); the lock is given back at the end as usual.
   locked.changing = true;
-  const stop = stopOnSignals(out);
   const resultLines = batchedLines((text) => out.stdout(text));
+  const finished: ChangeResult[] = [];
+  // A second signal: what was done is printed, the lock given back, then the process ends.
+  const stop = stopOnSignals(out, async (first) => {
+    resultLines.flush();
+    out.stdout(stoppedSummary(first, finished, plan.changes.length));
+    return (await locked.release?.()) ?? SIGNAL_EXIT[first];
+  });
   let results;
   try {
     results = await execute(plan.changes, {
@@ -233,7 +239,10 @@ async function applyChanges({ plan, client, server, scopes }: Prepared, out: Out
       policy: plan.policy,
       server,
       scopes,
-      onResult: (r) => resultLines.add(renderResultLine(r, out.out, kindTitles(kinds))),
+      onResult: (r) => {
+        finished.push(r);
+        resultLines.add(renderResultLine(r, out.out, kindTitles(kinds)));
+      },
       shouldStop: () => stop.signal !== undefined,
       notStarted: NOT_STARTED,
     });

@@ -3,7 +3,7 @@ import { normalizeFields } from '../fields.js';
 import { describeServer, serverHas, type Availability, type CurrentObject, type DesiredObject, type Planning, type Problem, type Intent, type Reading, type Safety, type ServerInfo, type Writing } from '../../model/index.js';
 import { fields, nameSet } from './fields.js';
 import { isOwners, OWNERS, type TeamFacts, type TeamTypes } from './read.js';
-import { declaredUnits, isAdminLevel, noUnitsProblem } from './units.js';
+import { adminByUnitsProblem, declaredUnits, isAdminLevel, noUnitsProblem } from './units.js';
 import { missingReferences } from './references.js';
 
 /**
@@ -31,7 +31,7 @@ function declared(name: string, team: TeamConfig, path: string[], server: Server
     const units_map = declaredUnits(team.permission, units, team.units_map);
     if (units_map) own.units_map = units_map;
     const field = team.units_map !== undefined ? 'units_map' : 'units';
-    const none = units_map ? noUnitsProblem(field, units_map, server) : undefined;
+    const none = units_map ? (noUnitsProblem(field, units_map, server) ?? adminByUnitsProblem(field, units_map, server)) : undefined;
     if (none) problems.push({ path: [...path, field], message: none });
   }
   return { object: { key: name, fields: own, ...(previously ? { previously } : {}), path }, problems };

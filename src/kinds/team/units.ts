@@ -86,3 +86,32 @@ export function noUnitsProblem(field: 'units' | 'units_map', units: Record<strin
   const where = server ? `${describeServer(server)} (${NO_UNITS_AT.find(([a]) => serverHas(server, a))?.[1] ?? 'routers/api/v1/org/team.go CreateTeam, EditTeam'})` : 'the server (routers/api/v1/org/team.go CreateTeam, EditTeam, every release)';
   return `${field}: the team gets no unit above none, and ${where} answers 500 "units permission should not be empty" when such a team is created and keeps the team's units when it is edited: give it at least one unit at read or write (or permission: admin, or delete the team)`;
 }
+
+/**
+ * Releases that take a team's permission below admin from its units: CreateTeam and EditTeam set it to
+ * `MinUnitAccessMode(units_map)`, the lowest level above none with the external wiki and tracker left out,
+ * and a team whose permission comes out admin gets every unit at admin (attachAdminTeamUnits) whatever the
+ * map said. Gitea v1.21.11 routers/api/v1/org/team.go:218, :239 (create), :309, :330 (edit), models/unit/unit.go:354;
+ * v1.23.8 team.go:219, :240, :310, :331, unit.go:385; Forgejo v7.0.16 team.go:218, :239, :309, :330; v11.0.15
+ * :222, :243, :313, :334; v15.0.3 :222, :243, :314, :335 (unit.go MinUnitAccessMode in each). Gitea 1.24 keeps
+ * the declared permission (v1.24.7 team.go:209, no MinUnitAccessMode).
+ */
+export const PERMISSION_FROM_UNITS: Availability = { gitea: { until: '1.23' }, forgejo: {} };
+
+/** `MinUnitAccessMode`: the lowest level above none, the external units (read only) left out; none when there is none. */
+export function lowestUnitLevel(units: Record<string, string>): string {
+  const levels = Object.entries(units)
+    .filter(([k, v]) => !k.endsWith('.ext_wiki') && !k.endsWith('.ext_issues') && v !== 'none')
+    .map(([, v]) => UNIT_LEVELS.findIndex((l) => l === v));
+  return levels.length ? (UNIT_LEVELS[Math.min(...levels)] ?? 'none') : 'none';
+}
+
+/**
+ * Why a team below admin whose units are all at admin (the external ones aside) is refused on a release
+ * that takes its permission from them: the server makes it an admin team, with every unit at admin, so
+ * the units read back differ from the declared ones on every plan. Undefined elsewhere.
+ */
+export function adminByUnitsProblem(field: 'units' | 'units_map', units: Record<string, string>, server: ServerInfo | undefined): string | undefined {
+  if (!server || !serverHas(server, PERMISSION_FROM_UNITS) || lowestUnitLevel(units) !== 'admin') return undefined;
+  return `${field}: every unit the team gets is at admin (the external wiki and tracker aside), and ${describeServer(server)} then makes it an admin team with every unit at admin (routers/api/v1/org/team.go CreateTeam, EditTeam: MinUnitAccessMode): give one unit read or write, or write permission: admin without units`;
+}
