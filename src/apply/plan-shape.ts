@@ -9,7 +9,7 @@ import { reservedVariableReason, templateVariables } from '../secret.js';
 
 const PLAN_KEYS = ['format_version', 'forgeform_version', 'created_at', 'server', 'config_digest', 'summary', 'policy', 'unsafe', 'warnings', 'drift', 'withheld', 'kept', 'changes'];
 const CHANGE_KEYS = ['id', 'kind', 'scope', 'key', 'action', 'from', 'fields', 'precondition', 'depends_on', 'ops', 'notes'];
-const FIELD_KEYS = ['path', 'before', 'after', 'sensitive', 'writeOnly', 'context', 'elements'];
+const FIELD_KEYS = ['path', 'before', 'after', 'sensitive', 'abbreviated', 'writeOnly', 'context', 'elements'];
 const OP_KEYS = ['method', 'path', 'body', 'query', 'reason', 'onStatus', 'expect', 'idempotent', 'restsOn'];
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 const ACTIONS: Action[] = ['create', 'update', 'delete', 'rename', 'replace'];
@@ -187,6 +187,7 @@ function fieldProblems(fields: unknown, kind: Kind, action: Action): string[] {
     if (!spec) return out.push(`field "${f.path}" is not a field of a ${kind.title}`);
     if (Boolean(f.sensitive) !== Boolean(spec.sensitive)) out.push(`field "${f.path}" must ${spec.sensitive ? '' : 'not '}be marked sensitive`);
     if (spec.sensitive) out.push(...secretValueProblems(f));
+    if (f.abbreviated !== undefined && f.abbreviated !== true) out.push(`field "${f.path}": abbreviated must be true or absent`);
     // A write-only field may come unmarked: compared, where the server returned it.
     if (f.writeOnly && !spec.writeOnly) out.push(`field "${f.path}" must not be marked write-only`);
   });

@@ -52,7 +52,7 @@ export interface Policy {
    * admin (system and default) webhook not under hooks; runners: every Actions runner not under
    * actions.runners. Without it nothing is ever deleted.
    */
-  prune?: ('labels' | 'teams' | 'branch_protections' | 'users' | 'hooks' | 'runners' | 'tag_protections' | 'push_mirrors' | 'collaborators' | 'secrets' | 'variables' | 'webhooks')[];
+  prune?: ('labels' | 'teams' | 'branch_protections' | 'users' | 'hooks' | 'runners' | 'tag_protections' | 'push_mirrors' | 'collaborators' | 'secrets' | 'variables' | 'webhooks' | 'deploy_keys')[];
   /**
    * A plan with more deletions than this is unsafe: plan exits 3 and apply refuses without --force. Default
    * 10.
@@ -404,6 +404,13 @@ export interface RepoConfig {
    * repository not listed here are deleted. See docs/kinds/webhooks.md.
    */
   webhooks?: WebhookConfig[];
+  /**
+   * SSH keys with access to this repository alone, by title (a title is one key; one key is one title per
+   * repository). The server cannot edit a deploy key: a changed key or read_only is a delete and a create.
+   * With policy.prune containing "deploy_keys", deploy keys not listed here are deleted. See
+   * docs/kinds/deploy-keys.md.
+   */
+  deploy_keys?: Record<string, DeployKeyConfig | null>;
 }
 
 /**
@@ -1043,6 +1050,27 @@ export interface WebhookConfig {
    * omits it, so forgeform sends it with every edit of the hook.
    */
   authorization_header?: string;
+}
+
+/**
+ * An SSH key with access to this repository alone, keyed by its title. The server has no edit of a deploy
+ * key: a changed key or read_only is a replacement (delete + create), shown as such in the plan. A field that
+ * is not written is not managed.
+ */
+export interface DeployKeyConfig {
+  /**
+   * The SSH public key, as one OpenSSH line: "ssh-ed25519 AAAA… comment" (the content of a .pub file; a line
+   * break inside is removed, as the server does). Compared by its key material (type and SHA256 fingerprint):
+   * a key that differs only in its comment is the same key, since the server keeps the text a key was first
+   * added with. Another key replaces the deploy key (delete + create). Plans show it shortened.
+   */
+  key: string;
+  /**
+   * true: the key can only pull; false: it can push too. Default on create: false (the server gives write
+   * access when read_only is not sent: AddDeployKey, models/asymkey/ssh_key_deploy.go). Changing it replaces
+   * the deploy key (delete + create).
+   */
+  read_only?: boolean;
 }
 
 /**

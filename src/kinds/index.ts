@@ -15,6 +15,7 @@ import { tagProtectionKind } from './tag_protection/index.js';
 import { publicMembershipKind } from './public_membership/index.js';
 import { pushMirrorKind } from './push_mirror/index.js';
 import { orgWebhookKind, repoWebhookKind } from './webhook/index.js';
+import { deployKeyKind } from './deploy_key/index.js';
 import { kindNamed, kindsByName, type Kind } from '../model/index.js';
 
 /**
@@ -22,7 +23,7 @@ import { kindNamed, kindsByName, type Kind } from '../model/index.js';
  * first (a new organisation or repository may be owned by a new user), then the organisations and
  * repositories that other kinds' scopes may wait for, then the rest.
  */
-export const kinds: Kind[] = [userKind, orgKind, repoKind, repoSettingsKind, hookKind, runnerKind, orgLabelKind, repoLabelKind, teamKind, publicMembershipKind, collaboratorKind, orgActionsSecretKind, orgActionsVariableKind, repoActionsSecretKind, repoActionsVariableKind, branchProtectionKind, tagProtectionKind, issueKind, pushMirrorKind, orgWebhookKind, repoWebhookKind];
+export const kinds: Kind[] = [userKind, orgKind, repoKind, repoSettingsKind, hookKind, runnerKind, orgLabelKind, repoLabelKind, teamKind, publicMembershipKind, collaboratorKind, orgActionsSecretKind, orgActionsVariableKind, repoActionsSecretKind, repoActionsVariableKind, branchProtectionKind, tagProtectionKind, issueKind, pushMirrorKind, orgWebhookKind, repoWebhookKind, deployKeyKind];
 
 /** The same kinds by name (in the same order): what a change's kind name is looked up in. */
 export const registry: ReadonlyMap<string, Kind> = kindsByName(kinds);

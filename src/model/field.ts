@@ -14,6 +14,11 @@ export interface FieldSpec {
   /** Never printed: rendered as (sensitive). */
   sensitive?: boolean;
   /**
+   * A long one-line value that is no secret (an SSH public key): text and markdown plans show its start
+   * and end (src/render/values.ts); JSON and plan files keep it whole.
+   */
+  abbreviated?: boolean;
+  /**
    * false: the field is server-normalised: a write answer's value is not comparable with what was sent
    * (an issue's labels in add mode). Otherwise a write whose answer holds another value than sent is an
    * inconsistent result, and apply fails naming the field and the release (src/apply/executor.ts).

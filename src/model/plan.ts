@@ -7,6 +7,8 @@ export interface FieldChange {
   before?: unknown;
   after?: unknown;
   sensitive?: boolean;
+  /** Shown shortened in text and markdown (FieldSpec.abbreviated); the value itself is whole. */
+  abbreviated?: boolean;
   /** Cannot be read back: sent, never compared. */
   writeOnly?: boolean;
   /** A set whose elements are added and removed one request each (FieldSpec.perElement): shown element by element. */

@@ -23,6 +23,7 @@ export function diffFields(
       ...(current ? { before: spec.sensitive ? null : before } : {}),
       after: spec.sensitive ? shownSecret(after) : after,
       ...(spec.sensitive ? { sensitive: true } : {}),
+      ...(spec.abbreviated ? { abbreviated: true } : {}),
       ...(spec.perElement && spec.type === 'set' ? { elements: true } : {}),
     });
   }

@@ -130,9 +130,9 @@ export function renderPlanText(plan: Plan, c: Colors, kindTitle: KindTitle = raw
         for (const [sign, value] of setElements(f)) lines.push(`          ${sign === '+' ? c.green('+') : c.red('-')} ${show(value)}`);
       } else if (ch.action === 'create' || f.before === undefined) {
         const note = f.writeOnly ? c.dim('  (write-only: sent, never read back)') : '';
-        lines.push(`      ${c.green('+')} ${path.padEnd(width)} = ${show(f.after, f.sensitive)}${note}${from}`);
+        lines.push(`      ${c.green('+')} ${path.padEnd(width)} = ${show(f.after, f.sensitive, f.abbreviated)}${note}${from}`);
       } else {
-        lines.push(`      ${c.yellow('~')} ${path.padEnd(width)}: ${show(f.before, f.sensitive)} → ${show(f.after, f.sensitive)}${from}`);
+        lines.push(`      ${c.yellow('~')} ${path.padEnd(width)}: ${show(f.before, f.sensitive, f.abbreviated)} → ${show(f.after, f.sensitive, f.abbreviated)}${from}`);
       }
     }
     for (const n of ch.notes ?? []) lines.push(c.dim(`      # ${inert(n)}`));

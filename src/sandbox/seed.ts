@@ -19,6 +19,7 @@ import type { SeedAdminMiscKeys } from './domains/admin-misc/seed.js';
 import type { SeedBranchProtections } from './domains/branch-protections/seed.js';
 import type { SeedHooks, SeedWebhook } from './domains/hooks/seed.js';
 import type { SeedTagProtections } from './domains/tag-protections/seed.js';
+import type { SeedDeployKeys } from './domains/deploy-keys/seed.js';
 import type { SeedIssue, SeedProject } from './domains/issues/seed.js';
 import type { SeedLabel } from './domains/labels/seed.js';
 import type { SeedMilestone } from './domains/milestones/seed.js';
@@ -36,7 +37,7 @@ export { SeedError };
 export interface SeedFile extends SeedAccountFile, SeedAdminMiscKeys, SeedHooks, SeedMirrorSettings {
   users?: SeedUser[];
   orgs?: (SeedOrg & SeedPublicMembers & SeedActionsSettings & { teams?: SeedTeam[]; labels?: SeedLabel[]; hooks?: SeedWebhook[] })[];
-  repos?: (SeedRepo & SeedBranchProtections & SeedTagProtections & SeedActionsSettings & { labels?: SeedLabel[]; milestones?: SeedMilestone[]; projects?: SeedProject[]; issues?: SeedIssue[]; push_mirrors?: SeedPushMirror[]; mirror?: SeedPullMirror; hooks?: SeedWebhook[] })[];
+  repos?: (SeedRepo & SeedBranchProtections & SeedTagProtections & SeedDeployKeys & SeedActionsSettings & { labels?: SeedLabel[]; milestones?: SeedMilestone[]; projects?: SeedProject[]; issues?: SeedIssue[]; push_mirrors?: SeedPushMirror[]; mirror?: SeedPullMirror; hooks?: SeedWebhook[] })[];
   actions?: SeedActions;
   notifications?: SeedNotification[];
   /** The release to play (`gitea@1.25`, `forgejo@11` …); `startSandbox({ flavour })` wins over it. */

@@ -89,6 +89,7 @@ const CHECKED_BY_SERVER: Record<string, string> = {
   'user.email': 'an e-mail address (the plan refuses another value, as the server would)',
   'org.email': 'an e-mail address (the plan refuses another value, as the server would)',
   'repo_settings.default_branch': 'the name of a branch the repository has (the server keeps the old one otherwise)',
+  'deploy_key.key': 'an SSH public key (the plan refuses any other text, as the server would); compared by its key material, never by its comment',
 };
 
 const URL_VALUE = 'https://evil.example/\u202egnp.exe\u200b/<!--/`/|/</details>/\u2066';
@@ -413,6 +414,11 @@ function sectionSchema(kind: Kind): { propertyNames?: { pattern?: string } } | u
   return kind.scopeType === 'server' ? SCHEMA.properties[kind.configKey] : SCHEMA.definitions[kind.scopeType]?.properties?.[kind.configKey];
 }
 
+/** A second object of these kinds must differ from the first in more than its name: the server refuses one deploy key under two titles. */
+const DISTINCT: Record<string, (o: unknown) => unknown> = {
+  deploy_key: (o) => ({ ...(o as object), key: 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIAPCcQR4sye8FaUXkhu349REFJ9Suv034AM4UhA6C3mm' }),
+};
+
 /**
  * Kinds whose objects a config names freely (a map key the schema puts no pattern on: labels, rules of
  * branch and tag protections) and that forgeform creates and deletes.
@@ -443,7 +449,7 @@ describe('hostile names of every kind a config names freely', () => {
     const withNames = structuredClone(base);
     for (const { kind, at } of named) {
       const section = valueAt(withNames, at.slice(0, -1)) as Record<string, unknown>;
-      section[nameOf(kind)] = structuredClone(section[at.at(-1) as string]);
+      section[nameOf(kind)] = (DISTINCT[kind.name] ?? structuredClone)(section[at.at(-1) as string]);
     }
     const file = w.config(stringify(withNames, { lineWidth: 0 }), 'names.yaml');
     const created = await planAll(w, file, [], 'after', 'hostile names created');

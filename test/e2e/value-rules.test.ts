@@ -149,3 +149,33 @@ repos:
     await planExits(w, file, 0);
   });
 });
+
+describe('an organisation e-mail the server would refuse is refused at plan time (ValidateEmail)', () => {
+  let w: World;
+  beforeAll(async () => (w = await world({ users: [{ username: 'root', admin: true, email: 'root@example.com' }], orgs: [{ name: 'acme', owners: ['root'], email: 'team@acme.example' }] }, { flavour: 'gitea@1.25' })));
+  afterAll(async () => w.sandbox.close());
+
+  it.each([
+    ['an existing organisation', 'acme', ''],
+    ['a new organisation', 'neworg', '    owner: root\n'],
+  ])('%s: refused at its place naming the release and the source, nothing written', async (_what, org, owner) => {
+    const yaml = `version: 1
+orgs:
+  ${org}:
+${owner}    email: not-an-email
+`;
+    const file = w.config(yaml, `org-${org}.yaml`);
+    w.sandbox.clearRequests();
+    const r = await planExits(w, file, 1);
+    expect(r.stderr).toContain(`${file}:${placeIn(yaml, 'email:')}: organisation "${org}": email: "not-an-email" is not an e-mail address Gitea accepts`);
+    expect(r.stderr).toContain('Gitea 1.25.4 refuses it (v1.25.4 routers/api/v1/org/org.go:382–386, services/user/email.go:22)');
+    expect(calls(w.sandbox).filter((c) => !c.startsWith('GET'))).toEqual([]);
+  });
+
+  it('a valid e-mail still converges', async () => {
+    const file = w.config('version: 1\norgs:\n  acme:\n    email: ops@acme.example\n', 'org-ok.yaml');
+    await planExits(w, file, 2);
+    await applies(w, file);
+    await planExits(w, file, 0);
+  });
+});

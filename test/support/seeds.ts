@@ -10,7 +10,7 @@ const widgets = (entry: Omit<SeedRepo, 'name'>): SeedFile => ({ repos: [{ name: 
  * The objects of each kind of the registry, by kind name (what the sandbox seeds them from): users,
  * an organisation with a label, a team with a member and a repository, a public member, a repository
  * with a label, a collaborator, a branch protection, a tag protection, a milestone, an issue, a push
- * mirror and a webhook, a pull mirror, Actions secrets and variables of both, an organisation webhook,
+ * mirror, a webhook and a deploy key, a pull mirror, Actions secrets and variables of both, an organisation webhook,
  * an admin webhook and an Actions runner.
  */
 const OBJECTS_OF: Readonly<Record<string, SeedFile>> = {
@@ -42,6 +42,7 @@ const OBJECTS_OF: Readonly<Record<string, SeedFile>> = {
   push_mirror: widgets({ push_mirrors: [{ remote_address: 'https://mirror.example.com/acme/widgets.git', interval: '8h', sync_on_commit: true }] }),
   org_webhook: acme({ hooks: [{ type: 'slack', config: { url: 'https://hooks.slack.example.com/acme', content_type: 'json', channel: '#acme' }, events: ['issues_only', 'release'], active: true }] }),
   repo_webhook: widgets({ hooks: [{ type: 'gitea', config: { url: 'https://ci.example.com/widgets', content_type: 'form' }, events: ['push', 'pull_request'], branch_filter: 'main', active: true }] }),
+  deploy_key: widgets({ deploy_keys: [{ title: 'ci', key: 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIFzTs3vPbQh5AxsIh24/MMxLjEmesV5G2HJ1NiSK/SkA ci@example.com', read_only: true }] }),
   // npm run new-kind: a new kind's objects go here (its sandbox domain seeds them).
 };
 

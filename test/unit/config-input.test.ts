@@ -69,7 +69,7 @@ describe('a file that is not a config', () => {
     expect(e.message.split('\n')).toEqual([
       `${a}:3:3: key "GITEA_TOKEN=*** x" in repos must be "owner/name" or a glob over an owner's repositories like "acme/*"`,
       `${a}:5:24: users.alice.visibility must be one of public, limited, private, got "API_KEY: ***"`,
-      `${a}:7:11: policy.prune[0] must be one of labels, teams, branch_protections, users, hooks, runners, tag_protections, push_mirrors, collaborators, secrets, variables, webhooks, got "DB_PASSWORD=***"`,
+      `${a}:7:11: policy.prune[0] must be one of labels, teams, branch_protections, users, hooks, runners, tag_protections, push_mirrors, collaborators, secrets, variables, webhooks, deploy_keys, got "DB_PASSWORD=***"`,
     ]);
   });
 

@@ -74,7 +74,7 @@ describe('loadConfig: schema errors', () => {
     const a = write('a.yaml', 'version: 1', 'policy:', '  prune: [labels, label]');
     const e = await fails([a]);
     expect(lines(e)).toEqual([
-      `${a}:3:19: policy.prune[1] must be one of labels, teams, branch_protections, users, hooks, runners, tag_protections, push_mirrors, collaborators, secrets, variables, webhooks, got "label" (did you mean "labels"?)`,
+      `${a}:3:19: policy.prune[1] must be one of labels, teams, branch_protections, users, hooks, runners, tag_protections, push_mirrors, collaborators, secrets, variables, webhooks, deploy_keys, got "label" (did you mean "labels"?)`,
     ]);
   });
 
@@ -347,7 +347,7 @@ describe('loadConfig: environment variables', () => {
     expect(e.message).not.toContain('hunter2');
     expect(lines(e)).toEqual([
       `${a}:3:8: server.url must be an http:// or https:// URL like "https://git.example.com", without a user name or password (give a token with FORGEFORM_TOKEN or --token-file), got (sensitive)`,
-      `${a}:5:11: policy.prune[0] must be one of labels, teams, branch_protections, users, hooks, runners, tag_protections, push_mirrors, collaborators, secrets, variables, webhooks, got (sensitive)`,
+      `${a}:5:11: policy.prune[0] must be one of labels, teams, branch_protections, users, hooks, runners, tag_protections, push_mirrors, collaborators, secrets, variables, webhooks, deploy_keys, got (sensitive)`,
       `${a}:6:16: policy.max_deletes must be integer, got string (sensitive)`,
     ]);
   });

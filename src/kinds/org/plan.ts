@@ -5,6 +5,7 @@ import { PUBLIC_DROPPED } from '../../releases/availability.js';
 import { accountMissing } from '../user/exists.js';
 import { userKind } from '../user/index.js';
 import { OWNER } from './ops.js';
+import { emailProblem } from '../email.js';
 import { fields, type OrgTypes } from './read.js';
 
 /**
@@ -19,6 +20,29 @@ const EMAIL_CANNOT_BE_CLEARED: Availability = { gitea: { until: '1.25' }, forgej
  * lists no "email"). 1.22 saves it through `ReplacePrimaryEmailAddress` (v1.22.6 l.345–346).
  */
 const EMAIL_NOT_STORED: Availability = { gitea: { until: '1.21' } };
+
+/**
+ * Where a release that stores an organisation's e-mail checks it: EditOrg (routers/api/v1/org/org.go) sends a
+ * non-empty e-mail to ReplacePrimaryEmailAddress (services/user/email.go), whose ValidateEmail refuses one that
+ * is not an address (models/user/email_address.go, validateEmailBasic): answered 500 by Gitea and Forgejo ≤ 9,
+ * 422 from Forgejo 10 (IsErrEmailInvalid: v10.0.3 org.go l.363–364, v11.0.15 and v14.0.5 l.401–402). Gitea 1.21 does not store it (EMAIL_NOT_STORED).
+ */
+const EMAIL_CHECKED_AT: readonly (readonly [Availability, string])[] = [
+  [{ gitea: { since: '1.22', until: '1.24' } }, 'v1.22.6 routers/api/v1/org/org.go:346–347, services/user/email.go:76'],
+  [{ gitea: { since: '1.25' } }, 'v1.25.4 routers/api/v1/org/org.go:382–386, services/user/email.go:22'],
+  [{ forgejo: { until: '9' } }, 'v7.0.16 routers/api/v1/org/org.go:346–348, services/user/email.go:76'],
+  [{ forgejo: { since: '10', until: '10' } }, 'v10.0.3 routers/api/v1/org/org.go:362–364'],
+  [{ forgejo: { since: '11' } }, 'v15.0.3 routers/api/v1/org/org.go:400–402, services/user/email.go:80'],
+];
+
+/** An e-mail the release would refuse, where it is sent (a new organisation's, or a changed one). */
+function emailSyntax(desired: DesiredObject, current: CurrentObject | undefined, server: ServerInfo): Problem[] {
+  const email = desired.fields.email;
+  if (typeof email !== 'string' || email === '' || email === current?.fields.email || serverHas(server, EMAIL_NOT_STORED)) return [];
+  const bad = emailProblem(email);
+  const at = EMAIL_CHECKED_AT.find(([a]) => serverHas(server, a))?.[1];
+  return bad ? [{ path: [...desired.path, 'email'], message: `${bad}: ${describeServer(server)} refuses it (${at ?? 'routers/api/v1/org/org.go EditOrg → ReplacePrimaryEmailAddress → ValidateEmail'})` }] : [];
+}
 
 /** Why an edit of an existing organisation cannot be made through this server's API (see the tables above). */
 function editRefusals(desired: DesiredObject, current: CurrentObject, server: ServerInfo): Problem[] {
@@ -65,8 +89,9 @@ export const planning = {
       return [{ path: [...desired.path, OWNER], message: `owner: user "${String(owner)}" does not exist on the server, and this configuration does not create it` }];
     if (!ctx.server) return [];
     // A new organisation's e-mail is set by a PATCH after the create: the same refusal.
-    if (!current) return desired.fields.email && serverHas(ctx.server, EMAIL_NOT_STORED) ? [emailNotStored(desired, ctx.server)] : [];
-    return editRefusals(desired, current, ctx.server);
+    const syntax = emailSyntax(desired, current, ctx.server);
+    if (!current) return desired.fields.email && serverHas(ctx.server, EMAIL_NOT_STORED) ? [emailNotStored(desired, ctx.server)] : syntax;
+    return [...syntax, ...editRefusals(desired, current, ctx.server)];
   },
 } satisfies Planning<OrgTypes>;
 

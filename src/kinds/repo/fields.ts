@@ -197,6 +197,19 @@ export const scopeEntries: EntrySpec[] = [
     items: { $ref: '#/definitions/push_mirror' },
   }),
   configEntry('webhooks', webhooksSection('repository')),
+  configEntry(
+    'deploy_keys',
+    byName(
+      {
+        title: 'Deploy keys',
+        description:
+          'SSH keys with access to this repository alone, by title (a title is one key; one key is one title per repository). The server cannot edit a deploy key: a changed key or read_only is a delete and a create. With policy.prune containing "deploy_keys", deploy keys not listed here are deleted. See docs/kinds/deploy-keys.md.',
+      },
+      { type: 'string', minLength: 1, errorMessage: 'must be a non-empty deploy key title' },
+      'deploy_key',
+      { droppable: true },
+    ),
+  ),
   // npm run new-kind adds the section of a new repository kind here.
 ];
 

@@ -10,24 +10,13 @@ import { fields, USER_SOURCE_ID } from './read.js';
 import type { DeclaredUser, DeclaredUserMeta, UserRun, UserTypes } from './types.js';
 import { isUnfinished } from './unfinished.js';
 import { ownersOfRepositories } from './owned.js';
-import { quote } from '../../inert.js';
+import { emailProblem } from '../email.js';
 
 /**
  * Releases whose rename refuses a user of an external login source (`ErrUserIsNotLocal`, which the
  * handler does not map: a 500): every Gitea; Forgejo until 13 lets an administrator rename one.
  */
 const RENAME_NEEDS_LOCAL_USER: Availability = { gitea: {}, forgejo: { until: '12' } };
-
-/**
- * Why Gitea refuses an e-mail address (422), as `validateEmailBasic` checks it: v1.25.4
- * models/user/email_address.go l.495–512 (its emailRegexp, no leading "-", then net/mail parsing).
- */
-const EMAIL = /^[a-zA-Z0-9.!#$%&'*+\-/=?^_`{|}~]*@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$/;
-function emailProblem(email: string): string | undefined {
-  if (!email.includes('@') || !EMAIL.test(email) || email.startsWith('-') || email.startsWith('@'))
-    return `email: ${quote(email)} is not an e-mail address Gitea accepts (letters, digits and .!#$%&'*+-/=?^_\`{|}~ before the @, a host name after it)`;
-  return undefined;
-}
 
 /**
  * The user declared before `key` with the same e-mail (case-insensitive): the second of two is the error.

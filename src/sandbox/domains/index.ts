@@ -12,6 +12,7 @@ import { actionsDomain } from './actions/index.js';
 import { actionsSettingsDomain } from './actions-settings/index.js';
 import { adminMiscDomain } from './admin-misc/index.js';
 import { collaboratorsDomain } from './collaborators/index.js';
+import { deployKeysDomain } from './deploy-keys/index.js';
 import { branchProtectionsDomain } from './branch-protections/index.js';
 import { hooksDomain } from './hooks/index.js';
 import { issuesDomain } from './issues/index.js';
@@ -48,6 +49,7 @@ export const DOMAINS = [
   notificationsDomain,
   hooksDomain,
   mirrorsDomain,
+  deployKeysDomain,
 ] as const;
 
 registerDomains(DOMAINS);

@@ -409,6 +409,14 @@ export const QUIRKS = {
    * it without an error (v1.22.6 l.1070, Forgejo v7.0.16 l.1057).
    */
   mirrorEditOfNonMirror422: { gitea: { until: '1.21' } },
+  /**
+   * `DELETE /repos/{o}/{r}/keys/{id}` with the id of another repository's deploy key: 500 "deploy key N does not belong
+   * to repository M" from Gitea 1.24 (v1.24.7 services/asymkey/deploy_key.go l.66-67); Gitea up to 1.23 (models/repo.go
+   * v1.21.11 l.320-360) and Forgejo up to 14 (v14.0.5 services/asymkey/deploy_key.go l.16) delete it.
+   */
+  deployKeyOfOtherRepo500: { gitea: { since: '1.24' } },
+  /** The same in Forgejo 15: 403 "You do not have access to this key" (v15.0.3 models/repo.go l.287-291, routers/api/v1/repo/key.go l.283-284). */
+  deployKeyOfOtherRepo403: { forgejo: { since: 15 } },
 } satisfies Record<string, Availability>;
 
 export type Quirk = keyof typeof QUIRKS;

@@ -26,6 +26,8 @@ export interface PublicKeyRecord {
   fingerprint: string;
   createdAt: string;
   updatedAt: string;
+  /** A deploy key's (`KeyTypeDeploy`, owner 0): shared by the repositories that have it (src/sandbox/domains/deploy-keys). */
+  deploy?: boolean;
 }
 
 /** A badge definition (created in the web admin only: seeded here). */
