@@ -168,28 +168,6 @@ function placeKey(at: SourceLocation): string {
 }
 
 /**
- * The forms of a value that a text output could contain: the value, its JSON-escaped form (a `"`,
- * `\` or newline changes under JSON.stringify), and each line of a multi-line value (a diff shows
- * them one by one). Parts shorter than `min` are left out: masking them would garble ordinary text.
- */
-export function maskForms(value: string, min = 3): string[] {
-  const forms = new Set<string>();
-  const add = (s: string) => {
-    if (s.length >= min) forms.add(s);
-  };
-  add(value);
-  add(JSON.stringify(value).slice(1, -1));
-  if (/[\r\n]/.test(value)) {
-    for (const line of value.split(/\r\n|\r|\n/)) {
-      add(line);
-      add(line.trim());
-      add(JSON.stringify(line).slice(1, -1));
-    }
-  }
-  return [...forms];
-}
-
-/**
  * Environment variables that neither a config nor a saved plan may read, by prefix (any case: Windows
  * reads variable names case-insensitively), with the reason. They hold forgeform's own credentials
  * and the CI runtime's tokens and settings: a value that read one would copy a credential into a field

@@ -252,7 +252,9 @@ export function deletions(plan: Plan): string {
 
 /** Environment variables a saved plan refers to (`{"$env": "…${NAME}…"}`): their values are secrets. */
 function referencedInPlan(plan: unknown): string[] {
-  const names = new Set<string>();
+  // Every variable the config read (Plan.reads: a field that is not secret too), and every secret's reference.
+  const reads = (plan as { reads?: unknown }).reads;
+  const names = new Set<string>(Array.isArray(reads) ? reads.filter((n): n is string => typeof n === 'string') : []);
   const walk = (v: unknown): void => {
     if (Array.isArray(v)) v.forEach(walk);
     else if (v && typeof v === 'object') {

@@ -7,7 +7,7 @@ import { ENGINE_POLICY_KEYS } from '../plan/safety.js';
 import type { Action, Change, Plan, PlanPolicy } from '../model/index.js';
 import { reservedVariableReason, templateVariables } from '../secret.js';
 
-const PLAN_KEYS = ['format_version', 'forgeform_version', 'created_at', 'server', 'config_digest', 'summary', 'policy', 'unsafe', 'warnings', 'drift', 'withheld', 'kept', 'changes'];
+const PLAN_KEYS = ['format_version', 'forgeform_version', 'created_at', 'server', 'config_digest', 'summary', 'policy', 'unsafe', 'warnings', 'drift', 'withheld', 'kept', 'reads', 'changes'];
 const CHANGE_KEYS = ['id', 'kind', 'scope', 'key', 'action', 'from', 'fields', 'precondition', 'depends_on', 'ops', 'notes'];
 const FIELD_KEYS = ['path', 'before', 'after', 'sensitive', 'abbreviated', 'writeOnly', 'context', 'elements'];
 const OP_KEYS = ['method', 'path', 'body', 'query', 'reason', 'onStatus', 'expect', 'idempotent', 'restsOn'];
@@ -112,6 +112,9 @@ function topLevelProblems(raw: Record<string, unknown>, kinds: Kind[]): string[]
   const kept = raw.kept ?? [];
   if (!Array.isArray(kept) || !kept.every((k) => isObject(k) && typeof k.scope === 'string' && typeof k.kind === 'string' && typeof k.prune_key === 'string' && isStringList(k.keys)))
     problems.push('kept must be a list of {scope, kind, prune_key, keys}');
+  // Read only to mask their values (never to send anything): names of variables, as a config writes them.
+  const reads = raw.reads ?? [];
+  if (!isStringList(reads) || !reads.every((n) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(n))) problems.push('reads must be a list of environment variable names');
   return [...problems, ...policyProblems(raw.policy, kinds)];
 }
 

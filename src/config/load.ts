@@ -229,6 +229,11 @@ function isPlainMap(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 
+/** The names of the variables the config read from the environment, sorted (a saved plan lists them: Plan.reads). */
+export function variablesRead(loaded: LoadedConfig): string[] {
+  return [...loaded.secrets.keys()].sort();
+}
+
 /** The value of every variable the config read from the environment: each is masked in every output (issue 28). */
 export function valuesReadFromEnvironment(loaded: LoadedConfig): Iterable<string> {
   return loaded.secrets.values();

@@ -125,6 +125,13 @@ export interface Plan {
    * objects match, and these say what else is there. Absent when there are none.
    */
   kept?: KeptObjects[];
+  /**
+   * The environment variables the configuration read (their names, never their values). Plan masks every value a
+   * config reads in every output, whatever field reads it; a saved plan keeps a value that is not secret as it is,
+   * so apply and show of the file read these variables again to mask their values as plan did (issue 28). Absent
+   * when the configuration read none.
+   */
+  reads?: string[];
   changes: Change[];
 }
 

@@ -77,3 +77,18 @@ export function resolvePlanSecrets(plan: Plan, env: NodeJS.ProcessEnv): { plan: 
   };
   return { plan: walk(plan) as Plan, missing: [...missing], values: [...values] };
 }
+
+/**
+ * The values of the variables a saved plan says its config read (Plan.reads), to be masked in every output as plan
+ * masked them, with the names that are not set now (their values cannot be masked). Empty values mask nothing.
+ */
+export function readValues(plan: Plan, env: NodeJS.ProcessEnv): { values: string[]; missing: string[] } {
+  const values: string[] = [];
+  const missing: string[] = [];
+  for (const name of plan.reads ?? []) {
+    const value = env[name];
+    if (value === undefined) missing.push(name);
+    else if (value !== '') values.push(value);
+  }
+  return { values, missing };
+}

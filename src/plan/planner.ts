@@ -1,5 +1,6 @@
 import { formatDiagnostic } from '../diagnostic.js';
 import type { LoadedConfig } from '../config/types.js';
+import { variablesRead } from '../config/load.js';
 import { answerProblem, wrongTypeError } from '../gitea/answer.js';
 import type { GiteaClient, RequestOptions } from '../gitea/client.js';
 import { changeId, intentOf, parseScopeId, planningOrder, RunStates, scopeCreationIds, scopeId, type ApplyContext, type ChangeFacts, type CurrentObject, type Kind, type KindContext, type KindMeta, type KindOptions, type Scope, type ScopeContext, type ServerInfo } from '../model/index.js';
@@ -402,6 +403,7 @@ function assessStep(p: Planning, opts: PlanOptions): PlanResult {
     ...(p.drift.length ? { drift: p.drift } : {}),
     ...(p.withheld.length ? { withheld: p.withheld } : {}),
     ...(p.kept.length ? { kept: p.kept } : {}),
+    ...(variablesRead(opts.loaded).length ? { reads: variablesRead(opts.loaded) } : {}),
     changes,
   };
   return { plan, errors: p.errors.map(placed), forbidden: verdict.forbidden, scopes: p.scopes };

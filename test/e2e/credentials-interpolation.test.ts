@@ -121,6 +121,50 @@ repos:
     expect(saved).toContain(`"after":"${env.DESC}"`);
   });
 
+  it('apply PLANFILE and show PLANFILE mask it as plan did (the file keeps it, and names the variables it read); apply without the variable is refused', async () => {
+    w = await world(seed);
+    const file = w.config(`version: 1
+users:
+  carol: { email: carol@example.com, password: "\${CAROL_PW}", must_change_password: false }
+repos:
+  acme/widgets:
+    labels:
+      bug: { color: ee0701, description: "Owner: \${DESC}" }
+      docs: { color: "0000ff", description: "\${DESC}" }
+`);
+    const env = { DESC: 'Tracked-by-platform-Rn42', CAROL_PW: 'carol-pw-Qx81' };
+    const planFile = join(w.dir, 'plan.json');
+    expect((await w.cli(['plan', '-c', file, '--out', planFile], env)).code).toBe(0);
+    const saved = JSON.parse(readFileSync(planFile, 'utf8')) as { reads?: string[] };
+    // Names, never values: the variables the config read.
+    expect(saved.reads).toEqual(['CAROL_PW', 'DESC']);
+
+    for (const format of ['text', 'markdown', 'json']) {
+      const show = await w.cli(['show', planFile, '--format', format], env);
+      expect(show.code, show.stderr).toBe(0);
+      expect(`${show.stdout}${show.stderr}`, format).not.toContain(env.DESC);
+    }
+    const shown = await w.cli(['show', planFile], env);
+    expect(shown.stdout).toContain('"Owner: (sensitive)"');
+
+    // Without the variable (nor the secret's), nothing is applied: its value could not be masked.
+    const refused = await w.cli(['apply', planFile], { CAROL_PW: env.CAROL_PW });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('the plan needs these environment variables, as when it was made: DESC');
+    expect(writes(w.sandbox)).toEqual([]);
+
+    // Before: "+ description = "Tracked-by-platform-Rn42"" in the plan apply prints, and in its result lines.
+    const apply = await w.cli(['apply', planFile], env);
+    expect(apply.code, apply.stderr).toBe(0);
+    expect(`${apply.stdout}${apply.stderr}`).not.toContain(env.DESC);
+    expect(`${apply.stdout}${apply.stderr}`).not.toContain(env.CAROL_PW);
+    expect(apply.stdout).toMatch(/\+\s+description = "\(sensitive\)"/);
+    expect(apply.stdout).toContain('Apply complete! 2 created, 1 updated');
+    // What was sent is the value itself.
+    const labels = (await w.api<{ name: string; description: string }[]>('GET', 'repos/acme/widgets/labels')).body;
+    expect(labels.find((l) => l.name === 'docs')?.description).toBe(env.DESC);
+  });
+
   it('a field that is not secret may not read a variable a secret field reads (it would print the secret): refused at file:line:col', async () => {
     w = await world(seed);
     const file = w.config(`version: 1

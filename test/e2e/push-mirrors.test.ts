@@ -160,9 +160,29 @@ repos:
     expect(plan.code).toBe(1);
     expect(plan.stderr).toMatch(/forgeform\.yaml:6:9: remote_password is a secret and must come from an environment variable/s);
     expect(plan.stderr).toMatch(/forgeform\.yaml:7:9: remote_address holds credentials/);
-    expect(plan.stderr).toMatch(/forgeform\.yaml:9:9: interval 30s is below a minute/);
+    expect(plan.stderr).toMatch(/forgeform\.yaml:9:9: interval 30s is below the minimum mirror interval 10m/);
     for (const leak of ['literal-Pw-9d', 'tok-Zx81']) expect(plan.stdout + plan.stderr).not.toContain(leak);
     expect(writes(w.sandbox)).toEqual([]);
+  });
+
+  it('refuses an interval under the server\'s MIN_INTERVAL (10m by default) at plan time; policy.mirror_min_interval lowers it for a server set so', async () => {
+    w = await world(seed({ mirror: { min_interval: '2m' } }));
+    const text = (policy: string) => `version: 1
+repos:
+  acme/widgets:
+    push_mirrors:
+      - remote_address: https://gitlab.com/acme/widgets.git
+        interval: 5m
+${policy}`;
+    const refused = await w.cli(['plan', '-c', w.config(text(''), 'default.yaml')]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/default\.yaml:6:9: interval 5m is below the minimum mirror interval 10m \(policy\.mirror_min_interval/);
+    expect(writes(w.sandbox)).toEqual([]);
+    const file = w.config(text('policy:\n  mirror_min_interval: 2m\n'), 'lowered.yaml');
+    const apply = await w.cli(['apply', '-c', file, '--yes']);
+    expect(apply.code, apply.stderr).toBe(0);
+    const again = await w.cli(['plan', '-c', file, '--detailed-exitcode']);
+    expect(again.code, again.stdout).toBe(0);
   });
 
   it('a server with [mirror] ENABLED = false: the read fails with the server\'s message, nothing is written', async () => {

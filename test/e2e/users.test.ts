@@ -300,4 +300,28 @@ users:
     expect(r.status).toBe(422);
     expect(r.body.message).toBe('[LoginName]: Required');
   });
+  it('refuses at plan time an SSH key whose title a key the user keeps has, or another declared key has (the server answers 422 "Key title has been used")', async () => {
+    w = await world(seed);
+    const kept = w.config(`version: 1
+users:
+  alice:
+    ssh_keys:
+      - { title: old, key: "${KEY_OLD}" }
+      - { title: old, key: "${KEY_NEW}" }
+`);
+    const plan = await w.cli(['plan', '-c', kept]);
+    expect(plan.code).toBe(1);
+    expect(plan.stderr).toMatch(/:6:\d+: .*title "old" is also the title of ssh_keys\[0\]/);
+    const serverKey = w.config(`version: 1
+users:
+  alice:
+    ssh_keys:
+      - { title: laptop, key: "${KEY_OLD}" }
+      - { title: old, key: "${KEY_NEW}" }
+`);
+    const again = await w.cli(['plan', '-c', serverKey]);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toMatch(/:6:\d+: .*title "old" is also the title of the key ssh-ed25519 SHA256:\S+ the user keeps/);
+    expect(writes(w.sandbox)).toEqual([]);
+  });
 });

@@ -13,7 +13,8 @@ import { resolvePlanSecrets, serializePlan } from '../../src/plan/planfile.js';
 import { makeKindContext } from '../../src/plan/planner.js';
 import type { Plan } from '../../src/plan/types.js';
 import { show } from '../../src/render/values.js';
-import { isSecret, maskForms, revealSecrets, Secret, urlHasCredentials } from '../../src/secret.js';
+import { redactor } from '../../src/redact.js';
+import { isSecret, revealSecrets, Secret, urlHasCredentials } from '../../src/secret.js';
 
 const VALUE = 'a "quoted"\\ välue\nwith two lines';
 
@@ -44,9 +45,10 @@ describe('a Secret', () => {
 });
 
 describe('the output mask', () => {
-  it('covers the value, its JSON-escaped form and each of its lines', () => {
-    expect(maskForms(VALUE)).toEqual(expect.arrayContaining([VALUE, 'a \\"quoted\\"\\\\ välue\\nwith two lines', 'a "quoted"\\ välue', 'with two lines']));
-    expect(maskForms('ab')).toEqual([]);
+  it('covers the value, its JSON-escaped form and each of its lines (src/redact.ts; every other encoded form: test/unit/redact.test.ts)', () => {
+    const mask = redactor([VALUE], '(sensitive)');
+    for (const form of [VALUE, 'a \\"quoted\\"\\\\ välue\\nwith two lines', 'a "quoted"\\ välue', 'with two lines']) expect(mask(`before ${form} after`), form).toBe('before (sensitive) after');
+    expect(redactor(['ab'], '(sensitive)')('ab cab')).toBe('ab cab');
   });
 });
 

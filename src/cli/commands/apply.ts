@@ -8,7 +8,7 @@ import { readSavedPlan } from '../saved-plan.js';
 import { verifySavedPlan } from '../../apply/verify.js';
 import { kinds } from '../../kinds/index.js';
 import { describeDiagnostic, describeServer, formatDiagnostic, kindTitles, lockNameOf, type Diagnostic, type PlanServer, type Scope, type ServerInfo } from '../../model/index.js';
-import { resolvePlanSecrets } from '../../plan/planfile.js';
+import { readValues, resolvePlanSecrets } from '../../plan/planfile.js';
 import type { Change, Plan } from '../../plan/types.js';
 import { inconsistentResults, renderApplySummary, renderResultLine } from '../../render/text.js';
 import { checkServer, makeClient } from '../context.js';
@@ -60,9 +60,14 @@ async function takeLock(client: GiteaClient, opts: ApplyCommandOptions, out: Out
 
 function readPlanFile(path: string, out: Output): Plan {
   const resolved = resolvePlanSecrets(readSavedPlan(path), process.env);
-  if (resolved.missing.length)
-    throw new UserError(`the plan needs these environment variables, as when it was made: ${resolved.missing.join(', ')}`);
-  out.addSecrets(resolved.values);
+  // Every variable the config read, secret field or not: its value is masked in every output, as plan masked it (issue 28).
+  const read = readValues(resolved.plan, process.env);
+  const missing = [...new Set([...resolved.missing, ...read.missing])].sort();
+  if (missing.length)
+    throw new UserError(
+      `the plan needs these environment variables, as when it was made: ${missing.join(', ')} (a secret's value is read again, and every value the config read is masked in the output)`,
+    );
+  out.addSecrets([...resolved.values, ...read.values]);
   return resolved.plan;
 }
 

@@ -1,6 +1,6 @@
 import { inert } from '../../render/inert.js';
 import type { PlanFormat } from '../../render/formats.js';
-import { resolvePlanSecrets, serializePlan } from '../../plan/planfile.js';
+import { readValues, resolvePlanSecrets, serializePlan } from '../../plan/planfile.js';
 import { EXIT, type Output } from '../output.js';
 import { readSavedPlan } from '../saved-plan.js';
 import { printPlan } from './plan.js';
@@ -16,6 +16,9 @@ export interface ShowCommandOptions {
  */
 export function showCommand(planFile: string, opts: ShowCommandOptions, out: Output): number {
   const plan = readSavedPlan(planFile, 'show');
+  // A value the config read from the environment is masked as plan masked it, where the variable is set here (show
+  // needs none: a value whose variable is not set is shown as the file holds it, which anyone who reads the file sees).
+  out.addSecrets(readValues(plan, process.env).values);
   if (opts.format === 'json') out.stdout(serializePlan(plan).trimEnd());
   // Secrets are shown as plan showed them, with the variable each comes from; no value is read (no environment).
   else printPlan(resolvePlanSecrets(plan, {}).plan, opts.format, out);

@@ -1,7 +1,7 @@
 import { normalizeFields } from '../fields.js';
 import { secretFromEnvironment } from '../secrets.js';
 import { hasUserinfo } from '../url-userinfo.js';
-import { parseGoDuration } from '../../go-duration.js';
+import { belowMinimum } from '../repo/mirror-interval.js';
 import { describeServer, serverHas, type Availability, type DesiredObject, type Planning, type Problem, type Safety } from '../../model/index.js';
 import { fields } from './fields.js';
 import type { PushMirrorTypes } from './types.js';
@@ -13,17 +13,18 @@ import type { PushMirrorConfig } from '../../config/types.js';
  */
 const REFUSED_WHEN_ARCHIVED: Availability = { gitea: { since: '1.22' }, forgejo: {} };
 
-/** Gitea raises a MIN_INTERVAL below a minute to a minute (modules/setting/mirror.go loadMirrorFrom): no server takes less. */
-const ONE_MINUTE = 60_000_000_000n;
-
-/** Problems of one declared mirror that need no server: credentials in the address, an interval no server takes. */
-function declaredProblems(m: PushMirrorConfig, path: (string | number)[]): Problem[] {
+/**
+ * Problems of one declared mirror that need no server: credentials in the address, an interval under the server's
+ * [mirror] MIN_INTERVAL (policy.mirror_min_interval, 10m by default), which CreatePushMirror answers 400 (Gitea
+ * v1.21.11 routers/api/v1/repo/mirror.go:336, v1.25.4 l.340, main 423cdd4d94 l.340; Forgejo v7.0.16 l.343, v15.0.3 l.349).
+ */
+function declaredProblems(m: PushMirrorConfig, path: (string | number)[], minimum: string | undefined): Problem[] {
   const problems: Problem[] = [];
   if (hasUserinfo(m.remote_address))
     problems.push({ path: [...path, 'remote_address'], message: 'remote_address holds credentials (user:password@), which would be printed and saved with every plan: remove them and declare remote_username and remote_password: "${NAME}" instead' });
-  const ns = typeof m.interval === 'string' ? parseGoDuration(m.interval) : undefined;
-  if (ns !== undefined && ns !== 0n && ns < ONE_MINUTE)
-    problems.push({ path: [...path, 'interval'], message: `interval ${m.interval} is below a minute: no server takes it (MIN_INTERVAL is at least 1m, 10m by default); use 0 to push on commits only` });
+  const shown = belowMinimum(m.interval, minimum);
+  if (shown !== undefined)
+    problems.push({ path: [...path, 'interval'], message: `interval ${m.interval} is below the minimum mirror interval ${shown} (policy.mirror_min_interval, the server's [mirror] MIN_INTERVAL: 10m unless app.ini sets it), which the server refuses (400): use at least ${shown}, or 0 to push on commits only; if the server's MIN_INTERVAL is lower, set policy.mirror_min_interval to it` });
   return problems;
 }
 
@@ -36,7 +37,7 @@ export const planning = {
     const seen = new Map<string, number>();
     declared.forEach((m, i) => {
       const path = ['repos', scope.name, 'push_mirrors', i];
-      const own = declaredProblems(m, path);
+      const own = declaredProblems(m, path, ctx.policy.mirror_min_interval);
       problems.push(...own);
       if (own.some((p) => p.path?.at(-1) === 'remote_address')) return;
       const key = m.remote_address.trim();

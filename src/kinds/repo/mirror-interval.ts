@@ -45,12 +45,22 @@ const CHECKED_AT: readonly (readonly [Availability, string])[] = [
   [{ forgejo: { since: '15' } }, 'v15.0.3 services/repository/migrate.go:205, routers/api/v1/repo/repo.go:1182'],
 ];
 
-/** Why the server refuses a pull mirror's interval, or undefined when it takes it (0, or at least the minimum). */
-export function mirrorIntervalProblem(interval: unknown, minimum: string | undefined, server: ServerInfo | undefined): string | undefined {
+/**
+ * The minimum a mirror interval is below (as the policy writes it), or undefined when the server takes it (0, or at
+ * least MIN_INTERVAL). Pull and push mirrors are judged alike (push: CreatePushMirror, v1.25.4
+ * routers/api/v1/repo/mirror.go:340, 400).
+ */
+export function belowMinimum(interval: unknown, minimum: string | undefined): string | undefined {
   const ns = typeof interval === 'string' ? parseGoDuration(interval) : undefined;
   const declaredMin = parseGoDuration(minimum ?? DEFAULT_MIN_INTERVAL) ?? 0n;
   const [min, shown] = declaredMin < ONE_MINUTE ? [ONE_MINUTE, '1m'] : [declaredMin, minimum ?? DEFAULT_MIN_INTERVAL];
-  if (ns === undefined || ns === 0n || ns >= min) return undefined;
+  return ns === undefined || ns === 0n || ns >= min ? undefined : shown;
+}
+
+/** Why the server refuses a pull mirror's interval, or undefined when it takes it (0, or at least the minimum). */
+export function mirrorIntervalProblem(interval: unknown, minimum: string | undefined, server: ServerInfo | undefined): string | undefined {
+  const shown = belowMinimum(interval, minimum);
+  if (shown === undefined) return undefined;
   const where = server ? `${describeServer(server)} (${CHECKED_AT.find(([a]) => serverHas(server, a))?.[1] ?? 'services/repository/migrate.go, routers/api/v1/repo/repo.go'})` : 'the server (services/repository/migrate.go, routers/api/v1/repo/repo.go)';
   return `interval: ${JSON.stringify(interval)} is below the minimum mirror interval ${shown} (policy.mirror_min_interval, the server's [mirror] MIN_INTERVAL: 10m unless app.ini sets it), which ${where} refuses (the migration fails; an edit answers 422): use at least ${shown}, or 0 to turn the periodic sync off; if the server's MIN_INTERVAL is lower, set policy.mirror_min_interval to it`;
 }

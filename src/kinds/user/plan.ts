@@ -7,7 +7,7 @@ import { editRefusals, guard, guardFacts, selfMatters, survivorsByConfig, surviv
 import { PURGE } from './ops.js';
 import { emailFacts, emailMoveRefusals } from './emails.js';
 import { fields, USER_SOURCE_ID } from './read.js';
-import type { DeclaredUser, DeclaredUserMeta, UserRun, UserTypes } from './types.js';
+import type { DeclaredUser, DeclaredUserMeta, UserObject, UserRun, UserTypes } from './types.js';
 import { isUnfinished } from './unfinished.js';
 import { ownersOfRepositories } from './owned.js';
 import { emailProblem } from '../email.js';
@@ -95,6 +95,27 @@ export const preparing = {
   },
 } satisfies Pick<Writing<UserTypes>, 'prepare'>;
 
+/**
+ * A user's SSH key titles are unique: AddPublicKey answers 422 "Key title has been used" for a title the
+ * user has (models/asymkey/ssh_key.go: Gitea v1.21.11 l.114, v1.25.4 l.102, Forgejo v7.0.16 and v15.0.3 l.114,
+ * `Where("owner_id = ? AND name = ?")`).
+ */
+const sameTitle = (title: string, other: string) => `title "${title}" is also the title of ${other}, and the server gives one title to one key of a user (422 "Key title has been used"): give each key its own title`;
+
+/** Keys to add whose title a key the user keeps already has (keys are removed before others are added). */
+function keyTitleClashes(desired: DeclaredUser, current: UserObject): Problem[] {
+  const wanted = desired.meta?.sshKeys;
+  const had = current.meta?.sshKeys ?? [];
+  if (!wanted) return [];
+  const ids = new Set(wanted.map((k) => k.identity));
+  const kept = new Map(had.filter((k) => ids.has(k.identity)).map((k) => [k.title, k]));
+  const old = new Set(had.map((k) => k.identity));
+  return wanted.flatMap((k, i) => {
+    const clash = old.has(k.identity) ? undefined : kept.get(k.title);
+    return clash ? [{ path: [...desired.path, 'ssh_keys', i, 'title'], message: sameTitle(k.title, `the key ${clash.identity} the user keeps`) }] : [];
+  });
+}
+
 export const planning = {
   async desired({ entry, ctx }) {
     const users = entry?.users;
@@ -111,6 +132,8 @@ export const planning = {
         keys.forEach((k, i) => {
           const first = keys.findIndex((o) => o.identity === k.identity);
           if (first < i) problems.push({ path: [...path, 'ssh_keys', i], message: `ssh_keys[${i}] is the same key as ssh_keys[${first}] (${k.identity})` });
+          const titled = keys.findIndex((o) => o.title === k.title);
+          if (first === i && titled < i) problems.push({ path: [...path, 'ssh_keys', i, 'title'], message: sameTitle(k.title, `ssh_keys[${titled}]`) });
         });
         f.ssh_keys = asSet(keys.map((k) => k.identity));
         meta.sshKeys = keys;
@@ -141,7 +164,7 @@ export const planning = {
         problems.push({ path: desired.path, message: 'a new local user needs a password of at least 8 characters (password: "${NAME}", from an environment variable)' });
       return [...problems, ...emailMoveRefusals(desired, current, emailFacts(req, prepared))];
     }
-    problems.push(...emailMoveRefusals(desired, current, emailFacts(req, prepared)));
+    problems.push(...emailMoveRefusals(desired, current, emailFacts(req, prepared)), ...keyTitleClashes(desired, current));
     for (const r of editRefusals(current.key, f, current.fields, guardFacts(req), survivors(req))) problems.push({ path: [...desired.path, r.field], message: r.message });
     if (ctx.server) problems.push(...serverRefusals(desired, current, ctx.server));
     return problems;
