@@ -105,3 +105,6 @@ export const inRepo = narrowing<RepoFacts>((ctx) => ctx.repo !== undefined && ct
 export const inOrg = narrowing<OrgFacts>((ctx) => ctx.org !== undefined, 'orgAssignment');
 /** A handler of the routes that need a signed-in caller (after `reqToken`): `ctx.doer` typed as set. */
 export const signedIn = narrowing<DoerFacts>((ctx) => ctx.doer !== null, 'reqToken');
+
+/** The context of a repository route's handler (see inRepo). */
+export type RepoContext = ApiContext & RepoFacts;

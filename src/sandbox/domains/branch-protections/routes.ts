@@ -12,7 +12,7 @@
  */
 import { reqToken, scope } from '../../http/auth.js';
 import { bind, mustNotBeArchived, notFound, repoAssignment, reqRepoAdmin, formOf } from '../../http/checks.js';
-import { type ApiContext, inRepo, type Step } from '../../http/context.js';
+import { inRepo, type RepoContext, type Step } from '../../http/context.js';
 import { apiError, empty, json } from '../../http/respond.js';
 import type { ApiRouter } from '../../http/router.js';
 import { explicitReaderIds } from '../../core/permissions.js';
@@ -108,9 +108,9 @@ export function ruleNameFromPath(rawPath: string): string {
   }
 }
 
-function findRule(ctx: ApiContext): BranchProtectionRecord | undefined {
+function findRule(ctx: RepoContext): BranchProtectionRecord | undefined {
   const name = ruleNameFromPath(ctx.rawPath);
-  return protectionsOfRepo(ctx.state, ctx.repo!.id).find((p) => p.ruleName === name);
+  return protectionsOfRepo(ctx.state, ctx.repo.id).find((p) => p.ruleName === name);
 }
 
 /** `mustNotBeArchived` on create and edit, except where the release has no archive check (Gitea 1.21). */

@@ -8,7 +8,7 @@
  */
 import { reqToken } from '../../http/auth.js';
 import { bind, formOf, repoAssignment, reqRepoAdmin } from '../../http/checks.js';
-import type { ApiContext } from '../../http/context.js';
+import { type ApiContext, type DoerFacts, inRepo, type RepoContext, signedIn } from '../../http/context.js';
 import { formInt, listOptions, paginate, setTotalCountHeader } from '../../http/paging.js';
 import { apiError, empty, json } from '../../http/respond.js';
 import type { ApiRouter } from '../../http/router.js';
@@ -57,8 +57,8 @@ function permissionOf(ctx: ApiContext, repo: RepoRecord, user: UserRecord): numb
   return !repo.private && !user.restricted ? Math.max(table, AccessMode.Read) : table;
 }
 
-function listCollaborators(ctx: ApiContext): Response {
-  const repo = ctx.repo!;
+function listCollaborators(ctx: RepoContext): Response {
+  const repo = ctx.repo;
   const users = repo.collaborators.map((c) => ctx.state.userById(c.userId)).filter((u): u is UserRecord => u !== undefined);
   setTotalCountHeader(ctx, users.length);
   // Gitea ≤ 1.25 passes page 0 through when `page` is absent, and the query then has no limit.
@@ -66,10 +66,10 @@ function listCollaborators(ctx: ApiContext): Response {
   return json(200, (unpaged ? users : paginate(users, listOptions(ctx))).map((u) => toUser(ctx, u, ctx.doer)));
 }
 
-function isCollaborator(ctx: ApiContext): Response {
+function isCollaborator(ctx: RepoContext): Response {
   const user = userNamed(ctx);
   if (!user) return noSuchUser(ctx, 422);
-  return ctx.repo!.collaborators.some((c) => c.userId === user.id) ? empty(204) : apiError(ctx.root, 404, 'not found');
+  return ctx.repo.collaborators.some((c) => c.userId === user.id) ? empty(204) : apiError(ctx.root, 404, 'not found');
 }
 
 /**
@@ -77,12 +77,12 @@ function isCollaborator(ctx: ApiContext): Response {
  * given and valid (ChangeCollaborationAccessMode discards none). `AddOrUpdateCollaborator` (Gitea 1.23+):
  * the permission given, write when none, a 500 for an unknown one. No check of the repository's owner.
  */
-function addCollaborator(ctx: ApiContext): Response {
+function addCollaborator(ctx: RepoContext): Response {
   const form = formOf(ctx, AddCollaboratorOption);
   const user = userNamed(ctx);
   if (!user) return noSuchUser(ctx, 422);
   if (!user.isActive) return internalError(ctx, "collaborator's account is inactive");
-  const repo = ctx.repo!;
+  const repo = ctx.repo;
   const existing = repo.collaborators.find((c) => c.userId === user.id);
   const given = form.permission === undefined || form.permission === null ? undefined : parseMode(form.permission);
   if (hasQuirk(ctx.flavour, 'collaboratorAddOrUpdate')) {
@@ -98,31 +98,31 @@ function addCollaborator(ctx: ApiContext): Response {
 }
 
 /** `DeleteCollaboration`: nothing to delete is no error (204). */
-function deleteCollaborator(ctx: ApiContext): Response {
+function deleteCollaborator(ctx: RepoContext): Response {
   const user = userNamed(ctx);
   if (!user) return noSuchUser(ctx, 422);
-  const repo = ctx.repo!;
+  const repo = ctx.repo;
   repo.collaborators = repo.collaborators.filter((c) => c.userId !== user.id);
   return empty(204);
 }
 
 /** `GetRepoPermissions`: admins, repository admins and the user themself may ask; an unknown user is 404. */
-function getPermission(ctx: ApiContext): Response {
-  const doer = ctx.doer!;
+function getPermission(ctx: RepoContext & DoerFacts): Response {
+  const doer = ctx.doer;
   const name = ctx.params.collaborator ?? '';
   if (!doer.isAdmin && doer.name.toLowerCase() !== name.toLowerCase() && ctx.repoMode < AccessMode.Admin)
     return apiError(ctx.root, 403, 'Only admins can query all permissions, repo admins can query all repo permissions, collaborators can query only their own');
   const user = userNamed(ctx);
   if (!user) return noSuchUser(ctx, 404);
-  const mode = MODE_NAMES[permissionOf(ctx, ctx.repo!, user)] ?? 'none';
+  const mode = MODE_NAMES[permissionOf(ctx, ctx.repo, user)] ?? 'none';
   return json(200, { user: toUser(ctx, user, doer), permission: mode, role_name: mode });
 }
 
 export function registerCollaboratorRoutes(r: ApiRouter): void {
   const repo = [scope('repository'), repoAssignment, reqToken];
-  r.on('GET', '/repos/:owner/:repo/collaborators', ...repo, listCollaborators);
-  r.on('GET', '/repos/:owner/:repo/collaborators/:collaborator', ...repo, isCollaborator);
-  r.on('PUT', '/repos/:owner/:repo/collaborators/:collaborator', ...repo, reqRepoAdmin, bind(AddCollaboratorOption), addCollaborator);
-  r.on('DELETE', '/repos/:owner/:repo/collaborators/:collaborator', ...repo, reqRepoAdmin, deleteCollaborator);
-  r.on('GET', '/repos/:owner/:repo/collaborators/:collaborator/permission', ...repo, getPermission);
+  r.on('GET', '/repos/:owner/:repo/collaborators', ...repo, inRepo(listCollaborators));
+  r.on('GET', '/repos/:owner/:repo/collaborators/:collaborator', ...repo, inRepo(isCollaborator));
+  r.on('PUT', '/repos/:owner/:repo/collaborators/:collaborator', ...repo, reqRepoAdmin, bind(AddCollaboratorOption), inRepo(addCollaborator));
+  r.on('DELETE', '/repos/:owner/:repo/collaborators/:collaborator', ...repo, reqRepoAdmin, inRepo(deleteCollaborator));
+  r.on('GET', '/repos/:owner/:repo/collaborators/:collaborator/permission', ...repo, inRepo(signedIn(getPermission)));
 }

@@ -6,7 +6,7 @@
  */
 import { reqToken, scope } from '../../http/auth.js';
 import { bind, notFound, repoAssignment, reqRepoWriter, formOf } from '../../http/checks.js';
-import { type ApiContext, inRepo } from '../../http/context.js';
+import { inRepo, type RepoContext } from '../../http/context.js';
 import { listOptions, paginate, setTotalCountHeader } from '../../http/paging.js';
 import { json } from '../../http/respond.js';
 import type { ApiRouter } from '../../http/router.js';
@@ -24,11 +24,11 @@ function byDeadline(a: MilestoneRecord, b: MilestoneRecord): number {
   return da - db || a.id - b.id;
 }
 
-function listMilestones(ctx: ApiContext): Response {
+function listMilestones(ctx: RepoContext): Response {
   const opts = listOptions(ctx);
   const state = ctx.query.get('state') ?? '';
   const name = (ctx.query.get('name') ?? '').toUpperCase();
-  const matching = milestonesOfRepo(ctx.state, ctx.repo!.id)
+  const matching = milestonesOfRepo(ctx.state, ctx.repo.id)
     .filter((m) => (state === 'all' ? true : state === 'closed' ? m.state === 'closed' : m.state === 'open'))
     .filter((m) => name === '' || m.title.toUpperCase().includes(name))
     .sort(byDeadline);
@@ -44,7 +44,7 @@ export function registerMilestoneRoutes(r: ApiRouter): void {
   const repo = [scope('issue'), repoAssignment];
   const base = '/repos/:owner/:repo/milestones';
 
-  r.on('GET', base, ...repo, listMilestones);
+  r.on('GET', base, ...repo, inRepo(listMilestones));
 
   r.on('POST', base, ...repo, reqToken, reqRepoWriter('issues', 'pulls'), bind(CreateMilestoneOption), inRepo((ctx) => {
     const form = formOf(ctx, CreateMilestoneOption);

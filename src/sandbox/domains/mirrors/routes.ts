@@ -15,7 +15,7 @@
  */
 import { reqToken, scope } from '../../http/auth.js';
 import { bind, formOf, mustNotBeArchived, notFound, repoAssignment, reqRepoAdmin } from '../../http/checks.js';
-import type { ApiContext, Step } from '../../http/context.js';
+import { type ApiContext, inRepo, type RepoContext, type Step } from '../../http/context.js';
 import { formInt, listOptions, paginate, setLinkHeader, setTotalCountHeader } from '../../http/paging.js';
 import { apiError, empty, json } from '../../http/respond.js';
 import type { ApiRouter } from '../../http/router.js';
@@ -47,8 +47,8 @@ const mirrorsEnabled: Step = (ctx) => (mirrorSettings(ctx.state).enabled ? undef
 /** Gitea 1.21's group has no `mustNotBeArchived` (v1.21.11 routers/api/v1/api.go l.1173-1179). */
 const notArchivedWhereChecked: Step = (ctx) => (hasQuirk(ctx.flavour, 'pushMirrorsIgnoreArchive') ? undefined : mustNotBeArchived(ctx));
 
-function listPushMirrors(ctx: ApiContext): Response {
-  const all = pushMirrorsOf(ctx.state, ctx.repo!.id);
+function listPushMirrors(ctx: RepoContext): Response {
+  const all = pushMirrorsOf(ctx.state, ctx.repo.id);
   const opts = listOptions(ctx);
   const page = formInt(ctx.query, 'page') !== 0 ? paginate(all, opts) : all;
   setLinkHeader(ctx, page.length, opts.pageSize);
@@ -56,28 +56,39 @@ function listPushMirrors(ctx: ApiContext): Response {
   return json(200, page.map((m) => toPushMirror(ctx, m)));
 }
 
-function addPushMirror(ctx: ApiContext): Response {
+function addPushMirror(ctx: RepoContext): Response {
   const form = formOf(ctx, CreatePushMirrorOption);
   const refusal = pushMirrorRefusal(ctx.state, ctx.flavour, form);
   if (refusal) return apiError(ctx.root, refusal.status, refusal.message);
-  return json(200, toPushMirror(ctx, createPushMirror(ctx.state, ctx.repo!, form)));
+  return json(200, toPushMirror(ctx, createPushMirror(ctx.state, ctx.repo, form)));
 }
 
-function byName(ctx: ApiContext): PushMirrorRecord | undefined {
-  return pushMirrorsOf(ctx.state, ctx.repo!.id).find((m) => m.remoteName === ctx.params.name);
+function byName(ctx: RepoContext): PushMirrorRecord | undefined {
+  return pushMirrorsOf(ctx.state, ctx.repo.id).find((m) => m.remoteName === ctx.params.name);
 }
 
 export function registerMirrorRoutes(r: ApiRouter): void {
   const group = [scope('repository'), repoAssignment, reqRepoAdmin, reqToken, mirrorsEnabled];
-  r.on('GET', '/repos/:owner/:repo/push_mirrors', ...group, listPushMirrors);
-  r.on('POST', '/repos/:owner/:repo/push_mirrors', ...group, notArchivedWhereChecked, bind(CreatePushMirrorOption), addPushMirror);
-  r.on('GET', '/repos/:owner/:repo/push_mirrors/:name', ...group, (ctx) => {
-    const m = byName(ctx);
-    return m ? json(200, toPushMirror(ctx, m)) : notFound(ctx);
-  });
-  r.on('DELETE', '/repos/:owner/:repo/push_mirrors/:name', ...group, notArchivedWhereChecked, (ctx) => {
-    const m = byName(ctx);
-    if (m) ctx.state.data.pushMirrors = ctx.state.data.pushMirrors.filter((x) => x !== m);
-    return empty(204);
-  });
+  r.on('GET', '/repos/:owner/:repo/push_mirrors', ...group, inRepo(listPushMirrors));
+  r.on('POST', '/repos/:owner/:repo/push_mirrors', ...group, notArchivedWhereChecked, bind(CreatePushMirrorOption), inRepo(addPushMirror));
+  r.on(
+    'GET',
+    '/repos/:owner/:repo/push_mirrors/:name',
+    ...group,
+    inRepo((ctx) => {
+      const m = byName(ctx);
+      return m ? json(200, toPushMirror(ctx, m)) : notFound(ctx);
+    }),
+  );
+  r.on(
+    'DELETE',
+    '/repos/:owner/:repo/push_mirrors/:name',
+    ...group,
+    notArchivedWhereChecked,
+    inRepo((ctx) => {
+      const m = byName(ctx);
+      if (m) ctx.state.data.pushMirrors = ctx.state.data.pushMirrors.filter((x) => x !== m);
+      return empty(204);
+    }),
+  );
 }

@@ -12,7 +12,7 @@
  */
 import { reqToken, scope } from '../../http/auth.js';
 import { bind, mustNotBeArchived, notFound, repoAssignment, reqRepoAdmin } from '../../http/checks.js';
-import { type ApiContext, inRepo } from '../../http/context.js';
+import { inRepo, type RepoContext } from '../../http/context.js';
 import { empty, json } from '../../http/respond.js';
 import type { ApiRouter } from '../../http/router.js';
 import { explicitReaderIds } from '../../core/permissions.js';
@@ -44,9 +44,9 @@ export function toTagProtection(state: SandboxState, repo: RepoRecord, pt: TagPr
 }
 
 /** `GetProtectedTagByID` and the repository check: a protection of this repository, or none. */
-function findProtection(ctx: ApiContext): TagProtectionRecord | undefined {
+function findProtection(ctx: RepoContext): TagProtectionRecord | undefined {
   const id = Number(ctx.params.id);
-  return tagProtectionsOfRepo(ctx.state, ctx.repo!.id).find((p) => p.id === id);
+  return tagProtectionsOfRepo(ctx.state, ctx.repo.id).find((p) => p.id === id);
 }
 
 export function registerTagProtectionRoutes(r: ApiRouter): void {
@@ -72,10 +72,15 @@ export function registerTagProtectionRoutes(r: ApiRouter): void {
     return isFailure(res) ? fail(ctx, res) : json(200, toTagProtection(ctx.state, ctx.repo, res, ctx.flavour));
   }));
 
-  r.on('DELETE', `${base}/:id`, ...guard, (ctx) => {
-    const pt = findProtection(ctx);
-    if (!pt) return notFound(ctx);
-    ctx.state.indexes.of(TAG_PROTECTIONS).remove(pt);
-    return empty(204);
-  });
+  r.on(
+    'DELETE',
+    `${base}/:id`,
+    ...guard,
+    inRepo((ctx) => {
+      const pt = findProtection(ctx);
+      if (!pt) return notFound(ctx);
+      ctx.state.indexes.of(TAG_PROTECTIONS).remove(pt);
+      return empty(204);
+    }),
+  );
 }
