@@ -54,7 +54,7 @@ export async function rehearse(o: RehearseOptions): Promise<Rehearsal> {
     const client = new GiteaClient({ url: copy.sandbox.url, credentials: { token: copy.sandbox.token }, retries: 0 });
     const before = await o.replan(client, false);
     // A copy the plan cannot be made against is no rehearsal: said, with what the copy lacks.
-    if (before.errors.length) return { ...played, rehearsed: false, reason: `the plan against the copy failed: ${before.errors.join('; ')}`, applied: 0, problems: [], limits: copy.notCopied };
+    if (before.errors.length) return { ...played, rehearsed: false, reason: `the plan against the copy failed: ${firstOf(before.errors)}`, applied: 0, problems: [], limits: copy.notCopied };
     const { runs, problems } = matchPlans(o.plan, before);
     const results = runs.length ? await execute(runs, { client, kinds: o.kinds, policy: o.plan.policy, server: o.server, scopes: before.scopes }) : [];
     problems.push(...results.flatMap(problemOf));
@@ -101,3 +101,9 @@ function problemOf(r: ChangeResult): RehearsalProblem[] {
   return [];
 }
 
+
+/** The first problems of a list and how many more: one reason line stays readable when a copy lacks hundreds of objects. */
+function firstOf(errors: string[], shown = 3): string {
+  const more = errors.length - shown;
+  return `${errors.slice(0, shown).join('; ')}${more > 0 ? ` (and ${more} more like them)` : ''}`;
+}
