@@ -371,7 +371,7 @@ describe('export', () => {
     const r = await w.cli(['export', '--include', 'label']);
     expect(r.code).toBe(1);
     expect(r.stderr.trim()).toBe(
-      '--include "label" is not a kind (did you mean "labels"?) and no organisation of this name exists on the server (or the token cannot see it); the kinds are users, orgs, repos, settings, hooks, runners, labels, teams, public_members, collaborators, secrets, variables, branch_protections, tag_protections, push_mirrors, webhooks',
+      '--include "label" is not a kind (did you mean "labels"?) and no organisation of this name exists on the server (or the token cannot see it); the kinds are users, orgs, repos, settings, hooks, runners, labels, teams, public_members, collaborators, secrets, variables, branch_protections, tag_protections, push_mirrors, webhooks, deploy_keys',
     );
   });
 
