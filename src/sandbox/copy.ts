@@ -187,6 +187,8 @@ const variablesOf = (data: Obj[]) => Object.fromEntries(data.flatMap((x) => (s(x
 const SCOPE_RULES: Rule[] = [
   [/^(?:admin\/users|users\/[^/]+|user)$/, (bd, _m, data) => data.forEach((u) => user(bd, u))],
   [/^(?:admin\/orgs|orgs\/[^/]+)$/, (bd, _m, data) => data.forEach((o) => org(bd, o))],
+  // An organisation's repository list (a glob's expansion) is all the plan reads of that organisation: it is one.
+  [/^orgs\/([^/]+)\/repos$/, (bd, m) => void (bd.users.has(m[1]!.toLowerCase()) ? undefined : org(bd, { username: m[1]! }))],
   // A repository read on its own, or listed with its owner's (a glob's expansion, a user's repositories).
   [/^(?:repos\/[^/]+\/[^/]+|(?:orgs|users)\/[^/]+\/repos|repos\/search)$/, (bd, _m, data) => data.flatMap((r) => (Array.isArray(r.data) ? r.data.filter(isObj) : [r])).forEach((r) => repo(bd, r))],
 ];

@@ -26,3 +26,11 @@ it('names the first three problems and counts the rest', { timeout: 60_000 }, as
   expect(reason).not.toContain('issue #6 does not exist');
   expect(writes(w.sandbox)).toEqual([]);
 });
+
+it('an organisation the plan knows only from its repository list (a glob) is an organisation in the copy, not a user', { timeout: 60_000 }, async () => {
+  const file = w.config('version: 1\norgs:\n  acme:\n    labels:\n      org-bug: { color: "00ff00" }\nrepos:\n  "acme/*":\n    labels:\n      triage: { color: "ff0000" }\n', 'glob.yaml');
+  const r = await w.cli(['plan', '-c', file, '--rehearse', '--detailed-exitcode']);
+  expect(r.code, r.stdout + r.stderr).toBe(2);
+  expect(r.stdout).toMatch(/Rehearsed on a copy of gitea [\d.]+: 2 changes applied, 0 failed; the plan after it is empty/);
+  expect(writes(w.sandbox)).toEqual([]);
+});
