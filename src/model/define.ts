@@ -128,6 +128,7 @@ export interface Planning<T extends AnyKindTypes> {
 export interface Safety<T extends AnyKindTypes> {
   readOnlyReason?: (this: void, scope: Scope) => string | undefined;
   liftsReadOnly?: (this: void, change: Change) => boolean;
+  makesReadOnly?: (this: void, change: Change) => boolean;
   guard?: (this: void, req: GuardRequest<T>) => string | undefined;
   annotate?: (this: void, req: AnnotateRequest<T>) => Promise<ChangeFacts | undefined>;
 }
