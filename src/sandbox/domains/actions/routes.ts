@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { reqSiteAdmin, reqToken, scope } from '../../http/auth.js';
 import { bind, formOf, notFound, orgAssignment, repoAssignment, reqOrgOwnership } from '../../http/checks.js';
-import type { ApiContext, Step } from '../../http/context.js';
+import { inOrg, inRepo, signedIn, type ApiContext, type Step } from '../../http/context.js';
 import { AccessMode } from '../../core/state.js';
 import { formBool, formOptionalBool } from '../../http/form.js';
 import { listOptions, paginate, setLinkHeader, setTotalCountHeader } from '../../http/paging.js';
@@ -180,12 +180,18 @@ export function registerAdminActionRoutes(r: ApiRouter): void {
   // `(0, repo)`, `org/action.go` l.514 `(org, 0)`, `user/runners.go` l.57 `(doer, 0)`. Forgejo v15.0.3 `api.go` l.855
   // (repository l.1145 `reqOwner(unit.TypeActions)`, organisation l.1584), l.1020 `/user`; `repo/action.go` l.552,
   // `org/action.go` l.306, `user/runners.go` l.87. Releases: ROUTES.
-  r.on('GET', '/repos/:owner/:repo/actions/runners', scope('repository'), repoAssignment, reqToken, reqRepoActionsOwner, (ctx) =>
-    listRunners(ctx, { ownerId: 0, repoId: ctx.repo!.id, repoOwnerId: ctx.repo!.ownerId }),
+  r.on(
+    'GET',
+    '/repos/:owner/:repo/actions/runners',
+    scope('repository'),
+    repoAssignment,
+    reqToken,
+    reqRepoActionsOwner,
+    inRepo((ctx) => listRunners(ctx, { ownerId: 0, repoId: ctx.repo.id, repoOwnerId: ctx.repo.ownerId })),
   );
-  r.on('GET', '/orgs/:org/actions/runners', scope('organization'), orgAssignment, reqToken, reqOrgOwnership, (ctx) => listRunners(ctx, { ownerId: ctx.org!.id, repoId: 0 }));
+  r.on('GET', '/orgs/:org/actions/runners', scope('organization'), orgAssignment, reqToken, reqOrgOwnership, inOrg((ctx) => listRunners(ctx, { ownerId: ctx.org.id, repoId: 0 })));
   // The token's own user's runners (a site administrator reads another user's with sudo).
-  r.on('GET', '/user/actions/runners', scope('user'), reqToken, (ctx) => listRunners(ctx, { ownerId: ctx.doer!.id, repoId: 0 }));
+  r.on('GET', '/user/actions/runners', scope('user'), reqToken, signedIn((ctx) => listRunners(ctx, { ownerId: ctx.doer.id, repoId: 0 })));
 
   // Forgejo 15 registers a runner through the API (`shared.RegisterRunner`, v15.0.3 `routers/api/v1/shared/runners.go`
   // l.161–187): an instance runner that never connected; the answer is the only place its token appears.
