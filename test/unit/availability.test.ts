@@ -9,7 +9,7 @@ import { kinds } from '../../src/kinds/index.js';
 import { runnerKind } from '../../src/kinds/runner/index.js';
 import { readExtras } from '../../src/kinds/user/extras.js';
 import { userKind } from '../../src/kinds/user/index.js';
-import { declaredAt, parseServerSpec, type FieldSpec, type Kind, type ServerInfo } from '../../src/model/index.js';
+import { planRequest, requestOf, declaredAt, parseServerSpec, type FieldSpec, type Kind, type ServerInfo } from '../../src/model/index.js';
 import { availableFieldsOf, placesOf, requirementsOf, unavailableIn } from '../../src/plan/availability.js';
 import { makeKindContext } from '../../src/plan/planner.js';
 import { importsOf } from './support/source-scan.js';
@@ -163,7 +163,7 @@ describe('reads in each release’s route and answer shape', () => {
 
   it('runners: Gitea’s {runners, total_count}; Forgejo’s bare array of every visible runner, idle and active meaning online', async () => {
     const gitea = fakeClient({ 'wrapped admin/actions/runners': { runners: [{ id: 1, name: 'a', status: 'online', busy: true, disabled: false }], total_count: 1 } });
-    const g = await runnerKind.read(scope, makeKindContext(gitea.client, loaded, {}, { server: release('gitea@1.24') }));
+    const g = await runnerKind.read(requestOf(runnerKind, scope, makeKindContext(gitea.client, loaded, {}, { server: release('gitea@1.24') })));
     // No organisation or user here: the scoped lists that tell global runners apart (src/kinds/runner/scopes.ts) are the
     // organisations' and users' lists alone.
     expect(gitea.asked).toEqual(['wrapped admin/actions/runners', 'list admin/orgs', 'list admin/users']);
@@ -175,11 +175,11 @@ describe('reads in each release’s route and answer shape', () => {
       { id: 3, uuid: 'u3', name: 'c', status: 'offline', labels: [], owner_id: 0, repo_id: 4 },
     ];
     const forgejo = fakeClient({ 'list admin/actions/runners': forgejoRunners });
-    const f = await runnerKind.read(scope, makeKindContext(forgejo.client, loaded, {}, { server: release('forgejo@15') }));
+    const f = await runnerKind.read(requestOf(runnerKind, scope, makeKindContext(forgejo.client, loaded, {}, { server: release('forgejo@15') })));
     expect(forgejo.asked).toEqual(['list admin/actions/runners?visible=true']);
     // b (an owner's) and c (a repository's) are not the server's own: not read as runners of the config (issue 28).
     expect(f.map((r) => [r.key, r.fields.status, r.fields.busy, r.fields.disabled])).toEqual([['a', 'online', true, false]]);
-    expect(runnerKind.notices!([{ key: 'a', fields: {}, path: [] }], f, scope, makeKindContext(forgejo.client, loaded))).toEqual([]);
+    expect(runnerKind.notices!({ ...planRequest(runnerKind, scope, makeKindContext(forgejo.client, loaded)), desired: [{ key: 'a', fields: {}, path: [] }], current: f })).toEqual([]);
   });
 
   it('badges: read from Gitea ≥ 1.22 only, keys from every release', async () => {
