@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SeedFile } from '../../src/sandbox/index.js';
-import { applies, calls, exportRoundTrip, planExits, world, writes, type World } from './helpers.js';
+import { applies, bodyOf, calls, exportRoundTrip, planExits, world, writes, type World } from './helpers.js';
 
 /**
  * Issue 27: two names the server checks only when apply writes, which the plan now checks first. A readme
@@ -60,16 +60,22 @@ describe.each(['gitea@1.21', 'gitea@1.25', 'forgejo@11'])('an unknown readme tem
 });
 
 describe('policy.readme_templates', () => {
-  it('declares the server\'s custom templates: the plan takes the name (and the server is the judge at apply); others are still refused', async () => {
-    w = await world(seed);
+  it('declares the server\'s custom templates: a repository with one is created and converges; others are still refused', async () => {
+    // The server's custom/options/readme holds Fancy (the sandbox's custom_templates).
+    w = await world({ ...seed, custom_templates: { readme: ['Fancy'] } });
     const yaml = repoWith('Fancy', 'policy:\n  readme_templates: [Fancy]\n');
-    const plan = await planExits(w, w.config(yaml), 2);
+    const declared = w.config(yaml);
+    const plan = await planExits(w, declared, 2);
     expect(plan.stdout).toMatch(/\+ readme\s+= "Fancy"/);
     expect(plan.stdout).toContain('readme_templates [Fancy]');
+    await applies(w, declared);
+    expect(bodyOf(w.sandbox, 'POST', 'admin/users/acme/repos')).toMatchObject({ auto_init: true, readme: 'Fancy' });
+    await planExits(w, declared, 0);
+    w.sandbox.clearRequests();
     const other = repoWith('Plain', 'policy:\n  readme_templates: [Fancy]\n');
-    const file = w.config(other, 'other.yaml');
+    const file = w.config(other.replace('acme/fresh', 'acme/other'), 'other.yaml');
     const refused = await planExits(w, file, 1);
-    expect(refused.stderr).toContain(`${file}:${placeIn(other, 'readme:')}: repository "acme/fresh": "Plain" is neither a built-in readme template of `);
+    expect(refused.stderr).toContain(`${file}:${placeIn(other, 'readme:')}: repository "acme/other": "Plain" is neither a built-in readme template of `);
     expect(refused.stderr).toContain('nor one policy.readme_templates lists (Fancy)');
     expect(writes(w.sandbox)).toEqual([]);
   });
