@@ -399,6 +399,11 @@ export interface Safety<T extends AnyKindTypes> {
    */
   liftsReadOnly?: (this: void, change: Change) => boolean;
   /**
+   * Whether this planned change makes its scope read-only (archives the repository): every other change
+   * of the scope waits for nothing of it, it waits for them (a write after it would be refused, 423).
+   */
+  makesReadOnly?: (this: void, change: Change) => boolean;
+  /**
    * Why a planned change must never be made (a protected user deleted, the token's own user locked
    * out, the last administrator demoted), judged on the server as read and the whole plan: asked at
    * plan time and again at apply time.

@@ -125,9 +125,24 @@ export function opsStep(g: GroupState, input: OpsInput): Op[] {
   return g.kind.ops(input);
 }
 
+/**
+ * A change that archives its repository (Kind.makesReadOnly) waits for every other change of that
+ * repository, since the server refuses writes there after it: by the archiving change's id, the ids it
+ * waits for. Read from the whole plan, exactly so when plan makes it and when apply checks a saved one.
+ */
+export function sealingWaits(kinds: readonly Pick<ApplyingKind, 'name' | 'makesReadOnly'>[], changes: readonly Change[]): Map<string, string[]> {
+  const byName = new Map(kinds.map((k) => [k.name, k]));
+  const waits = new Map<string, string[]>();
+  for (const c of changes) {
+    if (!byName.get(c.kind)?.makesReadOnly?.(c)) continue;
+    waits.set(c.id, changes.filter((o) => o.scope === c.scope && o.id !== c.id && !o.depends_on.includes(c.id)).map((o) => o.id));
+  }
+  return waits;
+}
+
 /** The changes a change waits for: those its requests and fields name, those its kind names, its scope's create, and a rename that frees its name. */
-export function dependsStep(g: GroupState, change: Change, ops: Op[], input: OpsInput, freeing: Map<string, Change>): string[] {
-  const deps = dependenciesOf(g.kind, change, ops, input);
+export function dependsStep(g: GroupState, change: Change, ops: Op[], input: OpsInput, freeing: Map<string, Change>, sealing: Map<string, string[]> = new Map()): string[] {
+  const deps = [...dependenciesOf(g.kind, change, ops, input), ...(sealing.get(change.id) ?? [])];
   const rename = change.action === 'create' ? freeing.get(change.key) : undefined;
   return rename && !deps.includes(rename.id) ? [...deps, rename.id] : deps;
 }

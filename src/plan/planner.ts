@@ -8,7 +8,7 @@ import { diffFields } from './diff.js';
 import { checkPreviously, matchOne, renamedAway, type Match } from './match.js';
 import { Projection } from './projection.js';
 import { makeChange, placed, resourceOf, sourceOfScopePath, type Planning, type ScopePlan, type Work } from './planning.js';
-import { annotateStep, asKind, judgeStep, liftStep, prepareStep, projectStep, readGroup, readOnlyStep, readStep, renamesFreeing, runState } from './pipeline.js';
+import { annotateStep, asKind, judgeStep, liftStep, prepareStep, projectStep, readGroup, readOnlyStep, readStep, renamesFreeing, runState, sealingWaits } from './pipeline.js';
 import { assessSafety, policyOf } from './safety.js';
 import { writeOnlyFields } from './write-only.js';
 import { resolvedPart, resolveScopes, type ResolvedScope } from '../scopes/resolve.js';
@@ -151,6 +151,7 @@ export async function buildPlan(opts: PlanOptions): Promise<PlanResult> {
     opts.onPlanning?.((planned += w.desired.length), objects);
   }
   await recordFacts(p, annotating);
+  waitBeforeSealing(p.changes, opts.kinds);
   orderStep(p.changes, opts.kinds);
   return assessStep(p, opts);
 }
@@ -286,6 +287,15 @@ function pruneStep(p: Planning, sp: ScopePlan): void {
   }
   // A kind that is never pruned (no policy.prune entry) has nothing for policy to keep.
   if (kept.length && sp.kind.pruneKey) p.kept.push({ scope: scopeId(sp.scope), kind: sp.kind.name, prune_key: sp.kind.pruneKey, keys: kept.sort() });
+}
+
+/** An archiving change waits for the other changes of its repository (see sealingWaits). */
+function waitBeforeSealing(changes: Change[], kinds: Kind[]): void {
+  const byId = new Map(changes.map((c) => [c.id, c]));
+  for (const [id, waits] of sealingWaits(kinds, changes)) {
+    const c = byId.get(id);
+    if (c) c.depends_on = [...new Set([...c.depends_on, ...waits])];
+  }
 }
 
 /** A create may reuse the name a rename frees: it waits for that rename (see renamesFreeing). */
