@@ -6,11 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { reqSiteAdmin, reqToken, scope } from '../../http/auth.js';
 import { bind, formOf, notFound, orgAssignment, repoAssignment, reqOrgOwnership } from '../../http/checks.js';
-<<<<<<< HEAD
-import { inOrg, inRepo, signedIn, type ApiContext, type Step } from '../../http/context.js';
-=======
 import { type ApiContext, inOrg, inRepo, signedIn, type Step } from '../../http/context.js';
->>>>>>> main
 import { AccessMode } from '../../core/state.js';
 import { formBool, formOptionalBool } from '../../http/form.js';
 import { listOptions, paginate, setLinkHeader, setTotalCountHeader } from '../../http/paging.js';
