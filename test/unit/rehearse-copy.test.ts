@@ -65,7 +65,7 @@ describe("the copy's seed", () => {
 });
 
 describe("the sandbox's seed of issues by number (what the copy relies on)", () => {
-  const seed = (issues: object[]) => ({ users: [{ username: 'root', admin: true }], repos: [{ name: 'root/r', issues }] });
+  const seed = (issues: { title: string; number?: number; content_version?: number }[]) => ({ users: [{ username: 'root', admin: true }], repos: [{ name: 'root/r', issues }] });
   it('keeps each given number and its body version; one without a number takes the next after the highest', () => {
     const state = buildState(seed([{ number: 7, title: 'Seven', content_version: 3 }, { number: 2, title: 'Two' }, { title: 'Next' }]));
     expect(state.data.issues.map((i) => [i.index, i.title, i.contentVersion])).toEqual([[7, 'Seven', 3], [2, 'Two', 0], [8, 'Next', 0]]);
