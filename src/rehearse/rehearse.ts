@@ -50,8 +50,8 @@ export async function rehearse(o: RehearseOptions): Promise<Rehearsal> {
   const release = `${flavour.fork} ${flavour.version.split('+')[0]}`;
   const played = { release, ...(o.server.version !== flavour.version.split('+')[0] ? { server: describeServer(o.server) } : {}) };
   const copy = await startCopy(o.answers, flavour.name);
+  const client = new GiteaClient({ url: copy.sandbox.url, credentials: { token: copy.sandbox.token }, retries: 0 });
   try {
-    const client = new GiteaClient({ url: copy.sandbox.url, credentials: { token: copy.sandbox.token }, retries: 0 });
     const before = await o.replan(client, false);
     // A copy the plan cannot be made against is no rehearsal: said, with what the copy lacks.
     if (before.errors.length) return { ...played, rehearsed: false, reason: `the plan against the copy failed: ${firstOf(before.errors)}`, applied: 0, problems: [], limits: copy.notCopied };
@@ -67,6 +67,7 @@ export async function rehearse(o: RehearseOptions): Promise<Rehearsal> {
     const limits = [...notPlayed(flavour), ...copy.notCopied];
     return { ...played, rehearsed: true, applied: results.filter((r) => r.outcome === 'done').length, problems, limits };
   } finally {
+    client.close();
     await copy.sandbox.close();
   }
 }
