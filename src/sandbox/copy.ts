@@ -11,6 +11,7 @@
  * against the copy, as `apply PLANFILE` does against the server.
  */
 import { randomBytes } from 'node:crypto';
+import { request } from 'node:http';
 import { parseFlavour, startSandbox, type Flavour, type Sandbox } from './index.js';
 import { hasQuirk } from './flavours/releases.js';
 import { buildState, type SeedFile } from './seed.js';
@@ -314,10 +315,29 @@ export async function startCopy(answers: CopiedAnswer[], flavour: string): Promi
   const refused: string[] = [];
   for (const p of patches) {
     const path = teamPath(sandbox, p.path);
-    const res = await fetch(`${sandbox.url}/api/v1/${path}`, { method: 'PATCH', headers: { authorization: `token ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(p.body) });
-    if (!res.ok) refused.push(`PATCH ${p.path}: ${res.status} ${(await res.text()).trim().slice(0, 200)}`);
+    const res = await patch(`${sandbox.url}/api/v1/${path}`, token, p.body);
+    if (res.status < 200 || res.status > 299) refused.push(`PATCH ${p.path}: ${res.status} ${res.text.trim().slice(0, 200)}`);
   }
   return { sandbox, notCopied: [...notCopied.map((p) => `the answers of GET ${p} (not read into the copy)`), ...refused.map((r) => `a setting the copy refused (${r})`)] };
+}
+
+/**
+ * A PATCH to the copy on a connection of its own (node:http without an agent), not global fetch: fetch's
+ * pool and timers are the process's and outlive the copy, in a process that goes on after the plan
+ * (the tests' in-process runs).
+ */
+function patch(url: string, token: string, body: unknown): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method: 'PATCH', agent: false, headers: { authorization: `token ${token}`, 'content-type': 'application/json' } }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (d: string) => (text += d));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(JSON.stringify(body));
+  });
 }
 
 /** `teams/@ORG/NAME` → `teams/ID` in the copy (its ids are its own). */

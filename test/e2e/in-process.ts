@@ -69,6 +69,14 @@ function openClientSockets(): Socket[] {
   return handles.filter((h): h is Socket => h instanceof Socket && !(h as Socket & { server?: unknown }).server && !h.destroyed && h.remotePort !== undefined);
 }
 
+/**
+ * node:http's cache of the Date header (lib/internal/http.js: a server answering in the run, the
+ * rehearsal's copy, arms it), reset a second later by an unref'd timer: the process's, not the run's.
+ */
+function processCache(t: TimerResource): boolean {
+  return (t as TimerResource & { _onTimeout?: { name?: string } })._onTimeout?.name === 'resetCache';
+}
+
 /** Everything the run left behind, in words; empty when nothing. */
 function leftBehind(before: ReturnType<typeof processState>, cwd: string, made: Set<TimerResource>): string[] {
   const after = processState();
@@ -77,7 +85,7 @@ function leftBehind(before: ReturnType<typeof processState>, cwd: string, made: 
   if (after.env !== before.env) found.push('process.env changed');
   if (process.cwd() !== cwd) found.push(`the working directory changed to ${process.cwd()}`);
   if (after.listeners !== before.listeners) found.push(`process listeners: before ${before.listeners}; after ${after.listeners}`);
-  const timersLeft = [...made].filter((t) => !t._destroyed);
+  const timersLeft = [...made].filter((t) => !t._destroyed && !processCache(t));
   if (timersLeft.length) found.push(`${timersLeft.length} timer(s) still pending (${timersLeft.filter((t) => !t.hasRef()).length} of them unref'd: a process would drop them, this one would run them)`);
   const socketsLeft = [...after.sockets].filter((s) => !before.sockets.has(s));
   if (socketsLeft.length) found.push(`${socketsLeft.length} connection(s) still open (to port ${socketsLeft.map((s) => s.remotePort).join(', ')})`);
