@@ -4,7 +4,7 @@
  * So after its writes, apply reads again every scope where it created objects, and reports each name
  * it created that now exists more than once: another run created it at the same time.
  */
-import { kindsByName, kindTitles, type ReadingKind } from '../model/index.js';
+import { kindsByName, kindTitles, requestOf, type ReadingKind } from '../model/index.js';
 import { makeScopeContext } from '../plan/planner.js';
 import type { Change } from '../plan/types.js';
 import { scopeOf, type ChangeResult, type ExecuteOptions } from './executor.js';
@@ -38,7 +38,7 @@ export async function findConcurrentDuplicates(results: ChangeResult[], { client
       if (!kind) return;
       try {
         // Kinds that read only what is named (repositories, issues) are told which objects to look for.
-        const current = await kind.read(scopeOf(scope, scopes), ctx, changes.map((c) => ({ key: c.key, fields: {}, path: [] })));
+        const current = await kind.read({ ...requestOf(kind, scopeOf(scope, scopes), ctx), desired: changes.map((c) => ({ key: c.key, fields: {}, path: [] })) });
         for (const change of changes) {
           const count = current.filter((o) => o.key === change.key).length;
           if (count > 1) check.duplicates.push({ change, count });

@@ -5,7 +5,7 @@ import { describeDiagnostic, type Diagnostic } from '../diagnostic.js';
 import { isSecret } from '../secret.js';
 import { equal } from '../plan/diff.js';
 import { makeScopeContext, parseScopeId } from '../plan/planner.js';
-import { describeServer, intentOf, kindsByName, plannedFields, type CurrentObject, type Intent, type ReadingKind, type Scope } from '../model/index.js';
+import { describeServer, intentOf, kindsByName, plannedFields, requestOf, type CurrentObject, type Intent, type ReadingKind, type Scope } from '../model/index.js';
 import type { Action, Change, Op, PlanPolicy } from '../plan/types.js';
 import type { ServerInfo } from '../model/index.js';
 import { renamedMeanwhile, type Redirected } from './renamed.js';
@@ -192,7 +192,8 @@ async function createdAnyway(change: Change, kind: ReadingKind, error: unknown, 
   if (!failed || failed.method !== 'POST' || progress.firstId !== undefined) return undefined;
   try {
     // Kinds that read only what is named (repositories, issues) are told which object to look for.
-    const objects = await kind.read(scopeOf(change.scope, opts.scopes), makeScopeContext(opts.client, opts.policy, {}, { server: opts.server }), [{ key: change.key, fields: {}, path: [] }]);
+    const ctx = makeScopeContext(opts.client, opts.policy, {}, { server: opts.server });
+    const objects = await kind.read({ ...requestOf(kind, scopeOf(change.scope, opts.scopes), ctx), desired: [{ key: change.key, fields: {}, path: [] }] });
     return objects.find((o) => o.key === change.key);
   } catch {
     return undefined;
@@ -315,7 +316,7 @@ function compareReadBack(kind: ReadingKind, change: Change, intent: Intent, answ
     const spec = kind.fields.find((s) => s.name === f.path);
     if (!spec || spec.writeOnly || spec.sensitive || spec.readBack === false || f.writeOnly || !(f.path in current.fields)) continue;
     // The kind's own comparison where it has one (hook events are sent as written and stored expanded).
-    const same = kind.compare?.(f.path, desired, current);
+    const same = kind.compare?.(f.path, { desired, current, prepared: undefined });
     if (!(same ? same(f.after, current.fields[f.path]) : equal(spec, current.fields[f.path], f.after))) out.push(`${f.path}: sent ${JSON.stringify(f.after)}, server kept ${JSON.stringify(current.fields[f.path])}`);
   }
   return out;

@@ -166,7 +166,7 @@ function recordProblems(c: Record<string, unknown>): string[] {
 
 function validScope(id: string, kind: Kind): boolean {
   const i = id.indexOf(':');
-  if (i < 0) return false;
+  if (i < 0 || id.slice(0, i) !== kind.scopeType) return false;
   const scope = parseScopeId(id);
   return scope.type === kind.scopeType && SCOPE_NAME[scope.type].test(scope.name);
 }

@@ -5,7 +5,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { isApiError, type GiteaClient } from '../gitea/client.js';
 import { planningOrder, scopeCreationIds, type ApplyingKind, type ChangeFacts, type CurrentObject, type DesiredObject, type Diagnostic, type Intent, type Scope, type ServerInfo } from '../model/index.js';
 import { objectDigest } from '../plan/digest.js';
-import { annotateStep, asKind, dependsStep, inputStep, intentStep, judgeStep, liftStep, opsStep, prepareStep, projectStep, readGroup, readOnlyStep, readStep, renamesFreeing, runState, type Group as PipelineGroup, type GroupState, type Run } from '../plan/pipeline.js';
+import { annotateStep, asKind, dependsStep, inputStep, intentStep, judgeStep, liftStep, opsStep, prepareStep, projectStep, readGroup, readOnlyStep, readStep, renamesFreeing, runState, sealingWaits, type Group as PipelineGroup, type GroupState, type Run } from '../plan/pipeline.js';
 import { makeScopeContext } from '../plan/planner.js';
 import { Projection } from '../plan/projection.js';
 import { assessSavedPlan, type SafetyVerdict } from '../plan/safety.js';
@@ -41,6 +41,8 @@ interface Verifying extends Run {
   mismatches: Diagnostic[];
   /** Each change as apply will run it. */
   rebuilt: Map<string, Change>;
+  /** What each archiving change waits for, from the plan's changes (see sealingWaits). */
+  sealing: Map<string, string[]>;
 }
 
 const STALE = 'plan again';
@@ -66,7 +68,7 @@ const STALE = 'plan again';
 export async function verifySavedPlan(plan: Plan, client: GiteaClient, kinds: ApplyingKind[], server?: ServerInfo): Promise<VerifiedPlan> {
   const projection = new Projection();
   const ctx = makeScopeContext(client, plan.policy, {}, { projection, server });
-  const v: Verifying = { plan, kinds, ctx, projection, ...runState(), refused: new Map(), mismatches: [], rebuilt: new Map() };
+  const v: Verifying = { plan, kinds, ctx, projection, ...runState(), refused: new Map(), mismatches: [], rebuilt: new Map(), sealing: sealingWaits(kinds, plan.changes) };
   const groups = await groupStep(v);
   // A repository or organisation the plan creates first does not exist yet: nothing is in it.
   const reads = await readStep(v, groups, (e) => {
@@ -186,7 +188,7 @@ function rebuildOne(v: Verifying, g: GroupNow, c: Change, freeing: Map<string, C
   }
   if (!isDeepStrictEqual(plain(ops), plain(c.ops)))
     v.mismatches.push({ resource: c.id, message: 'the requests in the plan file differ from what the change shows, built against the server as it is now (the file was edited, or what the change refers to moved on)' });
-  const deps = dependsStep(g, c, ops, input, freeing);
+  const deps = dependsStep(g, c, ops, input, freeing, v.sealing);
   if (!isDeepStrictEqual([...new Set(deps)].sort(), [...new Set(c.depends_on)].sort()))
     v.mismatches.push({ resource: c.id, message: `depends_on in the plan file differs from what the change needs (${deps.join(', ') || 'nothing'})` });
   return { ...c, ops, depends_on: [...new Set(deps)] };

@@ -83,11 +83,25 @@ export interface Policy {
    */
   purge_users?: boolean;
   /**
+   * Slugs of badges defined on the server (in its web admin) that no user this plan reads carries yet. No API
+   * lists a server's badges, and giving a user a slug the server does not have fails after the user is
+   * written (500), so a user's badges are refused at plan time unless a user the plan reads already carries
+   * each one, or it is listed here. Gitea 1.22 and newer.
+   */
+  badges?: string[];
+  /**
    * The server's [mirror] MIN_INTERVAL (app.ini), which its API does not report: a pull mirror's interval
    * below it, other than 0, is refused at plan time (the server would refuse it). Default 10m, the server's
    * default; set it when the server allows less (never below 1m).
    */
   mirror_min_interval?: string;
+  /**
+   * Names of the readme templates the administrator added under the server's custom/options/readme, which its
+   * API does not list. A repository to create whose readme is neither one of these nor a built-in template of
+   * the release ("Default") is refused at plan time (the server would answer 400 "readme template does not
+   * exist"). Names are case-sensitive.
+   */
+  readme_templates?: string[];
 }
 
 /** Gitea Actions settings of the server. */
@@ -1098,6 +1112,10 @@ export interface RepoCreateConfig {
    * Used with auto_init.
    */
   license?: string;
-  /** Name of a readme template of the server (Gitea ships "Default"). Used with auto_init. */
+  /**
+   * Name of a readme template of the server: a built-in one (every release ships "Default" only) or one of
+   * its custom/options/readme declared in policy.readme_templates (no API lists them); checked when the plan
+   * is made, case-sensitively. Used with auto_init (default "Default").
+   */
   readme?: string;
 }

@@ -1,7 +1,7 @@
 import { Document, isScalar, visit } from 'yaml';
 import type { Config } from '../config/types.js';
 import { isApiError, type GiteaClient } from '../gitea/client.js';
-import { exportable, exportedServerWide, formatDiagnostic, scopeCreationIds, type CurrentObject, type DesiredObject, type ExportingKind, type KindExport, type KindMeta, type KindReading, type ScopeNames, type ServerInfo } from '../model/index.js';
+import { exportable, exportedServerWide, formatDiagnostic, requestOf, scopeCreationIds, type CurrentObject, type DesiredObject, type ExportingKind, type KindExport, type KindMeta, type KindReading, type ScopeNames, type ServerInfo } from '../model/index.js';
 import { availableFieldsOf, kindUnavailable } from '../plan/availability.js';
 import { makeScopeContext } from '../plan/planner.js';
 import { DEFAULT_POLICY, policyOf } from '../plan/safety.js';
@@ -78,7 +78,7 @@ export async function exportConfig(client: GiteaClient, kinds: (KindMeta & KindR
   const read = await Promise.all(
     jobs.map(async (j) => {
       try {
-        return await j.kind.read(j.rs.scope, ctx, j.desired);
+        return await j.kind.read({ ...requestOf(j.kind, j.rs.scope, ctx), ...(j.desired ? { desired: j.desired } : {}) });
       } catch (e) {
         if (!sel.everything || !isApiError(e, 403)) throw e;
         const r = refused.get(j.kind.configKey) ?? { scopes: [], reason: `${e.status} ${e.serverMessage}` };

@@ -159,6 +159,8 @@ export class GiteaClient {
   private credentialsCheck: Promise<void> | undefined;
   /** A GET /user in flight asking whether the server is alive while a request waits (see probe). */
   private probing: Promise<void> | undefined;
+  /** When the last probe was sent (ms on the clock): one probe per silence, not one per request waiting in it. */
+  private probedAt = Number.NEGATIVE_INFINITY;
   /**
    * Lists that ended on X-Total-Count's word rather than on a short page (src/gitea/paging.ts), by
    * path: the page that would prove the end, read before the first write under the same parent (see
@@ -423,11 +425,14 @@ export class GiteaClient {
    * asks the server something small (GET /user: it reads the database as most routes do, unlike /version).
    * Its answer, whatever the status, is heard: when the request then times out, the server is alive and that
    * route alone stalls — its own failure, never "the server stopped answering" for the whole run (issue 28).
-   * One probe at a time, around the concurrency bound (a full queue must not hold it back); its outcome is
-   * only what the circuit hears.
+   * One probe at a time, and none for a request sent before the last probe went (that probe asked already:
+   * a second one, when the first ends before the other requests' half-time comes, adds a request and says
+   * nothing new), around the concurrency bound (a full queue must not hold it back); its outcome is only
+   * what the circuit hears.
    */
   private probe(sentAt: number): void {
-    if (this.probing || this.circuit.reason || !this.circuit.silentSince(sentAt)) return;
+    if (this.probing || this.circuit.reason || !this.circuit.silentSince(sentAt) || this.probedAt >= sentAt) return;
+    this.probedAt = this.clock.now();
     this.requestCount++;
     this.options.onRequest?.('GET', this.http.target('user').pathname);
     this.probing = this.http

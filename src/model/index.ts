@@ -10,6 +10,7 @@ export type * from './kind.js';
 export * from './scope.js';
 export * from './registry.js';
 export * from './define.js';
+export * from './requests.js';
 export * from './intent.js';
 export * from './server.js';
 export * from '../diagnostic.js';

@@ -1,9 +1,9 @@
 import type { GiteaClient, RequestOptions } from '../gitea/client.js';
 import type { Shape } from '../gitea/answer.js';
-import type { LoadedConfig } from '../config/types.js';
+import type { Config, LoadedConfig } from '../config/types.js';
 import type { Diagnostic } from '../diagnostic.js';
 import type { FieldSpec } from './field.js';
-import type { CurrentObject, DesiredObject, ProjectedObject } from './object.js';
+import type { CurrentObject, DesiredObject, ObjectMeta, ProjectedObject } from './object.js';
 import type { Action, Change, Op, PlanPolicy } from './plan.js';
 import type { Scope } from './scope.js';
 import type { Availability, ServerInfo } from './server.js';
@@ -59,7 +59,7 @@ interface ContextBase {
    * asking kind lists that kind in `after`. Nothing is read (projected would read what is not planned).
    */
   planned(kind: KindMeta, scope: Scope): ProjectedObject[] | undefined;
-  /** Each kind's own state for this run (src/model/define.ts): made on the first ask, dropped with the context. */
+  /** Each kind's own state for this run (KindState; kept by RunStates, looked up by src/model/requests.ts): made on the first ask, dropped with the context. */
   runStates: RunStates;
 }
 
@@ -115,23 +115,6 @@ export type Problem = Diagnostic & {
   objectOnly?: boolean;
 };
 
-/** What every change's requests are built from, whatever its action. */
-interface OpsInputBase {
-  scope: Scope;
-  /**
-   * What the change means (src/model/intent.ts), derived once from it: the values it gives its
-   * object's fields, their names (`changed`: the fields whose values differ, write-only fields being
-   * sent included), a rename's old name, the copy a delete addresses. ops (and dependsOn) get a
-   * create's or an edit's `desired` with exactly these fields; shown, at plan time, the declared object.
-   */
-  intent: Intent;
-  ctx: ScopeContext;
-  /** What the kind's prepare returned for this scope. */
-  prepared?: unknown;
-  /** The change's context values (see Kind.context): all that ops may use beyond desired and current. */
-  shown?: Record<string, unknown>;
-}
-
 /**
  * What a change is about, by action: a create has only the declared object, a delete only the
  * server's, the others both. Narrow on `action` to reach them.
@@ -141,8 +124,6 @@ export type OpsSubject<D extends DesiredObject = DesiredObject, C extends Curren
   | { action: 'update' | 'rename' | 'replace'; desired: D; current: C }
   | { action: 'delete'; desired?: undefined; current: C };
 
-/** The input of a kind's ops (and shown, dependsOn). */
-export type OpsInput = OpsInputBase & OpsSubject;
 
 /**
  * Something a kind uses that is not one of its fields (a route, an answer shape, a value of a field),
@@ -257,24 +238,121 @@ export interface KindMeta {
 }
 
 /**
+ * What a kind is typed by: the config of its scope (RepoConfig for a repository's kinds, OrgConfig for
+ * an organisation's, the whole Config for server-wide ones), an object as the server answers it, what
+ * its prepare returns, its own state for one run, and, for a kind whose objects carry values beside
+ * their fields (see ObjectMeta), the meta of its objects as read and as declared.
+ */
+export interface KindTypes<ScopeConfig = unknown, Server = unknown, Prepared = undefined, RunState = undefined, Meta extends object = ObjectMeta, DeclaredMeta extends object = ObjectMeta> {
+  config: ScopeConfig;
+  server: Server;
+  prepared: Prepared;
+  run: RunState;
+  /** What its fromServer puts in an object's meta: what every phase gets back in `current.meta`. */
+  meta: Meta;
+  /** What its desired puts in a declared object's meta: what every phase gets back in `desired.meta`. */
+  declared: DeclaredMeta;
+}
+
+/** What any kind's types are: the engine's view of every kind (see Kind), and the constraint of the request types. */
+export type AnyKindTypes = KindTypes<unknown, unknown, unknown, unknown, ObjectMeta, ObjectMeta>;
+
+/** A server object of the kind, its meta typed as the kind wrote it. */
+export type CurrentOf<T extends AnyKindTypes> = CurrentObject<T['meta']>;
+/** A declared object of the kind, its meta typed as the kind wrote it. */
+export type DesiredOf<T extends AnyKindTypes> = DesiredObject<T['declared']>;
+/** What a change is about (see OpsSubject), its objects typed as the kind's. */
+export type SubjectOf<T extends AnyKindTypes> = OpsSubject<DesiredOf<T>, CurrentOf<T>>;
+
+/** A scope as requests carry it: with the names API paths are made of, at plan time and at apply time alike. */
+export interface RequestScope extends Scope {
+  /** Where the scope's routes begin: ["repos", owner, name], ["orgs", name], or [] for the server. */
+  segments: string[];
+  /** A repository's owner, an organisation's own name; '' for the server. */
+  owner: string;
+}
+
+/**
+ * What every request carries: the scope with its facts, the run's context, the kind's own state for the
+ * run. The engine builds requests (src/model/requests.ts); each phase of a kind receives one.
+ */
+interface RequestBase<T extends AnyKindTypes> {
+  scope: RequestScope;
+  run: T['run'];
+  /** The kind itself as the engine knows it: its names, and what ctx.currentOf reads its own objects with. */
+  self: ReadingKind;
+}
+
+/** A request at plan time: the configuration is there (ctx.loaded, and `config`, the whole of it). */
+export interface PlanRequest<T extends AnyKindTypes> extends RequestBase<T> {
+  phase: 'plan';
+  ctx: KindContext;
+  config: Config;
+}
+
+/**
+ * A request while a saved plan is checked and applied (or the server read without a configuration,
+ * as export does): no configuration, only what the plan's changes show and the server as it is now.
+ */
+export interface ApplyRequest<T extends AnyKindTypes> extends RequestBase<T> {
+  phase: 'apply';
+  ctx: ApplyContext;
+}
+
+/** A request of a phase that runs at plan time and again at apply: narrow on `phase` for the configuration. */
+export type AnyRequest<T extends AnyKindTypes> = PlanRequest<T> | ApplyRequest<T>;
+
+/** The scope's objects read: `desired` names them for kinds that read only what is named. */
+export type ReadRequest<T extends AnyKindTypes> = AnyRequest<T> & { desired?: DesiredOf<T>[] };
+/** The declared objects of a scope, from its config entry (checked by the schema against the type generated from it, src/config/schema-types.ts). */
+export type DesiredRequest<T extends AnyKindTypes> = PlanRequest<T> & { entry: T['config'] | undefined };
+export type PrepareRequest<T extends AnyKindTypes> = AnyRequest<T> & { desired: DesiredOf<T>[]; current: CurrentOf<T>[] };
+export type CheckRequest<T extends AnyKindTypes> = PlanRequest<T> & { desired: DesiredOf<T>; current: CurrentOf<T> | undefined; prepared: T['prepared'] };
+/** prepared is absent where apply compares a write's answer with what was sent. */
+export type CompareRequest<T extends AnyKindTypes> = { desired: DesiredOf<T>; current: CurrentOf<T> | undefined; prepared: T['prepared'] | undefined };
+export type DuplicatesRequest<T extends AnyKindTypes> = PlanRequest<T> & { desired: DesiredOf<T>; matches: CurrentOf<T>[] };
+export type KeepRequest<T extends AnyKindTypes> = PlanRequest<T> & { current: CurrentOf<T> };
+export type NoticesRequest<T extends AnyKindTypes> = PlanRequest<T> & { desired: DesiredOf<T>[]; current: CurrentOf<T>[] };
+/** A change a kind judges (guard, annotate), with what it means (its intent, see OpsRequest.intent): read that, never the change's fields or id. */
+export type GuardRequest<T extends AnyKindTypes> = AnyRequest<T> & { change: Change; intent: Intent; current: CurrentOf<T> | undefined; plan: Change[] };
+export type AnnotateRequest<T extends AnyKindTypes> = AnyRequest<T> & { change: Change; intent: Intent };
+
+/** What a change's requests are built from (ops, dependsOn): only what the change shows, and the server as read. */
+export type OpsRequest<T extends AnyKindTypes> = AnyRequest<T> &
+  SubjectOf<T> & {
+    /**
+     * What the change means (src/model/intent.ts), derived once from it: the values it gives its
+     * object's fields, their names (`changed`: the fields whose values differ, write-only fields being
+     * sent included), a rename's old name, the copy a delete addresses. ops (and dependsOn) get a
+     * create's or an edit's `desired` with exactly these fields; shown, at plan time, the declared object.
+     */
+    intent: Intent;
+    /** Names of the fields whose values differ (update and rename), write-only fields being sent included: `intent.changed`, which most ops need alone. */
+    changed: string[];
+    /** What the kind's prepare returned for this scope. */
+    prepared: T['prepared'];
+    /** The change's context values (see Writing.context): all that ops may use beyond desired and current. */
+    shown: Record<string, unknown>;
+  };
+/** The context values of a change are read from the configuration, at plan time. */
+export type ShownRequest<T extends AnyKindTypes> = PlanRequest<T> & SubjectOf<T> & { intent: Intent; changed: string[]; prepared: T['prepared'] };
+
+/** The input of a kind's ops (and dependsOn) as the engine builds it for any kind. */
+export type OpsInput = OpsRequest<AnyKindTypes>;
+
+/**
  * How a kind reads the server: its fields, its objects as read, how values compare, what a saved
  * plan's staleness digest covers. All that apply (the stale-plan check, the read-back of answers)
  * and export need besides a client.
  */
-export interface KindReading {
+export interface Reading<T extends AnyKindTypes> {
   fields: FieldSpec[];
-  /** Current objects of a scope, with the fewest list calls (desired: for kinds that read only what is named). */
-  read(scope: Scope, ctx: ScopeContext, desired?: DesiredObject[]): Promise<CurrentObject[]>;
-  /** Turns a server object (from a list or a write response) into a CurrentObject; `shape` checked first. */
-  fromServer(raw: unknown): CurrentObject;
   /**
    * The shape of one object as the server answers it (a list item, a create's or an edit's answer),
    * types included: read passes it to the client, apply checks write answers with it. A wrong type is
    * an error naming the request, never coerced (src/gitea/answer.ts).
    */
   shape?: Shape;
-  /** A field whose equality is not plain (e.g. labels_mode: add compares as a subset). */
-  compare?(field: string, desired: DesiredObject, current: CurrentObject | undefined, prepared?: unknown): ((want: unknown, have: unknown) => boolean) | undefined;
   /**
    * Fields left out of a saved plan's staleness digest: those the server itself refuses stale writes to,
    * and those that are not part of the object's state as apply re-reads it (a user's badges and keys,
@@ -285,50 +363,61 @@ export interface KindReading {
    * Values of an object's meta that its saved plan's staleness digest covers beside its fields (an
    * issue's label ids: a label deleted and created again under its name). Absent: none.
    */
-  inDigest?(current: CurrentObject): Record<string, unknown> | undefined;
+  inDigest?: (this: void, current: CurrentOf<T>) => Record<string, unknown> | undefined;
+  /** Current objects of a scope, with the fewest list calls (`desired`: for kinds that read only what is named). */
+  read: (this: void, req: ReadRequest<T>) => Promise<CurrentOf<T>[]>;
+  /** An object as the server answers it (a list item, a write's answer), its shape checked first (by the client, or by apply before it reads an answer back). */
+  fromServer: (this: void, raw: T['server']) => CurrentOf<T>;
+  /** A field whose equality is not plain (e.g. labels_mode: add compares as a subset). */
+  compare?: (this: void, field: string, req: CompareRequest<T>) => ((want: unknown, have: unknown) => boolean) | undefined;
 }
 
 /** How a kind turns its config into declared objects and judges them against the server, at plan time only. */
-export interface KindPlanning {
+export interface Planning<T extends AnyKindTypes> {
   /** Desired objects of a scope, or undefined when the config does not manage this kind there. */
-  desired(scopeConfig: unknown, scope: Scope, ctx: KindContext): Promise<{ objects: DesiredObject[]; problems: Problem[] } | undefined>;
+  desired: (this: void, req: DesiredRequest<T>) => Promise<{ objects: DesiredOf<T>[]; problems: Problem[] } | undefined>;
   /** Kind-specific checks of the desired state against the scope (e.g. teams on user repos); a problem withholds the object. */
-  check?(desired: DesiredObject, current: CurrentObject | undefined, scope: Scope, ctx: KindContext, prepared?: unknown): Problem[];
+  check?: (this: void, req: CheckRequest<T>) => Problem[];
   /**
    * Several server objects carry the name of one declared object: which one is the declared object and
    * which may be deleted. Without it, the planner names them and changes none of them.
    */
-  resolveDuplicates?(desired: DesiredObject, matches: CurrentObject[], scope: Scope, ctx: KindContext): Promise<DuplicateResolution>;
+  resolveDuplicates?: (this: void, req: DuplicatesRequest<T>) => Promise<DuplicateResolution>;
   /** Why an undeclared object must survive a prune (protected users, the token's own user): kept with a warning. */
-  keep?(current: CurrentObject, scope: Scope, ctx: KindContext): string | undefined;
+  keep?: (this: void, req: KeepRequest<T>) => string | undefined;
   /** Facts about the declared objects worth a warning even when nothing changes (offline runners). */
-  notices?(desired: DesiredObject[], current: CurrentObject[], scope: Scope, ctx: KindContext): string[];
+  notices?: (this: void, req: NoticesRequest<T>) => string[];
 }
 
 /** What a kind says about a planned change, asked at plan time and again at apply time on the server as it is then. */
-export interface KindSafety {
+export interface Safety<T extends AnyKindTypes> {
   /** A reason why this scope cannot be written (e.g. archived repositories); its changes are withheld. */
-  readOnlyReason?(scope: Scope): string | undefined;
+  readOnlyReason?: (this: void, scope: Scope) => string | undefined;
   /**
    * Whether this planned change makes its read-only scope writable (un-archives the repository): the
    * kind is planned before the kinds whose readOnlyReason it lifts, and their changes wait for it.
    */
-  liftsReadOnly?(change: Change): boolean;
+  liftsReadOnly?: (this: void, change: Change) => boolean;
+  /**
+   * Whether this planned change makes its scope read-only (archives the repository): every other change
+   * of the scope waits for nothing of it, it waits for them (a write after it would be refused, 423).
+   */
+  makesReadOnly?: (this: void, change: Change) => boolean;
   /**
    * Why a planned change must never be made (a protected user deleted, the token's own user locked
    * out, the last administrator demoted), judged on the server as read and the whole plan: asked at
    * plan time and again at apply time.
    */
-  guard?(change: Change, current: CurrentObject | undefined, ctx: ScopeContext, plan: Change[], intent: Intent): string | undefined;
+  guard?: (this: void, req: GuardRequest<T>) => string | undefined;
   /** Facts about a planned change (how many issues carry a label), asked at plan time and again at apply time. */
-  annotate?(change: Change, scope: Scope, ctx: ScopeContext, intent: Intent): Promise<ChangeFacts | undefined>;
+  annotate?: (this: void, req: AnnotateRequest<T>) => Promise<ChangeFacts | undefined>;
 }
 
 /**
  * How a kind builds the requests of one change. ops get only what the change shows and the server as
  * read (apply has no config); shown is the plan-time half that puts config values on display.
  */
-export interface KindWriting {
+export interface Writing<T extends AnyKindTypes> {
   /**
    * Names of the values (not fields of the object) its requests depend on: an organisation's owner,
    * an issue's labels_mode, a user's purge. The planner shows them with the change (see shown), and
@@ -336,16 +425,17 @@ export interface KindWriting {
    */
   context?: string[];
   /** The context values of one change, read from the config and the policy at plan time. */
-  shown?(input: OpsInput & { ctx: KindContext }): Record<string, unknown> | undefined;
+  shown?: (this: void, req: ShownRequest<T>) => Record<string, unknown> | undefined;
   /**
-   * Asynchronous lookups a kind needs before diffing a scope (issue labels resolved against the
-   * labels as this plan leaves them, milestones by title). Its result reaches check, compare and ops.
+   * Asynchronous lookups a kind needs before diffing a scope (issue labels resolved against the labels
+   * as this plan leaves them, milestones by title), at plan time and again at apply: what check,
+   * compare and ops get as `prepared`.
    */
-  prepare?(scope: Scope, desired: DesiredObject[], current: CurrentObject[], ctx: ScopeContext): Promise<unknown>;
+  prepare?: (this: void, req: PrepareRequest<T>) => Promise<T['prepared']>;
   /** The HTTP operations that realise one change, in order. Bodies may hold {"$ref": change id} for an object created earlier in the plan. */
-  ops(input: OpsInput): Op[];
+  ops: (this: void, req: OpsRequest<T>) => Op[];
   /** Change ids (of kinds in `after`, see ctx.madeBy) that must be done before this change: a repository's owner being created. */
-  dependsOn?(input: OpsInput): string[];
+  dependsOn?: (this: void, req: OpsRequest<T>) => string[];
   /**
    * Fields whose values name objects of another kind (a branch protection's user lists name users),
    * by field, with that kind: a change waits for the change of the same plan that makes each object it
@@ -358,11 +448,11 @@ export interface KindWriting {
 }
 
 /** How a kind writes the server's objects as config (export); a kind without toConfig is not exported. */
-export interface KindExport {
+export interface Export<T extends AnyKindTypes> {
   /** The config fragment that reproduces a current object. Absent: export leaves the kind out (issues are chosen one by one, not exported wholesale). */
-  toConfig?(current: CurrentObject): Record<string, unknown>;
+  toConfig?: (this: void, current: CurrentOf<T>) => Record<string, unknown>;
   /** Kinds whose config section is not `config[configKey]` as a map (server-wide sections, one object per scope): puts the exported objects (by key) in place, in the whole config or the scope's entry. */
-  exportInto?(config: Record<string, unknown>, objects: Record<string, Record<string, unknown>>): void;
+  exportInto?: (this: void, config: Record<string, unknown>, objects: Record<string, Record<string, unknown>>) => void;
   /**
    * Its objects are the scopes export writes (a kind with `createsScope`: repositories): export reads
    * exactly the scopes of that type it exports (read's `desired` names them, so no list of the whole
@@ -372,15 +462,36 @@ export interface KindExport {
   exportedWithScopes?: boolean;
 }
 
+/** How a kind's state for one run starts (see RunStates): the engine keeps it for that run only and hands it back as `run`. */
+export interface KindState<T extends AnyKindTypes> {
+  /** A fresh state for one run (a plan, or the check and apply of a saved plan). Absent: the kind's `run` is undefined. */
+  runState?: (this: void) => T['run'];
+}
+
 /**
- * One resource kind: metadata and its facets. Everything the planner, executor and renderers need to
+ * One resource kind as it is written and as the engine calls it: its metadata and its facets, each
+ * phase receiving one request object. A kind's module types it by its KindTypes
+ * (`defineKind<…>(definition)`, src/model/define.ts); the engine knows every kind as
+ * `Kind = KindDefinition<AnyKindTypes>`, and each part of it asks only for the facets it uses.
+ */
+export type KindDefinition<T extends AnyKindTypes> = KindMeta & KindState<T> & Reading<T> & Planning<T> & Safety<T> & Writing<T> & Export<T>;
+
+/**
+ * One resource kind as the engine knows it: everything the planner, executor and renderers need to
  * know about it is here; they stay generic, and each asks only for the facets it uses.
  */
-export interface Kind extends KindMeta, KindReading, KindPlanning, KindSafety, KindWriting, KindExport {}
+export type Kind = KindDefinition<AnyKindTypes>;
 
-/** What reads a kind's objects without planning (apply's checks, export, ctx.currentOf). */
-export type ReadingKind = KindMeta & KindReading;
+/** The facets of any kind, as the engine calls them. */
+export type KindReading = Reading<AnyKindTypes>;
+export type KindPlanning = Planning<AnyKindTypes>;
+export type KindSafety = Safety<AnyKindTypes>;
+export type KindWriting = Writing<AnyKindTypes>;
+export type KindExport = Export<AnyKindTypes>;
+
+/** What reads a kind's objects without planning (apply's checks, export, ctx.currentOf): also what every request names as `self`. */
+export type ReadingKind = KindMeta & KindState<AnyKindTypes> & KindReading;
 /** What apply needs of a kind to check a saved plan and rebuild its requests: no config, no planning. */
-export type ApplyingKind = KindMeta & KindReading & KindSafety & KindWriting;
+export type ApplyingKind = ReadingKind & KindSafety & KindWriting;
 /** What export needs of a kind: one that has toConfig (see exportable in registry.ts). */
-export type ExportingKind = KindMeta & KindReading & KindExport & Required<Pick<KindExport, 'toConfig'>>;
+export type ExportingKind = ReadingKind & KindExport & Required<Pick<KindExport, 'toConfig'>>;

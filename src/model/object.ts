@@ -5,7 +5,7 @@ import type { ConfigPath } from '../config/types.js';
  * user's keys as the server lists them, an issue's labels_mode). Only its kind reads them (ops,
  * checks, export): the diff, the plan file and the saved plan's digest never see them (a kind that
  * wants some in the digest says so, see Kind.inDigest). A kind types its own meta in its KindTypes
- * (src/model/define.ts: IssueMeta, …), and every phase of it gets its objects with their meta so typed.
+ * (src/model/kind.ts; IssueMeta, …), and every phase of it gets its objects with their meta so typed.
  */
 export type ObjectMeta = object;
 

@@ -53,10 +53,9 @@ export interface TargetType {
 export function targetTypes(kinds: KindMeta[]): TargetType[] {
   const rank = (k: KindMeta) => (k.createsScope ? SCOPE_TYPES.indexOf(k.createsScope) : SCOPE_TYPES.length);
   return kinds
-    .map((k, i) => ({ k, i }))
-    .filter(({ k }) => k.target)
+    .flatMap((k, i) => (k.target ? [{ k, target: k.target, i }] : []))
     .sort((a, b) => rank(a.k) - rank(b.k) || a.i - b.i)
-    .map(({ k }) => ({ type: k.target!.type, placeholder: k.target!.placeholder, ...(k.target!.acrossSlashes ? { acrossSlashes: true } : {}) }));
+    .map(({ target }) => ({ type: target.type, placeholder: target.placeholder, ...(target.acrossSlashes ? { acrossSlashes: true } : {}) }));
 }
 
 /** "repo:OWNER/NAME, org:NAME, … or runner:NAME": the selectors of `types`, as --target's help and its error name them. */

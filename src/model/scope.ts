@@ -46,9 +46,12 @@ export function splitRepo(name: string): [string, string] {
   return [name.slice(0, i), name.slice(i + 1)];
 }
 
+/** "repo:acme/widgets" → the scope it names; an id of no scope type is a bug of its caller (a plan file's are checked first, src/apply/plan-shape.ts). */
 export function parseScopeId(id: string): Scope {
   const i = id.indexOf(':');
-  return { type: id.slice(0, i) as Scope['type'], name: id.slice(i + 1) };
+  const type = SCOPE_TYPES.find((t) => t === id.slice(0, i));
+  if (!type) throw new Error(`not a scope id: ${JSON.stringify(id)}`);
+  return { type, name: id.slice(i + 1) };
 }
 
 /** Names (or globs) of scopes, by scope type: what an export selects, what a config declares. */

@@ -67,7 +67,7 @@ function compareWithBound(version: [number, number, number], release: Release): 
   const b = parseVersion(bound);
   if (!b) throw new Error(`not a release: ${bound}`);
   const parts = bound.replace(/^v/, '').split('.').length;
-  for (let i = 0; i < parts; i++) if (version[i] !== b[i]) return version[i]! - b[i]!;
+  for (let i = 0; i < parts; i++) if (version[i] !== b[i]) return (version[i] ?? 0) - (b[i] ?? 0);
   return 0;
 }
 
@@ -103,10 +103,11 @@ export function describeAvailability(a: Availability): string {
 
 /** "gitea@1.25", "forgejo@11.0.2" (--server-version); a message when it is not one. */
 export function parseServerSpec(text: string): ServerInfo | string {
-  const m = /^(gitea|forgejo)@(.+)$/i.exec(text.trim());
-  const v = m ? parseVersion(m[2]!) : undefined;
-  if (!m || !v) return `"${text}" is not FLAVOUR@VERSION: write gitea@1.25 or forgejo@11.0.2`;
-  return { flavour: m[1]!.toLowerCase() as Flavour, version: v.join('.'), assumed: true };
+  const [, name = '', version = ''] = /^(gitea|forgejo)@(.+)$/i.exec(text.trim()) ?? [];
+  const flavour = FLAVOURS.find((f) => f === name.toLowerCase());
+  const v = parseVersion(version);
+  if (!flavour || !v) return `"${text}" is not FLAVOUR@VERSION: write gitea@1.25 or forgejo@11.0.2`;
+  return { flavour, version: v.join('.'), assumed: true };
 }
 
 /**

@@ -1,4 +1,4 @@
-import { enclosingScope, type Action, type Intent, type CurrentObject, type DesiredObject, type KindWriting, type OpsInput, type OpsSubject, type Scope, type ScopeContext } from '../model/index.js';
+import { enclosingScope, requestOf, type Action, type Intent, type CurrentObject, type DesiredObject, type KindWriting, type OpsInput, type OpsSubject, type ReadingKind, type Scope, type ScopeContext } from '../model/index.js';
 import type { Change, Op } from '../model/index.js';
 
 /** What a change's requests are built from besides the change itself: the server object and scope as read now. */
@@ -10,14 +10,14 @@ export interface OpsBase {
 }
 
 /**
- * The input a kind's ops get for a change: ONLY what the change shows (its intent: key, from, action,
- * each field's planned value; and its context values), plus the server as read. The planner and apply
- * both build requests through this, so a saved plan can do nothing its display does not say.
+ * The request a kind's ops (and dependsOn) get for a change: ONLY what the change shows (its intent: key,
+ * from, action, each field's planned value; and its context values), plus the server as read. The
+ * planner and apply both build requests through this, so a saved plan can do nothing its display does not say.
  */
-export function opsInputOf(change: Change, intent: Intent, base: OpsBase): OpsInput {
+export function opsInputOf(kind: ReadingKind, change: Change, intent: Intent, base: OpsBase): OpsInput {
   const shown = Object.fromEntries(change.fields.filter((f) => f.context).map((f) => [f.path, f.after]));
   const desired = change.action === 'delete' ? undefined : { key: change.key, fields: intent.fields, path: [] };
-  return { scope: base.scope, intent, ctx: base.ctx, prepared: base.prepared, shown, ...subjectOf(change.id, change.action, desired, base.current) };
+  return { ...requestOf(kind, base.scope, base.ctx), intent, changed: intent.changed, prepared: base.prepared, shown, ...subjectOf(change.id, change.action, desired, base.current) };
 }
 
 /**

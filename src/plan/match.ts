@@ -1,6 +1,6 @@
 // The planner's match step: which server object each declared object stands for, by identity (its
 // key), by `previously` (a rename), or by the kind's choice among several objects of one name.
-import type { CurrentObject, DesiredObject } from '../model/index.js';
+import { planRequest, type CurrentObject, type DesiredObject } from '../model/index.js';
 import { resourceOf, sourceOfScopePath, type Planning, type ScopePlan } from './planning.js';
 import { quote } from '../inert.js';
 
@@ -103,7 +103,7 @@ async function resolveDuplicates(p: Planning, sp: ScopePlan, d: DesiredObject, m
   if (!kind.resolveDuplicates) return { remove: [], message: `${matches.length} objects with this name exist on the server; forgeform changes none of them`, drift: true };
   let dup;
   try {
-    dup = await kind.resolveDuplicates(d, matches, scope, p.ctx);
+    dup = await kind.resolveDuplicates({ ...planRequest(kind, scope, p.ctx), desired: d, matches });
   } catch (e) {
     p.errors.push({ message: `${resourceOf(kind, d.key, scope)}: ${matches.length} objects with this name exist on the server, and forgeform cannot tell which to keep: ${(e as Error).message}` });
     return { remove: [], drift: false };

@@ -6,7 +6,7 @@
 //   the config, or the file's rebuilt) → read-only → ops → projection → annotate → guard → safety
 //
 // The run object below owns everything one run learns (nothing is kept in module state).
-import { intentOf, kindNamed, kindsByName, scopeId, writableAfter, type ApplyingKind, type ChangeFacts, type CurrentObject, type DesiredObject, type Intent, type Op, type OpsInput, type Scope, type ScopeContext } from '../model/index.js';
+import { changeRequest, intentOf, kindNamed, kindsByName, requestOf, scopeId, writableAfter, type ApplyingKind, type ChangeFacts, type CurrentObject, type DesiredObject, type Intent, type Op, type OpsInput, type Scope, type ScopeContext } from '../model/index.js';
 import type { Change, PlanPolicy } from '../model/index.js';
 import { dependenciesOf, opsInputOf, type OpsBase } from './change-ops.js';
 import { project, type Projection } from './projection.js';
@@ -96,7 +96,7 @@ export function readGroup<G extends Group>(r: Run, g: G, read: CurrentObject[], 
 
 /** prepare: the kind's lookups for the group (issue labels resolved against the labels as the run leaves them), for check, compare and ops. */
 export async function prepareStep(r: Run, g: GroupState, desired: DesiredObject[]): Promise<void> {
-  g.prepared = await g.kind.prepare?.(g.scope, desired, g.current, r.ctx);
+  g.prepared = await g.kind.prepare?.({ ...requestOf(g.kind, g.scope, r.ctx), desired, current: g.current });
 }
 
 /** read-only: why the group's scope cannot be written (an archived repository); its changes are withheld (plan) or refused (apply). */
@@ -117,7 +117,7 @@ function opsBase(r: Run, g: GroupState, current: CurrentObject | undefined): Ops
 
 /** A change's input to its kind: what the change shows and its object as read, built once for its requests and its waits, exactly so at plan and at apply. */
 export function inputStep(r: Run, g: GroupState, change: Change, current: CurrentObject | undefined): OpsInput {
-  return opsInputOf(change, intentStep(r, change), opsBase(r, g, current));
+  return opsInputOf(g.kind, change, intentStep(r, change), opsBase(r, g, current));
 }
 
 /** ops: a change's requests, built through its kind from its input. */
@@ -125,9 +125,24 @@ export function opsStep(g: GroupState, input: OpsInput): Op[] {
   return g.kind.ops(input);
 }
 
+/**
+ * A change that archives its repository (Kind.makesReadOnly) waits for every other change of that
+ * repository, since the server refuses writes there after it: by the archiving change's id, the ids it
+ * waits for. Read from the whole plan, exactly so when plan makes it and when apply checks a saved one.
+ */
+export function sealingWaits(kinds: readonly Pick<ApplyingKind, 'name' | 'makesReadOnly'>[], changes: readonly Change[]): Map<string, string[]> {
+  const byName = new Map(kinds.map((k) => [k.name, k]));
+  const waits = new Map<string, string[]>();
+  for (const c of changes) {
+    if (!byName.get(c.kind)?.makesReadOnly?.(c)) continue;
+    waits.set(c.id, changes.filter((o) => o.scope === c.scope && o.id !== c.id && !o.depends_on.includes(c.id)).map((o) => o.id));
+  }
+  return waits;
+}
+
 /** The changes a change waits for: those its requests and fields name, those its kind names, its scope's create, and a rename that frees its name. */
-export function dependsStep(g: GroupState, change: Change, ops: Op[], input: OpsInput, freeing: Map<string, Change>): string[] {
-  const deps = dependenciesOf(g.kind, change, ops, input);
+export function dependsStep(g: GroupState, change: Change, ops: Op[], input: OpsInput, freeing: Map<string, Change>, sealing: Map<string, string[]> = new Map()): string[] {
+  const deps = [...dependenciesOf(g.kind, change, ops, input), ...(sealing.get(change.id) ?? [])];
   const rename = change.action === 'create' ? freeing.get(change.key) : undefined;
   return rename && !deps.includes(rename.id) ? [...deps, rename.id] : deps;
 }
@@ -167,11 +182,11 @@ export async function asKind<T>(r: Run, kind: ApplyingKind, step: () => Promise<
  * them, a saved plan compares them with the plan's).
  */
 export async function annotateStep(r: Run, g: GroupState, changes: Change[], take: (change: Change, facts: ChangeFacts | undefined, error?: Error) => void): Promise<void> {
-  const annotate = g.kind.annotate?.bind(g.kind);
+  const { annotate } = g.kind;
   if (!annotate) return;
   const settled = await Promise.all(
     changes.map((c) =>
-      annotate(c, g.scope, r.ctx, intentStep(r, c)).then(
+      annotate({ ...requestOf(g.kind, g.scope, r.ctx), change: c, intent: intentStep(r, c) }).then(
         (facts) => ({ facts, error: undefined }),
         (e: unknown) => ({ facts: undefined, error: e as Error }),
       ),
@@ -189,7 +204,8 @@ export function judgeStep(r: Run, changes: Change[], assess: (facts: SafetyFacts
   const byName = kindsByName(r.kinds);
   const kindOf = (name: string) => kindNamed(byName, name);
   const guards = changes.flatMap((c) => {
-    const reason = kindOf(c.kind).guard?.(c, r.currentOfChange.get(c.id), r.ctx, changes, intentStep(r, c));
+    const kind = kindOf(c.kind);
+    const reason = kind.guard?.({ ...changeRequest(kind, c, r.ctx), change: c, intent: intentStep(r, c), current: r.currentOfChange.get(c.id), plan: changes });
     return reason ? [{ change: c, reason }] : [];
   });
   return assess({ changes, existing: r.existing, affects: r.affects, guards, title: (k) => kindOf(k).title }, r.ctx.policy);

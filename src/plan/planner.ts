@@ -3,12 +3,12 @@ import type { LoadedConfig } from '../config/types.js';
 import { variablesRead } from '../config/load.js';
 import { answerProblem, wrongTypeError } from '../gitea/answer.js';
 import type { GiteaClient, RequestOptions } from '../gitea/client.js';
-import { changeId, intentOf, parseScopeId, planningOrder, RunStates, scopeCreationIds, scopeId, type ApplyContext, type ChangeFacts, type CurrentObject, type Kind, type KindContext, type KindMeta, type KindOptions, type Scope, type ScopeContext, type ServerInfo } from '../model/index.js';
+import { changeId, intentOf, parseScopeId, planningOrder, planRequest, requestOf, RunStates, scopeCreationIds, scopeId, type ApplyContext, type ChangeFacts, type CurrentObject, type Kind, type KindContext, type KindMeta, type KindOptions, type Scope, type ScopeContext, type ServerInfo } from '../model/index.js';
 import { diffFields } from './diff.js';
 import { checkPreviously, matchOne, renamedAway, type Match } from './match.js';
 import { Projection } from './projection.js';
 import { makeChange, placed, resourceOf, sourceOfScopePath, type Planning, type ScopePlan, type Work } from './planning.js';
-import { annotateStep, asKind, judgeStep, liftStep, prepareStep, projectStep, readGroup, readOnlyStep, readStep, renamesFreeing, runState } from './pipeline.js';
+import { annotateStep, asKind, judgeStep, liftStep, prepareStep, projectStep, readGroup, readOnlyStep, readStep, renamesFreeing, runState, sealingWaits } from './pipeline.js';
 import { assessSafety, policyOf } from './safety.js';
 import { writeOnlyFields } from './write-only.js';
 import { resolvedPart, resolveScopes, type ResolvedScope } from '../scopes/resolve.js';
@@ -91,7 +91,7 @@ export function makeScopeContext(client: GiteaClient, policy: PlanPolicy, option
       const id = `${kind.name} ${scopeId(scope)}`;
       let p = reads.get(id);
       if (!p) {
-        p = kind.read(scope, ctx, desired);
+        p = kind.read({ ...requestOf(kind, scope, ctx), ...(desired ? { desired } : {}) });
         reads.set(id, p);
       }
       return p;
@@ -151,6 +151,7 @@ export async function buildPlan(opts: PlanOptions): Promise<PlanResult> {
     opts.onPlanning?.((planned += w.desired.length), objects);
   }
   await recordFacts(p, annotating);
+  waitBeforeSealing(p.changes, opts.kinds);
   orderStep(p.changes, opts.kinds);
   return assessStep(p, opts);
 }
@@ -188,7 +189,7 @@ async function desiredStep(p: Planning, scopes: ResolvedScope[]): Promise<Work[]
   for (const kind of planningOrder(p.kinds)) {
     for (const rs of scopes) {
       if (rs.scope.type !== kind.scopeType) continue;
-      const d = await kind.desired(rs.config, rs.scope, p.ctx);
+      const d = await kind.desired({ ...planRequest(kind, rs.scope, p.ctx), entry: rs.config });
       if (!d) continue;
       for (const problem of d.problems) p.errors.push({ ...problem, location: problem.path ? sourceOfScopePath(p.ctx.loaded, rs, problem.path) : undefined });
       work.push({ kind, rs, scope: rs.scope, desired: rs.scope.type === 'server' ? d.objects.filter((o) => targeted(p.ctx, kind, o.key)) : d.objects });
@@ -213,7 +214,7 @@ function planScope(p: Planning, w: Work, read: CurrentObject[] | undefined, anno
     }
     pruneStep(p, sp);
     waitForFreedNames(p, sp.changes);
-    p.warnings.push(...(sp.kind.notices?.(sp.desired, sp.current, sp.scope, p.ctx) ?? []));
+    p.warnings.push(...(sp.kind.notices?.({ ...planRequest(sp.kind, sp.scope, p.ctx), desired: sp.desired, current: sp.current }) ?? []));
     if (withheld(p, sp)) return projectStep(p, sp, []);
     liftStep(sp.kind, sp.scope, sp.changes);
     // 7. The kind's objects in the scope as this plan leaves them, for the kinds planned after it.
@@ -251,7 +252,7 @@ function diffStep(p: Planning, sp: ScopePlan, m: Match): void {
   const { desired: d, current: cur, from } = m;
   for (const r of m.remove) sp.changes.push(makeChange(p, sp, { action: 'delete', key: d.key, fields: [], current: r }));
   if (m.undecided) return;
-  const problems = kind.check?.(d, cur, scope, p.ctx, sp.prepared) ?? [];
+  const problems = kind.check?.({ ...planRequest(kind, scope, p.ctx), desired: d, current: cur, prepared: sp.prepared }) ?? [];
   for (const { objectOnly, ...problem } of problems) {
     const reported = { ...problem, resource: resourceOf(kind, d.key, scope), location: problem.path ? sourceOfScopePath(p.ctx.loaded, sp.rs, problem.path) : undefined };
     // A problem of this object alone leaves it out; the plan goes on with everything else.
@@ -259,7 +260,7 @@ function diffStep(p: Planning, sp: ScopePlan, m: Match): void {
     else p.errors.push(reported);
   }
   if (problems.length) return;
-  const fields = diffFields(kind.fields, d.fields, cur?.fields, kind.compare ? (name) => kind.compare!(name, d, cur, sp.prepared) : undefined);
+  const fields = diffFields(kind.fields, d.fields, cur?.fields, kind.compare ? (name) => kind.compare?.(name, { desired: d, current: cur, prepared: sp.prepared }) : undefined);
   const writeOnly = writeOnlyFields(kind, d, cur, fields, p.ctx.options);
   p.secretsNotSent += writeOnly.notSent.length;
   const sent = [...fields, ...writeOnly.fields];
@@ -278,7 +279,7 @@ function pruneStep(p: Planning, sp: ScopePlan): void {
   const kept: string[] = [];
   for (const c of sp.current) {
     if (sp.consumed.has(c)) continue;
-    const keep = sp.kind.keep?.(c, sp.scope, p.ctx);
+    const keep = sp.kind.keep?.({ ...planRequest(sp.kind, sp.scope, p.ctx), current: c });
     if (keep) {
       if (pruning) p.warnings.push(`${resourceOf(sp.kind, c.key, sp.scope)} is not deleted: ${keep}`);
     } else if (pruning) sp.changes.push(makeChange(p, sp, { action: 'delete', key: c.key, fields: [], current: c }));
@@ -286,6 +287,15 @@ function pruneStep(p: Planning, sp: ScopePlan): void {
   }
   // A kind that is never pruned (no policy.prune entry) has nothing for policy to keep.
   if (kept.length && sp.kind.pruneKey) p.kept.push({ scope: scopeId(sp.scope), kind: sp.kind.name, prune_key: sp.kind.pruneKey, keys: kept.sort() });
+}
+
+/** An archiving change waits for the other changes of its repository (see sealingWaits). */
+function waitBeforeSealing(changes: Change[], kinds: Kind[]): void {
+  const byId = new Map(changes.map((c) => [c.id, c]));
+  for (const [id, waits] of sealingWaits(kinds, changes)) {
+    const c = byId.get(id);
+    if (c) c.depends_on = [...new Set([...c.depends_on, ...waits])];
+  }
 }
 
 /** A create may reuse the name a rename frees: it waits for that rename (see renamesFreeing). */

@@ -1,6 +1,6 @@
 // The state one buildPlan carries from step to step (see planner.ts), and the one way a change is made.
 import type { ConfigPath, LoadedConfig, SourceLocation } from '../config/types.js';
-import { changeId, copyChangeId, scopeId, type Action, type Change, type CurrentObject, type DesiredObject, type Diagnostic, type FieldChange, type Kind, type KindContext, type KeptObjects, type Scope } from '../model/index.js';
+import { changeId, copyChangeId, planRequest, scopeId, type Action, type Change, type CurrentObject, type DesiredObject, type Diagnostic, type FieldChange, type Kind, type KindContext, type KeptObjects, type Scope } from '../model/index.js';
 import type { ResolvedScope } from '../scopes/resolve.js';
 import { subjectOf } from './change-ops.js';
 import { objectDigest } from './digest.js';
@@ -120,7 +120,7 @@ export function makeChange(p: Planning, sp: ScopePlan, spec: ChangeSpec): Change
   };
   // What the change means, derived once, before its context values (no part of it) are added from it.
   const intent = intentStep(p, change);
-  const shown = kind.shown?.({ scope, intent, ctx: p.ctx, prepared: sp.prepared, ...subjectOf(id, action, desired, cur) }) ?? {};
+  const shown = kind.shown?.({ ...planRequest(kind, scope, p.ctx), intent, changed: intent.changed, prepared: sp.prepared, ...subjectOf(id, action, desired, cur) }) ?? {};
   const context = Object.entries(shown)
     .filter(([, v]) => v !== undefined)
     .map(([path, after]): FieldChange => ({ path, after, context: true }));

@@ -48,6 +48,8 @@ export interface SeedFile extends SeedAccountFile, SeedAdminMiscKeys, SeedHooks,
   federation?: boolean;
   /** The server's time zone (an IANA name, default UTC): `due_date` is answered in it. */
   timezone?: string;
+  /** Files of the server's custom/options: `readme` templates a create with auto_init accepts besides `Default` (domains/repos/readmes.ts). */
+  custom_templates?: { readme?: string[] };
 }
 
 /**

@@ -1,4 +1,6 @@
 // Repository settings end to end: the built CLI against the sandbox, on every flavour it plays.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SeedFile } from '../../src/sandbox/index.js';
 import { FLAVOURS } from '../../src/sandbox/flavours/flavour.js';
@@ -230,6 +232,65 @@ repos:
     expect(apply.code).toBe(0);
     expect(writes(w.sandbox)).toEqual(['PUT repos/acme/widgets/topics', 'PATCH repos/acme/widgets']);
     await expectEmptyPlan(file);
+  });
+
+  /** Creates acme/fresh archived, and writes three other kinds there: the server refuses each of them after the archiving (423 repo is archived). */
+  const ARCHIVE_AND_MORE = `version: 1
+repos:
+  acme/fresh:
+    create: {}
+    settings:
+      archived: true
+    labels:
+      done: { color: "00ff00" }
+    branch_protections:
+      main: { enable_push: false }
+    tag_protections:
+      "v*": { whitelist_usernames: [root] }
+`;
+  /** The archiving PATCH is the last write to the repository, after every other change of it; the next plan is empty. */
+  async function expectArchivedLast(file: string): Promise<void> {
+    const repoWrites = writes(w.sandbox).filter((c) => c.includes('repos/acme/fresh'));
+    expect(repoWrites).toHaveLength(4);
+    expect(repoWrites.at(-1)).toBe('PATCH repos/acme/fresh');
+    expect((await w.api<Repo>('GET', 'repos/acme/fresh')).body.archived).toBe(true);
+    await expectEmptyPlan(file);
+  }
+
+  it('archiving in the same apply as other kinds of the repository: it waits for all of them (found by the contract property: the tag protection was refused with 423)', async () => {
+    w = await world(seed);
+    const file = w.config(ARCHIVE_AND_MORE);
+    w.sandbox.clearRequests();
+    // One change at a time would hide nothing: the archiving waits for the others, not for its turn.
+    const apply = await w.cli(['apply', '-c', file, '--yes', '--concurrency', '8']);
+    expect(apply.stdout + apply.stderr).not.toMatch(/423|repo is archived/);
+    expect(apply.code).toBe(0);
+    await expectArchivedLast(file);
+  });
+
+  it('the same from a saved plan: apply checks what the archiving waits for, and archives last', async () => {
+    w = await world(seed);
+    const file = w.config(ARCHIVE_AND_MORE);
+    expect((await w.cli(['plan', '-c', file, '--out', 'saved.json'])).code).toBe(0);
+    w.sandbox.clearRequests();
+    const apply = await w.cli(['apply', 'saved.json', '--yes']);
+    expect(apply.stderr).not.toMatch(/error|differs/i);
+    expect(apply.code).toBe(0);
+    await expectArchivedLast(file);
+  });
+
+  it('a saved plan whose archiving no longer waits for the other changes is refused whole', async () => {
+    w = await world(seed);
+    const file = w.config(ARCHIVE_AND_MORE);
+    expect((await w.cli(['plan', '-c', file, '--out', 'saved.json'])).code).toBe(0);
+    const saved = JSON.parse(readFileSync(join(w.dir, 'saved.json'), 'utf8')) as { changes: { kind: string; depends_on: string[] }[] };
+    for (const c of saved.changes) if (c.kind === 'repo_settings') c.depends_on = [];
+    writeFileSync(join(w.dir, 'saved.json'), JSON.stringify(saved));
+    w.sandbox.clearRequests();
+    const apply = await w.cli(['apply', 'saved.json', '--yes']);
+    expect(apply.code).toBe(1);
+    expect(apply.stderr).toContain('depends_on in the plan file differs from what the change needs');
+    expect(writes(w.sandbox).filter((c) => c.includes('repos/'))).toEqual([]);
   });
 });
 

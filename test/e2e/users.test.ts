@@ -20,6 +20,8 @@ const seed: SeedFile = {
 };
 
 const main = `version: 1
+policy:
+  badges: [maintainer]                # on the server (seed), carried by no user yet: no API lists badges
 users:
   alice:
     email: ALICE@example.com          # a change of case only: Gitea treats it as no change

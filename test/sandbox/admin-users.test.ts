@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildState, loadSeedFile, SeedError, stateFromJSON, stateToJSON } from '../../src/sandbox/index.js';
 import { ACCOUNT_SEED, DORA_KEY, ed25519Key, rsaKey } from './account-fixtures.js';
-import { ADMIN_TOKEN, apiError, basic, boot, type Harness, notFoundError } from './helpers.js';
+import { ADMIN_TOKEN, apiError, basic, boot, type Harness, notFoundError, SEED } from './helpers.js';
 
 let h: Harness;
 afterEach(async () => h?.sb.close());
@@ -132,6 +132,18 @@ describe('POST /admin/users/{username}/repos', () => {
     expect(tmpl.status).toBe(422);
     const readme = await h.call('POST', 'admin/users/acme/repos', { body: { name: 'x', auto_init: true, readme: 'Fancy' } });
     expect(readme.status).toBe(400);
+    expect(readme.json).toEqual(apiError(h, 'readme template does not exist, available templates: [Default]'));
+    // Names are file names: case-sensitive. Without auto_init the name is not used (CreateUserRepo checks it only then).
+    expect((await h.call('POST', 'admin/users/acme/repos', { body: { name: 'x', auto_init: true, readme: 'default' } })).status).toBe(400);
+    expect((await h.call('POST', 'admin/users/acme/repos', { body: { name: 'x', readme: 'Fancy' } })).status).toBe(201);
+  });
+
+  it('takes the readme templates of custom/options/readme (the seed\'s custom_templates), listing them with the built-in one when refusing another', async () => {
+    h = await boot({ ...SEED, custom_templates: { readme: ['Company', 'Acme'] } });
+    expect((await h.call('POST', 'admin/users/acme/repos', { body: { name: 'x', auto_init: true, readme: 'Company' } })).status).toBe(201);
+    const other = await h.call('POST', 'admin/users/acme/repos', { body: { name: 'y', auto_init: true, readme: 'Plain' } });
+    expect(other.status).toBe(400);
+    expect(other.json).toEqual(apiError(h, 'readme template does not exist, available templates: [Acme Company Default]'));
   });
 
   it('creates the labels of issue_labels', async () => {

@@ -402,12 +402,28 @@ function drawTop(w: Walk): void {
   }
 }
 
+/**
+ * The policy entries that describe what the server has and no API lists (policy.badges, policy.readme_templates)
+ * say the truth about the seeded server, as a user who knows it writes them: the seed's badge catalogue when a
+ * user is given badges, and no custom readme template (the sandbox has none). A drawn value there would be a
+ * lie the plan must believe (it cannot check it), not a config the contract is about.
+ */
+function declareCatalogues(config: Record<string, unknown>): Record<string, unknown> {
+  const policy = typeof config.policy === 'object' && config.policy !== null ? { ...(config.policy as Record<string, unknown>) } : {};
+  delete policy.readme_templates;
+  delete policy.badges;
+  const users = Object.values((config.users as Record<string, { badges?: unknown }> | undefined) ?? {});
+  if (users.some((u) => Array.isArray(u?.badges) && u.badges.length)) policy.badges = CONTRACT_BADGES;
+  const { policy: _drawn, ...rest } = config;
+  return Object.keys(policy).length ? { ...rest, policy } : rest;
+}
+
 /** One config, seeded: the schema walked from its top, valid first. */
 export function generate(schema: SchemaNode, seed: number): Generated {
   const r = rng(seed);
   const w: Walk = { r, schema, visited: new Set(), at: '#', world: worldOf(CONTRACT_SEED), edge: chance(r, EDGY_CONFIGS) ? EDGE_RATE : 0, top: new Map(), path: [] };
   drawTop(w);
-  const config = objectFor(w, schema, '', 0);
+  const config = declareCatalogues(objectFor(w, schema, '', 0));
   config.version = 1;
   w.visited.add('#.version');
   return { config, visited: w.visited };

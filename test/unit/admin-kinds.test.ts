@@ -10,6 +10,7 @@ import { userKind } from '../../src/kinds/user/index.js';
 import { diffFields } from '../../src/plan/diff.js';
 import { makeKindContext } from '../../src/plan/planner.js';
 import { SecretTemplates } from '../../src/secret.js';
+import { planRequest } from '../../src/model/index.js';
 
 const secretTemplates = new SecretTemplates();
 secretTemplates.record({ file: 'forgeform.yaml', line: 1, col: 1 }, 'pw-from-env', '${PW}');
@@ -51,8 +52,8 @@ describe('hook identity and edits', () => {
     expect(current.key).toBe('system slack https://s');
   });
   it('an edit carries the whole state: the desired fields and the current ones Gitea would reset', async () => {
-    const d = await hookKind.desired({ version: 1, hooks: [{ url: 'https://s', type: 'slack', channel: '#b' }] }, server, ctx);
-    const ops = hookKind.ops(opsInput({ scope: server, action: 'update', desired: d!.objects[0]!, current, changed: ['channel'], ctx }));
+    const d = await hookKind.desired({ ...planRequest(hookKind, server, ctx), entry: { version: 1, hooks: [{ url: 'https://s', type: 'slack', channel: '#b' }] } });
+    const ops = hookKind.ops(opsInput(hookKind, { scope: server, action: 'update', desired: d!.objects[0]!, current, changed: ['channel'], ctx }));
     expect(ops).toEqual([
       {
         method: 'PATCH',
@@ -63,7 +64,7 @@ describe('hook identity and edits', () => {
     ]);
   });
   it('a secret written in the config itself is refused', async () => {
-    const d = await hookKind.desired({ version: 1, hooks: [{ url: 'https://s', secret: 'literal' }, { url: 'https://t', secret: 'pw-from-env' }] }, server, ctx);
+    const d = await hookKind.desired({ ...planRequest(hookKind, server, ctx), entry: { version: 1, hooks: [{ url: 'https://s', secret: 'literal' }, { url: 'https://t', secret: 'pw-from-env' }] } });
     expect(d!.problems.map((p) => p.path)).toEqual([['hooks', 0, 'secret']]);
   });
 });
@@ -79,17 +80,17 @@ describe('users', () => {
     const current = userKind.fromServer({ id: 3, login: 'alice', login_name: '', source_id: 0, email: 'Alice@Example.com', is_admin: true });
     expect(current.fields).toMatchObject({ admin: true, email: 'Alice@Example.com' });
     const d = { key: 'alice', fields: { email: 'alice@example.com' }, path: [] };
-    expect(diffFields(userKind.fields, d.fields, current.fields, (f) => userKind.compare!(f, d, current))).toEqual([]);
+    expect(diffFields(userKind.fields, d.fields, current.fields, (f) => userKind.compare!(f, { desired: d, current, prepared: undefined }))).toEqual([]);
   });
 
   it('an edit sends login_name and source_id, then only the changed fields', () => {
     const current = userKind.fromServer({ id: 3, login: 'alice', login_name: 'alice.ldap', source_id: 2, email: 'a@x', full_name: 'A' });
-    const ops = userKind.ops(opsInput({ scope: server, action: 'update', desired: { key: 'alice', fields: { full_name: 'B', email: 'a@x', max_repo_creation: 4 }, path: [] }, current, changed: ['full_name', 'max_repo_creation'], ctx }));
+    const ops = userKind.ops(opsInput(userKind, { scope: server, action: 'update', desired: { key: 'alice', fields: { full_name: 'B', email: 'a@x', max_repo_creation: 4 }, path: [] }, current, changed: ['full_name', 'max_repo_creation'], ctx }));
     expect(ops).toEqual([{ method: 'PATCH', path: 'admin/users/alice', body: { login_name: 'alice.ldap', source_id: 2, full_name: 'B', max_repo_creation: 4 } }]);
   });
 
   it('a create sends what POST takes, then one PATCH for what Gitea cannot set on create', () => {
-    const ops = userKind.ops(opsInput({ scope: server, action: 'create', desired: { key: 'bot', fields: { email: 'b@x', password: 'pw', admin: true, active: true, allow_git_hook: false }, path: [] }, changed: [], ctx }));
+    const ops = userKind.ops(opsInput(userKind, { scope: server, action: 'create', desired: { key: 'bot', fields: { email: 'b@x', password: 'pw', admin: true, active: true, allow_git_hook: false }, path: [] }, changed: [], ctx }));
     expect(ops.map((o) => [o.method, o.path, o.body])).toEqual([
       // Marked unfinished until the PATCH, which replaces the login name (issue 18 §4).
       ['POST', 'admin/users', { username: 'bot', email: 'b@x', password: 'pw', login_name: 'forgeform:unfinished' }],
@@ -98,9 +99,9 @@ describe('users', () => {
   });
 
   it('a create with nothing left for a PATCH, or with a declared login name, is not marked', () => {
-    const plain = userKind.ops(opsInput({ scope: server, action: 'create', desired: { key: 'bot', fields: { email: 'b@x', password: 'pw', admin: false }, path: [] }, changed: [], ctx }));
+    const plain = userKind.ops(opsInput(userKind, { scope: server, action: 'create', desired: { key: 'bot', fields: { email: 'b@x', password: 'pw', admin: false }, path: [] }, changed: [], ctx }));
     expect(plain.map((o) => [o.method, o.body])).toEqual([['POST', { username: 'bot', email: 'b@x', password: 'pw' }]]);
-    const named = userKind.ops(opsInput({ scope: server, action: 'create', desired: { key: 'bot', fields: { email: 'b@x', login_name: 'b.ldap', admin: true }, path: [] }, changed: [], ctx }));
+    const named = userKind.ops(opsInput(userKind, { scope: server, action: 'create', desired: { key: 'bot', fields: { email: 'b@x', login_name: 'b.ldap', admin: true }, path: [] }, changed: [], ctx }));
     expect(named[0]!.body).toEqual({ username: 'bot', email: 'b@x', login_name: 'b.ldap' });
   });
 
@@ -109,7 +110,7 @@ describe('users', () => {
     expect(current.fields).toMatchObject({ max_repo_creation: null, allow_git_hook: null });
     const finished = userKind.fromServer({ id: 4, login: 'bot', login_name: 'bot', source_id: 0, email: 'b@x' });
     expect('max_repo_creation' in finished.fields).toBe(false);
-    const ops = userKind.ops(opsInput({ scope: server, action: 'update', desired: { key: 'bot', fields: { email: 'b@x', max_repo_creation: 3 }, path: [] }, current, changed: ['max_repo_creation'], ctx }));
+    const ops = userKind.ops(opsInput(userKind, { scope: server, action: 'update', desired: { key: 'bot', fields: { email: 'b@x', max_repo_creation: 3 }, path: [] }, current, changed: ['max_repo_creation'], ctx }));
     expect(ops.map((o) => o.body)).toEqual([{ login_name: 'bot', source_id: 0, max_repo_creation: 3 }]);
   });
 });
@@ -117,7 +118,7 @@ describe('users', () => {
 describe('runners', () => {
   it('always send disabled, and keep the online status out of the stale-plan digest', () => {
     const current = runnerKind.fromServer({ id: 5, name: 'r', status: 'offline', busy: false, disabled: false });
-    expect(runnerKind.ops(opsInput({ scope: server, action: 'update', desired: { key: 'r', fields: { disabled: true }, path: [] }, current, changed: ['disabled'], ctx }))).toEqual([
+    expect(runnerKind.ops(opsInput(runnerKind, { scope: server, action: 'update', desired: { key: 'r', fields: { disabled: true }, path: [] }, current, changed: ['disabled'], ctx }))).toEqual([
       { method: 'PATCH', path: 'admin/actions/runners/5', body: { disabled: true } },
     ]);
     expect(runnerKind.guardedByServer).toContain('status');

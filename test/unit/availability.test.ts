@@ -9,7 +9,7 @@ import { kinds } from '../../src/kinds/index.js';
 import { runnerKind } from '../../src/kinds/runner/index.js';
 import { readExtras } from '../../src/kinds/user/extras.js';
 import { userKind } from '../../src/kinds/user/index.js';
-import { declaredAt, parseServerSpec, type FieldSpec, type Kind, type ServerInfo } from '../../src/model/index.js';
+import { planRequest, requestOf, declaredAt, parseServerSpec, type FieldSpec, type Kind, type ServerInfo } from '../../src/model/index.js';
 import { availableFieldsOf, placesOf, requirementsOf, unavailableIn } from '../../src/plan/availability.js';
 import { makeKindContext } from '../../src/plan/planner.js';
 import { importsOf } from './support/source-scan.js';
@@ -163,7 +163,7 @@ describe('reads in each release’s route and answer shape', () => {
 
   it('runners: Gitea’s {runners, total_count}; Forgejo’s bare array of every visible runner, idle and active meaning online', async () => {
     const gitea = fakeClient({ 'wrapped admin/actions/runners': { runners: [{ id: 1, name: 'a', status: 'online', busy: true, disabled: false }], total_count: 1 } });
-    const g = await runnerKind.read(scope, makeKindContext(gitea.client, loaded, {}, { server: release('gitea@1.24') }));
+    const g = await runnerKind.read(requestOf(runnerKind, scope, makeKindContext(gitea.client, loaded, {}, { server: release('gitea@1.24') })));
     expect(gitea.asked).toEqual(['wrapped admin/actions/runners']);
     expect(g.map((r) => [r.key, r.fields.status, r.fields.busy])).toEqual([['a', 'online', true]]);
 
@@ -173,14 +173,14 @@ describe('reads in each release’s route and answer shape', () => {
       { id: 3, uuid: 'u3', name: 'c', status: 'offline', labels: [], owner_id: 0, repo_id: 4 },
     ];
     const forgejo = fakeClient({ 'list admin/actions/runners': forgejoRunners });
-    const f = await runnerKind.read(scope, makeKindContext(forgejo.client, loaded, {}, { server: release('forgejo@15') }));
+    const f = await runnerKind.read(requestOf(runnerKind, scope, makeKindContext(forgejo.client, loaded, {}, { server: release('forgejo@15') })));
     expect(forgejo.asked).toEqual(['list admin/actions/runners?visible=true']);
     expect(f.map((r) => [r.key, r.fields.status, r.fields.busy, r.fields.disabled])).toEqual([
       ['a', 'online', true, false],
       ['b', 'online', false, false],
       ['c', 'offline', false, false],
     ]);
-    expect(runnerKind.notices!([{ key: 'b', fields: {}, path: [] }], f, scope, makeKindContext(forgejo.client, loaded))).toEqual([]);
+    expect(runnerKind.notices!({ ...planRequest(runnerKind, scope, makeKindContext(forgejo.client, loaded)), desired: [{ key: 'b', fields: {}, path: [] }], current: f })).toEqual([]);
   });
 
   it('badges: read from Gitea ≥ 1.22 only, keys from every release', async () => {

@@ -52,17 +52,17 @@ describe('a deploy key as the server stores it', () => {
 });
 
 describe('comparing a declared deploy key with the server\'s', () => {
-  const compare = (want: unknown, have: unknown) => deployKeyKind.compare?.('key', { key: 'ci', fields: {}, path: [] }, undefined)?.(want, have);
+  const compare = (want: unknown, have: unknown) => deployKeyKind.compare?.('key', { desired: { key: 'ci', fields: {}, path: [] }, current: undefined, prepared: undefined })?.(want, have);
 
   it('a key whose text differs only in its comment or line breaks is no change', () => {
     expect(compare(storedLine(`${KEY} new@host`), `${KEY} old@host`)).toBe(true);
     expect(compare(storedLine(`${KEY.slice(0, 20)}\n${KEY.slice(20)}`), `${KEY} old@host`)).toBe(true);
-    const changes = diffFields(deployKeyKind.fields, { key: storedLine(`${KEY} new`), read_only: true }, { key: `${KEY} old`, read_only: true }, (f) => deployKeyKind.compare?.(f, { key: 'ci', fields: {}, path: [] }, undefined));
+    const changes = diffFields(deployKeyKind.fields, { key: storedLine(`${KEY} new`), read_only: true }, { key: `${KEY} old`, read_only: true }, (f) => deployKeyKind.compare?.(f, { desired: { key: 'ci', fields: {}, path: [] }, current: undefined, prepared: undefined }));
     expect(changes).toEqual([]);
   });
 
   it('another key is a change, marked to be shown shortened', () => {
-    const changes = diffFields(deployKeyKind.fields, { key: OTHER }, { key: `${KEY} old` }, (f) => deployKeyKind.compare?.(f, { key: 'ci', fields: {}, path: [] }, undefined));
+    const changes = diffFields(deployKeyKind.fields, { key: OTHER }, { key: `${KEY} old` }, (f) => deployKeyKind.compare?.(f, { desired: { key: 'ci', fields: {}, path: [] }, current: undefined, prepared: undefined }));
     expect(changes).toEqual([{ path: 'key', before: `${KEY} old`, after: OTHER, abbreviated: true }]);
   });
 });

@@ -9,7 +9,7 @@ import { repoActionsVariableKind } from '../../src/kinds/actions_variable/index.
 import { refusedName } from '../../src/kinds/actions-values.js';
 import { kinds } from '../../src/kinds/index.js';
 import { ADMIN_USER_EMAILS } from '../../src/kinds/user/emails.js';
-import { serverFromReports, serverHas, type ServerInfo } from '../../src/model/index.js';
+import { planRequest, requestOf, serverFromReports, serverHas, type ServerInfo } from '../../src/model/index.js';
 import { unavailableIn } from '../../src/plan/availability.js';
 import { makeKindContext } from '../../src/plan/planner.js';
 
@@ -49,7 +49,7 @@ describe("Forgejo 9: an ssh:// push mirror (v9.0.0 services/migrations/migrate.g
 describe('Forgejo 9: an organisation lists and deletes only its own secrets (v9.0.0 models/secret/secret.go l.95-113; v8.0.0 l.84-100 by owner alone)', () => {
   const scope = { type: 'org' as const, name: 'acme' };
   const loaded = { config: { version: 1, policy: { prune: ['secrets'] } }, secrets: new Map(), secretTemplates: undefined } as unknown as LoadedConfig;
-  const keepOn = (server: ServerInfo) => orgActionsSecretKind.keep!({ key: 'REPO_ONLY', fields: {} }, scope, makeKindContext({} as GiteaClient, loaded, {}, { server }));
+  const keepOn = (server: ServerInfo) => orgActionsSecretKind.keep!({ ...planRequest(orgActionsSecretKind, scope, makeKindContext({} as GiteaClient, loaded, {}, { server })), current: { key: 'REPO_ONLY', fields: {} } });
 
   it('a prune on Forgejo 8.0.3 keeps an undeclared organisation secret (it may be a repository’s); on 9.0.0 it deletes it', () => {
     expect(keepOn(forgejo('8.0.3'))).toMatch(/^Forgejo 8\.0\.3 lists and deletes an organisation's secrets by owner alone/);
@@ -87,7 +87,7 @@ describe("Forgejo 14: a repository's variable list has the values (v14.0.0 route
         return { name: 'STAGE', data: 'prod' };
       },
     } as unknown as GiteaClient;
-    const read = await repoActionsVariableKind.read(scope, makeKindContext(client, loaded, {}, { server }));
+    const read = await repoActionsVariableKind.read(requestOf(repoActionsVariableKind, scope, makeKindContext(client, loaded, {}, { server })));
     return { asked, value: read[0]?.fields.value };
   }
 

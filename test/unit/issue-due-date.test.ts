@@ -45,7 +45,7 @@ describe('issue due dates in the server’s zone', () => {
     const current = issueKind.fromServer(answer);
     const prepared = new Map([['#5', { problems: [], targets: [], currentNames: [] }]]);
     const scope = { type: 'repo' as const, name: 'acme/widgets' };
-    const ops = issueKind.ops(opsInput({ scope, action: 'update', desired: { key: '#5', fields: { due_date: '2027-01-15' }, path: [] }, current, changed: ['due_date'], ctx: makeScopeContext({} as GiteaClient, policyOf(undefined)), prepared, shown: {} }));
+    const ops = issueKind.ops(opsInput(issueKind, { scope, action: 'update', desired: { key: '#5', fields: { due_date: '2027-01-15' }, path: [] }, current, changed: ['due_date'], ctx: makeScopeContext({} as GiteaClient, policyOf(undefined)), prepared, shown: {} }));
     expect(ops).toEqual([{ method: 'PATCH', path: 'repos/acme/widgets/issues/5', body: { due_date: '2027-01-15T00:00:00+09:00' } }]);
     const after = issueKind.fromServer({ ...answer, due_date: storedAndReadBack('2027-01-15T00:00:00+09:00', '+09:00') });
     expect(after.fields.due_date).toBe('2027-01-15');

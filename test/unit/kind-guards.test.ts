@@ -5,7 +5,7 @@ import { guardOf } from '../support/ops-input.js';
 import type { GiteaClient } from '../../src/gitea/client.js';
 import { branchProtectionKind } from '../../src/kinds/branch_protection/index.js';
 import { userKind } from '../../src/kinds/user/index.js';
-import { copyChangeId, copyIn, intentOf, isRenamedName, plannedFields, SERVER_SCOPE, type Change, type CurrentObject, type PlanPolicy } from '../../src/model/index.js';
+import { requestOf, copyChangeId, copyIn, intentOf, isRenamedName, plannedFields, SERVER_SCOPE, type Change, type CurrentObject, type PlanPolicy } from '../../src/model/index.js';
 import { makeScopeContext } from '../../src/plan/planner.js';
 
 const policy: PlanPolicy = { prune: ['users'], max_deletes: 10, max_delete_fraction: 1, protected_users: [], purge_users: false };
@@ -34,18 +34,18 @@ describe('the user guards', () => {
 
   it('judge the last administrator from the users prepare read, at apply too', async () => {
     const alone = makeScopeContext(client([admin('root', 1), admin('alice', 2)]), policy);
-    await userKind.prepare!(SERVER_SCOPE, [], [], alone);
+    await userKind.prepare!({ ...requestOf(userKind, SERVER_SCOPE, alone), desired: [], current: [] });
     // root is the token's own user, alice the other administrator: deleting alice leaves root.
     expect(guardOf(userKind, deleting('alice'), current('alice'), alone, [deleting('alice')])).toBeUndefined();
     expect(guardOf(userKind, deleting('root'), current('root'), alone, [deleting('root')])).toBe("forgeform never deletes this user: it is the token's own user");
     const last = makeScopeContext(client([admin('alice', 2), { id: 3, login: 'bob', email: 'b@example.com', is_admin: false }], 'bot'), policy);
-    await userKind.prepare!(SERVER_SCOPE, [], [], last);
+    await userKind.prepare!({ ...requestOf(userKind, SERVER_SCOPE, last), desired: [], current: [] });
     expect(guardOf(userKind, deleting('alice'), current('alice'), last, [deleting('alice')])).toBe('forgeform never deletes this user: it is the last site administrator');
   });
 
   it('keep their facts per run: a new run has none until its own prepare', async () => {
     const c = client([admin('root', 1), admin('alice', 2)]);
-    await userKind.prepare!(SERVER_SCOPE, [], [], makeScopeContext(c, policy));
+    await userKind.prepare!({ ...requestOf(userKind, SERVER_SCOPE, makeScopeContext(c, policy)), desired: [], current: [] });
     const next = makeScopeContext(c, policy);
     expect(guardOf(userKind, deleting('alice'), current('alice'), next, [deleting('alice')])).toMatch(/could not read the users/);
   });

@@ -7,6 +7,7 @@ import type { Scope } from '../../src/kinds/types.js';
 import { makeKindContext } from '../../src/plan/planner.js';
 import type { LoadedConfig } from '../../src/config/types.js';
 import type { GiteaClient } from '../../src/gitea/client.js';
+import { planRequest } from '../../src/model/index.js';
 
 const ctx = makeKindContext({} as GiteaClient, {} as LoadedConfig);
 
@@ -27,15 +28,15 @@ describe('label colours', () => {
 describe('label operations', () => {
   const current = repoLabelKind.fromServer({ id: 7, name: 'defect', color: 'ee0701', description: 'x', exclusive: false, is_archived: true });
   it('rename is one PATCH by id that keeps is_archived', () => {
-    const ops = repoLabelKind.ops(opsInput({ scope: repo, action: 'rename', desired: { key: 'bug', fields: { color: 'ee0701' }, path: [] }, current, changed: [], ctx }));
+    const ops = repoLabelKind.ops(opsInput(repoLabelKind, { scope: repo, action: 'rename', desired: { key: 'bug', fields: { color: 'ee0701' }, path: [] }, current, changed: [], ctx }));
     expect(ops).toEqual([{ method: 'PATCH', path: 'repos/acme/widgets/labels/7', body: { name: 'bug', is_archived: true } }]);
   });
   it('an org label created archived needs a second request', () => {
-    const ops = orgLabelKind.ops(opsInput({ scope: { type: 'org', name: 'acme' }, action: 'create', desired: { key: 'old', fields: { color: 'aaaaaa', is_archived: true }, path: [] }, changed: [], ctx }));
+    const ops = orgLabelKind.ops(opsInput(orgLabelKind, { scope: { type: 'org', name: 'acme' }, action: 'create', desired: { key: 'old', fields: { color: 'aaaaaa', is_archived: true }, path: [] }, changed: [], ctx }));
     expect(ops.map((o) => o.method)).toEqual(['POST', 'PATCH']);
   });
   it('delete addresses the label by id', () => {
-    expect(repoLabelKind.ops(opsInput({ scope: repo, action: 'delete', current, changed: [], ctx }))).toEqual([{ method: 'DELETE', path: 'repos/acme/widgets/labels/7' }]);
+    expect(repoLabelKind.ops(opsInput(repoLabelKind, { scope: repo, action: 'delete', current, changed: [], ctx }))).toEqual([{ method: 'DELETE', path: 'repos/acme/widgets/labels/7' }]);
   });
 });
 
@@ -50,14 +51,14 @@ describe('branch protections', () => {
     expect(diffFields(branchProtectionKind.fields, { push_whitelist_usernames: ['alice', 'bob'] }, both.fields)).toEqual([]);
   });
   it('a PATCH of a gated flag carries its parents, and encodes the rule name as one segment', () => {
-    const ops = branchProtectionKind.ops(opsInput({
+    const ops = branchProtectionKind.ops(opsInput(branchProtectionKind, {
       scope: repo, action: 'update', current, changed: ['push_whitelist_deploy_keys'], ctx,
       desired: { key: 'release/*', fields: { push_whitelist_deploy_keys: true }, path: [] },
     }));
     expect(ops).toEqual([{ method: 'PATCH', path: 'repos/acme/widgets/branch_protections/release%2F*', body: { push_whitelist_deploy_keys: true, enable_push: true, enable_push_whitelist: true } }]);
   });
   it('force-push user lists travel with the deploy-keys flag', () => {
-    const ops = branchProtectionKind.ops(opsInput({
+    const ops = branchProtectionKind.ops(opsInput(branchProtectionKind, {
       scope: repo, action: 'update', current, changed: ['force_push_allowlist_usernames'], ctx,
       desired: { key: 'release/*', fields: { force_push_allowlist_usernames: ['bob'] }, path: [] },
     }));
@@ -65,7 +66,7 @@ describe('branch protections', () => {
   });
   it('reports flags Gitea would drop and teams on user repositories', () => {
     const d = { key: 'main', fields: { enable_push_whitelist: true, push_whitelist_teams: ['devs'] }, path: ['repos', 'alice/dots', 'branch_protections', 'main'] };
-    const problems = branchProtectionKind.check!(d, undefined, userRepo, ctx, { users: new Map() }).map((p) => p.message);
+    const problems = branchProtectionKind.check!({ ...planRequest(branchProtectionKind, userRepo, ctx), desired: d, current: undefined, prepared: { users: new Map() } }).map((p) => p.message);
     expect(problems).toHaveLength(2);
     expect(problems[0]).toMatch(/enable_push_whitelist: true has no effect unless enable_push is true/);
     expect(problems[1]).toMatch(/owned by a user/);

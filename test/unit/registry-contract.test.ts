@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LoadedConfig } from '../../src/config/types.js';
 import { GiteaClient } from '../../src/gitea/client.js';
 import { kinds } from '../../src/kinds/index.js';
-import { planningOrder, SERVER_SCOPE, type Action, type CurrentObject, type DesiredObject, type Kind, type KindContext, type Op, type OpsSubject, type Scope } from '../../src/model/index.js';
+import { planRequest, requestOf, planningOrder, SERVER_SCOPE, type Action, type CurrentObject, type DesiredObject, type Kind, type KindContext, type Op, type OpsSubject, type Scope } from '../../src/model/index.js';
 import { makeKindContext } from '../../src/plan/planner.js';
 import { DOMAINS } from '../../src/sandbox/domains/index.js';
 import { defaultFlavour } from '../../src/sandbox/flavours/flavour.js';
@@ -137,7 +137,7 @@ describe('the sandbox serves every request a kind can send', () => {
   it.each(kinds.map((k) => [k.name, k] as const))('%s', async (_name, kind) => {
     const scope = SCOPES[kind.scopeType];
     const named = (EVERY_KIND_NAMED[kind.name] ?? []).map((key): DesiredObject => ({ key, fields: {}, path: [] }));
-    const [current] = await kind.read(scope, ctx, named);
+    const [current] = await kind.read({ ...requestOf(kind, scope, ctx), desired: named });
     expect(current, `${kind.name}: test/support/seeds.ts OBJECTS_OF gives it none: add one (and, for a kind that reads only named objects, their names in EVERY_KIND_NAMED)`).toBeDefined();
     const ops = await opsOfEveryAction(kind, scope, current!, ctx);
     // Every action of the kind sends at least one request.
@@ -172,9 +172,9 @@ async function opsOfEveryAction(kind: Kind, scope: Scope, current: CurrentObject
   const out: { action: Action; op: Op }[] = [];
   for (const v of variants.filter((v) => kind.actions.includes(v.action))) {
     const changed = v.desired ? managed.filter((f) => !f.writeOnly).map((f) => f.name) : [];
-    const prepared = await kind.prepare?.(scope, v.desired ? [v.desired] : [], v.current ? [v.current] : [], ctx);
-    const input = opsInput({ scope, ...v, changed, ctx, prepared });
-    const shown = kind.shown?.({ ...input, ctx }) ?? {};
+    const prepared = await kind.prepare?.({ ...requestOf(kind, scope, ctx), desired: v.desired ? [v.desired] : [], current: v.current ? [v.current] : [] });
+    const input = opsInput(kind, { scope, ...v, changed, ctx, prepared });
+    const shown = kind.shown?.({ ...input, ...planRequest(kind, scope, ctx) }) ?? {};
     for (const op of kind.ops({ ...input, shown })) out.push({ action: v.action, op });
   }
   return out;

@@ -30,12 +30,12 @@ const policy = (p: Partial<PlanPolicy> = {}): PlanPolicy => ({ ...policyOf(undef
 
 describe('the safety policy', () => {
   it('defaults to max_deletes 10 and max_delete_fraction 0.3', () => {
-    // The kinds' own entries (the users' protected_users and purge_users, the repositories' mirror_min_interval) are filled in after the engine's.
-    expect(policyOf({ version: 1 }, kinds)).toEqual({ prune: [], max_deletes: 10, max_delete_fraction: 0.3, protected_users: [], purge_users: false, mirror_min_interval: '10m' });
-    expect(Object.keys(policyOf({ version: 1, policy: { purge_users: true, protected_users: ['root'] } }, kinds))).toEqual(['prune', 'max_deletes', 'max_delete_fraction', 'protected_users', 'purge_users', 'mirror_min_interval']);
+    // The kinds' own entries (the users' protected_users, purge_users and badges, the repositories' mirror_min_interval and readme_templates) are filled in after the engine's.
+    expect(policyOf({ version: 1 }, kinds)).toEqual({ prune: [], max_deletes: 10, max_delete_fraction: 0.3, protected_users: [], purge_users: false, badges: [], mirror_min_interval: '10m', readme_templates: [] });
+    expect(Object.keys(policyOf({ version: 1, policy: { purge_users: true, protected_users: ['root'] } }, kinds))).toEqual(['prune', 'max_deletes', 'max_delete_fraction', 'protected_users', 'purge_users', 'badges', 'mirror_min_interval', 'readme_templates']);
     expect(policyOf({ version: 1 })).toEqual({ prune: [], max_deletes: 10, max_delete_fraction: 0.3 });
     expect(DEFAULT_POLICY).toEqual({ max_deletes: 10, max_delete_fraction: 0.3 });
-    expect(describePolicy(policy({ prune: ['labels'] }))).toBe('prune [labels], max_deletes 10, max_delete_fraction 0.3, protected_users [], purge_users false, mirror_min_interval 10m');
+    expect(describePolicy(policy({ prune: ['labels'] }))).toBe('prune [labels], max_deletes 10, max_delete_fraction 0.3, protected_users [], purge_users false, badges [], mirror_min_interval 10m, readme_templates []');
   });
 
   it('counts deletions over the whole plan for max_deletes', () => {

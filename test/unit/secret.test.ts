@@ -15,6 +15,7 @@ import type { Plan } from '../../src/plan/types.js';
 import { show } from '../../src/render/values.js';
 import { redactor } from '../../src/redact.js';
 import { isSecret, revealSecrets, Secret, urlHasCredentials } from '../../src/secret.js';
+import { planRequest } from '../../src/model/index.js';
 
 const VALUE = 'a "quoted"\\ välue\nwith two lines';
 
@@ -79,8 +80,8 @@ describe('secrets from the config to a plan file and back', () => {
     );
     const loaded = await loadConfig([file], { PW: VALUE, HOOK: 'hook-value', TOKEN: 'tok-value' });
     const ctx = makeKindContext({} as GiteaClient, loaded);
-    const users = await userKind.desired(loaded.config, server, ctx);
-    const hooks = await hookKind.desired(loaded.config, server, ctx);
+    const users = await userKind.desired({ ...planRequest(userKind, server, ctx), entry: loaded.config });
+    const hooks = await hookKind.desired({ ...planRequest(hookKind, server, ctx), entry: loaded.config });
     expect([...users!.problems, ...hooks!.problems]).toEqual([]);
     const password = users!.objects[0]!.fields.password as Secret;
     const hook = hooks!.objects[0]!.fields;
@@ -90,7 +91,7 @@ describe('secrets from the config to a plan file and back', () => {
     expect((hook.authorization_header as Secret).template).toBe('Bearer $${x} ${TOKEN}');
     expect((hook.authorization_header as Secret).reveal()).toBe('Bearer ${x} tok-value');
 
-    const op = hookKind.ops(opsInput({ scope: server, action: 'create', desired: hooks!.objects[0]!, changed: [], ctx }))[0]!;
+    const op = hookKind.ops(opsInput(hookKind, { scope: server, action: 'create', desired: hooks!.objects[0]!, changed: [], ctx }))[0]!;
     const plan = {
       format_version: 1,
       server: 'https://git.example.com',
@@ -128,7 +129,7 @@ describe('secrets from the config to a plan file and back', () => {
     const file = join(dir, 'forgeform.yaml');
     writeFileSync(file, ['version: 1', 'users:', '  a: { email: a@example.com, password: "same-value", full_name: "${NAME}" }'].join('\n'));
     const loaded = await loadConfig([file], { NAME: 'same-value' });
-    const users = await userKind.desired(loaded.config, server, makeKindContext({} as GiteaClient, loaded));
+    const users = await userKind.desired({ ...planRequest(userKind, server, makeKindContext({} as GiteaClient, loaded)), entry: loaded.config });
     expect(users!.problems.map((p) => p.message)).toEqual([expect.stringMatching(/^password is a secret and must come from an environment variable/)]);
     expect(isSecret(users!.objects[0]!.fields.password)).toBe(true);
   });

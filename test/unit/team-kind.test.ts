@@ -6,7 +6,7 @@ import { guardOf, opsInput } from '../support/ops-input.js';
 import type { GiteaClient } from '../../src/gitea/client.js';
 import { teamKind } from '../../src/kinds/team/index.js';
 import { comparableUnits, declaredUnits } from '../../src/kinds/team/units.js';
-import type { Change, CurrentObject, PlanPolicy, Scope } from '../../src/model/index.js';
+import { requestOf, type Change, type CurrentObject, type PlanPolicy, type Scope } from '../../src/model/index.js';
 import { makeScopeContext } from '../../src/plan/planner.js';
 
 const policy: PlanPolicy = { prune: ['teams'], max_deletes: 10, max_delete_fraction: 1 } as PlanPolicy;
@@ -38,13 +38,13 @@ describe('the Owners team guards', () => {
   it('judge the token’s own user from what prepare asked, only when a member of Owners would go', async () => {
     const c = client('root');
     const ctx = makeScopeContext(c, policy);
-    await teamKind.prepare!(ORG, [{ key: 'Owners', fields: { members: ['root'] }, path: [] }], [owners], ctx);
+    await teamKind.prepare!({ ...requestOf(teamKind, ORG, ctx), desired: [{ key: 'Owners', fields: { members: ['root'] }, path: [] }], current: [owners] });
     expect(c.asked).toEqual(['user']);
     expect(guardOf(teamKind, change('update', [{ path: 'members', before: ['olga', 'root'], after: ['root'], elements: true }]), owners, ctx, [])).toBeUndefined();
     expect(guardOf(teamKind, change('update', [{ path: 'members', before: ['olga', 'root'], after: ['olga'], elements: true }]), owners, ctx, [])).toMatch(/token's own user is never removed/);
     // Nothing to remove: no need to ask who the token is.
     const quiet = client();
-    await teamKind.prepare!(ORG, [{ key: 'Owners', fields: { members: ['olga', 'root', 'zoe'] }, path: [] }], [owners], makeScopeContext(quiet, policy));
+    await teamKind.prepare!({ ...requestOf(teamKind, ORG, makeScopeContext(quiet, policy)), desired: [{ key: 'Owners', fields: { members: ['olga', 'root', 'zoe'] }, path: [] }], current: [owners] });
     expect(quiet.asked).toEqual([]);
   });
 });
@@ -54,12 +54,12 @@ describe('the requests of a team change', () => {
   const devs: CurrentObject = { key: 'devs', id: 7, fields: { permission: 'none', members: ['alice', 'carol'], repositories: ['widgets'], includes_all_repositories: false } };
 
   it('one PUT per member or repository added, one DELETE per one removed, additions first, nothing for the rest', () => {
-    const ops = teamKind.ops(opsInput({ scope: ORG, ctx, action: 'update', changed: ['members', 'repositories'], desired: { key: 'devs', fields: { members: ['alice', 'bob'], repositories: ['gadgets', 'widgets'] }, path: [] }, current: devs }));
+    const ops = teamKind.ops(opsInput(teamKind, { scope: ORG, ctx, action: 'update', changed: ['members', 'repositories'], desired: { key: 'devs', fields: { members: ['alice', 'bob'], repositories: ['gadgets', 'widgets'] }, path: [] }, current: devs }));
     expect(ops.map((o) => `${o.method} ${o.path}`)).toEqual(['PUT teams/7/members/bob', 'DELETE teams/7/members/carol', 'PUT teams/7/repos/acme/gadgets']);
   });
 
   it('sends the permission with includes_all_repositories, which an edit without one ignores', () => {
-    const ops = teamKind.ops(opsInput({ scope: ORG, ctx, action: 'update', changed: ['includes_all_repositories'], desired: { key: 'devs', fields: { includes_all_repositories: true }, path: [] }, current: devs }));
+    const ops = teamKind.ops(opsInput(teamKind, { scope: ORG, ctx, action: 'update', changed: ['includes_all_repositories'], desired: { key: 'devs', fields: { includes_all_repositories: true }, path: [] }, current: devs }));
     expect(ops).toEqual([{ method: 'PATCH', path: 'teams/7', body: { includes_all_repositories: true, permission: 'none' }, restsOn: 'orgs/acme/teams' }]);
   });
 });
@@ -72,7 +72,7 @@ describe('units as compared', () => {
   });
 
   it('compare a team below admin as below admin, whatever its permission reads back (none on Gitea 1.24+)', () => {
-    const same = teamKind.compare!('permission', { key: 'devs', fields: {}, path: [] }, undefined);
+    const same = teamKind.compare!('permission', { desired: { key: 'devs', fields: {}, path: [] }, current: undefined, prepared: undefined });
     expect(same!('write', 'none')).toBe(true);
     expect(same!('write', 'read')).toBe(true);
     expect(same!('admin', 'none')).toBe(false);

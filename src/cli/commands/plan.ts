@@ -1,5 +1,5 @@
 import { kinds } from '../../kinds/index.js';
-import { describeDiagnostic, formatDiagnostic, kindTitles, lockNameOf, placeOf, targetTypes, type Diagnostic, type Scope, type ServerInfo } from '../../model/index.js';
+import { describeDiagnostic, formatDiagnostic, kindTitles, lockNameOf, placeOf, planRequest, targetTypes, type Diagnostic, type Scope, type ServerInfo } from '../../model/index.js';
 import { releaseProblems } from '../../plan/field-rules.js';
 import { buildPlan, makeKindContext } from '../../plan/planner.js';
 import type { Plan } from '../../plan/types.js';
@@ -90,7 +90,7 @@ async function configOnlyProblems(loaded: LoadedConfig): Promise<Diagnostic[]> {
     server.touched = false;
     let found;
     try {
-      found = await kind.desired(loaded.config, scope, ctx);
+      found = await kind.desired({ ...planRequest(kind, scope, ctx), entry: loaded.config });
     } catch {
       continue;
     }

@@ -39,7 +39,7 @@ export const entries: EntrySpec[] = [
   }),
   str('readme', {
     title: 'Readme template',
-    description: 'Name of a readme template of the server (Gitea ships "Default"). Used with auto_init.',
+    description: 'Name of a readme template of the server: a built-in one (every release ships "Default" only) or one of its custom/options/readme declared in policy.readme_templates (no API lists them); checked when the plan is made, case-sensitively. Used with auto_init (default "Default").',
     minLength: 1,
   }),
 
@@ -213,7 +213,7 @@ export const scopeEntries: EntrySpec[] = [
   // npm run new-kind adds the section of a new repository kind here.
 ];
 
-/** The `repos` section, the repositories' policy entry (mirror-interval.ts) and the repository definition. */
+/** The `repos` section, the repositories' policy entries (mirror-interval.ts, templates.ts) and the repository definition. */
 export const fragment: SchemaFragment = {
   policy: {
     mirror_min_interval: {
@@ -224,6 +224,15 @@ export const fragment: SchemaFragment = {
       pattern: '^[+]?((\\d+(\\.\\d*)?|\\.\\d+)(ns|us|µs|μs|ms|s|m|h))+$',
       patternErrorMessage: 'must be a duration like "10m" or "1m"',
       default: '10m',
+    },
+    readme_templates: {
+      title: 'Custom readme templates',
+      description:
+        'Names of the readme templates the administrator added under the server\'s custom/options/readme, which its API does not list. A repository to create whose readme is neither one of these nor a built-in template of the release ("Default") is refused at plan time (the server would answer 400 "readme template does not exist"). Names are case-sensitive.',
+      type: 'array',
+      uniqueItems: true,
+      items: { type: 'string', minLength: 1 },
+      default: [],
     },
   },
   properties: {

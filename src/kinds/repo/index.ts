@@ -7,6 +7,7 @@ import { planning } from './plan.js';
 import { reading } from './read.js';
 import type { RepoTypes } from './types.js';
 import { mirrorPolicy } from './mirror-interval.js';
+import { templatePolicy } from './templates.js';
 
 /**
  * Repositories as objects of the server, for creation: `repos."owner/name".create` creates a missing
@@ -33,8 +34,9 @@ export const repoKind = defineKind<RepoTypes['config'], RepoTypes['server'], Rep
   actions: ['create', 'update'],
   target: { type: 'repo', placeholder: 'OWNER/NAME' },
   createsScope: 'repo',
-  // policy.mirror_min_interval: the server's [mirror] MIN_INTERVAL, which a pull mirror's interval is checked against (mirror-interval.ts).
-  policy: mirrorPolicy,
+  // policy.mirror_min_interval: the server's [mirror] MIN_INTERVAL, which a pull mirror's interval is checked against (mirror-interval.ts);
+  // policy.readme_templates: the server's custom readme templates, which no API lists (templates.ts).
+  policy: { ...mirrorPolicy, ...templatePolicy },
   // A new repository's owner may be an organisation or user this plan creates.
   after: [orgKind.name, userKind.name],
   ...reading,

@@ -2,7 +2,7 @@ import type { RepoConfig, RepoCreateConfig } from '../../config/types.js';
 import { secretFromEnvironment } from '../secrets.js';
 import { hasUserinfo } from '../url-userinfo.js';
 import { withoutCredentials } from '../hook/read.js';
-import { asSet, normalizeFields } from '../fields.js';
+import { normalizeFields } from '../fields.js';
 import { splitRepo, isGlobKey, type DesiredObject, type KindContext, type Planning, type Problem, type Reading, type Writing } from '../../model/index.js';
 import { orgKind } from '../org/index.js';
 import { accountMissing } from '../user/exists.js';
@@ -10,6 +10,7 @@ import { userKind } from '../user/index.js';
 import { fields } from './read.js';
 import type { RepoTypes } from './types.js';
 import { mirrorIntervalProblem } from './mirror-interval.js';
+import { templateNames, templateProblems } from './templates.js';
 
 /** A repository declared as a pull mirror: its fields, the password as a Secret from the environment. */
 function declaredMirror(key: string, mirror: NonNullable<RepoConfig['mirror']>, ctx: KindContext): { object: DesiredObject; problems: Problem[] } {
@@ -68,14 +69,7 @@ export const planning = {
     await Promise.all(
       [...owners].map(async (o) => (!ctx.madeBy(orgKind, scope, o) && !ctx.madeBy(userKind, scope, o) && (await accountMissing(ctx, o)) ? noOwner.add(o) : undefined)),
     );
-    const names = async (path: string, pick: (x: unknown) => string[]) => new Set(pick(await ctx.cachedGet<unknown>(path, { object: path })));
-    const [gitignores, licenses] = await Promise.all([
-      missing.some((d) => 'gitignores' in d.fields) ? names('gitignore/templates', (x) => (Array.isArray(x) ? x.map(String) : [])) : undefined,
-      missing.some((d) => 'license' in d.fields)
-        ? names('licenses', (x) => (Array.isArray(x) ? x.flatMap((l: { key?: string; name?: string }) => [l.key, l.name].filter((v): v is string => typeof v === 'string')) : []))
-        : undefined,
-    ]);
-    return { ...(gitignores ? { gitignores } : {}), ...(licenses ? { licenses } : {}), noOwner };
+    return { ...(await templateNames(ctx, missing)), noOwner };
   },
 
   check({ desired, current, prepared: t, ctx, config }) {
@@ -92,12 +86,7 @@ export const planning = {
     const [owner] = splitRepo(desired.key);
     if (t.noOwner.has(owner))
       problems.push({ path: desired.path, message: `${desired.key}: its owner "${owner}" is neither a user nor an organisation on the server, and this configuration creates neither` });
-    for (const g of asSet(desired.fields.gitignores))
-      if (t.gitignores && !t.gitignores.has(g))
-        problems.push({ path: [...desired.path, 'gitignores'], message: `"${g}" is not a .gitignore template of the server (GET /gitignore/templates)` });
-    const license = desired.fields.license;
-    if (typeof license === 'string' && t.licenses && !t.licenses.has(license))
-      problems.push({ path: [...desired.path, 'license'], message: `"${license}" is not a license template of the server (GET /licenses)` });
+    problems.push(...templateProblems(desired, t, ctx));
     return problems;
   },
 

@@ -11,10 +11,12 @@ export interface ServerRepo {
   original_url?: string | null;
 }
 
-/** The template names of the server, read only when a repository with templates is to be created. */
+/** The template names the server has (templates.ts), looked up only when a repository to create names templates of that type. */
 export interface Templates {
   gitignores?: Set<string>;
   licenses?: Set<string>;
+  /** The release's built-in readme templates and those policy.readme_templates lists (no API lists them). */
+  readmes?: Set<string>;
   /** Owners of repositories to create that exist nowhere (not on the server, not made by this plan). */
   noOwner: Set<string>;
 }

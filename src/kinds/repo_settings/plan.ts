@@ -55,4 +55,8 @@ export const safety = {
   liftsReadOnly(change) {
     return change.fields.some((f) => f.path === 'archived' && f.before === true && f.after === false);
   },
+  /** Archiving (to archived: true) makes the repository read-only: Gitea refuses most writes there after it (423 repo is archived). */
+  makesReadOnly(change) {
+    return change.fields.some((f) => f.path === 'archived' && f.after === true && f.before !== true);
+  },
 } satisfies Safety<RepoSettingsTypes>;

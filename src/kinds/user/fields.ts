@@ -136,6 +136,15 @@ const policy: Record<string, ConfigDoc> = {
     type: 'boolean',
     default: false,
   },
+  badges: {
+    title: 'Badges the server has',
+    description:
+      'Slugs of badges defined on the server (in its web admin) that no user this plan reads carries yet. No API lists a server\'s badges, and giving a user a slug the server does not have fails after the user is written (500), so a user\'s badges are refused at plan time unless a user the plan reads already carries each one, or it is listed here. Gitea 1.22 and newer.',
+    type: 'array',
+    uniqueItems: true,
+    items: { type: 'string', minLength: 1 },
+    default: [],
+  },
 };
 
 /** The `users` section, the users' policy entries, the user definition and the SSH key one. */

@@ -11,6 +11,7 @@ import type { DeclaredUser, DeclaredUserMeta, UserObject, UserRun, UserTypes } f
 import { isUnfinished } from './unfinished.js';
 import { ownersOfRepositories } from './owned.js';
 import { emailProblem } from '../email.js';
+import { unknownBadges } from './badges.js';
 
 /**
  * Releases whose rename refuses a user of an external login source (`ErrUserIsNotLocal`, which the
@@ -156,6 +157,7 @@ export const planning = {
     if (badEmail) return [{ path: [...desired.path, 'email'], message: badEmail }];
     const twin = typeof f.email === 'string' && f.email !== '' ? earlierWithEmail(req.run, req.config.users, desired.key, f.email) : undefined;
     if (twin) return [{ path: [...desired.path, 'email'], message: `email: "${String(f.email)}" is also the e-mail of user "${twin}" in this configuration (Gitea gives one address to one account, compared case-insensitively)` }];
+    problems.push(...unknownBadges(desired, req.config.users?.[desired.key]?.badges, prepared, ctx.policy.badges ?? [], ctx.server));
     if (!current) {
       const clash = userNamed(prepared, desired.key);
       if (clash) return [{ path: desired.path, message: `the server has a user "${clash.key}" and user names are case-insensitive: write "${clash.key}"` }];

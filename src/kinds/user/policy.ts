@@ -8,6 +8,8 @@ declare module '../../model/plan.js' {
     protected_users: string[];
     /** Users are deleted with ?purge=true: their repositories and the organisations they alone own go too (ops.ts). */
     purge_users: boolean;
+    /** Badge slugs the server has that no user the plan reads carries: no API lists badges (badges.ts). */
+    badges?: string[];
   }
 }
 
@@ -16,4 +18,5 @@ const isStringList = (v: unknown): boolean => Array.isArray(v) && v.every((x) =>
 export const userPolicy: Record<string, PolicyEntry> = {
   protected_users: { default: [], is: isStringList, expected: 'a list of user names' },
   purge_users: { default: false, is: (v) => typeof v === 'boolean', expected: 'true or false' },
+  badges: { default: [], is: isStringList, expected: 'a list of badge slugs' },
 };

@@ -27,6 +27,8 @@ export interface UserFacts {
   byLowerName?: Map<string, CurrentObject>;
   /** The users by lower-case primary e-mail, in the order read, made when first asked (a new user's address checked against every other). */
   byLowerEmail?: Map<string, CurrentObject[]>;
+  /** The badge slugs the plan knows the server has (badges.ts), made when first asked. */
+  badges?: ReadonlySet<string>;
   /** At plan time, the users the plan would prune that Gitea will not delete, by lower-case name, with why (owned.ts). */
   undeletable?: Map<string, string>;
 }

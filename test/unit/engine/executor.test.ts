@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { findConcurrentDuplicates } from '../../../src/apply/concurrent.js';
 import { execute, type ChangeResult } from '../../../src/apply/executor.js';
 import { verifySavedPlan } from '../../../src/apply/verify.js';
-import type { Diagnostic, Kind, Scope } from '../../../src/model/index.js';
+import type { Diagnostic, Kind, RequestScope, Scope } from '../../../src/model/index.js';
 import { FakeServer, fakeKind, plan } from './fake.js';
 
 const APP = 'repos/acme/app/widgets';
@@ -75,7 +75,8 @@ describe('executor with a fake kind', () => {
   it('hands kinds at apply the scope with the facts the plan learnt, not one parsed back from its id', async () => {
     const seen: Scope[] = [];
     const widget = fakeKind();
-    const recording: Kind = { ...widget, read: (scope, ctx, desired) => (seen.push(scope), widget.read(scope, ctx, desired)) };
+    // The scope a request carries is the engine's, with the names its routes are made of (segments, owner) added.
+    const recording: Kind = { ...widget, read: (req) => (seen.push(withoutRouteNames(req.scope)), widget.read(req)) };
     const server = new FakeServer().repo('acme/app');
     const { plan: p, scopes } = await plan(server, { repos: { 'acme/app': { widgets: { w: {} } } } }, { kinds: [recording] });
     const facts = { owner: 'acme', name: 'app', ownerIsOrg: false, archived: false, private: false };
@@ -91,3 +92,8 @@ describe('executor with a fake kind', () => {
     expect(seen).toEqual([scopes.get('repo:acme/app'), scopes.get('repo:acme/app')]);
   });
 });
+
+/** A request's scope as the engine holds it: without the names requestScope adds for routes. */
+function withoutRouteNames({ segments: _segments, owner: _owner, ...scope }: RequestScope): Scope {
+  return scope;
+}

@@ -156,8 +156,8 @@ export function fakeKind(o: FakeKindOptions = {}): Kind {
     ...(o.replaceToRotate ? { replaceToRotate: true } : {}),
     ...(scopeType === 'server' ? { target: { type: name, placeholder: 'NAME' } } : {}),
     ...(o.refersTo ? { after: [o.refersTo] } : {}),
-    async desired(scopeConfig, scope) {
-      const declared = (scopeConfig as Record<string, Record<string, Record<string, unknown>> | undefined>)?.[configKey];
+    async desired({ entry, scope }) {
+      const declared = (entry as Record<string, Record<string, Record<string, unknown>> | undefined>)?.[configKey];
       if (!declared) return undefined;
       const base = scope.type === 'server' ? [configKey] : [scope.type === 'repo' ? 'repos' : 'orgs', scope.name, configKey];
       const problems: Problem[] = [];
@@ -173,17 +173,17 @@ export function fakeKind(o: FakeKindOptions = {}): Kind {
       });
       return { objects, problems };
     },
-    async read(scope, ctx) {
+    async read({ scope, ctx }) {
       return (await ctx.client.list<Row>(collection(scope))).map((r) => kind.fromServer(r));
     },
     fromServer(raw): CurrentObject {
       const { id, name: key, ...fields } = raw as Row;
       return { key, id, fields };
     },
-    check(desired) {
+    check({ desired }) {
       return desired.fields.color === 'forbidden' ? [{ path: [...desired.path, 'color'], message: 'color "forbidden" is refused by the fake kind', hint: 'choose another colour' }] : [];
     },
-    keep: (current) => (current.key.startsWith('keep-') ? 'its name starts with keep-' : undefined),
+    keep: ({ current }) => (current.key.startsWith('keep-') ? 'its name starts with keep-' : undefined),
     readOnlyReason: (scope) => (scope.repo?.archived ? `${scope.name} is archived` : undefined),
     ops({ scope, action, desired, current, ctx }) {
       const fields = desired?.fields ?? {};

@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { reqSiteAdmin, reqToken, scope } from '../../http/auth.js';
 import { bind, formOf, notFound, orgAssignment, repoAssignment, reqOrgOwnership } from '../../http/checks.js';
-import type { ApiContext, Step } from '../../http/context.js';
+import { type ApiContext, inOrg, inRepo, signedIn, type Step } from '../../http/context.js';
 import { AccessMode } from '../../core/state.js';
 import { formBool, formOptionalBool } from '../../http/form.js';
 import { listOptions, paginate, setLinkHeader, setTotalCountHeader } from '../../http/paging.js';
@@ -163,9 +163,9 @@ export function registerAdminActionRoutes(r: ApiRouter): void {
   // Before `/{runner_id}`: Forgejo 15 routes this GET itself (on Gitea it falls to the runner route, id 0 → 404).
   registerTokenRoutes(r, '/admin/actions/runners/registration-token', admin, () => ({ ownerId: 0, repoId: 0 }));
   registerTokenRoutes(r, '/admin/runners/registration-token', admin, () => ({ ownerId: 0, repoId: 0 }));
-  registerTokenRoutes(r, '/repos/:owner/:repo/actions/runners/registration-token', [scope('repository'), repoAssignment, reqToken, reqRepoActionsOwner], (ctx) => ({ ownerId: 0, repoId: ctx.repo!.id }));
-  registerTokenRoutes(r, '/orgs/:org/actions/runners/registration-token', [scope('organization'), orgAssignment, reqToken, reqOrgOwnership], (ctx) => ({ ownerId: ctx.org!.id, repoId: 0 }));
-  registerTokenRoutes(r, '/user/actions/runners/registration-token', [scope('user'), reqToken], (ctx) => ({ ownerId: ctx.doer!.id, repoId: 0 }));
+  registerTokenRoutes(r, '/repos/:owner/:repo/actions/runners/registration-token', [scope('repository'), repoAssignment, reqToken, reqRepoActionsOwner], inRepo((ctx) => ({ ownerId: 0, repoId: ctx.repo.id })));
+  registerTokenRoutes(r, '/orgs/:org/actions/runners/registration-token', [scope('organization'), orgAssignment, reqToken, reqOrgOwnership], inOrg((ctx) => ({ ownerId: ctx.org.id, repoId: 0 })));
+  registerTokenRoutes(r, '/user/actions/runners/registration-token', [scope('user'), reqToken], signedIn((ctx) => ({ ownerId: ctx.doer.id, repoId: 0 })));
 
   r.on('GET', '/admin/actions/runners/:runner_id', ...admin, (ctx) => {
     const runner = findRunner(ctx);

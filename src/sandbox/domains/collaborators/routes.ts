@@ -92,8 +92,9 @@ function addCollaborator(ctx: RepoContext): Response {
     else repo.collaborators.push({ userId: user.id, permission: mode });
     return empty(204);
   }
-  if (!existing) repo.collaborators.push({ userId: user.id, permission: 'write' });
-  if (given) repo.collaborators.find((c) => c.userId === user.id)!.permission = given;
+  const row = existing ?? { userId: user.id, permission: 'write' };
+  if (!existing) repo.collaborators.push(row);
+  if (given) row.permission = given;
   return empty(204);
 }
 

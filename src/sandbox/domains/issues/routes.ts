@@ -19,7 +19,7 @@
  */
 import { reqToken, scope } from '../../http/auth.js';
 import { bind, canRead, canWrite, mustEnableIssuesOrPulls, mustNotBeArchived, notFound, repoAssignment, reqRepoReader, formOf } from '../../http/checks.js';
-import type { ApiContext } from '../../http/context.js';
+import { type ApiContext, inRepo, type RepoContext, type SignedInContext, signedIn } from '../../http/context.js';
 import { formInt, listOptions, setLinkHeader, setTotalCountHeader } from '../../http/paging.js';
 import { apiError, empty, json } from '../../http/respond.js';
 import type { ApiRouter } from '../../http/router.js';
@@ -51,21 +51,20 @@ function resolveAssignees(state: SandboxState, repo: RepoRecord, one: string, ma
   const names: string[] = [];
   if (one !== '' && !many.includes(one)) names.push(one);
   if (many.length > 0 && many[0] !== '') names.push(...many);
-  const ids: number[] = [];
+  const users: UserRecord[] = [];
   for (const name of names) {
     const user = state.userByName(name);
     if (!user) return failure(422, `Assignee does not exist: [name: user does not exist [uid: 0, name: ${name}]]`);
-    ids.push(user.id);
+    users.push(user);
   }
-  for (const id of ids) {
-    const user = state.userById(id)!;
-    if (!canBeAssigned(state, repo, user)) return failure(422, `user doesn't have access to repo [user_id: ${id}, repo_name: ${repo.name}]`);
+  for (const user of users) {
+    if (!canBeAssigned(state, repo, user)) return failure(422, `user doesn't have access to repo [user_id: ${user.id}, repo_name: ${repo.name}]`);
   }
-  return ids;
+  return users.map((u) => u.id);
 }
 
-function createIssueRoute(ctx: ApiContext): Response {
-  const repo = ctx.repo!;
+function createIssueRoute(ctx: RepoContext & SignedInContext): Response {
+  const repo = ctx.repo;
   const form = formOf(ctx, CreateIssueOption);
   const writer = canWrite(ctx, 'issues');
   let assigneeIds: number[] = [];
@@ -78,7 +77,7 @@ function createIssueRoute(ctx: ApiContext): Response {
     title: form.title,
     body: form.body,
     ref: form.ref,
-    authorId: ctx.doer!.id,
+    authorId: ctx.doer.id,
     labelIds: writer ? form.labels : [],
     milestoneId: writer ? form.milestone : 0,
     assigneeIds,
@@ -143,9 +142,9 @@ function updateAssignees(ctx: ApiContext, repo: RepoRecord, issue: IssueRecord, 
   return undefined;
 }
 
-function editIssueRoute(ctx: ApiContext): Response {
-  const repo = ctx.repo!;
-  const doer = ctx.doer!;
+function editIssueRoute(ctx: RepoContext & SignedInContext): Response {
+  const repo = ctx.repo;
+  const doer = ctx.doer;
   const issue = issueFromPath(ctx);
   if (!issue) return notFound(ctx);
   const writer = canWrite(ctx, issue.isPull ? 'pulls' : 'issues');
@@ -288,8 +287,8 @@ function respondIssues(ctx: ApiContext, matching: IssueRecord[], page: number, p
 }
 
 /** `ListIssues`: one repository; label names (repository labels only) must all be present. */
-function listRepoIssues(ctx: ApiContext): Response {
-  const repo = ctx.repo!;
+function listRepoIssues(ctx: RepoContext): Response {
+  const repo = ctx.repo;
   const range = beforeSince(ctx);
   if (range instanceof Response) return range;
   const keyword = keywordOf(ctx);
@@ -356,15 +355,15 @@ function searchIssues(ctx: ApiContext): Response {
   const doer = ctx.doer;
   let repos = ctx.state.data.repos.filter((r) => repoAccessMode(ctx.state, r, doer) >= AccessMode.Read);
   const ownerName = ctx.query.get('owner') ?? '';
+  const owner = ownerName !== '' ? ctx.state.ownerByName(ownerName) : undefined;
   if (ownerName !== '') {
-    const owner = ctx.state.ownerByName(ownerName);
     if (!owner) return apiError(ctx.root, 400, `user does not exist [uid: 0, name: ${ownerName}]`);
     repos = repos.filter((r) => r.ownerId === owner.id);
   }
   const teamName = ctx.query.get('team') ?? '';
   if (teamName !== '') {
-    if (ownerName === '') return apiError(ctx.root, 400, 'Owner organisation is required for filtering on team');
-    const ownerId = ctx.state.ownerByName(ownerName)!.id;
+    if (!owner) return apiError(ctx.root, 400, 'Owner organisation is required for filtering on team');
+    const ownerId = owner.id;
     const team = teamByName(ctx.state, ownerId, teamName);
     if (!team) return apiError(ctx.root, 400, `team does not exist [org_id ${ownerId}, team_id 0, name: ${teamName}]`);
     repos = repos.filter((r) => teamHasRepo(team, r));
@@ -430,16 +429,16 @@ export function registerIssueSearchRoute(r: ApiRouter): void {
 export function registerIssueRoutes(r: ApiRouter): void {
   const issues = [scope('issue'), repoAssignment, mustEnableIssuesOrPulls];
 
-  r.on('GET', '/repos/:owner/:repo/issues', ...issues, listRepoIssues);
-  r.on('POST', '/repos/:owner/:repo/issues', ...issues, reqToken, mustNotBeArchived, bind(CreateIssueOption), reqRepoReader('issues'), createIssueRoute);
+  r.on('GET', '/repos/:owner/:repo/issues', ...issues, inRepo(listRepoIssues));
+  r.on('POST', '/repos/:owner/:repo/issues', ...issues, reqToken, mustNotBeArchived, bind(CreateIssueOption), reqRepoReader('issues'), inRepo(signedIn(createIssueRoute)));
 
-  r.on('GET', '/repos/:owner/:repo/issues/:index', ...issues, (ctx) => {
+  r.on('GET', '/repos/:owner/:repo/issues/:index', ...issues, inRepo((ctx) => {
     const issue = issueFromPath(ctx);
     if (!issue) return notFound(ctx);
     if (!canRead(ctx, issue.isPull ? 'pulls' : 'issues')) return notFound(ctx);
     return json(200, toIssue(ctx, issue, ctx.doer));
-  });
-  r.on('PATCH', '/repos/:owner/:repo/issues/:index', ...issues, reqToken, bind(EditIssueOption), editIssueRoute);
+  }));
+  r.on('PATCH', '/repos/:owner/:repo/issues/:index', ...issues, reqToken, bind(EditIssueOption), inRepo(signedIn(editIssueRoute)));
 
   registerIssueLabelRoutes(r);
 }

@@ -2,9 +2,16 @@
 import type { SandboxDomain } from '../../core/domain.js';
 import { registerRepoRoutes } from './routes.js';
 import { loadReposSeed } from './seed.js';
+import { loadCustomTemplates } from './readmes.js';
 
 export const reposDomain: SandboxDomain = {
   name: 'repos',
   routes: registerRepoRoutes,
-  seed: { keys: ['repos'], load: loadReposSeed },
+  seed: {
+    keys: ['repos', 'custom_templates'],
+    load(cx) {
+      loadCustomTemplates(cx);
+      loadReposSeed(cx);
+    },
+  },
 };

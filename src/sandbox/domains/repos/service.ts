@@ -4,6 +4,7 @@ import { LABEL_TEMPLATES } from '../labels/templates.js';
 import { checkUsableName, failure, type Failure } from '../../core/failure.js';
 import { CreateRepoOption } from './options.js';
 import type { FormOf } from '../../http/options.js';
+import { readmeTemplates } from './readmes.js';
 
 export const RESERVED_REPO_NAMES = new Set(['.', '..', '-']);
 export const RESERVED_REPO_PATTERNS = ['*.wiki', '*.git', '*.rss', '*.atom'];
@@ -57,9 +58,14 @@ export function createRepo(state: SandboxState, ownerId: number, input: CreateRe
   return repo;
 }
 
-/** `repo.CreateUserRepo`: the readme check, then the repository service. */
+/**
+ * `repo.CreateUserRepo`: the readme check (only with auto_init; an empty name is `Default`), then the
+ * repository service. routers/api/v1/repo/repo.go: Gitea v1.21.11 l.235–243, v1.25.4 l.242–250, main
+ * l.243–251; Forgejo v7.0.16 l.238–246, v15.0.3 l.258–266. The list in the message is Go's `%v` of a []string.
+ */
 export function createRepoForOwner(state: SandboxState, ownerId: number, input: CreateRepoInput): RepoRecord | Failure {
   const readme = input.auto_init && !input.readme ? 'Default' : input.readme;
-  if (input.auto_init && readme && readme !== 'Default') return failure(400, 'readme template does not exist, available templates: [Default]');
+  const known = readmeTemplates(state);
+  if (input.auto_init && readme && !known.includes(readme)) return failure(400, `readme template does not exist, available templates: [${known.join(' ')}]`);
   return createRepo(state, ownerId, input);
 }
