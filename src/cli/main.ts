@@ -4,12 +4,12 @@ import { Output } from './output.js';
 import { reportFailure, runCommand } from './program.js';
 
 /** The values of the secrets the run met: the process is the run, and its last message masks them too. */
-const secrets = new Set<string>();
+const secretValues = new Set<string>();
 
 // Whatever escapes the commands (a stray rejection in a callback) is still one line, not a stack trace.
 for (const event of ['uncaughtException', 'unhandledRejection'] as const) {
   process.on(event, (e: unknown) => {
-    process.exit(withSecretRegistry(() => reportFailure(e, new Output()), secrets));
+    process.exit(withSecretRegistry(() => reportFailure(e, new Output()), secretValues));
   });
 }
 
@@ -18,4 +18,4 @@ process.stdout.on('error', (e: NodeJS.ErrnoException) => {
   if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
 });
 
-process.exitCode = (await runCommand(process.argv.slice(2), { secrets })).code;
+process.exitCode = (await runCommand(process.argv.slice(2), { secretValues })).code;

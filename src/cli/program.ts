@@ -227,9 +227,9 @@ export interface CommandResult {
  * in-process run of the tests: the environment given is the whole of it, as a child's would be);
  * with `capture`, what it prints is returned rather than written. Nothing of the run outlives it:
  * what it left open (connections, timers) is closed before it returns, and the secrets it met are
- * its own (withSecretRegistry: `secrets` receives them).
+ * its own (withSecretRegistry: `secretValues` receives them).
  */
-export async function runCommand(args: string[], opts: { capture?: boolean; io?: Partial<CliIo>; secrets?: Set<string> } = {}): Promise<CommandResult> {
+export async function runCommand(args: string[], opts: { capture?: boolean; io?: Partial<CliIo>; secretValues?: Set<string> } = {}): Promise<CommandResult> {
   const captured = { stdout: '', stderr: '' };
   const sink = (name: 'stdout' | 'stderr'): TextSink => ({
     write: (text: string) => {
@@ -238,7 +238,7 @@ export async function runCommand(args: string[], opts: { capture?: boolean; io?:
     },
   });
   const io: CliIo = { ...processIo(), ...(opts.capture ? { stdout: sink('stdout'), stderr: sink('stderr') } : {}), ...opts.io };
-  const code = await withSecretRegistry(() => parseCommand(['node', 'forgeform', ...args], io), opts.secrets);
+  const code = await withSecretRegistry(() => parseCommand(['node', 'forgeform', ...args], io), opts.secretValues);
   return { code, ...captured };
 }
 
