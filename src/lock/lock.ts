@@ -232,6 +232,9 @@ export async function readLock(client: GiteaClient, name = LOCK_ORG): Promise<Fo
   return { state: 'held', holder, orgId: typeof org.id === 'number' ? org.id : 0 };
 }
 
+/** How lockNotice's notice of a lock held begins (plan --rehearse says it too: the copy is of a server being changed). */
+export const HELD_NOTICE = 'an apply held the server';
+
 /**
  * What plan says about the lock (issue 28): one GET of it. A lock held means an apply is writing, so the
  * plan may show a half-applied server; the holder is printed only as parsed strictly (describeHolder),
@@ -245,7 +248,7 @@ export async function lockNotice(client: GiteaClient, name = LOCK_ORG): Promise<
     return `could not read the apply lock "${name}", so this plan cannot tell whether an apply is changing the server meanwhile: ${(e as Error).message}`;
   }
   if (found.state !== 'held') return undefined;
-  return `an apply held the server while this plan was made (the apply lock "${name}": ${describeHolder(found.holder, serverNow(client))}): the server may be half-applied, and this plan shows what is left; plan again once that apply has ended`;
+  return `${HELD_NOTICE} while this plan was made (the apply lock "${name}": ${describeHolder(found.holder, serverNow(client))}): the server may be half-applied, and this plan shows what is left; plan again once that apply has ended`;
 }
 
 /** What resolves a name another object holds: another name for the lock (the objects of other users are theirs to remove). */

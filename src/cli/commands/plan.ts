@@ -18,7 +18,7 @@ import { inert } from '../../render/inert.js';
 import { rehearsalFailed, rehearsalHeadline } from '../../render/rehearsal.js';
 import type { ReadAnswer } from '../../gitea/client.js';
 import type { Replanned } from '../../rehearse/rehearse.js';
-import { lockNotice } from '../../lock/lock.js';
+import { HELD_NOTICE, lockNotice } from '../../lock/lock.js';
 
 export interface PlanCommandOptions extends ServerOptions {
   config?: string[];
@@ -179,10 +179,10 @@ interface Rehearsing {
 }
 
 /** Rehearses the plan (src/rehearse/rehearse.ts): the plan with its rehearsal, to render. */
-async function rehearsed(plan: Plan, server: ServerInfo, r: Rehearsing, out: Output): Promise<Plan> {
+async function rehearsed(plan: Plan, server: ServerInfo, r: Rehearsing, out: Output, lock: { name: string; held: boolean }): Promise<Plan> {
   out.stderr('Rehearsing the plan on a copy of what it read…');
   const { rehearse } = await import('../../rehearse/rehearse.js');
-  return { ...plan, rehearsal: await rehearse({ plan, answers: r.answers, kinds, server, replan: r.replan }) };
+  return { ...plan, rehearsal: await rehearse({ plan, answers: r.answers, kinds, server, replan: r.replan, lock: lock.name, lockHeld: lock.held }) };
 }
 
 function describeUnmatched(u: Unmatched): string {
@@ -209,7 +209,7 @@ export async function planCommand(opts: PlanCommandOptions, out: Output): Promis
   });
   const held = await notice;
   if (held) made.warnings.push(held);
-  const plan = rehearsal ? await rehearsed(made, server, rehearsal, out) : made;
+  const plan = rehearsal ? await rehearsed(made, server, rehearsal, out, { name: lockNameOf(loaded.config.policy), held: held?.startsWith(HELD_NOTICE) === true }) : made;
   printPlan(plan, opts.format, out);
   if (opts.out) {
     if (large(loaded)) out.stderr(`Writing the plan to ${opts.out}…`);

@@ -144,6 +144,11 @@ export const ROUTES: Record<string, Availability> = {
   'DELETE /admin/users/:username/badges': GITEA_ONLY('1.22'),
   'GET /admin/actions/runners': { gitea: { since: '1.24' }, forgejo: { since: 15 } },
   'GET /admin/actions/runners/:runner_id': { gitea: { since: '1.24' }, forgejo: { since: 15 } },
+  // The scoped runner lists came with the admin one (Gitea v1.24.0 `routers/api/v1/api.go` l.939, l.1074, the
+  // organisation's through `addActionsRoutes`; Forgejo v15.0.0 l.856, l.1021, l.1585; none in Gitea v1.23.8, Forgejo v14).
+  'GET /repos/:owner/:repo/actions/runners': { gitea: { since: '1.24' }, forgejo: { since: 15 } },
+  'GET /orgs/:org/actions/runners': { gitea: { since: '1.24' }, forgejo: { since: 15 } },
+  'GET /user/actions/runners': { gitea: { since: '1.24' }, forgejo: { since: 15 } },
   // Registering a runner through the API: Forgejo v15.0.0 (v15.0.3 `routers/api/v1/api.go` l.1707–1709; not in v14.0.0).
   'POST /admin/actions/runners': { forgejo: { since: 15 } },
   'DELETE /admin/actions/runners/:runner_id': { gitea: { since: '1.24' }, forgejo: { since: 15 } },
