@@ -107,10 +107,13 @@ export interface Policy {
 /** Gitea Actions settings of the server. */
 export interface ActionsConfig {
   /**
-   * Registered Actions runners, by name (needs a site administrator's token with the write:admin scope, and
-   * Gitea 1.24 or newer, or Forgejo 15 or newer: older releases have no runner API). forgeform cannot
-   * register runners: a declared runner must exist. With policy.prune containing runners, runners not listed
-   * here are deleted (runners of every scope: global, organisation, user and repository).
+   * The server's own (global) Actions runners, by name (needs a site administrator's token with the
+   * write:admin scope, and Gitea 1.24 or newer, or Forgejo 15 or newer: older releases have no runner API; on
+   * Gitea also read access to organisations, repositories and users, whose runner lists tell a global runner
+   * from the others). forgeform cannot register runners: a declared runner must exist as a global runner. A
+   * runner registered for a repository, an organisation or a user is never matched, changed, pruned or
+   * exported, whatever its name. With policy.prune containing runners, global runners not listed here are
+   * deleted.
    */
   runners?: Record<string, RunnerConfig>;
 }

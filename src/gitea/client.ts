@@ -5,7 +5,7 @@ import { ApiError, routeStalled, ServerStopped } from './errors.js';
 import { readAllPages, type Page } from './paging.js';
 import { unsafePathReason } from './path.js';
 import { Circuit } from './circuit.js';
-import { Cut, OverBudget, TimedOut, Transport, type AnswerHeaders } from './transport.js';
+import { Cut, OverBudget, TimedOut, Transport, type AnswerHeaders, type DirectExchange } from './transport.js';
 import { backoffMs, mayHaveBeenProcessed, methodClass, realClock, retryAfterMs, SharedPause, shouldRetry, type Clock, type Failure } from './retry.js';
 
 export type Credentials = { token: string } | { username: string; password: string };
@@ -57,6 +57,8 @@ export interface ClientOptions {
    * copy it rehearses on, with no second pass over the server).
    */
   onAnswer?: (answer: ReadAnswer) => void;
+  /** Exchanges handed to a server in this process instead of sent to `url` (plan --rehearse's copy: src/gitea/transport.ts). */
+  exchange?: DirectExchange;
 }
 
 /** A 2xx answer to a GET, as ClientOptions.onAnswer is told of it. */
@@ -193,7 +195,13 @@ export class GiteaClient {
       this.baseUrl,
       { authorization: authorization(options.credentials), accept: 'application/json' },
       BODY_BUDGET_FACTOR * (options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES),
+      options.exchange,
     );
+  }
+
+  /** The run is over: its kept-alive connections are closed (those in use once their exchange ends). */
+  close(): void {
+    this.http.close();
   }
 
   private get timeoutMs(): number {

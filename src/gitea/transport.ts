@@ -79,6 +79,12 @@ export interface Exchange {
   onHeard?: () => void;
 }
 
+/**
+ * An exchange handed to a server in this same process (plan --rehearse's copy, src/rehearse/rehearse.ts) instead of
+ * sent over a connection: `target` is the path and query as they would be sent, below the URL's origin.
+ */
+export type DirectExchange = (request: { method: string; target: string; headers: Record<string, string>; body?: string }) => Promise<RawAnswer>;
+
 /** One answer being received, as the shared body budget sees it. */
 interface Receiving {
   size: number;
@@ -110,6 +116,7 @@ export class Transport {
     baseUrl: string,
     private readonly headers: Record<string, string>,
     private readonly bodyBudget = Number.POSITIVE_INFINITY,
+    private readonly direct?: DirectExchange,
   ) {
     const url = new URL(baseUrl);
     const secure = url.protocol === 'https:';
@@ -128,6 +135,16 @@ export class Transport {
     return { pathname, full: search ? `${pathname}?${search}` : pathname };
   }
 
+  /**
+   * The run is over: its idle kept-alive connections are closed now, and each one still in use when
+   * its exchange ends (what a process finishes before it exits), so that none outlives the run in a
+   * process that goes on (they would idle out only after IDLE_MS).
+   */
+  close(): void {
+    this.agent.maxFreeSockets = 0;
+    for (const sockets of Object.values(this.agent.freeSockets)) for (const socket of sockets ?? []) socket.destroy();
+  }
+
   /** Ends every exchange in flight at once with Cut(reason): the client stopped talking to the server. */
   cutAll(reason: string): void {
     for (const r of [...this.inFlight]) r.fail(new Cut(reason));
@@ -135,6 +152,10 @@ export class Transport {
 
   /** Sends one request and reads its answer to the end; network failures reject with Node's error (its .code says why). */
   exchange(x: Exchange): Promise<RawAnswer> {
+    if (this.direct) {
+      const body = x.body === undefined ? {} : { body: x.body };
+      return this.direct({ method: x.method, target: this.target(x.path, x.query, x.forgejoApi).full, headers: { ...this.headers, ...(x.body === undefined ? {} : { 'content-type': 'application/json' }) }, ...body });
+    }
     const headers: Record<string, string | number> = { ...this.headers };
     if (x.body !== undefined) {
       headers['content-type'] = 'application/json';

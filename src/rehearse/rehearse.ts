@@ -1,6 +1,7 @@
 // plan --rehearse (issue 30): the plan applied to a copy of the objects it read, on a sandbox of the same fork and
 // release, then planned again there. The copy comes from the answers of the plan's own reads (src/sandbox/copy.ts):
-// no request reaches the server beyond them. The copy's ids are its own, so the plan is first made again against it
+// no request reaches the server beyond them. It runs in this process and takes no lock: apply's lock guards the
+// server, and nothing here writes to it (a lock held while the plan read is said in the limits). The copy's ids are its own, so the plan is first made again against it
 // (the same configuration, selection and release): each change it has that the server's plan has too (same object,
 // action and values) is run by the executor as apply runs it (same ordering, same requests, the copy's ids); a change
 // of the server's plan the copy's lacks, or shows otherwise, is named as not rehearsed (the copy does not hold its
@@ -8,9 +9,10 @@
 import { isDeepStrictEqual } from 'node:util';
 import { execute, type ChangeResult } from '../apply/executor.js';
 import { GiteaClient, type ReadAnswer } from '../gitea/client.js';
+import type { DirectExchange } from '../gitea/transport.js';
 import { describeServer, parseVersion, type ApplyingKind, type Change, type Plan, type ReadingKind, type Scope, type ServerInfo } from '../model/index.js';
-import { FlavourError, parseFlavour, type Flavour } from '../sandbox/index.js';
-import { startCopy } from '../sandbox/copy.js';
+import { FlavourError, parseFlavour, SeedError, type Flavour, type Sandbox } from '../sandbox/index.js';
+import { startCopy, type ServerCopy } from '../sandbox/copy.js';
 import { notPlayed } from '../sandbox/flavours/not-played.js';
 import type { Rehearsal, RehearsalProblem } from '../model/index.js';
 
@@ -22,6 +24,10 @@ export interface RehearseOptions {
   answers: ReadAnswer[];
   kinds: (ApplyingKind & ReadingKind)[];
   server: ServerInfo;
+  /** apply's lock (policy.apply_lock): the copy holds none, and the rehearsal takes none (it writes to the copy only). */
+  lock: string;
+  /** The plan's notice that an apply held the lock while it read the server (src/lock/lock.ts lockNotice). */
+  lockHeld?: boolean;
   /** The same plan again, made against `client` (the copy): the plan, its scopes, and its errors; `after` the rehearsal, without --sync-write-only and --rotate-secrets. */
   replan: (client: GiteaClient, after: boolean) => Promise<Replanned>;
 }
@@ -49,12 +55,22 @@ export async function rehearse(o: RehearseOptions): Promise<Rehearsal> {
   }
   const release = `${flavour.fork} ${flavour.version.split('+')[0]}`;
   const played = { release, ...(o.server.version !== flavour.version.split('+')[0] ? { server: describeServer(o.server) } : {}) };
-  const copy = await startCopy(o.answers, flavour.name);
+  let copy: ServerCopy;
   try {
-    const client = new GiteaClient({ url: copy.sandbox.url, credentials: { token: copy.sandbox.token }, retries: 0 });
+    copy = await startCopy(o.answers, flavour.name, o.lock);
+  } catch (e) {
+    // What the plan read that the copy's seed refuses is no rehearsal: said, as a copy the plan cannot be made against.
+    if (!(e instanceof SeedError)) throw e;
+    return { ...played, rehearsed: false, reason: `the copy could not be made: ${e.message}`, applied: 0, problems: [], limits: [] };
+  }
+  // An apply held the server while the plan read it: the copy is of a server being changed. The rehearsal does not wait
+  // for that apply, nor take the lock (it writes to the copy only): it shows this plan on what was read, said here.
+  const held = o.lockHeld ? [`an apply held the server (the apply lock "${o.lock}") while the plan read it: the copy is of a server being changed, as the plan is; the rehearsal neither waited for that apply nor took the lock (it writes to the copy only)`] : [];
+  try {
+    const client = copyClient(copy.sandbox);
     const before = await o.replan(client, false);
     // A copy the plan cannot be made against is no rehearsal: said, with what the copy lacks.
-    if (before.errors.length) return { ...played, rehearsed: false, reason: `the plan against the copy failed: ${firstOf(before.errors)}`, applied: 0, problems: [], limits: copy.notCopied };
+    if (before.errors.length) return { ...played, rehearsed: false, reason: `the plan against the copy failed: ${firstOf(before.errors)}`, applied: 0, problems: [], limits: [...held, ...copy.notCopied] };
     const { runs, problems } = matchPlans(o.plan, before);
     const results = runs.length ? await execute(runs, { client, kinds: o.kinds, policy: o.plan.policy, server: o.server, scopes: before.scopes }) : [];
     problems.push(...results.flatMap(problemOf));
@@ -64,11 +80,23 @@ export async function rehearse(o: RehearseOptions): Promise<Rehearsal> {
     // A change that failed or was not rehearsed is still in the plan after it: named once, as what it was.
     for (const c of after.plan.changes) if (!named.has(c.id)) problems.push({ what: 'not-converged', change: c.id, message: 'the plan after it still has this change' });
     for (const d of after.plan.drift ?? []) problems.push({ what: 'not-converged', change: '', message: d });
-    const limits = [...notPlayed(flavour), ...copy.notCopied];
+    const limits = [...held, ...notPlayed(flavour), ...copy.notCopied];
     return { ...played, rehearsed: true, applied: results.filter((r) => r.outcome === 'done').length, problems, limits };
   } finally {
     await copy.sandbox.close();
   }
+}
+
+/**
+ * The client of the copy. The copy answers in this process: its exchanges are handed to its app directly, not sent
+ * through a loopback connection (the same routes, middleware and answers, without two HTTP stacks in one process).
+ */
+function copyClient(sandbox: Sandbox): GiteaClient {
+  const exchange: DirectExchange = async ({ method, target, headers, body }) => {
+    const res = await sandbox.fetch(new Request(`${sandbox.url}${target}`, { method, headers, ...(body === undefined ? {} : { body }) }));
+    return { status: res.status, headers: res.headers, text: await res.text() };
+  };
+  return new GiteaClient({ url: sandbox.url, credentials: { token: sandbox.token }, retries: 0, exchange });
 }
 
 /** What a change shows, without what depends on the ids of the server it was planned on (its requests, its digest). */

@@ -31,6 +31,8 @@ export interface AppOptions {
   statePath?: string;
   /** Where requests are logged; default a new array (read it with `GET /_sandbox/requests`). */
   requestLog?: RequestLogEntry[];
+  /** false: nothing is logged (nor its body parsed again for unknown fields), for a caller that never reads the log. */
+  logRequests?: boolean;
   /** One line per request on stderr. */
   verbose?: boolean;
   /** Random source for fault injection (tests make it deterministic). */
@@ -117,6 +119,12 @@ async function rawBodyOf(c: Context<SandboxEnv>): Promise<string> {
   }
 }
 
+/** An API request with no log, latency, fault or state file around it (AppOptions.logRequests false): its answer, as logged ones get it. */
+async function unlogged(c: Context<SandboxEnv>, next: () => Promise<void>): Promise<void> {
+  await next();
+  c.res.headers.set('Cache-Control', CACHE_CONTROL);
+}
+
 interface ApiRequestSetup {
   log: RequestLogEntry[];
   flavour: Flavour;
@@ -132,6 +140,7 @@ function aroundApiRequest(state: SandboxState, opts: AppOptions, { log, flavour,
     const contentType = c.req.header('content-type') ?? '';
     const raw = await rawBodyOf(c);
     c.set('rawBody', raw);
+    if (opts.logRequests === false && !opts.latencyMs && !opts.faultRate && !opts.statePath && !opts.verbose) return unlogged(c, next);
     const entry: RequestLogEntry = {
       method,
       path: rawPathOf(c.req.url),

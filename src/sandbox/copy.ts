@@ -7,7 +7,7 @@
  *
  * What the answers cannot give is absent on both sides and named (`notCopied`): write-only values (the
  * copy's secrets hold a placeholder, its hooks no secret), and answers of paths this module does not
- * read (issues, for one). Ids are the copy's own: requests that name an object by id are built again
+ * read. Issues the plan read keep their numbers (the requests name them so). Ids are the copy's own: requests that name an object by id are built again
  * against the copy, as `apply PLANFILE` does against the server.
  */
 import { randomBytes } from 'node:crypto';
@@ -48,12 +48,22 @@ const only = (opt: { fields: readonly FieldDef[] }, o: Obj): Obj => Object.fromE
 /** The placeholder a copied secret holds: its value is write-only, never read, so never compared. */
 const SECRET_PLACEHOLDER = 'forgeform-rehearsal-placeholder';
 
-/** Every answer of one path (a list's pages together), by path without its page and limit. */
-function byPath(answers: CopiedAnswer[]): Map<string, unknown[]> {
+/**
+ * Whether a path reads apply's lock (src/lock/lock.ts: `GET orgs/{lock}`, and the look-ups that judge a lock found):
+ * the lock is no object of the server's configuration, so the copy holds none. Names compare lower-cased, as Gitea's.
+ */
+const isLockPath = (path: string, lock: string): boolean => {
+  const [first, name] = path.split('/');
+  return (first === 'orgs' || first === 'users') && decodeURIComponent(name ?? '').toLowerCase() === lock.toLowerCase();
+};
+
+/** Every answer of one path (a list's pages together), by path without its page and limit; the lock's own reads left out. */
+function byPath(answers: CopiedAnswer[], lock: string): Map<string, unknown[]> {
   const out = new Map<string, unknown[]>();
   for (const a of answers) {
     if (a.forgejoApi) continue;
     const bare = a.path.replace(/^\/+/, '').split('?')[0]!;
+    if (isLockPath(bare, lock)) continue;
     // Admin hooks are listed by type: which list a hook came from is what makes it a system or a default one.
     const path = bare === 'admin/hooks' && a.query.type !== undefined ? `${bare}?type=${String(a.query.type)}` : bare;
     const got = out.get(path) ?? [];
@@ -79,6 +89,10 @@ interface Builder {
   /** Every path answered. */
   paths: Map<string, unknown[]>;
   flavour: Flavour;
+  /** apply's lock (policy.apply_lock): never copied, even from a list of every organisation. */
+  lock: string;
+  /** Where the copy holds an object otherwise than the server (said in the rehearsal's limits). */
+  approximated: string[];
 }
 
 function user(bd: Builder, u: Obj): void {
@@ -103,7 +117,7 @@ function user(bd: Builder, u: Obj): void {
 
 function org(bd: Builder, o: Obj): SeededOrg | undefined {
   const name = s(o.username) ?? s(o.name);
-  if (!name) return undefined;
+  if (!name || name.toLowerCase() === bd.lock.toLowerCase()) return undefined;
   const known = bd.orgs.get(name.toLowerCase());
   if (known) return known;
   const entry: SeededOrg = {
@@ -172,6 +186,46 @@ function hook(h: Obj, system?: boolean): Record<string, unknown> {
     ...(s(h.authorization_header) ? { authorization_header: s(h.authorization_header) } : {}),
     ...(s(h.name) ? { name: s(h.name) } : {}),
   };
+}
+
+type SeededIssue = NonNullable<Seeded['issues']>[number];
+
+/**
+ * An issue as answered (repos/{o}/{r}/issues, …/issues/{n}), seeded with its number, so that the plan's requests
+ * (by number) find it in the copy. What it refers to is copied with it: its labels (by the list the answer's url
+ * names, the repository's or its organisation's) and its milestone where the plan read no list of them, its assignees.
+ */
+function issue(bd: Builder, r: Seeded, owner: string, i: Obj): SeededIssue[] {
+  const number = typeof i.number === 'number' ? i.number : undefined;
+  if (number === undefined || !s(i.title)) return [];
+  if (isObj(i.pull_request)) bd.approximated.push(`${r.name}#${number} is a pull request on the server: the copy holds an issue in its place (the sandbox plays no git content)`);
+  const labels = (Array.isArray(i.labels) ? i.labels.filter(isObj) : []).flatMap((l) => (s(l.name) ? [issueLabel(bd, r, owner, l)] : []));
+  const assignees = (Array.isArray(i.assignees) ? i.assignees.filter(isObj) : []).flatMap((u) => (s(u.login) ? (user(bd, u), [s(u.login)!]) : []));
+  const ms = isObj(i.milestone) ? i.milestone : undefined;
+  if (ms && s(ms.title) && !r.milestones?.some((x) => x.title === s(ms.title))) (r.milestones ??= []).push({ title: s(ms.title)!, ...(s(ms.state) ? { state: s(ms.state) } : {}), ...(s(ms.description) ? { description: s(ms.description) } : {}) });
+  return [{
+    number,
+    ...(typeof i.content_version === 'number' ? { content_version: i.content_version } : {}),
+    title: s(i.title)!,
+    ...(s(i.body) ? { body: s(i.body) } : {}),
+    state: s(i.state) === 'closed' ? 'closed' : 'open',
+    ...(labels.length ? { labels } : {}),
+    ...(assignees.length ? { assignees } : {}),
+    ...(ms && s(ms.title) ? { milestone: s(ms.title) } : {}),
+    ...(s(i.due_date) ? { due_date: s(i.due_date) } : {}),
+    ...(s(i.ref) ? { ref: s(i.ref) } : {}),
+  }];
+}
+
+/** An issue's label, by name: the copied one of its list (an organisation's where its url says so), else added to that list. */
+function issueLabel(bd: Builder, r: Seeded, owner: string, l: Obj): string {
+  const name = s(l.name)!;
+  const ofOrg = /\/orgs\/[^/]+\/labels\/\d+$/.test(s(l.url) ?? '');
+  const at = (ofOrg ? bd.orgs.get(owner.toLowerCase()) : undefined) ?? r;
+  // A seed names an issue's labels, the repository's first: an organisation's label that a repository's shares its name with is the repository's in the copy.
+  if (ofOrg && r.labels?.some((x) => x.name === name)) bd.approximated.push(`an issue of ${r.name} carries the organisation's label "${name}", and the repository has one of that name: the copy's issue carries the repository's`);
+  if (at && !at.labels?.some((x) => x.name === name)) (at.labels ??= []).push({ name, color: s(l.color) ?? 'ffffff', ...(s(l.description) ? { description: s(l.description) } : {}), exclusive: b(l.exclusive) ?? false, is_archived: b(l.is_archived) ?? false });
+  return name;
 }
 
 /** What one read path adds: `m` is the path's match, `data` its answers. */
@@ -259,7 +313,11 @@ const OBJECT_RULES: Rule[] = [
   [/^repos\/([^/]+)\/([^/]+)\/collaborators\/([^/]+)\/permission$/, (bd, m, data) => {
     const r = repoOf(bd, m);
     const perm = s(data[0]?.permission);
-    if (r?.collaborators?.[m[3]!] !== undefined && perm && ['read', 'write', 'admin'].includes(perm)) r.collaborators[m[3]!] = perm;
+    if (isObj(data[0]?.user)) user(bd, data[0].user);
+    if (!r || !perm || !['read', 'write', 'admin'].includes(perm)) return;
+    if (r.collaborators?.[m[3]!] !== undefined) r.collaborators[m[3]!] = perm;
+    // Where the plan read no collaborator list (an issue's assignee, checked alone), the access it read is the user's in the copy as a collaborator's.
+    else if (!bd.paths.has(`repos/${m[1]}/${m[2]}/collaborators`) && bd.users.has(m[3]!.toLowerCase()) && m[1]!.toLowerCase() !== m[3]!.toLowerCase()) (r.collaborators ??= {})[m[3]!] = perm;
   }],
   [/^repos\/([^/]+)\/([^/]+)\/branch_protections$/, (bd, m, data) => {
     const r = repoOf(bd, m);
@@ -277,6 +335,11 @@ const OBJECT_RULES: Rule[] = [
     const r = repoOf(bd, m);
     if (r) r.milestones = data.flatMap((x) => (s(x.title) ? [{ title: s(x.title)!, ...(s(x.description) ? { description: s(x.description) } : {}), ...(s(x.state) ? { state: s(x.state) } : {}), ...(s(x.due_on) ? { due_on: s(x.due_on) } : {}) }] : []));
   }],
+  // Last: an issue's labels and milestone are the copied ones where the plan read their lists, else added from the issue's answer.
+  [/^repos\/([^/]+)\/([^/]+)\/issues(?:\/\d+)?$/, (bd, m, data) => {
+    const r = repoOf(bd, m);
+    if (r) r.issues = [...new Map([...(r.issues ?? []), ...data.flatMap((i) => issue(bd, r, m[1]!, i))].map((i) => [i.number, i])).values()].sort((x, y) => (x.number ?? 0) - (y.number ?? 0));
+  }],
   [/^admin\/actions\/runners$/, (bd, _m, data) => {
     bd.seed.actions = { runners: data.flatMap((x) => (s(x.name) ? [{ name: s(x.name)!, ...(b(x.disabled) !== undefined ? { disabled: b(x.disabled) } : {}), ...(b(x.ephemeral) !== undefined ? { ephemeral: b(x.ephemeral) } : {}) }] : [])) };
   }],
@@ -286,9 +349,9 @@ const OBJECT_RULES: Rule[] = [
 const NOTHING_TO_COPY = /^(?:version|settings\/api|orgs\/[^/]+\/public_members\/[^/]+|teams\/\d+\/members\/[^/]+|repos\/[^/]+\/[^/]+\/teams)$/;
 
 /** The seed the answers make, the requests that finish it, and the paths it could not read. */
-export function seedFromAnswers(answers: CopiedAnswer[], flavour: Flavour): { seed: SeedFile; patches: { path: string; body: Obj }[]; notCopied: string[] } {
-  const paths = byPath(answers);
-  const bd: Builder = { seed: { users: [], orgs: [], repos: [], hooks: [] }, users: new Map(), orgs: new Map(), repos: new Map(), teams: new Map(), patches: [], used: new Set(), paths, flavour };
+export function seedFromAnswers(answers: CopiedAnswer[], flavour: Flavour, lock: string): { seed: SeedFile; patches: { path: string; body: Obj }[]; notCopied: string[] } {
+  const paths = byPath(answers, lock);
+  const bd: Builder = { seed: { users: [], orgs: [], repos: [], hooks: [] }, users: new Map(), orgs: new Map(), repos: new Map(), teams: new Map(), patches: [], used: new Set(), paths, flavour, lock, approximated: [] };
   for (const rules of [SCOPE_RULES, OBJECT_RULES])
     for (const [pattern, apply] of rules)
       for (const [path, data] of paths) {
@@ -299,25 +362,40 @@ export function seedFromAnswers(answers: CopiedAnswer[], flavour: Flavour): { se
       }
   // The first user with admin: true owns the copy's admin token: the server's first admin, else one the copy adds.
   if (!bd.seed.users.some((u) => u.admin)) bd.seed.users.unshift({ username: `forgeform-rehearsal-${randomBytes(3).toString('hex')}`, admin: true });
-  const notCopied = [...new Set([...paths.keys()].filter((p) => !bd.used.has(p) && !NOTHING_TO_COPY.test(p)).map((p) => p.replace(/\/\d+(?=\/|$)/g, '/{id}')))];
-  return { seed: bd.seed, patches: bd.patches, notCopied };
+  return { seed: bd.seed, patches: bd.patches, notCopied: [...notRead(paths, bd.used), ...new Set(bd.approximated)] };
+}
+
+/**
+ * The paths answered that no rule read, one line per path shape (`repos/{owner}/{repo}/keys`, with how many
+ * scopes): one line per repository of a large forge would bury the rest.
+ */
+function notRead(paths: Map<string, unknown[]>, used: Set<string>): string[] {
+  const shapes = new Map<string, Set<string>>();
+  for (const p of paths.keys()) {
+    if (used.has(p) || NOTHING_TO_COPY.test(p)) continue;
+    const scope = /^(?:repos\/[^/]+\/[^/]+|orgs\/[^/]+|users\/[^/]+)(?=\/)/.exec(p)?.[0];
+    const generic = p.replace(/^repos\/[^/]+\/[^/]+(?=\/)/, 'repos/{owner}/{repo}').replace(/^(orgs|users)\/[^/]+(?=\/)/, '$1/{name}').replace(/\/\d+(?=\/|$)/g, '/{id}');
+    const shape = scope ? generic : p.replace(/\/\d+(?=\/|$)/g, '/{id}');
+    shapes.set(shape, (shapes.get(shape) ?? new Set()).add(scope ?? p));
+  }
+  return [...shapes].map(([shape, at]) => `the answers of GET ${shape}${at.size > 1 ? ` (${at.size} of them)` : ''} (not read into the copy)`);
 }
 
 /**
  * Starts the copy on loopback (port 0): the seed loaded, then the settings sent through its API as the
  * release takes them. A setting the copy's release refuses is named in `notCopied`.
  */
-export async function startCopy(answers: CopiedAnswer[], flavour: string): Promise<ServerCopy> {
-  const { seed, patches, notCopied } = seedFromAnswers(answers, parseFlavour(flavour));
+export async function startCopy(answers: CopiedAnswer[], flavour: string, lock: string): Promise<ServerCopy> {
+  const { seed, patches, notCopied } = seedFromAnswers(answers, parseFlavour(flavour), lock);
   const token = randomBytes(20).toString('hex');
-  const sandbox = await startSandbox({ port: 0, token, seedState: buildState(seed), flavour });
+  const sandbox = await startSandbox({ port: 0, token, seedState: buildState(seed), flavour, logRequests: false });
   const refused: string[] = [];
   for (const p of patches) {
     const path = teamPath(sandbox, p.path);
-    const res = await fetch(`${sandbox.url}/api/v1/${path}`, { method: 'PATCH', headers: { authorization: `token ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(p.body) });
+    const res = await sandbox.fetch(new Request(`${sandbox.url}/api/v1/${path}`, { method: 'PATCH', headers: { authorization: `token ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(p.body) }));
     if (!res.ok) refused.push(`PATCH ${p.path}: ${res.status} ${(await res.text()).trim().slice(0, 200)}`);
   }
-  return { sandbox, notCopied: [...notCopied.map((p) => `the answers of GET ${p} (not read into the copy)`), ...refused.map((r) => `a setting the copy refused (${r})`)] };
+  return { sandbox, notCopied: [...notCopied, ...refused.map((r) => `a setting the copy refused (${r})`)] };
 }
 
 /** `teams/@ORG/NAME` → `teams/ID` in the copy (its ids are its own). */

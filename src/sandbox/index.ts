@@ -50,6 +50,8 @@ export interface SandboxOptions {
   federation?: boolean;
   /** The server's time zone, an IANA name (default: the seed's `timezone:`, else UTC): `due_date` is answered in it. */
   timezone?: string;
+  /** false: no request log (`requests()` stays empty), for a caller that never reads it (plan --rehearse's copy). */
+  logRequests?: boolean;
 }
 
 export interface Sandbox {
@@ -63,6 +65,12 @@ export interface Sandbox {
   state: SandboxState;
   /** The release the sandbox plays. */
   flavour: Flavour;
+  /**
+   * One exchange handed to the app in this process, without a socket (plan --rehearse's copy: its client and the
+   * copy share one process, where a loopback connection only adds the cost of both HTTP stacks). The same routes,
+   * middleware and answers as over `url`.
+   */
+  fetch(request: Request): Promise<Response>;
 }
 
 function checkedTimezone(zone: string): string {
@@ -87,6 +95,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     ...(opts.faultRetryAfter !== undefined ? { faultRetryAfter: opts.faultRetryAfter } : {}),
     statePath: opts.statePath,
     requestLog: log,
+    ...(opts.logRequests === false ? { logRequests: false } : {}),
     verbose: Boolean(process.env.FORGEFORM_SANDBOX_VERBOSE),
     flavour,
     federation: opts.federation ?? opts.seed?.federation ?? false,
@@ -110,6 +119,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     token,
     state,
     flavour,
+    fetch: async (request) => app.fetch(request),
     requests: () => log.map((e) => ({ ...e, query: { ...e.query }, unknownFields: [...e.unknownFields] })),
     clearRequests: () => {
       log.length = 0;

@@ -49,6 +49,8 @@ export const SEED: SeedFile = {
   ],
   repos: [{ name: 'acme/app', labels: [{ name: 'bug', color: 'ee0701' }], issues: [{ title: 'One', labels: ['bug'] }], branch_protections: [{ rule_name: 'main' }, { rule_name: 'release/v1' }] }],
   hooks: [{ type: 'gitea', config: { url: 'https://seeded.example.com/hook', content_type: 'json', is_system_webhook: true }, events: ['push'], active: true }],
+  // One runner of each scope: global, a repository's, an organisation's, a user's.
+  actions: { runners: [{ name: 'g-runner' }, { name: 'r-runner', repo: 'acme/app' }, { name: 'o-runner', owner: 'acme' }, { name: 'u-runner', owner: 'alice' }] },
 };
 
 const keysOf = (v: unknown): string[] => Object.keys((Array.isArray(v) ? v[0] : v) ?? {}).sort();
@@ -447,6 +449,36 @@ export const FACTS: Fact[] = [
         keys: keysOf(r.json),
         listed: list.json.some((x) => x.name === 'api-runner' && x.status === 'offline'),
         nameRequired: (await h.call('POST', 'admin/actions/runners', { body: { description: 'no name' } })).status,
+      };
+    },
+  },
+
+  {
+    id: 'Runner lists by scope: Gitea\'s admin list holds every scope and its answer none; Forgejo 15\'s holds the instance\'s own (every scope with visible=true) and answers owner_id/repo_id; the repository, organisation and user lists hold their own; none before the admin list',
+    cite:
+      'shared.ListRunners(ctx, ownerID, repoID) and FindRunnerOptions.ToConds: Gitea v1.24.7/v1.25.4 routers/api/v1/admin/runners.go l.57 (0, 0), org/action.go l.514, repo/action.go l.584, user/runners.go l.57, models/actions/runner.go l.197–221 (no filter for 0, 0), modules/structs/repo_actions.go l.145–152 / l.194–201 (no scope); upstream main admin/runners.go l.48, runner.go l.208–232; Forgejo v15.0.3 admin/runners.go l.126, shared/runners.go l.111 (WithVisible), models/actions/runner.go l.207–225, modules/structs/repo_actions.go l.61–85 (owner_id, repo_id); routes: Gitea v1.24.7 api.go l.939, l.1074, l.1733, Forgejo v15.0.3 l.855, l.1020, l.1708; none in Gitea v1.23.8 nor Forgejo v14.0.5',
+    expected: (f) => {
+      const own = { repo: ['r-runner'], org: ['o-runner'], user: ['u-runner'] };
+      if (on(f, { forgejo: { since: 15 } })) return { admin: ['g-runner'], visible: ['g-runner', 'o-runner', 'r-runner', 'u-runner'], ...own, scope: true };
+      if (on(f, { gitea: { since: '1.24' } })) return { admin: ['g-runner', 'o-runner', 'r-runner', 'u-runner'], visible: ['g-runner', 'o-runner', 'r-runner', 'u-runner'], ...own, scope: false };
+      return { admin: 404, visible: 404, repo: 404, org: 404, user: 404, scope: false };
+    },
+    async observe(h) {
+      type Listed = { name: string; owner_id?: unknown }[] | { runners: { name: string; owner_id?: unknown }[] };
+      const items = (json: Listed) => (Array.isArray(json) ? json : json.runners);
+      const names = async (path: string) => {
+        const r = await h.call<Listed>('GET', path);
+        // Only the seeded ones (a fact before registers a global runner on Forgejo 15).
+        return r.status === 200 ? items(r.json).map((x) => x.name).filter((n) => /^[grou]-runner$/.test(n)).sort() : r.status;
+      };
+      const visible = await h.call<Listed>('GET', 'admin/actions/runners?visible=true');
+      return {
+        admin: await names('admin/actions/runners'),
+        visible: await names('admin/actions/runners?visible=true'),
+        repo: await names('repos/acme/app/actions/runners'),
+        org: await names('orgs/acme/actions/runners'),
+        user: await names('user/actions/runners?sudo=alice'),
+        scope: visible.status === 200 && items(visible.json).every((x) => 'owner_id' in x),
       };
     },
   },

@@ -6,7 +6,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type World, world } from './helpers.js';
+import { type World, world, writes } from './helpers.js';
+import { lockCalls } from '../support/requests.js';
 
 const base = {
   users: [
@@ -39,6 +40,9 @@ describe('policy.apply_lock', () => {
     expect(apply.stdout).toContain('Apply complete!');
     const lock = sent().filter((c) => c.includes('ops-lock') || c.includes('forgeform-lock'));
     expect(lock).toEqual(['POST orgs ops-lock', 'GET orgs/ops-lock', 'DELETE orgs/ops-lock']);
+    // The test helpers follow the configured name: the lock's requests are its, not the configuration's writes.
+    expect(lockCalls(w.sandbox, 'ops-lock')).toEqual(['POST orgs', 'GET orgs/ops-lock', 'DELETE orgs/ops-lock']);
+    expect(writes(w.sandbox, 'ops-lock')).toEqual(['POST repos/acme/widgets/labels']);
     expect((await w.api('GET', 'orgs/ops-lock')).status).toBe(404);
   });
 

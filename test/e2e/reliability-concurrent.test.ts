@@ -6,21 +6,13 @@
 import { describe, expect, it } from 'vitest';
 import { firstTimes } from '../support/misbehaving-proxy.js';
 import type { ApiLabel } from '../support/api-types.js';
+import { rootAndAcme, widgetsLabelsConfig } from '../support/seeds.js';
 import { runCli } from './helpers.js';
 import { proxiedWorlds, type ProxiedWorld } from './proxied-world.js';
 
 const NAMES = Array.from({ length: 20 }, (_, i) => `area/${String(i).padStart(2, '0')}`);
-const seed = {
-  users: [{ username: 'root', admin: true, email: 'root@example.com' }],
-  orgs: [{ name: 'acme', owners: ['root'] }],
-  repos: [{ name: 'acme/widgets' }],
-};
-const config = `version: 1
-repos:
-  acme/widgets:
-    labels:
-${NAMES.map((n) => `      ${n}: { color: "00aa00" }`).join('\n')}
-`;
+const seed = rootAndAcme({ repos: [{ name: 'acme/widgets' }] });
+const config = widgetsLabelsConfig(NAMES.map((name) => ({ name, color: '00aa00' })));
 
 const start = proxiedWorlds();
 let w: ProxiedWorld;
@@ -64,7 +56,8 @@ describe('two runs at once', () => {
     w = await start(seed, (r) => (r.method === 'POST' ? { type: 'before', run: bothHaveRead } : undefined), { latencyMs: 10 });
     const file = w.config(config);
     const env = { ...w.env, FORGEFORM_URL: w.proxy.url, NO_COLOR: '1' };
-    const [a, b] = await Promise.all([runCli(['apply', '--yes', '--no-lock', '-c', file], { env, cwd: w.dir }), runCli(['apply', '--yes', '--no-lock', '-c', file], { env, cwd: w.dir })]);
+    // Two runs at the same time: a process each.
+    const [a, b] = await Promise.all([runCli(['apply', '--yes', '--no-lock', '-c', file], { env, cwd: w.dir, process: true }), runCli(['apply', '--yes', '--no-lock', '-c', file], { env, cwd: w.dir, process: true })]);
     const dups = duplicated(await serverLabels());
     const named = (out: string) => [...out.matchAll(/✗ label "([^"]+)" in repo:acme\/widgets: created concurrently by another run/g)].map((m) => m[1]!);
     const reported = [...new Set([...named(a.stdout), ...named(b.stdout)])].sort();

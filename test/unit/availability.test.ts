@@ -164,7 +164,9 @@ describe('reads in each release’s route and answer shape', () => {
   it('runners: Gitea’s {runners, total_count}; Forgejo’s bare array of every visible runner, idle and active meaning online', async () => {
     const gitea = fakeClient({ 'wrapped admin/actions/runners': { runners: [{ id: 1, name: 'a', status: 'online', busy: true, disabled: false }], total_count: 1 } });
     const g = await runnerKind.read(requestOf(runnerKind, scope, makeKindContext(gitea.client, loaded, {}, { server: release('gitea@1.24') })));
-    expect(gitea.asked).toEqual(['wrapped admin/actions/runners']);
+    // No organisation or user here: the scoped lists that tell global runners apart (src/kinds/runner/scopes.ts) are the
+    // organisations' and users' lists alone.
+    expect(gitea.asked).toEqual(['wrapped admin/actions/runners', 'list admin/orgs', 'list admin/users']);
     expect(g.map((r) => [r.key, r.fields.status, r.fields.busy])).toEqual([['a', 'online', true]]);
 
     const forgejoRunners = [
@@ -175,12 +177,9 @@ describe('reads in each release’s route and answer shape', () => {
     const forgejo = fakeClient({ 'list admin/actions/runners': forgejoRunners });
     const f = await runnerKind.read(requestOf(runnerKind, scope, makeKindContext(forgejo.client, loaded, {}, { server: release('forgejo@15') })));
     expect(forgejo.asked).toEqual(['list admin/actions/runners?visible=true']);
-    expect(f.map((r) => [r.key, r.fields.status, r.fields.busy, r.fields.disabled])).toEqual([
-      ['a', 'online', true, false],
-      ['b', 'online', false, false],
-      ['c', 'offline', false, false],
-    ]);
-    expect(runnerKind.notices!({ ...planRequest(runnerKind, scope, makeKindContext(forgejo.client, loaded)), desired: [{ key: 'b', fields: {}, path: [] }], current: f })).toEqual([]);
+    // b (an owner's) and c (a repository's) are not the server's own: not read as runners of the config (issue 28).
+    expect(f.map((r) => [r.key, r.fields.status, r.fields.busy, r.fields.disabled])).toEqual([['a', 'online', true, false]]);
+    expect(runnerKind.notices!({ ...planRequest(runnerKind, scope, makeKindContext(forgejo.client, loaded)), desired: [{ key: 'a', fields: {}, path: [] }], current: f })).toEqual([]);
   });
 
   it('badges: read from Gitea ≥ 1.22 only, keys from every release', async () => {

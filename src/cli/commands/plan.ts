@@ -18,7 +18,7 @@ import { inert } from '../../render/inert.js';
 import { rehearsalFailed, rehearsalHeadline } from '../../render/rehearsal.js';
 import type { ReadAnswer } from '../../gitea/client.js';
 import type { Replanned } from '../../rehearse/rehearse.js';
-import { lockNotice } from '../../lock/lock.js';
+import { HELD_NOTICE, lockNotice } from '../../lock/lock.js';
 
 export interface PlanCommandOptions extends ServerOptions {
   config?: string[];
@@ -126,7 +126,7 @@ export async function computePlan(
   if (opts.out) checkWritable(opts.out, '--out');
   const early = await configOnlyProblems(loaded);
   if (early.length) throw new UserError(`${formatPlanErrors(early)}\nPlanning failed: nothing was changed.`);
-  const changed = opts.changedOnly === undefined ? undefined : await (await import('../changed.js')).changedSince(opts.changedOnly, opts.config?.length ? opts.config : [DEFAULT_CONFIG]);
+  const changed = opts.changedOnly === undefined ? undefined : await (await import('../changed.js')).changedSince(opts.changedOnly, opts.config?.length ? opts.config : [DEFAULT_CONFIG], out.env);
   if (changed) out.stderr(changed.summary(loaded.config));
   const selectScope =
     targetSelectors || shard || changed
@@ -139,7 +139,7 @@ export async function computePlan(
   // What the release lacks or its binding rules refuse is known from the config and the preflight: refused before any state is read.
   // FORGEFORM_INTERNAL_SKIP_RELEASE_CHECK: for the rehearsal's own test only (test/e2e/rehearse.test.ts), which shows that
   // a rehearsal reports what this check would have refused. Documented as such in docs/cli.md; never set it otherwise.
-  const unavailable = process.env.FORGEFORM_INTERNAL_SKIP_RELEASE_CHECK === '1' ? [] : releaseProblems(kinds, loaded, server);
+  const unavailable = out.env.FORGEFORM_INTERNAL_SKIP_RELEASE_CHECK === '1' ? [] : releaseProblems(kinds, loaded, server);
   if (unavailable.length) throw new UserError(`${formatPlanErrors(unavailable)}\nPlanning failed: nothing was changed.`);
   // A shard (and --changed-only) plans its part of the configuration only, so that it reads nothing it does not plan.
   let config = shard ? shardConfig(loaded.config, shard) : loaded.config;
@@ -179,10 +179,10 @@ interface Rehearsing {
 }
 
 /** Rehearses the plan (src/rehearse/rehearse.ts): the plan with its rehearsal, to render. */
-async function rehearsed(plan: Plan, server: ServerInfo, r: Rehearsing, out: Output): Promise<Plan> {
+async function rehearsed(plan: Plan, server: ServerInfo, r: Rehearsing, out: Output, lock: { name: string; held: boolean }): Promise<Plan> {
   out.stderr('Rehearsing the plan on a copy of what it read…');
   const { rehearse } = await import('../../rehearse/rehearse.js');
-  return { ...plan, rehearsal: await rehearse({ plan, answers: r.answers, kinds, server, replan: r.replan }) };
+  return { ...plan, rehearsal: await rehearse({ plan, answers: r.answers, kinds, server, replan: r.replan, lock: lock.name, lockHeld: lock.held }) };
 }
 
 function describeUnmatched(u: Unmatched): string {
@@ -209,7 +209,7 @@ export async function planCommand(opts: PlanCommandOptions, out: Output): Promis
   });
   const held = await notice;
   if (held) made.warnings.push(held);
-  const plan = rehearsal ? await rehearsed(made, server, rehearsal, out) : made;
+  const plan = rehearsal ? await rehearsed(made, server, rehearsal, out, { name: lockNameOf(loaded.config.policy), held: held?.startsWith(HELD_NOTICE) === true }) : made;
   printPlan(plan, opts.format, out);
   if (opts.out) {
     if (large(loaded)) out.stderr(`Writing the plan to ${opts.out}…`);

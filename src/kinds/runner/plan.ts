@@ -15,8 +15,14 @@ export const planning = {
     return { objects, problems: [] };
   },
 
-  check({ desired, current }) {
+  check({ desired, current, run }) {
     if (current) return [];
+    // Only a repository's, an organisation's or a user's runner has the name: someone else's, never the declared one.
+    const elsewhere = (run.scoped ?? []).filter((r) => r.name === desired.key).map((r) => r.where);
+    if (elsewhere.length) {
+      const where = [...new Set(elsewhere)].join(', ');
+      return [{ path: desired.path, message: `runner "${desired.key}" is not a global runner of the server: only ${where} has a runner of that name (actions.runners declares the server's own runners; forgeform never matches, changes, deletes or exports another scope's runner)` }];
+    }
     return [{ path: desired.path, message: `runner "${desired.key}" is not registered on the server (forgeform cannot register runners: declare registered runners only)` }];
   },
 

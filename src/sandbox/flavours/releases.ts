@@ -144,6 +144,11 @@ export const ROUTES: Record<string, Availability> = {
   'DELETE /admin/users/:username/badges': GITEA_ONLY('1.22'),
   'GET /admin/actions/runners': { gitea: { since: '1.24' }, forgejo: { since: 15 } },
   'GET /admin/actions/runners/:runner_id': { gitea: { since: '1.24' }, forgejo: { since: 15 } },
+  // The scoped runner lists came with the admin one (Gitea v1.24.0 `routers/api/v1/api.go` l.939, l.1074, the
+  // organisation's through `addActionsRoutes`; Forgejo v15.0.0 l.856, l.1021, l.1585; none in Gitea v1.23.8, Forgejo v14).
+  'GET /repos/:owner/:repo/actions/runners': { gitea: { since: '1.24' }, forgejo: { since: 15 } },
+  'GET /orgs/:org/actions/runners': { gitea: { since: '1.24' }, forgejo: { since: 15 } },
+  'GET /user/actions/runners': { gitea: { since: '1.24' }, forgejo: { since: 15 } },
   // Registering a runner through the API: Forgejo v15.0.0 (v15.0.3 `routers/api/v1/api.go` l.1707–1709; not in v14.0.0).
   'POST /admin/actions/runners': { forgejo: { since: 15 } },
   'DELETE /admin/actions/runners/:runner_id': { gitea: { since: '1.24' }, forgejo: { since: 15 } },
@@ -447,8 +452,17 @@ export function releasePattern(flavour: Flavour, path: string): string {
 
 /** Whether the release's answer struct has the key. */
 export function answerHas(flavour: Flavour, struct: string, key: string): boolean {
-  return swaggerHasKey(flavour, struct, key) ?? available(flavour, ANSWER_FIELDS[struct]?.[key]);
+  // Asked for every key of every object answered (a list of 50 labels: 350 times): kept per flavour once judged.
+  let known = ANSWER_KEYS.get(flavour);
+  if (!known) ANSWER_KEYS.set(flavour, (known = new Map()));
+  const id = `${struct}.${key}`;
+  let has = known.get(id);
+  if (has === undefined) known.set(id, (has = swaggerHasKey(flavour, struct, key) ?? available(flavour, ANSWER_FIELDS[struct]?.[key])));
+  return has;
 }
+
+/** answerHas's verdicts, per flavour (a flavour's tables never change once parsed). */
+const ANSWER_KEYS = new WeakMap<Flavour, Map<string, boolean>>();
 
 /** Whether the release binds the key of a request struct (`CreateHookOption.name`). */
 export function requestHas(flavour: Flavour, struct: string, key: string): boolean {

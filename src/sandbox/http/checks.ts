@@ -4,12 +4,12 @@
  * checks with their exact messages, the archived check, and body binding.
  */
 import { lookupUserRedirect } from '../core/redirects.js';
-import { isOrgOwner, orgVisibleTo, repoAccessMode } from '../core/permissions.js';
+import { isOrgMember, isOrgOwner, orgVisibleTo, repoAccessMode } from '../core/permissions.js';
 import { AccessMode, type RepoRecord } from '../core/state.js';
 import { bindBody } from './binding.js';
 import { optionFor } from '../flavours/options.js';
 import type { FormOf, OptionDef } from './options.js';
-import type { ApiContext, Step } from './context.js';
+import { type ApiContext, inOrg, type Step } from './context.js';
 import { apiError, json } from './respond.js';
 import { hasQuirk } from '../flavours/releases.js';
 import { redirectToUser } from './user-redirect.js';
@@ -46,6 +46,9 @@ export const notFound = (ctx: ApiContext, message?: string): Response =>
         url: `${ctx.root}api/swagger`,
         errors: hasQuirk(ctx.flavour, 'notFoundErrorsArray') ? [] : null,
       });
+
+/** A 500 as Gitea writes it in production: the Go error text only for site admins. */
+export const internalError = (ctx: ApiContext, message: string): Response => apiError(ctx.root, 500, ctx.doer?.isAdmin ? message : '');
 
 /** `repoAssignment()`: `{owner}/{repo}` → 404 when missing or invisible, even for anonymous callers. */
 export const repoAssignment: Step = (ctx) => {
@@ -103,6 +106,9 @@ export const reqOrgOwnership: Step = (ctx) => {
   if (ctx.org && ctx.doer && isOrgOwner(ctx.state, ctx.org, ctx.doer.id)) return undefined;
   return apiError(ctx.root, 403, 'Must be an organization owner');
 };
+
+/** `reqOrgMembership()`: a site administrator or a member of the organisation (after `orgAssignment` or `teamAssignment`). */
+export const reqOrgMembership: Step = inOrg((ctx) => (ctx.doer?.isAdmin || (ctx.doer && isOrgMember(ctx.state, ctx.org, ctx.doer.id)) ? undefined : apiError(ctx.root, 403, 'Must be an organization member')));
 
 /** `context.UserAssignmentAPI()`: `{username}` (a user or an organisation). */
 export const userAssignment: Step = (ctx) => {

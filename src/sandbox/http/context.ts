@@ -85,9 +85,17 @@ export interface DoerFacts {
   doer: UserRecord;
 }
 
-/** A route group whose steps guarantee what `has` checks; its handler would otherwise be a route wired without them. */
+/** The context after `userAssignment` (or `orgAssignment`, which sets it to the organisation): the user or organisation of the path is set. */
+export interface UserFacts {
+  contextUser: Owner;
+}
+
+/**
+ * A route group whose steps guarantee what `has` checks; its handler (or what a handler asks of the route: the place
+ * its objects live) would otherwise be a route wired without them, a bug of the sandbox (500), never an answer.
+ */
 function narrowing<F>(has: (ctx: ApiContext) => boolean, step: string) {
-  return <C extends ApiContext>(handler: Handler<C & F>): Handler<C> =>
+  return <C extends ApiContext, R>(handler: (ctx: C & F) => R): ((ctx: C) => R) =>
     (ctx) => {
       if (!guard<C, F>(ctx, has)) throw new Error(`${ctx.method} ${ctx.rawPath}: the route's handler needs ${step} before it`);
       return handler(ctx);
@@ -106,5 +114,14 @@ export const inOrg = narrowing<OrgFacts>((ctx) => ctx.org !== undefined, 'orgAss
 /** A handler of the routes that need a signed-in caller (after `reqToken`): `ctx.doer` typed as set. */
 export const signedIn = narrowing<DoerFacts>((ctx) => ctx.doer !== null, 'reqToken');
 
+/** A handler of the routes on a user or organisation of the path (after `userAssignment` or `orgAssignment`): `ctx.contextUser` typed as set. */
+export const forUser = narrowing<UserFacts>((ctx) => ctx.contextUser !== undefined, 'userAssignment');
+
 /** The context of a repository route's handler (see inRepo). */
 export type RepoContext = ApiContext & RepoFacts;
+/** The context of an organisation route's handler (see inOrg). */
+export type OrgContext = ApiContext & OrgFacts;
+/** The context of a handler that needs a signed-in caller (see signedIn). */
+export type SignedInContext = ApiContext & DoerFacts;
+/** The context of a handler on the user or organisation of the path (see forUser). */
+export type UserContext = ApiContext & UserFacts;

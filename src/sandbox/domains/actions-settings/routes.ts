@@ -7,7 +7,7 @@
  */
 import { reqToken, scope } from '../../http/auth.js';
 import { bind, formOf, orgAssignment, repoAssignment, reqOrgOwnership } from '../../http/checks.js';
-import type { ApiContext, Step } from '../../http/context.js';
+import { type ApiContext, inOrg, inRepo, type Step } from '../../http/context.js';
 import { listOptions, paginate, setTotalCountHeader } from '../../http/paging.js';
 import { apiError, empty, json } from '../../http/respond.js';
 import type { ApiRouter } from '../../http/router.js';
@@ -143,13 +143,16 @@ function deleteVariable(ctx: ApiContext, s: ActionsScope): Response {
   return empty(204);
 }
 
+/** The owner of a repository route's repository. */
+const repoOwnerId = inRepo((ctx) => ctx.repo.ownerId);
+
 /** One scope's routes under `base` (`/repos/:owner/:repo/actions` or `/orgs/:org/actions`), behind its checks. */
 function registerScope(r: ApiRouter, base: string, steps: Step[], scopeOf: ScopeOf): void {
   const at = (handler: (ctx: ApiContext, s: ActionsScope) => Response) => (ctx: ApiContext) => handler(ctx, scopeOf(ctx));
   // A repository's secret routes pass its owner too where the release does (QUIRKS.repoSecretStoresOwner).
   const secretAt = (handler: (ctx: ApiContext, s: ActionsScope) => Response) => (ctx: ApiContext) => {
     const s = scopeOf(ctx);
-    return handler(ctx, s.repoId !== 0 && hasQuirk(ctx.flavour, 'repoSecretStoresOwner') ? { ...s, ownerId: ctx.repo!.ownerId } : s);
+    return handler(ctx, s.repoId !== 0 && hasQuirk(ctx.flavour, 'repoSecretStoresOwner') ? { ...s, ownerId: repoOwnerId(ctx) } : s);
   };
   r.on('GET', `${base}/secrets`, ...steps, at(listSecrets));
   r.on('PUT', `${base}/secrets/:secretname`, ...steps, bind(CreateOrUpdateSecretOption), secretAt(putSecret));
@@ -164,6 +167,6 @@ function registerScope(r: ApiRouter, base: string, steps: Step[], scopeOf: Scope
 export function registerActionsSettingsRoutes(r: ApiRouter): void {
   // Repositories: reqOwner() (Gitea v1.24.7 routers/api/v1/api.go:1193), reqOwner(unit.TypeActions) on Forgejo 15;
   // organisations: reqOrgOwnership() (:1625).
-  registerScope(r, '/repos/:owner/:repo/actions', [scope('repository'), repoAssignment, reqToken, reqRepoActionsOwner], (ctx) => ({ ownerId: 0, repoId: ctx.repo!.id }));
-  registerScope(r, '/orgs/:org/actions', [scope('organization'), orgAssignment, reqToken, reqOrgOwnership], (ctx) => ({ ownerId: ctx.org!.id, repoId: 0 }));
+  registerScope(r, '/repos/:owner/:repo/actions', [scope('repository'), repoAssignment, reqToken, reqRepoActionsOwner], inRepo((ctx) => ({ ownerId: 0, repoId: ctx.repo.id })));
+  registerScope(r, '/orgs/:org/actions', [scope('organization'), orgAssignment, reqToken, reqOrgOwnership], inOrg((ctx) => ({ ownerId: ctx.org.id, repoId: 0 })));
 }

@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { reqSiteAdmin, reqToken, scope } from '../../http/auth.js';
 import { bind, formOf, notFound, orgAssignment, repoAssignment, reqOrgOwnership } from '../../http/checks.js';
-import type { ApiContext, Step } from '../../http/context.js';
+import { type ApiContext, inOrg, inRepo, signedIn, type Step } from '../../http/context.js';
 import { AccessMode } from '../../core/state.js';
 import { formBool, formOptionalBool } from '../../http/form.js';
 import { listOptions, paginate, setLinkHeader, setTotalCountHeader } from '../../http/paging.js';
@@ -32,15 +32,38 @@ function findRunner(ctx: ApiContext): RunnerRecord | Response {
   return runner ?? apiError(ctx.root, 404, `runner with id ${id}: resource does not exist`);
 }
 
-function listRunners(ctx: ApiContext): Response {
+/** The runners a list is about: the admin list (0, 0), an owner's (user or organisation) or a repository's. */
+interface RunnerListScope {
+  ownerId: number;
+  repoId: number;
+  /** The repository's owner (a repository's list with Forgejo's `visible` adds its owner's runners). */
+  repoOwnerId?: number;
+}
+
+/**
+ * `FindRunnerOptions.ToConds` as each list calls it (`shared.ListRunners(ctx, ownerID, repoID)`). Gitea passes
+ * neither `WithAvailable` nor a filter: a repository's list has its runners (`repo_id`), an owner's its own
+ * (`owner_id`), and the admin list (0, 0) filters nothing, so it holds every runner of every scope (v1.24.7 and
+ * v1.25.4 `models/actions/runner.go` l.197–221, upstream main l.208–232). Forgejo 15 passes `WithVisible:
+ * ctx.FormBool("visible")`: without it the admin list is the instance's own runners only; with it a repository's
+ * list adds its owner's and the instance's, an owner's the instance's (v15.0.3 `models/actions/runner.go` l.207–225).
+ */
+function inRunnerList(r: RunnerRecord, { ownerId, repoId, repoOwnerId }: RunnerListScope, visible: boolean): boolean {
+  const global = r.ownerId === 0 && r.repoId === 0;
+  if (repoId > 0) return r.repoId === repoId || (visible && (r.ownerId === repoOwnerId || global));
+  if (ownerId > 0) return r.ownerId === ownerId || (visible && global);
+  return visible || global;
+}
+
+function listRunners(ctx: ApiContext, of: RunnerListScope): Response {
   const opts = listOptions(ctx);
   // The `disabled` filter came with the runner's disabled flag (Gitea 1.26).
   const disabled = available(ctx.flavour, ANSWER_FIELDS.ActionRunner!.disabled) ? formOptionalBool(ctx.query, 'disabled') : undefined;
-  // Forgejo's list is the instance's own runners unless `visible` asks for every runner it can see.
-  const instanceOnly = hasQuirk(ctx.flavour, 'runnerListInstanceOnly') && !formBool(ctx.query, 'visible');
+  // Forgejo's lists read `visible` (the admin list: the instance's own runners unless it is true); Gitea's every runner.
+  const visible = hasQuirk(ctx.flavour, 'runnerListInstanceOnly') ? formBool(ctx.query, 'visible') : of.repoId === 0 && of.ownerId === 0;
   const now = Date.now();
   const runners = ctx.state.data.runners
-    .filter((r) => !instanceOnly || (r.ownerId === 0 && r.repoId === 0))
+    .filter((r) => inRunnerList(r, of, visible))
     .filter((r) => disabled === undefined || r.disabled === disabled)
     .sort((a, b) => runnerLastOnlineMs(b, now) - runnerLastOnlineMs(a, now) || a.id - b.id);
   const page = paginate(runners, opts).map((r) => toActionRunner(r, ctx.flavour));
@@ -150,7 +173,25 @@ function firstBytes(s: string, n: number): string {
 export function registerAdminActionRoutes(r: ApiRouter): void {
   const admin = [scope('admin'), reqToken, reqSiteAdmin];
 
-  r.on('GET', '/admin/actions/runners', ...admin, listRunners);
+  r.on('GET', '/admin/actions/runners', ...admin, (ctx) => listRunners(ctx, { ownerId: 0, repoId: 0 }));
+  // The scoped lists, with the rights of their registration tokens' routes (`shared.ListRunners(ctx, ownerID, repoID)`).
+  // Gitea v1.25.4 `routers/api/v1/api.go` l.941 in `addActionsRoutes`, which the repository (l.1201, `reqOwner()`) and
+  // the organisation (l.1649, `reqOrgOwnership()`) use, and l.1079 for `/user`; the handlers `repo/action.go` l.584
+  // `(0, repo)`, `org/action.go` l.514 `(org, 0)`, `user/runners.go` l.57 `(doer, 0)`. Forgejo v15.0.3 `api.go` l.855
+  // (repository l.1145 `reqOwner(unit.TypeActions)`, organisation l.1584), l.1020 `/user`; `repo/action.go` l.552,
+  // `org/action.go` l.306, `user/runners.go` l.87. Releases: ROUTES.
+  r.on(
+    'GET',
+    '/repos/:owner/:repo/actions/runners',
+    scope('repository'),
+    repoAssignment,
+    reqToken,
+    reqRepoActionsOwner,
+    inRepo((ctx) => listRunners(ctx, { ownerId: 0, repoId: ctx.repo.id, repoOwnerId: ctx.repo.ownerId })),
+  );
+  r.on('GET', '/orgs/:org/actions/runners', scope('organization'), orgAssignment, reqToken, reqOrgOwnership, inOrg((ctx) => listRunners(ctx, { ownerId: ctx.org.id, repoId: 0 })));
+  // The token's own user's runners (a site administrator reads another user's with sudo).
+  r.on('GET', '/user/actions/runners', scope('user'), reqToken, signedIn((ctx) => listRunners(ctx, { ownerId: ctx.doer.id, repoId: 0 })));
 
   // Forgejo 15 registers a runner through the API (`shared.RegisterRunner`, v15.0.3 `routers/api/v1/shared/runners.go`
   // l.161–187): an instance runner that never connected; the answer is the only place its token appears.
@@ -163,9 +204,9 @@ export function registerAdminActionRoutes(r: ApiRouter): void {
   // Before `/{runner_id}`: Forgejo 15 routes this GET itself (on Gitea it falls to the runner route, id 0 → 404).
   registerTokenRoutes(r, '/admin/actions/runners/registration-token', admin, () => ({ ownerId: 0, repoId: 0 }));
   registerTokenRoutes(r, '/admin/runners/registration-token', admin, () => ({ ownerId: 0, repoId: 0 }));
-  registerTokenRoutes(r, '/repos/:owner/:repo/actions/runners/registration-token', [scope('repository'), repoAssignment, reqToken, reqRepoActionsOwner], (ctx) => ({ ownerId: 0, repoId: ctx.repo!.id }));
-  registerTokenRoutes(r, '/orgs/:org/actions/runners/registration-token', [scope('organization'), orgAssignment, reqToken, reqOrgOwnership], (ctx) => ({ ownerId: ctx.org!.id, repoId: 0 }));
-  registerTokenRoutes(r, '/user/actions/runners/registration-token', [scope('user'), reqToken], (ctx) => ({ ownerId: ctx.doer!.id, repoId: 0 }));
+  registerTokenRoutes(r, '/repos/:owner/:repo/actions/runners/registration-token', [scope('repository'), repoAssignment, reqToken, reqRepoActionsOwner], inRepo((ctx) => ({ ownerId: 0, repoId: ctx.repo.id })));
+  registerTokenRoutes(r, '/orgs/:org/actions/runners/registration-token', [scope('organization'), orgAssignment, reqToken, reqOrgOwnership], inOrg((ctx) => ({ ownerId: ctx.org.id, repoId: 0 })));
+  registerTokenRoutes(r, '/user/actions/runners/registration-token', [scope('user'), reqToken], signedIn((ctx) => ({ ownerId: ctx.doer.id, repoId: 0 })));
 
   r.on('GET', '/admin/actions/runners/:runner_id', ...admin, (ctx) => {
     const runner = findRunner(ctx);

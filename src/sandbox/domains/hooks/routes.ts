@@ -30,9 +30,11 @@ export function editHook(ctx: ApiContext, hook: AdminHookRecord): Response {
   const form = formOf(ctx, EditHookOption);
   const next = { ...hook };
   if (form.config) {
-    if (Object.hasOwn(form.config, 'url')) {
-      if (hasQuirk(ctx.flavour, 'hookChecksUrl') && !isValidHookUrl(form.config.url!)) return apiError(ctx.root, 422, 'Invalid url');
-      next.url = form.config.url!;
+    // The binding keeps a key only with a string value (a null is left out): present means given.
+    const url = form.config.url;
+    if (url !== undefined) {
+      if (hasQuirk(ctx.flavour, 'hookChecksUrl') && !isValidHookUrl(url)) return apiError(ctx.root, 422, 'Invalid url');
+      next.url = url;
     }
     if (Object.hasOwn(form.config, 'content_type')) {
       const ct = form.config.content_type;
@@ -40,8 +42,9 @@ export function editHook(ctx: ApiContext, hook: AdminHookRecord): Response {
       next.contentType = ct;
     }
     // Slack: rewritten only with a channel, the other settings taken from the same request; not validated here.
-    if (hook.type === 'slack' && Object.hasOwn(form.config, 'channel')) {
-      next.slack = { channel: form.config.channel!, username: form.config.username ?? '', iconUrl: form.config.icon_url ?? '', color: form.config.color ?? '' };
+    const channel = form.config.channel;
+    if (hook.type === 'slack' && channel !== undefined) {
+      next.slack = { channel, username: form.config.username ?? '', iconUrl: form.config.icon_url ?? '', color: form.config.color ?? '' };
     }
   }
   // Events the release's edit does not list keep their stored value (releases.ts HOOK_EDIT_EVENTS).

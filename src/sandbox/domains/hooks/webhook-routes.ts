@@ -9,7 +9,7 @@
  * - repository hooks need a repository admin (`reqAdmin()`), organisation hooks an owner
  *   (`reqOrgOwnership()`), both a token (`routers/api/v1/api.go` v1.21.11 l.1076 and l.1454).
  */
-import type { ApiContext, Step } from '../../http/context.js';
+import { type ApiContext, inOrg, inRepo, type Step } from '../../http/context.js';
 import { reqToken, scope } from '../../http/auth.js';
 import { bind, formOf, notFound, orgAssignment, repoAssignment, reqOrgOwnership, reqRepoAdmin } from '../../http/checks.js';
 import { listOptions, paginate, setTotalCountHeader } from '../../http/paging.js';
@@ -24,16 +24,16 @@ import { createWebhook, toHook } from './service.js';
 
 /** Where a route's hooks live: the repository's (`RepoID`) or the organisation's (`OwnerID`). */
 type Place = { repoId: number } | { ownerId: number };
+type PlaceOf = (ctx: ApiContext) => Place;
 
-const placeOf = (ctx: ApiContext): Place => (ctx.repo ? { repoId: ctx.repo.id } : { ownerId: ctx.org!.id });
 const belongs = (h: WebhookRecord, p: Place): boolean => ('repoId' in p ? h.repoId === p.repoId : h.ownerId === p.ownerId && h.repoId === 0);
-const hooksOf = (ctx: ApiContext): WebhookRecord[] => ctx.state.data.webhooks.filter((h) => belongs(h, placeOf(ctx))).sort((a, b) => a.id - b.id);
-const hookOf = (ctx: ApiContext): WebhookRecord | undefined => {
-  const id = pathInt64(ctx.params.id);
-  return hooksOf(ctx).find((h) => h.id === id);
-};
 
-function register(r: ApiRouter, base: string, steps: Step[]): void {
+function register(r: ApiRouter, base: string, steps: Step[], placeOf: PlaceOf): void {
+  const hooksOf = (ctx: ApiContext): WebhookRecord[] => ctx.state.data.webhooks.filter((h) => belongs(h, placeOf(ctx))).sort((a, b) => a.id - b.id);
+  const hookOf = (ctx: ApiContext): WebhookRecord | undefined => {
+    const id = pathInt64(ctx.params.id);
+    return hooksOf(ctx).find((h) => h.id === id);
+  };
   r.on('GET', base, ...steps, (ctx) => {
     const hooks = hooksOf(ctx);
     setTotalCountHeader(ctx, hooks.length);
@@ -60,6 +60,6 @@ function register(r: ApiRouter, base: string, steps: Step[]): void {
 }
 
 export function registerWebhookRoutes(r: ApiRouter): void {
-  register(r, '/repos/:owner/:repo/hooks', [scope('repository'), repoAssignment, reqToken, reqRepoAdmin]);
-  register(r, '/orgs/:org/hooks', [scope('organization'), orgAssignment, reqToken, reqOrgOwnership]);
+  register(r, '/repos/:owner/:repo/hooks', [scope('repository'), repoAssignment, reqToken, reqRepoAdmin], inRepo((ctx) => ({ repoId: ctx.repo.id })));
+  register(r, '/orgs/:org/hooks', [scope('organization'), orgAssignment, reqToken, reqOrgOwnership], inOrg((ctx) => ({ ownerId: ctx.org.id })));
 }

@@ -15,8 +15,8 @@
  * Comments live in `state.data.comments` (see records.ts).
  */
 import { reqToken, scope } from '../../http/auth.js';
-import { bind, canRead, canWrite, formOf, mustEnableIssuesOrPulls, mustNotBeArchived, repoAssignment, notFound } from '../../http/checks.js';
-import type { ApiContext } from '../../http/context.js';
+import { bind, canRead, canWrite, formOf, internalError, mustEnableIssuesOrPulls, mustNotBeArchived, repoAssignment, notFound } from '../../http/checks.js';
+import { type ApiContext, inRepo, type RepoContext, type SignedInContext, signedIn } from '../../http/context.js';
 import { setTotalCountHeader } from '../../http/paging.js';
 import { apiError, empty, json } from '../../http/respond.js';
 import type { ApiRouter } from '../../http/router.js';
@@ -35,10 +35,12 @@ export function commentsOf(state: SandboxState): CommentRecord[] {
   return state.data.comments;
 }
 
-/** `convert.ToAPIComment`: the poster rendered for no particular caller (`ToUser(ctx, poster, nil)`). */
-function toComment(ctx: ApiContext, comment: CommentRecord, issue: IssueRecord): Record<string, unknown> {
-  const repo = ctx.state.repoById(issue.repoId)!;
-  const issueHtml = `${repoHtmlUrl(ctx, repo)}/${issue.isPull ? 'pulls' : 'issues'}/${issue.index}`;
+/**
+ * `convert.ToAPIComment`: the poster rendered for no particular caller (`ToUser(ctx, poster, nil)`). The issue is one
+ * of the route's repository (issueFromPath, commentFromPath).
+ */
+function toComment(ctx: RepoContext, comment: CommentRecord, issue: IssueRecord): Record<string, unknown> {
+  const issueHtml = `${repoHtmlUrl(ctx, ctx.repo)}/${issue.isPull ? 'pulls' : 'issues'}/${issue.index}`;
   const poster = ctx.state.userById(comment.authorId);
   return {
     id: comment.id,
@@ -55,20 +57,17 @@ function toComment(ctx: ApiContext, comment: CommentRecord, issue: IssueRecord):
   };
 }
 
-function internalError(ctx: ApiContext, message: string): Response {
-  return apiError(ctx.root, 500, ctx.doer?.isAdmin ? message : '');
-}
 
-function issueOrError(ctx: ApiContext): IssueRecord | Response {
+function issueOrError(ctx: RepoContext): IssueRecord | Response {
   const issue = issueFromPath(ctx);
   if (!issue) {
     const index = parseGoInt(ctx.params.index ?? '') ?? 0;
-    return internalError(ctx, `issue does not exist [id: 0, repo_id: ${ctx.repo!.id}, index: ${index}]`);
+    return internalError(ctx, `issue does not exist [id: 0, repo_id: ${ctx.repo.id}, index: ${index}]`);
   }
   return canRead(ctx, issue.isPull ? 'pulls' : 'issues') ? issue : notFound(ctx);
 }
 
-function listComments(ctx: ApiContext): Response {
+function listComments(ctx: RepoContext): Response {
   const range = beforeSince(ctx);
   if (range instanceof Response) return range;
   const issue = issueOrError(ctx);
@@ -86,14 +85,14 @@ function listComments(ctx: ApiContext): Response {
   );
 }
 
-function createComment(ctx: ApiContext): Response {
+function createComment(ctx: RepoContext & SignedInContext): Response {
   const issue = issueOrError(ctx);
   if (issue instanceof Response) return issue;
-  if (issue.isLocked && !canWrite(ctx, issue.isPull ? 'pulls' : 'issues') && !ctx.doer!.isAdmin) {
+  if (issue.isLocked && !canWrite(ctx, issue.isPull ? 'pulls' : 'issues') && !ctx.doer.isAdmin) {
     return apiError(ctx.root, 403, 'You cannot comment on a locked issue.');
   }
   const now = nowIso();
-  const comment: CommentRecord = { id: ctx.state.nextId('comment'), issueId: issue.id, authorId: ctx.doer!.id, body: formOf(ctx, CreateIssueCommentOption).body, createdAt: now, updatedAt: now };
+  const comment: CommentRecord = { id: ctx.state.nextId('comment'), issueId: issue.id, authorId: ctx.doer.id, body: formOf(ctx, CreateIssueCommentOption).body, createdAt: now, updatedAt: now };
   commentsOf(ctx.state).push(comment);
   issue.numComments += 1;
   issue.updatedAt = now;
@@ -101,12 +100,12 @@ function createComment(ctx: ApiContext): Response {
 }
 
 /** The comment of `{id}` in this repository, or the bare 404 Gitea answers. */
-function commentFromPath(ctx: ApiContext): { comment: CommentRecord; issue: IssueRecord } | Response {
+function commentFromPath(ctx: RepoContext): { comment: CommentRecord; issue: IssueRecord } | Response {
   const id = parseGoInt(ctx.params.id ?? '') ?? 0;
   const comment = commentsOf(ctx.state).find((c) => c.id === id);
   if (!comment) return apiError(ctx.root, 404, `comment does not exist [id: ${id}, issue_id: 0]`);
   const issue = issueById(ctx.state, comment.issueId);
-  if (!issue || issue.repoId !== ctx.repo!.id) return empty(404);
+  if (!issue || issue.repoId !== ctx.repo.id) return empty(404);
   return { comment, issue };
 }
 
@@ -115,14 +114,14 @@ function mayChange(ctx: ApiContext, comment: CommentRecord, issue: IssueRecord):
   return ctx.isSigned && (ctx.doer?.id === comment.authorId || canWrite(ctx, issue.isPull ? 'pulls' : 'issues'));
 }
 
-function getComment(ctx: ApiContext): Response {
+function getComment(ctx: RepoContext): Response {
   const found = commentFromPath(ctx);
   if (found instanceof Response) return found;
   if (!canRead(ctx, found.issue.isPull ? 'pulls' : 'issues')) return notFound(ctx);
   return json(200, toComment(ctx, found.comment, found.issue));
 }
 
-function editComment(ctx: ApiContext): Response {
+function editComment(ctx: RepoContext): Response {
   const found = commentFromPath(ctx);
   if (found instanceof Response) return found;
   const { comment, issue } = found;
@@ -135,7 +134,7 @@ function editComment(ctx: ApiContext): Response {
   return json(200, toComment(ctx, comment, issue));
 }
 
-function deleteComment(ctx: ApiContext): Response {
+function deleteComment(ctx: RepoContext): Response {
   const found = commentFromPath(ctx);
   if (found instanceof Response) return found;
   const { comment, issue } = found;
@@ -148,9 +147,9 @@ function deleteComment(ctx: ApiContext): Response {
 
 export function registerIssueCommentRoutes(r: ApiRouter): void {
   const issues = [scope('issue'), repoAssignment, mustEnableIssuesOrPulls];
-  r.on('GET', '/repos/:owner/:repo/issues/comments/:id', ...issues, getComment);
-  r.on('PATCH', '/repos/:owner/:repo/issues/comments/:id', ...issues, mustNotBeArchived, reqToken, bind(EditIssueCommentOption), editComment);
-  r.on('DELETE', '/repos/:owner/:repo/issues/comments/:id', ...issues, reqToken, deleteComment);
-  r.on('GET', '/repos/:owner/:repo/issues/:index/comments', ...issues, listComments);
-  r.on('POST', '/repos/:owner/:repo/issues/:index/comments', ...issues, reqToken, mustNotBeArchived, bind(CreateIssueCommentOption), createComment);
+  r.on('GET', '/repos/:owner/:repo/issues/comments/:id', ...issues, inRepo(getComment));
+  r.on('PATCH', '/repos/:owner/:repo/issues/comments/:id', ...issues, mustNotBeArchived, reqToken, bind(EditIssueCommentOption), inRepo(editComment));
+  r.on('DELETE', '/repos/:owner/:repo/issues/comments/:id', ...issues, reqToken, inRepo(deleteComment));
+  r.on('GET', '/repos/:owner/:repo/issues/:index/comments', ...issues, inRepo(listComments));
+  r.on('POST', '/repos/:owner/:repo/issues/:index/comments', ...issues, reqToken, mustNotBeArchived, bind(CreateIssueCommentOption), inRepo(signedIn(createComment)));
 }

@@ -18,7 +18,7 @@
  */
 import { reqToken, scope } from '../../http/auth.js';
 import { bind, canWrite, mustEnableIssuesOrPulls, notFound, repoAssignment, formOf } from '../../http/checks.js';
-import { type ApiContext, inRepo } from '../../http/context.js';
+import { type ApiContext, inRepo, type RepoContext } from '../../http/context.js';
 import { apiError, empty, json } from '../../http/respond.js';
 import type { ApiRouter } from '../../http/router.js';
 import { issueLabels } from './convert.js';
@@ -78,9 +78,9 @@ export function replaceIssueLabels(repo: RepoRecord, issue: IssueRecord, labels:
 }
 
 /** Looks an issue up by `{index}` (Go `ParseInt`; anything else is index 0, which never exists). */
-export function issueFromPath(ctx: ApiContext): IssueRecord | undefined {
+export function issueFromPath(ctx: RepoContext): IssueRecord | undefined {
   const index = parseGoInt(ctx.params.index ?? '') ?? 0;
-  return issueByIndex(ctx.state, ctx.repo!.id, index);
+  return issueByIndex(ctx.state, ctx.repo.id, index);
 }
 
 function labelList(ctx: ApiContext, issue: IssueRecord): Response {
@@ -91,7 +91,7 @@ function labelList(ctx: ApiContext, issue: IssueRecord): Response {
 }
 
 /** `prepareForReplaceOrAdd`: the issue, the writer check, and the labels the body names. */
-function prepare(ctx: ApiContext): { issue: IssueRecord; labels: LabelRecord[] } | Response {
+function prepare(ctx: RepoContext): { issue: IssueRecord; labels: LabelRecord[] } | Response {
   const issue = issueFromPath(ctx);
   if (!issue) return notFound(ctx);
   if (!canWrite(ctx, issue.isPull ? 'pulls' : 'issues')) return apiError(ctx.root, 403, 'write permission is required');
@@ -104,7 +104,7 @@ function prepare(ctx: ApiContext): { issue: IssueRecord; labels: LabelRecord[] }
     else return apiError(ctx.root, 400, 'a label must be an integer or a string');
   }
   if (ids.length > 0 && names.length > 0) return apiError(ctx.root, 400, 'labels should be an array of strings or integers');
-  const repo = ctx.repo!;
+  const repo = ctx.repo;
   if (names.length > 0) {
     ids.push(...labelsOfRepo(ctx.state, repo.id).filter((l) => names.includes(l.name)).map((l) => l.id));
     const owner = ctx.state.repoOwner(repo);
@@ -119,10 +119,10 @@ export function registerIssueLabelRoutes(r: ApiRouter): void {
   const issues = [scope('issue'), repoAssignment, mustEnableIssuesOrPulls];
   const base = '/repos/:owner/:repo/issues/:index/labels';
 
-  r.on('GET', base, ...issues, (ctx) => {
+  r.on('GET', base, ...issues, inRepo((ctx) => {
     const issue = issueFromPath(ctx);
     return issue ? labelList(ctx, issue) : notFound(ctx);
-  });
+  }));
 
   r.on('POST', base, ...issues, reqToken, bind(IssueLabelsOption), inRepo((ctx) => {
     const prep = prepare(ctx);
@@ -138,15 +138,15 @@ export function registerIssueLabelRoutes(r: ApiRouter): void {
     return labelList(ctx, prep.issue);
   }));
 
-  r.on('DELETE', base, ...issues, reqToken, (ctx) => {
+  r.on('DELETE', base, ...issues, reqToken, inRepo((ctx) => {
     const issue = issueFromPath(ctx);
     if (!issue) return notFound(ctx);
     if (!canWrite(ctx, issue.isPull ? 'pulls' : 'issues')) return empty(403);
     issue.labelIds = [];
     return empty(204);
-  });
+  }));
 
-  r.on('DELETE', `${base}/:id`, ...issues, reqToken, (ctx) => {
+  r.on('DELETE', `${base}/:id`, ...issues, reqToken, inRepo((ctx) => {
     const issue = issueFromPath(ctx);
     if (!issue) return notFound(ctx);
     if (!canWrite(ctx, issue.isPull ? 'pulls' : 'issues')) return empty(403);
@@ -154,7 +154,7 @@ export function registerIssueLabelRoutes(r: ApiRouter): void {
     if (typeof label === 'string') return apiError(ctx.root, 422, label);
     issue.labelIds = issue.labelIds.filter((x) => x !== label.id);
     return empty(204);
-  });
+  }));
 }
 
 /** `GetLabelByID(ParamsInt64(":id"))`: ids ≤ 0 keep their value in the error, a missing row reports the empty row's id 0. */
@@ -169,8 +169,8 @@ function labelByIdParam(param: string, ctx: ApiContext): LabelRecord | string {
  * organisation's, else — when the text is a number — the label of that id. The error is the last
  * lookup's.
  */
-function labelByIdentifier(ctx: ApiContext, name: string): LabelRecord | string {
-  const repo = ctx.repo!;
+function labelByIdentifier(ctx: RepoContext, name: string): LabelRecord | string {
+  const repo = ctx.repo;
   const owner = ctx.state.repoOwner(repo);
   let error = `label does not exist [label_id: 0, repo_id: ${repo.id}]`;
   let label = name ? labelsOfRepo(ctx.state, repo.id).find((l) => l.name === name) : undefined;

@@ -16,7 +16,7 @@
  */
 import { scope } from '../../http/auth.js';
 import { repoAssignment, reqRepoReader } from '../../http/checks.js';
-import type { ApiContext } from '../../http/context.js';
+import { inRepo, type RepoContext } from '../../http/context.js';
 import { apiError, json } from '../../http/respond.js';
 import type { ApiRouter } from '../../http/router.js';
 import { nowIso, type SandboxState } from '../../core/state.js';
@@ -67,8 +67,9 @@ export function mergePull(state: SandboxState, repoFullName: string, index: numb
   Object.assign(issue, { state: 'closed', closedAt: now, updatedAt: now });
 }
 
-function toPull(ctx: ApiContext, issue: IssueRecord, pull: PullRecord): Record<string, unknown> {
-  const repo = ctx.state.repoById(issue.repoId)!;
+/** A pull request of the route's repository. */
+function toPull(ctx: RepoContext, issue: IssueRecord, pull: PullRecord): Record<string, unknown> {
+  const repo = ctx.repo;
   const html = `${repoHtmlUrl(ctx, repo)}/pulls/${issue.index}`;
   const author = ctx.state.userById(issue.authorId);
   return {
@@ -93,23 +94,25 @@ function toPull(ctx: ApiContext, issue: IssueRecord, pull: PullRecord): Record<s
   };
 }
 
-function commitPull(ctx: ApiContext): Response {
+function commitPull(ctx: RepoContext): Response {
   const sha = ctx.params.sha ?? '';
-  const pull = pullsOf(ctx.state).find((p) => p.mergeCommitSha === sha && issueById(ctx.state, p.issueId)?.repoId === ctx.repo!.id);
+  for (const pull of pullsOf(ctx.state)) {
+    const issue = pull.mergeCommitSha === sha ? issueById(ctx.state, pull.issueId) : undefined;
+    if (issue?.repoId === ctx.repo.id) return json(200, toPull(ctx, issue, pull));
+  }
   // ErrPullRequestNotExist's text, as ctx.APIError(404, err) prints it.
-  if (!pull) return apiError(ctx.root, 404, `pull request does not exist [id: 0, issue: 0, head_repo_id: 0, base_repo_id: ${ctx.repo!.id}, head_branch: , base_branch: ]`);
-  return json(200, toPull(ctx, issueById(ctx.state, pull.issueId)!, pull));
+  return apiError(ctx.root, 404, `pull request does not exist [id: 0, issue: 0, head_repo_id: 0, base_repo_id: ${ctx.repo.id}, head_branch: , base_branch: ]`);
 }
 
-function getPull(ctx: ApiContext): Response {
+function getPull(ctx: RepoContext): Response {
   const index = parseGoInt(ctx.params.index ?? '') ?? 0;
-  const issue = issueByIndex(ctx.state, ctx.repo!.id, index);
+  const issue = issueByIndex(ctx.state, ctx.repo.id, index);
   const pull = issue ? pullsOf(ctx.state).find((p) => p.issueId === issue.id) : undefined;
   if (!issue || !pull) return apiError(ctx.root, 404, 'The target couldn\'t be found.');
   return json(200, toPull(ctx, issue, pull));
 }
 
 export function registerPullRoutes(r: ApiRouter): void {
-  r.on('GET', '/repos/:owner/:repo/commits/:sha/pull', scope('repository'), repoAssignment, reqRepoReader('code'), commitPull);
-  r.on('GET', '/repos/:owner/:repo/pulls/:index', scope('repository'), repoAssignment, reqRepoReader('pulls'), getPull);
+  r.on('GET', '/repos/:owner/:repo/commits/:sha/pull', scope('repository'), repoAssignment, reqRepoReader('code'), inRepo(commitPull));
+  r.on('GET', '/repos/:owner/:repo/pulls/:index', scope('repository'), repoAssignment, reqRepoReader('pulls'), inRepo(getPull));
 }

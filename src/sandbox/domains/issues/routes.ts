@@ -18,9 +18,10 @@
  * are registered from here.
  */
 import { reqToken, scope } from '../../http/auth.js';
-import { bind, canRead, canWrite, mustEnableIssuesOrPulls, mustNotBeArchived, notFound, repoAssignment, reqRepoReader, formOf } from '../../http/checks.js';
-import type { ApiContext } from '../../http/context.js';
+import { bind, canRead, canWrite, internalError, mustEnableIssuesOrPulls, mustNotBeArchived, notFound, repoAssignment, reqRepoReader, formOf } from '../../http/checks.js';
+import { type ApiContext, inRepo, type RepoContext, type SignedInContext, signedIn } from '../../http/context.js';
 import { formInt, listOptions, setLinkHeader, setTotalCountHeader } from '../../http/paging.js';
+import { formGoBool } from '../../http/form.js';
 import { apiError, empty, json } from '../../http/respond.js';
 import type { ApiRouter } from '../../http/router.js';
 import { toIssue } from './convert.js';
@@ -38,10 +39,6 @@ import { milestoneById, milestonesOfRepo } from '../milestones/records.js';
 import { canBeAssigned, createIssue, isProjectUsableIn } from './service.js';
 import { hasQuirk } from '../../flavours/releases.js';
 
-/** A 500 as Gitea writes it in production: the Go error text only for site admins. */
-function internalError(ctx: ApiContext, message: string): Response {
-  return apiError(ctx.root, 500, ctx.doer?.isAdmin ? message : '');
-}
 
 // ---- create -------------------------------------------------------------------------------------
 
@@ -51,21 +48,20 @@ function resolveAssignees(state: SandboxState, repo: RepoRecord, one: string, ma
   const names: string[] = [];
   if (one !== '' && !many.includes(one)) names.push(one);
   if (many.length > 0 && many[0] !== '') names.push(...many);
-  const ids: number[] = [];
+  const users: UserRecord[] = [];
   for (const name of names) {
     const user = state.userByName(name);
     if (!user) return failure(422, `Assignee does not exist: [name: user does not exist [uid: 0, name: ${name}]]`);
-    ids.push(user.id);
+    users.push(user);
   }
-  for (const id of ids) {
-    const user = state.userById(id)!;
-    if (!canBeAssigned(state, repo, user)) return failure(422, `user doesn't have access to repo [user_id: ${id}, repo_name: ${repo.name}]`);
+  for (const user of users) {
+    if (!canBeAssigned(state, repo, user)) return failure(422, `user doesn't have access to repo [user_id: ${user.id}, repo_name: ${repo.name}]`);
   }
-  return ids;
+  return users.map((u) => u.id);
 }
 
-function createIssueRoute(ctx: ApiContext): Response {
-  const repo = ctx.repo!;
+function createIssueRoute(ctx: RepoContext & SignedInContext): Response {
+  const repo = ctx.repo;
   const form = formOf(ctx, CreateIssueOption);
   const writer = canWrite(ctx, 'issues');
   let assigneeIds: number[] = [];
@@ -78,7 +74,7 @@ function createIssueRoute(ctx: ApiContext): Response {
     title: form.title,
     body: form.body,
     ref: form.ref,
-    authorId: ctx.doer!.id,
+    authorId: ctx.doer.id,
     labelIds: writer ? form.labels : [],
     milestoneId: writer ? form.milestone : 0,
     assigneeIds,
@@ -143,9 +139,9 @@ function updateAssignees(ctx: ApiContext, repo: RepoRecord, issue: IssueRecord, 
   return undefined;
 }
 
-function editIssueRoute(ctx: ApiContext): Response {
-  const repo = ctx.repo!;
-  const doer = ctx.doer!;
+function editIssueRoute(ctx: RepoContext & SignedInContext): Response {
+  const repo = ctx.repo;
+  const doer = ctx.doer;
   const issue = issueFromPath(ctx);
   if (!issue) return notFound(ctx);
   const writer = canWrite(ctx, issue.isPull ? 'pulls' : 'issues');
@@ -223,10 +219,6 @@ function editIssueRoute(ctx: ApiContext): Response {
 
 // ---- lists --------------------------------------------------------------------------------------
 
-/** `strconv.ParseBool`, false for anything else (`ctx.FormBool`). */
-function formBool(query: URLSearchParams, key: string): boolean {
-  return /^(1|t|T|TRUE|true|True)$/.test(query.get(key) ?? '');
-}
 
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 
@@ -288,8 +280,8 @@ function respondIssues(ctx: ApiContext, matching: IssueRecord[], page: number, p
 }
 
 /** `ListIssues`: one repository; label names (repository labels only) must all be present. */
-function listRepoIssues(ctx: ApiContext): Response {
-  const repo = ctx.repo!;
+function listRepoIssues(ctx: RepoContext): Response {
+  const repo = ctx.repo;
   const range = beforeSince(ctx);
   if (range instanceof Response) return range;
   const keyword = keywordOf(ctx);
@@ -356,15 +348,15 @@ function searchIssues(ctx: ApiContext): Response {
   const doer = ctx.doer;
   let repos = ctx.state.data.repos.filter((r) => repoAccessMode(ctx.state, r, doer) >= AccessMode.Read);
   const ownerName = ctx.query.get('owner') ?? '';
+  const owner = ownerName !== '' ? ctx.state.ownerByName(ownerName) : undefined;
   if (ownerName !== '') {
-    const owner = ctx.state.ownerByName(ownerName);
     if (!owner) return apiError(ctx.root, 400, `user does not exist [uid: 0, name: ${ownerName}]`);
     repos = repos.filter((r) => r.ownerId === owner.id);
   }
   const teamName = ctx.query.get('team') ?? '';
   if (teamName !== '') {
-    if (ownerName === '') return apiError(ctx.root, 400, 'Owner organisation is required for filtering on team');
-    const ownerId = ctx.state.ownerByName(ownerName)!.id;
+    if (!owner) return apiError(ctx.root, 400, 'Owner organisation is required for filtering on team');
+    const ownerId = owner.id;
     const team = teamByName(ctx.state, ownerId, teamName);
     if (!team) return apiError(ctx.root, 400, `team does not exist [org_id ${ownerId}, team_id 0, name: ${teamName}]`);
     repos = repos.filter((r) => teamHasRepo(team, r));
@@ -388,11 +380,11 @@ function searchIssues(ctx: ApiContext): Response {
   if (page <= 0) page = 1;
 
   const signedIn = ctx.isSigned && doer !== null;
-  const created = signedIn && formBool(ctx.query, 'created');
-  const assigned = signedIn && formBool(ctx.query, 'assigned');
-  const mentioned = signedIn && formBool(ctx.query, 'mentioned');
+  const created = signedIn && formGoBool(ctx.query, 'created');
+  const assigned = signedIn && formGoBool(ctx.query, 'assigned');
+  const mentioned = signedIn && formGoBool(ctx.query, 'mentioned');
   // Review filters only match pull requests, which the sandbox does not have.
-  const reviews = signedIn && (formBool(ctx.query, 'review_requested') || formBool(ctx.query, 'reviewed'));
+  const reviews = signedIn && (formGoBool(ctx.query, 'review_requested') || formGoBool(ctx.query, 'reviewed'));
   const isState = stateFilter(ctx);
 
   const matching = ctx.state.data.issues.filter((i) => {
@@ -430,16 +422,16 @@ export function registerIssueSearchRoute(r: ApiRouter): void {
 export function registerIssueRoutes(r: ApiRouter): void {
   const issues = [scope('issue'), repoAssignment, mustEnableIssuesOrPulls];
 
-  r.on('GET', '/repos/:owner/:repo/issues', ...issues, listRepoIssues);
-  r.on('POST', '/repos/:owner/:repo/issues', ...issues, reqToken, mustNotBeArchived, bind(CreateIssueOption), reqRepoReader('issues'), createIssueRoute);
+  r.on('GET', '/repos/:owner/:repo/issues', ...issues, inRepo(listRepoIssues));
+  r.on('POST', '/repos/:owner/:repo/issues', ...issues, reqToken, mustNotBeArchived, bind(CreateIssueOption), reqRepoReader('issues'), inRepo(signedIn(createIssueRoute)));
 
-  r.on('GET', '/repos/:owner/:repo/issues/:index', ...issues, (ctx) => {
+  r.on('GET', '/repos/:owner/:repo/issues/:index', ...issues, inRepo((ctx) => {
     const issue = issueFromPath(ctx);
     if (!issue) return notFound(ctx);
     if (!canRead(ctx, issue.isPull ? 'pulls' : 'issues')) return notFound(ctx);
     return json(200, toIssue(ctx, issue, ctx.doer));
-  });
-  r.on('PATCH', '/repos/:owner/:repo/issues/:index', ...issues, reqToken, bind(EditIssueOption), editIssueRoute);
+  }));
+  r.on('PATCH', '/repos/:owner/:repo/issues/:index', ...issues, reqToken, bind(EditIssueOption), inRepo(signedIn(editIssueRoute)));
 
   registerIssueLabelRoutes(r);
 }

@@ -1,12 +1,17 @@
 /** Seed keys `repos[].projects` and `repos[].issues` (README.md). */
 import type { NestedSeed } from '../../core/domain.js';
-import { list, obj, oneOf, requireUser, SeedError, str, strings } from '../../core/seed-shape.js';
+import { integer, list, obj, oneOf, requireUser, SeedError, str, strings } from '../../core/seed-shape.js';
 import type { RepoRecord, SandboxState, UserRecord } from '../../core/state.js';
 import { createIssue, createProject } from './service.js';
+import { issuesOfRepo } from './records.js';
 import { labelsOfOrg, labelsOfRepo } from '../labels/records.js';
 import { milestonesOfRepo } from '../milestones/records.js';
 
 export interface SeedIssue {
+  /** The issue's number; default the next one (a copy of a server's issues keeps theirs: src/sandbox/copy.ts). */
+  number?: number;
+  /** How many times its body was edited (its `content_version`); default 0. A copy keeps the server's. */
+  content_version?: number;
   title: string;
   body?: string;
   /** Label names (the repository's first, then its organisation's) or ids. */
@@ -50,7 +55,9 @@ export const repoProjectsSeed: NestedSeed<RepoRecord> = {
 };
 
 function seedIssue(state: SandboxState, repo: RepoRecord, raw: unknown, p: string, admin: UserRecord): void {
-  const o = obj(raw, p, ['title', 'body', 'labels', 'state', 'author', 'assignees', 'milestone', 'due_date', 'ref', 'projects']);
+  const o = obj(raw, p, ['number', 'content_version', 'title', 'body', 'labels', 'state', 'author', 'assignees', 'milestone', 'due_date', 'ref', 'projects']);
+  const index = integer(o.number, `${p}.number`, 1);
+  if (index !== undefined && issuesOfRepo(state, repo.id).some((i) => i.index === index)) throw new SeedError(`${p}.number: ${state.repoFullName(repo)} already has an issue #${index}`);
   const owner = state.repoOwner(repo);
   const authorName = str(o.author, `${p}.author`);
   const author = authorName ? requireUser(state, authorName, `${p}.author`) : owner.kind === 'user' ? owner.user : admin;
@@ -72,6 +79,8 @@ function seedIssue(state: SandboxState, repo: RepoRecord, raw: unknown, p: strin
     return project.id;
   });
   createIssue(state, repo, {
+    ...(index !== undefined ? { index } : {}),
+    contentVersion: integer(o.content_version, `${p}.content_version`, 0),
     title: str(o.title, `${p}.title`, true)!,
     body: str(o.body, `${p}.body`),
     ref: str(o.ref, `${p}.ref`),
@@ -85,7 +94,7 @@ function seedIssue(state: SandboxState, repo: RepoRecord, raw: unknown, p: strin
   });
 }
 
-/** Issues are numbered 1, 2, 3 … in seed order, once labels, milestones, projects and permissions are final. */
+/** Issues are numbered 1, 2, 3 … in seed order (or by their `number`, the next ones after the highest), once labels, milestones, projects and permissions are final. */
 export const repoIssuesSeed: NestedSeed<RepoRecord> = {
   keys: ['issues'],
   phase: 'late',

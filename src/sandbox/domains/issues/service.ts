@@ -7,6 +7,10 @@ import { labelById } from '../labels/records.js';
 import { milestoneById } from '../milestones/records.js';
 
 export interface NewIssue {
+  /** Its number (a seed that keeps a server's numbers); default the next. */
+  index?: number;
+  /** Its body's version (a seed that keeps a server's); default 0. */
+  contentVersion?: number | undefined;
   title: string;
   body?: string;
   ref?: string;
@@ -47,7 +51,7 @@ export function createIssue(state: SandboxState, repo: RepoRecord, input: NewIss
   const issue: IssueRecord = {
     id: state.nextId('issue'),
     repoId: repo.id,
-    index: nextIssueIndex(state, repo.id),
+    index: input.index ?? nextIssueIndex(state, repo.id),
     authorId: input.authorId,
     title: input.title,
     body: input.body ?? '',
@@ -58,7 +62,7 @@ export function createIssue(state: SandboxState, repo: RepoRecord, input: NewIss
     assigneeIds: [...new Set(input.assigneeIds ?? [])],
     dueDate: input.dueDate ? unixSecondsIso(input.dueDate) : null,
     projectIds,
-    contentVersion: 0,
+    contentVersion: input.contentVersion ?? 0,
     isLocked: false,
     isPull: false,
     numComments: 0,

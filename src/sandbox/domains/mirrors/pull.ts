@@ -14,8 +14,8 @@
  * - the API migrates within the request (MigrateRepository in the handler, no task): 201 with the repository.
  */
 import { reqToken, scope } from '../../http/auth.js';
-import { bind, formOf } from '../../http/checks.js';
-import type { ApiContext } from '../../http/context.js';
+import { bind, formOf, internalError } from '../../http/checks.js';
+import { type ApiContext, type SignedInContext, signedIn } from '../../http/context.js';
 import { apiError, json } from '../../http/respond.js';
 import type { ApiRouter } from '../../http/router.js';
 import { isOrgOwner } from '../../core/permissions.js';
@@ -48,8 +48,8 @@ function addressRefusal(ctx: ApiContext, address: string): string | undefined {
 }
 
 /** The owner the repository goes to, or the refusal. */
-function migrateOwner(ctx: ApiContext, form: { repo_owner?: string; uid?: number }): Owner | Response {
-  const doer = ctx.doer!;
+function migrateOwner(ctx: SignedInContext, form: { repo_owner?: string; uid?: number }): Owner | Response {
+  const doer = ctx.doer;
   const owner = form.repo_owner ? ctx.state.ownerByName(form.repo_owner) : form.uid ? ctx.state.ownerById(form.uid) : ctx.state.ownerById(doer.id);
   if (!owner) return apiError(ctx.root, 422, `user does not exist [uid: ${form.uid ?? 0}, name: ${form.repo_owner ?? ''}]`);
   if (doer.isAdmin) return owner;
@@ -58,6 +58,9 @@ function migrateOwner(ctx: ApiContext, form: { repo_owner?: string; uid?: number
   return owner;
 }
 
+/** The interval of a mirror migrated without one: 8h (above), in nanoseconds. */
+const DEFAULT_INTERVAL_NS = 8n * 3600n * 1_000_000_000n;
+
 /**
  * MigrateRepositoryGitData's interval: nanoseconds, or the error the migration fails with. 0 is "no periodic
  * sync", anything else below MIN_INTERVAL fails (`parsedInterval == 0` first, then `< setting.Mirror.MinInterval`:
@@ -65,7 +68,7 @@ function migrateOwner(ctx: ApiContext, form: { repo_owner?: string; uid?: number
  * Forgejo v15.0.3 services/repository/migrate.go l.202–208). The plan refuses it first (src/kinds/repo/mirror-interval.ts).
  */
 function migrateInterval(ctx: ApiContext, given: string | undefined): bigint | string {
-  if (!given) return parseGoDuration('8h')!;
+  if (!given) return DEFAULT_INTERVAL_NS;
   const ns = parseGoDuration(given);
   if (ns === undefined) return `time: invalid duration ${JSON.stringify(given)}`;
   const min = BigInt(mirrorSettings(ctx.state).minInterval);
@@ -73,7 +76,7 @@ function migrateInterval(ctx: ApiContext, given: string | undefined): bigint | s
   return ns;
 }
 
-function migrate(ctx: ApiContext): Response {
+function migrate(ctx: SignedInContext): Response {
   const form = formOf(ctx, MigrateRepoOptions);
   const owner = migrateOwner(ctx, form);
   if (owner instanceof Response) return owner;
@@ -89,7 +92,7 @@ function migrate(ctx: ApiContext): Response {
     if (typeof interval === 'string') {
       // The handler's deferred cleanup deletes the repository the migration failed for.
       ctx.state.indexes.of(REPOS).remove(repo);
-      return apiError(ctx.root, 500, ctx.doer?.isAdmin ? interval : '');
+      return internalError(ctx, interval);
     }
     ctx.state.data.pullMirrors.push({ repoId: repo.id, interval: String(interval), remoteAddress: sanitizeUrl(form.clone_addr.trim()), enablePrune: true });
   }
@@ -118,5 +121,5 @@ export function updateMirror(ctx: ApiContext, repo: RepoRecord, form: { mirror_i
 }
 
 export function registerMigrateRoute(r: ApiRouter): void {
-  r.on('POST', '/repos/migrate', scope('repository'), reqToken, bind(MigrateRepoOptions), migrate);
+  r.on('POST', '/repos/migrate', scope('repository'), reqToken, bind(MigrateRepoOptions), signedIn(migrate));
 }

@@ -5,8 +5,9 @@
  */
 import { notFound } from '../../http/checks.js';
 import { reqToken, scope } from '../../http/auth.js';
-import { type ApiContext, signedIn } from '../../http/context.js';
+import { type ApiContext, type SignedInContext, signedIn } from '../../http/context.js';
 import { listOptions, paginate, setLinkHeader, setTotalCountHeader } from '../../http/paging.js';
+import { formGoBool } from '../../http/form.js';
 import { apiError, json } from '../../http/respond.js';
 import type { ApiRouter } from '../../http/router.js';
 import { toNotificationThread } from './convert.js';
@@ -31,7 +32,8 @@ export function parseRfc3339(v: string): number | string {
     rest = rest.slice(m[0].length);
   }
   if (rest !== '') return `parsing time ${JSON.stringify(v)}: extra text: ${JSON.stringify(rest)}`;
-  const [mo = 0, d = 0, h = 0, mi = 0, s = 0] = /^\d{4}-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})/.exec(v)!.slice(1).map(Number);
+  // The layout matched above: every field is there.
+  const [mo = 0, d = 0, h = 0, mi = 0, s = 0] = (/^\d{4}-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})/.exec(v) ?? []).slice(1).map(Number);
   const range = mo < 1 || mo > 12 ? 'month' : d < 1 || d > 31 ? 'day' : h > 23 ? 'hour' : mi > 59 ? 'minute' : s > 59 ? 'second' : '';
   if (range) return `parsing time ${JSON.stringify(v)}: ${range} out of range`;
   const ms = Date.parse(v.replace(',', '.'));
@@ -57,16 +59,12 @@ function statuses(ctx: ApiContext, defaults: NotificationStatus[]): Notification
   return (given.length ? given : defaults).map(statusOf).filter((s): s is NotificationStatus => s !== undefined);
 }
 
-/** `ctx.FormBool`: `strconv.ParseBool`, false on anything else. */
-function formBool(ctx: ApiContext, key: string): boolean {
-  return ['1', 't', 'T', 'TRUE', 'true', 'True'].includes(ctx.query.get(key) ?? '');
-}
 
 const unixOf = (iso: string): number => Math.floor(Date.parse(iso) / 1000);
 
 /** `FindNotificationOptions` for the caller; `GetNotifications` orders by `updated_unix DESC`. */
-function findNotifications(ctx: ApiContext, f: { statuses: NotificationStatus[]; sources?: NotificationSource[]; after?: number; before?: number }): NotificationRecord[] {
-  const userId = ctx.doer!.id;
+function findNotifications(ctx: SignedInContext, f: { statuses: NotificationStatus[]; sources?: NotificationSource[]; after?: number; before?: number }): NotificationRecord[] {
+  const userId = ctx.doer.id;
   return ctx.state.data.notifications
     .filter((n) => n.userId === userId)
     .filter((n) => f.statuses.length === 0 || f.statuses.includes(n.status))
@@ -76,7 +74,7 @@ function findNotifications(ctx: ApiContext, f: { statuses: NotificationStatus[];
     .sort((a, b) => Date.parse(b.updatedAt) - Date.parse(a.updatedAt) || b.id - a.id);
 }
 
-function listNotifications(ctx: ApiContext): Response {
+function listNotifications(ctx: SignedInContext): Response {
   // context.GetQueryBeforeSince: `before` is parsed first; an invalid time is 422 with Go's error text.
   const before = formTime(ctx, 'before');
   if (typeof before !== 'number') return apiError(ctx.root, 422, before.error);
@@ -87,7 +85,7 @@ function listNotifications(ctx: ApiContext): Response {
     .getAll('subject-type')
     .map((s) => s.toLowerCase())
     .filter((s): s is NotificationSource => ['issue', 'pull', 'commit', 'repository'].includes(s));
-  const found = findNotifications(ctx, { statuses: formBool(ctx, 'all') ? [] : statuses(ctx, ['unread', 'pinned']), sources, after: since, before });
+  const found = findNotifications(ctx, { statuses: formGoBool(ctx.query, 'all') ? [] : statuses(ctx, ['unread', 'pinned']), sources, after: since, before });
   setLinkHeader(ctx, found.length, opts.pageSize);
   setTotalCountHeader(ctx, found.length);
   return json(200, paginate(found, opts).map((n) => toNotificationThread(ctx, n)));
@@ -98,7 +96,7 @@ function setStatus(n: NotificationRecord, status: NotificationStatus): void {
   n.updatedAt = nowIso();
 }
 
-function readNotifications(ctx: ApiContext): Response {
+function readNotifications(ctx: SignedInContext): Response {
   const v = (ctx.query.get('last_read_at') ?? '').trim();
   let lastRead = 0;
   if (v) {
@@ -106,38 +104,38 @@ function readNotifications(ctx: ApiContext): Response {
     if (typeof t === 'string') return apiError(ctx.root, 400, t);
     lastRead = Math.floor(t / 1000);
   }
-  const found = findNotifications(ctx, { statuses: formBool(ctx, 'all') ? [] : statuses(ctx, ['unread']), before: lastRead });
+  const found = findNotifications(ctx, { statuses: formGoBool(ctx.query, 'all') ? [] : statuses(ctx, ['unread']), before: lastRead });
   const target = statusOf(ctx.query.get('to-status') ?? '') ?? 'read';
   for (const n of found) setStatus(n, target);
   return json(205, found.map((n) => toNotificationThread(ctx, n)));
 }
 
 /** `getThread`: 404 unknown, 403 another user's thread (site admins may). */
-function thread(ctx: ApiContext): NotificationRecord | Response {
+function thread(ctx: SignedInContext): NotificationRecord | Response {
   const id = /^[+-]?\d+$/.test(ctx.params.id ?? '') ? Number(ctx.params.id) : 0;
   const n = ctx.state.data.notifications.find((x) => x.id === id);
   if (!n) return notFound(ctx);
-  if (n.userId !== ctx.doer!.id && !ctx.doer!.isAdmin) return apiError(ctx.root, 403, `only user itself and admin are allowed to read/change this thread ${n.id}`);
+  if (n.userId !== ctx.doer.id && !ctx.doer.isAdmin) return apiError(ctx.root, 403, `only user itself and admin are allowed to read/change this thread ${n.id}`);
   return n;
 }
 
 export function registerNotificationRoutes(r: ApiRouter): void {
   const group = [scope('notification')];
 
-  r.on('GET', '/notifications', ...group, reqToken, listNotifications);
-  r.on('PUT', '/notifications', ...group, reqToken, readNotifications);
+  r.on('GET', '/notifications', ...group, reqToken, signedIn(listNotifications));
+  r.on('PUT', '/notifications', ...group, reqToken, signedIn(readNotifications));
   r.on('GET', '/notifications/new', ...group, reqToken, signedIn((ctx) =>
     json(200, { new: ctx.state.data.notifications.filter((n) => n.userId === ctx.doer.id && n.status === 'unread').length })),
   );
-  r.on('GET', '/notifications/threads/:id', ...group, reqToken, (ctx) => {
+  r.on('GET', '/notifications/threads/:id', ...group, reqToken, signedIn((ctx) => {
     const n = thread(ctx);
     return n instanceof Response ? n : json(200, toNotificationThread(ctx, n));
-  });
-  r.on('PATCH', '/notifications/threads/:id', ...group, reqToken, (ctx) => {
+  }));
+  r.on('PATCH', '/notifications/threads/:id', ...group, reqToken, signedIn((ctx) => {
     const n = thread(ctx);
     if (n instanceof Response) return n;
     const target = statusOf(ctx.query.get('to-status') ?? '') ?? 'read';
     if (n.status !== target) setStatus(n, target);
     return json(205, toNotificationThread(ctx, n));
-  });
+  }));
 }

@@ -12,8 +12,8 @@
  *   nothing changed (`ChangeOrgUserStatus` finds no row).
  */
 import { reqToken, scope } from '../../http/auth.js';
-import { notFound, orgAssignment, userAssignment } from '../../http/checks.js';
-import { type ApiContext, inOrg, type Step } from '../../http/context.js';
+import { notFound, orgAssignment, reqOrgMembership, userAssignment } from '../../http/checks.js';
+import { type ApiContext, inOrg, type OrgContext, type SignedInContext, signedIn, type Step } from '../../http/context.js';
 import { listOptions, paginate, setTotalCountHeader } from '../../http/paging.js';
 import { apiError, empty, json } from '../../http/respond.js';
 import type { ApiRouter } from '../../http/router.js';
@@ -23,12 +23,9 @@ import { hasQuirk } from '../../flavours/releases.js';
 import { toUser } from '../users/convert.js';
 import { isPublicMember, orgMembers, setPublic } from './records.js';
 
-/** `reqOrgMembership()`: a site administrator or a member of the organisation. */
-const reqOrgMembership: Step = (ctx) => (ctx.doer?.isAdmin || (ctx.doer && isOrgMember(ctx.state, ctx.org!, ctx.doer.id)) ? undefined : apiError(ctx.root, 403, 'Must be an organization member'));
-
 /** `listMembers`: the members, all or the public ones, paged, with the total. */
-function list(ctx: ApiContext, publicOnly: boolean): Response {
-  const org = ctx.org!;
+function list(ctx: OrgContext, publicOnly: boolean): Response {
+  const org = ctx.org;
   const members = orgMembers(ctx.state, org).filter((u) => !publicOnly || isPublicMember(ctx.state, org, u.id));
   setTotalCountHeader(ctx, members.length);
   return json(200, paginate(members, listOptions(ctx)).map((u) => toUser(ctx, u, ctx.doer)));
@@ -41,29 +38,31 @@ function target(ctx: ApiContext): UserRecord | Response {
 }
 
 /** Who may change the target's flag, as the release checks it. */
-function mayChange(ctx: ApiContext, user: UserRecord, verb: 'publicize' | 'conceal'): Response | undefined {
-  const doer = ctx.doer!;
+function mayChange(ctx: OrgContext & SignedInContext, user: UserRecord, verb: 'publicize' | 'conceal'): Response | undefined {
+  const doer = ctx.doer;
   if (user.id === doer.id) return undefined;
   if (!hasQuirk(ctx.flavour, 'orgMemberStatusByAdmins')) return apiError(ctx.root, 403, `Cannot ${verb} another member`);
-  if (doer.isAdmin || isOrgOwner(ctx.state, ctx.org!, doer.id)) return undefined;
+  if (doer.isAdmin || isOrgOwner(ctx.state, ctx.org, doer.id)) return undefined;
   return apiError(ctx.root, 403, 'Cannot change member visibility');
 }
 
-function change(value: boolean) {
-  return (ctx: ApiContext): Response => {
-    const user = target(ctx);
-    if (user instanceof Response) return user;
-    const refused = mayChange(ctx, user, value ? 'publicize' : 'conceal');
-    if (refused) return refused;
-    setPublic(ctx.state, ctx.org!, user.id, value);
-    return empty(204);
-  };
+function change(value: boolean): Step {
+  return inOrg(
+    signedIn((ctx): Response => {
+      const user = target(ctx);
+      if (user instanceof Response) return user;
+      const refused = mayChange(ctx, user, value ? 'publicize' : 'conceal');
+      if (refused) return refused;
+      setPublic(ctx.state, ctx.org, user.id, value);
+      return empty(204);
+    }),
+  );
 }
 
 export function registerOrgMemberRoutes(r: ApiRouter): void {
   const org = [scope('organization'), orgAssignment];
   r.on('GET', '/orgs/:org/members', ...org, reqToken, inOrg((ctx) => list(ctx, !ctx.doer || !(ctx.doer.isAdmin || isOrgMember(ctx.state, ctx.org, ctx.doer.id)))));
-  r.on('GET', '/orgs/:org/public_members', ...org, (ctx) => list(ctx, !hasQuirk(ctx.flavour, 'adminListsAllAsPublicMembers') || !ctx.doer?.isAdmin));
+  r.on('GET', '/orgs/:org/public_members', ...org, inOrg((ctx) => list(ctx, !hasQuirk(ctx.flavour, 'adminListsAllAsPublicMembers') || !ctx.doer?.isAdmin)));
   r.on('GET', '/orgs/:org/public_members/:username', ...org, userAssignment, inOrg((ctx) => {
     const user = target(ctx);
     if (user instanceof Response) return user;

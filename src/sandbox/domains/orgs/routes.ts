@@ -5,7 +5,7 @@
 import { ADMIN_STEPS, reqToken, scope } from '../../http/auth.js';
 import { bind, formOf, notFound, orgAssignment, reqOrgOwnership, userAssignment } from '../../http/checks.js';
 import type { FormOf } from '../../http/options.js';
-import { type ApiContext, inOrg, signedIn } from '../../http/context.js';
+import { forUser, inOrg, type OrgContext, signedIn } from '../../http/context.js';
 import { listOptions, paginate, setLinkHeader, setTotalCountHeader } from '../../http/paging.js';
 import { apiError, json } from '../../http/respond.js';
 import type { ApiRouter } from '../../http/router.js';
@@ -35,9 +35,9 @@ const PLAIN_TEXT_FIELDS = ['full_name', 'description', 'website', 'location'] as
  * strings write the four text fields whatever was sent (omitted = cleared); releases before
  * pointer e-mails keep an empty one; Forgejo drops `public`.
  */
-function editOrg(ctx: ApiContext): Response {
+function editOrg(ctx: OrgContext): Response {
   const form = { ...formOf(ctx, EditOrgOption) };
-  const org = ctx.org!;
+  const org = ctx.org;
   if (hasQuirk(ctx.flavour, 'orgEditClearsOmitted')) for (const key of PLAIN_TEXT_FIELDS) form[key] ??= '';
   if (hasQuirk(ctx.flavour, 'orgEditKeepsEmptyEmail') && form.email === '') delete form.email;
   if (hasQuirk(ctx.flavour, 'orgEditIgnoresPublic') && form.visibility === 'public') delete form.visibility;
@@ -64,13 +64,13 @@ function editOrg(ctx: ApiContext): Response {
 export function registerOrgRoutes(r: ApiRouter): void {
   const admin = ADMIN_STEPS;
 
-  r.on('POST', '/admin/users/:username/orgs', ...admin, userAssignment, bind(CreateOrgOption), (ctx) => {
+  r.on('POST', '/admin/users/:username/orgs', ...admin, userAssignment, bind(CreateOrgOption), forUser((ctx) => {
     const form = formOf(ctx, CreateOrgOption);
     // The admin handler copies only these fields: email and repo_admin_change_team_access are ignored.
-    const res = createOrg(ctx.state, ctx.contextUser!, adminCopied(form));
+    const res = createOrg(ctx.state, ctx.contextUser, adminCopied(form));
     if (isFailure(res)) return fail(ctx, res);
     return json(201, toOrganization(ctx, res));
-  });
+  }));
 
 
   // Every visibility, ordered by name (`SearchOrderByAlphabetically`).
@@ -91,7 +91,7 @@ export function registerOrgRoutes(r: ApiRouter): void {
     if (!ctx.doer) out.email = '';
     return json(200, out);
   }));
-  r.on('PATCH', '/orgs/:org', ...org, reqToken, reqOrgOwnership, bind(EditOrgOption), editOrg);
+  r.on('PATCH', '/orgs/:org', ...org, reqToken, reqOrgOwnership, bind(EditOrgOption), inOrg(editOrg));
 
   /**
    * `org.Create` (routers/api/v1/org/org.go, v1.21.11:228 … v1.25.4, Forgejo v7.0.16–v15.0.3): the doer

@@ -5,7 +5,7 @@
  */
 import { ADMIN_STEPS, reqToken, scope } from '../../http/auth.js';
 import { bind, notFound, orgAssignment, repoAssignment, reqRepoAdmin, userAssignment, formOf } from '../../http/checks.js';
-import { type ApiContext, inRepo } from '../../http/context.js';
+import { type ApiContext, forUser, inRepo, type RepoContext } from '../../http/context.js';
 import { listOptions, paginate, setLinkHeader, setTotalCountHeader } from '../../http/paging.js';
 import { apiError, json } from '../../http/respond.js';
 import type { ApiRouter } from '../../http/router.js';
@@ -24,16 +24,17 @@ import { updateMirror } from '../mirrors/pull.js';
  * settings only with has_pull_requests: true in the same body (settings.ts). No archived check: Gitea
  * edits an archived repository's settings (the route has no mustNotBeArchived).
  */
-function editRepo(ctx: ApiContext): Response {
-  const repo = ctx.repo!;
+function editRepo(ctx: RepoContext): Response {
+  const repo = ctx.repo;
   const form = formOf(ctx, EditRepoOption);
   const { state } = ctx;
-  if (form.name !== undefined && form.name !== repo.name) {
-    const unusable = checkUsableName(form.name, RESERVED_REPO_NAMES, RESERVED_REPO_PATTERNS);
+  const newName = form.name;
+  if (newName !== undefined && newName !== repo.name) {
+    const unusable = checkUsableName(newName, RESERVED_REPO_NAMES, RESERVED_REPO_PATTERNS);
     if (unusable) return fail(ctx, unusable);
-    const other = state.repoByName(repo.ownerId, form.name);
-    if (other && other.id !== repo.id) return apiError(ctx.root, 422, `repository already exists [uname: ${ctx.repoOwner!.name}, name: ${form.name}]`);
-    state.indexes.of(REPOS).change(repo, () => (repo.name = form.name!));
+    const other = state.repoByName(repo.ownerId, newName);
+    if (other && other.id !== repo.id) return apiError(ctx.root, 422, `repository already exists [uname: ${ctx.repoOwner.name}, name: ${newName}]`);
+    state.indexes.of(REPOS).change(repo, () => (repo.name = newName));
   }
   if (form.description !== undefined) repo.description = form.description;
   if (form.website !== undefined) repo.website = form.website;
@@ -93,20 +94,20 @@ function listOwnerRepos(ctx: ApiContext, owner: Owner): Response {
 }
 
 export function registerRepoRoutes(r: ApiRouter): void {
-  r.on('POST', '/admin/users/:username/repos', ...ADMIN_STEPS, userAssignment, bind(CreateRepoOption), (ctx) => {
-    const res = createRepoForOwner(ctx.state, ctx.contextUser!.id, formOf(ctx, CreateRepoOption));
+  r.on('POST', '/admin/users/:username/repos', ...ADMIN_STEPS, userAssignment, bind(CreateRepoOption), forUser((ctx) => {
+    const res = createRepoForOwner(ctx.state, ctx.contextUser.id, formOf(ctx, CreateRepoOption));
     if (isFailure(res)) return fail(ctx, res);
     return json(201, toRepo(ctx, res, AccessMode.Owner));
-  });
+  }));
 
   const repoRoute = [scope('repository'), repoAssignment];
 
   r.on('GET', '/repos/:owner/:repo', ...repoRoute, inRepo((ctx) => json(200, toRepo(ctx, ctx.repo, ctx.repoMode))));
-  r.on('PATCH', '/repos/:owner/:repo', ...repoRoute, reqToken, reqRepoAdmin, bind(EditRepoOption), editRepo);
+  r.on('PATCH', '/repos/:owner/:repo', ...repoRoute, reqToken, reqRepoAdmin, bind(EditRepoOption), inRepo(editRepo));
   registerTopicRoutes(r, repoRoute);
   registerBranchRoutes(r);
 
-  r.on('GET', '/orgs/:org/repos', scope('organization'), orgAssignment, (ctx) => listOwnerRepos(ctx, ctx.contextUser!));
+  r.on('GET', '/orgs/:org/repos', scope('organization'), orgAssignment, forUser((ctx) => listOwnerRepos(ctx, ctx.contextUser)));
 
   r.on(
     'GET',
@@ -114,12 +115,12 @@ export function registerRepoRoutes(r: ApiRouter): void {
     scope('user'),
     userAssignment,
     // individualPermsChecker: a private or limited user is 404 to those who may not see them.
-    (ctx) => {
-      const owner = ctx.contextUser!;
+    forUser((ctx) => {
+      const owner = ctx.contextUser;
       if (owner.kind === 'user' && !userVisibleTo(owner.user, ctx.doer)) return notFound(ctx);
       return undefined;
-    },
+    }),
     scope('repository'),
-    (ctx) => listOwnerRepos(ctx, ctx.contextUser!),
+    forUser((ctx) => listOwnerRepos(ctx, ctx.contextUser)),
   );
 }

@@ -5,7 +5,7 @@
  */
 import { reqToken } from '../../http/auth.js';
 import { bind, formOf, reqRepoAdmin } from '../../http/checks.js';
-import type { ApiContext, Step } from '../../http/context.js';
+import { inRepo, type RepoContext, type Step } from '../../http/context.js';
 import { listOptions, paginate, setTotalCountHeader } from '../../http/paging.js';
 import { empty, json } from '../../http/respond.js';
 import type { ApiRouter } from '../../http/router.js';
@@ -114,8 +114,8 @@ function sanitize(topics: readonly string[]): { valid: string[]; invalid: string
 const RepoTopicOptions = option('RepoTopicOptions', [f('topics', 'string[]')]);
 
 /** `repo.UpdateTopics`: 25 at most, then every name valid, else 422 with the invalid ones; 204. */
-function updateTopics(ctx: ApiContext): Response {
-  const repo = ctx.repo!;
+function updateTopics(ctx: RepoContext): Response {
+  const repo = ctx.repo;
   const { valid, invalid } = sanitize(formOf(ctx, RepoTopicOptions).topics ?? []);
   if (valid.length > 25) return json(422, { invalidTopics: null, message: 'Exceeding maximum number of topics per repo' });
   if (invalid.length > 0) return json(422, { invalidTopics: invalid, message: 'Topic names are invalid' });
@@ -125,13 +125,13 @@ function updateTopics(ctx: ApiContext): Response {
 }
 
 /** `repo.ListTopics`: `{"topics": [...]}`, paged, with X-Total-Count. */
-function listTopics(ctx: ApiContext): Response {
-  const topics = ctx.repo!.topics ?? [];
+function listTopics(ctx: RepoContext): Response {
+  const topics = ctx.repo.topics ?? [];
   setTotalCountHeader(ctx, topics.length);
   return json(200, { topics: paginate(topics, listOptions(ctx)) });
 }
 
 export function registerTopicRoutes(r: ApiRouter, repoRoute: Step[]): void {
-  r.on('GET', '/repos/:owner/:repo/topics', ...repoRoute, listTopics);
-  r.on('PUT', '/repos/:owner/:repo/topics', ...repoRoute, reqToken, reqRepoAdmin, bind(RepoTopicOptions), updateTopics);
+  r.on('GET', '/repos/:owner/:repo/topics', ...repoRoute, inRepo(listTopics));
+  r.on('PUT', '/repos/:owner/:repo/topics', ...repoRoute, reqToken, reqRepoAdmin, bind(RepoTopicOptions), inRepo(updateTopics));
 }

@@ -7,8 +7,8 @@
  * the lists from Gitea main.
  */
 import { reqToken, scope } from '../../http/auth.js';
-import { bind, formOf, notFound, orgAssignment, repoAssignment, reqOrgOwnership, userAssignment } from '../../http/checks.js';
-import type { ApiContext, Step } from '../../http/context.js';
+import { bind, formOf, internalError, notFound, orgAssignment, repoAssignment, reqOrgMembership, reqOrgOwnership, userAssignment } from '../../http/checks.js';
+import { type ApiContext, forUser, inOrg, inRepo, type OrgContext, type RepoContext, type SignedInContext, signedIn, type Step, type UserContext } from '../../http/context.js';
 import { listOptions, paginate, setLinkHeader, setTotalCountHeader, formInt } from '../../http/paging.js';
 import { apiError, empty, json } from '../../http/respond.js';
 import type { ApiRouter } from '../../http/router.js';
@@ -38,9 +38,6 @@ function toTeam(ctx: ApiContext, team: TeamRecord, withOrg: boolean): Record<str
     can_create_org_repo: team.canCreateOrgRepo ?? team.permission === 'owner',
   };
 }
-
-/** A 500 as Gitea writes it in production: the Go error text only for site admins. */
-const internalError = (ctx: ApiContext, message: string): Response => apiError(ctx.root, 500, ctx.doer?.isAdmin ? message : '');
 
 /** Paging headers of the team lists: X-Total-Count everywhere, Link only where the release sends it. */
 function pagingHeaders(ctx: ApiContext, total: number, pageSize: number): void {
@@ -102,7 +99,12 @@ function formUnits(ctx: ApiContext, form: { units_map?: Record<string, string>; 
 // ---- routes -----------------------------------------------------------------------------------------
 
 const teamOf = new WeakMap<ApiContext, TeamRecord>();
-const team = (ctx: ApiContext): TeamRecord => teamOf.get(ctx)!;
+/** The team `teamAssignment` found (a route wired without it is a bug of the sandbox, not an answer). */
+function team(ctx: ApiContext): TeamRecord {
+  const found = teamOf.get(ctx);
+  if (!found) throw new Error(`${ctx.method} ${ctx.rawPath}: the route's handler needs teamAssignment before it`);
+  return found;
+}
 
 /** `orgAssignment(false, true)`: `{teamid}` → the team and its organisation, 404 when unknown. */
 const teamAssignment: Step = (ctx) => {
@@ -116,25 +118,22 @@ const teamAssignment: Step = (ctx) => {
 };
 
 /** `reqTeamMembership()`: site admins and owners pass; an organisation member outside the team is 403, anyone else 404. */
-const reqTeamMembership: Step = (ctx) => {
-  const doer = ctx.doer!;
-  if (doer.isAdmin || isOrgOwner(ctx.state, ctx.org!, doer.id) || team(ctx).memberIds.includes(doer.id)) return undefined;
-  return isOrgMember(ctx.state, ctx.org!, doer.id) ? apiError(ctx.root, 403, 'Must be a team member') : notFound(ctx);
-};
+const reqTeamMembership: Step = inOrg(signedIn((ctx) => {
+  const doer = ctx.doer;
+  if (doer.isAdmin || isOrgOwner(ctx.state, ctx.org, doer.id) || team(ctx).memberIds.includes(doer.id)) return undefined;
+  return isOrgMember(ctx.state, ctx.org, doer.id) ? apiError(ctx.root, 403, 'Must be a team member') : notFound(ctx);
+}));
 
-/** `reqOrgMembership()` of the organisation's team group. */
-const reqOrgMembership: Step = (ctx) => (ctx.doer?.isAdmin || (ctx.doer && isOrgMember(ctx.state, ctx.org!, ctx.doer.id)) ? undefined : apiError(ctx.root, 403, 'Must be an organization member'));
-
-function listTeams(ctx: ApiContext): Response {
-  const teams = [...teamsOfOrg(ctx.state, ctx.org!.id)].sort((a, b) => (a.name.toLowerCase() < b.name.toLowerCase() ? -1 : a.name.toLowerCase() > b.name.toLowerCase() ? 1 : 0));
+function listTeams(ctx: OrgContext): Response {
+  const teams = [...teamsOfOrg(ctx.state, ctx.org.id)].sort((a, b) => (a.name.toLowerCase() < b.name.toLowerCase() ? -1 : a.name.toLowerCase() > b.name.toLowerCase() ? 1 : 0));
   const opts = listOptions(ctx);
   pagingHeaders(ctx, teams.length, opts.pageSize);
   return json(200, paginate(teams, opts).map((t) => toTeam(ctx, t, false)));
 }
 
-function createTeamRoute(ctx: ApiContext): Response {
+function createTeamRoute(ctx: OrgContext): Response {
   const form = formOf(ctx, CreateTeamOption);
-  const org = ctx.org!;
+  const org = ctx.org;
   const permission = teamPermissionOf(ctx, form.permission, form.units_map);
   const units = permission === 'admin' ? undefined : formUnits(ctx, form, permission);
   if (permission !== 'admin' && !units) return internalError(ctx, 'units permission should not be empty');
@@ -178,10 +177,10 @@ function editTeam(ctx: ApiContext): Response {
   return json(200, toTeam(ctx, t, false));
 }
 
-function deleteTeam(ctx: ApiContext): Response {
+function deleteTeam(ctx: OrgContext): Response {
   const t = team(ctx);
   ctx.state.indexes.of(TEAMS).remove(t);
-  for (const id of t.memberIds) leaveOrgIfTeamless(ctx, ctx.org!, id);
+  for (const id of t.memberIds) leaveOrgIfTeamless(ctx, ctx.org, id);
   return empty(204);
 }
 
@@ -191,9 +190,9 @@ function leaveOrgIfTeamless(ctx: ApiContext, org: OrgRecord, userId: number): vo
   org.memberIds = org.memberIds.filter((id) => id !== userId);
 }
 
-function listMembers(ctx: ApiContext): Response {
-  const doer = ctx.doer!;
-  if (!doer.isAdmin && !isOrgMember(ctx.state, ctx.org!, doer.id)) return notFound(ctx);
+function listMembers(ctx: OrgContext & SignedInContext): Response {
+  const doer = ctx.doer;
+  if (!doer.isAdmin && !isOrgMember(ctx.state, ctx.org, doer.id)) return notFound(ctx);
   const t = team(ctx);
   const members = t.memberIds
     .map((id) => ctx.state.userById(id))
@@ -206,34 +205,34 @@ function listMembers(ctx: ApiContext): Response {
   return json(200, (unpaged ? members : paginate(members, opts)).map((u) => toUser(ctx, u, doer)));
 }
 
-function memberUser(ctx: ApiContext): UserRecord | Response {
-  const owner = ctx.contextUser!;
+function memberUser(ctx: UserContext): UserRecord | Response {
+  const owner = ctx.contextUser;
   return owner.kind === 'user' ? owner.user : notFound(ctx);
 }
 
-function addMember(ctx: ApiContext): Response {
+function addMember(ctx: OrgContext & UserContext): Response {
   const user = memberUser(ctx);
   if (user instanceof Response) return user;
   const t = team(ctx);
   if (!t.memberIds.includes(user.id)) t.memberIds = [...t.memberIds, user.id];
-  const org = ctx.org!;
+  const org = ctx.org;
   if (!org.memberIds.includes(user.id)) org.memberIds = [...org.memberIds, user.id];
   return empty(204);
 }
 
-function removeMember(ctx: ApiContext): Response {
+function removeMember(ctx: OrgContext & UserContext): Response {
   const user = memberUser(ctx);
   if (user instanceof Response) return user;
   const t = team(ctx);
   if (!t.memberIds.includes(user.id)) return empty(204);
   if (t.name === 'Owners' && t.memberIds.length === 1) return internalError(ctx, `user is the last member of owner team [uid: ${user.id}]`);
   t.memberIds = t.memberIds.filter((id) => id !== user.id);
-  leaveOrgIfTeamless(ctx, ctx.org!, user.id);
+  leaveOrgIfTeamless(ctx, ctx.org, user.id);
   return empty(204);
 }
 
 /** `GetTeamMember`: the user when a member of the team (200), else 404; an unknown user 404 (GetUserByParams). */
-function getMember(ctx: ApiContext): Response {
+function getMember(ctx: UserContext): Response {
   const user = memberUser(ctx);
   if (user instanceof Response) return user;
   return team(ctx).memberIds.includes(user.id) ? json(200, toUser(ctx, user, ctx.doer)) : notFound(ctx);
@@ -244,8 +243,8 @@ function getMember(ctx: ApiContext): Response {
  * that have the repository (GetRepoTeams: team_repo rows, so the Owners team and the teams with every
  * repository too), Owners first, then by name; unpaged; `organization: null`. A user's repository: 405.
  */
-function listRepoTeams(ctx: ApiContext): Response {
-  const repo = ctx.repo!;
+function listRepoTeams(ctx: RepoContext): Response {
+  const repo = ctx.repo;
   const owner = ctx.state.repoOwner(repo);
   if (owner.kind !== 'org') return apiError(ctx.root, 405, 'repo is not owned by an organization');
   const sortName = (t: TeamRecord): string => (t.name === 'Owners' ? '' : t.name);
@@ -293,19 +292,19 @@ function removeRepo(ctx: ApiContext): Response {
 
 export function registerTeamRoutes(r: ApiRouter): void {
   const org = [scope('organization'), reqToken, orgAssignment, reqOrgMembership];
-  r.on('GET', '/orgs/:org/teams', ...org, listTeams);
-  r.on('POST', '/orgs/:org/teams', ...org, reqOrgOwnership, bind(CreateTeamOption), createTeamRoute);
+  r.on('GET', '/orgs/:org/teams', ...org, inOrg(listTeams));
+  r.on('POST', '/orgs/:org/teams', ...org, reqOrgOwnership, bind(CreateTeamOption), inOrg(createTeamRoute));
 
-  r.on('GET', '/repos/:owner/:repo/teams', scope('repository'), repoAssignment, reqToken, listRepoTeams);
+  r.on('GET', '/repos/:owner/:repo/teams', scope('repository'), repoAssignment, reqToken, inRepo(listRepoTeams));
 
   const one = [scope('organization'), teamAssignment, reqToken, reqTeamMembership];
   r.on('GET', '/teams/:teamid', ...one, (ctx) => json(200, toTeam(ctx, team(ctx), true)));
   r.on('PATCH', '/teams/:teamid', ...one, reqOrgOwnership, bind(EditTeamOption), editTeam);
-  r.on('DELETE', '/teams/:teamid', ...one, reqOrgOwnership, deleteTeam);
-  r.on('GET', '/teams/:teamid/members', ...one, listMembers);
-  r.on('GET', '/teams/:teamid/members/:username', ...one, userAssignment, getMember);
-  r.on('PUT', '/teams/:teamid/members/:username', ...one, reqOrgOwnership, userAssignment, addMember);
-  r.on('DELETE', '/teams/:teamid/members/:username', ...one, reqOrgOwnership, userAssignment, removeMember);
+  r.on('DELETE', '/teams/:teamid', ...one, reqOrgOwnership, inOrg(deleteTeam));
+  r.on('GET', '/teams/:teamid/members', ...one, inOrg(signedIn(listMembers)));
+  r.on('GET', '/teams/:teamid/members/:username', ...one, userAssignment, forUser(getMember));
+  r.on('PUT', '/teams/:teamid/members/:username', ...one, reqOrgOwnership, userAssignment, inOrg(forUser(addMember)));
+  r.on('DELETE', '/teams/:teamid/members/:username', ...one, reqOrgOwnership, userAssignment, inOrg(forUser(removeMember)));
   r.on('GET', '/teams/:teamid/repos', ...one, listRepos);
   r.on('PUT', '/teams/:teamid/repos/:org/:repo', ...one, addRepo);
   r.on('DELETE', '/teams/:teamid/repos/:org/:repo', ...one, removeRepo);

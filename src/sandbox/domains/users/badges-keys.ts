@@ -7,12 +7,12 @@
 import { shapeAnswer } from '../../flavours/releases.js';
 import { ADMIN_STEPS, reqToken, scope } from '../../http/auth.js';
 import { bind, userAssignment, formOf, notFound } from '../../http/checks.js';
-import type { ApiContext } from '../../http/context.js';
+import { type ApiContext, forUser } from '../../http/context.js';
 import { listOptions, paginate, setTotalCountHeader } from '../../http/paging.js';
 import { apiError, empty, json } from '../../http/respond.js';
 import type { ApiRouter } from '../../http/router.js';
 import { renderUser } from './convert.js';
-import { checkPublicKeyString, KeyError } from './ssh-keys.js';
+import { checkPublicKeyString, KeyError, type ParsedKey } from './ssh-keys.js';
 import type { BadgeRecord, PublicKeyRecord } from './records.js';
 import { nowIso, type SandboxState } from '../../core/state.js';
 import { fail, failure, isFailure, type Failure } from '../../core/failure.js';
@@ -64,15 +64,23 @@ function badgeModel(b: BadgeRecord): Record<string, unknown> {
 
 // ---- keys -------------------------------------------------------------------------------------
 
-/** `asymkey_model.AddPublicKey` after `CheckPublicKeyString`: errors as `HandleCheckKeyStringError` / `HandleAddKeyError` word them. */
-export function createPublicKey(state: SandboxState, ownerId: number, title: string, key: string): PublicKeyRecord | Failure {
-  let parsed;
+/**
+ * `CheckPublicKeyString` as the user key and deploy key routes answer its error (`HandleCheckKeyStringError`,
+ * routers/api/v1/user/key.go and repo/key.go): 422 "Invalid key content: …".
+ */
+export function checkKeyContent(key: string): ParsedKey | Failure {
   try {
-    parsed = checkPublicKeyString(key);
+    return checkPublicKeyString(key);
   } catch (err) {
     if (err instanceof KeyError) return failure(422, `Invalid key content: ${err.message}`);
     throw err;
   }
+}
+
+/** `asymkey_model.AddPublicKey` after `CheckPublicKeyString`: errors as `HandleCheckKeyStringError` / `HandleAddKeyError` word them. */
+export function createPublicKey(state: SandboxState, ownerId: number, title: string, key: string): PublicKeyRecord | Failure {
+  const parsed = checkKeyContent(key);
+  if (isFailure(parsed)) return parsed;
   if (state.data.publicKeys.some((k) => k.fingerprint === parsed.fingerprint)) return failure(422, 'Key content has been used as non-deploy key');
   if (state.data.publicKeys.some((k) => k.ownerId === ownerId && k.name === title)) return failure(422, 'Key title has been used');
   const now = nowIso();
@@ -113,50 +121,50 @@ export function pathInt64(v: string | undefined): number {
 export function registerAdminUserExtraRoutes(r: ApiRouter): void {
   const admin = ADMIN_STEPS;
 
-  r.on('GET', '/admin/users/:username/badges', ...admin, userAssignment, (ctx) => {
-    const badges = badgesOfUser(ctx.state, ctx.contextUser!.id);
+  r.on('GET', '/admin/users/:username/badges', ...admin, userAssignment, forUser((ctx) => {
+    const badges = badgesOfUser(ctx.state, ctx.contextUser.id);
     setTotalCountHeader(ctx, badges.length);
     return json(200, badges.map(badgeModel));
-  });
+  }));
 
-  r.on('POST', '/admin/users/:username/badges', ...admin, userAssignment, bind(UserBadgeOption), (ctx) => {
-    const res = addUserBadges(ctx.state, ctx.contextUser!.id, formOf(ctx, UserBadgeOption).badge_slugs, hasQuirk(ctx.flavour, 'badgeAddDuplicates'));
+  r.on('POST', '/admin/users/:username/badges', ...admin, userAssignment, bind(UserBadgeOption), forUser((ctx) => {
+    const res = addUserBadges(ctx.state, ctx.contextUser.id, formOf(ctx, UserBadgeOption).badge_slugs, hasQuirk(ctx.flavour, 'badgeAddDuplicates'));
     if (res) return fail(ctx, res);
     return empty(204);
-  });
+  }));
 
   // Removes the listed badges the user has; unknown slugs are ignored: always 204.
-  r.on('DELETE', '/admin/users/:username/badges', ...admin, userAssignment, bind(UserBadgeOption), (ctx) => {
+  r.on('DELETE', '/admin/users/:username/badges', ...admin, userAssignment, bind(UserBadgeOption), forUser((ctx) => {
     const slugs = new Set(formOf(ctx, UserBadgeOption).badge_slugs);
     const ids = new Set(ctx.state.data.badges.filter((b) => slugs.has(b.slug)).map((b) => b.id));
-    const userId = ctx.contextUser!.id;
+    const userId = ctx.contextUser.id;
     ctx.state.data.userBadges = ctx.state.data.userBadges.filter((ub) => !(ub.userId === userId && ids.has(ub.badgeId)));
     return empty(204);
-  });
+  }));
 
-  r.on('POST', '/admin/users/:username/keys', ...admin, userAssignment, bind(CreateKeyOption), (ctx) => {
+  r.on('POST', '/admin/users/:username/keys', ...admin, userAssignment, bind(CreateKeyOption), forUser((ctx) => {
     const form = formOf(ctx, CreateKeyOption);
-    const res = createPublicKey(ctx.state, ctx.contextUser!.id, form.title, form.key);
+    const res = createPublicKey(ctx.state, ctx.contextUser.id, form.title, form.key);
     if (isFailure(res)) return fail(ctx, res);
     return json(201, toPublicKey(ctx, res));
-  });
+  }));
 
   // `asymkey_service.DeletePublicKey(ctx, ContextUser, id)`: the *target* user is the one checked,
   // so a key of another user is deletable through a site admin's name only.
-  r.on('DELETE', '/admin/users/:username/keys/:id', ...admin, userAssignment, (ctx) => {
+  r.on('DELETE', '/admin/users/:username/keys/:id', ...admin, userAssignment, forUser((ctx) => {
     const id = pathInt64(ctx.params.id);
     const key = ctx.state.data.publicKeys.find((k) => k.id === id);
     if (!key) return notFound(ctx);
-    const target = ctx.contextUser!;
+    const target = ctx.contextUser;
     const targetIsAdmin = target.kind === 'user' && target.user.isAdmin;
     if (!targetIsAdmin && target.id !== key.ownerId) return apiError(ctx.root, 403, 'You do not have access to this key');
     ctx.state.data.publicKeys = ctx.state.data.publicKeys.filter((k) => k.id !== id);
     return empty(204);
-  });
+  }));
 
   // `/users/{username}` group with user scope and a token, then the user lookup.
-  r.on('GET', '/users/:username/keys', scope('user'), reqToken, userAssignment, (ctx) => {
-    const ownerId = ctx.contextUser!.id;
+  r.on('GET', '/users/:username/keys', scope('user'), reqToken, userAssignment, forUser((ctx) => {
+    const ownerId = ctx.contextUser.id;
     const fingerprint = ctx.query.get('fingerprint') ?? '';
     const all = ctx.state.data.publicKeys.filter((k) => k.ownerId === ownerId).sort((a, b) => a.id - b.id);
     let keys: PublicKeyRecord[];
@@ -171,5 +179,5 @@ export function registerAdminUserExtraRoutes(r: ApiRouter): void {
     }
     setTotalCountHeader(ctx, total);
     return json(200, keys.map((k) => toPublicKey(ctx, k)));
-  });
+  }));
 }

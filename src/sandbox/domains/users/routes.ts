@@ -6,7 +6,7 @@
  */
 import { ADMIN_STEPS } from '../../http/auth.js';
 import { bind, userAssignment, formOf } from '../../http/checks.js';
-import { type ApiContext, signedIn } from '../../http/context.js';
+import { type ApiContext, forUser, signedIn, type UserContext } from '../../http/context.js';
 import { listOptions, paginate, setLinkHeader, setTotalCountHeader } from '../../http/paging.js';
 import { apiError, empty, json } from '../../http/respond.js';
 import type { ApiRouter } from '../../http/router.js';
@@ -30,35 +30,34 @@ import { MIN_PASSWORD_LENGTH, checkEmail, checkUsableUsername, createUser } from
 type UserSort = (a: UserRecord, b: UserRecord) => number;
 
 /** `user_model.AdminUserOrderByMap`; ties keep database (id) order. */
-const ORDER_BY: Record<string, Record<string, UserSort>> = {
-  asc: {
-    name: (a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.id - b.id),
-    created: (a, b) => a.createdAt.localeCompare(b.createdAt) || a.id - b.id,
-    updated: (a, b) => a.updatedAt.localeCompare(b.updatedAt) || a.id - b.id,
-    id: (a, b) => a.id - b.id,
-  },
-  desc: {
-    name: (a, b) => (a.name < b.name ? 1 : a.name > b.name ? -1 : a.id - b.id),
-    created: (a, b) => b.createdAt.localeCompare(a.createdAt) || a.id - b.id,
-    updated: (a, b) => b.updatedAt.localeCompare(a.updatedAt) || a.id - b.id,
-    id: (a, b) => b.id - a.id,
-  },
+const ASC: Readonly<Record<'name' | 'created' | 'updated' | 'id', UserSort>> = {
+  name: (a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.id - b.id),
+  created: (a, b) => a.createdAt.localeCompare(b.createdAt) || a.id - b.id,
+  updated: (a, b) => a.updatedAt.localeCompare(b.updatedAt) || a.id - b.id,
+  id: (a, b) => a.id - b.id,
 };
+const DESC: Readonly<Record<'name' | 'created' | 'updated' | 'id', UserSort>> = {
+  name: (a, b) => (a.name < b.name ? 1 : a.name > b.name ? -1 : a.id - b.id),
+  created: (a, b) => b.createdAt.localeCompare(a.createdAt) || a.id - b.id,
+  updated: (a, b) => b.updatedAt.localeCompare(a.updatedAt) || a.id - b.id,
+  id: (a, b) => b.id - a.id,
+};
+const ORDER_BY: Readonly<Record<string, Readonly<Record<string, UserSort>>>> = { asc: ASC, desc: DESC };
 
 /** Forgejo's `sort` names (`utils.GetDbSearchOrder`); anything else is alphabetical. */
 const FORGEJO_ORDER_BY: Record<string, UserSort> = {
-  oldest: ORDER_BY.asc!.created!,
-  newest: ORDER_BY.desc!.created!,
-  alphabetically: ORDER_BY.asc!.name!,
-  reversealphabetically: ORDER_BY.desc!.name!,
-  recentupdate: ORDER_BY.desc!.updated!,
-  leastupdate: ORDER_BY.asc!.updated!,
+  oldest: ASC.created,
+  newest: DESC.created,
+  alphabetically: ASC.name,
+  reversealphabetically: DESC.name,
+  recentupdate: DESC.updated,
+  leastupdate: ASC.updated,
 };
 
 /** `admin.SearchUsers`: the filters a release reads are those its swagger declares (Gitea ≤ 1.25, Forgejo: no q, visibility, flags). */
 function listUsers(ctx: ApiContext): Response {
   const q = releaseQuery(ctx.flavour, 'GET /admin/users', ctx.query);
-  let sort = ORDER_BY.asc!.name!;
+  let sort = ASC.name;
   const sortMode = q.get('sort') ?? '';
   if (hasQuirk(ctx.flavour, 'adminUsersForgejoSort')) {
     sort = FORGEJO_ORDER_BY[sortMode] ?? sort;
@@ -86,7 +85,7 @@ function listUsers(ctx: ApiContext): Response {
   const isProhibitLogin = flag('is_prohibit_login');
   const unfiltered = !sourceFilter && !loginName && !keyword && !visibility && [isActive, isAdmin, isRestricted, is2fa, isProhibitLogin].every((f) => f === undefined);
   // forgeform pages through every user in the default order: sort once per change of the table, not per page.
-  if (unfiltered && sort === ORDER_BY.asc!.name) {
+  if (unfiltered && sort === ASC.name) {
     const sorted = ctx.state.indexes.of(USERS).derived('by name', (rows) => [...rows].sort(sort));
     return userPage(ctx, sorted);
   }
@@ -128,9 +127,9 @@ function isLastAdmin(state: SandboxState, user: UserRecord): boolean {
  * authentication fields (`UpdateAuth`), the e-mail (`ReplacePrimaryEmailAddress`), then profile
  * and flags (`UpdateUser`). A later failure leaves the earlier steps applied.
  */
-function editUser(ctx: ApiContext): Response {
+function editUser(ctx: UserContext): Response {
   const form = formOf(ctx, EditUserOption);
-  const target = ctx.contextUser!;
+  const target = ctx.contextUser;
   if (target.kind === 'org') return editOrgAsUser(ctx, target.org, form);
   const user = target.user;
   const { state } = ctx;
@@ -283,37 +282,37 @@ export function registerAdminUserRoutes(r: ApiRouter): void {
     return json(201, toUser(ctx, res, ctx.doer));
   });
 
-  r.on('PATCH', '/admin/users/:username', ...admin, userAssignment, bind(EditUserOption), editUser);
+  r.on('PATCH', '/admin/users/:username', ...admin, userAssignment, bind(EditUserOption), forUser(editUser));
 
-  r.on('DELETE', '/admin/users/:username', ...admin, userAssignment, signedIn((ctx) => {
-    const target = ctx.contextUser!;
+  r.on('DELETE', '/admin/users/:username', ...admin, userAssignment, forUser(signedIn((ctx) => {
+    const target = ctx.contextUser;
     if (target.kind === 'org') return apiError(ctx.root, 422, `${target.name} is an organization not a user`);
     if (target.id === ctx.doer.id) return apiError(ctx.root, 422, 'you cannot delete yourself');
     const res = deleteUser(ctx.state, target.user, formBool(ctx.query, 'purge'));
     if (res) return fail(ctx, res);
     return empty(204);
-  }));
+  })));
 
-  r.on('POST', '/admin/users/:username/rename', ...admin, userAssignment, bind(RenameUserOption), (ctx) => {
-    const target = ctx.contextUser!;
+  r.on('POST', '/admin/users/:username/rename', ...admin, userAssignment, bind(RenameUserOption), forUser((ctx) => {
+    const target = ctx.contextUser;
     if (target.kind === 'org') return apiError(ctx.root, 422, `${target.name} is an organization not a user`);
     const res = renameUser(ctx.state, target.user, formOf(ctx, RenameUserOption).new_username, hasQuirk(ctx.flavour, 'renameNonLocalUserFails'));
     if (res) return fail(ctx, res);
     return empty(204);
-  });
+  }));
 
   // A user's addresses (Forgejo 15: `admin.ListUserEmails` / `admin.DeleteUserEmails`, v15.0.3 `routers/api/v1/admin/user.go` l.527–585).
-  r.on('GET', '/admin/users/:username/emails', ...admin, userAssignment, (ctx) => {
-    const target = ctx.contextUser!;
+  r.on('GET', '/admin/users/:username/emails', ...admin, userAssignment, forUser((ctx) => {
+    const target = ctx.contextUser;
     if (target.kind === 'org') return apiError(ctx.root, 422, `${target.name} is an organization not a user`);
     // `convert.ToEmail`: no user id nor name (zero values, no omitempty).
     return json(200, emailRowsOf(ctx.state, target.user).map((e) => ({ email: e.email, verified: e.isActivated, primary: e.isPrimary, user_id: 0, username: '' })));
-  });
-  r.on('DELETE', '/admin/users/:username/emails', ...admin, userAssignment, bind(DeleteEmailOption), (ctx) => {
-    const target = ctx.contextUser!;
+  }));
+  r.on('DELETE', '/admin/users/:username/emails', ...admin, userAssignment, bind(DeleteEmailOption), forUser((ctx) => {
+    const target = ctx.contextUser;
     if (target.kind === 'org') return apiError(ctx.root, 422, `${target.name} is an organization not a user`);
     const emails = formOf(ctx, DeleteEmailOption).emails ?? [];
     const refused = emails.length ? deleteSecondaryEmails(ctx.state, target.user, emails) : undefined;
     return refused ? apiError(ctx.root, 422, refused) : empty(204);
-  });
+  }));
 }

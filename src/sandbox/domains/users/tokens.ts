@@ -8,7 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import { reqToken, scope } from '../../http/auth.js';
 import { bind, formOf, notFound, userAssignment } from '../../http/checks.js';
-import type { Step } from '../../http/context.js';
+import { forUser, type Step } from '../../http/context.js';
 import { f, option } from '../../http/options.js';
 import { listOptions, paginate, setTotalCountHeader } from '../../http/paging.js';
 import { apiError, empty, json } from '../../http/respond.js';
@@ -51,15 +51,15 @@ function toAccessToken(flavour: Flavour, t: TokenRecord, token = '', created = t
 export function registerTokenRoutes(r: ApiRouter): void {
   const group = [scope('user'), userAssignment, reqSelfOrAdmin, reqBasicAuth];
 
-  r.on('GET', '/users/:username/tokens', ...group, (ctx) => {
-    const tokens = ctx.state.data.tokens.filter((t) => t.userId === ctx.contextUser!.id).sort((a, b) => a.id - b.id);
+  r.on('GET', '/users/:username/tokens', ...group, forUser((ctx) => {
+    const tokens = ctx.state.data.tokens.filter((t) => t.userId === ctx.contextUser.id).sort((a, b) => a.id - b.id);
     setTotalCountHeader(ctx, tokens.length);
     return json(200, paginate(tokens, listOptions(ctx)).map((t) => toAccessToken(ctx.flavour, t)));
-  });
+  }));
 
-  r.on('POST', '/users/:username/tokens', ...group, bind(CreateAccessTokenOption), reqToken, (ctx) => {
+  r.on('POST', '/users/:username/tokens', ...group, bind(CreateAccessTokenOption), reqToken, forUser((ctx) => {
     const form = formOf(ctx, CreateAccessTokenOption);
-    const userId = ctx.contextUser!.id;
+    const userId = ctx.contextUser.id;
     if (ctx.state.data.tokens.some((t) => t.userId === userId && t.name === form.name)) return apiError(ctx.root, 400, 'access token name has been used already');
     const scopes = normalizeScopes(form.scopes ?? []);
     if (!Array.isArray(scopes)) return apiError(ctx.root, 400, `invalid access token scope provided: invalid access token scope: ${scopes.invalid}`);
@@ -73,22 +73,22 @@ export function registerTokenRoutes(r: ApiRouter): void {
     const answer = toAccessToken(ctx.flavour, rec, value, ZERO_TIME);
     // Gitea 1.21 and Forgejo 7 leave `Scopes` out of the create answer: a nil slice.
     return json(201, scopeOptional ? { ...answer, scopes: null } : answer);
-  });
+  }));
 
   // `{id}`: a number is an id; anything else a name (422 when two tokens share it).
-  r.on('DELETE', '/users/:username/tokens/:id', ...group, reqToken, (ctx) => {
-    const userId = ctx.contextUser!.id;
+  r.on('DELETE', '/users/:username/tokens/:id', ...group, reqToken, forUser((ctx) => {
+    const userId = ctx.contextUser.id;
     const raw = ctx.params.id ?? '';
     const own = ctx.state.data.tokens.filter((t) => t.userId === userId);
     let id = /^\d+$/.test(raw) ? Number(raw) : 0;
     if (id === 0) {
-      const named = own.filter((t) => t.name === raw);
-      if (named.length === 0) return notFound(ctx);
-      if (named.length > 1) return apiError(ctx.root, 422, `multiple matches for token name '${raw}'`);
-      id = named[0]!.id;
+      const [named, another] = own.filter((t) => t.name === raw);
+      if (!named) return notFound(ctx);
+      if (another) return apiError(ctx.root, 422, `multiple matches for token name '${raw}'`);
+      id = named.id;
     }
     if (!own.some((t) => t.id === id)) return notFound(ctx);
     ctx.state.indexes.of(TOKENS).removeWhere((t) => t.id === id);
     return empty(204);
-  });
+  }));
 }

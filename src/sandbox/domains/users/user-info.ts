@@ -7,7 +7,7 @@
  */
 import { reqToken, scope } from '../../http/auth.js';
 import { notFound, userAssignment } from '../../http/checks.js';
-import type { ApiContext } from '../../http/context.js';
+import { forUser, type SignedInContext, signedIn } from '../../http/context.js';
 import { listOptions, paginate, setLinkHeader, setTotalCountHeader } from '../../http/paging.js';
 import { json } from '../../http/respond.js';
 import type { ApiRouter } from '../../http/router.js';
@@ -15,8 +15,8 @@ import { isOrgMember, orgVisibleTo, userVisibleTo } from '../../core/permissions
 import { orgAsUser, toOrganization } from '../orgs/convert.js';
 import { toUser } from './convert.js';
 
-function listMyOrgs(ctx: ApiContext): Response {
-  const doer = ctx.doer!;
+function listMyOrgs(ctx: SignedInContext): Response {
+  const doer = ctx.doer;
   const orgs = ctx.state.data.orgs.filter((o) => isOrgMember(ctx.state, o, doer.id)).sort((a, b) => a.id - b.id);
   const opts = listOptions(ctx);
   setLinkHeader(ctx, orgs.length, opts.pageSize);
@@ -25,10 +25,10 @@ function listMyOrgs(ctx: ApiContext): Response {
 }
 
 export function registerUserInfoRoutes(r: ApiRouter): void {
-  r.on('GET', '/user/orgs', scope('organization'), reqToken, listMyOrgs);
-  r.on('GET', '/users/:username', scope('user'), userAssignment, (ctx) => {
-    const owner = ctx.contextUser!;
+  r.on('GET', '/user/orgs', scope('organization'), reqToken, signedIn(listMyOrgs));
+  r.on('GET', '/users/:username', scope('user'), userAssignment, forUser((ctx) => {
+    const owner = ctx.contextUser;
     if (owner.kind === 'user') return userVisibleTo(owner.user, ctx.doer) ? json(200, toUser(ctx, owner.user, ctx.doer)) : notFound(ctx);
     return orgVisibleTo(ctx.state, owner.org, ctx.doer) ? json(200, orgAsUser(ctx, owner.org, ctx.doer !== null)) : notFound(ctx);
-  });
+  }));
 }
