@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { inspect } from 'node:util';
 import type { SourceLocation } from './diagnostic.js';
 
@@ -23,7 +24,7 @@ export class Secret {
   constructor(value: string, template: string) {
     this.#value = value;
     this.template = template;
-    secretValues.add(value);
+    runSecrets.getStore()?.add(value);
   }
 
   reveal(): string {
@@ -75,15 +76,24 @@ export function isSecretDescription(text: string): boolean {
 }
 
 /**
- * Every value a Secret has held in this process: the output's second net hides them wherever they show
- * up anyway (a server that echoes a request body in an error). Values of fields that are not secret are
- * not in it: they print as themselves, whether written in the config or read from the environment.
+ * Every value a Secret has held in this run (a command line: src/cli/program.ts's runCommand): the
+ * output's second net hides them wherever they show up anyway (a server that echoes a request body in
+ * an error). Values of fields that are not secret are not in it: they print as themselves, whether
+ * written in the config or read from the environment. One set per run, never one for the process: a
+ * run in a process that goes on (the tests' in-process runs) must not mask what an earlier run read.
  */
-const secretValues = new Set<string>();
+const runSecrets = new AsyncLocalStorage<Set<string>>();
 
-/** The values of every Secret made so far (see secretValues). */
+/** Runs `fn` as one run: the Secrets made in it (and in what it awaits) are its known values, added to `values`. */
+export function withSecretRegistry<T>(fn: () => T, values: Set<string> = new Set()): T {
+  return runSecrets.run(values, fn);
+}
+
+const NONE: ReadonlySet<string> = new Set();
+
+/** The values of every Secret made so far in this run (see runSecrets); none outside a run. */
 export function knownSecretValues(): ReadonlySet<string> {
-  return secretValues;
+  return runSecrets.getStore() ?? NONE;
 }
 
 export function isSecret(value: unknown): value is Secret {

@@ -33,8 +33,9 @@ export interface ChangedOnly {
 
 type Sections = Record<string, unknown>;
 
-async function git(cwd: string, args: string[]): Promise<Buffer> {
-  const { stdout } = await run('git', args, { cwd, encoding: 'buffer', maxBuffer: 256 * 1024 * 1024 });
+/** git in `cwd`, with the run's environment (PATH, GIT_*, HOME: what a git of the user's own sees). */
+async function git(cwd: string, args: string[], env: NodeJS.ProcessEnv): Promise<Buffer> {
+  const { stdout } = await run('git', args, { cwd, env, encoding: 'buffer', maxBuffer: 256 * 1024 * 1024 });
   return stdout;
 }
 
@@ -45,7 +46,7 @@ const gitError = (e: unknown) => {
 };
 
 /** The repository top and each config path as git names it (relative, with /), with whether it is a directory now. */
-async function gitPathsOf(paths: string[]): Promise<{ top: string; rel: { path: string; dir: boolean }[] }> {
+async function gitPathsOf(paths: string[], env: NodeJS.ProcessEnv): Promise<{ top: string; rel: { path: string; dir: boolean }[] }> {
   const found = await Promise.all(
     paths.map(async (p) => {
       const st = await stat(p).catch(() => undefined);
@@ -56,7 +57,7 @@ async function gitPathsOf(paths: string[]): Promise<{ top: string; rel: { path: 
   const where = first.dir ? first.abs : dirname(first.abs);
   let top: string;
   try {
-    top = (await git(where, ['rev-parse', '--show-toplevel'])).toString().trim();
+    top = (await git(where, ['rev-parse', '--show-toplevel'], env)).toString().trim();
   } catch (e) {
     throw new UserError(`--changed-only needs the configuration in a git repository, and ${where} is not in one (${gitError(e)})`);
   }
@@ -96,15 +97,15 @@ const isMap = (v: unknown): v is Record<string, unknown> => typeof v === 'object
  * What changed in the configuration at `paths` since `ref`. Errors (not a git repository, an unknown
  * ref) say so before any request; an old version that cannot be parsed plans everything, saying why.
  */
-export async function changedSince(ref: string, paths: string[]): Promise<ChangedOnly> {
-  const { top, rel } = await gitPathsOf(paths);
+export async function changedSince(ref: string, paths: string[], env: NodeJS.ProcessEnv): Promise<ChangedOnly> {
+  const { top, rel } = await gitPathsOf(paths, env);
   try {
-    await git(top, ['rev-parse', '--verify', '--quiet', '--end-of-options', `${ref}^{commit}`]);
+    await git(top, ['rev-parse', '--verify', '--quiet', '--end-of-options', `${ref}^{commit}`], env);
   } catch {
     throw new UserError(`--changed-only: "${ref}" is not a commit of the git repository at ${top} (in CI, fetch it first: a shallow clone lacks it)`);
   }
   const pathspecs = rel.map((r) => (r.path === '' ? '.' : r.path));
-  const listed = async (args: string[]) => (await git(top, [...args, '-z', '--', ...pathspecs])).toString().split('\0').filter(Boolean);
+  const listed = async (args: string[]) => (await git(top, [...args, '-z', '--', ...pathspecs], env)).toString().split('\0').filter(Boolean);
   let files: string[];
   try {
     files = [...new Set([...(await listed(['diff', '--name-only', '--no-renames', ref])), ...(await listed(['ls-files', '--others', '--exclude-standard']))])];
@@ -118,7 +119,7 @@ export async function changedSince(ref: string, paths: string[]): Promise<Change
   try {
     for (const f of files) {
       // A file added since REF has no old version, a file deleted since has no new one.
-      const old = await git(top, ['cat-file', 'blob', `${ref}:${f}`]).catch(() => undefined);
+      const old = await git(top, ['cat-file', 'blob', `${ref}:${f}`], env).catch(() => undefined);
       if (old) mergeInto(before, parse(old.toString('utf8')));
       const now = await readFile(`${top}/${f}`, 'utf8').catch(() => undefined);
       if (now !== undefined) mergeInto(after, parse(now));

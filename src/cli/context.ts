@@ -37,7 +37,7 @@ export async function load(paths: string[] | undefined, out: Output, offline?: {
     out.stderr(`Reading the configuration (${megabytes(bytes)})…`);
   };
   try {
-    const loaded = await loadConfig(paths?.length ? paths : [DEFAULT_CONFIG], process.env, offline, onRead);
+    const loaded = await loadConfig(paths?.length ? paths : [DEFAULT_CONFIG], out.env, offline, onRead);
     // Every value the config reads from the environment is masked in every output, whatever field reads it (issue 28):
     // a description that reads ${CI_HOOK_SECRET} prints (sensitive) in the plan, the apply and every refusal.
     out.addSecrets(valuesReadFromEnvironment(loaded));
@@ -103,11 +103,12 @@ function sameOrigin(a: string, b: string): boolean | undefined {
 }
 
 async function clientFor(opts: ServerOptions, out: Output, configUrl?: string, configUrlSource = 'server.url of the configuration', onAnswer?: (a: ReadAnswer) => void): Promise<ClientAndCredentials> {
-  const given = opts.url ?? process.env.FORGEFORM_URL;
+  const env = out.env;
+  const given = opts.url ?? env.FORGEFORM_URL;
   const url = given ?? configUrl;
   if (!url) throw new UserError('no server: pass --url or set FORGEFORM_URL (server.url of the config must name the same server)');
   if (urlHasCredentials(url)) {
-    const from = opts.url !== undefined ? '--url' : process.env.FORGEFORM_URL !== undefined ? 'FORGEFORM_URL' : 'server.url';
+    const from = opts.url !== undefined ? '--url' : env.FORGEFORM_URL !== undefined ? 'FORGEFORM_URL' : 'server.url';
     throw new UserError(`the server URL of ${from} holds a user name or password: remove it from the URL, and set FORGEFORM_TOKEN (or --token-file), or FORGEFORM_USERNAME and FORGEFORM_PASSWORD`);
   }
   let parsed: URL;
@@ -134,13 +135,13 @@ async function clientFor(opts: ServerOptions, out: Output, configUrl?: string, c
     }
     source = `the token in --token-file ${opts.tokenFile}`;
     credentials = { token: checkToken(text.trim(), `--token-file ${opts.tokenFile}`) };
-  } else if (process.env.FORGEFORM_TOKEN) {
+  } else if (env.FORGEFORM_TOKEN) {
     source = 'the token in FORGEFORM_TOKEN';
-    credentials = { token: checkToken(process.env.FORGEFORM_TOKEN.trim(), 'FORGEFORM_TOKEN') };
-  } else if (process.env.FORGEFORM_USERNAME && process.env.FORGEFORM_PASSWORD) {
-    if (process.env.FORGEFORM_USERNAME.includes(':')) throw new UserError('FORGEFORM_USERNAME holds a ":", which HTTP Basic authentication cannot carry');
-    source = `the password of ${process.env.FORGEFORM_USERNAME} (FORGEFORM_USERNAME and FORGEFORM_PASSWORD)`;
-    credentials = { username: process.env.FORGEFORM_USERNAME, password: process.env.FORGEFORM_PASSWORD };
+    credentials = { token: checkToken(env.FORGEFORM_TOKEN.trim(), 'FORGEFORM_TOKEN') };
+  } else if (env.FORGEFORM_USERNAME && env.FORGEFORM_PASSWORD) {
+    if (env.FORGEFORM_USERNAME.includes(':')) throw new UserError('FORGEFORM_USERNAME holds a ":", which HTTP Basic authentication cannot carry');
+    source = `the password of ${env.FORGEFORM_USERNAME} (FORGEFORM_USERNAME and FORGEFORM_PASSWORD)`;
+    credentials = { username: env.FORGEFORM_USERNAME, password: env.FORGEFORM_PASSWORD };
   } else {
     throw new UserError('no credentials: set FORGEFORM_TOKEN (or pass --token-file), or FORGEFORM_USERNAME and FORGEFORM_PASSWORD');
   }
@@ -153,7 +154,7 @@ async function clientFor(opts: ServerOptions, out: Output, configUrl?: string, c
   const timeout = opts.timeout === undefined ? 30 : Number(opts.timeout);
   if (!(timeout > 0) || timeout > MAX_TIMEOUT_SECONDS)
     throw new UserError(`--timeout must be a number of seconds above 0 and at most ${MAX_TIMEOUT_SECONDS}, got ${opts.timeout}`);
-  const retriesText = opts.retries ?? process.env.FORGEFORM_RETRY_LIMIT;
+  const retriesText = opts.retries ?? env.FORGEFORM_RETRY_LIMIT;
   const retries = retriesText === undefined ? undefined : Number(retriesText);
   // Imported here, not at the top: validate loads this module and needs no HTTP client.
   const { GiteaClient, MAX_RETRIES } = await import('../gitea/client.js');
@@ -163,7 +164,7 @@ async function clientFor(opts: ServerOptions, out: Output, configUrl?: string, c
   if (deadline !== undefined && !(deadline > 0 && deadline <= MAX_TIMEOUT_SECONDS))
     throw new UserError(`--read-deadline must be a number of seconds above 0 and at most ${MAX_TIMEOUT_SECONDS}, got ${opts.readDeadline}`);
   // Tuning knob for tests and unusual proxies; the default suits a real server.
-  const retryDelay = process.env.FORGEFORM_RETRY_DELAY_MS ? Number(process.env.FORGEFORM_RETRY_DELAY_MS) : undefined;
+  const retryDelay = env.FORGEFORM_RETRY_DELAY_MS ? Number(env.FORGEFORM_RETRY_DELAY_MS) : undefined;
   const client = new GiteaClient({
     url: parsed.toString(),
     credentials,
@@ -202,6 +203,7 @@ const credentialSources = new WeakMap<GiteaClient, string>();
 /** Server URL from --url, FORGEFORM_URL or server.url; credentials only from the environment or a file. Sends nothing. */
 export async function makeClient(opts: ServerOptions, out: Output, configUrl?: string, configUrlSource?: string, onAnswer?: (a: ReadAnswer) => void): Promise<GiteaClient> {
   const { client, credentials } = await clientFor(opts, out, configUrl, configUrlSource, onAnswer);
+  out.atEnd(() => client.close());
   credentialSources.set(client, credentials);
   return client;
 }

@@ -2,6 +2,8 @@ import { colors, useColor, type Colors } from '../render/color.js';
 import { inertOutput } from '../render/inert.js';
 import { redactor } from '../redact.js';
 import { knownSecretValues, SENSITIVE } from '../secret.js';
+import type { Writable } from 'node:stream';
+import { processIo, writableOf, type CliIo, type TextSink } from './io.js';
 
 /** Exit codes: the contract with scripts and CI. */
 export const EXIT = { ok: 0, error: 1, changes: 2, unsafe: 3, rehearsalFailed: 4 } as const;
@@ -34,12 +36,38 @@ export class Output {
 
   private readonly outColours: boolean;
   private readonly errColours: boolean;
+  private readonly outStream: TextSink;
+  private readonly errStream: TextSink;
+  /** The command's environment: the one place commands read it (never process.env, which an in-process run does not replace). */
+  readonly env: NodeJS.ProcessEnv;
+  readonly stdin: CliIo['stdin'];
+  /** What the run leaves open until its end (a client's connections, a progress timer): closed by end(). */
+  private readonly endings: (() => void)[] = [];
 
-  constructor() {
-    this.outColours = useColor(process.stdout);
-    this.errColours = useColor(process.stderr);
+  constructor(io: CliIo = processIo()) {
+    this.outStream = io.stdout;
+    this.errStream = io.stderr;
+    this.env = io.env;
+    this.stdin = io.stdin;
+    this.outColours = useColor(io.stdout, io.env);
+    this.errColours = useColor(io.stderr, io.env);
     this.out = colors(this.outColours);
     this.err = colors(this.errColours);
+  }
+
+  /** stderr as a node stream, unmasked, for a prompt (readline writes the question there). */
+  promptStream(): Writable {
+    return writableOf(this.errStream);
+  }
+
+  /** Runs `close` when the command ends, however it ends. */
+  atEnd(close: () => void): void {
+    this.endings.push(close);
+  }
+
+  /** The command ended: closes what it left open, so that nothing of it outlives it in a process that goes on. */
+  end(): void {
+    for (const close of this.endings.splice(0).reverse()) close();
   }
 
   /** Credentials (the token, a password) and other values that must never be printed. */
@@ -63,11 +91,11 @@ export class Output {
   // The last net behind the renderers: no control, bidi or invisible character a server or a config
   // supplied reaches the terminal raw (only forgeform's own line breaks and colours do).
   stdout(text: string): void {
-    process.stdout.write(inertOutput(this.mask(text.endsWith('\n') ? text : `${text}\n`), this.outColours));
+    this.outStream.write(inertOutput(this.mask(text.endsWith('\n') ? text : `${text}\n`), this.outColours));
   }
 
   stderr(text: string): void {
-    process.stderr.write(inertOutput(this.mask(text.endsWith('\n') ? text : `${text}\n`), this.errColours));
+    this.errStream.write(inertOutput(this.mask(text.endsWith('\n') ? text : `${text}\n`), this.errColours));
   }
 
   /**
@@ -76,7 +104,8 @@ export class Output {
    * 1 step of 1 for minutes: issue 17), with `detail` (the requests sent so far) saying it moves.
    */
   progress(label: string, detail?: () => string): (done: number, total: number) => void {
-    const tty = Boolean(process.stderr.isTTY);
+    const tty = Boolean(this.errStream.isTTY);
+    const write = (text: string) => this.errStream.write(text);
     const started = Date.now();
     let last = started;
     let done = 0;
@@ -86,11 +115,12 @@ export class Output {
     const heartbeat = setInterval(
       () => {
         last = Date.now();
-        process.stderr.write(tty ? `\r${line()}` : `${line()}\n`);
+        write(tty ? `\r${line()}` : `${line()}\n`);
       },
       tty ? 1000 : PROGRESS_EVERY_MS,
     );
     heartbeat.unref();
+    this.atEnd(() => clearInterval(heartbeat));
     return (d, t) => {
       done = d;
       total = t;
@@ -100,14 +130,14 @@ export class Output {
       if (tty) {
         if (!finished && now - last < 100) return;
         last = now;
-        process.stderr.write(`\r${label}: ${done}/${total}${finished ? ` (${elapsed()})\n` : ''}`);
+        write(`\r${label}: ${done}/${total}${finished ? ` (${elapsed()})\n` : ''}`);
         return;
       }
       if (finished) {
-        if (total > 0) process.stderr.write(`${label}: ${done}/${total} (${elapsed()})\n`);
+        if (total > 0) write(`${label}: ${done}/${total} (${elapsed()})\n`);
       } else if (now - last > PROGRESS_EVERY_MS && done > 0) {
         last = now;
-        process.stderr.write(`${line()}\n`);
+        write(`${line()}\n`);
       }
     };
   }

@@ -3,6 +3,8 @@ import { VERSION } from '../version.js';
 import { PLAN_FORMATS } from '../render/formats.js';
 import { debugWanted, describeFailure, stackOf } from './failure.js';
 import { EXIT, Output, UserError } from './output.js';
+import { processIo, type CliIo, type TextSink } from './io.js';
+import { withSecretRegistry } from '../secret.js';
 
 const collect = (v: string, prev: string[] = []) => [...prev, v];
 
@@ -29,7 +31,7 @@ function numberOption(value: string, option: string): number {
 export function reportFailure(e: unknown, out: Output, argv: string[] = process.argv): number {
   const { message, exitCode } = describeFailure(e);
   out.stderr(out.err.red(message));
-  if (debugWanted(argv)) out.stderr(stackOf(e));
+  if (debugWanted(argv, out.env)) out.stderr(stackOf(e));
   return exitCode;
 }
 
@@ -221,36 +223,23 @@ export interface CommandResult {
 
 /**
  * Runs one forgeform command line (without "node main.js") as the CLI does, and returns its exit
- * code instead of exiting. With `capture`, what it prints is returned rather than written: tests
- * drive thousands of validations this way, through the very code path of the CLI.
+ * code instead of exiting. `io` replaces the process's streams and environment for this run (an
+ * in-process run of the tests: the environment given is the whole of it, as a child's would be);
+ * with `capture`, what it prints is returned rather than written. Nothing of the run outlives it:
+ * what it left open (connections, timers) is closed before it returns, and the secrets it met are
+ * its own (withSecretRegistry: `secretValues` receives them).
  */
-export async function runCommand(args: string[], opts: { capture?: boolean } = {}): Promise<CommandResult> {
+export async function runCommand(args: string[], opts: { capture?: boolean; io?: Partial<CliIo>; secretValues?: Set<string> } = {}): Promise<CommandResult> {
   const captured = { stdout: '', stderr: '' };
-  const restore: (() => void)[] = [];
-  if (opts.capture) {
-    for (const name of ['stdout', 'stderr'] as const) {
-      const stream = process[name];
-      const original = Object.getOwnPropertyDescriptor(stream, 'write');
-      Object.defineProperty(stream, 'write', {
-        configurable: true,
-        writable: true,
-        value: (chunk: string | Uint8Array) => {
-          captured[name] += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString();
-          return true;
-        },
-      });
-      restore.push(() => {
-        if (original) Object.defineProperty(stream, 'write', original);
-        else delete (stream as { write?: unknown }).write;
-      });
-    }
-  }
-  const argv = ['node', 'forgeform', ...args];
-  try {
-    return { code: await parseCommand(argv), ...captured };
-  } finally {
-    for (const r of restore) r();
-  }
+  const sink = (name: 'stdout' | 'stderr'): TextSink => ({
+    write: (text: string) => {
+      captured[name] += text;
+      return true;
+    },
+  });
+  const io: CliIo = { ...processIo(), ...(opts.capture ? { stdout: sink('stdout'), stderr: sink('stderr') } : {}), ...opts.io };
+  const code = await withSecretRegistry(() => parseCommand(['node', 'forgeform', ...args], io), opts.secretValues);
+  return { code, ...captured };
 }
 
 /**
@@ -258,20 +247,22 @@ export async function runCommand(args: string[], opts: { capture?: boolean } = {
  * lists, commander's own output (help, a usage error, the version) held back: when commander answers
  * with help or an error (its options' texts shown, no action run), it is parsed again with the lists.
  */
-async function parseCommand(argv: string[], lists?: HelpLists): Promise<number> {
-  const held: [NodeJS.WriteStream, string][] = [];
-  const write = (stream: NodeJS.WriteStream) => (s: string) => (lists ? stream.write(s) : held.push([stream, s]));
-  const out = new Output();
+async function parseCommand(argv: string[], io: CliIo, lists?: HelpLists): Promise<number> {
+  const held: [TextSink, string][] = [];
+  const write = (stream: TextSink) => (s: string) => (lists ? stream.write(s) : held.push([stream, s]));
+  const out = new Output(io);
   let code: number = EXIT.ok;
   try {
     const program = buildProgram(out, argv, (c) => (code = c), lists ?? UNLOADED);
     // Commander's own errors (an unknown option) exit through the override as well; each command writes through `write`.
-    for (const cmd of [program, ...program.commands]) cmd.exitOverride().configureOutput({ writeOut: write(process.stdout), writeErr: write(process.stderr) });
+    for (const cmd of [program, ...program.commands]) cmd.exitOverride().configureOutput({ writeOut: write(io.stdout), writeErr: write(io.stderr) });
     await program.parseAsync(argv);
   } catch (e) {
     if (!(e instanceof CommanderError)) return reportFailure(e, out, argv);
-    if (!lists && e.code !== 'commander.version') return parseCommand(argv, await helpLists());
+    if (!lists && e.code !== 'commander.version') return parseCommand(argv, io, await helpLists());
     code = e.exitCode;
+  } finally {
+    out.end();
   }
   for (const [stream, s] of held) stream.write(s);
   return code;

@@ -199,6 +199,11 @@ export class GiteaClient {
     );
   }
 
+  /** The run is over: its kept-alive connections are closed (those in use once their exchange ends). */
+  close(): void {
+    this.http.close();
+  }
+
   private get timeoutMs(): number {
     return this.options.timeoutMs ?? 30_000;
   }

@@ -135,6 +135,16 @@ export class Transport {
     return { pathname, full: search ? `${pathname}?${search}` : pathname };
   }
 
+  /**
+   * The run is over: its idle kept-alive connections are closed now, and each one still in use when
+   * its exchange ends (what a process finishes before it exits), so that none outlives the run in a
+   * process that goes on (they would idle out only after IDLE_MS).
+   */
+  close(): void {
+    this.agent.maxFreeSockets = 0;
+    for (const sockets of Object.values(this.agent.freeSockets)) for (const socket of sockets ?? []) socket.destroy();
+  }
+
   /** Ends every exchange in flight at once with Cut(reason): the client stopped talking to the server. */
   cutAll(reason: string): void {
     for (const r of [...this.inFlight]) r.fail(new Cut(reason));

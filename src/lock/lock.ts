@@ -72,6 +72,8 @@ export interface LockOptions {
   /** The lock's organisation (policy.apply_lock; default forgeform-lock). */
   name?: string;
   warn: (message: string) => void;
+  /** The run's environment (GITHUB_ACTOR, GITHUB_RUN_ID…: who holds the lock); default the process's. */
+  env?: NodeJS.ProcessEnv;
   /** Told once when apply starts to wait (so that a silent wait is never mistaken for a hang). */
   waiting?: (holder: Holder) => void;
   sleep?: (ms: number) => Promise<void>;
@@ -175,11 +177,11 @@ function machine(): { boot?: string; pidns?: string } {
 const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d+Z$/, 'Z');
 
 /** This run, as a holder, at `now` (the server's time). Names are made safe for the one-line record. */
-export function thisRun(now: number): Holder {
+export function thisRun(now: number, env: NodeJS.ProcessEnv = process.env): Holder {
   const safe = (s: string, allowed: RegExp) => s.replace(allowed, '_').slice(0, 40) || '?';
-  let user = process.env.GITHUB_ACTOR ?? '';
+  let user = env.GITHUB_ACTOR ?? '';
   if (!user) user = readOr(() => userInfo().username) ?? '?';
-  const runId = process.env.GITHUB_RUN_ID;
+  const runId = env.GITHUB_RUN_ID;
   const at = iso(now);
   return {
     id: randomBytes(6).toString('hex'),
@@ -194,15 +196,15 @@ export function thisRun(now: number): Holder {
 }
 
 /** The CI run's address, kept on the organisation's website for an administrator to follow (forgeform never prints what it reads there). */
-function runUrl(): string {
-  const { GITHUB_SERVER_URL: server, GITHUB_REPOSITORY: repo, GITHUB_RUN_ID: runId } = process.env;
+function runUrl(env: NodeJS.ProcessEnv): string {
+  const { GITHUB_SERVER_URL: server, GITHUB_REPOSITORY: repo, GITHUB_RUN_ID: runId } = env;
   const url = server && runId ? `${server.replace(/\/+$/, '')}/${repo ? `${repo}/` : ''}actions/runs/${runId}` : '';
   return /^https?:\/\/\S+$/.test(url) && url.length <= 255 ? url : '';
 }
 
 /** The organisation's body: full name, description, website and location all sent (releases before 1.26 clear what an edit omits). */
-function lockBody(h: Holder): Record<string, unknown> {
-  return { full_name: FULL_NAME, description: encodeHolder(h), website: runUrl(), location: '' };
+function lockBody(h: Holder, env: NodeJS.ProcessEnv): Record<string, unknown> {
+  return { full_name: FULL_NAME, description: encodeHolder(h), website: runUrl(env), location: '' };
 }
 
 /** The lock as the server has it. */
@@ -324,13 +326,14 @@ export async function acquireLock(client: GiteaClient, o: LockOptions): Promise<
   const tooShort = checkStale(o.staleMs, o.renewMs);
   if (tooShort) throw new LockError(tooShort);
   const sleep = o.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
-  const me = thisRun(serverNow(client));
+  const env = o.env ?? process.env;
+  const me = thisRun(serverNow(client), env);
   const deadline = Date.now() + o.timeoutMs;
   const trusted = new Set<number>();
   let told = false;
   let unseen = 0;
   for (;;) {
-    if (await tryCreate(client, me, name)) return held(client, me, name, o);
+    if (await tryCreate(client, me, name, env)) return held(client, me, name, o);
     let found = await readLock(client, name);
     if (found.state === 'held' && found.holder.id === me.id) return held(client, me, name, o); // our own create, whose answer was lost
     if (found.state === 'foreign' || found.state === 'none' || !trusted.has(found.orgId)) found = await judge(client, name, found);
@@ -361,9 +364,9 @@ export async function acquireLock(client: GiteaClient, o: LockOptions): Promise<
 }
 
 /** POST /orgs: true when it made the lock. A refusal or a lost answer is judged by reading the lock. */
-async function tryCreate(client: GiteaClient, me: Holder, name: string): Promise<boolean> {
+async function tryCreate(client: GiteaClient, me: Holder, name: string, env: NodeJS.ProcessEnv): Promise<boolean> {
   try {
-    await client.request('POST', 'orgs', { body: { username: name, visibility: 'private', ...lockBody(me) }, object: 'the apply lock', restsOnNoList: true });
+    await client.request('POST', 'orgs', { body: { username: name, visibility: 'private', ...lockBody(me, env) }, object: 'the apply lock', restsOnNoList: true });
     return true;
   } catch (e) {
     if (isApiError(e, 403)) throw new LockError(`cannot take the apply lock: ${(e as Error).message} (creating organisation "${name}" needs a token that may create organisations; a site administrator's can, or run apply with --no-lock)`);
@@ -394,7 +397,7 @@ function held(client: GiteaClient, me: Holder, name: string, o: LockOptions): He
         lost = true;
         return;
       }
-      await client.request('PATCH', apiPath('orgs', name), { body: lockBody({ ...me, renewed: iso(serverNow(client)) }), object: 'the apply lock', restsOnNoList: true });
+      await client.request('PATCH', apiPath('orgs', name), { body: lockBody({ ...me, renewed: iso(serverNow(client)) }, o.env ?? process.env), object: 'the apply lock', restsOnNoList: true });
     } catch (e) {
       o.warn(`could not renew the apply lock: ${(e as Error).message}`);
     }

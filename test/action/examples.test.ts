@@ -97,7 +97,8 @@ describe('the GitOps example repository and the copy-paste workflows', () => {
 
   it('has a configuration that validates', async () => {
     const env = Object.fromEntries(configVariables.map((v) => [v, `value-of-${v}`]));
-    const r = await runCli(['validate', '-c', join(GITOPS, 'config')], { env });
+    // The example as a user runs it: the built CLI, a process.
+    const r = await runCli(['validate', '-c', join(GITOPS, 'config')], { env, process: true });
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
   });

@@ -50,7 +50,8 @@ repos:
 
   it('apply asks for --yes when not on a terminal, and changes nothing', async () => {
     w = await world(seed);
-    const r = await w.cli(['apply', '-c', w.config(changeOne)]);
+    // What the process's stdin is (a pipe, no terminal): a process of its own.
+    const r = await w.cli(['apply', '-c', w.config(changeOne)], {}, { process: true });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('pass --yes');
     expect(calls(w.sandbox).filter((c) => !c.startsWith('GET'))).toEqual([]);
@@ -99,7 +100,8 @@ repos:
     const md = await w.cli(['plan', '-c', file, '--format', 'markdown']);
     expect(md.stdout).toContain('### forgeform plan');
     expect(md.stdout).toContain('```diff');
-    const text = await w.cli(['plan', '-c', file], { FORCE_COLOR: undefined });
+    // What the process's stdout is (a pipe, no terminal): a process of its own.
+    const text = await w.cli(['plan', '-c', file], { FORCE_COLOR: undefined }, { process: true });
     expect(text.stdout).not.toContain('\u001b[');
     // multi-line text as a unified diff
     expect(text.stdout).toMatch(/@@ -1,3 \+1,3 @@\n\s+ line one\n\s+-line two\n\s+\+line 2\n\s+ line three/);

@@ -378,29 +378,26 @@ describe('fuzz', () => {
     const started = Date.now();
 
     // Validate, in process: the CLI's own code path, without a process per config.
-    const env = process.env;
-    process.env = { PATH: env.PATH, NO_COLOR: '1', FUZZ_SET: 'set-value' };
+    const env = { PATH: process.env.PATH, NO_COLOR: '1', FUZZ_SET: 'set-value' };
     const spawnSample: { file: string; c: Case }[] = [];
-    try {
+    {
       for (let i = 0; i < VALIDATE_IN_PROCESS; i++) {
         const c = makeCase(r, i);
         const file = join(dir, `v${i}.yaml`);
         writeFileSync(file, c.content);
-        const res = await runCommand(['validate', '-c', file], { capture: true });
+        const res = await runCommand(['validate', '-c', file], { capture: true, io: { env } });
         count('validate', res.code);
         measure(c.name, res);
         const why = judge(res, [0, 1]);
         if (why) failures.push({ case: c.name, input: excerpt(c.content), code: res.code, stdout: res.stdout.slice(0, 600), stderr: res.stderr.slice(0, 600), why });
         if (i % Math.floor(VALIDATE_IN_PROCESS / VALIDATE_SPAWNED) === 0) spawnSample.push({ file, c });
       }
-    } finally {
-      process.env = env;
     }
     const inProcessMs = Date.now() - started;
 
     // A sample through the built CLI, a process each: the same answers as in process.
     await pool(spawnSample, 2, async ({ file, c }) => {
-      const res = await runCli(['validate', '-c', file], { env: { FUZZ_SET: 'set-value' } });
+      const res = await runCli(['validate', '-c', file], { env: { FUZZ_SET: 'set-value' }, process: true });
       count('validate (CLI)', res.code);
       const why = judge(res, [0, 1]);
       if (why) failures.push({ case: `${c.name} (CLI)`, input: excerpt(c.content), code: res.code, stdout: res.stdout.slice(0, 600), stderr: res.stderr.slice(0, 600), why });

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.js';
 import { apiCall } from '../support/api.js';
+import { runInProcess } from './in-process.js';
 
 import { writes } from '../support/requests.js';
 
@@ -47,9 +48,27 @@ export function spawnCli(args: string[], opts: { env?: NodeJS.ProcessEnv; cwd?: 
   return { child, output: () => ({ stdout, stderr }), done };
 }
 
-/** Runs the built CLI as a separate process to its end. */
-export function runCli(args: string[], opts: { env?: NodeJS.ProcessEnv; cwd?: string; input?: string } = {}): Promise<CliResult> {
-  return spawnCli(args, opts).done;
+/** How a test runs a command line: `process: true` spawns the built CLI, for a test of what the process does. */
+export interface CliOptions {
+  env?: NodeJS.ProcessEnv;
+  cwd?: string;
+  input?: string;
+  /**
+   * A process of its own instead of a run inside the test's process: for what only a process shows
+   * (signals, two runs at once, the lock's holder being a process that ends, the bin, a crash's exit).
+   */
+  process?: boolean;
+}
+
+/**
+ * Runs the built CLI to its end: inside this process by default (test/e2e/in-process.ts: the same
+ * stdout, stderr and exit code as a process, without starting one), as a process with `process: true`.
+ */
+export function runCli(args: string[], opts: CliOptions = {}): Promise<CliResult> {
+  if (opts.process) return spawnCli(args, opts).done;
+  // A child's environment holds no variable whose value is undefined (spawn leaves them out): neither does this run's.
+  const env = Object.fromEntries(Object.entries(cliEnv(opts.env)).filter(([, v]) => v !== undefined));
+  return runInProcess(args, { ...opts, env });
 }
 
 export interface World {
@@ -58,12 +77,14 @@ export interface World {
   env: NodeJS.ProcessEnv;
   /** Writes a config file into the world's directory and returns its path. */
   config(yaml: string, name?: string): string;
-  cli(args: string[], env?: NodeJS.ProcessEnv): Promise<CliResult>;
+  /** The built CLI in the world's directory with its server and token (in this process unless `how.process`: see runCli). */
+  cli(args: string[], env?: NodeJS.ProcessEnv, how?: { process?: boolean }): Promise<CliResult>;
   /** An API call as the admin, straight to the sandbox. */
   api<T = unknown>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }>;
 }
 
-export async function world(seed: SandboxOptions['seed'], extra: Partial<SandboxOptions> = {}): Promise<World> {
+/** A sandbox serving in this process and a directory; `cli.process`: every `w.cli` of it is a process of its own (see runCli). */
+export async function world(seed: SandboxOptions['seed'], extra: Partial<SandboxOptions> = {}, cli: { process?: boolean } = {}): Promise<World> {
   const sandbox = await startSandbox({ port: 0, token: ADMIN_TOKEN, ...(seed ? { seed } : {}), ...extra });
   const dir = mkdtempSync(join(tmpdir(), 'forgeform-e2e-'));
   const env = { FORGEFORM_URL: sandbox.url, FORGEFORM_TOKEN: ADMIN_TOKEN };
@@ -76,8 +97,8 @@ export async function world(seed: SandboxOptions['seed'], extra: Partial<Sandbox
       writeFileSync(p, yaml);
       return p;
     },
-    cli(args, more = {}) {
-      return runCli(args, { env: { ...env, ...more }, cwd: dir });
+    cli(args, more = {}, how = {}) {
+      return runCli(args, { env: { ...env, ...more }, cwd: dir, ...cli, ...how });
     },
     async api<T>(method: string, path: string, body?: unknown) {
       // Worlds with fault injection answer the test's own reads with faults too: GETs try again.

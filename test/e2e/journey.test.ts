@@ -21,6 +21,9 @@ afterEach(async () => {
   w = undefined;
 });
 
+/** The journeys run the CLI as a user does: a process per command, the built bin as it ships. */
+const AS_RUN = { process: true };
+
 /** The kinds export leaves out by design: issues are content, not configuration. */
 const NOT_EXPORTED = ['issue'];
 
@@ -28,7 +31,7 @@ const served = (flavour: Flavour) => (kind: (typeof kinds)[number]) => serverHas
 
 describe.each(FLAVOURS.map((f) => [f.name, f] as const))('the journey on %s', (name, flavour) => {
   it('exports a forge with objects of every kind the release serves, and the exported file plans no change', async () => {
-    w = await world(EVERY_KIND, { flavour: name });
+    w = await world(EVERY_KIND, { flavour: name }, AS_RUN);
     const out = `${w.dir}/exported.yaml`;
     const exported = await w.cli(['export', '-o', out]);
     expect(exported.code, exported.stderr).toBe(0);
@@ -94,7 +97,7 @@ async function planApplyPlan(w: World, file: string): Promise<void> {
 
 describe.each(FLAVOURS.map((f) => [f.name, f] as const))('the admin example on %s', (name, flavour) => {
   it('plans, applies and plans no change, or refuses, naming each place, what the release lacks (examples/admin as committed)', async () => {
-    w = await world(loadSeedFile(`${ADMIN}seed.yaml`), { flavour: name });
+    w = await world(loadSeedFile(`${ADMIN}seed.yaml`), { flavour: name }, AS_RUN);
     const lacking = kinds.filter((k) => !served(flavour)(k) && new RegExp(`^\\s*${k.configKey}:`, 'm').test(ADMIN_TEXT));
     const plan = await w.cli(['plan', '-c', ADMIN_FILE, '--detailed-exitcode'], ADMIN_ENV);
     if (plan.code !== 1) {
@@ -146,7 +149,7 @@ describe("README's admin example commands", () => {
     expect(Object.keys(env).sort()).toEqual(named);
     // The example's own header shows the same commands.
     for (const name of named) expect(ADMIN_TEXT).toMatch(new RegExp(`^#.*export .*\\b${name}=`, 'm'));
-    w = await world(loadSeedFile(`${ADMIN}seed.yaml`));
+    w = await world(loadSeedFile(`${ADMIN}seed.yaml`), {}, AS_RUN);
     const plan = await w.cli(['plan', '-c', ADMIN_FILE], env);
     const apply = await w.cli(['apply', '-c', ADMIN_FILE, '--yes'], env);
     const again = await w.cli(['plan', '-c', ADMIN_FILE], env);
@@ -172,7 +175,7 @@ describe.each(runnable.map((d) => [d] as const))('examples/%s as committed', (di
     const env = Object.fromEntries(exported.filter((m) => !m[1]!.startsWith('FORGEFORM_')).map((m) => [m[1]!, m[2]!.replace(/^'|'$/g, '')]));
     const named = [...new Set([...text.matchAll(/\$\{(?:env:)?([A-Za-z_]\w*)\}/g)].map((m) => m[1]!))].sort();
     expect(Object.keys(env).sort()).toEqual(named);
-    w = await world(loadSeedFile(`${EXAMPLES}${dir}/seed.yaml`));
+    w = await world(loadSeedFile(`${EXAMPLES}${dir}/seed.yaml`), {}, AS_RUN);
     const file = `${EXAMPLES}${dir}/forgeform.yaml`;
     const plan = await w.cli(['plan', '-c', file, '--detailed-exitcode'], env);
     expect(plan.code, plan.stderr).toBe(2);

@@ -64,7 +64,8 @@ describe('two runs at once', () => {
     w = await start(seed, (r) => (r.method === 'POST' ? { type: 'before', run: bothHaveRead } : undefined), { latencyMs: 10 });
     const file = w.config(config);
     const env = { ...w.env, FORGEFORM_URL: w.proxy.url, NO_COLOR: '1' };
-    const [a, b] = await Promise.all([runCli(['apply', '--yes', '--no-lock', '-c', file], { env, cwd: w.dir }), runCli(['apply', '--yes', '--no-lock', '-c', file], { env, cwd: w.dir })]);
+    // Two runs at the same time: a process each.
+    const [a, b] = await Promise.all([runCli(['apply', '--yes', '--no-lock', '-c', file], { env, cwd: w.dir, process: true }), runCli(['apply', '--yes', '--no-lock', '-c', file], { env, cwd: w.dir, process: true })]);
     const dups = duplicated(await serverLabels());
     const named = (out: string) => [...out.matchAll(/✗ label "([^"]+)" in repo:acme\/widgets: created concurrently by another run/g)].map((m) => m[1]!);
     const reported = [...new Set([...named(a.stdout), ...named(b.stdout)])].sort();

@@ -162,12 +162,19 @@ async function expectEmptyPlan(w: World, tally: Tally): Promise<void> {
   expect(plan.code).toBe(0);
 }
 
+/**
+ * Each apply is a process of its own: at these fault rates an apply's lock release can fail, and the
+ * next apply takes over the lock of a process that is gone (same machine, its pid dead): a run
+ * inside this process would leave a lock whose pid is alive (this one's).
+ */
+const AS_PROCESS = { process: true };
+
 let w: World;
 afterEach(async () => w?.sandbox.close());
 
 describe('soak', () => {
   it('30 apply cycles at 20% faults: no duplicate, no unintended change after any cycle, and an empty final plan', { timeout: 240_000 }, async () => {
-    w = await world(seed, { faultRate: 0.2, faultSeed: 20, faultRetryAfter: 0 });
+    w = await world(seed, { faultRate: 0.2, faultSeed: 20, faultRetryAfter: 0 }, AS_PROCESS);
     const tally: Tally = { faults: 0, retries: 0, applies: 0, maxAttempts: 0 };
     let dupes = 0;
     for (let i = 0; i < 30; i++) {
@@ -184,7 +191,7 @@ describe('soak', () => {
   });
 
   it('at 50% faults the final config still converges within a bounded number of applies', { timeout: 180_000 }, async () => {
-    w = await world(seed, { faultRate: 0.5, faultSeed: 50, faultRetryAfter: 0 });
+    w = await world(seed, { faultRate: 0.5, faultSeed: 50, faultRetryAfter: 0 }, AS_PROCESS);
     const tally: Tally = { faults: 0, retries: 0, applies: 0, maxAttempts: 0 };
     const d = desired(29);
     const attempts = await converge(w, d, 15, tally);

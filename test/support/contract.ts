@@ -486,11 +486,11 @@ export async function property(yaml: string, flavour: string): Promise<Verdict> 
   const dir = mkdtempSync(join(tmpdir(), 'forgeform-contract-'));
   const file = join(dir, 'forgeform.yaml');
   writeFileSync(file, yaml);
-  const env = process.env;
-  process.env = { PATH: env.PATH, NO_COLOR: '1', FORGEFORM_RETRY_DELAY_MS: '5', FORGEFORM_URL: sandbox.url, FORGEFORM_TOKEN: 'contract-token', FUZZ_SECRET: 'a-long-fuzzed-secret-value' };
+  // The whole environment of each run, as a child's would be (the CLI reads no other: src/cli/io.ts).
+  const env = { PATH: process.env.PATH, NO_COLOR: '1', FORGEFORM_RETRY_DELAY_MS: '5', FORGEFORM_URL: sandbox.url, FORGEFORM_TOKEN: 'contract-token', FUZZ_SECRET: 'a-long-fuzzed-secret-value' };
   const steps: Verdict['steps'] = [];
   const run = async (what: string, args: string[]): Promise<Step> => {
-    const s = await runCommand(args, { capture: true });
+    const s = await runCommand(args, { capture: true, io: { env } });
     // What went wrong first (✗ lines, errors), then the rest: a report shows the cause even when the plan is long.
     const lines = (s.stderr + s.stdout).split('\n');
     const cause = lines.filter((l) => /^\s*✗|error|did not take/i.test(l));
@@ -510,7 +510,6 @@ export async function property(yaml: string, flavour: string): Promise<Verdict> 
     if (again.code !== 0) return { broke: `second plan exited ${again.code}`, kind: 'second plan failed', steps };
     return { steps };
   } finally {
-    process.env = env;
     await sandbox.close();
   }
 }

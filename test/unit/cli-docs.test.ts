@@ -71,16 +71,7 @@ describe('docs/errors.md', () => {
 
 /** plan's message for one option value, before it sends anything (no config, no server needed to judge an option). */
 async function planWith(option: string, value: string): Promise<string> {
-  const saved = { url: process.env.FORGEFORM_URL, token: process.env.FORGEFORM_TOKEN };
-  process.env.FORGEFORM_URL = 'http://127.0.0.1:9';
-  process.env.FORGEFORM_TOKEN = 'unused-token';
-  try {
-    const config = fileURLToPath(new URL('../../examples/demo/forgeform.yaml', import.meta.url));
-    return (await runCommand(['plan', '-c', config, option, value], { capture: true })).stderr;
-  } finally {
-    for (const [k, v] of [['FORGEFORM_URL', saved.url], ['FORGEFORM_TOKEN', saved.token]] as const) {
-      if (v === undefined) delete process.env[k];
-      else process.env[k] = v;
-    }
-  }
+  const env = { ...process.env, FORGEFORM_URL: 'http://127.0.0.1:9', FORGEFORM_TOKEN: 'unused-token' };
+  const config = fileURLToPath(new URL('../../examples/demo/forgeform.yaml', import.meta.url));
+  return (await runCommand(['plan', '-c', config, option, value], { capture: true, io: { env } })).stderr;
 }

@@ -45,6 +45,7 @@ async function takeLock(client: GiteaClient, opts: ApplyCommandOptions, out: Out
     timeoutMs: duration(opts.lockTimeout, 0, '--lock-timeout'),
     staleMs: duration(opts.lockStale, DEFAULT_STALE_MS, '--lock-stale'),
     name,
+    env: out.env,
     warn: (m: string) => out.stderr(out.err.yellow(`warning: ${inert(m)}`)),
     waiting: (h: Parameters<typeof describeHolder>[0]) => out.stderr(`Waiting for the apply lock (--lock-timeout ${opts.lockTimeout}): ${describeHolder(h)}`),
   };
@@ -59,9 +60,9 @@ async function takeLock(client: GiteaClient, opts: ApplyCommandOptions, out: Out
 }
 
 function readPlanFile(path: string, out: Output): Plan {
-  const resolved = resolvePlanSecrets(readSavedPlan(path), process.env);
+  const resolved = resolvePlanSecrets(readSavedPlan(path), out.env);
   // Every variable the config read, secret field or not: its value is masked in every output, as plan masked it (issue 28).
-  const read = readValues(resolved.plan, process.env);
+  const read = readValues(resolved.plan, out.env);
   const missing = [...new Set([...resolved.missing, ...read.missing])].sort();
   if (missing.length)
     throw new UserError(
@@ -104,7 +105,7 @@ function batchedLines(write: (text: string) => void): { add(line: string): void;
 }
 
 async function confirm(out: Output): Promise<boolean> {
-  const rl = createInterface({ input: process.stdin, output: process.stderr });
+  const rl = createInterface({ input: out.stdin, output: out.promptStream() });
   const answer = await rl.question(out.err.bold("Apply these changes? Only 'yes' will be accepted: "));
   rl.close();
   return answer.trim() === 'yes';
@@ -151,7 +152,7 @@ async function applyLocked(planFile: string | undefined, opts: ApplyCommandOptio
     return EXIT.unsafe;
   }
   if (!opts.yes && !planFile) {
-    if (!process.stdin.isTTY) throw new UserError('apply asks for confirmation, but this is not a terminal: pass --yes, or apply a saved plan file');
+    if (!out.stdin.isTTY) throw new UserError('apply asks for confirmation, but this is not a terminal: pass --yes, or apply a saved plan file');
     if (!(await confirm(out))) {
       out.stderr('Apply cancelled: nothing was changed.');
       return EXIT.error;
@@ -176,7 +177,7 @@ async function prepareSavedPlan(planFile: string, opts: ApplyCommandOptions, out
   if (opts.changedOnly !== undefined) throw new UserError(`apply ${planFile} takes no --changed-only: the plan file already fixes what is applied. Plan again with --changed-only to change it.`);
   const saved = readPlanFile(planFile, out);
   // A credential goes only to a server given beside it (issue 16): never to one a (possibly hand-edited) file names.
-  const url = opts.url ?? process.env.FORGEFORM_URL;
+  const url = opts.url ?? out.env.FORGEFORM_URL;
   if (!url)
     throw new UserError(
       `apply ${planFile}: say the server with --url or FORGEFORM_URL (the plan was made for ${saved.server.url}): forgeform sends credentials only to a server given beside them, never to one a file names`,

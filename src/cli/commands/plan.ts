@@ -126,7 +126,7 @@ export async function computePlan(
   if (opts.out) checkWritable(opts.out, '--out');
   const early = await configOnlyProblems(loaded);
   if (early.length) throw new UserError(`${formatPlanErrors(early)}\nPlanning failed: nothing was changed.`);
-  const changed = opts.changedOnly === undefined ? undefined : await (await import('../changed.js')).changedSince(opts.changedOnly, opts.config?.length ? opts.config : [DEFAULT_CONFIG]);
+  const changed = opts.changedOnly === undefined ? undefined : await (await import('../changed.js')).changedSince(opts.changedOnly, opts.config?.length ? opts.config : [DEFAULT_CONFIG], out.env);
   if (changed) out.stderr(changed.summary(loaded.config));
   const selectScope =
     targetSelectors || shard || changed
@@ -139,7 +139,7 @@ export async function computePlan(
   // What the release lacks or its binding rules refuse is known from the config and the preflight: refused before any state is read.
   // FORGEFORM_INTERNAL_SKIP_RELEASE_CHECK: for the rehearsal's own test only (test/e2e/rehearse.test.ts), which shows that
   // a rehearsal reports what this check would have refused. Documented as such in docs/cli.md; never set it otherwise.
-  const unavailable = process.env.FORGEFORM_INTERNAL_SKIP_RELEASE_CHECK === '1' ? [] : releaseProblems(kinds, loaded, server);
+  const unavailable = out.env.FORGEFORM_INTERNAL_SKIP_RELEASE_CHECK === '1' ? [] : releaseProblems(kinds, loaded, server);
   if (unavailable.length) throw new UserError(`${formatPlanErrors(unavailable)}\nPlanning failed: nothing was changed.`);
   // A shard (and --changed-only) plans its part of the configuration only, so that it reads nothing it does not plan.
   let config = shard ? shardConfig(loaded.config, shard) : loaded.config;

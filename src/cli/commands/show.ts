@@ -18,7 +18,7 @@ export function showCommand(planFile: string, opts: ShowCommandOptions, out: Out
   const plan = readSavedPlan(planFile, 'show');
   // A value the config read from the environment is masked as plan masked it, where the variable is set here (show
   // needs none: a value whose variable is not set is shown as the file holds it, which anyone who reads the file sees).
-  out.addSecrets(readValues(plan, process.env).values);
+  out.addSecrets(readValues(plan, out.env).values);
   if (opts.format === 'json') out.stdout(serializePlan(plan).trimEnd());
   // Secrets are shown as plan showed them, with the variable each comes from; no value is read (no environment).
   else printPlan(resolvePlanSecrets(plan, {}).plan, opts.format, out);
