@@ -9,7 +9,7 @@ import type { Plan } from '../../src/model/index.js';
 import { rehearsalHeadline } from '../../src/render/rehearsal.js';
 import { rehearse } from '../../src/rehearse/rehearse.js';
 import { seedFromAnswers, type CopiedAnswer } from '../../src/sandbox/copy.js';
-import { parseFlavour } from '../../src/sandbox/index.js';
+import { buildState, parseFlavour, SeedError } from '../../src/sandbox/index.js';
 
 const answer = (path: string, data: unknown): CopiedAnswer => ({ path, query: {}, forgejoApi: false, data });
 const flavour = parseFlavour('gitea@1.25');
@@ -61,6 +61,18 @@ describe("the copy's seed", () => {
     expect(repo?.milestones?.map((m) => m.title)).toEqual(['v1']);
     expect(seed.users?.some((u) => u.username === 'alice')).toBe(true);
     expect(notCopied).toEqual([]);
+  });
+});
+
+describe("the sandbox's seed of issues by number (what the copy relies on)", () => {
+  const seed = (issues: { title: string; number?: number; content_version?: number }[]) => ({ users: [{ username: 'root', admin: true }], repos: [{ name: 'root/r', issues }] });
+  it('keeps each given number and its body version; one without a number takes the next after the highest', () => {
+    const state = buildState(seed([{ number: 7, title: 'Seven', content_version: 3 }, { number: 2, title: 'Two' }, { title: 'Next' }]));
+    expect(state.data.issues.map((i) => [i.index, i.title, i.contentVersion])).toEqual([[7, 'Seven', 3], [2, 'Two', 0], [8, 'Next', 0]]);
+  });
+  it('refuses a number the repository already has', () => {
+    expect(() => buildState(seed([{ number: 2, title: 'A' }, { number: 2, title: 'B' }]))).toThrow(SeedError);
+    expect(() => buildState(seed([{ number: 2, title: 'A' }, { number: 2, title: 'B' }]))).toThrow('repos[0].issues[1].number: root/r already has an issue #2');
   });
 });
 

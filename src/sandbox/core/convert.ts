@@ -20,8 +20,17 @@ export interface ConvertContext {
 export const ZERO_TIME = '0001-01-01T00:00:00Z';
 export const EPOCH = '1970-01-01T00:00:00Z';
 
+/** Avatar hashes already made: every user object of every answer has one, and a forge has far fewer users than answers. */
+const MD5S = new Map<string, string>();
+
 function md5(s: string): string {
-  return createHash('md5').update(s).digest('hex');
+  let hex = MD5S.get(s);
+  if (hex === undefined) {
+    hex = createHash('md5').update(s).digest('hex');
+    if (MD5S.size >= 100_000) MD5S.clear();
+    MD5S.set(s, hex);
+  }
+  return hex;
 }
 
 export function host(root: string): string {

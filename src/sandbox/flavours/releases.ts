@@ -452,8 +452,17 @@ export function releasePattern(flavour: Flavour, path: string): string {
 
 /** Whether the release's answer struct has the key. */
 export function answerHas(flavour: Flavour, struct: string, key: string): boolean {
-  return swaggerHasKey(flavour, struct, key) ?? available(flavour, ANSWER_FIELDS[struct]?.[key]);
+  // Asked for every key of every object answered (a list of 50 labels: 350 times): kept per flavour once judged.
+  let known = ANSWER_KEYS.get(flavour);
+  if (!known) ANSWER_KEYS.set(flavour, (known = new Map()));
+  const id = `${struct}.${key}`;
+  let has = known.get(id);
+  if (has === undefined) known.set(id, (has = swaggerHasKey(flavour, struct, key) ?? available(flavour, ANSWER_FIELDS[struct]?.[key])));
+  return has;
 }
+
+/** answerHas's verdicts, per flavour (a flavour's tables never change once parsed). */
+const ANSWER_KEYS = new WeakMap<Flavour, Map<string, boolean>>();
 
 /** Whether the release binds the key of a request struct (`CreateHookOption.name`). */
 export function requestHas(flavour: Flavour, struct: string, key: string): boolean {
