@@ -6,21 +6,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ApiLabel } from '../support/api-types.js';
 import { lockCalls } from '../support/requests.js';
+import { rootAndAcme, widgetsLabelsConfig } from '../support/seeds.js';
 import { calls, spawnCli, type World, world } from './helpers.js';
 
 const NAMES = Array.from({ length: 20 }, (_, i) => `area/${String(i).padStart(2, '0')}`);
 const HOOKS = ['https://ci.example.com/a', 'https://ci.example.com/b', 'https://ci.example.com/c'];
-const seed = {
-  users: [{ username: 'root', admin: true, email: 'root@example.com' }],
-  orgs: [{ name: 'acme', owners: ['root'] }],
-  repos: [{ name: 'acme/widgets' }],
-};
-const config = `version: 1
-repos:
-  acme/widgets:
-    labels:
-${NAMES.map((n) => `      ${n}: { color: "00aa00" }`).join('\n')}
-hooks:
+const seed = rootAndAcme({ repos: [{ name: 'acme/widgets' }] });
+const config = `${widgetsLabelsConfig(NAMES.map((name) => ({ name, color: '00aa00' })))}hooks:
 ${HOOKS.map((u) => `  - { url: "${u}", type: gitea, events: [push] }`).join('\n')}
 `;
 

@@ -4,26 +4,18 @@
  * the lock cannot be given back it says so with the unlock command and exits 1. Real signals to a
  * process of the built CLI.
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import { startMisbehavingProxy, type MisbehavingProxy } from '../support/misbehaving-proxy.js';
+import { describe, expect, it } from 'vitest';
 import { lockCalls } from '../support/requests.js';
-import { spawnCli, type World, world } from './helpers.js';
+import { rootAndAcme } from '../support/seeds.js';
+import { spawnCli } from './helpers.js';
+import { proxiedWorlds, type ProxiedWorld } from './proxied-world.js';
 
-const seed = {
-  users: [{ username: 'root', admin: true, email: 'root@example.com' }],
-  orgs: [{ name: 'acme', owners: ['root'] }],
-  repos: [{ name: 'acme/widgets' }],
-};
+const seed = rootAndAcme({ repos: [{ name: 'acme/widgets' }] });
 const names = Array.from({ length: 6 }, (_, i) => `l${i}`);
 const config = `version: 1\nrepos:\n  acme/widgets:\n    labels:\n${names.map((n) => `      ${n}: { color: "ee0701" }\n`).join('')}`;
 
-let w: World;
-let proxy: MisbehavingProxy | undefined;
-afterEach(async () => {
-  await proxy?.close();
-  proxy = undefined;
-  await w?.sandbox.close();
-});
+const start = proxiedWorlds();
+let w: ProxiedWorld;
 
 const created = () => w.sandbox.requests().filter((r) => r.method === 'POST' && r.path.endsWith('/labels')).length;
 
@@ -41,7 +33,7 @@ async function twoSignals(env: NodeJS.ProcessEnv = {}) {
 
 describe('a second signal during the writes', () => {
   it('prints the result lines of what was done and a closing line, gives the lock back, exit 130', async () => {
-    w = await world(seed, { latencyMs: 300 });
+    w = await start(seed, undefined, { latencyMs: 300 });
     const r = await twoSignals();
     expect(r.code).toBe(130);
     expect(r.stderr).toContain('SIGINT again: stopping now, once the apply lock is given back.');
@@ -54,9 +46,8 @@ describe('a second signal during the writes', () => {
   });
 
   it('a lock that cannot be given back: said with the unlock command, exit 1', async () => {
-    w = await world(seed, { latencyMs: 300 });
-    proxy = await startMisbehavingProxy(w.sandbox.url, (req) => (req.method === 'DELETE' && req.path === 'orgs/forgeform-lock' ? { type: 'status', status: 503, body: 'down' } : undefined));
-    const r = await twoSignals({ FORGEFORM_URL: proxy.url });
+    w = await start(seed, (req) => (req.method === 'DELETE' && req.path === 'orgs/forgeform-lock' ? { type: 'status', status: 503, body: 'down' } : undefined), { latencyMs: 300 });
+    const r = await twoSignals({ FORGEFORM_URL: w.proxy.url });
     expect(r.code).toBe(1);
     // The second signal may land while the writes stop or while the lock is given back: either way the done change is said.
     expect(r.stdout).toMatch(/(Stopped by a second|Interrupted by) SIGINT: 1 change done/);

@@ -6,17 +6,15 @@
  * gone counts as done, and a create whose answer was lost still gives its id to the change that uses
  * it. Each run is the built CLI against the sandbox; the server is read afterwards.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ApiIssue, ApiUser } from '../support/api-types.js';
-import { firstTimes, startMisbehavingProxy, type Misbehaviour, type MisbehavingProxy, type ProxiedRequest } from '../support/misbehaving-proxy.js';
-import { bodyOf, calls, world, writes, type World } from './helpers.js';
+import { firstTimes, type ProxiedRequest } from '../support/misbehaving-proxy.js';
+import { rootAnd, rootAndAcme } from '../support/seeds.js';
+import { bodyOf, calls, writes } from './helpers.js';
+import { proxiedWorlds, type ProxiedWorld, type Rule } from './proxied-world.js';
 
-const seed = {
-  users: [
-    { username: 'root', admin: true, email: 'root@example.com' },
-    { username: 'bob-old', email: 'bob@example.com' },
-  ],
-  orgs: [{ name: 'acme', owners: ['root'] }],
+const seed = rootAndAcme({
+  users: [...rootAnd(), { username: 'bob-old', email: 'bob@example.com' }],
   repos: [
     {
       name: 'acme/widgets',
@@ -25,22 +23,16 @@ const seed = {
       branch_protections: [{ rule_name: 'main' }, { rule_name: 'legacy' }],
     },
   ],
-};
+});
 const renameBob = 'version: 1\nusers:\n  bob:\n    previously: [bob-old]\n    email: bob@example.com\n    visibility: private\n';
 
-let w: World;
-let proxy: MisbehavingProxy | undefined;
-afterEach(async () => {
-  await proxy?.close();
-  proxy = undefined;
-  await w?.sandbox.close();
-});
+const start = proxiedWorlds();
+let w: ProxiedWorld;
 
 /** forgeform's requests go through a proxy that applies `rule`; the test's own API calls go straight to the sandbox. */
-async function behind(rule: (r: ProxiedRequest) => Misbehaviour | undefined) {
-  w = await world(seed);
-  proxy = await startMisbehavingProxy(w.sandbox.url, rule);
-  return { FORGEFORM_URL: proxy.url };
+async function behind(rule: Rule) {
+  w = await start(seed, rule);
+  return { FORGEFORM_URL: w.proxy.url };
 }
 /** Just before forgeform's request `method path` is forwarded, another run sends its own: forgeform's then meets the result. */
 const otherRunFirst = (method: string, path: string, act: () => Promise<unknown>) => (r: ProxiedRequest) =>
@@ -83,7 +75,7 @@ describe('a rename another run did between this run reading the server and writi
 
 describe('a saved plan applied twice', () => {
   it('the second apply sends nothing and says the rename was already done (stale plan): plan again; the next plan is empty', async () => {
-    w = await world(seed);
+    w = await start(seed);
     const file = w.config('version: 1\nusers:\n  bob:\n    previously: [bob-old]\n    email: bob@example.com\nrepos:\n  acme/widgets:\n    labels:\n      defect: { color: ee0701, previously: [bug] }\n');
     const plan = await w.cli(['plan', '-c', file, '--out', 'plan.json']);
     expect(plan.code).toBe(0);

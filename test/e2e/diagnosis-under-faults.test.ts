@@ -8,13 +8,14 @@
 import { describe, expect, it } from 'vitest';
 import { firstTimes, type ProxiedRequest } from '../support/misbehaving-proxy.js';
 import { proxiedWorlds } from './proxied-world.js';
+import { rootAnd, rootAndAcme, widgetsWithLabels } from '../support/seeds.js';
 import { writes } from './helpers.js';
 
 const behind = proxiedWorlds();
 
 describe('an organisation that cannot be read', () => {
   const seed = {
-    users: [{ username: 'root', admin: true, email: 'root@example.com' }],
+    users: rootAnd(),
     orgs: [
       { name: 'acme', owners: ['root'] },
       { name: 'beta', owners: ['root'] },
@@ -78,18 +79,7 @@ repos:
 });
 
 describe('an answer cut short', () => {
-  const LABELS = Array.from({ length: 30 }, (_, i) => ({ name: `l${String(i).padStart(2, '0')}`, color: '00aa00' }));
-  const seed = {
-    users: [{ username: 'root', admin: true, email: 'root@example.com' }],
-    orgs: [{ name: 'acme', owners: ['root'] }],
-    repos: [{ name: 'acme/widgets', labels: LABELS }],
-  };
-  const config = `version: 1
-repos:
-  acme/widgets:
-    labels:
-${LABELS.map((l) => `      ${l.name}: { color: "${l.color}" }`).join('\n')}
-`;
+  const { seed, config } = widgetsWithLabels(30);
   const isLabelList = (r: ProxiedRequest) => r.method === 'GET' && r.path === 'repos/acme/widgets/labels';
 
   it('once (JSON that ends cleanly, in the middle of the list): read again, and the plan is right', async () => {
@@ -129,11 +119,7 @@ ${LABELS.map((l) => `      ${l.name}: { color: "${l.color}" }`).join('\n')}
 });
 
 describe('one route that stalls', () => {
-  const seed = {
-    users: [{ username: 'root', admin: true, email: 'root@example.com' }],
-    orgs: [{ name: 'acme', owners: ['root'] }],
-    repos: [{ name: 'acme/widgets', labels: [{ name: 'bug', color: 'ee0701' }] }, { name: 'acme/gadgets' }],
-  };
+  const seed = rootAndAcme({ repos: [{ name: 'acme/widgets', labels: [{ name: 'bug', color: 'ee0701' }] }, { name: 'acme/gadgets' }] });
   const config = `version: 1
 repos:
   acme/widgets:

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SeedFile } from '../../src/sandbox/index.js';
 import { applies, calls, planExits, world, type World } from './helpers.js';
+import { rootAnd, rootAndAcme } from '../support/seeds.js';
 
 /**
  * The binding rules of each release's option structs (src/releases/field-rules, read from the tags):
@@ -10,14 +11,7 @@ import { applies, calls, planExits, world, type World } from './helpers.js';
  * that got past the plan would fail there as on the real server.
  */
 
-const seed: SeedFile = {
-  users: [
-    { username: 'root', admin: true, email: 'root@example.com' },
-    { username: 'alice', email: 'alice@example.com' },
-  ],
-  orgs: [{ name: 'acme', owners: ['root'] }],
-  repos: [{ name: 'acme/widgets' }],
-};
+const seed: SeedFile = rootAndAcme({ users: rootAnd('alice'), repos: [{ name: 'acme/widgets' }] });
 
 /** The line and column of the first occurrence of `text` in a config (1-based), as errors point at it. */
 function placeIn(yaml: string, text: string): string {

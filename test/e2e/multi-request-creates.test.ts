@@ -3,26 +3,22 @@
  * the POST: the user is read again and the PATCH sent in the same apply; a failed PATCH is sent again,
  * as a read is (it only sets values).
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import { firstTimes, startMisbehavingProxy, type MisbehavingProxy } from '../support/misbehaving-proxy.js';
-import { calls, type World, world } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { firstTimes } from '../support/misbehaving-proxy.js';
+import { rootAnd } from '../support/seeds.js';
+import { calls } from './helpers.js';
+import { proxiedWorlds, type ProxiedWorld } from './proxied-world.js';
 
-const seed = { users: [{ username: 'root', admin: true, email: 'root@example.com' }] };
+const seed = { users: rootAnd() };
 const config = 'version: 1\nusers:\n  bob:\n    email: bob@example.com\n    password: "${BOB_PASSWORD}"\n    prohibit_login: true\n    max_repo_creation: 3\n';
 
-let w: World;
-let proxy: MisbehavingProxy | undefined;
-afterEach(async () => {
-  await proxy?.close();
-  proxy = undefined;
-  await w?.sandbox.close();
-});
+const start = proxiedWorlds();
+let w: ProxiedWorld;
 
 describe('a user create (POST, then PATCH)', () => {
   it('whose POST answer is lost is found on the server and finished in the same apply', async () => {
-    w = await world(seed);
-    proxy = await startMisbehavingProxy(w.sandbox.url, firstTimes(1, (r) => r.method === 'POST' && r.path === 'admin/users', { type: 'drop-after' }));
-    const apply = await w.cli(['apply', '--yes', '-c', w.config(config)], { FORGEFORM_URL: proxy.url, BOB_PASSWORD: 's3cret-Passw0rd!' });
+    w = await start(seed, firstTimes(1, (r) => r.method === 'POST' && r.path === 'admin/users', { type: 'drop-after' }));
+    const apply = await w.cli(['apply', '--yes', '-c', w.config(config)], { FORGEFORM_URL: w.proxy.url, BOB_PASSWORD: 's3cret-Passw0rd!' });
     if (apply.code) console.log(apply.stdout, apply.stderr);
     expect(apply.code).toBe(0);
     expect(apply.stdout).toMatch(/✓ \+ user "bob" .*its answer was lost .*was found on the server and the rest of its requests were sent/);
@@ -34,23 +30,21 @@ describe('a user create (POST, then PATCH)', () => {
   });
 
   it('whose PATCH fails once (502) sends it again, as a read: the user is finished', async () => {
-    w = await world(seed);
-    proxy = await startMisbehavingProxy(w.sandbox.url, firstTimes(1, (r) => r.method === 'PATCH' && r.path === 'admin/users/bob', { type: 'status', status: 502, body: 'Bad Gateway' }));
-    const apply = await w.cli(['apply', '--yes', '-c', w.config(config)], { FORGEFORM_URL: proxy.url, BOB_PASSWORD: 's3cret-Passw0rd!' });
+    w = await start(seed, firstTimes(1, (r) => r.method === 'PATCH' && r.path === 'admin/users/bob', { type: 'status', status: 502, body: 'Bad Gateway' }));
+    const apply = await w.cli(['apply', '--yes', '-c', w.config(config)], { FORGEFORM_URL: w.proxy.url, BOB_PASSWORD: 's3cret-Passw0rd!' });
     if (apply.code) console.log(apply.stdout, apply.stderr);
     expect(apply.code).toBe(0);
-    expect(proxy.seen.filter((r) => r.method === 'PATCH' && r.path === 'admin/users/bob')).toHaveLength(2);
+    expect(w.proxy.seen.filter((r) => r.method === 'PATCH' && r.path === 'admin/users/bob')).toHaveLength(2);
     expect((await w.api<{ login: string; prohibit_login: boolean }[]>('GET', 'admin/users')).body.find((u) => u.login === 'bob')?.prohibit_login).toBe(true);
   });
 });
 
 describe('a user create whose PATCH fails every time', () => {
   it('is shown as unfinished by every later plan, with the settings still to send, until an apply finishes it', async () => {
-    w = await world(seed);
+    w = await start(seed, (r) => (r.method === 'PATCH' && r.path === 'admin/users/bob' ? { type: 'status', status: 502, body: 'Bad Gateway' } : undefined));
     const env = { BOB_PASSWORD: 's3cret-Passw0rd!' };
     const file = w.config(config);
-    proxy = await startMisbehavingProxy(w.sandbox.url, (r) => (r.method === 'PATCH' && r.path === 'admin/users/bob' ? { type: 'status', status: 502, body: 'Bad Gateway' } : undefined));
-    const apply = await w.cli(['apply', '--yes', '-c', file], { ...env, FORGEFORM_URL: proxy.url });
+    const apply = await w.cli(['apply', '--yes', '-c', file], { ...env, FORGEFORM_URL: w.proxy.url });
     expect(apply.code).not.toBe(0);
     expect(calls(w.sandbox).filter((c) => c === 'POST admin/users')).toHaveLength(1);
     expect(calls(w.sandbox).filter((c) => c === 'PATCH admin/users/bob')).toHaveLength(0);

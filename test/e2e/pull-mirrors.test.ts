@@ -6,18 +6,16 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { FLAVOURS } from '../../src/sandbox/flavours/flavour.js';
 import type { SeedFile } from '../../src/sandbox/index.js';
-import { startMisbehavingProxy, type MisbehavingProxy, type ProxiedRequest } from '../support/misbehaving-proxy.js';
+import type { ProxiedRequest } from '../support/misbehaving-proxy.js';
+import { rootAndAcme } from '../support/seeds.js';
 import { bodyOf, calls, requestsTo, writes, world, type World } from './helpers.js';
+import { proxiedWorlds } from './proxied-world.js';
 
 const PASSWORD = 'pull"mirr\\ör-Tk29';
 const env = { UPSTREAM_TOKEN: PASSWORD };
 
-const seed = (extra: Partial<SeedFile> = {}): SeedFile => ({
-  users: [{ username: 'root', admin: true, email: 'root@example.com' }],
-  orgs: [{ name: 'acme', owners: ['root'] }],
-  repos: [{ name: 'acme/plain' }, { name: 'acme/upstream-copy', mirror: { from: 'https://code.example.com/upstream/copy.git', interval: '24h' } }],
-  ...extra,
-});
+const seed = (extra: Partial<SeedFile> = {}): SeedFile =>
+  rootAndAcme({ repos: [{ name: 'acme/plain' }, { name: 'acme/upstream-copy', mirror: { from: 'https://code.example.com/upstream/copy.git', interval: '24h' } }], ...extra });
 
 const CONFIG = `version: 1
 repos:
@@ -46,12 +44,11 @@ interface ApiRepo {
 }
 
 let w: World;
-let proxy: MisbehavingProxy | undefined;
 afterEach(async () => {
-  await proxy?.close();
-  proxy = undefined;
   await w?.sandbox.close();
 });
+/** A world behind a proxy that rewrites answers (closed after each test on its own). */
+const behind = proxiedWorlds();
 
 function expectNoPassword(what: string, text: string): void {
   for (const form of [PASSWORD, JSON.stringify(PASSWORD).slice(1, -1), 'mirr\\ör', 'mirr\\\\ör']) expect(text.includes(form), `${what} holds the password`).toBe(false);
@@ -242,18 +239,17 @@ function answering(name: string, patch: Record<string, unknown>) {
 
 describe('export of a pull mirror from a hostile server', () => {
   it('strips credentials the server answers in original_url: the secret is in no file, output or error, and the file plans no change', async () => {
-    w = await world(seed());
-    proxy = await startMisbehavingProxy(w.sandbox.url, answering('acme/upstream-copy', { original_url: `https://user:${SECRET}@host.example.com/x.git` }));
-    const env = { FORGEFORM_URL: proxy.url };
+    const hostile = await behind(seed(), answering('acme/upstream-copy', { original_url: `https://user:${SECRET}@host.example.com/x.git` }));
+    const env = { FORGEFORM_URL: hostile.proxy.url };
     for (const selection of [[], ['--include', 'acme/upstream-copy']]) {
-      const out = join(w.dir, `hostile-${selection.length}.yaml`);
-      const toFile = await w.cli(['export', '-o', out, ...selection], env);
-      const toStdout = await w.cli(['export', ...selection], env);
+      const out = join(hostile.dir, `hostile-${selection.length}.yaml`);
+      const toFile = await hostile.cli(['export', '-o', out, ...selection], env);
+      const toStdout = await hostile.cli(['export', ...selection], env);
       expect([toFile.code, toStdout.code], toFile.stderr + toStdout.stderr).toEqual([0, 0]);
       const text = readFileSync(out, 'utf8');
       expect(text).toContain('    mirror:\n      from: https://host.example.com/x.git\n      interval: 24h0m0s\n');
       for (const t of [text, toFile.stdout, toFile.stderr, toStdout.stdout, toStdout.stderr]) expect(t).not.toContain(SECRET);
-      const plan = await w.cli(['plan', '-c', out, '--detailed-exitcode'], env);
+      const plan = await hostile.cli(['plan', '-c', out, '--detailed-exitcode'], env);
       expect(plan.code, plan.stdout + plan.stderr).toBe(0);
       expect(plan.stdout + plan.stderr).not.toContain(SECRET);
     }
@@ -262,11 +258,10 @@ describe('export of a pull mirror from a hostile server', () => {
   it('writes a source and interval with line breaks and control characters inertly: double-quoted, read back as answered, no key added', async () => {
     const from = 'https://code.example.com/x.git\n    evil: true\n#\u001b[2J \u202egnp.exe\u0000';
     const interval = '12h\r\n      injected: 1\u0007';
-    w = await world(seed());
-    proxy = await startMisbehavingProxy(w.sandbox.url, answering('acme/upstream-copy', { original_url: from, mirror_interval: interval }));
-    const out = join(w.dir, 'hostile.yaml');
-    const toFile = await w.cli(['export', '-o', out, '--include', 'acme/upstream-copy'], { FORGEFORM_URL: proxy.url });
-    const toStdout = await w.cli(['export', '--include', 'acme/upstream-copy'], { FORGEFORM_URL: proxy.url });
+    const hostile = await behind(seed(), answering('acme/upstream-copy', { original_url: from, mirror_interval: interval }));
+    const out = join(hostile.dir, 'hostile.yaml');
+    const toFile = await hostile.cli(['export', '-o', out, '--include', 'acme/upstream-copy'], { FORGEFORM_URL: hostile.proxy.url });
+    const toStdout = await hostile.cli(['export', '--include', 'acme/upstream-copy'], { FORGEFORM_URL: hostile.proxy.url });
     expect([toFile.code, toStdout.code], toFile.stderr + toStdout.stderr).toEqual([0, 0]);
     for (const text of [readFileSync(out, 'utf8'), toStdout.stdout]) {
       // eslint-disable-next-line no-control-regex -- finding these characters is the point

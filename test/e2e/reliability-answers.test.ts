@@ -5,22 +5,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { ProxiedRequest } from '../support/misbehaving-proxy.js';
+import { rootAndAcme, widgetsWithLabels } from '../support/seeds.js';
 import { calls, writes } from './helpers.js';
 import { proxiedWorlds, type ProxiedWorld, type Rule } from './proxied-world.js';
 
-const LABELS = Array.from({ length: 60 }, (_, i) => ({ name: `l${String(i).padStart(2, '0')}`, color: '00aa00' }));
-const seed = {
-  users: [{ username: 'root', admin: true, email: 'root@example.com' }],
-  orgs: [{ name: 'acme', owners: ['root'] }],
-  repos: [{ name: 'acme/widgets', labels: LABELS }],
-};
-/** Every label of the repository, declared as it is: the honest plan is empty. */
-const config = `version: 1
-repos:
-  acme/widgets:
-    labels:
-${LABELS.map((l) => `      ${l.name}: { color: "${l.color}" }`).join('\n')}
-`;
+/** 60 labels, every one declared as it is: the honest plan is empty. */
+const { labels: LABELS, seed, config } = widgetsWithLabels(60);
 
 const isLabelList = (r: ProxiedRequest) => r.method === 'GET' && r.path === 'repos/acme/widgets/labels';
 
@@ -172,11 +162,7 @@ describe('the time limit and the size limit cover the whole answer', () => {
 describe('a count read from X-Total-Count', () => {
   it('a label carried by issues never reads as carried by none when the header is not a count: the delete stays unsafe', async () => {
     w = await start(
-      {
-        users: [{ username: 'root', admin: true, email: 'root@example.com' }],
-        orgs: [{ name: 'acme', owners: ['root'] }],
-        repos: [{ name: 'acme/widgets', labels: [{ name: 'old', color: '999999' }, { name: 'bug', color: 'ee0701' }], issues: [{ title: 'Crash', labels: ['old'], author: 'root' }] }],
-      },
+      rootAndAcme({ repos: [{ name: 'acme/widgets', labels: [{ name: 'old', color: '999999' }, { name: 'bug', color: 'ee0701' }], issues: [{ title: 'Crash', labels: ['old'], author: 'root' }] }] }),
       (r) => (r.method === 'GET' && r.path === 'repos/acme/widgets/issues' ? { type: 'total-count', value: 'abc' } : undefined),
     );
     const file = w.config('version: 1\npolicy: { prune: [labels] }\nrepos:\n  acme/widgets:\n    labels:\n      bug: { color: ee0701 }\n');

@@ -6,21 +6,13 @@
 import { describe, expect, it } from 'vitest';
 import { firstTimes } from '../support/misbehaving-proxy.js';
 import type { ApiLabel } from '../support/api-types.js';
+import { rootAndAcme, widgetsLabelsConfig } from '../support/seeds.js';
 import { runCli } from './helpers.js';
 import { proxiedWorlds, type ProxiedWorld } from './proxied-world.js';
 
 const NAMES = Array.from({ length: 20 }, (_, i) => `area/${String(i).padStart(2, '0')}`);
-const seed = {
-  users: [{ username: 'root', admin: true, email: 'root@example.com' }],
-  orgs: [{ name: 'acme', owners: ['root'] }],
-  repos: [{ name: 'acme/widgets' }],
-};
-const config = `version: 1
-repos:
-  acme/widgets:
-    labels:
-${NAMES.map((n) => `      ${n}: { color: "00aa00" }`).join('\n')}
-`;
+const seed = rootAndAcme({ repos: [{ name: 'acme/widgets' }] });
+const config = widgetsLabelsConfig(NAMES.map((name) => ({ name, color: '00aa00' })));
 
 const start = proxiedWorlds();
 let w: ProxiedWorld;

@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { SeedFile } from '../../src/sandbox/index.js';
 import { calls, runCli, world, type World } from './helpers.js';
+import { rootAnd, rootAndAcme } from '../support/seeds.js';
 
 /**
  * A config value the server's release lacks (the server would ignore it, so it would never converge;
@@ -8,14 +9,7 @@ import { calls, runCli, world, type World } from './helpers.js';
  * sandbox, playing each release, must see nothing but the version requests.
  */
 
-const seed: SeedFile = {
-  users: [
-    { username: 'root', admin: true, email: 'root@example.com' },
-    { username: 'alice', email: 'alice@example.com' },
-  ],
-  orgs: [{ name: 'acme', owners: ['root'] }],
-  repos: [{ name: 'acme/widgets' }],
-};
+const seed: SeedFile = rootAndAcme({ users: rootAnd('alice'), repos: [{ name: 'acme/widgets' }] });
 
 /** Only the preflight reached the server: GET /version (and Forgejo's own version route). */
 const onlyPreflight = (w: World) => {

@@ -88,3 +88,23 @@ export const EVERY_KIND_NAMED: Record<string, string[]> = { repo: ['acme/widgets
 export function rootAnd(...names: string[]): NonNullable<SeedFile['users']> {
   return [{ username: 'root', admin: true, email: 'root@example.com' }, ...names.map((username) => ({ username, email: `${username}@example.com` }))];
 }
+
+/** The seed of many end-to-end tests: root, the site administrator, owner of the organisation acme; `extra` adds to it (or replaces a key). */
+export function rootAndAcme(extra: Partial<SeedFile> = {}): SeedFile {
+  return { users: rootAnd(), orgs: [{ name: 'acme', owners: ['root'] }], ...extra };
+}
+
+/** acme/widgets with `count` labels (l00, l01 …), and a config that declares each as it is: the honest plan is empty. */
+export function widgetsWithLabels(count: number): { labels: { name: string; color: string }[]; seed: SeedFile; config: string } {
+  const labels = Array.from({ length: count }, (_, i) => ({ name: `l${String(i).padStart(2, '0')}`, color: '00aa00' }));
+  return {
+    labels,
+    seed: rootAndAcme({ repos: [{ name: 'acme/widgets', labels }] }),
+    config: widgetsLabelsConfig(labels),
+  };
+}
+
+/** A config that declares these labels of acme/widgets, each with its colour. */
+export function widgetsLabelsConfig(labels: { name: string; color: string }[]): string {
+  return `version: 1\nrepos:\n  acme/widgets:\n    labels:\n${labels.map((l) => `      ${l.name}: { color: "${l.color}" }`).join('\n')}\n`;
+}

@@ -47,6 +47,9 @@ export const notFound = (ctx: ApiContext, message?: string): Response =>
         errors: hasQuirk(ctx.flavour, 'notFoundErrorsArray') ? [] : null,
       });
 
+/** A 500 as Gitea writes it in production: the Go error text only for site admins. */
+export const internalError = (ctx: ApiContext, message: string): Response => apiError(ctx.root, 500, ctx.doer?.isAdmin ? message : '');
+
 /** `repoAssignment()`: `{owner}/{repo}` → 404 when missing or invisible, even for anonymous callers. */
 export const repoAssignment: Step = (ctx) => {
   const owner = ctx.state.ownerByName(ctx.params.owner ?? '');

@@ -7,7 +7,7 @@
  * existing collaborator alone on Gitea ≤ 1.22 and Forgejo, sets write (or fails with a 500) on Gitea 1.23+.
  */
 import { reqToken } from '../../http/auth.js';
-import { bind, formOf, repoAssignment, reqRepoAdmin } from '../../http/checks.js';
+import { bind, formOf, internalError, repoAssignment, reqRepoAdmin } from '../../http/checks.js';
 import { type ApiContext, type DoerFacts, inRepo, type RepoContext, signedIn } from '../../http/context.js';
 import { formInt, listOptions, paginate, setTotalCountHeader } from '../../http/paging.js';
 import { apiError, empty, json } from '../../http/respond.js';
@@ -24,8 +24,6 @@ const COLLAB_MODE: Record<CollaboratorPermission, number> = { read: AccessMode.R
 
 const MODE_NAMES: Record<number, string> = { [AccessMode.None]: 'none', [AccessMode.Read]: 'read', [AccessMode.Write]: 'write', [AccessMode.Admin]: 'admin', [AccessMode.Owner]: 'owner' };
 
-/** A 500 as Gitea writes it in production: the Go error text only for site admins. */
-const internalError = (ctx: ApiContext, message: string): Response => apiError(ctx.root, 500, ctx.doer?.isAdmin ? message : '');
 
 /** `user_model.GetUserByName` (individual users only, case-insensitive): unknown → `ErrUserNotExist`. */
 const userNamed = (ctx: ApiContext): UserRecord | undefined => ctx.state.userByName(ctx.params.collaborator ?? '');

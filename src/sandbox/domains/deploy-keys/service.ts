@@ -12,10 +12,10 @@
  *   one transaction: a refused add leaves no public key behind;
  * - delete (services/asymkey/deploy_key.go l.31-47): the row, then the public key when no repository uses it any more.
  */
-import { failure, type Failure } from '../../core/failure.js';
+import { failure, isFailure, type Failure } from '../../core/failure.js';
 import { nowIso, type RepoRecord, type SandboxState } from '../../core/state.js';
 import type { PublicKeyRecord } from '../users/records.js';
-import { checkPublicKeyString, KeyError } from '../users/ssh-keys.js';
+import { checkKeyContent } from '../users/badges-keys.js';
 import type { DeployKeyRecord } from './records.js';
 
 /** What an add answers besides the record: the text this request's key was normalised to (`key.Content = content`, key.go l.247). */
@@ -25,13 +25,8 @@ export interface AddedDeployKey {
 }
 
 export function addDeployKey(state: SandboxState, repo: RepoRecord, title: string, key: string, readOnly: boolean): AddedDeployKey | Failure {
-  let parsed;
-  try {
-    parsed = checkPublicKeyString(key);
-  } catch (err) {
-    if (err instanceof KeyError) return failure(422, `Invalid key content: ${err.message}`);
-    throw err;
-  }
+  const parsed = checkKeyContent(key);
+  if (isFailure(parsed)) return parsed;
   const existing = state.data.publicKeys.find((k) => k.fingerprint === parsed.fingerprint);
   if (existing && !existing.deploy) return failure(422, 'Key content has been used as non-deploy key');
   if (existing && state.data.deployKeys.some((d) => d.keyId === existing.id && d.repoId === repo.id)) return failure(422, 'This key has already been added to this repository');

@@ -7,6 +7,7 @@ import type { Availability } from '../../flavours/availability.js';
 import { available, hasQuirk, HOOK_EVENTS, shapeAnswer } from '../../flavours/releases.js';
 import { CreateHookOption } from './options.js';
 import type { FormOf } from '../../http/options.js';
+import { parseGoBool } from '../../http/form.js';
 
 /** `IsValidHookTaskType`: gitea, gogs and the registered handlers (matrix included, although the swagger enum lacks it). */
 export const HOOK_TYPES = ['gitea', 'gogs', 'slack', 'discord', 'dingtalk', 'telegram', 'msteams', 'feishu', 'matrix', 'wechatwork', 'packagist'];
@@ -137,12 +138,6 @@ export function isValidHookUrl(url: string): boolean {
   return /^\d*$/.test(port);
 }
 
-/** Go's `strconv.ParseBool`. */
-function parseGoBool(s: string): boolean | undefined {
-  if (/^(1|t|T|TRUE|true|True)$/.test(s)) return true;
-  if (/^(0|f|F|FALSE|false|False)$/.test(s)) return false;
-  return undefined;
-}
 
 const SLACK_CHANNEL = /^#?[a-z0-9_-]{1,80}$/;
 

@@ -15,7 +15,7 @@
  * Comments live in `state.data.comments` (see records.ts).
  */
 import { reqToken, scope } from '../../http/auth.js';
-import { bind, canRead, canWrite, formOf, mustEnableIssuesOrPulls, mustNotBeArchived, repoAssignment, notFound } from '../../http/checks.js';
+import { bind, canRead, canWrite, formOf, internalError, mustEnableIssuesOrPulls, mustNotBeArchived, repoAssignment, notFound } from '../../http/checks.js';
 import { type ApiContext, inRepo, type RepoContext, type SignedInContext, signedIn } from '../../http/context.js';
 import { setTotalCountHeader } from '../../http/paging.js';
 import { apiError, empty, json } from '../../http/respond.js';
@@ -57,9 +57,6 @@ function toComment(ctx: RepoContext, comment: CommentRecord, issue: IssueRecord)
   };
 }
 
-function internalError(ctx: ApiContext, message: string): Response {
-  return apiError(ctx.root, 500, ctx.doer?.isAdmin ? message : '');
-}
 
 function issueOrError(ctx: RepoContext): IssueRecord | Response {
   const issue = issueFromPath(ctx);

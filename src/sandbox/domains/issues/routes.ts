@@ -18,9 +18,10 @@
  * are registered from here.
  */
 import { reqToken, scope } from '../../http/auth.js';
-import { bind, canRead, canWrite, mustEnableIssuesOrPulls, mustNotBeArchived, notFound, repoAssignment, reqRepoReader, formOf } from '../../http/checks.js';
+import { bind, canRead, canWrite, internalError, mustEnableIssuesOrPulls, mustNotBeArchived, notFound, repoAssignment, reqRepoReader, formOf } from '../../http/checks.js';
 import { type ApiContext, inRepo, type RepoContext, type SignedInContext, signedIn } from '../../http/context.js';
 import { formInt, listOptions, setLinkHeader, setTotalCountHeader } from '../../http/paging.js';
+import { formGoBool } from '../../http/form.js';
 import { apiError, empty, json } from '../../http/respond.js';
 import type { ApiRouter } from '../../http/router.js';
 import { toIssue } from './convert.js';
@@ -38,10 +39,6 @@ import { milestoneById, milestonesOfRepo } from '../milestones/records.js';
 import { canBeAssigned, createIssue, isProjectUsableIn } from './service.js';
 import { hasQuirk } from '../../flavours/releases.js';
 
-/** A 500 as Gitea writes it in production: the Go error text only for site admins. */
-function internalError(ctx: ApiContext, message: string): Response {
-  return apiError(ctx.root, 500, ctx.doer?.isAdmin ? message : '');
-}
 
 // ---- create -------------------------------------------------------------------------------------
 
@@ -222,10 +219,6 @@ function editIssueRoute(ctx: RepoContext & SignedInContext): Response {
 
 // ---- lists --------------------------------------------------------------------------------------
 
-/** `strconv.ParseBool`, false for anything else (`ctx.FormBool`). */
-function formBool(query: URLSearchParams, key: string): boolean {
-  return /^(1|t|T|TRUE|true|True)$/.test(query.get(key) ?? '');
-}
 
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 
@@ -387,11 +380,11 @@ function searchIssues(ctx: ApiContext): Response {
   if (page <= 0) page = 1;
 
   const signedIn = ctx.isSigned && doer !== null;
-  const created = signedIn && formBool(ctx.query, 'created');
-  const assigned = signedIn && formBool(ctx.query, 'assigned');
-  const mentioned = signedIn && formBool(ctx.query, 'mentioned');
+  const created = signedIn && formGoBool(ctx.query, 'created');
+  const assigned = signedIn && formGoBool(ctx.query, 'assigned');
+  const mentioned = signedIn && formGoBool(ctx.query, 'mentioned');
   // Review filters only match pull requests, which the sandbox does not have.
-  const reviews = signedIn && (formBool(ctx.query, 'review_requested') || formBool(ctx.query, 'reviewed'));
+  const reviews = signedIn && (formGoBool(ctx.query, 'review_requested') || formGoBool(ctx.query, 'reviewed'));
   const isState = stateFilter(ctx);
 
   const matching = ctx.state.data.issues.filter((i) => {

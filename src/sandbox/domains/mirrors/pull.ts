@@ -14,7 +14,7 @@
  * - the API migrates within the request (MigrateRepository in the handler, no task): 201 with the repository.
  */
 import { reqToken, scope } from '../../http/auth.js';
-import { bind, formOf } from '../../http/checks.js';
+import { bind, formOf, internalError } from '../../http/checks.js';
 import { type ApiContext, type SignedInContext, signedIn } from '../../http/context.js';
 import { apiError, json } from '../../http/respond.js';
 import type { ApiRouter } from '../../http/router.js';
@@ -92,7 +92,7 @@ function migrate(ctx: SignedInContext): Response {
     if (typeof interval === 'string') {
       // The handler's deferred cleanup deletes the repository the migration failed for.
       ctx.state.indexes.of(REPOS).remove(repo);
-      return apiError(ctx.root, 500, ctx.doer?.isAdmin ? interval : '');
+      return internalError(ctx, interval);
     }
     ctx.state.data.pullMirrors.push({ repoId: repo.id, interval: String(interval), remoteAddress: sanitizeUrl(form.clone_addr.trim()), enablePrune: true });
   }

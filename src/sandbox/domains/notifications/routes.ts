@@ -7,6 +7,7 @@ import { notFound } from '../../http/checks.js';
 import { reqToken, scope } from '../../http/auth.js';
 import { type ApiContext, type SignedInContext, signedIn } from '../../http/context.js';
 import { listOptions, paginate, setLinkHeader, setTotalCountHeader } from '../../http/paging.js';
+import { formGoBool } from '../../http/form.js';
 import { apiError, json } from '../../http/respond.js';
 import type { ApiRouter } from '../../http/router.js';
 import { toNotificationThread } from './convert.js';
@@ -58,10 +59,6 @@ function statuses(ctx: ApiContext, defaults: NotificationStatus[]): Notification
   return (given.length ? given : defaults).map(statusOf).filter((s): s is NotificationStatus => s !== undefined);
 }
 
-/** `ctx.FormBool`: `strconv.ParseBool`, false on anything else. */
-function formBool(ctx: ApiContext, key: string): boolean {
-  return ['1', 't', 'T', 'TRUE', 'true', 'True'].includes(ctx.query.get(key) ?? '');
-}
 
 const unixOf = (iso: string): number => Math.floor(Date.parse(iso) / 1000);
 
@@ -88,7 +85,7 @@ function listNotifications(ctx: SignedInContext): Response {
     .getAll('subject-type')
     .map((s) => s.toLowerCase())
     .filter((s): s is NotificationSource => ['issue', 'pull', 'commit', 'repository'].includes(s));
-  const found = findNotifications(ctx, { statuses: formBool(ctx, 'all') ? [] : statuses(ctx, ['unread', 'pinned']), sources, after: since, before });
+  const found = findNotifications(ctx, { statuses: formGoBool(ctx.query, 'all') ? [] : statuses(ctx, ['unread', 'pinned']), sources, after: since, before });
   setLinkHeader(ctx, found.length, opts.pageSize);
   setTotalCountHeader(ctx, found.length);
   return json(200, paginate(found, opts).map((n) => toNotificationThread(ctx, n)));
@@ -107,7 +104,7 @@ function readNotifications(ctx: SignedInContext): Response {
     if (typeof t === 'string') return apiError(ctx.root, 400, t);
     lastRead = Math.floor(t / 1000);
   }
-  const found = findNotifications(ctx, { statuses: formBool(ctx, 'all') ? [] : statuses(ctx, ['unread']), before: lastRead });
+  const found = findNotifications(ctx, { statuses: formGoBool(ctx.query, 'all') ? [] : statuses(ctx, ['unread']), before: lastRead });
   const target = statusOf(ctx.query.get('to-status') ?? '') ?? 'read';
   for (const n of found) setStatus(n, target);
   return json(205, found.map((n) => toNotificationThread(ctx, n)));

@@ -7,7 +7,7 @@
  * the lists from Gitea main.
  */
 import { reqToken, scope } from '../../http/auth.js';
-import { bind, formOf, notFound, orgAssignment, repoAssignment, reqOrgMembership, reqOrgOwnership, userAssignment } from '../../http/checks.js';
+import { bind, formOf, internalError, notFound, orgAssignment, repoAssignment, reqOrgMembership, reqOrgOwnership, userAssignment } from '../../http/checks.js';
 import { type ApiContext, forUser, inOrg, inRepo, type OrgContext, type RepoContext, type SignedInContext, signedIn, type Step, type UserContext } from '../../http/context.js';
 import { listOptions, paginate, setLinkHeader, setTotalCountHeader, formInt } from '../../http/paging.js';
 import { apiError, empty, json } from '../../http/respond.js';
@@ -38,9 +38,6 @@ function toTeam(ctx: ApiContext, team: TeamRecord, withOrg: boolean): Record<str
     can_create_org_repo: team.canCreateOrgRepo ?? team.permission === 'owner',
   };
 }
-
-/** A 500 as Gitea writes it in production: the Go error text only for site admins. */
-const internalError = (ctx: ApiContext, message: string): Response => apiError(ctx.root, 500, ctx.doer?.isAdmin ? message : '');
 
 /** Paging headers of the team lists: X-Total-Count everywhere, Link only where the release sends it. */
 function pagingHeaders(ctx: ApiContext, total: number, pageSize: number): void {

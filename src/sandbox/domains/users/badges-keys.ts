@@ -12,7 +12,7 @@ import { listOptions, paginate, setTotalCountHeader } from '../../http/paging.js
 import { apiError, empty, json } from '../../http/respond.js';
 import type { ApiRouter } from '../../http/router.js';
 import { renderUser } from './convert.js';
-import { checkPublicKeyString, KeyError } from './ssh-keys.js';
+import { checkPublicKeyString, KeyError, type ParsedKey } from './ssh-keys.js';
 import type { BadgeRecord, PublicKeyRecord } from './records.js';
 import { nowIso, type SandboxState } from '../../core/state.js';
 import { fail, failure, isFailure, type Failure } from '../../core/failure.js';
@@ -64,15 +64,23 @@ function badgeModel(b: BadgeRecord): Record<string, unknown> {
 
 // ---- keys -------------------------------------------------------------------------------------
 
-/** `asymkey_model.AddPublicKey` after `CheckPublicKeyString`: errors as `HandleCheckKeyStringError` / `HandleAddKeyError` word them. */
-export function createPublicKey(state: SandboxState, ownerId: number, title: string, key: string): PublicKeyRecord | Failure {
-  let parsed;
+/**
+ * `CheckPublicKeyString` as the user key and deploy key routes answer its error (`HandleCheckKeyStringError`,
+ * routers/api/v1/user/key.go and repo/key.go): 422 "Invalid key content: …".
+ */
+export function checkKeyContent(key: string): ParsedKey | Failure {
   try {
-    parsed = checkPublicKeyString(key);
+    return checkPublicKeyString(key);
   } catch (err) {
     if (err instanceof KeyError) return failure(422, `Invalid key content: ${err.message}`);
     throw err;
   }
+}
+
+/** `asymkey_model.AddPublicKey` after `CheckPublicKeyString`: errors as `HandleCheckKeyStringError` / `HandleAddKeyError` word them. */
+export function createPublicKey(state: SandboxState, ownerId: number, title: string, key: string): PublicKeyRecord | Failure {
+  const parsed = checkKeyContent(key);
+  if (isFailure(parsed)) return parsed;
   if (state.data.publicKeys.some((k) => k.fingerprint === parsed.fingerprint)) return failure(422, 'Key content has been used as non-deploy key');
   if (state.data.publicKeys.some((k) => k.ownerId === ownerId && k.name === title)) return failure(422, 'Key title has been used');
   const now = nowIso();
