@@ -65,12 +65,12 @@ export async function rehearse(o: RehearseOptions): Promise<Rehearsal> {
   }
   // An apply held the server while the plan read it: the copy is of a server being changed. The rehearsal does not wait
   // for that apply, nor take the lock (it writes to the copy only): it shows this plan on what was read, said here.
-  const held = o.lockHeld ? [`an apply held the server (the apply lock "${o.lock}") while the plan read it: the copy is of a server being changed, as the plan is; the rehearsal neither waited for that apply nor took the lock (it writes to the copy only)`] : [];
+  const said = [...writeOnlyLimit(o.plan), ...(o.lockHeld ? [`an apply held the server (the apply lock "${o.lock}") while the plan read it: the copy is of a server being changed, as the plan is; the rehearsal neither waited for that apply nor took the lock (it writes to the copy only)`] : [])];
   try {
     const client = copyClient(copy.sandbox);
     const before = await o.replan(client, false);
     // A copy the plan cannot be made against is no rehearsal: said, with what the copy lacks.
-    if (before.errors.length) return { ...played, rehearsed: false, reason: `the plan against the copy failed: ${firstOf(before.errors)}`, applied: 0, problems: [], limits: [...held, ...copy.notCopied] };
+    if (before.errors.length) return { ...played, rehearsed: false, reason: `the plan against the copy failed: ${firstOf(before.errors)}`, applied: 0, problems: [], limits: [...said, ...copy.notCopied] };
     const { runs, problems } = matchPlans(o.plan, before);
     const results = runs.length ? await execute(runs, { client, kinds: o.kinds, policy: o.plan.policy, server: o.server, scopes: before.scopes }) : [];
     problems.push(...results.flatMap(problemOf));
@@ -80,11 +80,17 @@ export async function rehearse(o: RehearseOptions): Promise<Rehearsal> {
     // A change that failed or was not rehearsed is still in the plan after it: named once, as what it was.
     for (const c of after.plan.changes) if (!named.has(c.id)) problems.push({ what: 'not-converged', change: c.id, message: 'the plan after it still has this change' });
     for (const d of after.plan.drift ?? []) problems.push({ what: 'not-converged', change: '', message: d });
-    const limits = [...held, ...notPlayed(flavour), ...copy.notCopied];
+    const limits = [...said, ...notPlayed(flavour), ...copy.notCopied];
     return { ...played, rehearsed: true, applied: results.filter((r) => r.outcome === 'done').length, problems, limits };
   } finally {
     await copy.sandbox.close();
   }
+}
+
+/** Write-only values (passwords, secrets, hook secrets) are never answered: the changes that send one are rehearsed on what they send, said. */
+function writeOnlyLimit(plan: Plan): string[] {
+  const n = plan.changes.filter((c) => c.fields.some((f) => f.writeOnly)).length;
+  return n ? [`write-only values (passwords, secrets, hook secrets) are never read from the server: the copy holds none of its values, so ${n} change${n === 1 ? '' : 's'} that send${n === 1 ? 's' : ''} one ${n === 1 ? 'is' : 'are'} rehearsed on what ${n === 1 ? 'it sends' : 'they send'}, not on what the server holds`] : [];
 }
 
 /**

@@ -5,9 +5,9 @@
  * through the copy's own API (`PATCH` of repositories, organisations and teams), as the release stores
  * them. The copy plays the release the server runs (`flavour`).
  *
- * What the answers cannot give is absent on both sides and named (`notCopied`): write-only values (the
- * copy's secrets hold a placeholder, its hooks no secret), and answers of paths this module does not
- * read. Issues the plan read keep their numbers (the requests name them so). Ids are the copy's own: requests that name an object by id are built again
+ * What the answers cannot give is absent on both sides and named: write-only values (the copy's secrets
+ * hold a placeholder, its hooks no secret: the rehearsal's limits name the changes that send one), and
+ * answers of paths this module does not read (`notCopied`). Issues the plan read keep their numbers (the requests name them so). Ids are the copy's own: requests that name an object by id are built again
  * against the copy, as `apply PLANFILE` does against the server.
  */
 import { randomBytes } from 'node:crypto';

@@ -85,4 +85,11 @@ describe('a copy the plan cannot be made against', () => {
     expect(line).toMatch(/^Not rehearsed: the plan against the copy failed: f\.yaml:1:7: .*#3 does not exist \(and 3 more like them\)$/);
     expect(line).not.toContain('#4');
   });
+
+  it('names, among its limits, the changes that send a write-only value (the copy holds none of the server\'s)', async () => {
+    const change = { id: 'user/server:/alice', kind: 'user', scope: 'server:', key: 'alice', action: 'update', fields: [{ path: 'password', writeOnly: true, sensitive: true }], precondition: { digest: null }, depends_on: [], ops: [] };
+    const plan = { changes: [change], policy: { prune: [], max_deletes: 10, max_delete_fraction: 0.3 } } as unknown as Plan;
+    const r = await rehearse({ plan, answers: [], kinds, server: { flavour: 'gitea', version: '1.25.4' }, lock: 'forgeform-lock', replan: async () => ({ plan, scopes: new Map(), errors: ['x'] }) });
+    expect(r.limits).toContain('write-only values (passwords, secrets, hook secrets) are never read from the server: the copy holds none of its values, so 1 change that sends one is rehearsed on what it sends, not on what the server holds');
+  });
 });
