@@ -524,9 +524,9 @@ export interface RepoSettingsConfig {
   default_delete_branch_after_merge?: boolean;
   /**
    * The merge style offered first: merge, rebase, rebase-merge, squash, fast-forward-only (Gitea ≥ 1.22,
-   * Forgejo) or manual. Needs the pull-request unit (has_pull_requests: true).
+   * Forgejo) or manually-merged. Needs the pull-request unit (has_pull_requests: true).
    */
-  default_merge_style?: 'merge' | 'rebase' | 'rebase-merge' | 'squash' | 'fast-forward-only' | 'manual';
+  default_merge_style?: 'merge' | 'rebase' | 'rebase-merge' | 'squash' | 'fast-forward-only' | 'manually-merged';
   /**
    * New pull requests let maintainers push to their branch by default. Needs the pull-request unit
    * (has_pull_requests: true): Gitea keeps pull-request settings only then.

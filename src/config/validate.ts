@@ -151,5 +151,8 @@ export function suggest(word: string, candidates: readonly string[]): string | u
     }
   }
   if (best === undefined) return undefined;
-  return bestDistance <= Math.max(1, Math.min(3, Math.floor(best.length / 3))) ? best : undefined;
+  if (bestDistance <= Math.max(1, Math.min(3, Math.floor(best.length / 3)))) return best;
+  // A shortened name ("manual" for manually-merged): the one candidate it begins.
+  const longer = word.length >= 3 ? candidates.filter((c) => c.toLowerCase().startsWith(word.toLowerCase())) : [];
+  return longer.length === 1 ? longer[0] : undefined;
 }

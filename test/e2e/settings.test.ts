@@ -125,6 +125,36 @@ describe.each(FLAVOURS.map((f) => f.name))('repository settings on %s', (flavour
   });
 });
 
+describe('default_merge_style takes the merge styles of the release', () => {
+  const style = (value: string) => `version: 1\nrepos:\n  acme/widgets:\n    settings:\n      default_merge_style: ${value}\n`;
+
+  it('"manual" is no merge style of any release (Forgejo 11 answered 422 at apply): refused at its line, with the name it means', async () => {
+    w = await world(seed, { flavour: 'forgejo@11' });
+    const plan = await w.cli(['plan', '-c', w.config(style('manual')), '--detailed-exitcode']);
+    expect(plan.code).toBe(1);
+    expect(plan.stderr).toMatch(/forgeform\.yaml:5:28: .*default_merge_style must be one of .*manually-merged.*\(did you mean "manually-merged"\?\)/);
+    expect(writes(w.sandbox)).toEqual([]);
+  });
+
+  it('manually-merged converges on every release', async () => {
+    for (const flavour of ['gitea@1.21', 'forgejo@11']) {
+      w = await world(seed, { flavour });
+      const file = w.config(style('manually-merged'));
+      expect((await w.cli(['apply', '-c', file, '--yes'])).code).toBe(0);
+      await expectNoChanges(file);
+      await w.sandbox.close();
+    }
+  });
+
+  it('fast-forward-only on Gitea 1.21, which stores it and has no such merge: refused at its line, naming the releases that have it', async () => {
+    w = await world(seed, { flavour: 'gitea@1.21' });
+    const plan = await w.cli(['plan', '-c', w.config(style('fast-forward-only')), '--detailed-exitcode']);
+    expect(plan.code).toBe(1);
+    expect(plan.stderr).toMatch(/forgeform\.yaml:5:\d+: .*default_merge_style: fast-forward-only.*Gitea 1\.21\.11/);
+    expect(writes(w.sandbox)).toEqual([]);
+  });
+});
+
 /** Un-archives acme/attic and protects its main branch there: a change the archive would withhold. */
 const UNARCHIVE_AND_PROTECT = `version: 1
 repos:

@@ -104,6 +104,8 @@ const FORGEFORM_SOURCES: Record<string, string> = {
   'repo_settings.allow_fast_forward_only_merge': 'Repository.allow_fast_forward_only_merge',
   'repo_settings.allow_manual_merge': 'Repository.allow_manual_merge',
   'repo_settings.autodetect_manual_merge': 'Repository.autodetect_manual_merge',
+  // The fast-forward-only merge style came with its allow flag (Gitea #27775): where the answer has the flag, the style exists.
+  'repo_settings.fastForwardDefault': 'Repository.allow_fast_forward_only_merge',
   ...Object.fromEntries(
     [
       'enable_force_push', 'enable_force_push_allowlist', 'force_push_allowlist_usernames', 'force_push_allowlist_teams', 'force_push_allowlist_deploy_keys',

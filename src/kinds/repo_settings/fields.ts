@@ -1,11 +1,21 @@
 import { bool, field, inEither, inForgejo, inGitea, objectSchema, only, serverFields, str, text } from '../fields.js';
-import type { EntrySpec, FieldSpec, SchemaFragment } from '../../model/index.js';
+import type { EntrySpec, FieldSpec, KindFeature, SchemaFragment } from '../../model/index.js';
 
 /**
  * allow_fast_forward_only_merge: Gitea 1.22 (#27775) and Forgejo 7 (EditRepoOption and Repository of
  * modules/structs/repo.go); Gitea v1.21.11 has neither the option nor the answer key.
  */
 const FAST_FORWARD = inEither(inGitea('1.22'), inForgejo('7'));
+
+/** What only some releases can do with a repository's settings: a value the others store but cannot act on. */
+export const features = {
+  /** The merge style fast-forward-only (MergeStyleFastForwardOnly, models/repo/git.go): not in Gitea v1.21.11, which stores the string and offers no such merge. */
+  fastForwardDefault: {
+    availability: FAST_FORWARD,
+    what: 'default_merge_style: fast-forward-only',
+    usedBy: (declared) => (declared.default_merge_style === 'fast-forward-only' ? 'default_merge_style' : undefined),
+  },
+} satisfies Record<string, KindFeature>;
 /**
  * allow_manual_merge, autodetect_manual_merge: every release takes them in EditRepoOption, but only
  * Gitea 1.25 answers them (Repository of modules/structs/repo.go, v1.25.4; not v1.24.7, not Forgejo
@@ -83,8 +93,11 @@ export const entries: EntrySpec[] = [
     {
       title: 'Default merge style',
       description:
-        'The merge style offered first: merge, rebase, rebase-merge, squash, fast-forward-only (Gitea ≥ 1.22, Forgejo) or manual. Needs the pull-request unit (has_pull_requests: true).',
-      enum: ['merge', 'rebase', 'rebase-merge', 'squash', 'fast-forward-only', 'manual'],
+        'The merge style offered first: merge, rebase, rebase-merge, squash, fast-forward-only (Gitea ≥ 1.22, Forgejo) or manually-merged. Needs the pull-request unit (has_pull_requests: true).',
+      // The MergeStyle values of models/repo/git.go (v1.21.11 l.17–27, v1.25.4 l.17–29, Forgejo v7.0.16 l.17–29) but
+      // rebase-update-only, which updates a pull request's branch and is no merge style. Gitea stores any string here
+      // unchecked; Forgejo ≥ 11 answers 422 [DefaultMergeStyle]: In to another (modules/structs/repo.go:228, v11.0.15).
+      enum: ['merge', 'rebase', 'rebase-merge', 'squash', 'fast-forward-only', 'manually-merged'],
     },
   ),
   prSetting('default_allow_maintainer_edit', 'Maintainers may edit by default', 'New pull requests let maintainers push to their branch by default.'),

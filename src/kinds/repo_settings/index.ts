@@ -4,6 +4,7 @@ import { writing } from './ops.js';
 import { planning, preparing, runState, safety } from './plan.js';
 import { reading } from './read.js';
 import type { RepoSettingsTypes } from './types.js';
+import { features } from './fields.js';
 
 /**
  * The settings of a repository (`repos."owner/name".settings`): one object per repository, keyed by
@@ -23,6 +24,7 @@ export const repoSettingsKind = defineKind<RepoSettingsTypes['config'], RepoSett
   declaredAt: ['repos', '*', 'settings'],
   // A repository this plan creates gets its settings once it exists (create = the PATCH of every declared field).
   actions: ['create', 'update'],
+  features,
   runState,
   ...reading,
   ...planning,
