@@ -55,7 +55,9 @@ export function forgejoScope(r: ListedRunner): string | undefined {
  * user's, organisation's and repository's runners too. The scoped lists are then the only witness of a runner's
  * scope: `orgs/{org}/actions/runners` (`owner_id = org`), `repos/{o}/{r}/actions/runners` (`repo_id = repo`) and
  * `user/actions/runners` (`owner_id = doer`, read for each user with sudo: `routers/api/v1/api.go` v1.25.4 l.108–136),
- * which exist wherever the admin list does (Gitea 1.24+). That costs the lists of organisations and users, and per
+ * which exist wherever the admin list does (Gitea 1.24+). An owner's repositories come from `users/{u}/repos` and
+ * `orgs/{o}/repos`, which list private ones too for a signed-in caller and keep every one for a site administrator
+ * (`listUserRepos`, v1.25.4 `routers/api/v1/user/repo.go` l.20–52, `ListOrgRepos` l.139–141). That costs the lists of organisations and users, and per
  * organisation and per user its runners and its repositories, and per repository its runners: read only when the
  * admin list has a runner at all. (Forgejo answers the scope in the admin list itself: forgejoScope, one request.)
  */
