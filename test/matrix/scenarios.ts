@@ -189,8 +189,10 @@ ${priority}`;
     name: 'users: create, update, rename; badges where the release has them; an external user keeps its login',
     config: (flavour) => {
       const badges = route(flavour, 'POST /admin/users/:username/badges') ? '    badges: [early, helper]\n' : '';
+      // No API lists a server's badges: the config names those it gives that no user carries yet (issue 27).
+      const policy = badges ? 'policy: { badges: [early, helper] }\n' : '';
       return `version: 1
-users:
+${policy}users:
   carl:
     email: carl@example.com
     full_name: Carl

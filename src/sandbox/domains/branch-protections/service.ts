@@ -180,6 +180,29 @@ export function createProtection(state: SandboxState, repo: RepoRecord, form: Bp
   return bp;
 }
 
+/** The push and force-push flags: the switch, its allow list, the list's deploy keys (each needs the one before it). */
+const NESTED_FLAGS: readonly (readonly [string, string, string])[] = [
+  ['enable_push', 'enable_push_whitelist', 'push_whitelist_deploy_keys'],
+  ['enable_force_push', 'enable_force_push_allowlist', 'force_push_allowlist_deploy_keys'],
+];
+
+/** One chain of NESTED_FLAGS as `EditBranchProtection` edits it: a level given false turns off the levels below it; one not given is kept. */
+function editNestedFlags(fl: Record<string, boolean>, form: BpForm, has: (f: string) => boolean, [on, list, deployKeys]: readonly [string, string, string]): void {
+  if (!has(on)) return;
+  if (!bool(form[on])) {
+    fl[on] = fl[list] = fl[deployKeys] = false;
+    return;
+  }
+  fl[on] = true;
+  if (!has(list)) return;
+  if (!bool(form[list])) {
+    fl[list] = fl[deployKeys] = false;
+    return;
+  }
+  fl[list] = true;
+  if (has(deployKeys)) fl[deployKeys] = bool(form[deployKeys]);
+}
+
 /** `EditBranchProtection` after binding and the 404 check. */
 export function editProtection(state: SandboxState, repo: RepoRecord, bp: BranchProtectionRecord, form: BpForm, flavour?: Flavour): BranchProtectionRecord | Failure {
   const has = (f: string): boolean => form[f] !== undefined;
@@ -190,36 +213,7 @@ export function editProtection(state: SandboxState, repo: RepoRecord, bp: Branch
   if (isFailure(teams)) return teams;
 
   const fl = bp.flags;
-  if (has('enable_push')) {
-    if (!bool(form.enable_push)) {
-      fl.enable_push = fl.enable_push_whitelist = fl.push_whitelist_deploy_keys = false;
-    } else {
-      fl.enable_push = true;
-      if (has('enable_push_whitelist')) {
-        if (!bool(form.enable_push_whitelist)) {
-          fl.enable_push_whitelist = fl.push_whitelist_deploy_keys = false;
-        } else {
-          fl.enable_push_whitelist = true;
-          if (has('push_whitelist_deploy_keys')) fl.push_whitelist_deploy_keys = bool(form.push_whitelist_deploy_keys);
-        }
-      }
-    }
-  }
-  if (has('enable_force_push')) {
-    if (!bool(form.enable_force_push)) {
-      fl.enable_force_push = fl.enable_force_push_allowlist = fl.force_push_allowlist_deploy_keys = false;
-    } else {
-      fl.enable_force_push = true;
-      if (has('enable_force_push_allowlist')) {
-        if (!bool(form.enable_force_push_allowlist)) {
-          fl.enable_force_push_allowlist = fl.force_push_allowlist_deploy_keys = false;
-        } else {
-          fl.enable_force_push_allowlist = true;
-          if (has('force_push_allowlist_deploy_keys')) fl.force_push_allowlist_deploy_keys = bool(form.force_push_allowlist_deploy_keys);
-        }
-      }
-    }
-  }
+  for (const chain of NESTED_FLAGS) editNestedFlags(fl, form, has, chain);
   if (has('priority')) bp.priority = form.priority as number;
   for (const f of PLAIN_FLAGS) if (has(f)) fl[f] = bool(form[f]);
   if (has('status_check_contexts')) bp.statusCheckContexts = strings(form.status_check_contexts) ?? [];
