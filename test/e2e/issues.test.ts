@@ -2,43 +2,29 @@ import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ApiIssue } from '../support/api-types.js';
 import { isLockRequest } from '../support/requests.js';
+import { acmeIssuePeople } from '../support/seeds.js';
 import { ADMIN_TOKEN, calls, runCli, world, type World } from './helpers.js';
 
-const seed = {
-  users: [
-    { username: 'root', admin: true, email: 'root@example.com' },
-    { username: 'alice', email: 'alice@example.com' },
-    { username: 'bob', email: 'bob@example.com' },
-  ],
-  orgs: [
-    {
-      name: 'acme',
-      owners: ['root'],
-      teams: [{ name: 'devs', permission: 'write', members: ['alice', 'bob'] }],
-      labels: [{ name: 'kind/bug', color: 'ee0701', exclusive: true }, { name: 'kind/feature', color: '0288d1', exclusive: true }],
-    },
-  ],
-  repos: [
-    {
-      name: 'acme/widgets',
-      labels: [
-        { name: 'defect', color: 'ee0701' },
-        { name: 'docs', color: '0000ff' },
-        { name: 'urgent', color: 'ff0000' },
-        { name: 'twin', color: '111111' },
-        { name: 'twin', color: '222222' },
-      ],
-      milestones: [{ title: 'v1' }, { title: 'v2' }],
-      issues: [
-        { title: 'One', body: 'first', labels: ['defect'], author: 'alice' },
-        { title: 'Two', labels: ['docs', 'urgent'], author: 'alice' },
-        { title: 'Three', labels: ['docs', 'urgent'], author: 'alice' },
-        { title: 'Four', labels: ['docs', 'urgent'], author: 'alice' },
-        { title: 'Five', body: 'old body', milestone: 'v1', assignees: ['alice'], due_date: '2026-12-24', author: 'alice' },
-      ],
-    },
-  ],
-};
+const seed = acmeIssuePeople([
+  {
+    name: 'acme/widgets',
+    labels: [
+      { name: 'defect', color: 'ee0701' },
+      { name: 'docs', color: '0000ff' },
+      { name: 'urgent', color: 'ff0000' },
+      { name: 'twin', color: '111111' },
+      { name: 'twin', color: '222222' },
+    ],
+    milestones: [{ title: 'v1' }, { title: 'v2' }],
+    issues: [
+      { title: 'One', body: 'first', labels: ['defect'], author: 'alice' },
+      { title: 'Two', labels: ['docs', 'urgent'], author: 'alice' },
+      { title: 'Three', labels: ['docs', 'urgent'], author: 'alice' },
+      { title: 'Four', labels: ['docs', 'urgent'], author: 'alice' },
+      { title: 'Five', body: 'old body', milestone: 'v1', assignees: ['alice'], due_date: '2026-12-24', author: 'alice' },
+    ],
+  },
+]);
 
 let w: World;
 afterEach(async () => w?.sandbox.close());

@@ -4,25 +4,13 @@
  * that their changes are rehearsed like any other; the server still gets the plan's reads and nothing else.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { acmeIssuePeople } from '../support/seeds.js';
 import { calls, world, writes, type World } from './helpers.js';
 
 let w: World;
 beforeAll(async () => {
-  w = await world({
-    users: [
-      { username: 'root', admin: true, email: 'root@example.com' },
-      { username: 'alice', email: 'alice@example.com' },
-      { username: 'bob', email: 'bob@example.com' },
-    ],
-    orgs: [
-      {
-        name: 'acme',
-        owners: ['root'],
-        teams: [{ name: 'devs', permission: 'write', members: ['alice', 'bob'] }],
-        labels: [{ name: 'kind/bug', color: 'ee0701', exclusive: true }, { name: 'kind/feature', color: '0288d1', exclusive: true }],
-      },
-    ],
-    repos: [
+  w = await world(
+    acmeIssuePeople([
       {
         name: 'acme/widgets',
         labels: [{ name: 'defect', color: 'ee0701' }, { name: 'docs', color: '0000ff' }],
@@ -39,8 +27,8 @@ beforeAll(async () => {
         name: 'acme/gadgets',
         issues: [{ title: 'A' }, { title: 'B' }, { title: 'C', labels: ['kind/feature'], author: 'bob' }],
       },
-    ],
-  });
+    ]),
+  );
 });
 afterAll(async () => w.sandbox.close());
 

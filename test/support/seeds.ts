@@ -94,6 +94,22 @@ export function rootAndAcme(extra: Partial<SeedFile> = {}): SeedFile {
   return { users: rootAnd(), orgs: [{ name: 'acme', owners: ['root'] }], ...extra };
 }
 
+/** The issue tests' people: root, alice and bob, and acme with its team devs (alice, bob) and two exclusive organisation labels; `repos` are acme's repositories. */
+export function acmeIssuePeople(repos: NonNullable<SeedFile['repos']>): SeedFile & Required<Pick<SeedFile, 'users' | 'orgs' | 'repos'>> {
+  return {
+    users: rootAnd('alice', 'bob'),
+    orgs: [
+      {
+        name: 'acme',
+        owners: ['root'],
+        teams: [{ name: 'devs', permission: 'write', members: ['alice', 'bob'] }],
+        labels: [{ name: 'kind/bug', color: 'ee0701', exclusive: true }, { name: 'kind/feature', color: '0288d1', exclusive: true }],
+      },
+    ],
+    repos,
+  };
+}
+
 /** acme/widgets with `count` labels (l00, l01 …), and a config that declares each as it is: the honest plan is empty. */
 export function widgetsWithLabels(count: number): { labels: { name: string; color: string }[]; seed: SeedFile; config: string } {
   const labels = Array.from({ length: count }, (_, i) => ({ name: `l${String(i).padStart(2, '0')}`, color: '00aa00' }));
