@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/gitea/errors.js';
 import type { SeedFile } from '../../src/sandbox/index.js';
 import { calls, CLI, runCli, world, writes, type World } from './helpers.js';
+import { closedPort } from '../support/loopback.js';
 
 const KEY = 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAII8vywx2sI3cqKD7ZSC0zl8u/dy3KXHSkqwT7tg5me5Y alice@laptop';
 
@@ -48,14 +49,6 @@ async function listen(server: Server): Promise<string> {
 }
 
 /** A loopback port nothing listens on (taken, then released). */
-async function closedPort(): Promise<number> {
-  const s = createServer();
-  await listen(s);
-  const port = (s.address() as AddressInfo).port;
-  await new Promise((r) => s.close(r));
-  return port;
-}
-
 /**
  * A proxy in front of the sandbox that answers the paths `rules` names itself ("/api/v1/…" for
  * every method, "POST /api/v1/…" for one), like a misbehaving server or proxy, and forwards the rest.

@@ -6,10 +6,9 @@
  * is poisoned meanwhile (another server, token, --debug, retry limit): a run in process sees only the
  * environment it is given, as a child sees only cliEnv's.
  */
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, world, type CliResult, type World } from './helpers.js';
+import { closedPort } from '../support/loopback.js';
 
 const seed = {
   users: [{ username: 'root', admin: true, email: 'root@example.com' }],
@@ -46,14 +45,6 @@ afterAll(() => {
     else process.env[k] = saved[k];
   }
 });
-
-async function closedPort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  const port = (s.address() as AddressInfo).port;
-  await new Promise((r) => s.close(r));
-  return port;
-}
 
 /** A step of the sample: a command line in a world, with the environment beside the world's. */
 type Step = (w: World, how: { process: boolean }) => Promise<CliResult>;

@@ -4,11 +4,10 @@
  * the CLI's real retry delays (the other e2e tests shorten them): the times below are what a user
  * waits. Times are asserted loosely (the machine is shared); the figures are in docs/reliability.md.
  */
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMisbehavingProxy, type MisbehavingProxy } from '../support/misbehaving-proxy.js';
 import { runCli, world, type World } from './helpers.js';
+import { closedPort } from '../support/loopback.js';
 
 const REPOS = Array.from({ length: 60 }, (_, i) => `acme/r${String(i).padStart(2, '0')}`);
 const seed = {
@@ -29,14 +28,6 @@ async function timed(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: nu
   const started = Date.now();
   const r = await runCli(args, { env: { FORGEFORM_TOKEN: 'e2e-admin-token', FORGEFORM_RETRY_DELAY_MS: '', ...env }, cwd: w.dir });
   return { ...r, seconds: (Date.now() - started) / 1000 };
-}
-
-async function closedPort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  const port = (s.address() as AddressInfo).port;
-  await new Promise((r) => s.close(r));
-  return port;
 }
 
 /** One line on stderr and exit 1. */

@@ -47,3 +47,12 @@ export function fakeClock(): Clock & { slept: number[] } {
     },
   };
 }
+
+/** A loopback port nothing listens on (bound, then closed): a server that refuses the connection. */
+export async function closedPort(): Promise<number> {
+  const s = createServer();
+  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+  const port = (s.address() as AddressInfo).port;
+  await new Promise((r) => s.close(r));
+  return port;
+}
